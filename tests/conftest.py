@@ -1,0 +1,28 @@
+"""Shared fixtures: where the shared corpora are, and how tests that need them skip."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("TEXTBCV_SHARED", ROOT.parent / "shared")) / "corpora"
+BUNDLED = ROOT / "corpora"
+
+
+def shared_path(*parts: str) -> Path:
+    """Path of a file under ../shared/corpora; skips the test (with a message) when absent."""
+    p = SHARED.joinpath(*parts)
+    if not p.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"shared corpus file missing in CI: {p}")
+        pytest.skip(f"shared corpus not available here: {p} (tests on real corpora run in CI)")
+    return p
+
+
+@pytest.fixture(scope="session")
+def shared():
+    """Callable fixture: ``shared("conll2003_en", "eng.train")`` -> Path or skip."""
+    return shared_path

@@ -1,0 +1,81 @@
+"""Small file helpers shared by every stage: atomic writes and stable JSON."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+__all__ = ["atomic_write", "dumps_json", "write_json", "append_line"]
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
+    """Open a temporary file beside ``path``; rename it onto ``path`` only on success.
+
+    A crash or an exception inside the ``with`` block leaves no partial
+    output file behind (and an existing ``path`` untouched).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> with atomic_write(os.path.join(d, "x.txt")) as f:
+    ...     _ = f.write("hello")
+    >>> open(os.path.join(d, "x.txt")).read()
+    'hello'
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        if "b" in mode:
+            f = os.fdopen(fd, mode)
+        else:
+            f = os.fdopen(fd, mode, encoding=encoding, newline="")
+        with f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def dumps_json(obj: Any, indent: int | None = 2) -> str:
+    """Serialise ``obj`` deterministically (sorted keys are *not* forced; insertion order is kept).
+
+    Examples
+    --------
+    >>> dumps_json({"b": 1, "a": [1, 2]}, indent=None)
+    '{"b": 1, "a": [1, 2]}'
+    """
+    return json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False) + ("\n" if indent is not None else "")
+
+
+def write_json(path: str | os.PathLike, obj: Any, indent: int | None = 2) -> None:
+    """Write ``obj`` as JSON to ``path`` atomically."""
+    with atomic_write(path) as f:
+        f.write(dumps_json(obj, indent=indent))
+
+
+def append_line(path: str | os.PathLike, line: str) -> None:
+    """Append one line to ``path`` so that a killed process never leaves a torn line.
+
+    The line is written with a single ``write`` call on a file opened with
+    ``O_APPEND`` and synced; readers of the file should ignore a last line
+    without a trailing newline (see :func:`read_complete_lines`).
+    """
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(os.fspath(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)

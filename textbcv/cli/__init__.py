@@ -1,0 +1,70 @@
+"""The ``textbcv`` command.
+
+Every subcommand lives in its own module of this package, defining
+``register(subparsers)`` (adds its parser and sets ``func``) and is listed in
+:data:`COMMANDS`. User errors (:class:`textbcv.errors.InputError`, bad
+options) end with one line ``textbcv: error: ...`` on stderr and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from textbcv import __version__
+from textbcv.errors import InputError
+
+__all__ = ["main", "COMMANDS", "ArgumentParser"]
+
+#: Subcommand modules, in the order ``textbcv --help`` lists them.
+COMMANDS: tuple[str, ...] = ("stats", "split", "score", "test", "compare", "report", "demo")
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argparse parser whose errors are one line and exit status 2."""
+
+    def error(self, message: str):  # noqa: D401 - argparse API
+        raise InputError(message)
+
+
+def build_parser() -> ArgumentParser:
+    """The full ``textbcv`` parser with every available subcommand."""
+    parser = ArgumentParser(
+        prog="textbcv",
+        description="Block-regularized m×2 cross-validation for comparing sequence taggers.",
+    )
+    parser.add_argument("--version", action="version", version=f"textbcv {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    sub.required = True
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"textbcv.cli.{name}")
+        except ModuleNotFoundError as e:  # a command whose module is not written yet
+            if e.name == f"textbcv.cli.{name}":
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``textbcv`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        status = args.func(args)
+        return int(status or 0)
+    except InputError as e:
+        print(f"textbcv: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("textbcv: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,154 @@
+"""The corpus model: :class:`Sentence` and :class:`Corpus`.
+
+A chunk is a tuple ``(start, end, type)`` of token offsets with ``end``
+exclusive; untyped chunks (words in word segmentation) have type ``""``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+__all__ = ["Chunk", "Sentence", "Corpus"]
+
+Chunk = tuple[int, int, str]
+
+
+@dataclass(frozen=True, eq=False)
+class Sentence:
+    """One sentence of a corpus.
+
+    Parameters
+    ----------
+    tokens : tuple of str
+        The tokens (characters for segmented text).
+    tags : tuple of str
+        Gold chunk tags as written in the file (NER column), or ``()``
+        when the file has none.
+    scheme : str or None
+        The tagging scheme of ``tags`` (``"iob1"``, ``"iob2"``, ``"bmes"``, ...).
+    lemmas, pos : tuple of str or None
+        LEMMA and POS columns when present.
+    columns : mapping of str to tuple of str
+        Any other named columns (e.g. ``"chunk"`` in CoNLL-2003).
+    document : int
+        0-based index of the document the sentence belongs to.
+    source : str
+        The file it was read from.
+    line : int
+        1-based line number of its first token in ``source``.
+
+    Examples
+    --------
+    >>> s = Sentence(("EU", "rejects", "German", "call"), ("I-ORG", "O", "I-MISC", "O"), scheme="iob1")
+    >>> s.chunks
+    ((0, 1, 'ORG'), (2, 3, 'MISC'))
+    >>> len(s)
+    4
+    """
+
+    tokens: tuple[str, ...]
+    tags: tuple[str, ...] = ()
+    scheme: str | None = None
+    lemmas: tuple[str, ...] | None = None
+    pos: tuple[str, ...] | None = None
+    columns: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    document: int = 0
+    source: str = ""
+    line: int = 0
+
+    def __len__(self) -> int:
+        return len(self.tokens)
+
+    @cached_property
+    def chunks(self) -> tuple[Chunk, ...]:
+        """Gold chunks decoded from :attr:`tags` with :attr:`scheme` (lenient, as conlleval)."""
+        if not self.tags or self.scheme is None:
+            return ()
+        from textbcv.schemes import decode
+
+        return tuple(decode(self.tags, self.scheme))
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The text of each chunk (the words, for segmented text)."""
+        return tuple("".join(self.tokens[s:e]) for s, e, _ in self.chunks)
+
+    def key(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """Identity used to find exact duplicate sentences (tokens and tags)."""
+        return (self.tokens, self.tags)
+
+
+@dataclass(eq=False)
+class Corpus:
+    """Sentences read from one or more files, in reading order.
+
+    Parameters
+    ----------
+    sentences : list of Sentence
+    files : list of str
+        The files read, in order.
+    format : str
+        ``"conll"``, ``"conllu"`` or ``"segmented"``.
+    scheme : str or None
+        Scheme of the gold tags (shared by every sentence).
+
+    Examples
+    --------
+    >>> c = Corpus([Sentence(("a",), ("B-X",), "iob2", document=0),
+    ...             Sentence(("b", "c"), ("O", "B-Y"), "iob2", document=1)], ["x.conll"], "conll", "iob2")
+    >>> len(c), c.n_tokens, c.n_documents
+    (2, 3, 2)
+    >>> dict(c.chunk_counts())
+    {'X': 1, 'Y': 1}
+    """
+
+    sentences: list[Sentence]
+    files: list[str]
+    format: str
+    scheme: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.sentences)
+
+    def __iter__(self) -> Iterator[Sentence]:
+        return iter(self.sentences)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return Corpus(self.sentences[i], self.files, self.format, self.scheme)
+        return self.sentences[i]
+
+    @property
+    def n_tokens(self) -> int:
+        """Number of tokens over all sentences."""
+        return sum(len(s.tokens) for s in self.sentences)
+
+    @property
+    def document_ids(self) -> list[int]:
+        """Document index of every sentence."""
+        return [s.document for s in self.sentences]
+
+    @property
+    def n_documents(self) -> int:
+        """Number of distinct documents holding at least one sentence."""
+        return len(set(self.document_ids))
+
+    @property
+    def documents(self) -> list[list[int]]:
+        """Sentence indices of every document, in order."""
+        out: dict[int, list[int]] = {}
+        for i, s in enumerate(self.sentences):
+            out.setdefault(s.document, []).append(i)
+        return list(out.values())
+
+    def chunk_counts(self) -> Counter:
+        """Number of gold chunks per type, in ASCII order of type."""
+        c = Counter(t for s in self.sentences for _, _, t in s.chunks)
+        return Counter(dict(sorted(c.items())))
+
+    def subset(self, indices: Sequence[int]) -> "Corpus":
+        """The corpus restricted to ``indices`` (in the order given)."""
+        return Corpus([self.sentences[i] for i in indices], self.files, self.format, self.scheme)
