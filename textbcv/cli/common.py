@@ -23,7 +23,7 @@ def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None
         "default: 4 columns = token,pos,chunk,ner; 2 columns = token,ner",
     )
     parser.add_argument(
-        "--tag-scheme",
+        "--scheme",
         dest="corpus_scheme",
         metavar="SCHEME",
         help="scheme of the gold tag column (default: detected, e.g. iob1 for CoNLL-2003)",
