@@ -208,7 +208,7 @@ class Scheme:
         if prefix not in self.prefixes:
             where = f"position {position}: " if position is not None else ""
             raise InputError(
-                f"{where}tag {tag!r} is not a {self.name.upper()} tag "
+                f"{where}tag {tag!r} is not a tag of {self.name.upper()} "
                 f"(prefixes: {', '.join(sorted(self.prefixes))} and O)"
             )
         k = _IN | (_BEGIN if prefix in self.begin else 0) | (_END if prefix in self.end else 0)
