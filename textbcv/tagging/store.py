@@ -76,6 +76,7 @@ class FoldStore:
 
     def check_spec(self, system: str, spec: dict) -> None:
         """Refuse to mix folds made with other settings for the same system name."""
+        spec = json.loads(json.dumps(spec))  # as it reads back from the file
         for (name, _, _), rec in self.records.items():
             if name == system and rec.get("spec") != spec:
                 raise InputError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -73,15 +74,15 @@ class System:
                 raise InputError(f"system {self.name!r}: parameters {sorted(bad)} do not apply to {self.algorithm} (allowed: {sorted(allowed)})")
 
     def to_dict(self) -> dict:
-        """The spec saved with every result of this system."""
-        return {
+        """The spec saved with every result of this system (JSON types only)."""
+        return json.loads(json.dumps({
             "name": self.name,
             "scheme": self.scheme,
             "tagger": "crf" if self.tagger is None else f"{getattr(self.tagger, '__module__', '?')}.{getattr(self.tagger, '__qualname__', repr(self.tagger))}",
             "template": self.template.to_dict() if self.template is not None else None,
             "algorithm": self.algorithm if self.tagger is None else None,
             "params": dict(sorted(self.params.items())) if self.tagger is None else None,
-        }
+        }))
 
 
 def parse_system(name: str, task: str = "ner", **crf: object) -> System:
