@@ -439,10 +439,10 @@ class NerWorld:
         self.last = make_names(d, 1100, LAST_ENDINGS, taken)
         self.countries = make_names(d, 110, COUNTRY_ENDINGS, taken)
         self.cities = make_names(d, 520, PLACE_ENDINGS, taken)
-        # Person names that are also place names: 113 surnames become cities too.
-        shared = [self.last[i] for i in range(3, 900, 8)]
+        # Person names that are also place names: 112 surnames become cities too.
+        shared = [self.last[i] for i in range(3, 450, 4)]
         for k, name in enumerate(shared):
-            self.cities.insert(5 + 9 * k, name)
+            self.cities.insert(5 + 4 * k, name)
         # Multi-token places.
         for k in range(60):
             base = self.cities[100 + k]
