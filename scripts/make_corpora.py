@@ -222,7 +222,7 @@ LEX = {
     "lower": "JJR", "higher": "JJR", "percent": "NN", "million": "CD", "billion": "CD",
     "shares": "NNS", "share": "NN", "company": "NN", "group": "NN", "bank": "NN", "union": "NN",
     "party": "NN", "market": "NN", "team": "NN", "coach": "NN", "striker": "NN", "goal": "NN",
-    "match": "NN", "season": "NN", "round": "NN", "final_": "NN", "champion": "NN",
+    "match": "NN", "season": "NN", "round": "NN", "champion": "NN",
     "minutes": "NNS", "points": "NNS", "cents": "NNS", "people": "NNS", "officials": "NNS",
     "police": "NNS", "soldiers": "NNS", "troops": "NNS", "talks": "NNS", "reporters": "NNS",
     "analysts": "NNS", "dealers": "NNS", "profits": "NNS", "sales": "NNS", "prices": "NNS",
@@ -231,7 +231,7 @@ LEX = {
     "minister": "NN", "president": "NN", "chairman": "NN", "analyst": "NN", "plan": "NN",
     "government": "NN", "army": "NN", "border": "NN", "dispute": "NN", "agreement": "NN",
     "trade": "NN", "ministry": "NN", "radio": "NN", "summit": "NN", "league": "NN", "week": "NN",
-    "year": "NN", "demand": "NN", "leader": "NN", "capital": "NN", "visit_": "NN", "merger": "NN",
+    "year": "NN", "demand": "NN", "leader": "NN", "capital": "NN", "merger": "NN",
     "bid": "NN", "stake": "NN", "title": "NN", "victory": "NN", "defeat": "NN", "win": "NN",
     "side": "NN", "player": "NN", "report": "NN", "town": "NN", "city": "NN", "region": "NN",
     "Mr.": "NNP", "Mrs.": "NNP", "President": "NNP", "Prime": "NNP", "Minister": "NNP",
@@ -538,7 +538,7 @@ class Document:
             return [(first[0] + ".", "NNP", "PER"), (last, "NNP", "PER")]
         return [(first, "NNP", "PER"), (last, "NNP", "PER")]
 
-    def fill(self, slot: str, upper: bool) -> list[tuple[str, str, str | None]]:
+    def fill(self, slot: str) -> list[tuple[str, str, str | None]]:
         """Tokens of one slot ``{SLOT}``."""
         d, w = self.d, self.world
         if slot == "ANY":
@@ -600,7 +600,7 @@ class Document:
                 force_break = True
                 continue
             if item.startswith("{") and item.endswith("}"):
-                rows = self.fill(item[1:-1], upper)
+                rows = self.fill(item[1:-1])
                 u = self.next_unit
                 self.next_unit += 1
                 for j, (t, p, e) in enumerate(rows):

@@ -145,6 +145,9 @@ def test_ner_counts_through_the_reader():
     assert corpus.n_tokens == NER_COUNTS["tokens"]
     assert corpus.n_documents == NER_COUNTS["documents"]
     assert dict(corpus.chunk_counts()) == NER_COUNTS["chunks"]
+    _, sents = ner_sentences()
+    for sentence, rows in zip(corpus, sents):
+        assert set(sentence.chunks) == corpora_crf.entity_chunks([r[3] for r in rows])
 
 
 def test_ner_has_the_hard_cases():
