@@ -1,0 +1,675 @@
+"""Chunk scoring: TP / FP / FN per chunk type, precision, recall, F1, token accuracy.
+
+A predicted chunk is correct when its start, end and type equal a gold
+chunk's. Counts add up over folds (:class:`ChunkCounts` supports ``+``), so
+pooled or per-fold scores come from the same object.
+
+Two entry points:
+
+* :func:`count_chunks` compares chunk sets (e.g. ``Sentence.chunks``);
+* :func:`score_tags` compares tag sequences, decoding both sides with one
+  scheme. The default ``scheme="conlleval"`` reproduces conlleval.pl
+  exactly (its chunk rules *and* its counting automaton, which treats the
+  text as one stream with a boundary ``O`` between sentences); a named
+  scheme (``"iobes"``, ``"bmes"``, ...) decodes each sentence with
+  :func:`textbcv.schemes.decode` instead. Both are vectorised with numpy
+  (tag strings are looked up once per distinct tag).
+
+Examples
+--------
+>>> gold = [["B-PER", "I-PER", "O", "B-LOC"]]
+>>> pred = [["B-PER", "I-PER", "O", "B-ORG"]]
+>>> s = score_tags(gold, pred)
+>>> s.counts.to_dict()
+{'overall': {'tp': 1, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 0, 'fp': 0, 'fn': 1}, 'ORG': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}
+>>> s.accuracy
+0.75
+>>> print(format_conlleval(s), end="")
+processed 4 tokens with 2 phrases; found: 2 phrases; correct: 1.
+accuracy:  75.00%; precision:  50.00%; recall:  50.00%; FB1:  50.00
+              LOC: precision:   0.00%; recall:   0.00%; FB1:   0.00  0
+              ORG: precision:   0.00%; recall:   0.00%; FB1:   0.00  1
+              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from textbcv.errors import InputError
+from textbcv.schemes import (
+    _BEGIN,
+    _END,
+    CONLLEVAL,
+    OUTSIDE,
+    conlleval_end,
+    conlleval_split,
+    conlleval_start,
+    get_scheme,
+)
+
+__all__ = [
+    "Tally",
+    "ChunkCounts",
+    "TagScore",
+    "LexiconCounts",
+    "count_chunks",
+    "score_tags",
+    "count_lexicon",
+    "format_conlleval",
+]
+
+Chunk = tuple[int, int, str]
+
+
+def _ratio(a: int, b: int) -> float:
+    return a / b if b else 0.0
+
+
+@dataclass(frozen=True)
+class Tally:
+    """True positives, false positives and false negatives of one chunk type (or all).
+
+    Examples
+    --------
+    >>> t = Tally(3, 1, 2)
+    >>> t.precision, t.recall, round(t.f1, 4)
+    (0.75, 0.6, 0.6667)
+    >>> t + Tally(1, 0, 0)
+    Tally(tp=4, fp=1, fn=2)
+    """
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    def __add__(self, other: "Tally") -> "Tally":
+        return Tally(self.tp + other.tp, self.fp + other.fp, self.fn + other.fn)
+
+    @property
+    def n_gold(self) -> int:
+        """Gold chunks (tp + fn)."""
+        return self.tp + self.fn
+
+    @property
+    def n_pred(self) -> int:
+        """Predicted chunks (tp + fp)."""
+        return self.tp + self.fp
+
+    @property
+    def precision(self) -> float:
+        """tp / (tp + fp); 0 when nothing was predicted."""
+        return _ratio(self.tp, self.tp + self.fp)
+
+    @property
+    def recall(self) -> float:
+        """tp / (tp + fn); 0 when there is no gold chunk."""
+        return _ratio(self.tp, self.tp + self.fn)
+
+    @property
+    def f1(self) -> float:
+        """2 tp / (2 tp + fp + fn), the harmonic mean of precision and recall; 0 when undefined."""
+        return _ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn)
+
+    def to_dict(self) -> dict[str, int]:
+        """``{"tp": .., "fp": .., "fn": ..}``."""
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn}
+
+    def to_score_dict(self) -> dict[str, float]:
+        """Counts plus precision, recall and f1."""
+        return {**self.to_dict(), "precision": self.precision, "recall": self.recall, "f1": self.f1}
+
+    @classmethod
+    def from_dict(cls, d: Mapping, where: str = "counts") -> "Tally":
+        """Read ``{"tp": .., "fp": .., "fn": ..}`` (InputError if a count is missing or not an integer)."""
+        if not isinstance(d, Mapping):
+            raise InputError(f"{where}: expected an object with tp, fp, fn")
+        out = []
+        for k in ("tp", "fp", "fn"):
+            v = d.get(k)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise InputError(f"{where}: {k!r} must be an integer, got {v!r}")
+            out.append(v)
+        return cls(*out)
+
+
+class ChunkCounts:
+    """Per-type and overall chunk counts; ``+`` pools them (e.g. over folds).
+
+    Parameters
+    ----------
+    types : mapping of str to Tally or (tp, fp, fn), optional
+    overall : Tally, optional
+        Defaults to the sum over ``types`` (given only when types are unknown).
+
+    Examples
+    --------
+    >>> a = ChunkCounts({"PER": (2, 1, 0)})
+    >>> b = ChunkCounts({"LOC": (1, 0, 1), "PER": (1, 0, 0)})
+    >>> (a + b).to_dict()
+    {'overall': {'tp': 4, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 1, 'fp': 0, 'fn': 1}, 'PER': {'tp': 3, 'fp': 1, 'fn': 0}}}
+    >>> ChunkCounts.from_dict((a + b).to_dict()) == a + b
+    True
+    >>> round((a + b).f1, 4), round((a + b).macro_f1, 4)
+    (0.8, 0.7619)
+    """
+
+    __slots__ = ("types", "overall")
+
+    def __init__(self, types: Mapping[str, Tally | tuple[int, int, int]] | None = None, overall: Tally | None = None):
+        t = {k: (v if isinstance(v, Tally) else Tally(*v)) for k, v in sorted((types or {}).items())}
+        self.types: dict[str, Tally] = t
+        if overall is None:
+            overall = sum(t.values(), Tally())
+        self.overall: Tally = overall
+
+    def __add__(self, other: "ChunkCounts") -> "ChunkCounts":
+        if not isinstance(other, ChunkCounts):
+            return NotImplemented
+        types = dict(self.types)
+        for k, v in other.types.items():
+            types[k] = types.get(k, Tally()) + v
+        return ChunkCounts(types, self.overall + other.overall)
+
+    def __radd__(self, other):  # sum() starts from 0
+        if other == 0:
+            return self
+        return NotImplemented
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, ChunkCounts) and self.types == other.types and self.overall == other.overall
+
+    def __repr__(self) -> str:
+        return f"ChunkCounts({self.to_dict()!r})"
+
+    @property
+    def precision(self) -> float:
+        """Micro-averaged (overall) precision."""
+        return self.overall.precision
+
+    @property
+    def recall(self) -> float:
+        """Micro-averaged (overall) recall."""
+        return self.overall.recall
+
+    @property
+    def f1(self) -> float:
+        """Micro-averaged (overall) F1."""
+        return self.overall.f1
+
+    def _macro(self, attr: str) -> float:
+        if not self.types:
+            return 0.0
+        return float(np.mean([getattr(v, attr) for v in self.types.values()]))
+
+    @property
+    def macro_precision(self) -> float:
+        """Unweighted mean of the per-type precisions."""
+        return self._macro("precision")
+
+    @property
+    def macro_recall(self) -> float:
+        """Unweighted mean of the per-type recalls."""
+        return self._macro("recall")
+
+    @property
+    def macro_f1(self) -> float:
+        """Unweighted mean of the per-type F1 scores (as seqeval's macro avg)."""
+        return self._macro("f1")
+
+    def to_dict(self) -> dict:
+        """``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``, types in ASCII order."""
+        return {"overall": self.overall.to_dict(), "types": {k: v.to_dict() for k, v in self.types.items()}}
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "ChunkCounts":
+        """Inverse of :meth:`to_dict`; InputError if malformed or overall ≠ sum of types."""
+        if not isinstance(d, Mapping) or "overall" not in d:
+            raise InputError("counts: expected an object with 'overall' (and 'types')")
+        overall = Tally.from_dict(d["overall"], "counts.overall")
+        raw = d.get("types", {}) or {}
+        if not isinstance(raw, Mapping):
+            raise InputError("counts.types: expected an object TYPE -> counts")
+        types = {str(k): Tally.from_dict(v, f"counts.types.{k}") for k, v in raw.items()}
+        if types and sum(types.values(), Tally()) != overall:
+            raise InputError("counts: 'overall' is not the sum of 'types'")
+        return cls(types, overall)
+
+
+@dataclass(frozen=True)
+class TagScore:
+    """Chunk counts plus token accuracy of one comparison of tag sequences.
+
+    Examples
+    --------
+    >>> s = score_tags([["B-X", "O"]], [["B-X", "B-X"]])
+    >>> s.tokens, s.correct_tags, s.accuracy, s.counts.overall
+    (2, 1, 0.5, Tally(tp=1, fp=1, fn=0))
+    """
+
+    counts: ChunkCounts
+    tokens: int
+    correct_tags: int
+
+    @property
+    def accuracy(self) -> float:
+        """Fraction of tokens whose predicted tag equals the gold tag."""
+        return _ratio(self.correct_tags, self.tokens)
+
+    def __add__(self, other: "TagScore") -> "TagScore":
+        return TagScore(self.counts + other.counts, self.tokens + other.tokens, self.correct_tags + other.correct_tags)
+
+    def to_dict(self) -> dict:
+        """The ``textbcv score --json`` object of CONTRACT.md."""
+        c = self.counts
+        return {
+            "tokens": self.tokens,
+            "accuracy": self.accuracy,
+            "overall": c.overall.to_score_dict(),
+            "types": {k: v.to_score_dict() for k, v in c.types.items()},
+            "macro": {"precision": c.macro_precision, "recall": c.macro_recall, "f1": c.macro_f1},
+        }
+
+
+# ----------------------------------------------------------------------------- chunk sets
+
+
+def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> ChunkCounts:
+    """Compare gold and predicted chunks sentence by sentence.
+
+    Parameters
+    ----------
+    gold_chunk_seqs, pred_chunk_seqs : iterables (one item per sentence) of chunks
+
+    Examples
+    --------
+    >>> count_chunks([[(0, 2, "PER"), (3, 4, "LOC")]], [[(0, 2, "PER"), (3, 5, "LOC")]]).to_dict()
+    {'overall': {'tp': 1, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 1}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}
+    """
+    gold_n: dict[str, int] = {}
+    pred_n: dict[str, int] = {}
+    tp_n: dict[str, int] = {}
+    n_sent = 0
+    sentinel = object()
+    gi, pi = iter(gold_chunk_seqs), iter(pred_chunk_seqs)
+    while True:
+        g = next(gi, sentinel)
+        p = next(pi, sentinel)
+        if g is sentinel or p is sentinel:
+            if g is not p:
+                raise InputError(f"gold and predicted chunks have different numbers of sentences (differ after {n_sent})")
+            break
+        n_sent += 1
+        gs = set(g)
+        for c in gs:
+            gold_n[c[2]] = gold_n.get(c[2], 0) + 1
+        for c in set(p):
+            t = c[2]
+            pred_n[t] = pred_n.get(t, 0) + 1
+            if c in gs:
+                tp_n[t] = tp_n.get(t, 0) + 1
+    types = {}
+    for t in set(gold_n) | set(pred_n):
+        tp = tp_n.get(t, 0)
+        types[t] = Tally(tp, pred_n.get(t, 0) - tp, gold_n.get(t, 0) - tp)
+    return ChunkCounts(types)
+
+
+# ----------------------------------------------------------------------------- tag sequences
+
+# conlleval prefix classes: every prefix conlleval.pl names, plus "anything else".
+_CONLL_CLASSES = ("O", "B", "I", "E", "[", "]", ".", "S")  # "S" stands for any other prefix
+_CONLL_CLASS = {p: i for i, p in enumerate(_CONLL_CLASSES)}
+
+
+def _conll_table(rule) -> np.ndarray:
+    n = len(_CONLL_CLASSES)
+    tab = np.zeros((n, n, 2), dtype=bool)
+    for i, p in enumerate(_CONLL_CLASSES):
+        for j, c in enumerate(_CONLL_CLASSES):
+            tab[i, j, 0] = rule(p, c, "X", "X")
+            tab[i, j, 1] = rule(p, c, "X", "Y")
+    return tab
+
+
+_CONLL_START = _conll_table(conlleval_start)
+_CONLL_END = _conll_table(conlleval_end)
+
+
+def _flatten(gold_tag_seqs, pred_tag_seqs, final_boundary: bool):
+    """One stream per side: a boundary ``O`` first, then each sentence followed by a boundary."""
+    gold: list[str] = [OUTSIDE]
+    pred: list[str] = [OUTSIDE]
+    lengths: list[int] = []
+    sentinel = object()
+    gi, pi = iter(gold_tag_seqs), iter(pred_tag_seqs)
+    while True:
+        g = next(gi, sentinel)
+        p = next(pi, sentinel)
+        if g is sentinel or p is sentinel:
+            if g is not p:
+                raise InputError(f"gold and predicted tags have different numbers of sentences (differ after {len(lengths)})")
+            break
+        if len(g) != len(p):
+            raise InputError(f"sentence {len(lengths)}: {len(g)} gold tags but {len(p)} predicted tags")
+        gold.extend(g)
+        gold.append(OUTSIDE)
+        pred.extend(p)
+        pred.append(OUTSIDE)
+        lengths.append(len(g))
+    if not final_boundary and lengths:
+        gold.pop()
+        pred.pop()
+    boundary = np.zeros(len(gold), dtype=bool)
+    boundary[0] = True
+    if lengths:
+        pos = np.cumsum(np.asarray(lengths, dtype=np.int64) + 1)
+        boundary[pos[pos < len(gold)]] = True
+    return gold, pred, boundary, lengths
+
+
+def _where(lengths: list[int], flat_index: int) -> tuple[int, int]:
+    """(sentence, position) of a flat stream index (the stream starts with a boundary)."""
+    ends = np.cumsum(np.asarray(lengths) + 1)
+    s = int(np.searchsorted(ends, flat_index, side="right"))
+    start = int(ends[s - 1]) if s else 0
+    return s, flat_index - start - 1
+
+
+def score_tags(
+    gold_tag_seqs: Iterable[Sequence[str]],
+    pred_tag_seqs: Iterable[Sequence[str]],
+    scheme: str = CONLLEVAL,
+    *,
+    final_boundary: bool = True,
+) -> TagScore:
+    """Score predicted tag sequences against gold ones.
+
+    Parameters
+    ----------
+    gold_tag_seqs, pred_tag_seqs : iterables of tag sequences, one per sentence
+    scheme : str
+        ``"conlleval"`` (default): conlleval.pl's chunk rules and counting,
+        exactly; or a scheme name: chunks decoded leniently with that scheme
+        (see :func:`textbcv.schemes.decode`) and compared as sets.
+    final_boundary : bool
+        Whether conlleval.pl would see a sentence boundary after the last
+        sentence (its input ends with a blank line). Only conlleval's
+        degenerate tags (e.g. an untyped ``S``, which no boundary closes)
+        can make this matter.
+
+    Returns
+    -------
+    TagScore
+
+    Examples
+    --------
+    >>> g = [["B-X", "E-X", "S-X", "S-X"]]
+    >>> score_tags(g, g).counts.overall.tp, score_tags(g, g, "iobes").counts.overall.tp
+    (1, 3)
+    """
+    gold, pred, boundary, lengths = _flatten(gold_tag_seqs, pred_tag_seqs, final_boundary)
+    index = dict.fromkeys(gold)
+    index.update(dict.fromkeys(pred))
+    vocab = list(index)
+    for i, t in enumerate(vocab):
+        index[t] = i
+    n = len(gold)
+    g = np.fromiter(map(index.__getitem__, gold), dtype=np.int32, count=n)
+    p = np.fromiter(map(index.__getitem__, pred), dtype=np.int32, count=n)
+    tokens = int(n - boundary.sum())
+    if isinstance(scheme, str) and scheme.lower() == CONLLEVAL:
+        split = [conlleval_split(t) for t in vocab]
+        canon_index: dict[tuple[str, str], int] = {}
+        canon = np.array([canon_index.setdefault(s, len(canon_index)) for s in split], dtype=np.int32)
+        same = canon[g] == canon[p]
+        types = sorted({t for _, t in split})
+        tix = {t: i for i, t in enumerate(types)}
+        cls = np.array([_CONLL_CLASS.get(pr, 7) for pr, _ in split], dtype=np.int8)
+        typ = np.array([tix[t] for _, t in split], dtype=np.int32)
+        tp, n_pred, n_gold = _conlleval_counts(g, p, cls, typ, len(types))
+    else:
+        sch = get_scheme(scheme)
+        kinds = []
+        for i, t in enumerate(vocab):
+            try:
+                kinds.append(sch.kind(t))
+            except InputError as e:
+                at = int(np.flatnonzero((g == i) | (p == i))[0])
+                s, pos = _where(lengths, at)
+                raise InputError(f"sentence {s}, position {pos}: {e}") from None
+        same = g == p
+        types = sorted({t for _, t in kinds})
+        tix = {t: i for i, t in enumerate(types)}
+        kind = np.array([k for k, _ in kinds], dtype=np.int8)
+        typ = np.array([tix[t] for _, t in kinds], dtype=np.int32)
+        tp, n_pred, n_gold = _scheme_counts(g, p, kind, typ, len(types))
+    correct_tags = int((same & ~boundary).sum())
+    counts = ChunkCounts(
+        {
+            t: Tally(int(tp[i]), int(n_pred[i] - tp[i]), int(n_gold[i] - tp[i]))
+            for i, t in enumerate(types)
+            if tp[i] or n_pred[i] or n_gold[i]
+        }
+    )
+    return TagScore(counts, tokens, correct_tags)
+
+
+def _chunks_flat(codes: np.ndarray, kind: np.ndarray, typ: np.ndarray):
+    """Starts, ends (exclusive) and type ids of the chunks of a stream (lenient scheme decoding)."""
+    k = kind[codes]
+    t = typ[codes]
+    inside = k != 0
+    begin = (k & _BEGIN) != 0
+    endf = (k & _END) != 0
+    start = inside.copy()
+    start[1:] &= ~inside[:-1] | begin[1:] | endf[:-1] | (t[1:] != t[:-1])
+    stop = inside.copy()
+    stop[:-1] &= ~inside[1:] | start[1:]
+    s = np.flatnonzero(start)
+    return s, np.flatnonzero(stop) + 1, t[s]
+
+
+def _scheme_counts(g, p, kind, typ, n_types):
+    gs, ge, gt = _chunks_flat(g, kind, typ)
+    ps, pe, pt = _chunks_flat(p, kind, typ)
+    n = len(g)
+    end_at = np.full(n, -1, dtype=np.int64)
+    type_at = np.full(n, -1, dtype=np.int32)
+    end_at[gs] = ge
+    type_at[gs] = gt
+    match = (end_at[ps] == pe) & (type_at[ps] == pt)
+    return (
+        np.bincount(pt[match], minlength=n_types),
+        np.bincount(pt, minlength=n_types),
+        np.bincount(gt, minlength=n_types),
+    )
+
+
+def _conlleval_counts(g, p, cls, typ, n_types):
+    """conlleval.pl's counting automaton, vectorised.
+
+    Per step k (token k, previous token k-1; the stream starts with a
+    boundary), conlleval first settles the chunk it is tracking
+    (``$inCorrect``): counted when both chunks end here with equal previous
+    types, dropped when only one ends or the current types differ; then it
+    starts tracking when both start here with equal types. After the last
+    token a tracked chunk is counted. The state after each step is set by the
+    last event, so it is found with a running maximum of event positions.
+    """
+    cg, cp = cls[g], cls[p]
+    tg, tp_ = typ[g], typ[p]
+    dg = (tg[1:] != tg[:-1]).astype(np.int8)
+    dp = (tp_[1:] != tp_[:-1]).astype(np.int8)
+    eg = _CONLL_END[cg[:-1], cg[1:], dg]
+    ep = _CONLL_END[cp[:-1], cp[1:], dp]
+    sg = _CONLL_START[cg[:-1], cg[1:], dg]
+    sp = _CONLL_START[cp[:-1], cp[1:], dp]
+    count_ev = np.append(eg & ep & (tg[:-1] == tp_[:-1]), True)  # final flush counts
+    drop_ev = np.append(~count_ev[:-1] & ((eg != ep) | (tg[1:] != tp_[1:])), False)
+    track_ev = np.append(sg & sp & (tg[1:] == tp_[1:]), False)
+    m = len(count_ev)
+    pos = np.where(track_ev | count_ev | drop_ev, np.arange(m), -1)
+    last = np.maximum.accumulate(pos)
+    tracking = np.zeros(m, dtype=bool)
+    has = last >= 0
+    tracking[has] = track_ev[last[has]]
+    counted = count_ev.copy()
+    counted[0] = False
+    counted[1:] &= tracking[:-1]
+    last_type = tg  # type of the previous gold token at step k is tg[k-1]; the flush uses tg[-1]
+    return (
+        np.bincount(last_type[counted], minlength=n_types),
+        np.bincount(tp_[1:][sp], minlength=n_types),
+        np.bincount(tg[1:][sg], minlength=n_types),
+    )
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def _pad17(s: str) -> str:
+    # Perl's %17s pads by bytes (conlleval reads raw bytes).
+    return " " * max(0, 17 - len(s.encode("utf-8"))) + s
+
+
+def format_conlleval(score: TagScore) -> str:
+    """conlleval.pl's report of ``score``, byte for byte.
+
+    The numbers are computed with conlleval's own formulas (percentages first,
+    FB1 from them), its zero cases (no accuracy line without tokens; 0.00
+    when a denominator is 0) and its order of types (ASCII). Like conlleval,
+    the untyped type ``""`` is listed twice when both gold and predicted
+    chunks have it (a Perl truth-value quirk of its de-duplication).
+
+    Examples
+    --------
+    >>> print(format_conlleval(TagScore(ChunkCounts(), 0, 0)), end="")
+    processed 0 tokens with 0 phrases; found: 0 phrases; correct: 0.
+    """
+    c = score.counts
+    tp, n_gold, n_pred = c.overall.tp, c.overall.n_gold, c.overall.n_pred
+    precision = 100 * tp / n_pred if n_pred > 0 else 0.0
+    recall = 100 * tp / n_gold if n_gold > 0 else 0.0
+    fb1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    out = [f"processed {score.tokens} tokens with {n_gold} phrases; found: {n_pred} phrases; correct: {tp}.\n"]
+    if score.tokens > 0:
+        out.append(
+            "accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n"
+            % (100 * score.correct_tags / score.tokens, precision, recall, fb1)
+        )
+    keys = sorted([t for t, v in c.types.items() if v.n_gold] + [t for t, v in c.types.items() if v.n_pred])
+    sorted_types: list[str] = []
+    last = None
+    for t in keys:
+        if not last or last != t:  # Perl: not($lastType) is true for undef and ""
+            sorted_types.append(t)
+        last = t
+    for t in sorted_types:
+        v = c.types[t]
+        precision = 100 * v.tp / v.n_pred if v.n_pred else 0.0
+        recall = 100 * v.tp / v.n_gold if v.n_gold else 0.0
+        fb1 = 0.0 if precision + recall == 0.0 else 2 * precision * recall / (precision + recall)
+        out.append(
+            "%s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n" % (_pad17(t), precision, recall, fb1, v.n_pred)
+        )
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------- segmentation
+
+
+@dataclass(frozen=True)
+class LexiconCounts:
+    """Recall of in-vocabulary and out-of-vocabulary gold words (the SIGHAN bakeoff convention).
+
+    A gold word is IV when it is in the training lexicon, OOV otherwise; it
+    is recalled when the prediction has a word with the same span.
+
+    Examples
+    --------
+    >>> lc = LexiconCounts(iv_words=8, iv_correct=6, oov_words=2, oov_correct=1)
+    >>> lc.iv_recall, lc.oov_recall, lc.oov_rate
+    (0.75, 0.5, 0.2)
+    """
+
+    iv_words: int = 0
+    iv_correct: int = 0
+    oov_words: int = 0
+    oov_correct: int = 0
+
+    def __add__(self, other: "LexiconCounts") -> "LexiconCounts":
+        return LexiconCounts(
+            self.iv_words + other.iv_words,
+            self.iv_correct + other.iv_correct,
+            self.oov_words + other.oov_words,
+            self.oov_correct + other.oov_correct,
+        )
+
+    @property
+    def iv_recall(self) -> float:
+        """Correct IV words / gold IV words."""
+        return _ratio(self.iv_correct, self.iv_words)
+
+    @property
+    def oov_recall(self) -> float:
+        """Correct OOV words / gold OOV words."""
+        return _ratio(self.oov_correct, self.oov_words)
+
+    @property
+    def oov_rate(self) -> float:
+        """Share of gold words that are OOV."""
+        return _ratio(self.oov_words, self.iv_words + self.oov_words)
+
+    def to_dict(self) -> dict:
+        """Counts and the three rates."""
+        return {
+            "iv_words": self.iv_words,
+            "iv_correct": self.iv_correct,
+            "oov_words": self.oov_words,
+            "oov_correct": self.oov_correct,
+            "iv_recall": self.iv_recall,
+            "oov_recall": self.oov_recall,
+            "oov_rate": self.oov_rate,
+        }
+
+
+def count_lexicon(
+    gold_chunk_seqs: Iterable[Iterable[Chunk]],
+    pred_chunk_seqs: Iterable[Iterable[Chunk]],
+    token_seqs: Iterable[Sequence[str]],
+    lexicon: Collection[str],
+) -> LexiconCounts:
+    """IV / OOV recall of segmented words against a training ``lexicon``.
+
+    Parameters
+    ----------
+    gold_chunk_seqs, pred_chunk_seqs : iterables of word chunks per sentence
+    token_seqs : iterable of token (character) sequences, one per sentence
+    lexicon : collection of str
+        Words of the training data (e.g. ``pku_training_words.utf8``).
+
+    Examples
+    --------
+    >>> chars = [list("我爱北京")]
+    >>> gold = [[(0, 1, ""), (1, 2, ""), (2, 4, "")]]
+    >>> pred = [[(0, 1, ""), (1, 2, ""), (2, 3, ""), (3, 4, "")]]
+    >>> count_lexicon(gold, pred, chars, {"我", "爱"})
+    LexiconCounts(iv_words=2, iv_correct=2, oov_words=1, oov_correct=0)
+    """
+    lex = lexicon if isinstance(lexicon, (set, frozenset, dict)) else set(lexicon)
+    iv = ivc = oov = oovc = 0
+    for g, p, toks in zip(gold_chunk_seqs, pred_chunk_seqs, token_seqs, strict=True):
+        ps = {(s, e) for s, e, _ in p}
+        for s, e, _ in g:
+            hit = (s, e) in ps
+            if "".join(toks[s:e]) in lex:
+                iv += 1
+                ivc += hit
+            else:
+                oov += 1
+                oovc += hit
+    return LexiconCounts(iv, ivc, oov, oovc)
