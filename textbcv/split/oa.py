@@ -191,7 +191,7 @@ def orthogonal_array(N: int) -> np.ndarray:
     Examples
     --------
     >>> A = orthogonal_array(12)
-    >>> A.shape, set(A.sum(axis=0))
+    >>> A.shape, set(A.sum(axis=0).tolist())
     ((12, 11), {0})
     """
     return hadamard_matrix(N)[:, 1:]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.model_selection import BaseCrossValidator
+from sklearn.model_selection._split import GroupsConsumerMixin
 from sklearn.utils.validation import _num_samples
 
 from textbcv.split.manifest import split_units
@@ -24,7 +25,7 @@ from textbcv.split.manifest import split_units
 __all__ = ["Mx2BCV"]
 
 
-class Mx2BCV(BaseCrossValidator):
+class Mx2BCV(GroupsConsumerMixin, BaseCrossValidator):
     """Block-regularized m×2 cross-validation.
 
     Parameters
