@@ -23,7 +23,7 @@ from textbcv.corpus.transform import filter_chunks, words_to_characters
 from textbcv.errors import InputError
 from textbcv.scoring import ChunkCounts
 from textbcv.split import load_splits, make_splits
-from textbcv.stats import compare_counts
+from textbcv.stats.compare import compare_counts
 from textbcv.stats.sequential import SequentialTTest
 from textbcv.tagging import FoldStore, System, make_payload, parse_system, run_folds
 
@@ -191,8 +191,9 @@ def _sequential(store: FoldStore, names: Sequence[str], m: int, options: Compare
                 state = None
                 for row in sign * d:
                     state = test.update(tuple(row))
-                out[label] = {"decision": state.decision, "boundary": state.boundary, "estimate": state.estimate,
-                              "ci": list(state.ci), "m": state.m}
+                    if state.done:
+                        break
+                out[label] = state.as_dict()
             if out["b_better"]["decision"] == "reject H0":
                 out["decision"] = "B better"
             elif out["a_better"]["decision"] == "reject H0":
@@ -268,7 +269,6 @@ def compare(
     m = min(m, len(splits.splits))
     stopping = {"rule": options.stop if options.sequential else None, "m_max": options.m_max if options.sequential else None}
     while True:
-        splits.splits[:m]  # noqa: B018 - the first m splits are the ones of a run with --m m
         splits_m = _truncate(splits, m)
         splits_m.save(out / "splits.json")
         run_folds(payload, [f for f in all_folds if f[0] < m], systems, store, jobs=jobs, backend=backend,

@@ -1,15 +1,25 @@
-"""``textbcv demo``: the main job on the bundled corpora (what ``scripts/demo`` runs)."""
+"""``textbcv demo``: the main job on the bundled corpora (what ``scripts/demo`` runs).
+
+Compares IOB2 with IOBES on the bundled NER corpus and BMES with BB2B3MES on
+the bundled word-segmentation corpus, each with balanced 3×2 BCV, and prints
+both reports. A second run reuses the finished folds (it resumes).
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
-from textbcv.cli.stats import corpus_stats, format_stats
-from textbcv.corpus import read_conll, read_segmented
 from textbcv.errors import InputError
 
-__all__ = ["register", "run", "bundled_corpora"]
+__all__ = ["register", "run", "bundled_corpora", "DEMOS"]
+
+#: (name, task, file key, systems)
+DEMOS = (
+    ("ner", "ner", "ner", ("iob2", "iobes")),
+    ("cws", "cws", "cws", ("bmes", "bb2b3mes")),
+)
 
 
 def bundled_corpora() -> dict[str, Path]:
@@ -19,18 +29,32 @@ def bundled_corpora() -> dict[str, Path]:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("demo", help="run the main job on the bundled corpora",
-                       description="Run textbcv's main job on the bundled corpora.")
+    p = sub.add_parser("demo", help="compare tagging schemes on the bundled corpora",
+                       description="Compare IOB2 with IOBES (NER) and BMES with BB2B3MES (word segmentation) on "
+                       "the bundled corpora with balanced 3×2 BCV, and print the reports.")
+    p.add_argument("--out", default="textbcv-demo", help="directory for the two run directories (default ./textbcv-demo)")
+    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
+    p.add_argument("--m", type=int, default=3, help="number of 2-fold splits (default 3)")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from textbcv.cli.report import print_report
+    from textbcv.pipeline import CompareOptions, compare
+
     paths = bundled_corpora()
-    for task, path in paths.items():
+    for path in paths.values():
         if not path.exists():
-            raise InputError("bundled corpus not found; run scripts/make_corpora.py", file=str(path))
-    ner = read_conll(paths["ner"])
-    cws = read_segmented(paths["cws"])
-    print("Bundled NER corpus (CoNLL-2003 layout)\n" + format_stats(corpus_stats(ner), ner))
-    print("Bundled word-segmentation corpus (SIGHAN layout)\n" + format_stats(corpus_stats(cws), cws), end="")
+            raise InputError("bundled corpus not found (regenerate it with scripts/make_corpora.py)", file=str(path))
+    if args.jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    out = Path(args.out)
+    for name, task, key, systems in DEMOS:
+        fmt = "conll" if task == "ner" else "segmented"
+        title = f"{' vs '.join(s.upper() for s in systems)} on the bundled {'NER' if task == 'ner' else 'word-segmentation'} corpus"
+        print(f"\n=== {title} ===\n", flush=True)
+        report = compare([str(paths[key])], out / name, CompareOptions(task=task, systems=systems, m=args.m),
+                         format=fmt, jobs=args.jobs, resume=True, progress=False if args.quiet else None)
+        print_report(out / name, report)
     return 0

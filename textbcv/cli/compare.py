@@ -1,0 +1,90 @@
+"""``textbcv compare``: one command from corpus to decision."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from textbcv.cli.common import add_corpus_args
+from textbcv.errors import InputError
+
+__all__ = ["register", "run"]
+
+
+def _csv(text: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in text.split(",") if x.strip())
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "compare", help="split, train and score every system, and test which is better",
+        description="Compare tagging systems on a corpus with balanced m×2 block-regularized cross-validation: "
+        "split, train CRFs on every half, score chunks, and report posteriors, intervals and P(B better).")
+    add_corpus_args(p)
+    p.add_argument("--task", choices=("ner", "cws"), required=True, help="ner (chunks from the tag column) or cws (words)")
+    p.add_argument("--systems", required=True, type=_csv, metavar="NAME[,NAME...]",
+                   help="systems to compare: a tagging scheme optionally with a feature template, e.g. iob2,iobes+wordshape")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--m", type=int, default=3, help="number of 2-fold splits (default 3)")
+    g.add_argument("--sequential", action="store_true", help="start at m = 3 and add splits until the decision is clear or --m-max")
+    p.add_argument("--m-max", type=int, default=12, help="largest m of a sequential run (default 12, as the thesis)")
+    p.add_argument("--stop", choices=("t-test", "bayes"), default="t-test",
+                   help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, or the Bayes test's P(better) ≥ --threshold")
+    p.add_argument("--threshold", type=float, default=0.95, help="P(better) that stops a --sequential --stop bayes run (default 0.95)")
+    p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
+    p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
+    p.add_argument("--variant", default="thesis", choices=("thesis", "independent", "averaged-counts", "adaptive"),
+                   help="correlation correction of the posteriors (default thesis)")
+    p.add_argument("--balance", default="label,lemma,length", help="properties balanced between halves, or none")
+    p.add_argument("--group-by", choices=("sentence", "document"), default="sentence", help="units kept whole by the splits")
+    p.add_argument("--chunk-types", type=_csv, help="score only chunks of these types (e.g. ORG)")
+    p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
+    p.add_argument("--c1", type=float, help="CRF L1 regularisation (default 0.1)")
+    p.add_argument("--c2", type=float, help="CRF L2 regularisation (default 0.1)")
+    p.add_argument("--max-iterations", type=int, help="CRF training iterations (default 100)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where folds run (default loky: local processes)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="dask.distributed scheduler address (with --backend dask)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the splits (default 0)")
+    p.add_argument("--resume", action="store_true", help="continue a run in --out, training only the missing folds")
+    p.add_argument("--save-models", action="store_true", help="keep the crfsuite models in OUT/models")
+    p.add_argument("--save-predictions", action="store_true", help="keep predictions (conlleval format) in OUT/predictions")
+    p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no printed report")
+    p.add_argument("--out", required=True, help="run directory")
+    p.set_defaults(func=run)
+
+
+def options_from_args(args: argparse.Namespace):
+    from textbcv.pipeline import CompareOptions
+
+    balance = () if args.balance.strip() == "none" else _csv(args.balance)
+    for b in balance:
+        if b not in ("label", "lemma", "length"):
+            raise InputError(f"--balance: unknown property {b!r} (properties: label, lemma, length, or none)")
+    if args.scheduler and args.backend != "dask":
+        raise InputError("--scheduler needs --backend dask")
+    if args.jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    return CompareOptions(
+        task=args.task, systems=args.systems, m=args.m, sequential=args.sequential, m_max=args.m_max,
+        stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=args.rope, variant=args.variant,
+        seed=args.seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
+        untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations)
+
+
+def run(args: argparse.Namespace) -> int:
+    from textbcv.pipeline import compare
+
+    options = options_from_args(args)
+    options.validate()
+    report = compare(args.files, args.out, options, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
+                     jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, resume=args.resume,
+                     progress=False if args.quiet else None, save_models=args.save_models,
+                     save_predictions=args.save_predictions, plots=not args.no_plots)
+    if not args.quiet:
+        from textbcv.cli.report import print_report
+
+        print_report(args.out, report)
+    return 0

@@ -1,0 +1,243 @@
+"""Reports of a comparison: markdown, a plain-language conclusion, and PNG plots.
+
+Everything here reads the ``report.json`` dictionary written by
+:func:`textbcv.pipeline.compare` (or any dict of the same shape), so a report
+can be re-rendered from a run directory alone (``textbcv report DIR``).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from textbcv.stats.compare import system_posteriors
+
+__all__ = ["render_markdown", "conclusion", "write_plots", "PLOTS"]
+
+METRICS = ("precision", "recall", "f1")
+LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
+PLOTS = ("posteriors.png", "f1_difference.png", "fold_f1.png")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def _ci(ci) -> str:
+    return f"[{_pct(ci[0])}, {_pct(ci[1])}]"
+
+
+def conclusion(report: dict) -> str:
+    """One paragraph in plain language: which system is better on F1, how sure, how large.
+
+    Examples
+    --------
+    >>> r = {"m": 3, "alpha": 0.05, "systems": {"A": {"f1": {"estimate": .80, "ci": [.78, .82]}},
+    ...      "B": {"f1": {"estimate": .83, "ci": [.81, .85]}}},
+    ...      "comparisons": [{"a": "A", "b": "B", "metric": "f1", "p_b_better": .99, "p_a_better": .01,
+    ...                       "decision": "B better"}], "sequential": [], "stopping": {"m_used": 3}}
+    >>> print(conclusion(r))  # doctest: +NORMALIZE_WHITESPACE
+    On 3×2 block-regularized cross-validation (6 folds per system), B has the higher F1: 83.00 against
+    80.00 for A (3.00 points); the Bayes test gives P(B better) = 0.990, so the data favour B clearly.
+    """
+    m = report["m"]
+    parts = [f"On {m}×2 block-regularized cross-validation ({2 * m} folds per system),"]
+    sentences = []
+    for c in report["comparisons"]:
+        if c["metric"] != "f1":
+            continue
+        a, b = c["a"], c["b"]
+        fa, fb = report["systems"][a]["f1"]["estimate"], report["systems"][b]["f1"]["estimate"]
+        hi, lo = (b, a) if fb >= fa else (a, b)
+        p = c["p_b_better"] if hi == b else c["p_a_better"]
+        diff = 100 * (fb - fa)
+        if p >= 0.99:
+            strength = f"the data favour {hi} clearly"
+        elif p >= 0.95:
+            strength = f"the data favour {hi}"
+        elif p >= 0.75:
+            strength = f"{hi} is probably better, but the evidence is not strong"
+        else:
+            strength = "the difference is within the noise: neither system is shown to be better"
+        text = (f"{hi} has the higher F1: {_pct(max(fa, fb))} against {_pct(min(fa, fb))} for {lo} "
+                f"({abs(diff):.2f} points); the Bayes test gives P({hi} better) = {p:.3f}, so {strength}")
+        seq = next((s for s in report.get("sequential", []) if s["a"] == a and s["b"] == b), None)
+        if seq is not None:
+            if seq["decision"] == "no decision":
+                text += "; the sequential t-test does not reject equality"
+            else:
+                winner = b if seq["decision"] == "B better" else a
+                text += f"; the sequential t-test also finds {winner} better"
+        sentences.append(text)
+    return " ".join(parts) + " " + ". ".join(sentences) + "."
+
+
+def render_markdown(report: dict) -> str:
+    """The ``report.md`` text of a comparison."""
+    m, alpha = report["m"], report["alpha"]
+    level = f"{100 * (1 - alpha):g}%"
+    meta = report.get("meta", {})
+    names = list(report["systems"])
+    out = ["# textbcv comparison", ""]
+    corpus = meta.get("corpus")
+    if corpus:
+        files = ", ".join(f"`{f['path']}`" for f in corpus["files"])
+        out += [f"Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} tokens, "
+                f"{corpus['gold_chunks']:,} gold chunks). Task: {meta.get('task')}. "
+                f"Design: {m}×2 block-regularized CV (seed {meta.get('seed')}), {2 * m} folds per system.", ""]
+    out += ["## Conclusion", "", report.get("conclusion") or conclusion(report), ""]
+    out += [f"## Pooled scores with {level} credible intervals", "",
+            "| system | precision | recall | F1 |", "|---|---|---|---|"]
+    for n in names:
+        s = report["systems"][n]
+        out.append(f"| {n} | " + " | ".join(f"{_pct(s[k]['estimate'])} {_ci(s[k]['ci'])}" for k in METRICS) + " |")
+    out += ["", "Estimates are the pooled micro-averaged scores over all folds; intervals are equal-tailed "
+            f"{level} intervals of the correlation-corrected posteriors (variant `{meta.get('options', {}).get('variant', 'thesis')}`).", ""]
+    out += ["## Bayes test", "", "| A | B | metric | P(B better) | P(A better) | decision |", "|---|---|---|---|---|---|"]
+    for c in report["comparisons"]:
+        out.append(f"| {c['a']} | {c['b']} | {LABELS[c['metric']]} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {c['decision']} |")
+    if len(names) > 2:
+        k = len(names) * (len(names) - 1) // 2
+        out += ["", f"{k} pairs are compared: to keep the family-wise error at α = {alpha:g}, require "
+                f"P(better) ≥ {1 - alpha / k:.4f} (α/k) before calling a difference."]
+    seq = report.get("sequential") or []
+    if seq:
+        out += ["", "## Sequential t-test (per-fold F1 differences, B − A)", "",
+                "| A | B | mean difference | CI | decision |", "|---|---|---|---|---|"]
+        for s in seq:
+            out.append(f"| {s['a']} | {s['b']} | {100 * s['estimate']:+.2f} | {_ci(s['ci'])} | {s['decision']} |")
+    stop = report.get("stopping") or {}
+    if stop.get("reason"):
+        out += ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds trained per system)."]
+    out += ["", "## Per-type scores (pooled over folds)", ""]
+    types = sorted({t for n in names for t in report.get("per_type", {}).get(n, {})})
+    if types:
+        out += ["| type | " + " | ".join(f"{n} P / R / F1" for n in names) + " |", "|---" * (len(names) + 1) + "|"]
+        for t in types:
+            cells = []
+            for n in names:
+                c = report["per_type"][n].get(t)
+                cells.append("–" if c is None else f"{_pct(c['precision'])} / {_pct(c['recall'])} / {_pct(c['f1'])}")
+            out.append(f"| {t or '(untyped)'} | " + " | ".join(cells) + " |")
+    q = report.get("split_quality") or {}
+    if q:
+        out += ["", "## Split quality", "",
+                f"Largest deviation of a training-set overlap from n/4: {q.get('overlap_max_deviation')} sentences.", ""]
+        chi = q.get("chi2_per_df") or {}
+        if chi:
+            out += ["| measure | mean χ²/J | max χ²/J |", "|---|---|---|"]
+            for k, v in chi.items():
+                if v:
+                    out.append(f"| {k} | {np.mean(v):.4f} | {np.max(v):.4f} |")
+            out += ["", "χ²/J compares the distribution of a property between the two halves of a split; random "
+                    "halving gives about 1, smaller is better balanced."]
+    ff = report.get("fold_f1") or {}
+    if ff:
+        out += ["", "## Per-fold F1", "", "| fold | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+        for i in range(2 * m):
+            out.append(f"| S{i // 2 + 1} {'→' if i % 2 == 0 else '←'} | " + " | ".join(_pct(ff[n][i]) for n in names) + " |")
+    run = report.get("run") or {}
+    if run:
+        out += ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
+                f"{run.get('folds_resumed')} resumed; textbcv {meta.get('textbcv')}."]
+    return "\n".join(out) + "\n"
+
+
+def _posteriors(report: dict) -> dict:
+    m = report["m"]
+    variant = report.get("meta", {}).get("options", {}).get("variant", "thesis")
+    out = {}
+    for n, folds in report["fold_counts"].items():
+        counts = np.array([[f["tp"], f["fp"], f["fn"]] for f in folds], dtype=float)
+        out[n], _ = system_posteriors(counts, m, variant=variant, alpha=report["alpha"])
+    return out
+
+
+def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
+    """Write the PNG plots of a comparison into ``out``; return their paths.
+
+    ``posteriors.png``: posterior densities of precision, recall and F1 per
+    system with their credible intervals; ``f1_difference.png``: the
+    posterior of F1(B) − F1(A) for each pair, P(B better) shaded;
+    ``fold_f1.png``: per-fold F1 of every system.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from textbcv._io import atomic_write
+
+    out = Path(out)
+    posts = _posteriors(report)
+    names = list(report["systems"])
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    paths = []
+
+    def save(fig, name):
+        with atomic_write(out / name, mode="wb", encoding=None) as f:
+            fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
+        plt.close(fig)
+        paths.append(out / name)
+
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    for ax, metric in zip(axes, METRICS):
+        lo = min(posts[n][metric].ppf(1e-4) for n in names)
+        hi = max(posts[n][metric].ppf(1 - 1e-4) for n in names)
+        pad = 0.1 * (hi - lo)
+        x = np.linspace(max(0.0, lo - pad), min(1.0, hi + pad), 600)
+        for i, n in enumerate(names):
+            p = posts[n][metric]
+            c = colors[i % len(colors)]
+            ax.plot(100 * x, p.pdf(x) / 100, color=c, label=n)
+            a, b = p.interval(report["alpha"])
+            xs = x[(x >= a) & (x <= b)]
+            ax.fill_between(100 * xs, p.pdf(xs) / 100, color=c, alpha=0.15)
+        ax.set_xlabel(f"{LABELS[metric]} (%)")
+        ax.set_ylabel("posterior density")
+        ax.set_title(f"{LABELS[metric]}")
+        ax.legend(frameon=False)
+    fig.suptitle(f"Posteriors of precision, recall and F1 ({report['m']}×2 BCV; shaded: "
+                 f"{100 * (1 - report['alpha']):g}% credible intervals)")
+    fig.tight_layout()
+    save(fig, "posteriors.png")
+
+    pairs = [c for c in report["comparisons"] if c["metric"] == "f1"]
+    fig, axes = plt.subplots(1, len(pairs), figsize=(5.2 * len(pairs), 3.8), squeeze=False)
+    rng = np.random.default_rng(report.get("meta", {}).get("seed", 0))
+    for ax, c in zip(axes[0], pairs):
+        d = posts[c["b"]]["f1"].sample(rng, 200_000) - posts[c["a"]]["f1"].sample(rng, 200_000)
+        d = 100 * d
+        hist, edges = np.histogram(d, bins=160, density=True)
+        mid = (edges[:-1] + edges[1:]) / 2
+        ax.plot(mid, hist, color="black", lw=1)
+        ax.fill_between(mid[mid > 0], hist[mid > 0], color=colors[1], alpha=0.4,
+                        label=f"P({c['b']} better) = {c['p_b_better']:.3f}")
+        ax.fill_between(mid[mid <= 0], hist[mid <= 0], color=colors[0], alpha=0.4,
+                        label=f"P({c['a']} better) = {c['p_a_better']:.3f}")
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(f"F1({c['b']}) − F1({c['a']}) (points)")
+        ax.set_ylabel("posterior density")
+        verdict = {"B better": f"{c['b']} better", "A better": f"{c['a']} better"}.get(c["decision"], c["decision"])
+        ax.set_title(f"{c['b']} vs {c['a']}: {verdict}")
+        ax.legend(frameon=False, fontsize=8)
+    fig.tight_layout()
+    save(fig, "f1_difference.png")
+
+    ff = report["fold_f1"]
+    fig, ax = plt.subplots(figsize=(7, 3.8))
+    m = report["m"]
+    x = np.arange(2 * m)
+    for i, n in enumerate(names):
+        ax.plot(x, 100 * np.array(ff[n]), marker="o", color=colors[i % len(colors)], label=n)
+        ax.axhline(100 * report["systems"][n]["f1"]["estimate"], color=colors[i % len(colors)], ls=":", lw=0.8)
+    ax.set_xticks(x, [f"S{j // 2 + 1}{'→' if j % 2 == 0 else '←'}" for j in x])
+    ax.set_xlabel("fold (split, direction)")
+    ax.set_ylabel("F1 (%)")
+    ax.set_title("Per-fold F1 (dotted: pooled F1)")
+    ax.legend(frameon=False)
+    fig.tight_layout()
+    save(fig, "fold_f1.png")
+    return paths
