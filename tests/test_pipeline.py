@@ -1,0 +1,176 @@
+"""textbcv compare end to end on the bundled NER corpus (cheap CRF settings)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from textbcv.cli import main
+from textbcv.cli.demo import bundled_corpora
+
+NER = str(bundled_corpora()["ner"])
+CWS = str(bundled_corpora()["cws"])
+TEXTBCV = [sys.executable, "-m", "textbcv"]
+
+
+def compare_args(out, *extra, systems="iob2,iobes", iters=8):
+    return ["compare", NER, "--task", "ner", "--systems", systems, "--max-iterations", str(iters),
+            "--quiet", "--out", str(out), *extra]
+
+
+def load_folds(path: Path) -> list[dict]:
+    return [{k: v for k, v in json.loads(l).items() if k != "run"} for l in path.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def run_m3(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cmp") / "run"
+    assert main(compare_args(out, "--m", "3")) == 0
+    return out
+
+
+def test_run_directory_contents(run_m3):
+    names = sorted(p.name for p in run_m3.iterdir())
+    assert names == ["f1_difference.png", "fold_f1.png", "folds.jsonl", "posteriors.png", "report.json", "report.md", "splits.json"]
+    for png in ("posteriors.png", "f1_difference.png", "fold_f1.png"):
+        assert (run_m3 / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    splits = json.loads((run_m3 / "splits.json").read_text())
+    assert splits["format"] == "textbcv-splits/1" and splits["m"] == 3 and len(splits["splits"]) == 3
+    folds = [json.loads(l) for l in (run_m3 / "folds.jsonl").read_text().splitlines()]
+    assert [(f["system"], f["split"], f["direction"]) for f in folds] == [
+        (s, j, k) for s in ("iob2", "iobes") for j in range(3) for k in (0, 1)]
+    for f in folds:
+        assert set(f["counts"]) == {"overall", "types"} and "seconds" in f["run"]
+    report = json.loads((run_m3 / "report.json").read_text())
+    assert report["m"] == 3 and set(report["systems"]) == {"iob2", "iobes"}
+    assert report["meta"]["corpus"]["files"][0]["sha256"] and report["meta"]["corpus"]["sentences"] == 3103
+    md = (run_m3 / "report.md").read_text()
+    for heading in ("## Conclusion", "## Pooled scores", "## Bayes test", "## Sequential t-test", "## Per-type scores", "## Split quality"):
+        assert heading in md
+
+
+def test_report_consistent_with_textbcv_test_on_folds(run_m3, capsys):
+    report = json.loads((run_m3 / "report.json").read_text())
+    capsys.readouterr()
+    assert main(["test", str(run_m3 / "folds.jsonl"), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["systems"] == report["systems"]
+    assert answer["comparisons"] == report["comparisons"]
+    # the conclusion names the system with the higher P(better) on F1
+    f1 = next(c for c in report["comparisons"] if c["metric"] == "f1")
+    winner = f1["b"] if f1["p_b_better"] > f1["p_a_better"] else f1["a"]
+    assert f"P({winner} better) = {max(f1['p_b_better'], f1['p_a_better']):.3f}" in report["conclusion"]
+    # pooled counts in the report equal the sums over folds.jsonl
+    folds = [json.loads(l) for l in (run_m3 / "folds.jsonl").read_text().splitlines()]
+    for name in ("iob2", "iobes"):
+        tp = sum(f["counts"]["overall"]["tp"] for f in folds if f["system"] == name)
+        assert tp == sum(c["tp"] for c in report["fold_counts"][name])
+
+
+def test_same_seed_same_outputs(run_m3, tmp_path):
+    again = tmp_path / "again"
+    assert main(compare_args(again, "--m", "3")) == 0
+    a = json.loads((run_m3 / "report.json").read_text())
+    b = json.loads((again / "report.json").read_text())
+    a.pop("run"), b.pop("run")
+    a["meta"].pop("corpus"), b["meta"].pop("corpus")
+    assert a == b
+    assert load_folds(run_m3 / "folds.jsonl") == load_folds(again / "folds.jsonl")
+    assert (run_m3 / "splits.json").read_bytes() == (again / "splits.json").read_bytes()
+
+
+def test_kill_then_resume_trains_only_missing_folds(run_m3, tmp_path):
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(TEXTBCV + compare_args(out, "--m", "3"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    store = out / "folds.jsonl"
+    deadline = time.time() + 300
+    while time.time() < deadline and not (store.exists() and store.read_text().count("\n") >= 3):
+        if proc.poll() is not None:
+            pytest.fail("compare ended before it could be killed: " + proc.stderr.read().decode())
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = store.read_text().count("\n")
+    assert 3 <= before < 12
+    # without --resume the directory is refused, and nothing is changed
+    r = subprocess.run(TEXTBCV + compare_args(out, "--m", "3"), capture_output=True, text=True)
+    assert r.returncode == 2 and "add --resume" in r.stderr and r.stderr.count("\n") == 1
+    assert store.read_text().count("\n") == before
+    assert main(compare_args(out, "--m", "3", "--resume")) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["run"]["folds_trained"] == 12 - before and report["run"]["folds_resumed"] == before
+    assert load_folds(store) == load_folds(run_m3 / "folds.jsonl")
+
+
+def test_sequential_large_difference_stops_at_3(tmp_path):
+    weak = tmp_path / "weak.json"
+    weak.write_text(json.dumps({"name": "pos-only", "atoms": ["pos"], "window": [0, 0], "ngrams": [1]}))
+    out = tmp_path / "seq"
+    assert main(compare_args(out, "--sequential", "--m-max", "6", systems=f"iob2,iob2+{weak}")) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["stopping"]["m_used"] == 3 and report["m"] == 3
+    assert "stopped at m = 3" in report["stopping"]["reason"]
+    assert report["sequential"][0]["decision"] == "A better"
+    assert len((out / "folds.jsonl").read_text().splitlines()) == 12
+    assert len(json.loads((out / "splits.json").read_text())["splits"]) == 3
+
+
+def test_sequential_identical_systems_run_to_M(tmp_path):
+    out = tmp_path / "same"
+    assert main(compare_args(out, "--sequential", "--m-max", "4", systems="iob2,iob2+ner-thesis", iters=4)) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["stopping"]["m_used"] == 4 and "without a decision" in report["stopping"]["reason"]
+    assert report["sequential"][0]["decision"] == "no decision"
+    f1 = next(c for c in report["comparisons"] if c["metric"] == "f1")
+    assert f1["p_b_better"] == f1["p_a_better"] == 0.5 and f1["decision"] == "no decision"
+    assert len((out / "folds.jsonl").read_text().splitlines()) == 16
+
+
+def test_sequential_bayes_rule(tmp_path):
+    out = tmp_path / "bayes"
+    weak = tmp_path / "weak.json"
+    weak.write_text(json.dumps({"name": "pos-only", "atoms": ["pos"], "window": [0, 0], "ngrams": [1]}))
+    assert main(compare_args(out, "--sequential", "--stop", "bayes", "--threshold", "0.99", "--m-max", "5",
+                             systems=f"iob2,iob2+{weak}")) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["stopping"]["m_used"] == 3 and "P(better)" in report["stopping"]["reason"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--systems", "iob2"], "at least two systems"),
+    (["--systems", "iob2,iob2"], "named twice"),
+    (["--systems", "iob2,iobx"], "unknown tagging scheme 'iobx'"),
+    (["--m", "0"], "--m must be at least 1"),
+    (["--alpha", "1.5"], "--alpha must lie strictly between 0 and 1"),
+    (["--chunk-types", "ANIMAL"], "no chunks of type ANIMAL"),
+    (["--balance", "colour"], "unknown property 'colour'"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
+    (["--jobs", "0"], "--jobs must be at least 1"),
+    (["--m", "5000"], "m"),
+])
+def test_bad_options_leave_no_output(tmp_path, args, message):
+    out = tmp_path / "out"
+    base = ["compare", NER, "--task", "ner", "--systems", "iob2,iobes", "--quiet", "--out", str(out)]
+    # later options override the base ones (argparse keeps the last)
+    r = subprocess.run(TEXTBCV + base + args, capture_output=True, text=True)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("textbcv: error: ") and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+    assert message in r.stderr
+    assert not out.exists()
+
+
+def test_cws_words_from_conllu(shared, tmp_path):
+    path = shared("ud_chinese_v1.4", "zh-ud-dev.conllu")
+    out = tmp_path / "zh"
+    assert main(["compare", str(path), "--format", "conllu", "--task", "cws", "--systems", "bmes,bb2b3mes",
+                 "--m", "1", "--max-iterations", "5", "--quiet", "--no-plots", "--out", str(out)]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["meta"]["corpus"]["gold_chunks"] == 12663  # words of zh-ud-dev (SOURCE.md)
+    assert list(report["per_type"]["bmes"]) == [""]
