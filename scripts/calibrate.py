@@ -145,6 +145,16 @@ def main(argv=None) -> int:
                     hits[k] += lo <= truth[k] <= hi
                     length[k] += hi - lo
             cov[variant] = {k: {"coverage": hits[k] / len(runs), "mean_length": length[k] / len(runs)} for k in METRICS}
+        # why no fold-based widening can fix both designs: the within-data-set spread of the 2m
+        # fold F1 values vs the real spread of the pooled F1 across data sets
+        pooled = np.array([f1_of(c.sum(axis=0, keepdims=True))[0] for c, _ in runs])
+        spread = np.array([np.mean((f1_of(c) - f1_of(c).mean()) ** 2) for c, _ in runs])
+        cov["diagnostics"] = {
+            "sd_of_pooled_f1_across_datasets": float(pooled.std(ddof=1)),
+            "rms_posterior_sd_f1_thesis": float(np.sqrt(np.mean(
+                [system_posteriors(c, 3, "thesis")[0]["f1"].var() for c, _ in runs]))),
+            "rms_C_hat_sqrt_var2_f1": float(np.sqrt(1.4 * spread.mean())),
+        }
         result["coverage"][design] = cov
 
         t = time.perf_counter()
@@ -200,6 +210,11 @@ def markdown(r: dict) -> str:
             c = cov[variant]
             lines.append(f"| {design} | {variant} | " + " | ".join(
                 f"{c[k]['coverage']:.3f} | {c[k]['mean_length']:.4f}" for k in METRICS) + " |")
+    lines += ["", "Spread of F1 (why fold-based widening cannot fix the iid design): " + "; ".join(
+        f"{d}: sd of pooled F1 across data sets {cov['diagnostics']['sd_of_pooled_f1_across_datasets']:.4f}, "
+        f"thesis posterior sd {cov['diagnostics']['rms_posterior_sd_f1_thesis']:.4f}, "
+        f"Ĉ_m·√Var2 of the fold F1 values {cov['diagnostics']['rms_C_hat_sqrt_var2_f1']:.4f}"
+        for d, cov in r["coverage"].items() if "diagnostics" in cov)]
     lines += ["", "True values (ratio of expected population rates): " + "; ".join(
         f"{d}: " + ", ".join(f"{k} {v:.4f}" for k, v in cov["truth"].items()) for d, cov in r["coverage"].items()), ""]
     lines += ["## Null problems: false decisions", "",

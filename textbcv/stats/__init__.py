@@ -1,4 +1,24 @@
 """Statistics of m×2 BCV results: posteriors, Bayes test, sequential t-test, textbook tests.
 
 Imports only numpy and scipy; takes counts or per-fold metric values.
+
+- :mod:`.correlation` — c_m, C_m, f_m, v_m, Ĉ_m, f̂_m, ARRV, ARRCI, choice of M
+- :mod:`.posterior` — Beta posteriors of precision/recall, the F1 posterior
+- :mod:`.bayes` — P(B better) exact (quadrature) and Monte Carlo, rope, decision
+- :mod:`.compare` — :func:`compare_counts`: counts → the ``textbcv test`` answer
+- :mod:`.sequential` — Algorithm 5.1, lazy
+- :mod:`.classic` — textbook tests on stored per-fold values
+- :mod:`.simulate` — the calibration study's engine
 """
+
+from .bayes import decide, prob_better, prob_better_mc, prob_greater
+from .compare import compare_counts, fold_counts, fold_metrics
+from .correlation import count_factor, thesis_count_factor
+from .posterior import BetaPosterior, F1Posterior, posteriors
+from .sequential import SequentialTTest, sequential_t_test
+
+__all__ = [
+    "BetaPosterior", "F1Posterior", "SequentialTTest", "compare_counts", "count_factor", "decide", "fold_counts",
+    "fold_metrics", "posteriors", "prob_better", "prob_better_mc", "prob_greater", "sequential_t_test",
+    "thesis_count_factor",
+]
