@@ -194,7 +194,9 @@ def test_names_and_aliases():
         (["B", "E", "S"], "bmes"),
         (["B", "B2", "B3", "M", "E", "S"], "bb2b3mes"),
         ([["O"], ["O", "O"]], "iob2"),
-        (["O", "I-X", "O", "B-X"], "iob1"),  # mixed IOB1/IOB2 use: still decodable as iob1
+        (["O", "I-X", "O", "B-X"], "iob1"),  # mixed IOB1/IOB2 use, tie: iob1
+        (["I-X", "O", "B-Y", "O", "I-Y", "O", "I-X", "B-X"], "iob1"),  # mostly IOB1 with a slip
+        (["B-X", "O", "B-Y", "I-Y", "O", "I-X"], "iob2"),  # mostly IOB2 with a slip
     ],
 )
 def test_detect(tags, expected):
