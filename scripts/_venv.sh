@@ -24,10 +24,15 @@ ensure_venv() {
     want="$(cat "$ROOT/pyproject.toml" | cksum | cut -d' ' -f1)-$extras"
     stamp="$VENV/.textbcv-installed"
     if [ ! -f "$stamp" ] || ! grep -qx -- "$want" "$stamp" 2>/dev/null; then
-        "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
-        local spec="$ROOT"
+        local spec="$ROOT" log="$VENV/pip-install.log"
         [ -n "$extras" ] && spec="$ROOT[$extras]"
-        "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$spec"
+        echo "textbcv: installing into $VENV (first run only) ..." >&2
+        if ! { "$VENV/bin/python" -m pip install --disable-pip-version-check --upgrade pip \
+               && "$VENV/bin/python" -m pip install --disable-pip-version-check -e "$spec"; } >"$log" 2>&1; then
+            tail -n 30 "$log" >&2
+            echo "textbcv: error: installing into $VENV failed (full log: $log)" >&2
+            exit 2
+        fi
         echo "$want" > "$stamp"
     fi
 }

@@ -1,0 +1,128 @@
+"""Invariants of m×2 BCV on plain arrays, orthogonal arrays, designs, manifest and splitter."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings, strategies as st
+
+from textbcv.errors import InputError
+from textbcv.split import split_units
+from textbcv.split.bcv import n_blocks_for
+from textbcv.split.oa import hadamard_matrix, is_hadamard, supported_orders
+from textbcv.split.quality import chi2_per_df
+
+
+def test_all_multiples_of_4_up_to_100_are_hadamard():
+    orders = supported_orders(100)
+    assert orders == list(range(4, 101, 4))
+    for N in orders:
+        H = hadamard_matrix(N)
+        assert is_hadamard(H), N
+        assert (H[0] == 1).all() and (H[:, 0] == 1).all()
+
+
+def _check(n, m, seed=0):
+    s = split_units(n, m, seed=seed)
+    N = n_blocks_for(m)
+    T = s.train_masks()
+    for t, v in s.splits:
+        assert len(np.intersect1d(t, v)) == 0 and len(t) + len(v) == n
+        assert abs(len(t) - n / 2) <= N / 4
+    if m > 1:
+        assert s.quality["overlap_max_deviation"] <= N / 4
+    return T
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(4, 2000), st.sampled_from([1, 3, 7, 15]), st.integers(0, 3))
+def test_bcv_invariants_and_nesting(n, m, seed):
+    if m > 2 ** int(np.log2(n)) - 1:
+        with pytest.raises(InputError, match="at most"):
+            split_units(n, m, seed=seed)
+        return
+    T = _check(n, m, seed)
+    for m2 in (3, 7, 15):
+        if m < m2 <= 2 ** int(np.log2(n)) - 1:
+            T2 = split_units(n, m2, seed=seed).train_masks()
+            assert (T2[:m] == T).all()
+
+
+def test_small_n_exhaustive():
+    for n in range(4, 40):
+        for m in (1, 3, 7, 15):
+            if m <= 2 ** int(np.log2(n)) - 1:
+                _check(n, m)
+
+
+def test_too_few_units():
+    with pytest.raises(InputError, match="at least 4"):
+        split_units(3, 1)
+
+
+def test_chi2_matches_scipy():
+    from scipy.stats import chi2_contingency
+
+    a, b = np.array([30, 40, 50]), np.array([35, 30, 60])
+    c, J = chi2_per_df(a, b)
+    assert J == 3 and c == pytest.approx(chi2_contingency(np.vstack([a, b]), correction=False)[0] / 3)
+
+
+def test_balance_beats_random_on_synthetic():
+    rng = np.random.default_rng(0)
+    n = 4000
+    lab = sp.csr_matrix((np.ones(n), (np.arange(n), rng.integers(0, 9, n))), shape=(n, 9))
+    b = split_units(n, 15, measures={"label": lab}, seed=0).quality["chi2_per_df"]["label"]
+    r = split_units(n, 15, method="random", measures={"label": lab}, seed=0).quality["chi2_per_df"]["label"]
+    assert max(b) < 0.05 and np.mean(r) > 10 * np.mean(b)
+
+
+def test_groups_stay_together():
+    g = np.repeat(np.arange(50), 3)
+    s = split_units(150, 7, groups=g, seed=0)
+    for t, v in s.splits:
+        assert len(np.intersect1d(g[t], g[v])) == 0
+
+
+def test_manifest_roundtrip(tmp_path):
+    from textbcv.split import load_splits
+
+    s = split_units(100, 3, seed=0)
+    p = tmp_path / "s.json"
+    s.save(p)
+    d = json.loads(p.read_text())
+    assert d["format"] == "textbcv-splits/1" and d["n_sentences"] == 100
+    s2 = load_splits(p)
+    assert all((a[0] == b[0]).all() for a, b in zip(s.splits, s2.splits))
+    assert p.read_text() == split_units(100, 3, seed=0).dumps()
+
+
+def test_designs():
+    from textbcv.split import designs
+
+    rng = np.random.default_rng(0)
+    h = designs.brhs(np.ones(100, int), 6, rng)
+    assert len(h) == 6 and all(abs(x.sum() - 50) <= 5 for x in h)
+    h = designs.brlt(np.ones(100, int), 5, 60, rng)
+    assert len(h) == 5 and all(abs(x.sum() - 60) <= 5 for x in h)
+
+
+def test_sklearn_cross_validate_with_groups():
+    import sklearn
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import cross_validate
+
+    from textbcv.split import Mx2BCV
+
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(80, 3)), rng.integers(0, 2, 80)
+    groups = np.repeat(np.arange(40), 2)
+    with sklearn.config_context(enable_metadata_routing=True):
+        r = cross_validate(LogisticRegression(), X, y, cv=Mx2BCV(m=3), params={"groups": groups})
+    assert len(r["test_score"]) == 6
+    folds = list(Mx2BCV(m=3).split(X, y, groups))
+    for tr, te in folds:
+        assert len(np.intersect1d(groups[tr], groups[te])) == 0

@@ -1,0 +1,60 @@
+"""``textbcv stats``: sentences, tokens, documents and chunks per type of a corpus."""
+
+from __future__ import annotations
+
+import argparse
+
+from textbcv._io import dumps_json
+from textbcv.cli.common import add_corpus_args, read_corpus_args
+from textbcv.corpus.model import Corpus
+
+__all__ = ["register", "run", "corpus_stats", "format_stats"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser("stats", help="print sentences, tokens, documents and chunks per type",
+                       description="Print sentences, tokens, documents and chunks per type of a corpus.")
+    add_corpus_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=run)
+
+
+def corpus_stats(corpus: Corpus) -> dict:
+    """The figures ``textbcv stats`` prints, as the JSON object of CONTRACT.md.
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Corpus, Sentence
+    >>> c = Corpus([Sentence(("a", "b"), ("B-X", "I-X"), "iob2")], ["f"], "conll", "iob2")
+    >>> corpus_stats(c)
+    {'sentences': 1, 'tokens': 2, 'documents': 1, 'chunks': {'X': 1}}
+    """
+    return {
+        "sentences": len(corpus),
+        "tokens": corpus.n_tokens,
+        "documents": corpus.n_documents,
+        "chunks": dict(corpus.chunk_counts()),
+    }
+
+
+def format_stats(stats: dict, corpus: Corpus) -> str:
+    """A readable table of :func:`corpus_stats`."""
+    rows = [("files", ", ".join(corpus.files)), ("format", corpus.format)]
+    if corpus.scheme:
+        rows.append(("tag scheme", corpus.scheme))
+    rows += [("sentences", f"{stats['sentences']:,}"), ("tokens", f"{stats['tokens']:,}"),
+             ("documents", f"{stats['documents']:,}")]
+    chunks = stats["chunks"]
+    if chunks:
+        rows.append(("chunks", f"{sum(chunks.values()):,}"))
+        for t, n in chunks.items():
+            rows.append((f"  {t or '(untyped)'}", f"{n:,}"))
+    w = max(len(k) for k, _ in rows)
+    return "".join(f"{k:<{w}}  {v}\n" for k, v in rows)
+
+
+def run(args: argparse.Namespace) -> int:
+    corpus = read_corpus_args(args)
+    stats = corpus_stats(corpus)
+    print(dumps_json(stats) if args.json else format_stats(stats, corpus), end="")
+    return 0

@@ -1,0 +1,47 @@
+"""Corpus transforms used before splitting: words to characters, chunk filters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from textbcv.corpus.model import Chunk, Corpus, Sentence
+from textbcv.corpus.segmented import bmes_tags
+from textbcv.errors import InputError
+
+__all__ = ["words_to_characters", "filter_chunks"]
+
+
+def words_to_characters(corpus: Corpus) -> Corpus:
+    """A word-segmentation corpus from a word-tokenised one (e.g. UD Chinese CoNLL-U).
+
+    Tokens become characters and the words become the gold chunks (untyped
+    BMES tags), exactly as if the corpus had been read as segmented text.
+
+    Examples
+    --------
+    >>> c = Corpus([Sentence(("中国", "人"), document=0, source="x", line=3)], ["x"], "conllu")
+    >>> s = words_to_characters(c)[0]
+    >>> s.tokens, s.words, s.line
+    (('中', '国', '人'), ('中国', '人'), 3)
+    """
+    out = []
+    for s in corpus:
+        if any(not w or any(ch.isspace() for ch in w) for w in s.tokens):
+            raise InputError("a word is empty or holds white space; cannot split it into characters", file=s.source, line=s.line)
+        out.append(Sentence(tuple("".join(s.tokens)), bmes_tags(s.tokens), "bmes", None, None, {}, s.document, s.source, s.line))
+    return Corpus(out, corpus.files, "segmented", "bmes")
+
+
+def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None, untyped: bool = False) -> tuple[Chunk, ...]:
+    """Keep only chunks of the types in ``keep``; with ``untyped`` drop the types (boundaries only).
+
+    Examples
+    --------
+    >>> ch = [(0, 2, "ORG"), (3, 4, "PER")]
+    >>> filter_chunks(ch, keep=["ORG"]), filter_chunks(ch, untyped=True)
+    (((0, 2, 'ORG'),), ((0, 2, ''), (3, 4, '')))
+    """
+    out = [c for c in chunks if keep is None or c[2] in keep]
+    if untyped:
+        out = [(a, b, "") for a, b, _ in out]
+    return tuple(out)

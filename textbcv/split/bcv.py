@@ -1,0 +1,203 @@
+"""m×2 block-regularized cross-validation: nested blocks and splits (METHOD.md §1).
+
+Units (sentences, or groups of them) are placed into blocks. Level N (a power
+of two ≥ 4) has N blocks; block j of level N splits into blocks j and j + N at
+level 2N, so a block of level N is the union of the level-L blocks ≡ j (mod N)
+for any L ≥ N. Split i (0-based) is column i + 1 of Sylvester's Hadamard
+matrix H_N: the "+" blocks form its training half. Because Sylvester's column
+order is nested, the splits of m = 3 are the first 3 splits of m = 7, 15, 31.
+
+The first ``n_leaves`` (16) blocks are built at once by :func:`deal`, balanced
+for every measure; deeper levels bisect each block in the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import hadamard
+
+from textbcv.errors import InputError
+from textbcv.split.balance import deal
+
+__all__ = ["n_blocks_for", "max_m", "block_targets", "NestedBlocks", "halves_from_blocks"]
+
+
+def n_blocks_for(m: int) -> int:
+    """Smallest power of two N ≥ 4 with N − 1 ≥ m.
+
+    Examples
+    --------
+    >>> [n_blocks_for(m) for m in (1, 3, 4, 7, 8, 15)]
+    [4, 4, 8, 8, 16, 16]
+    """
+    N = 4
+    while N - 1 < m:
+        N *= 2
+    return N
+
+
+def max_m(n_items: int) -> int:
+    """Largest m the blocks allow for ``n_items`` indivisible items (every block non-empty).
+
+    Examples
+    --------
+    >>> max_m(4), max_m(7), max_m(16), max_m(2000)
+    (3, 3, 15, 1023)
+    """
+    if n_items < 4:
+        return 0
+    return 2 ** int(np.floor(np.log2(n_items))) - 1
+
+
+def _split_sizes(sizes: np.ndarray) -> np.ndarray:
+    """Sizes of level 2L from level L: block j → j and j + L, the odd unit placed to balance the new splits."""
+    L = len(sizes)
+    lo = sizes // 2
+    odd = np.flatnonzero(sizes % 2)
+    extra_first = np.zeros(L, dtype=np.int64)  # 1 = block j gets the odd unit, 0 = block j + L
+    if len(odd):
+        if L <= 1024:
+            H = hadamard(L) if L > 1 else np.ones((1, 1), dtype=np.int64)
+            v = np.zeros(L, dtype=np.int64)
+            for j in odd:
+                a, b = v + H[j], v - H[j]
+                if (np.abs(a).max(), (a * a).sum()) <= (np.abs(b).max(), (b * b).sum()):
+                    v, extra_first[j] = a, 1
+                else:
+                    v = b
+        else:
+            extra_first[odd[::2]] = 1
+    first = lo + (sizes % 2) * extra_first
+    return np.concatenate([first, sizes - first])
+
+
+def block_targets(total: int, N: int) -> np.ndarray:
+    """Near-equal block sizes (differ by ≤ 1) at level N, built top-down as the blocks nest.
+
+    Examples
+    --------
+    >>> block_targets(10, 4).tolist()
+    [3, 3, 2, 2]
+    >>> block_targets(10, 8).tolist()  # block j of level 4 = blocks j and j + 4 here
+    [2, 2, 1, 1, 1, 1, 1, 1]
+    """
+    sizes = np.array([total], dtype=np.int64)
+    while len(sizes) < N:
+        sizes = _split_sizes(sizes)
+    return sizes
+
+
+def halves_from_blocks(blocks: np.ndarray, m: int) -> np.ndarray:
+    """Boolean (m, n) matrix: True where a unit is in the training half of split i.
+
+    ``blocks`` are block ids at level N = :func:`n_blocks_for` (m) (or any
+    finer power-of-two level; they are reduced mod N).
+
+    Examples
+    --------
+    >>> halves_from_blocks(np.arange(8), 3).astype(int)
+    array([[1, 0, 1, 0, 1, 0, 1, 0],
+           [1, 1, 0, 0, 1, 1, 0, 0],
+           [1, 0, 0, 1, 1, 0, 0, 1]])
+    """
+    N = n_blocks_for(m)
+    H = hadamard(N)[:, 1 : m + 1]
+    return (H[np.asarray(blocks) % N] == 1).T
+
+
+@dataclass
+class NestedBlocks:
+    """Items (units or groups of units) placed into nested, balanced blocks.
+
+    Parameters
+    ----------
+    weight : (n_items,) int array
+        Sentences per item (1 for plain sentences).
+    X, W : sparse (n_items, K) and (K,)
+        Balancing objective (:func:`textbcv.split.balance.objective`); K may be 0.
+    seed : int
+    n_leaves : int
+        Number of blocks built at once (16); deeper levels are bisections.
+    passes : int
+        Dealing passes (see :func:`textbcv.split.balance.deal`).
+    balance : bool
+        False places items at random (sizes still near-equal).
+
+    Examples
+    --------
+    >>> nb = NestedBlocks(np.ones(10, int), sp.csr_matrix((10, 0)), np.zeros(0), seed=0)
+    >>> np.bincount(nb.blocks(4)).tolist()
+    [3, 3, 2, 2]
+    """
+
+    weight: np.ndarray
+    X: sp.csr_matrix
+    W: np.ndarray
+    seed: int = 0
+    n_leaves: int = 16
+    passes: int = 2
+    balance: bool = True
+    _levels: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self):
+        self.weight = np.asarray(self.weight, dtype=np.int64)
+        n = len(self.weight)
+        if n < 4:
+            raise InputError(f"BCV needs at least 4 units to place into 4 blocks, got {n}")
+        self.total = int(self.weight.sum())
+        self.leaves = min(self.n_leaves, 2 ** int(np.floor(np.log2(n))))
+        if not self.balance:
+            self.X, self.W = sp.csr_matrix((n, 0)), np.zeros(0)
+        rng = np.random.default_rng([self.seed, 0])
+        targets = block_targets(self.total, self.leaves)
+        Xr = self.X if self.balance else sp.csr_matrix((n, 0))
+        if not self.balance:  # random order: shuffle items before dealing by size
+            perm = rng.permutation(n)
+            inv = np.empty(n, dtype=np.int64)
+            inv[perm] = np.arange(n)
+            child = deal(Xr[perm], self.W, self.weight[perm], np.zeros(n, dtype=np.int64),
+                         np.arange(self.leaves)[None, :], targets, rng, passes=1)[inv]
+        else:
+            child = deal(Xr, self.W, self.weight, np.zeros(n, dtype=np.int64), np.arange(self.leaves)[None, :],
+                         targets, rng, passes=self.passes)
+        self._levels[self.leaves] = child
+
+    @property
+    def n_items(self) -> int:
+        return len(self.weight)
+
+    def max_m(self) -> int:
+        """Largest m these items allow."""
+        return max_m(self.n_items)
+
+    def blocks(self, N: int) -> np.ndarray:
+        """Block id (0..N-1) of every item at level N (a power of two ≥ 4)."""
+        if N < 4 or N & (N - 1):
+            raise InputError(f"the number of blocks must be a power of two ≥ 4, got {N}")
+        if N > 2 ** int(np.floor(np.log2(self.n_items))):
+            raise InputError(f"{N} blocks need at least {N} items, got {self.n_items}")
+        if N <= self.leaves:
+            return self._levels[self.leaves] % N
+        L = N // 2
+        parent = self.blocks(L)
+        if N not in self._levels:
+            sizes = np.bincount(parent, weights=self.weight, minlength=L).astype(np.int64)
+            targets = _split_sizes(sizes)
+            children = np.stack([np.arange(L), np.arange(L) + L], axis=1)
+            rng = np.random.default_rng([self.seed, N])
+            X, W = self.X, self.W
+            if X.shape[1] and N * X.shape[1] > 50_000_000:  # keep the dense counts bounded
+                keep = np.argsort(-np.asarray(X.sum(axis=0)).ravel(), kind="stable")[: max(0, 50_000_000 // N)]
+                X, W = X[:, keep], W[keep]
+            if not self.balance:
+                perm = rng.permutation(self.n_items)
+                inv = np.empty_like(perm)
+                inv[perm] = np.arange(len(perm))
+                child = deal(X[perm], W, self.weight[perm], parent[perm], children, targets, rng, passes=1)[inv]
+            else:
+                child = deal(X, W, self.weight, parent, children, targets, rng, passes=self.passes)
+            self._levels[N] = child
+        return self._levels[N]

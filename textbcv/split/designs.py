@@ -1,0 +1,165 @@
+"""Other split designs, for comparison with m×2 BCV (METHOD.md §1–§2).
+
+Every design returns a list of boolean training-half masks over *items*
+(units or groups); validation = the complement.
+
+- :func:`random_mx2` — Dietterich's m×2 CV: m independent random halvings.
+- :func:`kfold` — K disjoint validation blocks.
+- :func:`oa_mx2` — non-nested m×2 BCV from the first m columns of the smallest OA(4k).
+- :func:`brhs` — regularized balanced repeated half-sampling (Algorithm 2.1), J even.
+- :func:`brlt` — regularized repeated learning–testing: n1 ≥ (J−1)n/J, or n1 = (J+1)n/(2J) with J odd
+  (Algorithm 2.2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from textbcv.errors import InputError
+from textbcv.split.balance import deal
+from textbcv.split.oa import hadamard_matrix
+
+__all__ = ["near_equal_blocks", "random_mx2", "kfold", "oa_mx2", "brhs", "brlt"]
+
+
+def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator, X: sp.csr_matrix | None = None,
+                      W: np.ndarray | None = None, passes: int = 2) -> np.ndarray:
+    """Place items into B blocks of near-equal size (in sentences), balanced on X when given.
+
+    Examples
+    --------
+    >>> np.bincount(near_equal_blocks(np.ones(10, int), 3, np.random.default_rng(0))).tolist()
+    [4, 3, 3]
+    """
+    weight = np.asarray(weight, dtype=np.int64)
+    n = len(weight)
+    if B > n:
+        raise InputError(f"{B} blocks need at least {B} units, got {n}")
+    total = int(weight.sum())
+    targets = np.full(B, total // B)
+    targets[: total % B] += 1
+    if X is None or X.shape[1] == 0:
+        perm = rng.permutation(n)
+        inv = np.empty(n, dtype=np.int64)
+        inv[perm] = np.arange(n)
+        return deal(sp.csr_matrix((n, 0)), np.zeros(0), weight[perm], np.zeros(n, dtype=np.int64),
+                    np.arange(B)[None, :], targets, rng, passes=1)[inv]
+    return deal(X, W, weight, np.zeros(n, dtype=np.int64), np.arange(B)[None, :], targets, rng, passes=passes)
+
+
+def random_mx2(weight: np.ndarray, m: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """m independent random halvings (sizes within one item of half the sentences).
+
+    Examples
+    --------
+    >>> [int(h.sum()) for h in random_mx2(np.ones(10, int), 3, np.random.default_rng(0))]
+    [5, 5, 5]
+    """
+    weight = np.asarray(weight, dtype=np.int64)
+    out = []
+    for _ in range(m):
+        perm = rng.permutation(len(weight))
+        cum = np.cumsum(weight[perm])
+        k = int(np.searchsorted(cum, cum[-1] / 2.0)) + 1 if len(cum) else 0
+        mask = np.zeros(len(weight), dtype=bool)
+        mask[perm[:k]] = True
+        out.append(mask)
+    return out
+
+
+def kfold(weight: np.ndarray, K: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
+    """K-fold CV: training half of fold k = everything outside block k.
+
+    Examples
+    --------
+    >>> [int(t.sum()) for t in kfold(np.ones(10, int), 5, np.random.default_rng(0))]
+    [8, 8, 8, 8, 8]
+    """
+    if K < 2:
+        raise InputError(f"K-fold needs K ≥ 2, got {K}")
+    blocks = near_equal_blocks(weight, K, rng, **kw)
+    return [blocks != k for k in range(K)]
+
+
+def oa_mx2(weight: np.ndarray, m: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
+    """Non-nested m×2 BCV: first m columns of the smallest OA(4k) with 4k − 1 ≥ m.
+
+    Examples
+    --------
+    >>> h = oa_mx2(np.ones(24, int), 9, np.random.default_rng(0))   # OA(12)
+    >>> len(h), {int(x.sum()) for x in h}
+    (9, {12})
+    """
+    N = 4
+    while N - 1 < m:
+        N += 4
+    A = hadamard_matrix(N)[:, 1 : m + 1]
+    blocks = near_equal_blocks(weight, N, rng, **kw)
+    return [A[blocks, i] == 1 for i in range(m)]
+
+
+def brhs(weight: np.ndarray, J: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
+    """Regularized balanced repeated half-sampling, Algorithm 2.1 (n1 = n/2, J even): 2J − 2 blocks, J halves.
+
+    Examples
+    --------
+    >>> h = brhs(np.ones(12, int), 4, np.random.default_rng(0))   # OA(8): 6 blocks of 2
+    >>> len(h), {int(x.sum()) for x in h}
+    (4, {6})
+    """
+    if J < 2 or J % 2:
+        raise InputError(f"BRHS needs an even number of splits J ≥ 2, got {J}")
+    A = hadamard_matrix(2 * J)[1:, 1:]  # drop the constant row and column
+    first = A[0]
+    keep = first == -1  # J columns: the level occurring J times in the first row
+    A = A[1:, keep]  # 2J − 2 blocks × J splits
+    blocks = near_equal_blocks(weight, 2 * J - 2, rng, **kw)
+    return [A[blocks, i] == 1 for i in range(J)]
+
+
+def brlt(weight: np.ndarray, J: int, n1: float, rng: np.random.Generator, **kw) -> list[np.ndarray]:
+    """Regularized repeated learning–testing with J splits and n1 training sentences.
+
+    Two constructions: n1 ≥ (J−1)n/J (J validation blocks of n − n1 sentences,
+    the rest always trains; n1 = (J−1)n/J is K-fold), and n1 = (J+1)n/(2J)
+    with J odd (Algorithm 2.2: 2J blocks from OA(2J+2), J + 1 of them train).
+
+    Examples
+    --------
+    >>> [int(t.sum()) for t in brlt(np.ones(20, int), 5, 12, np.random.default_rng(0))]
+    [12, 12, 12, 12, 12]
+    >>> [int(t.sum()) for t in brlt(np.ones(20, int), 4, 17, np.random.default_rng(0))]
+    [17, 17, 17, 17]
+    """
+    weight = np.asarray(weight, dtype=np.int64)
+    n = int(weight.sum())
+    if J < 2:
+        raise InputError(f"BRLT needs J ≥ 2 splits, got {J}")
+    if n1 >= (J - 1) * n / J:
+        nv = n - int(round(n1))
+        if nv < 1:
+            raise InputError(f"n1 = {n1} leaves no validation sentences")
+        B = J + (1 if nv * J < n else 0)
+        total = n
+        targets = np.full(B, 0)
+        targets[:J] = nv
+        if B > J:
+            targets[J] = total - nv * J
+        X, W = kw.get("X"), kw.get("W")
+        Xr = X if X is not None else sp.csr_matrix((len(weight), 0))
+        Wr = W if W is not None else np.zeros(0)
+        perm = rng.permutation(len(weight)) if Xr.shape[1] == 0 else np.arange(len(weight))
+        inv = np.empty_like(perm)
+        inv[perm] = np.arange(len(perm))
+        blocks = deal(Xr[perm], Wr, weight[perm], np.zeros(len(weight), dtype=np.int64), np.arange(B)[None, :],
+                      targets, rng, passes=kw.get("passes", 2))[inv]
+        return [blocks != j for j in range(J)]
+    if J % 2 == 1 and abs(n1 - (J + 1) * n / (2 * J)) <= 1:
+        A = hadamard_matrix(2 * J + 2)[1:, 1:]
+        keep = A[0] == 1  # the J columns whose first level is the minority one
+        A = A[1:, keep]  # 2J blocks × J splits, J + 1 "−" per column
+        blocks = near_equal_blocks(weight, 2 * J, rng, **kw)
+        return [A[blocks, i] == -1 for i in range(J)]
+    raise InputError(f"no regularized construction for J = {J}, n1 = {n1}, n = {n}: use n1 ≥ (J−1)n/J "
+                     f"(≥ {(J - 1) * n / J:g}) or, for odd J, n1 = (J+1)n/(2J) = {(J + 1) * n / (2 * J):g}")

@@ -1,0 +1,267 @@
+"""Split sets: build them (:func:`split_units`, :func:`make_splits`), iterate folds, save/load JSON.
+
+The JSON format is ``textbcv-splits/1`` of CONTRACT.md: ``splits[i]`` holds the
+sorted sentence indices of the training and validation halves of split i; the
+folds are train→valid then valid→train for i = 0..m-1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from textbcv._io import dumps_json, write_json
+from textbcv.errors import InputError
+from textbcv.split import designs
+from textbcv.split.balance import objective
+from textbcv.split.bcv import NestedBlocks, halves_from_blocks, max_m, n_blocks_for
+from textbcv.split.quality import split_quality
+
+__all__ = ["SplitSet", "split_units", "make_splits", "load_splits", "METHODS", "FORMAT"]
+
+FORMAT = "textbcv-splits/1"
+METHODS = ("bcv", "random", "brhs", "oa", "kfold")
+ONE_WAY = ("brhs", "kfold")  # folds that are not 2-fold pairs
+
+
+@dataclass
+class SplitSet:
+    """m splits of n sentences, each a (train, valid) pair of sorted index arrays.
+
+    Examples
+    --------
+    >>> s = split_units(8, m=3, seed=0)
+    >>> len(s), s.n_folds, [len(t) for t, v in s.splits]
+    (3, 6, [4, 4, 4])
+    >>> next(s.folds())[:2]
+    (0, 0)
+    """
+
+    splits: list[tuple[np.ndarray, np.ndarray]]
+    n: int
+    method: str = "bcv"
+    m: int = 0
+    seed: int = 0
+    options: dict = field(default_factory=dict)
+    quality: dict | None = None
+    _extend: object = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.splits)
+
+    @property
+    def n_folds(self) -> int:
+        return len(self.splits) if self.method in ONE_WAY else 2 * len(self.splits)
+
+    def folds(self) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
+        """Yield ``(split, direction, train_idx, test_idx)`` in CONTRACT order (BRHS: direction 0 only)."""
+        for i, (t, v) in enumerate(self.splits):
+            yield i, 0, t, v
+            if self.method not in ONE_WAY:
+                yield i, 1, v, t
+
+    def train_masks(self) -> np.ndarray:
+        out = np.zeros((len(self.splits), self.n), dtype=bool)
+        for i, (t, _) in enumerate(self.splits):
+            out[i, t] = True
+        return out
+
+    def extend(self, m: int) -> "SplitSet":
+        """The nested split set with m splits (BCV only): the first splits are unchanged."""
+        if self._extend is None:
+            raise InputError(f"only --method bcv split sets can be extended, not {self.method}")
+        return self._extend(m)
+
+    def to_json(self) -> dict:
+        d = {"format": FORMAT, "method": self.method, "m": self.m, "seed": self.seed, "n_sentences": self.n,
+             "options": self.options,
+             "splits": [{"train": t.tolist(), "valid": v.tolist()} for t, v in self.splits]}
+        if self.quality is not None:
+            d["quality"] = self.quality
+        return d
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the manifest atomically."""
+        write_json(path, self.to_json(), indent=None)
+
+    def dumps(self) -> str:
+        return dumps_json(self.to_json(), indent=None)
+
+
+def load_splits(path: str | os.PathLike) -> SplitSet:
+    """Read a ``textbcv-splits/1`` manifest, checking that every split is a partition of the sentences."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise InputError(f"cannot read split manifest: {e}", file=str(path)) from None
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise InputError(f"not a {FORMAT} manifest", file=str(path))
+    n = int(d["n_sentences"])
+    splits = []
+    for i, s in enumerate(d["splits"]):
+        t, v = np.asarray(s["train"], dtype=np.int64), np.asarray(s["valid"], dtype=np.int64)
+        both = np.concatenate([t, v])
+        if len(both) != n or not np.array_equal(np.sort(both), np.arange(n)):
+            raise InputError(f"split {i}: train and valid are not a partition of 0..{n - 1}", file=str(path))
+        splits.append((t, v))
+    return SplitSet(splits, n, d.get("method", "bcv"), int(d.get("m", len(splits))), int(d.get("seed", 0)),
+                    d.get("options", {}), d.get("quality"))
+
+
+def _items(n: int, groups) -> tuple[np.ndarray, np.ndarray]:
+    """Item id of every unit (groups in order of first appearance) and sentences per item."""
+    if groups is None:
+        return np.arange(n), np.ones(n, dtype=np.int64)
+    g = np.asarray(groups)
+    if len(g) != n:
+        raise InputError(f"groups has {len(g)} entries for {n} units")
+    _, first, inv = np.unique(g, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    item = rank[inv.ravel()]
+    return item, np.bincount(item).astype(np.int64)
+
+
+def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, sp.csr_matrix] | None = None,
+                groups=None, seed: int = 0, weights: dict[str, float] | None = None, n_leaves: int = 16,
+                passes: int = 2, quality: bool = True, options: dict | None = None) -> SplitSet:
+    """Split n units into m splits (the array core: no corpus needed).
+
+    Parameters
+    ----------
+    n : int
+        Number of units (sentences).
+    m : int
+        Number of splits (2m folds).
+    method : {"bcv", "random", "brhs", "oa", "kfold"}
+        ``brhs`` gives J = 2m half-samples (2m folds, one direction each);
+        ``kfold`` gives K = m folds (one direction each); ``oa`` is the
+        non-nested m×2 BCV on OA(4k).
+    measures : dict of sparse (n, J), optional
+        Category counts per unit to balance (empty or None: no balancing).
+    groups : array, optional
+        Units with equal group ids always share a block (documents, duplicates).
+    seed : int
+    quality : bool
+        Compute the ``quality`` block.
+
+    Examples
+    --------
+    >>> s = split_units(1003, m=7, seed=1)
+    >>> s.quality["overlap_max_deviation"] <= 8 / 4
+    True
+    """
+    if method not in METHODS:
+        raise InputError(f"unknown split method {method!r} (methods: {', '.join(METHODS)})")
+    if m < 1:
+        raise InputError(f"--m must be at least 1, got {m}")
+    measures = {k: v for k, v in (measures or {}).items()}
+    item, weight = _items(n, groups)
+    n_items = len(weight)
+    if n_items < 4:
+        raise InputError(f"BCV needs at least 4 units (or groups) to form 4 blocks, got {n_items}")
+    if measures:
+        G = sp.csr_matrix((np.ones(n), (item, np.arange(n))), shape=(n_items, n))
+        X, W = objective({k: G @ sp.csr_matrix(v) for k, v in measures.items()}, weights)
+    else:
+        X, W = sp.csr_matrix((n_items, 0)), np.zeros(0)
+    rng = np.random.default_rng(seed)
+    kw = {"X": X, "W": W, "passes": passes} if X.shape[1] else {}
+    opts = dict(options or {})
+    extend = None
+    if method == "bcv":
+        if m > max_m(n_items):
+            raise InputError(f"m = {m} is impossible with {n_items} units: at most {max_m(n_items)} "
+                             f"(m ≤ N − 1 for N = {2 ** int(np.floor(np.log2(n_items)))} blocks of ≥ 1 unit)")
+        nb = NestedBlocks(weight, X, W, seed=seed, n_leaves=n_leaves, passes=passes, balance=bool(X.shape[1]))
+
+        def build(mm: int) -> SplitSet:
+            if mm > max_m(n_items):
+                raise InputError(f"m = {mm} is impossible with {n_items} units: at most {max_m(n_items)}")
+            blocks = nb.blocks(n_blocks_for(mm))
+            masks = halves_from_blocks(blocks, mm)
+            return _finish(masks, item, n, "bcv", mm, seed, opts, measures, quality, build)
+
+        return build(m)
+    if method == "random":
+        masks = np.array(designs.random_mx2(weight, m, rng))
+    elif method == "oa":
+        masks = np.array(designs.oa_mx2(weight, m, rng, **kw))
+    elif method == "brhs":
+        masks = np.array(designs.brhs(weight, 2 * m, rng, **kw))
+    else:  # kfold: m folds
+        masks = np.array(designs.kfold(weight, max(2, m), rng, **kw))
+    return _finish(masks, item, n, method, m, seed, opts, measures, quality, extend)
+
+
+def _finish(masks, item, n, method, m, seed, opts, measures, quality, extend) -> SplitSet:
+    train = np.asarray(masks)[:, item]  # item masks → sentence masks
+    splits = [(np.flatnonzero(t), np.flatnonzero(~t)) for t in train]
+    q = split_quality(train, measures) if quality else None
+    return SplitSet(splits, n, method, m, seed, opts, q, extend)
+
+
+def _duplicate_groups(corpus) -> np.ndarray:
+    ids: dict = {}
+    return np.array([ids.setdefault(s.key(), len(ids)) for s in corpus.sentences], dtype=np.int64)
+
+
+def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] | str | None = ("label", "lemma", "length"),
+                group_by: str = "sentence", seed: int = 0, duplicates_together: bool = True, **kw) -> SplitSet:
+    """Split a :class:`textbcv.corpus.model.Corpus` (the adapter over :func:`split_units`).
+
+    Parameters
+    ----------
+    balance : sequence of {"label", "lemma", "length"}, or None / "none"
+    group_by : {"sentence", "document"}
+        ``document`` keeps documents whole.
+    duplicates_together : bool
+        Exact duplicate sentences (``Sentence.key()``) share a block, so that no
+        sentence is both trained on and tested on in one fold.
+
+    Examples
+    --------
+    >>> from textbcv.corpus.model import Corpus, Sentence
+    >>> c = Corpus([Sentence((w,), ("O",), "iob2") for w in "abcdefgh"], ["x"], "conll", "iob2")
+    >>> s = make_splits(c, m=3, seed=0)
+    >>> s.n, len(s.splits), s.quality["overlap_max_deviation"]
+    (8, 3, 0.0)
+    """
+    from textbcv.split.profiles import corpus_profiles
+
+    if isinstance(balance, str):
+        balance = () if balance == "none" else tuple(x for x in balance.split(",") if x)
+    balance = tuple(balance or ())
+    if group_by not in ("sentence", "document"):
+        raise InputError(f"--group-by must be sentence or document, got {group_by!r}")
+    n = len(corpus)
+    # quality is always reported for the three measures
+    all_measures = corpus_profiles(corpus)
+    measures = {k: v for k, v in all_measures.items() if k in balance}
+    if group_by == "document":
+        groups = np.asarray(corpus.document_ids)
+    elif duplicates_together:
+        groups = _duplicate_groups(corpus)
+    else:
+        groups = None
+    opts = {"balance": list(balance), "group_by": group_by, "duplicates_together": bool(duplicates_together)}
+    s = split_units(n, m, method=method, measures=measures, groups=groups, seed=seed, quality=False, options=opts, **kw)
+    return _with_quality(s, all_measures)
+
+
+def _with_quality(s: SplitSet, all_measures) -> SplitSet:
+    s.quality = split_quality(s.train_masks(), all_measures)
+    if s._extend is not None:
+        inner = s._extend
+
+        def ext(mm):
+            return _with_quality(inner(mm), all_measures)
+
+        s._extend = ext
+    return s

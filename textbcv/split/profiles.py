@@ -1,0 +1,114 @@
+"""Per-unit category counts ("profiles") of the balancing measures.
+
+A measure is a sparse (n_units, J) count matrix plus its category names:
+``label`` (chunk types; for untyped chunks the gold tags, e.g. BMES; without
+tags the POS column), ``lemma`` (LEMMA column when present, else the words for
+segmented text, else lower-cased tokens) and ``length`` (sentence length in
+tokens, binned by :data:`LENGTH_EDGES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from textbcv.errors import InputError
+
+__all__ = ["MEASURES", "LENGTH_EDGES", "length_bins", "count_matrix", "codes_matrix", "corpus_profiles"]
+
+MEASURES = ("label", "lemma", "length")
+
+#: Left edges of the sentence-length bins (tokens): 1, 2, 3, 4, 5–6, 7–8, 9–11, ..., 101+.
+LENGTH_EDGES = np.array([1, 2, 3, 4, 5, 7, 9, 12, 16, 21, 26, 31, 41, 51, 71, 101])
+
+
+def length_bins(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
+    """One-hot matrix of the length bin of every unit, and the bin names.
+
+    Examples
+    --------
+    >>> M, names = length_bins([1, 6, 200])
+    >>> M.nonzero()[1].tolist(), names[5], names[-1]
+    ([0, 4, 15], '7-8', '101+')
+    """
+    L = np.asarray(lengths, dtype=np.int64)
+    b = np.clip(np.searchsorted(LENGTH_EDGES, np.maximum(L, 1), side="right") - 1, 0, len(LENGTH_EDGES) - 1)
+    names = [f"{lo}-{hi - 1}" if hi - 1 > lo else str(lo) for lo, hi in zip(LENGTH_EDGES[:-1], LENGTH_EDGES[1:])]
+    names.append(f"{LENGTH_EDGES[-1]}+")
+    M = sp.csr_matrix((np.ones(len(L)), (np.arange(len(L)), b)), shape=(len(L), len(LENGTH_EDGES)))
+    return M, names
+
+
+def codes_matrix(rows: np.ndarray, codes: np.ndarray, n: int, J: int) -> sp.csr_matrix:
+    """Count matrix from (unit, category code) occurrence pairs.
+
+    Examples
+    --------
+    >>> codes_matrix(np.array([0, 0, 1]), np.array([1, 1, 0]), 2, 2).toarray().tolist()
+    [[0.0, 2.0], [1.0, 0.0]]
+    """
+    M = sp.csr_matrix((np.ones(len(rows)), (rows, codes)), shape=(n, J))
+    M.sum_duplicates()
+    return M
+
+
+def count_matrix(items: Iterable[Iterable[str]], n: int | None = None) -> tuple[sp.csr_matrix, list[str]]:
+    """Count matrix of string categories per unit; categories in order of first appearance.
+
+    Examples
+    --------
+    >>> M, names = count_matrix([["a", "b", "a"], ["b"]])
+    >>> M.toarray().tolist(), names
+    ([[2.0, 1.0], [0.0, 1.0]], ['a', 'b'])
+    """
+    vocab: dict[str, int] = {}
+    rows: list[int] = []
+    codes: list[int] = []
+    i = -1
+    for i, seq in enumerate(items):
+        for x in seq:
+            rows.append(i)
+            codes.append(vocab.setdefault(x, len(vocab)))
+    n = i + 1 if n is None else n
+    return codes_matrix(np.array(rows, dtype=np.int64), np.array(codes, dtype=np.int64), n, len(vocab)), list(vocab)
+
+
+def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.csr_matrix]:
+    """Profiles of a :class:`textbcv.corpus.model.Corpus` for the named measures.
+
+    Examples
+    --------
+    >>> from textbcv.corpus.model import Corpus, Sentence
+    >>> c = Corpus([Sentence(("EU", "rejects"), ("I-ORG", "O"), "iob1"), Sentence(("Peter",), ("I-PER",), "iob1")],
+    ...            ["x"], "conll", "iob1")
+    >>> p = corpus_profiles(c)
+    >>> p["label"].toarray().tolist(), p["lemma"].shape
+    ([[1.0, 0.0], [0.0, 1.0]], (2, 3))
+    """
+    unknown = [m for m in measures if m not in MEASURES]
+    if unknown:
+        raise InputError(f"unknown balance measure {unknown[0]!r} (measures: {', '.join(MEASURES)}, or none)")
+    sents = corpus.sentences
+    n = len(sents)
+    out: dict[str, sp.csr_matrix] = {}
+    if "label" in measures:
+        chunks = [s.chunks for s in sents]
+        if any(t for ch in chunks for _, _, t in ch):
+            out["label"] = count_matrix(([t for _, _, t in ch] for ch in chunks), n)[0]
+        elif any(s.tags for s in sents):
+            out["label"] = count_matrix((s.tags for s in sents), n)[0]
+        else:
+            out["label"] = count_matrix((s.pos or () for s in sents), n)[0]
+    if "lemma" in measures:
+        has_lemma = any(s.lemmas and any(l not in ("_", "") for l in s.lemmas) for s in sents)
+        if has_lemma:
+            out["lemma"] = count_matrix((s.lemmas or () for s in sents), n)[0]
+        elif corpus.format == "segmented":
+            out["lemma"] = count_matrix((s.words for s in sents), n)[0]
+        else:
+            out["lemma"] = count_matrix(((t.lower() for t in s.tokens) for s in sents), n)[0]
+    if "length" in measures:
+        out["length"] = length_bins([len(s) for s in sents])[0]
+    return out

@@ -1,0 +1,262 @@
+"""Counts → the ``textbcv test`` answer (CONTRACT.md), reusable by the pipeline's report.json.
+
+:func:`compare_counts` takes per-fold TP/FP/FN of two or more systems on
+the same 2m folds and returns posteriors, credible intervals and the Bayes
+test for precision, recall and F1 of every pair of systems.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from .bayes import decide, prob_better, prob_better_mc
+from .correlation import C_hat, count_factor
+from .posterior import METRICS, MetricPosterior, posteriors
+
+__all__ = ["compare_counts", "fold_counts", "fold_metrics", "adaptive_count_factor", "system_posteriors",
+           "ALL_VARIANTS", "METHODS"]
+
+#: Count-factor variants accepted by :func:`compare_counts`.
+ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive")
+METHODS = ("exact", "monte-carlo", "both")
+
+
+def fold_counts(folds: Any, m: int | None = None) -> np.ndarray:
+    """Per-fold counts as a (2m, 3) float array of (tp, fp, fn); validates them.
+
+    ``folds`` is a sequence of mappings with keys ``tp``, ``fp``, ``fn`` or an
+    array-like of shape (2m, 3). Raises ``ValueError`` naming the fold.
+
+    Examples
+    --------
+    >>> fold_counts([{"tp": 5, "fp": 1, "fn": 2}, {"tp": 4, "fp": 0, "fn": 3}], m=1)
+    array([[5., 1., 2.],
+           [4., 0., 3.]])
+    """
+    rows = []
+    for i, f in enumerate(folds):
+        if isinstance(f, Mapping):
+            missing = [k for k in ("tp", "fp", "fn") if k not in f]
+            if missing:
+                raise ValueError(f"fold {i}: missing key(s) {', '.join(missing)}")
+            vals = [f["tp"], f["fp"], f["fn"]]
+        else:
+            vals = list(f)
+            if len(vals) != 3:
+                raise ValueError(f"fold {i}: expected (tp, fp, fn), got {len(vals)} values")
+        for name, v in zip(("tp", "fp", "fn"), vals):
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise ValueError(f"fold {i}: {name} must be a non-negative integer, got {v!r}")
+            if not (math.isfinite(v) and v >= 0 and float(v) == int(v)):
+                raise ValueError(f"fold {i}: {name} must be a non-negative integer, got {v!r}")
+        rows.append([float(v) for v in vals])
+    arr = np.array(rows, dtype=float).reshape(-1, 3)
+    if m is not None and arr.shape[0] != 2 * m:
+        raise ValueError(f"expected 2m = {2 * m} folds for m = {m}, got {arr.shape[0]}")
+    return arr
+
+
+def fold_metrics(counts: np.ndarray) -> dict[str, np.ndarray]:
+    """Precision, recall and F1 of each fold (0 where undefined, as conlleval).
+
+    Examples
+    --------
+    >>> {k: v.tolist() for k, v in fold_metrics(np.array([[8., 2., 0.], [0., 0., 0.]])).items()}
+    {'precision': [0.8, 0.0], 'recall': [1.0, 0.0], 'f1': [0.888..., 0.0]}
+    """
+    tp, fp, fn = np.asarray(counts, dtype=float).T
+
+    def ratio(num, den):
+        return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+
+    return {"precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn), "f1": ratio(2 * tp, 2 * tp + fp + fn)}
+
+
+def _pooled(tp: float, fp: float, fn: float) -> dict[str, float]:
+    return {
+        "precision": tp / (tp + fp) if tp + fp > 0 else 0.0,
+        "recall": tp / (tp + fn) if tp + fn > 0 else 0.0,
+        "f1": 2 * tp / (2 * tp + fp + fn) if tp > 0 else 0.0,
+    }
+
+
+def adaptive_count_factor(counts: np.ndarray, m: int, metric: str, alpha: float = 0.05,
+                          base: str = "thesis", prior: float = 1.0) -> float:
+    """Count factor that widens the posterior when the folds disagree more than c_m implies.
+
+    The target variance of the m×2 estimate is the sequential t-test's
+    (chapter 5): Ĉ_m² · Var2 of the 2m per-fold values, inflated by
+    (t_{α/2}(2m−1) / z_{α/2})² for the few degrees of freedom. If the
+    posterior under ``base`` is narrower than that, c is scaled down so
+    that the posterior variance matches it (two fixed-point steps, since
+    variance ∝ 1/c only up to the prior); otherwise the base factor is kept.
+
+    Examples
+    --------
+    >>> folds = np.array([[90, 10, 12], [80, 12, 20], [95, 8, 9], [70, 15, 30], [88, 9, 14], [75, 14, 25]], float)
+    >>> round(adaptive_count_factor(folds, 3, "f1"), 4) < round(count_factor(3), 4)
+    True
+    """
+    c0 = count_factor(m, base)
+    vals = fold_metrics(counts)[metric]
+    var2 = float(np.mean((vals - vals.mean()) ** 2))
+    inflate = (stats.t.isf(alpha / 2, 2 * m - 1) / stats.norm.isf(alpha / 2)) ** 2
+    target = C_hat(m) ** 2 * var2 * inflate
+    tot = counts.sum(axis=0)
+    c = c0
+    for _ in range(2):
+        v = posteriors(*tot, c=c, prior=prior)[metric].var()
+        if v >= target:
+            break
+        c *= v / target
+    return float(c)
+
+
+def system_posteriors(counts: np.ndarray, m: int, variant: str = "thesis", rho1: float | None = None,
+                      rho2: float | None = None, prior: float = 1.0, alpha: float = 0.05
+                      ) -> tuple[dict[str, MetricPosterior], dict[str, float]]:
+    """Posteriors of the three metrics of one system and the count factor used for each."""
+    tot = counts.sum(axis=0)
+    if variant == "adaptive":
+        factors = {k: adaptive_count_factor(counts, m, k, alpha=alpha, prior=prior) for k in METRICS}
+        return {k: posteriors(*tot, c=factors[k], prior=prior)[k] for k in METRICS}, factors
+    c = count_factor(m, variant, rho1, rho2)
+    return posteriors(*tot, c=c, prior=prior), {k: c for k in METRICS}
+
+
+def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05, rope: float | None = None,
+                   method: str = "exact", variant: str = "thesis", rho1: float | None = None,
+                   rho2: float | None = None, threshold: float | None = None, prior: float = 1.0,
+                   draws: int = 10**6, seed: int = 0) -> dict[str, Any]:
+    """The ``textbcv test`` answer for per-fold counts of two or more systems.
+
+    Parameters
+    ----------
+    systems_counts : mapping name → folds
+        Each value: 2m folds in the order of CONTRACT.md (``train→valid`` then
+        ``valid→train`` for split 0, 1, ...), as mappings with ``tp``, ``fp``,
+        ``fn`` or a (2m, 3) array.
+    m : int
+        Number of splits.
+    alpha : float
+        Credible intervals are equal-tailed 1 − alpha.
+    rope : float, optional
+        Region of practical equivalence (metric units, e.g. 0.005): adds
+        ``p_equivalent`` and makes ``p_b_better`` = P(ν_B − ν_A > rope).
+    method : {"exact", "monte-carlo", "both"}
+        Quadrature, Algorithm 6.1 (L = ``draws``, seeded), or exact with the
+        Monte Carlo figures beside it (``mc_p_b_better``, ``mc_se``).
+    variant : {"thesis", "independent", "averaged-counts", "rho", "adaptive"}
+        Count factor (see :func:`textbcv.stats.correlation.count_factor`;
+        ``adaptive`` is :func:`adaptive_count_factor`).
+    threshold : float, optional
+        Decision threshold; default: the larger probability wins (thesis).
+
+    Returns
+    -------
+    dict
+        ``{"m", "alpha", "systems": {name: {metric: {"estimate", "ci", "mode",
+        "mean"}}}, "comparisons": [{"a", "b", "metric", "p_b_better",
+        "p_a_better", "decision", ...}], ...}``; pairs in input order (a
+        before b), metrics precision, recall, f1.
+
+    Examples
+    --------
+    >>> A = [{"tp": 90, "fp": 10, "fn": 12}] * 6
+    >>> B = [{"tp": 93, "fp": 9, "fn": 10}] * 6
+    >>> r = compare_counts({"A": A, "B": B}, m=3)
+    >>> r["systems"]["A"]["f1"]["ci"]
+    [0.8546..., 0.9161...]
+    >>> [(c["metric"], round(c["p_b_better"], 3), c["decision"]) for c in r["comparisons"]]
+    [('precision', 0.664, 'B better'), ('recall', 0.758, 'B better'), ('f1', 0.777, 'B better')]
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    if variant not in ALL_VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; choose from {', '.join(ALL_VARIANTS)}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
+    if rope is not None and not 0 <= rope < 1:
+        raise ValueError(f"rope must lie in [0, 1), got {rope}")
+    if threshold is not None and not 0 <= threshold < 1:
+        raise ValueError(f"threshold must lie in [0, 1), got {threshold}")
+    names = list(systems_counts)
+    if len(names) < 2:
+        raise ValueError(f"need at least 2 systems to compare, got {len(names)}")
+    counts = {}
+    for name in names:
+        try:
+            counts[name] = fold_counts(systems_counts[name], m)
+        except ValueError as e:
+            raise ValueError(f"system {name!r}: {e}") from None
+    r = 0.0 if rope is None else float(rope)
+
+    posts, factors, out_systems, out_counts = {}, {}, {}, {}
+    for name in names:
+        posts[name], factors[name] = system_posteriors(counts[name], m, variant, rho1, rho2, prior, alpha)
+        tot = counts[name].sum(axis=0)
+        out_counts[name] = {"tp": int(tot[0]), "fp": int(tot[1]), "fn": int(tot[2])}
+        pooled = _pooled(*tot)
+        out_systems[name] = {
+            k: {"estimate": pooled[k], "ci": list(posts[name][k].interval(alpha)),
+                "mode": posts[name][k].mode(), "mean": posts[name][k].mean()}
+            for k in METRICS
+        }
+
+    comparisons = []
+    pairs = list(itertools.combinations(names, 2))
+    for a, b in pairs:
+        for k in METRICS:
+            pa, pb = posts[a][k], posts[b][k]
+            if method == "monte-carlo":
+                res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
+                row = {"p_b_better": res["p_b_better"], "p_a_better": res["p_a_better"]}
+                if r > 0:
+                    row["p_equivalent"] = res["p_equivalent"]
+                row["mc_se"] = res["se_b_better"]
+            else:
+                row = prob_better(pa, pb, rope=r)
+                if method == "both":
+                    res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
+                    row["mc_p_b_better"] = res["p_b_better"]
+                    row["mc_se"] = res["se_b_better"]
+            decision = decide(row["p_b_better"], row["p_a_better"], threshold, row.get("p_equivalent"))
+            entry = {"a": a, "b": b, "metric": k, "p_b_better": row["p_b_better"],
+                     "p_a_better": row["p_a_better"], "decision": decision}
+            entry.update({key: v for key, v in row.items() if key not in entry})
+            if r > 0:
+                entry["equivalent"] = row["p_equivalent"] > max(row["p_a_better"], row["p_b_better"]) \
+                    if threshold is None else row["p_equivalent"] > threshold
+            comparisons.append(entry)
+
+    k_pairs = len(pairs)
+    out = {
+        "m": m,
+        "alpha": alpha,
+        "systems": out_systems,
+        "comparisons": comparisons,
+        "variant": variant,
+        "count_factor": {name: factors[name] if variant == "adaptive" else factors[name]["f1"] for name in names},
+        "method": method,
+        "threshold": threshold,
+        "rope": rope,
+        "prior": prior,
+        "counts": out_counts,
+    }
+    if method != "exact":
+        out["draws"] = draws
+        out["seed"] = seed
+    if k_pairs > 1:
+        out["family_wise"] = {
+            "pairs": k_pairs,
+            "alpha_per_pair": alpha / k_pairs,
+            "note": (f"{k_pairs} pairwise comparisons: for a family-wise level {alpha:g}, judge each pair at "
+                     f"{alpha / k_pairs:.4g} (alpha/k, thesis §4.3), e.g. decision threshold {1 - alpha / k_pairs:.4g}"),
+        }
+    return out

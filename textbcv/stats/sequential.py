@@ -1,0 +1,181 @@
+"""Sequential t-test on m×2 BCV per-fold differences (thesis chapter 5, Algorithm 5.1).
+
+H0: μ ≤ Δ vs H1: μ > Δ, μ = E[metric_B − metric_A] (for a loss, feed
+loss_A − loss_B). After each new split (two fold differences) the test
+computes μ̂_m×2, Var2 (eq. 5.12), Ĉ_m (5.32), f̂_m (5.33) and the boundary
+I_U = Δ + Ĉ_m σ̂_m t_q(f̂_m) (5.40); from m_start on it rejects H0 as soon
+as μ̂_m×2 > I_U and stops without rejecting at m = M.
+
+The lazy form, :class:`SequentialTTest`, is fed one split at a time
+(``update``), or pulls splits itself (``run(next_split)``), so a pipeline
+trains the models of split j only when the test asks for it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+from .correlation import C_hat, f_hat
+
+__all__ = ["SequentialTTest", "SequentialState", "sequential_t_test", "var2", "Q_CHOICES"]
+
+#: ``"alpha/2"``: t quantile at upper α/2 as printed (eq. 5.40); ``"alpha"``: the one-sided textbook choice.
+Q_CHOICES = ("alpha/2", "alpha")
+
+
+def var2(values: Sequence[float] | np.ndarray) -> float:
+    """Var2 = (1/2m) Σ_j Σ_k (μ̂_k^(j) − μ̂_m×2)² (eq. 5.12): the 1/N variance of the 2m values.
+
+    Examples
+    --------
+    >>> var2([0.1, 0.3, 0.2, 0.2, 0.0, 0.4])
+    0.01666...
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    return float(np.mean((v - v.mean()) ** 2))
+
+
+@dataclass(frozen=True)
+class SequentialState:
+    """The test after m splits."""
+
+    m: int
+    mean: float
+    var2: float
+    sigma: float
+    C_hat: float
+    f_hat: int
+    t_q: float
+    boundary: float
+    ci: tuple[float, float]
+    decision: str  # "reject H0", "do not reject H0" or "continue"
+
+    @property
+    def done(self) -> bool:
+        return self.decision != "continue"
+
+    def as_dict(self) -> dict:
+        return {"m": self.m, "mean": self.mean, "var2": self.var2, "sigma": self.sigma, "C_hat": self.C_hat,
+                "f_hat": self.f_hat, "t_q": self.t_q, "boundary": self.boundary, "ci": list(self.ci),
+                "decision": self.decision}
+
+
+@dataclass
+class SequentialTTest:
+    """Algorithm 5.1, one split at a time.
+
+    Parameters
+    ----------
+    alpha : float
+        Significance level.
+    delta : float
+        Δ of H0: μ ≤ Δ.
+    m_start : int
+        First m at which the test may reject (thesis: 3).
+    M : int
+        Last m (thesis: 12 at α = 0.05, table 5.4; see
+        :func:`textbcv.stats.correlation.choose_max_m` for the corrected rule).
+    q : {"alpha/2", "alpha"}
+        Quantile in the boundary: t_{α/2} as the thesis prints (its own
+        type-I simulations match it), or the one-sided t_α.
+
+    Examples
+    --------
+    >>> test = SequentialTTest(alpha=0.05, m_start=3, M=5)
+    >>> for d in [(0.02, 0.03), (0.025, 0.02), (0.03, 0.028)]:
+    ...     state = test.update(d)
+    >>> state.m, state.decision, round(state.boundary, 4)
+    (3, 'reject H0', 0.0129)
+    >>> SequentialTTest(M=4).run(lambda j: (0.01, -0.01)).decision  # pulls splits 0..3
+    'do not reject H0'
+    """
+
+    alpha: float = 0.05
+    delta: float = 0.0
+    m_start: int = 3
+    M: int = 12
+    q: str = "alpha/2"
+    values: list = field(default_factory=list)
+    history: list = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"alpha must lie in (0, 1), got {self.alpha}")
+        if self.q not in Q_CHOICES:
+            raise ValueError(f"q must be one of {Q_CHOICES}, got {self.q!r}")
+        if not 1 <= self.m_start <= self.M:
+            raise ValueError(f"need 1 <= m_start <= M, got m_start={self.m_start}, M={self.M}")
+
+    @property
+    def state(self) -> SequentialState | None:
+        return self.history[-1] if self.history else None
+
+    def update(self, split_differences: Sequence[float]) -> SequentialState:
+        """Add the two fold differences (d_j1, d_j2) of the next split; return the new state."""
+        if self.history and self.history[-1].done:
+            raise ValueError(f"the test has already stopped ({self.history[-1].decision}) at m = {self.history[-1].m}")
+        d = [float(x) for x in split_differences]
+        if len(d) != 2 or not all(math.isfinite(x) for x in d):
+            raise ValueError(f"a split gives two finite fold differences, got {split_differences!r}")
+        self.values.extend(d)
+        m = len(self.values) // 2
+        v = np.asarray(self.values)
+        mean = float(v.mean())
+        s2 = var2(v)
+        sigma = math.sqrt(s2)
+        ch, fh = C_hat(m), f_hat(m)
+        level = self.alpha / 2 if self.q == "alpha/2" else self.alpha
+        tq = float(stats.t.isf(level, fh))
+        boundary = self.delta + ch * sigma * tq
+        half = ch * sigma * float(stats.t.isf(self.alpha / 2, fh))
+        if m >= self.m_start and mean > boundary:
+            decision = "reject H0"
+        elif m >= self.M:
+            decision = "do not reject H0"
+        else:
+            decision = "continue"
+        state = SequentialState(m, mean, s2, sigma, ch, fh, tq, boundary, (mean - half, mean + half), decision)
+        self.history.append(state)
+        return state
+
+    def run(self, next_split: Callable[[int], Sequence[float]]) -> SequentialState:
+        """Call ``next_split(j)`` for j = current m, m+1, ... until the test stops; return the final state."""
+        state = self.state
+        while state is None or not state.done:
+            state = self.update(next_split(len(self.values) // 2))
+        return state
+
+
+def sequential_t_test(differences: np.ndarray | Sequence[Sequence[float]], alpha: float = 0.05, delta: float = 0.0,
+                      m_start: int = 3, M: int | None = None, q: str = "alpha/2") -> dict:
+    """Run Algorithm 5.1 over stored per-fold differences (shape (m, 2)); M defaults to m.
+
+    Returns the final state as a dict plus ``history`` (one state per m) and
+    ``m_stop``. If fewer than M splits are given and the test has not
+    stopped, the decision is "continue".
+
+    Examples
+    --------
+    >>> r = sequential_t_test([[0.01, 0.02], [0.0, 0.015], [0.012, 0.01]])
+    >>> r["m_stop"], r["decision"]
+    (3, 'do not reject H0')
+    """
+    d = np.asarray(differences, dtype=float)
+    if d.ndim != 2 or d.shape[1] != 2:
+        raise ValueError(f"differences must have shape (m, 2), got {d.shape}")
+    test = SequentialTTest(alpha=alpha, delta=delta, m_start=min(m_start, d.shape[0]),
+                           M=d.shape[0] if M is None else M, q=q)
+    state = None
+    for row in d:
+        state = test.update(row)
+        if state.done:
+            break
+    out = state.as_dict()
+    out["m_stop"] = state.m
+    out["history"] = [s.as_dict() for s in test.history]
+    return out

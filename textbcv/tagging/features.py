@@ -1,0 +1,253 @@
+"""Feature templates as data, and feature extraction for CRF taggers.
+
+A :class:`Template` names *atoms* (per-token values such as the word, its
+POS tag or its shape), a window of offsets, and the n-gram orders to build
+from each atom inside the window (every contiguous run of ``k`` offsets in
+the window, for each ``k`` in ``ngrams``), plus *token* atoms used at offset
+0 only (prefixes, suffixes, flags) and explicit conjunctions. Features depend
+only on the sentence, never on the fold or the tagging scheme, so a corpus is
+featurized once and the result reused for every half and every system.
+
+Examples
+--------
+>>> from textbcv.corpus import Sentence
+>>> t = Template("tiny", atoms=("w",), window=(-1, 1), ngrams=(1, 2))
+>>> extract([Sentence(("EU", "rejects"))], t)[0][0]
+['bias', 'w[-1]=<s>', 'w[0]=EU', 'w[1]=rejects', 'w[-1|0]=<s>|EU', 'w[0|1]=EU|rejects']
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+
+from textbcv.corpus.model import Sentence
+from textbcv.errors import InputError
+
+__all__ = ["Template", "TEMPLATES", "ATOMS", "get_template", "extract", "Features"]
+
+Features = list[list[list[str]]]  # sentence -> token -> feature strings
+
+BOS, EOS = "<s>", "</s>"
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _shape(w: str) -> str:
+    return re.sub(r"[^\W\d_]", lambda m: "X" if m.group().isupper() else "x", re.sub(r"\d", "d", w))
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def _short_shape(w: str) -> str:
+    return re.sub(r"(.)\1+", r"\1", _shape(w))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _char_type(c: str) -> str:
+    if c.isdigit():
+        return "D"
+    cat = unicodedata.category(c[:1]) if c else "Cn"
+    if cat.startswith("P") or cat.startswith("S"):
+        return "P"
+    if "CJK" in unicodedata.name(c[:1], "") or "\u3400" <= c[:1] <= "\u9fff":
+        return "H"
+    if c[:1].isalpha():
+        return "L"
+    return "O"
+
+
+# Per-token atoms: name -> function(sentence) -> list of values (one per token).
+ATOMS: dict[str, Callable[[Sentence], Sequence[str]]] = {
+    "w": lambda s: s.tokens,
+    "c": lambda s: s.tokens,  # a character, in segmentation corpora
+    "lower": lambda s: [t.lower() for t in s.tokens],
+    "pos": lambda s: s.pos if s.pos is not None else ["_"] * len(s),
+    "lemma": lambda s: s.lemmas if s.lemmas is not None else [t.lower() for t in s.tokens],
+    "chunk": lambda s: s.columns.get("chunk", ["_"] * len(s)),
+    "shape": lambda s: [_shape(t) for t in s.tokens],
+    "shortshape": lambda s: [_short_shape(t) for t in s.tokens],
+    "ctype": lambda s: [_char_type(t) for t in s.tokens],
+    "istitle": lambda s: [str(t.istitle()) for t in s.tokens],
+    "isupper": lambda s: [str(t.isupper()) for t in s.tokens],
+    "isdigit": lambda s: [str(t.isdigit()) for t in s.tokens],
+    **{f"prefix{k}": (lambda k: lambda s: [t[:k] for t in s.tokens])(k) for k in range(1, 5)},
+    **{f"suffix{k}": (lambda k: lambda s: [t[-k:] for t in s.tokens])(k) for k in range(1, 5)},
+}
+
+
+@dataclass(frozen=True)
+class Template:
+    """A feature template: which atoms, window and n-grams make a token's features.
+
+    Parameters
+    ----------
+    name : str
+    atoms : tuple of str
+        Atoms expanded over the window as n-grams (see :data:`ATOMS`).
+    window : (int, int)
+        Inclusive offsets, e.g. ``(-2, 2)``.
+    ngrams : tuple of int
+        N-gram orders over consecutive offsets of the window.
+    token_atoms : tuple of str
+        Atoms used at offset 0 only (e.g. ``suffix3``).
+    conjunctions : tuple of tuple of (atom, offset)
+        Extra features joining several (atom, offset) values.
+    bias : bool
+        Add a constant ``bias`` feature.
+
+    Examples
+    --------
+    >>> Template.from_dict(get_template("ner-thesis").to_dict()) == get_template("ner-thesis")
+    True
+    """
+
+    name: str
+    atoms: tuple[str, ...]
+    window: tuple[int, int] = (-2, 2)
+    ngrams: tuple[int, ...] = (1, 2, 3)
+    token_atoms: tuple[str, ...] = ()
+    conjunctions: tuple[tuple[tuple[str, int], ...], ...] = ()
+    bias: bool = True
+
+    def __post_init__(self):
+        for a in self.atoms + self.token_atoms + tuple(a for c in self.conjunctions for a, _ in c):
+            if a not in ATOMS:
+                raise InputError(f"feature template {self.name!r}: unknown atom {a!r} (atoms: {', '.join(sorted(ATOMS))})")
+        lo, hi = self.window
+        if lo > 0 or hi < 0:
+            raise InputError(f"feature template {self.name!r}: window {self.window} must contain 0")
+        if any(not -8 <= o <= 8 for c in self.conjunctions for _, o in c):
+            raise InputError(f"feature template {self.name!r}: conjunction offsets must be within [-8, 8]")
+        if any(k < 1 or k > hi - lo + 1 for k in self.ngrams):
+            raise InputError(f"feature template {self.name!r}: n-gram orders {self.ngrams} must be between 1 and {hi - lo + 1}")
+
+    def to_dict(self) -> dict:
+        """JSON-ready form, saved with every result."""
+        d = asdict(self)
+        d["window"] = list(self.window)
+        d["conjunctions"] = [[list(p) for p in c] for c in self.conjunctions]
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Template":
+        """Inverse of :meth:`to_dict`."""
+        try:
+            return cls(
+                name=str(d["name"]),
+                atoms=tuple(d["atoms"]),
+                window=tuple(d.get("window", (-2, 2))),
+                ngrams=tuple(d.get("ngrams", (1, 2, 3))),
+                token_atoms=tuple(d.get("token_atoms", ())),
+                conjunctions=tuple(tuple((a, int(o)) for a, o in c) for c in d.get("conjunctions", ())),
+                bias=bool(d.get("bias", True)),
+            )
+        except (KeyError, TypeError, ValueError) as e:
+            raise InputError(f"bad feature template {d!r}: {e}") from None
+
+
+TEMPLATES: dict[str, Template] = {
+    t.name: t
+    for t in [
+        # Thesis §6.4: character uni-, bi- and trigrams in [-2, 2].
+        Template("cws-thesis", atoms=("c",), window=(-2, 2), ngrams=(1, 2, 3)),
+        # Thesis §6.4: word and POS uni-, bi- and trigrams in [-2, 2].
+        Template("ner-thesis", atoms=("w", "pos"), window=(-2, 2), ngrams=(1, 2, 3)),
+        Template("cws-rich", atoms=("c", "ctype"), window=(-2, 2), ngrams=(1, 2, 3)),
+        Template(
+            "ner-rich",
+            atoms=("lower", "pos", "shortshape"),
+            window=(-2, 2),
+            ngrams=(1, 2, 3),
+            token_atoms=("w", "shape", "prefix1", "prefix2", "prefix3", "suffix1", "suffix2", "suffix3", "suffix4",
+                         "istitle", "isupper", "isdigit", "chunk"),
+            conjunctions=((("lower", -1), ("shape", 0)), (("shape", 0), ("istitle", -1))),
+        ),
+        Template("wordshape", atoms=("w", "pos", "shortshape"), window=(-2, 2), ngrams=(1, 2, 3),
+                 token_atoms=("shape", "suffix3", "prefix3")),
+    ]
+}
+
+
+def get_template(spec: str | dict | Template) -> Template:
+    """A template by built-in name, from a dict, or from a JSON file path ending in ``.json``.
+
+    Examples
+    --------
+    >>> get_template("cws-thesis").atoms
+    ('c',)
+    """
+    if isinstance(spec, Template):
+        return spec
+    if isinstance(spec, dict):
+        return Template.from_dict(spec)
+    if spec in TEMPLATES:
+        return TEMPLATES[spec]
+    if spec.endswith(".json"):
+        try:
+            with open(spec, encoding="utf-8") as f:
+                return Template.from_dict(json.load(f))
+        except OSError as e:
+            raise InputError(f"cannot read feature template: {e.strerror}", file=spec) from None
+        except json.JSONDecodeError as e:
+            raise InputError(f"invalid JSON: {e.msg}", file=spec, line=e.lineno) from None
+    raise InputError(f"unknown feature template {spec!r} (built-in: {', '.join(TEMPLATES)}; or a .json file)")
+
+
+def extract(sentences: Iterable[Sentence], template: Template | str) -> Features:
+    """Feature strings of every token of every sentence.
+
+    Identical feature strings are shared (interned), which keeps a
+    featurized corpus compact in memory.
+
+    Parameters
+    ----------
+    sentences : iterable of Sentence
+    template : Template or str
+
+    Returns
+    -------
+    list (sentences) of list (tokens) of list of str
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Sentence
+    >>> f = extract([Sentence(tuple("中国人"))], "cws-thesis")
+    >>> f[0][1][:4]
+    ['bias', 'c[-2]=<s>', 'c[-1]=中', 'c[0]=国']
+    """
+    t = get_template(template)
+    lo, hi = t.window
+    offsets = list(range(lo, hi + 1))
+    grams = [tuple(offsets[i:i + k]) for k in sorted(t.ngrams) for i in range(len(offsets) - k + 1)]
+    pad_l, pad_r = max(0, -lo), max(0, hi)
+    cache: dict[str, str] = {}
+    intern = cache.setdefault
+    prefixes = {(a, g): f"{a}[{'|'.join(map(str, g))}]=" for a in t.atoms for g in grams}
+    out: Features = []
+    for s in sentences:
+        n = len(s)
+        columns: list[list[str]] = []
+        if t.bias:
+            columns.append(["bias"] * n)
+        for a in t.atoms:
+            col = [BOS] * pad_l + list(ATOMS[a](s)) + [EOS] * pad_r
+            for g in grams:
+                p = prefixes[(a, g)]
+                if len(g) == 1:
+                    vals = col[pad_l + g[0]: pad_l + g[0] + n]
+                else:
+                    vals = map("|".join, zip(*(col[pad_l + o: pad_l + o + n] for o in g)))
+                columns.append([intern(f, f) for f in map(p.__add__, vals)])
+        for a in t.token_atoms:
+            p = f"{a}="
+            columns.append([intern(f, f) for f in map(p.__add__, ATOMS[a](s))])
+        for c in t.conjunctions:
+            p = "&".join(f"{a}[{o}]" for a, o in c) + "="
+            padded = [[BOS] * 8 + list(ATOMS[a](s)) + [EOS] * 8 for a, _ in c]
+            vals = map("|".join, zip(*(col[8 + o: 8 + o + n] for col, (_, o) in zip(padded, c))))
+            columns.append([intern(f, f) for f in map(p.__add__, vals)])
+        out.append([list(tok) for tok in zip(*columns)] if columns else [[] for _ in range(n)])
+    return out

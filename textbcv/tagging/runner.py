@@ -1,0 +1,263 @@
+"""The fold runner: every system trained on every half and scored on the other.
+
+For each fold (split j, direction k) and each system, the runner fits the
+system's tagger on one half, predicts the other, decodes the predicted tags
+with the system's scheme and counts chunks against the gold chunks, which are
+the same for every system. Each finished fold is appended to a
+:class:`~textbcv.tagging.store.FoldStore` at once, so a killed run resumes
+where it stopped.
+
+Features are extracted once per corpus and template in the calling process;
+worker processes (joblib/loky) load them once per worker from a pickle file,
+and a Dask cluster receives them once per worker by ``scatter``.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm.auto import tqdm
+
+from textbcv.corpus.model import Chunk, Sentence
+from textbcv.corpus.writers import write_conlleval
+from textbcv.errors import InputError
+from textbcv.schemes import decode, encode
+from textbcv.scoring import count_chunks
+from textbcv.tagging.crf import CRFTagger
+from textbcv.tagging.features import extract
+from textbcv.tagging.store import FoldStore
+from textbcv.tagging.system import System
+
+__all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS"]
+
+BACKENDS = ("loky", "dask")
+
+Fold = tuple[int, int, np.ndarray, np.ndarray]  # (split, direction, train indices, test indices)
+
+
+@dataclass
+class Payload:
+    """What every fold needs: sentences, gold chunks and the features of each template."""
+
+    sentences: list[Sentence]
+    gold: list[tuple[Chunk, ...]]
+    features: dict[str, list]
+
+
+def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]], systems: Sequence[System]) -> Payload:
+    """Extract the features of every template the systems use, once each.
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Sentence
+    >>> from textbcv.tagging.system import parse_system
+    >>> p = make_payload([Sentence(("a", "b"))], [()], [parse_system("iob2"), parse_system("iobes")])
+    >>> list(p.features)
+    ['ner-thesis']
+    """
+    sentences = list(sentences)
+    if len(gold) != len(sentences):
+        raise ValueError(f"{len(gold)} gold chunk lists for {len(sentences)} sentences")
+    features: dict[str, list] = {}
+    for s in systems:
+        if s.template is not None and s.tagger is None and s.template.name not in features:
+            features[s.template.name] = extract(sentences, s.template)
+    return Payload(sentences, [tuple(g) for g in gold], features)
+
+
+# ---------------------------------------------------------------- worker side
+
+_WORKER_CACHE: dict[str, Payload] = {}
+_WORKER_LOADS = 0
+
+
+def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
+    """The payload, loading it from ``ref`` (a pickle path) at most once per process."""
+    global _WORKER_LOADS
+    if isinstance(ref, Payload):
+        return ref, False
+    p = _WORKER_CACHE.get(ref)
+    if p is not None:
+        return p, False
+    _WORKER_CACHE.clear()
+    with open(ref, "rb") as f:
+        p = pickle.load(f)
+    _WORKER_CACHE[ref] = p
+    _WORKER_LOADS += 1
+    return p, True
+
+
+def run_fold(ref: Payload | str, system: System, split: int, direction: int, train: np.ndarray, test: np.ndarray,
+             model_path: str | None = None, predictions_path: str | None = None) -> dict:
+    """Fit ``system`` on ``train``, predict ``test``, and return the fold record."""
+    t_start = time.perf_counter()
+    payload, loaded = _resolve(ref)
+    sents, gold = payload.sentences, payload.gold
+    train_tags = [encode(gold[i], len(sents[i]), system.scheme) for i in train]
+    if system.tagger is None:
+        tagger = CRFTagger(system.template, system.algorithm, system.params)
+        feats = payload.features[system.template.name]
+        tagger.fit_features([feats[i] for i in train], train_tags)
+        pred_tags = tagger.predict_features([feats[i] for i in test])
+        engine = {"train_seconds": round(tagger.train_seconds, 4), "tag_seconds": round(tagger.tag_seconds, 4)}
+        if model_path:
+            Path(model_path).parent.mkdir(parents=True, exist_ok=True)
+            Path(model_path).write_bytes(tagger.model_)
+    else:
+        tagger = system.tagger()
+        t0 = time.perf_counter()
+        tagger.fit([sents[i] for i in train], train_tags)
+        t1 = time.perf_counter()
+        pred_tags = tagger.predict([sents[i] for i in test])
+        engine = {"train_seconds": round(t1 - t0, 4), "tag_seconds": round(time.perf_counter() - t1, 4)}
+    for i, tags in zip(test, pred_tags):
+        if len(tags) != len(sents[i]):
+            raise ValueError(f"system {system.name!r} returned {len(tags)} tags for a sentence of {len(sents[i])} tokens")
+    pred_chunks = [decode(tags, system.scheme) for tags in pred_tags]
+    counts = count_chunks([gold[i] for i in test], pred_chunks)
+    if predictions_path:
+        write_conlleval(predictions_path, [sents[i].tokens for i in test],
+                        [encode(gold[i], len(sents[i]), system.scheme) for i in test], pred_tags)
+    return {
+        "system": system.name,
+        "split": int(split),
+        "direction": int(direction),
+        "counts": counts.to_dict(),
+        "tokens": int(sum(len(sents[i]) for i in test)),
+        "sentences": int(len(test)),
+        "spec": system.to_dict(),
+        "run": {"seconds": round(time.perf_counter() - t_start, 4), **engine,
+                "pid": os.getpid(), "payload_loaded": loaded},
+    }
+
+
+# ---------------------------------------------------------------- driver side
+
+def run_folds(
+    payload: Payload,
+    folds: Iterable[Fold],
+    systems: Sequence[System],
+    store: FoldStore | str | os.PathLike,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    save_models: str | os.PathLike | None = None,
+    save_predictions: str | os.PathLike | None = None,
+) -> FoldStore:
+    """Run every system on every fold not yet in ``store``.
+
+    Parameters
+    ----------
+    payload : Payload
+        From :func:`make_payload` (features extracted once).
+    folds : iterable of (split, direction, train, test)
+        E.g. the folds of a split set, in CONTRACT order.
+    systems : sequence of System
+    store : FoldStore or path
+        Finished folds are skipped (resume); new ones are appended as they finish.
+    jobs : int
+        Worker processes (``1`` runs in this process).
+    backend : {"loky", "dask"}
+    scheduler : str, optional
+        Address of a ``dask.distributed`` scheduler; without one a LocalCluster
+        with ``jobs`` workers is started.
+    progress : bool, optional
+        Show a tqdm bar (default: when stderr is a terminal).
+    save_models, save_predictions : path, optional
+        Directories for the crfsuite models and the conlleval-format predictions.
+
+    Returns
+    -------
+    FoldStore
+        Rewritten in canonical order once every fold is done.
+    """
+    if backend not in BACKENDS:
+        raise InputError(f"--backend: unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    store = store if isinstance(store, FoldStore) else FoldStore(store)
+    names = [s.name for s in systems]
+    if len(set(names)) != len(names):
+        raise InputError(f"system names must be unique, got {', '.join(names)}")
+    for s in systems:
+        store.check_spec(s.name, s.to_dict())
+    folds = list(folds)
+    tasks = []
+    for split, direction, train, test in folds:
+        for s in systems:
+            if (s.name, split, direction) in store.done:
+                continue
+            stem = f"{s.name}-split{split}-dir{direction}"
+            tasks.append((s, split, direction, np.asarray(train), np.asarray(test),
+                          os.path.join(save_models, stem + ".crfsuite") if save_models and s.tagger is None else None,
+                          os.path.join(save_predictions, stem + ".txt") if save_predictions else None))
+    if progress is None:
+        progress = sys.stderr.isatty() and not os.environ.get("CI")
+    bar = tqdm(total=len(folds) * len(systems), initial=len(folds) * len(systems) - len(tasks),
+               desc="folds", unit="fold", disable=not progress, dynamic_ncols=True)
+    try:
+        if tasks:
+            if jobs == 1 and backend == "loky":
+                results = (run_fold(payload, *t) for t in tasks)
+                _consume(results, store, bar)
+            elif backend == "loky":
+                _run_loky(payload, tasks, jobs, store, bar)
+            else:
+                _run_dask(payload, tasks, jobs, scheduler, store, bar)
+    finally:
+        bar.close()
+    store.finalize(names)
+    return store
+
+
+def _consume(results, store: FoldStore, bar) -> None:
+    for rec in results:
+        store.append(rec)
+        bar.update(1)
+        bar.set_postfix_str(f"{rec['system']} split {rec['split']} dir {rec['direction']}", refresh=False)
+
+
+def _run_loky(payload: Payload, tasks: list, jobs: int, store: FoldStore, bar) -> None:
+    from joblib import Parallel, delayed
+
+    fd, path = tempfile.mkstemp(prefix="textbcv-payload-", suffix=".pkl")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(payload, f, protocol=pickle.HIGHEST_PROTOCOL)
+        par = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator_unordered")
+        _consume(par(delayed(run_fold)(path, *t) for t in tasks), store, bar)
+    finally:
+        os.unlink(path)
+
+
+def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, store: FoldStore, bar) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise InputError("--backend dask needs the optional dependency: pip install 'textbcv[dask]'") from None
+    cluster = None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="20s")
+        except OSError as e:
+            raise InputError(f"--scheduler: cannot reach the dask scheduler at {scheduler}: {e}") from None
+    else:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        ref = client.scatter(payload, broadcast=True)
+        futures = [client.submit(run_fold, ref, *t, pure=False) for t in tasks]
+        _consume((f.result() for f in as_completed(futures)), store, bar)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

@@ -1,0 +1,117 @@
+"""The fold store: one JSON line per finished fold, appended atomically, resumable.
+
+Each line is ``{"system", "split", "direction", "counts", "tokens",
+"sentences", "spec", "run"}``; everything that depends on the run (timings,
+worker) is under ``"run"``. A line is appended with one ``write`` on an
+``O_APPEND`` descriptor and synced; a process killed mid-write can leave at
+most a last line without its newline, which :class:`FoldStore` drops when it
+opens the file. When a run completes, the store is rewritten in canonical
+order (system, split, direction), so an interrupted and resumed run ends with
+the same file as an uninterrupted one, timings apart.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from textbcv._io import append_line, atomic_write, dumps_json
+from textbcv.errors import InputError
+
+__all__ = ["FoldStore", "fold_key"]
+
+
+def fold_key(record: dict) -> tuple[str, int, int]:
+    """``(system, split, direction)`` of a fold record."""
+    return (record["system"], int(record["split"]), int(record["direction"]))
+
+
+class FoldStore:
+    """Finished folds of a run, kept in a JSON-lines file.
+
+    Parameters
+    ----------
+    path : path
+        The ``folds.jsonl`` file (created when missing).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "folds.jsonl")
+    >>> st = FoldStore(p)
+    >>> st.append({"system": "iob2", "split": 0, "direction": 1, "counts": {}, "run": {"seconds": 1.0}})
+    >>> sorted(FoldStore(p).done)
+    [('iob2', 0, 1)]
+    """
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.records: dict[tuple[str, int, int], dict] = {}
+        if self.path.exists():
+            self._load()
+
+    def _load(self) -> None:
+        data = self.path.read_bytes()
+        end = data.rfind(b"\n") + 1
+        if end < len(data):  # a torn last line from a killed run: drop it
+            with open(self.path, "r+b") as f:
+                f.truncate(end)
+            data = data[:end]
+        for lineno, line in enumerate(data.decode("utf-8").split("\n")[:-1], 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                key = fold_key(rec)
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
+                raise InputError(f"not a fold record ({e}); delete the file or choose another --out", file=str(self.path), line=lineno) from None
+            self.records[key] = rec
+
+    @property
+    def done(self) -> set[tuple[str, int, int]]:
+        """Keys of the finished folds."""
+        return set(self.records)
+
+    def check_spec(self, system: str, spec: dict) -> None:
+        """Refuse to mix folds made with other settings for the same system name."""
+        spec = json.loads(json.dumps(spec))  # as it reads back from the file
+        for (name, _, _), rec in self.records.items():
+            if name == system and rec.get("spec") != spec:
+                raise InputError(
+                    f"folds of system {system!r} were made with other settings; "
+                    "use another output directory or delete the file", file=str(self.path))
+
+    def append(self, record: dict) -> None:
+        """Add one finished fold (durable once this returns)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        append_line(self.path, dumps_json(record, indent=None))
+        self.records[fold_key(record)] = record
+
+    def ordered(self, systems: Sequence[str] | None = None) -> list[dict]:
+        """Records in canonical order: systems as given (else by name), then split, direction."""
+        rank = {s: i for i, s in enumerate(systems)} if systems is not None else {}
+        return sorted(self.records.values(), key=lambda r: (rank.get(r["system"], len(rank)), r["system"], r["split"], r["direction"]))
+
+    def finalize(self, systems: Sequence[str] | None = None) -> None:
+        """Rewrite the file in canonical order (atomically)."""
+        with atomic_write(self.path) as f:
+            for rec in self.ordered(systems):
+                f.write(dumps_json(rec, indent=None) + "\n")
+
+    def counts(self, system: str, m: int) -> list[dict]:
+        """The 2m overall counts of ``system`` in fold order, for :mod:`textbcv.stats`."""
+        out = []
+        for j in range(m):
+            for k in (0, 1):
+                rec = self.records.get((system, j, k))
+                if rec is None:
+                    raise KeyError(f"fold ({system}, split {j}, direction {k}) is not finished")
+                out.append(rec["counts"]["overall"])
+        return out
+
+
+def strip_run(records: Iterable[dict]) -> list[dict]:
+    """Records without their run-dependent ``run`` key (for comparing stores)."""
+    return [{k: v for k, v in r.items() if k != "run"} for r in records]
