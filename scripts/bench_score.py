@@ -26,23 +26,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def read_ner(path: Path) -> list[list[str]]:
-    """NER column (last) of a CoNLL-2003 file, one list per sentence, -DOCSTART- lines skipped."""
-    sents, cur = [], []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            fields = line.split()
-            if not fields:
-                if cur:
-                    sents.append(cur)
-                    cur = []
-            elif fields[0] != "-DOCSTART-":
-                cur.append(fields[-1])
-    if cur:
-        sents.append(cur)
-    return sents
-
-
 def perturb(gold: list[list[str]], noise: float, seed: int) -> list[list[str]]:
     rng = np.random.default_rng(seed)
     tagset = sorted({t for s in gold for t in s} | {f"B-{t[2:]}" for s in gold for t in s if t != "O"})
@@ -78,9 +61,10 @@ def main(argv=None) -> int:
 
     from textbcv.scoring import score_tags
 
-    gold = []
-    for name in ("eng.train", "eng.testa", "eng.testb"):
-        gold += read_ner(args.corpus_dir / name)
+    from textbcv.corpus import read_conll
+
+    corpus = read_conll([args.corpus_dir / n for n in ("eng.train", "eng.testa", "eng.testb")])
+    gold = [list(s.tags) for s in corpus]
     pred = perturb(gold, args.noise, args.seed)
     tokens = sum(map(len, gold))
 
