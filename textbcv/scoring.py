@@ -412,6 +412,14 @@ def score_tags(
         degenerate tags (e.g. an untyped ``S``, which no boundary closes)
         can make this matter.
 
+    Notes
+    -----
+    conlleval credits a correct chunk to the type of the gold token before
+    the point where it ends. For a chunk left open by a ``.`` tag (which
+    conlleval never closes) that can be another type than the one it
+    started with, so per-type ``fp``/``fn`` can then be negative; the
+    overall counts and :func:`format_conlleval` stay exactly conlleval's.
+
     Returns
     -------
     TagScore
