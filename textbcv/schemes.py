@@ -49,6 +49,7 @@ Examples
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -537,8 +538,9 @@ def detect(tags: Iterable) -> str:
     of those, the first in the order iob2, iob1, ioe2, ioe1, iobes, bilou,
     bmes, bb2b3mes under which every sequence is strictly valid wins
     (untyped tags prefer bmes to iobes; ``M``/``B2`` decide bmes and
-    bb2b3mes). When no candidate is strictly valid the first candidate in
-    that order is returned (lenient decoding repairs the rest).
+    bb2b3mes). When no candidate is strictly valid (annotation slips), B/I
+    tags are called iob1 or iob2 by which way most chunks open, other tags
+    the first candidate; lenient decoding repairs the rest.
 
     Raises
     ------
@@ -570,12 +572,19 @@ def detect(tags: Iterable) -> str:
     if untyped and "bmes" in candidates and "iobes" in candidates:
         candidates.remove("bmes")
         candidates.insert(candidates.index("iobes"), "bmes")
-    distinct = set(seqs)
+    distinct = Counter(seqs)
     for name in candidates:
         if all(is_valid(s, name) for s in distinct):
             return name
     if used <= {"B", "I"}:
-        # Mixed IOB1/IOB2 usage (some chunks open with I- after O, some with B-): call it IOB1;
-        # the lenient decodings of iob1 and iob2 are the same.
-        return "iob1"
+        # Mixed use (annotation slips): IOB1 if more chunks open with I- than with a B- that
+        # does not follow a chunk of its type, else IOB2. Their lenient decodings are the same.
+        opens_i = opens_b = 0
+        for s, k in distinct.items():
+            for start, _, typ in decode(s, "iob1"):
+                if split_tag(s[start])[0] == "I":
+                    opens_i += k
+                elif start == 0 or s[start - 1] == OUTSIDE or split_tag(s[start - 1])[1] != typ:
+                    opens_b += k
+        return "iob1" if opens_i >= opens_b else "iob2"
     return candidates[0]

@@ -34,6 +34,7 @@ accuracy:  75.00%; precision:  50.00%; recall:  50.00%; FB1:  50.00
 
 from __future__ import annotations
 
+from itertools import chain
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -337,41 +338,51 @@ def _conll_table(rule) -> np.ndarray:
 
 _CONLL_START = _conll_table(conlleval_start)
 _CONLL_END = _conll_table(conlleval_end)
+_N_CLASSES = len(_CONLL_CLASSES)
+# flags of (previous class, class, type changed), flattened: bit 0 = chunk end, bit 1 = chunk start
+_CONLL_FLAGS = (_CONLL_END.astype(np.uint8) | (_CONLL_START.astype(np.uint8) << 1)).ravel()
 
 
-def _flatten(gold_tag_seqs, pred_tag_seqs, final_boundary: bool):
-    """One stream per side: a boundary ``O`` first, then each sentence followed by a boundary."""
-    gold: list[str] = [OUTSIDE]
-    pred: list[str] = [OUTSIDE]
-    lengths: list[int] = []
-    sentinel = object()
-    gi, pi = iter(gold_tag_seqs), iter(pred_tag_seqs)
-    while True:
-        g = next(gi, sentinel)
-        p = next(pi, sentinel)
-        if g is sentinel or p is sentinel:
-            if g is not p:
-                raise InputError(f"gold and predicted tags have different numbers of sentences (differ after {len(lengths)})")
-            break
-        if len(g) != len(p):
-            raise InputError(f"sentence {len(lengths)}: {len(g)} gold tags but {len(p)} predicted tags")
-        gold.extend(g)
-        gold.append(OUTSIDE)
-        pred.extend(p)
-        pred.append(OUTSIDE)
-        lengths.append(len(g))
-    if not final_boundary and lengths:
-        gold.pop()
-        pred.pop()
-    boundary = np.zeros(len(gold), dtype=bool)
-    boundary[0] = True
-    if lengths:
-        pos = np.cumsum(np.asarray(lengths, dtype=np.int64) + 1)
-        boundary[pos[pos < len(gold)]] = True
-    return gold, pred, boundary, lengths
+class _Codes(dict):
+    """Tag -> integer code, assigning the next code to a tag seen for the first time."""
+
+    def __missing__(self, tag):
+        code = self[tag] = len(self)
+        return code
 
 
-def _where(lengths: list[int], flat_index: int) -> tuple[int, int]:
+def _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary: bool):
+    """Integer-coded streams of both sides: a boundary ``O`` first, then each sentence and a boundary.
+
+    Returns the gold and predicted code arrays, the boundary mask, the
+    sentence lengths and the tag vocabulary (code ``i`` is ``vocab[i]``;
+    code 0 is ``O``).
+    """
+    gold = gold_tag_seqs if isinstance(gold_tag_seqs, list) else list(gold_tag_seqs)
+    pred = pred_tag_seqs if isinstance(pred_tag_seqs, list) else list(pred_tag_seqs)
+    if len(gold) != len(pred):
+        raise InputError(f"gold and predicted tags have different numbers of sentences ({len(gold)} and {len(pred)})")
+    lg = np.fromiter(map(len, gold), dtype=np.int64, count=len(gold))
+    lp = np.fromiter(map(len, pred), dtype=np.int64, count=len(pred))
+    if not np.array_equal(lg, lp):
+        k = int(np.flatnonzero(lg != lp)[0])
+        raise InputError(f"sentence {k}: {lg[k]} gold tags but {lp[k]} predicted tags")
+    codes = _Codes({OUTSIDE: 0})
+    get = codes.__getitem__
+    g = np.fromiter(map(get, chain.from_iterable(gold)), dtype=np.int32, count=int(lg.sum()))
+    p = np.fromiter(map(get, chain.from_iterable(pred)), dtype=np.int32, count=int(lg.sum()))
+    # boundaries before every sentence and after the last one (if final_boundary)
+    offsets = np.concatenate(([0], np.cumsum(lg)))
+    if not final_boundary and len(lg):
+        offsets = offsets[:-1]
+    g = np.insert(g, offsets, 0)
+    p = np.insert(p, offsets, 0)
+    boundary = np.zeros(len(g), dtype=bool)
+    boundary[offsets + np.arange(len(offsets))] = True
+    return g, p, boundary, lg, list(codes)
+
+
+def _where(lengths: np.ndarray, flat_index: int) -> tuple[int, int]:
     """(sentence, position) of a flat stream index (the stream starts with a boundary)."""
     ends = np.cumsum(np.asarray(lengths) + 1)
     s = int(np.searchsorted(ends, flat_index, side="right"))
@@ -401,6 +412,14 @@ def score_tags(
         degenerate tags (e.g. an untyped ``S``, which no boundary closes)
         can make this matter.
 
+    Notes
+    -----
+    conlleval credits a correct chunk to the type of the gold token before
+    the point where it ends. For a chunk left open by a ``.`` tag (which
+    conlleval never closes) that can be another type than the one it
+    started with, so per-type ``fp``/``fn`` can then be negative; the
+    overall counts and :func:`format_conlleval` stay exactly conlleval's.
+
     Returns
     -------
     TagScore
@@ -411,15 +430,8 @@ def score_tags(
     >>> score_tags(g, g).counts.overall.tp, score_tags(g, g, "iobes").counts.overall.tp
     (1, 3)
     """
-    gold, pred, boundary, lengths = _flatten(gold_tag_seqs, pred_tag_seqs, final_boundary)
-    index = dict.fromkeys(gold)
-    index.update(dict.fromkeys(pred))
-    vocab = list(index)
-    for i, t in enumerate(vocab):
-        index[t] = i
-    n = len(gold)
-    g = np.fromiter(map(index.__getitem__, gold), dtype=np.int32, count=n)
-    p = np.fromiter(map(index.__getitem__, pred), dtype=np.int32, count=n)
+    g, p, boundary, lengths, vocab = _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary)
+    n = len(g)
     tokens = int(n - boundary.sum())
     if isinstance(scheme, str) and scheme.lower() == CONLLEVAL:
         split = [conlleval_split(t) for t in vocab]
@@ -498,28 +510,27 @@ def _conlleval_counts(g, p, cls, typ, n_types):
     types, dropped when only one ends or the current types differ; then it
     starts tracking when both start here with equal types. After the last
     token a tracked chunk is counted. The state after each step is set by the
-    last event, so it is found with a running maximum of event positions.
+    last event, so each possible count looks up the event before it.
     """
-    cg, cp = cls[g], cls[p]
     tg, tp_ = typ[g], typ[p]
-    dg = (tg[1:] != tg[:-1]).astype(np.int8)
-    dp = (tp_[1:] != tp_[:-1]).astype(np.int8)
-    eg = _CONLL_END[cg[:-1], cg[1:], dg]
-    ep = _CONLL_END[cp[:-1], cp[1:], dp]
-    sg = _CONLL_START[cg[:-1], cg[1:], dg]
-    sp = _CONLL_START[cp[:-1], cp[1:], dp]
+    # one lookup per token and side in a (previous class, class, type changed) -> flags table
+    kg = cls[g].astype(np.int16)
+    kp = cls[p].astype(np.int16)
+    kg = (kg[:-1] * _N_CLASSES + kg[1:]) * 2 + (tg[1:] != tg[:-1])
+    kp = (kp[:-1] * _N_CLASSES + kp[1:]) * 2 + (tp_[1:] != tp_[:-1])
+    fg = _CONLL_FLAGS[kg]
+    fp = _CONLL_FLAGS[kp]
+    eg, sg = (fg & 1).astype(bool), fg >= 2
+    ep, sp = (fp & 1).astype(bool), fp >= 2
     count_ev = np.append(eg & ep & (tg[:-1] == tp_[:-1]), True)  # final flush counts
     drop_ev = np.append(~count_ev[:-1] & ((eg != ep) | (tg[1:] != tp_[1:])), False)
     track_ev = np.append(sg & sp & (tg[1:] == tp_[1:]), False)
-    m = len(count_ev)
-    pos = np.where(track_ev | count_ev | drop_ev, np.arange(m), -1)
-    last = np.maximum.accumulate(pos)
-    tracking = np.zeros(m, dtype=bool)
-    has = last >= 0
-    tracking[has] = track_ev[last[has]]
-    counted = count_ev.copy()
-    counted[0] = False
-    counted[1:] &= tracking[:-1]
+    # tracking before step k = the last event before k was a "track" event
+    events = np.flatnonzero(track_ev | count_ev | drop_ev)
+    candidates = np.flatnonzero(count_ev)
+    j = np.searchsorted(events, candidates) - 1
+    previous = events[np.maximum(j, 0)]
+    counted = candidates[(j >= 0) & track_ev[previous]]
     last_type = tg  # type of the previous gold token at step k is tg[k-1]; the flush uses tg[-1]
     return (
         np.bincount(last_type[counted], minlength=n_types),

@@ -1,0 +1,14 @@
+"""The examples in the docstrings of the scheme and scoring modules run and hold."""
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize(
+    "module", ["textbcv.schemes", "textbcv.scoring", "textbcv.corpus.conlleval", "textbcv.cli.score"]
+)
+def test_docstring_examples(module):
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
