@@ -22,7 +22,7 @@ CASES = [
     ("binary_nul", b"EU NNP I-NP I-ORG\n\x00\x01\x02\n", [], 2, "NUL byte"),
     ("unknown_role", CONLL_OK.encode(), ["--columns", "token,pos,chunk,colour"], None, "unknown role 'colour'"),
     ("no_token_role", CONLL_OK.encode(), ["--columns", "pos,pos,chunk,ner"], None, "one column must have the role 'token'"),
-    ("unknown_scheme", CONLL_OK.encode(), ["--scheme", "iobx"], None, "unknown scheme 'iobx'"),
+    ("unknown_scheme", CONLL_OK.encode(), ["--scheme", "iobx"], None, "unknown tagging scheme 'iobx'"),
     ("unknown_format", CONLL_OK.encode(), ["--format", "xml"], None, "invalid choice: 'xml'"),
     ("conllu_bad_id", ("1\tA\ta\tX\t_\t_\t0\troot\t_\t_\nx2\tB\tb\tX\t_\t_\t1\tdep\t_\t_\n\n").encode(), ["--format", "conllu"], 2, "bad ID 'x2'"),
     ("conllu_id_out_of_order", ("1\tA\ta\tX\t_\t_\t0\troot\t_\t_\n3\tB\tb\tX\t_\t_\t1\tdep\t_\t_\n\n").encode(), ["--format", "conllu"], 2, "word ID 3 out of order: expected 2"),

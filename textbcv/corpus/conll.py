@@ -139,7 +139,7 @@ def read_conll(
 
 
 def _build(raw: list[tuple], paths: list[str], scheme: str | None) -> Corpus:
-    from textbcv.schemes import detect, SCHEMES
+    from textbcv.schemes import detect, get_scheme
 
     tag_seqs = []
     for roles, rows, *_ in raw:
@@ -150,9 +150,10 @@ def _build(raw: list[tuple], paths: list[str], scheme: str | None) -> Corpus:
             tag_seqs.append(())
     has_tags = any(tag_seqs)
     if scheme is not None:
-        scheme = scheme.lower()
-        if scheme not in SCHEMES:
-            raise InputError(f"--scheme: unknown scheme {scheme!r} (known: {', '.join(sorted(SCHEMES))})")
+        try:
+            scheme = get_scheme(scheme.lower()).name
+        except (InputError, ValueError) as e:
+            raise InputError(f"--scheme: {getattr(e, 'message', e)}") from None
     elif has_tags:
         try:
             scheme = detect(t for t in tag_seqs if t)

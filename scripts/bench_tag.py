@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Benchmark the fold runner on CoNLL-2003 eng.train; prints JSON.
+
+m = 3 balanced BCV, two systems (IOB2 and IOBES, ``ner-thesis`` features,
+default CRF settings), ``--jobs 2``. Figures: wall time of the tagging stage
+(feature extraction + all folds), the summed time spent inside crfsuite
+(training and tagging, measured in the workers), the feature-extraction time
+and how many times features were extracted, payload loads per worker, and
+the overhead ratio ``wall / (crfsuite seconds / jobs)`` — 1.0 would mean the
+workers did nothing but crfsuite work. Also the per-fold F1 of every system.
+
+Usage: scripts/bench_tag.py [--train PATH] [--m 3] [--jobs 2] [--max-iterations 100] [--sentences N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from textbcv.corpus import read_conll  # noqa: E402
+from textbcv.split import make_splits  # noqa: E402
+from textbcv.tagging import features as features_module  # noqa: E402
+from textbcv.tagging import make_payload, parse_system, run_folds  # noqa: E402
+from textbcv.tagging import runner as runner_module  # noqa: E402
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--train", default=str(ROOT.parent / "shared" / "corpora" / "conll2003_en" / "eng.train"))
+    ap.add_argument("--m", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--max-iterations", type=int, default=None)
+    ap.add_argument("--sentences", type=int, default=None, help="use only the first N sentences")
+    ap.add_argument("--systems", default="iob2,iobes")
+    args = ap.parse_args()
+
+    t0 = time.perf_counter()
+    corpus = read_conll(args.train)
+    if args.sentences:
+        corpus = corpus[: args.sentences]
+    t_read = time.perf_counter()
+    splits = make_splits(corpus, m=args.m, seed=0)
+    t_split = time.perf_counter()
+
+    calls = Counter()
+    real_extract = features_module.extract
+
+    def counted(sentences, template):
+        calls[template.name] += 1
+        return real_extract(sentences, template)
+
+    runner_module.extract = counted
+    systems = [parse_system(s, task="ner", max_iterations=args.max_iterations) for s in args.systems.split(",")]
+    t_feat0 = time.perf_counter()
+    payload = make_payload(corpus.sentences, [s.chunks for s in corpus], systems)
+    t_feat = time.perf_counter() - t_feat0
+    with tempfile.TemporaryDirectory() as d:
+        t_run0 = time.perf_counter()
+        store = run_folds(payload, splits.folds(), systems, Path(d) / "folds.jsonl", jobs=args.jobs, progress=False)
+        t_run = time.perf_counter() - t_run0
+        records = store.ordered([s.name for s in systems])
+    crf = sum(r["run"]["train_seconds"] + r["run"]["tag_seconds"] for r in records)
+    train = sum(r["run"]["train_seconds"] for r in records)
+    loads = Counter()
+    for r in records:
+        loads[r["run"]["pid"]] += int(r["run"]["payload_loaded"])
+    wall = t_feat + t_run
+    f1 = {}
+    for r in records:
+        o = r["counts"]["overall"]
+        f1.setdefault(r["system"], []).append(round(2 * o["tp"] / (2 * o["tp"] + o["fp"] + o["fn"]), 4))
+    print(json.dumps({
+        "benchmark": "tag",
+        "corpus": {"file": Path(args.train).name, "sentences": len(corpus), "tokens": corpus.n_tokens},
+        "m": args.m, "jobs": args.jobs, "systems": [s.to_dict()["name"] for s in systems],
+        "crf": {"algorithm": systems[0].algorithm, **systems[0].params},
+        "folds": len(records),
+        "read_seconds": round(t_read - t0, 3),
+        "split_seconds": round(t_split - t_read, 3),
+        "feature_seconds": round(t_feat, 3),
+        "feature_extractions": dict(calls),
+        "payload_loads_per_worker": sorted(loads.values()),
+        "folds_wall_seconds": round(t_run, 3),
+        "wall_seconds": round(wall, 3),
+        "crfsuite_seconds": round(crf, 3),
+        "crfsuite_train_seconds": round(train, 3),
+        "overhead_ratio": round(wall / (crf / args.jobs), 4),
+        "overhead_ratio_folds_only": round(t_run / (crf / args.jobs), 4),
+        "fold_f1": f1,
+    }, indent=2))
+
+
+if __name__ == "__main__":
+    main()
