@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["atomic_write", "dumps_json", "write_json", "append_line"]
+from textbcv.errors import InputError
+
+__all__ = ["atomic_write", "check_writable", "dumps_json", "write_json", "append_line"]
 
 
 @contextlib.contextmanager
@@ -30,8 +32,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
     'hello'
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _open_temp(path)
     try:
         if "b" in mode:
             f = os.fdopen(fd, mode)
@@ -41,11 +42,53 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
             yield f
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as e:
+            raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def check_writable(path: str | os.PathLike, directory: bool = False) -> None:
+    """InputError unless ``path`` can become a file (a directory with ``directory``).
+
+    It may exist already (as a file, or as a directory with ``directory``);
+    its nearest existing ancestor must be a directory. Nothing is created.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> check_writable(os.path.join(d, "new", "x.json"))
+    >>> check_writable(d)
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: ...: is a directory; give a file name
+    """
+    path = Path(path)
+    if path.exists():
+        if path.is_dir() and not directory:
+            raise InputError("is a directory; give a file name", file=str(path))
+        if not path.is_dir() and directory:
+            raise InputError("is a file, not a directory", file=str(path))
+        return
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise InputError(f"cannot write here: {parent} is a file, not a directory", file=str(path))
+            return
+
+
+def _open_temp(path: Path) -> tuple[int, str]:
+    check_writable(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
 
 
 def dumps_json(obj: Any, indent: int | None = 2) -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from textbcv import __version__
-from textbcv._io import write_json
+from textbcv._io import check_writable, write_json
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.transform import filter_chunks, words_to_characters
 from textbcv.errors import InputError
@@ -27,7 +27,8 @@ from textbcv.stats.compare import compare_counts
 from textbcv.stats.sequential import SequentialTTest
 from textbcv.tagging import FoldStore, System, make_payload, parse_system, run_folds
 
-__all__ = ["CompareOptions", "compare", "prepare_corpus", "gold_chunks", "REPORT_FORMAT"]
+__all__ = ["CompareOptions", "ComparePlan", "compare", "prepare_compare", "run_compare", "prepare_corpus", "gold_chunks",
+           "REPORT_FORMAT"]
 
 REPORT_FORMAT = "textbcv-report/1"
 TASKS = ("ner", "cws")
@@ -70,6 +71,8 @@ class CompareOptions:
             raise InputError(f"--systems: a system is named twice in {','.join(self.systems)}")
         if self.m < 1:
             raise InputError(f"--m must be at least 1, got {self.m}")
+        if self.seed < 0:
+            raise InputError(f"--seed must be a non-negative integer, got {self.seed}")
         if self.sequential:
             if self.m_max < self.m_start:
                 raise InputError(f"--m-max must be at least {self.m_start} (the sequential test starts at m = {self.m_start}), got {self.m_max}")
@@ -128,6 +131,7 @@ def _sha256(path: str) -> str:
 def _prepare_out(out: Path, resume: bool) -> None:
     if out.exists() and not out.is_dir():
         raise InputError("--out must be a directory", file=str(out))
+    check_writable(out, directory=True)
     if (out / "folds.jsonl").exists() and not resume:
         raise InputError("holds a previous run (folds.jsonl); add --resume to continue it, or choose another --out", file=str(out))
 
@@ -219,6 +223,64 @@ def _stop_now(answer: dict, seq: list[dict], options: CompareOptions) -> tuple[b
     return False, ""
 
 
+@dataclass
+class ComparePlan:
+    """Everything a comparison needs before its first fold is trained (from :func:`prepare_compare`).
+
+    Every check of the user's input (options, corpus files, ``--out``, a run
+    being resumed) is done by the time a plan exists, and nothing has been
+    written yet.
+    """
+
+    out: Path
+    options: CompareOptions
+    format: str
+    systems: list[System]
+    raw: Corpus
+    corpus: Corpus
+    gold: list[tuple]
+    splits: object
+    payload: object
+    store: FoldStore
+    times: dict = field(default_factory=dict)
+
+
+def prepare_compare(
+    files: Sequence[str],
+    out: str | os.PathLike,
+    options: CompareOptions,
+    format: str = "conll",
+    columns: str | None = None,
+    scheme: str | None = None,
+    resume: bool = False,
+) -> ComparePlan:
+    """Check the input and do the work before training: read, split, featurize (nothing is written).
+
+    Raises
+    ------
+    InputError
+        For any bad option, corpus file or run directory.
+    """
+    t_start = time.time()
+    options.validate()
+    systems = options.make_systems()
+    out = Path(out)
+    _prepare_out(out, resume)
+    raw = read_corpus(files, format=format, columns=columns, scheme=scheme)
+    corpus = prepare_corpus(raw, options.task)
+    gold = gold_chunks(corpus, options)
+    t_read = time.time()
+    splits = _split_manifest(corpus, options, out, resume)
+    t_split = time.time()
+    store = FoldStore(out / "folds.jsonl")
+    for s in systems:
+        store.check_spec(s.name, s.to_dict())
+    payload = make_payload(corpus.sentences, gold, systems)
+    t_feat = time.time()
+    return ComparePlan(out, options, format, systems, raw, corpus, gold, splits, payload, store,
+                       {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat})
+
+
 def compare(
     files: Sequence[str],
     out: str | os.PathLike,
@@ -237,6 +299,9 @@ def compare(
 ) -> dict:
     """Run a whole comparison and write the run directory; return ``report.json``'s content.
 
+    The same as :func:`run_compare` on the plan of :func:`prepare_compare`:
+    bad input raises :class:`InputError` before anything is written.
+
     Examples
     --------
     >>> import tempfile
@@ -246,23 +311,29 @@ def compare(
     >>> [c["metric"] for c in r["comparisons"]]
     ['precision', 'recall', 'f1']
     """
-    t_start = time.time()
-    options.validate()
-    systems = options.make_systems()
-    out = Path(out)
-    _prepare_out(out, resume)
-    raw = read_corpus(files, format=format, columns=columns, scheme=scheme)
-    corpus = prepare_corpus(raw, options.task)
-    gold = gold_chunks(corpus, options)
-    t_read = time.time()
-    splits = _split_manifest(corpus, options, out, resume)
-    t_split = time.time()
-    payload = make_payload(corpus.sentences, gold, systems)
-    t_feat = time.time()
+    plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume)
+    return run_compare(plan, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
+                       save_models=save_models, save_predictions=save_predictions, plots=plots)
+
+
+def run_compare(
+    plan: ComparePlan,
+    jobs: int = 1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    save_models: bool = False,
+    save_predictions: bool = False,
+    plots: bool = True,
+) -> dict:
+    """Train and score every fold of ``plan``, test, and write the run directory; return ``report.json``'s content."""
+    out, options, systems, store = plan.out, plan.options, plan.systems, plan.store
+    raw, corpus, gold, splits, payload = plan.raw, plan.corpus, plan.gold, plan.splits, plan.payload
+    t_start, t_read, t_split, t_feat = (plan.times[k] for k in ("start", "read", "split", "feat"))
+    format = plan.format
 
     out.mkdir(parents=True, exist_ok=True)
     names = [s.name for s in systems]
-    store = FoldStore(out / "folds.jsonl")
     folds_before = len(store.done)
     all_folds = list(splits.folds())
     m = options.m_start if options.sequential else options.m

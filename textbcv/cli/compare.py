@@ -26,7 +26,8 @@ def register(sub) -> None:
     p.add_argument("--systems", required=True, type=_csv, metavar="NAME[,NAME...]",
                    help="systems to compare: a tagging scheme optionally with a feature template, e.g. iob2,iobes+wordshape")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--m", type=int, default=3, help="number of 2-fold splits (default 3)")
+    # default None, not 3: argparse does not see "--m 3 --sequential" as a conflict when the value is the default object
+    g.add_argument("--m", type=int, default=None, help="number of 2-fold splits (default 3)")
     g.add_argument("--sequential", action="store_true", help="start at m = 3 and add splits until the decision is clear or --m-max")
     p.add_argument("--m-max", type=int, default=12, help="largest m of a sequential run (default 12, as the thesis)")
     p.add_argument("--stop", choices=("t-test", "bayes"), default="t-test",
@@ -68,7 +69,7 @@ def options_from_args(args: argparse.Namespace):
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     return CompareOptions(
-        task=args.task, systems=args.systems, m=args.m, sequential=args.sequential, m_max=args.m_max,
+        task=args.task, systems=args.systems, m=3 if args.m is None else args.m, sequential=args.sequential, m_max=args.m_max,
         stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=args.rope, variant=args.variant,
         seed=args.seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
         untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations)

@@ -41,7 +41,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from textbcv.cli.report import print_report
-    from textbcv.pipeline import CompareOptions, compare
+    from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
 
     paths = bundled_corpora()
     for path in paths.values():
@@ -50,11 +50,15 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     out = Path(args.out)
+    # Every input check (options, --out, a previous run to resume) before anything is printed or written.
+    plans = []
     for name, task, key, systems in DEMOS:
         fmt = "conll" if task == "ner" else "segmented"
+        plans.append(prepare_compare([str(paths[key])], out / name, CompareOptions(task=task, systems=systems, m=args.m),
+                                     format=fmt, resume=True))
+    for (name, task, key, systems), plan in zip(DEMOS, plans):
         title = f"{' vs '.join(s.upper() for s in systems)} on the bundled {'NER' if task == 'ner' else 'word-segmentation'} corpus"
         print(f"\n=== {title} ===\n", flush=True)
-        report = compare([str(paths[key])], out / name, CompareOptions(task=task, systems=systems, m=args.m),
-                         format=fmt, jobs=args.jobs, resume=True, progress=False if args.quiet else None)
+        report = run_compare(plan, jobs=args.jobs, progress=False if args.quiet else None)
         print_report(out / name, report)
     return 0

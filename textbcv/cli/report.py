@@ -11,7 +11,7 @@ from pathlib import Path
 
 from textbcv.errors import InputError
 
-__all__ = ["register", "run", "print_report", "render_terminal"]
+__all__ = ["register", "run", "print_report", "render_terminal", "read_report_md"]
 
 
 def register(sub) -> None:
@@ -30,6 +30,9 @@ def render_terminal(markdown: str, color: bool) -> str:
         if not table:
             return
         rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in table if not re.fullmatch(r"\|?[-|\s]+\|?", r.strip())]
+        if not rows:  # separator lines only
+            table.clear()
+            return
         widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(max(len(r) for r in rows))]
         for k, r in enumerate(rows):
             line = "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
@@ -50,10 +53,26 @@ def render_terminal(markdown: str, color: bool) -> str:
     return "\n".join(out) + "\n"
 
 
+def read_report_md(out_dir: str | os.PathLike) -> str:
+    """The text of ``out_dir/report.md``; InputError (naming the file) when it is missing or unreadable."""
+    path = Path(out_dir) / "report.md"
+    if not path.is_file():
+        raise InputError("no report.md here: not a finished `textbcv compare` run directory", file=str(out_dir))
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", file=str(path)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"invalid UTF-8 (byte 0x{data[e.start]:02x}); not a report written by textbcv",
+                         file=str(path), line=data.count(b"\n", 0, e.start) + 1) from None
+
+
 def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None:
     """Print the report of ``out_dir`` and where its files are."""
     out = Path(out_dir)
-    md = (out / "report.md").read_text(encoding="utf-8")
+    md = read_report_md(out)
     sys.stdout.write(render_terminal(md, color=sys.stdout.isatty()))
     files = [p for p in ("report.md", "report.json", "splits.json", "folds.jsonl", "posteriors.png",
                          "f1_difference.png", "fold_f1.png") if (out / p).exists()]
@@ -62,10 +81,8 @@ def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.dir)
-    if not (out / "report.md").exists():
-        raise InputError("no report.md here: not a finished `textbcv compare` run directory", file=str(out))
     if args.markdown:
-        sys.stdout.write((out / "report.md").read_text(encoding="utf-8"))
+        sys.stdout.write(read_report_md(out))
     else:
         print_report(out)
     return 0

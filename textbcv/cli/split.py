@@ -4,8 +4,29 @@ from __future__ import annotations
 
 import numpy as np
 
+from textbcv._io import check_writable
 from textbcv.cli.common import add_corpus_args, read_corpus_args
 from textbcv.errors import InputError
+
+
+BALANCE = ("label", "lemma", "length")
+
+
+def parse_balance(text: str) -> tuple[str, ...]:
+    """The properties of ``--balance`` (``"none"``: none), each one of :data:`BALANCE`.
+
+    Examples
+    --------
+    >>> parse_balance("label, length"), parse_balance("none")
+    (('label', 'length'), ())
+    """
+    if text.strip() == "none":
+        return ()
+    props = tuple(x.strip() for x in text.split(",") if x.strip())
+    for b in props:
+        if b not in BALANCE:
+            raise InputError(f"--balance: unknown property {b!r} (properties: {', '.join(BALANCE)}, or none)")
+    return props
 
 
 def register(subparsers) -> None:
@@ -28,13 +49,17 @@ def run(args) -> int:
 
     if args.m < 1:
         raise InputError(f"--m must be at least 1, got {args.m}")
+    if args.seed < 0:
+        raise InputError(f"--seed must be a non-negative integer, got {args.seed}")
+    balance = parse_balance(args.balance)
+    check_writable(args.out)
     corpus = read_corpus_args(args)
-    kw = dict(m=args.m, balance=args.balance, group_by=args.group_by, seed=args.seed,
+    kw = dict(m=args.m, balance=balance, group_by=args.group_by, seed=args.seed,
               duplicates_together=not args.keep_duplicates_apart)
     s = make_splits(corpus, method=args.method, **kw)
+    r = make_splits(corpus, method="random", **kw) if args.report else None  # before writing: no output on error
     s.save(args.out)
-    if args.report:
-        r = make_splits(corpus, method="random", **kw)
+    if r is not None:
         print(f"{'split':>5}  {'measure':<8} {'J':>5} {args.method + ' χ²/J':>12} {'random χ²/J':>12}")
         for name in s.quality["chi2_per_df"]:
             a, b = s.quality["chi2_per_df"][name], r.quality["chi2_per_df"][name]

@@ -8,6 +8,7 @@ by ``textbcv compare`` (one fold per line). Prints a table, or with
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import re
@@ -104,25 +105,58 @@ def _system_line(text: str, name: str, fold: int | None = None) -> int | None:
     return _line_of(text, pos[fold]) if fold < len(pos) else _line_of(text, m.start())
 
 
+#: Largest count accepted: far above any corpus, and exact in the float arithmetic of textbcv.stats.
+MAX_COUNT = 10**15
+
+
 def _check_count(v: Any, what: str, file: str, line: int | None) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not (math.isfinite(v) and v == int(v))):
-        raise InputError(f"{what} must be a non-negative integer, got {json.dumps(v)}", file, line)
+        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
     if v < 0:
-        raise InputError(f"{what} must be a non-negative integer, got {json.dumps(v)}", file, line)
+        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
+    if v > MAX_COUNT:
+        raise InputError(f"{what} is {_show(v)}, more than 10^15: not a chunk count", file, line)
     return int(v)
+
+
+def _show(v: Any) -> str:
+    """A short JSON rendering of a value for an error message."""
+    text = json.dumps(v, allow_nan=True) if not (isinstance(v, int) and abs(v) > 10**30) else f"{str(v)[:12]}... ({len(str(abs(v)))} digits)"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _read_text(path: str) -> str:
+    """The UTF-8 text of ``path`` (a byte-order mark is dropped); InputError naming file and line otherwise."""
+    file = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", file) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"invalid UTF-8 (byte 0x{data[e.start]:02x}); files must be UTF-8", file,
+                         data.count(b"\n", 0, e.start) + 1) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _loads(text: str, file: str, line: int | None = None) -> Any:
+    """``json.loads`` with every failure an InputError (``line``: the line of a one-line ``text``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not valid JSON: {e.msg}", file, e.lineno if line is None else line) from None
+    except RecursionError:
+        raise InputError("not valid JSON: nested too deeply", file, line) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"not valid JSON: {e}", file, line) from None
 
 
 def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
     """Read and validate COUNTS.json; return (m, {system: [{"tp", "fp", "fn"}, ...]})."""
     file = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", file) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg}", file, e.lineno) from None
+    text = _read_text(path)
+    data = _loads(text, file)
     if not isinstance(data, dict):
         raise InputError('expected a JSON object {"m": M, "systems": {...}}', file, 1)
     for key in ("m", "systems"):
@@ -131,7 +165,7 @@ def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
     m = data["m"]
     mline = _line_of(text, text.find('"m"')) if '"m"' in text else 1
     if isinstance(m, bool) or not isinstance(m, int) or m < 1:
-        raise InputError(f'"m" must be an integer >= 1, got {json.dumps(m)}', file, mline)
+        raise InputError(f'"m" must be an integer >= 1, got {_show(m)}', file, mline)
     systems = data["systems"]
     sline = _line_of(text, text.find('"systems"'))
     if not isinstance(systems, dict):
@@ -165,10 +199,7 @@ def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dic
     was killed) is ignored. A fold recorded twice must have equal counts.
     """
     file = str(path)
-    try:
-        raw = Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", file) from None
+    raw = _read_text(path)
     lines = raw.split("\n")
     if lines and lines[-1] != "":
         lines = lines[:-1]  # torn last line
@@ -176,10 +207,7 @@ def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dic
     for no, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"not valid JSON: {e.msg}", file, no) from None
+        obj = _loads(line, file, no)
         if not isinstance(obj, dict):
             raise InputError("expected one JSON object per line", file, no)
         for key in ("system", "split", "direction", "counts"):
@@ -187,11 +215,11 @@ def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dic
                 raise InputError(f'missing key "{key}"', file, no)
         system, split, direction = obj["system"], obj["split"], obj["direction"]
         if not isinstance(system, str):
-            raise InputError(f'"system" must be a string, got {json.dumps(system)}', file, no)
+            raise InputError(f'"system" must be a string, got {_show(system)}', file, no)
         if isinstance(split, bool) or not isinstance(split, int) or split < 0:
-            raise InputError(f'"split" must be an integer >= 0, got {json.dumps(split)}', file, no)
+            raise InputError(f'"split" must be an integer >= 0, got {_show(split)}', file, no)
         if direction not in (0, 1) or isinstance(direction, bool):
-            raise InputError(f'"direction" must be 0 or 1, got {json.dumps(direction)}', file, no)
+            raise InputError(f'"direction" must be 0 or 1, got {_show(direction)}', file, no)
         counts = obj["counts"]
         where = "counts.overall" if chunk_type is None else f"counts.types.{chunk_type}"
         if not isinstance(counts, dict):
@@ -219,10 +247,13 @@ def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dic
     m = max(s for folds in found.values() for s, _d in folds) + 1
     out = {}
     for system, folds in found.items():
-        missing = [f"split {s} direction {d}" for s in range(m) for d in (0, 1) if (s, d) not in folds]
-        if missing:
-            raise InputError(f"system {system!r}: {len(missing)} of 2m = {2 * m} folds missing "
-                             f"({', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''})", file)
+        n_missing = 2 * m - len(folds)
+        if n_missing:
+            # (lazily: a corrupt "split" can make m huge)
+            missing = [f"split {s} direction {d}" for s, d in
+                       itertools.islice(((s, d) for s in range(m) for d in (0, 1) if (s, d) not in folds), 5)]
+            raise InputError(f"system {system!r}: {n_missing} of 2m = {2 * m} folds missing "
+                             f"({', '.join(missing[:4])}{', ...' if n_missing > 4 else ''})", file)
         out[system] = [folds[(s, d)][0] for s in range(m) for d in (0, 1)]
     return m, out
 

@@ -138,8 +138,22 @@ def read_conll(
     return _build(raw, paths, scheme)
 
 
+def _check_tags(raw: list[tuple], tag_seqs: list[tuple], prefixes: frozenset, what: str) -> None:
+    """InputError at FILE:LINE for the first tag (not ``O``) whose prefix is not in ``prefixes``."""
+    from textbcv.schemes import OUTSIDE, split_tag
+
+    ok = {OUTSIDE}
+    for (_roles, _rows, _doc, path, line), tags in zip(raw, tag_seqs):
+        for k, tag in enumerate(tags):
+            if tag in ok:
+                continue
+            if split_tag(tag)[0] not in prefixes:
+                raise InputError(f"tag {tag!r} {what} (prefixes: {', '.join(sorted(prefixes))} and O)", file=path, line=line + k)
+            ok.add(tag)
+
+
 def _build(raw: list[tuple], paths: list[str], scheme: str | None) -> Corpus:
-    from textbcv.schemes import detect, get_scheme
+    from textbcv.schemes import SCHEMES, detect, get_scheme
 
     tag_seqs = []
     for roles, rows, *_ in raw:
@@ -151,13 +165,17 @@ def _build(raw: list[tuple], paths: list[str], scheme: str | None) -> Corpus:
     has_tags = any(tag_seqs)
     if scheme is not None:
         try:
-            scheme = get_scheme(scheme.lower()).name
+            sch = get_scheme(scheme.lower())
         except (InputError, ValueError) as e:
             raise InputError(f"--scheme: {getattr(e, 'message', e)}") from None
+        scheme = sch.name
+        _check_tags(raw, tag_seqs, sch.prefixes, f"is not a tag of --scheme {scheme}")
     elif has_tags:
         try:
             scheme = detect(t for t in tag_seqs if t)
         except InputError as e:
+            known = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
+            _check_tags(raw, tag_seqs, known, "is not a tag of any scheme")
             raise InputError(f"{e.message}; give the scheme with --scheme", file=paths[0]) from None
     sentences = []
     for (roles, rows, document, path, line), tags in zip(raw, tag_seqs):

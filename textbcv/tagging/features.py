@@ -113,16 +113,32 @@ class Template:
     bias: bool = True
 
     def __post_init__(self):
+        where = f"feature template {self.name!r}"
+        for what, names in (("atoms", self.atoms), ("token_atoms", self.token_atoms)):
+            if not isinstance(names, tuple) or not all(isinstance(a, str) for a in names):
+                raise InputError(f"{where}: {what} must be a list of atom names")
+        if not isinstance(self.conjunctions, tuple) or not all(
+                isinstance(c, tuple) and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and _is_int(p[1])
+                                             for p in c) for c in self.conjunctions):
+            raise InputError(f"{where}: conjunctions must be lists of [atom, offset] pairs")
         for a in self.atoms + self.token_atoms + tuple(a for c in self.conjunctions for a, _ in c):
             if a not in ATOMS:
-                raise InputError(f"feature template {self.name!r}: unknown atom {a!r} (atoms: {', '.join(sorted(ATOMS))})")
+                raise InputError(f"{where}: unknown atom {a!r} (atoms: {', '.join(sorted(ATOMS))})")
+        if not (isinstance(self.window, tuple) and len(self.window) == 2 and all(_is_int(o) for o in self.window)):
+            raise InputError(f"{where}: window must be two integer offsets [lo, hi]")
         lo, hi = self.window
         if lo > 0 or hi < 0:
-            raise InputError(f"feature template {self.name!r}: window {self.window} must contain 0")
-        if any(not -8 <= o <= 8 for c in self.conjunctions for _, o in c):
-            raise InputError(f"feature template {self.name!r}: conjunction offsets must be within [-8, 8]")
+            raise InputError(f"{where}: window {self.window} must contain 0")
+        if lo < -MAX_OFFSET or hi > MAX_OFFSET:
+            raise InputError(f"{where}: window offsets must be within [-{MAX_OFFSET}, {MAX_OFFSET}], got {self.window}")
+        if any(not -MAX_OFFSET <= o <= MAX_OFFSET for c in self.conjunctions for _, o in c):
+            raise InputError(f"{where}: conjunction offsets must be within [-{MAX_OFFSET}, {MAX_OFFSET}]")
+        if not isinstance(self.ngrams, tuple) or not all(_is_int(k) for k in self.ngrams):
+            raise InputError(f"{where}: ngrams must be a list of integers")
         if any(k < 1 or k > hi - lo + 1 for k in self.ngrams):
-            raise InputError(f"feature template {self.name!r}: n-gram orders {self.ngrams} must be between 1 and {hi - lo + 1}")
+            raise InputError(f"{where}: n-gram orders {self.ngrams} must be between 1 and {hi - lo + 1}")
+        if not isinstance(self.bias, bool):
+            raise InputError(f"{where}: bias must be true or false")
 
     def to_dict(self) -> dict:
         """JSON-ready form, saved with every result."""
@@ -133,19 +149,48 @@ class Template:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Template":
-        """Inverse of :meth:`to_dict`."""
+        """Inverse of :meth:`to_dict`; InputError for anything else.
+
+        Examples
+        --------
+        >>> Template.from_dict({"name": "t", "atoms": ["w"], "window": [0, 9]})
+        Traceback (most recent call last):
+        ...
+        textbcv.errors.InputError: bad feature template: feature template 't': window offsets must be within [-8, 8], got (0, 9)
+        """
+        if not isinstance(d, dict):
+            raise InputError(f"bad feature template: expected a JSON object, got {type(d).__name__}")
+        if not isinstance(d.get("name"), str) or not d["name"]:
+            raise InputError("bad feature template: \"name\" must be a non-empty string")
+        if "atoms" not in d:
+            raise InputError(f"bad feature template: feature template {d['name']!r}: missing \"atoms\"")
+        unknown = set(d) - {"name", "atoms", "window", "ngrams", "token_atoms", "conjunctions", "bias"}
+        if unknown:
+            raise InputError(f"bad feature template: feature template {d['name']!r}: unknown key(s) {', '.join(sorted(map(repr, unknown)))}")
+
+        def tup(v):
+            return tuple(tup(x) for x in v) if isinstance(v, list) else v
+
         try:
             return cls(
-                name=str(d["name"]),
-                atoms=tuple(d["atoms"]),
-                window=tuple(d.get("window", (-2, 2))),
-                ngrams=tuple(d.get("ngrams", (1, 2, 3))),
-                token_atoms=tuple(d.get("token_atoms", ())),
-                conjunctions=tuple(tuple((a, int(o)) for a, o in c) for c in d.get("conjunctions", ())),
-                bias=bool(d.get("bias", True)),
+                name=d["name"],
+                atoms=tup(d["atoms"]),
+                window=tup(d.get("window", [-2, 2])),
+                ngrams=tup(d.get("ngrams", [1, 2, 3])),
+                token_atoms=tup(d.get("token_atoms", [])),
+                conjunctions=tup(d.get("conjunctions", [])),
+                bias=d.get("bias", True),
             )
-        except (KeyError, TypeError, ValueError) as e:
-            raise InputError(f"bad feature template {d!r}: {e}") from None
+        except InputError as e:
+            raise InputError(f"bad feature template: {e.message}") from None
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+#: Largest feature offset (window and conjunctions) a template may use.
+MAX_OFFSET = 8
 
 
 TEMPLATES: dict[str, Template] = {
@@ -186,14 +231,31 @@ def get_template(spec: str | dict | Template) -> Template:
     if spec in TEMPLATES:
         return TEMPLATES[spec]
     if spec.endswith(".json"):
-        try:
-            with open(spec, encoding="utf-8") as f:
-                return Template.from_dict(json.load(f))
-        except OSError as e:
-            raise InputError(f"cannot read feature template: {e.strerror}", file=spec) from None
-        except json.JSONDecodeError as e:
-            raise InputError(f"invalid JSON: {e.msg}", file=spec, line=e.lineno) from None
+        return _read_template(spec)
     raise InputError(f"unknown feature template {spec!r} (built-in: {', '.join(TEMPLATES)}; or a .json file)")
+
+
+def _read_template(path: str) -> Template:
+    """A template from a JSON file; InputError naming the file (and line, where one is at fault)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise InputError(f"cannot read feature template: {e.strerror}", file=path) from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise InputError("invalid UTF-8 in feature template", file=path, line=data.count(b"\n", 0, e.start) + 1) from None
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON: {e.msg}", file=path, line=e.lineno) from None
+    except (RecursionError, ValueError) as e:  # nesting too deep, an integer of more than 4300 digits
+        raise InputError(f"invalid JSON: {'nested too deeply' if isinstance(e, RecursionError) else e}", file=path) from None
+    try:
+        return Template.from_dict(d)
+    except InputError as e:
+        raise InputError(e.message, file=path) from None
 
 
 def extract(sentences: Iterable[Sentence], template: Template | str) -> Features:

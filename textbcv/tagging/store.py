@@ -19,6 +19,7 @@ from pathlib import Path
 
 from textbcv._io import append_line, atomic_write, dumps_json
 from textbcv.errors import InputError
+from textbcv.scoring import ChunkCounts
 
 __all__ = ["FoldStore", "fold_key"]
 
@@ -41,7 +42,8 @@ class FoldStore:
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "folds.jsonl")
     >>> st = FoldStore(p)
-    >>> st.append({"system": "iob2", "split": 0, "direction": 1, "counts": {}, "run": {"seconds": 1.0}})
+    >>> st.append({"system": "iob2", "split": 0, "direction": 1, "counts": {"overall": {"tp": 1, "fp": 0, "fn": 2}},
+    ...            "run": {"seconds": 1.0}})
     >>> sorted(FoldStore(p).done)
     [('iob2', 0, 1)]
     """
@@ -53,20 +55,36 @@ class FoldStore:
             self._load()
 
     def _load(self) -> None:
-        data = self.path.read_bytes()
+        name = str(self.path)
+        try:
+            data = self.path.read_bytes()
+        except OSError as e:
+            raise InputError(f"cannot read: {e.strerror}", file=name) from None
         end = data.rfind(b"\n") + 1
         if end < len(data):  # a torn last line from a killed run: drop it
             with open(self.path, "r+b") as f:
                 f.truncate(end)
             data = data[:end]
-        for lineno, line in enumerate(data.decode("utf-8").split("\n")[:-1], 1):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError("invalid UTF-8: not a fold store; delete the file or choose another --out",
+                             file=name, line=data.count(b"\n", 0, e.start) + 1) from None
+        for lineno, line in enumerate(text.split("\n")[:-1], 1):
             if not line.strip():
                 continue
             try:
                 rec = json.loads(line)
+                if not isinstance(rec, dict):
+                    raise ValueError("not a JSON object")
                 key = fold_key(rec)
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
-                raise InputError(f"not a fold record ({e}); delete the file or choose another --out", file=str(self.path), line=lineno) from None
+                if key[1] < 0 or key[2] not in (0, 1) or not isinstance(key[0], str):
+                    raise ValueError(f"bad system, split or direction {key}")
+                ChunkCounts.from_dict(rec.get("counts"))
+            except (KeyError, TypeError, ValueError, RecursionError) as e:  # InputError is a ValueError
+                msg = getattr(e, "message", None) or str(e) or type(e).__name__
+                raise InputError(f"not a fold record ({msg}); delete the file or choose another --out",
+                                 file=name, line=lineno) from None
             self.records[key] = rec
 
     @property
