@@ -129,8 +129,8 @@ def _items(n: int, groups) -> tuple[np.ndarray, np.ndarray]:
 
 
 def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, sp.csr_matrix] | None = None,
-                groups=None, seed: int = 0, weights: dict[str, float] | None = None, n_leaves: int = 16,
-                passes: int = 2, quality: bool = True, options: dict | None = None) -> SplitSet:
+                groups=None, seed: int = 0, weights: dict[str, float] | None = None, effort: float = 1.0,
+                quality: bool = True, options: dict | None = None) -> SplitSet:
     """Split n units into m splits (the array core: no corpus needed).
 
     Parameters
@@ -172,14 +172,14 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
     else:
         X, W = sp.csr_matrix((n_items, 0)), np.zeros(0)
     rng = np.random.default_rng(seed)
-    kw = {"X": X, "W": W, "passes": passes} if X.shape[1] else {}
+    kw = {"X": X, "W": W, "effort": effort} if X.shape[1] else {}
     opts = dict(options or {})
     extend = None
     if method == "bcv":
         if m > max_m(n_items):
             raise InputError(f"m = {m} is impossible with {n_items} units: at most {max_m(n_items)} "
                              f"(m ≤ N − 1 for N = {2 ** int(np.floor(np.log2(n_items)))} blocks of ≥ 1 unit)")
-        nb = NestedBlocks(weight, X, W, seed=seed, n_leaves=n_leaves, passes=passes, balance=bool(X.shape[1]))
+        nb = NestedBlocks(weight, X, W, seed=seed, effort=effort, balance=bool(X.shape[1]))
 
         def build(mm: int) -> SplitSet:
             if mm > max_m(n_items):
