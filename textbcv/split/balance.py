@@ -43,8 +43,8 @@ DEFAULT_WEIGHTS = {"label": 1 / 0.05, "length": 1 / 0.15, "lemma": 100 / 0.3}
 #: Categories with fewer occurrences have an expected count below 5 in a half (·½ − rounding) and are pooled.
 MIN_COUNT = 11
 
-#: Refinement work per level, in touched non-zeros (iterations = budget / nnz, between 1 and MAX_ITER).
-WORK_BUDGET = 2e7
+#: Refinement work per level, in touched non-zeros (iterations = budget / nnz, at most MAX_ITER; none at ~10^6 sentences).
+WORK_BUDGET = 1.5e7
 MAX_ITER = 400
 #: Dense (blocks × categories) deviation tables are kept below this many entries (most frequent columns kept).
 MAX_TABLE = 2e7
@@ -167,7 +167,7 @@ def _schedule(parent, weight, order, children, targets, rng) -> np.ndarray:
 
 
 def _greedy(X: sp.csr_matrix, W: np.ndarray, parent: np.ndarray, out: np.ndarray, rnd: np.ndarray,
-            children: np.ndarray, max_batches: int = 512, repass: bool = False) -> None:
+            children: np.ndarray, max_batches: int = 256, repass: bool = False) -> None:
     """Reassign the children within every round greedily against the counts dealt so far (``out`` updated).
 
     Rounds are taken in dealing order (rarest categories first), in at most
@@ -296,7 +296,7 @@ def refine(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, parent: np.ndarr
     _, wclass = np.unique(weight, return_inverse=True)
     wclass = wclass.ravel()
     nw = int(wclass.max()) + 1 if n else 1
-    iters = int(np.clip(effort * WORK_BUDGET / max(X.nnz, 1), 1, MAX_ITER)) if effort > 0 else 0
+    iters = int(min(effort * WORK_BUDGET / max(X.nnz, 1), MAX_ITER))
     stale = 0
     for _ in range(iters):
         # a random pairing of the children of every parent
