@@ -302,6 +302,11 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     if isinstance(balance, str):
         balance = () if balance == "none" else tuple(x for x in balance.split(",") if x)
     balance = tuple(balance or ())
+    from textbcv.split.profiles import MEASURES
+
+    bad = [b for b in balance if b not in MEASURES]
+    if bad:
+        raise InputError(f"unknown balance measure {bad[0]!r} (measures: {', '.join(MEASURES)}, or none)")
     if group_by not in ("sentence", "document"):
         raise InputError(f"--group-by must be sentence or document, got {group_by!r}")
     n = len(corpus)
