@@ -48,6 +48,8 @@ MIN_COUNT = 11
 #: Refinement work per level, in touched non-zeros (iterations = budget / nnz, at most MAX_ITER; none at ~10^6 sentences).
 WORK_BUDGET = 1.5e7
 MAX_ITER = 400
+#: Greedy re-dealing work, in non-zeros: beyond it the remaining (most frequent-only) rounds keep the dealt order.
+GREEDY_BUDGET = 6e6
 #: Dense (blocks × categories) deviation tables are kept below this many entries (most frequent columns kept).
 MAX_TABLE = 2e7
 
@@ -213,6 +215,10 @@ def _greedy(X: sp.csr_matrix, W: np.ndarray, parent: np.ndarray, out: np.ndarray
         return
     ro = np.argsort(rnd, kind="stable")
     rstart = np.searchsorted(rnd[ro], np.arange(n_rounds + 1))
+    if X.nnz > GREEDY_BUDGET:  # only the first (rarest) rounds, up to the budget in non-zeros
+        rowlen = np.diff(X.indptr)[ro]
+        work = np.cumsum(rowlen)[np.maximum(rstart[1:] - 1, 0)]
+        n_rounds = max(1, int(np.searchsorted(work, GREEDY_BUDGET)))
     nb = min(n_rounds, max_batches)
     top = P == 1
     G = np.zeros((K, B)) if top else None  # G[c, j] = w_c · count of c in child j
