@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["objective", "deal", "rarity_order", "refine", "DEFAULT_WEIGHTS", "MIN_COUNT"]
+__all__ = ["objective", "deal", "rarity_order", "refine", "polish", "DEFAULT_WEIGHTS", "MIN_COUNT"]
 
 #: Weight of each measure in the objective: 1 / (its χ²/J target), so each is scaled by how tight it must be.
 DEFAULT_WEIGHTS = {"label": 1 / 0.05, "length": 1 / 0.15, "lemma": 100 / 0.3}
@@ -48,6 +48,8 @@ MIN_COUNT = 11
 #: Refinement work per level, in touched non-zeros (iterations = budget / nnz, at most MAX_ITER; none at ~10^6 sentences).
 WORK_BUDGET = 1.5e7
 MAX_ITER = 400
+#: Greedy re-dealing work, in non-zeros: beyond it the remaining (most frequent-only) rounds keep the dealt order.
+GREEDY_BUDGET = 6e6
 #: Dense (blocks × categories) deviation tables are kept below this many entries (most frequent columns kept).
 MAX_TABLE = 2e7
 
@@ -60,7 +62,8 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
     5 in a half) are pooled into one "rare" column per measure, as the
     quality measure pools them. Column c of measure m gets weight
     ``weights[m] / (C_c · J_m)``, so that Σ_c w_c·dev_c² is Σ_m weights[m]·χ²_m/J_m
-    up to a constant factor.
+    up to a constant factor. The matrix is built in one pass (row segments of
+    the measures interleaved, int32 indices; a row's columns need not be sorted).
 
     Examples
     --------
@@ -70,30 +73,56 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
     ([[12.0, 1.0], [0.0, 1.0]], [0.0417, 0.25])
     """
     weights = {**DEFAULT_WEIGHTS, **(weights or {})}
-    cols, ws = [], []
+    n = next(iter(measures.values())).shape[0] if measures else 0
+    parts, ws, K0 = [], [], 0  # per measure: kept entries per row, their columns and data, pooled count per row
     for name, M in measures.items():
-        M = sp.csr_matrix(M, dtype=np.float64)
-        if M.shape[1] == 0:
+        M = sp.csr_matrix(M)
+        if M.shape[1] == 0 or M.nnz == 0:
             continue
-        tot = np.asarray(M.sum(axis=0)).ravel()
+        M.sum_duplicates()
+        tot = np.bincount(M.indices, weights=M.data, minlength=M.shape[1])
         keep = tot >= min_count
-        parts = [M] if keep.all() else [M[:, keep]]
-        totals = [tot[keep]]
-        if (~keep).any() and tot[~keep].sum() > 0:
-            parts.append(sp.csr_matrix(M[:, ~keep].sum(axis=1)))
-            totals.append(np.array([tot[~keep].sum()]))
-        C = np.concatenate(totals)
+        rare = (~keep) & (tot > 0)
+        C = np.r_[tot[keep], tot[rare].sum()] if rare.any() else tot[keep]
         J = len(C)
         if J < 2:  # one category: nothing to balance
             continue
-        cols.append(sp.hstack(parts, format="csr") if len(parts) > 1 else parts[0].tocsr())
+        newcol = np.full(M.shape[1], -1, dtype=np.int32)
+        newcol[keep] = np.arange(int(keep.sum()), dtype=np.int32)
+        kc = newcol[M.indices]
+        k = kc >= 0
+        ptr = M.indptr.astype(np.int64)
+        lens = np.diff(np.r_[0, np.cumsum(k)][ptr])
+        rsum = None
+        if rare.any():
+            cs = np.r_[0.0, np.cumsum(np.where(k, 0.0, M.data))]
+            rsum = cs[ptr[1:]] - cs[ptr[:-1]]
+        parts.append((lens, kc[k] + K0, M.data[k], rsum, K0 + J - 1))
         ws.append(weights.get(name, 1.0) / (np.maximum(C, 1) * J))
-    n = next(iter(measures.values())).shape[0] if measures else 0
-    if not cols:
+        K0 += J
+    if not parts:
         return sp.csr_matrix((n, 0)), np.zeros(0)
-    X = sp.hstack(cols, format="csr") if len(cols) > 1 else cols[0]
-    X.sum_duplicates()
-    X.eliminate_zeros()
+    rowlen = np.zeros(n, dtype=np.int64)
+    for lens, _, _, rsum, _ in parts:
+        rowlen += lens
+        if rsum is not None:
+            rowlen += rsum > 0
+    indptr = np.r_[0, np.cumsum(rowlen)]
+    nnz = int(indptr[-1])
+    indices = np.empty(nnz, dtype=np.int32)
+    data = np.empty(nnz, dtype=np.float64)
+    offset = indptr[:-1].copy()  # where the next measure's segment of every row starts
+    for lens, cols, d, rsum, pooled in parts:
+        dest = np.arange(len(cols), dtype=np.int64) + np.repeat(offset - np.r_[0, np.cumsum(lens)[:-1]], lens)
+        indices[dest] = cols
+        data[dest] = d
+        offset += lens
+        if rsum is not None:  # the pooled entry last in the measure's segment
+            has = np.flatnonzero(rsum > 0)
+            indices[offset[has]] = pooled
+            data[offset[has]] = rsum[has]
+            offset[has] += 1
+    X = sp.csr_matrix((data, indices, indptr.astype(np.int32 if nnz < 2**31 else np.int64)), shape=(n, K0))
     return X, np.concatenate(ws)
 
 
@@ -186,6 +215,10 @@ def _greedy(X: sp.csr_matrix, W: np.ndarray, parent: np.ndarray, out: np.ndarray
         return
     ro = np.argsort(rnd, kind="stable")
     rstart = np.searchsorted(rnd[ro], np.arange(n_rounds + 1))
+    if X.nnz > GREEDY_BUDGET:  # only the first (rarest) rounds, up to the budget in non-zeros
+        rowlen = np.diff(X.indptr)[ro]
+        work = np.cumsum(rowlen)[np.maximum(rstart[1:] - 1, 0)]
+        n_rounds = max(1, int(np.searchsorted(work, GREEDY_BUDGET)))
     nb = min(n_rounds, max_batches)
     top = P == 1
     G = np.zeros((K, B)) if top else None  # G[c, j] = w_c · count of c in child j
@@ -256,14 +289,12 @@ def _greedy(X: sp.csr_matrix, W: np.ndarray, parent: np.ndarray, out: np.ndarray
         newch = slotch[ridx, assign[ridx, pos]]
         out[items] = newch
         rr = np.repeat(np.arange(len(items)), np.diff(sub.indptr))
-        if top:
-            np.add.at(G, (sub.indices, newch[rr]), sub.data * W[sub.indices])
+        if top:  # bincount is several times faster than np.add.at
+            G += np.bincount(sub.indices.astype(np.int64) * B + newch[rr], weights=sub.data * W[sub.indices],
+                             minlength=K * B).reshape(K, B)
         else:
             np.add.at(cntw, newch[rr] * K + sub.indices, sub.data * W[sub.indices])
 
-
-def _block_f(D: np.ndarray, W: np.ndarray) -> np.ndarray:
-    return (D * D) @ W
 
 
 def refine(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, parent: np.ndarray, out: np.ndarray,
@@ -272,11 +303,14 @@ def refine(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, parent: np.ndarr
 
     Returns
     -------
-    (P*F,) array
-        The objective of every child block after refinement.
+    int
+        The number of descent iterations done (none when the work budget is below one pass over X).
     """
     X = sp.csr_matrix(X)
     n, K = X.shape
+    iters = int(min(effort * WORK_BUDGET / max(X.nnz, 1), MAX_ITER))
+    if iters == 0:
+        return 0
     P, F = children.shape
     B = P * F
     if B * K > MAX_TABLE:  # keep the most frequent columns
@@ -298,9 +332,9 @@ def refine(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, parent: np.ndarr
     _, wclass = np.unique(weight, return_inverse=True)
     wclass = wclass.ravel()
     nw = int(wclass.max()) + 1 if n else 1
-    iters = int(min(effort * WORK_BUDGET / max(X.nnz, 1), MAX_ITER))
     stale = 0
-    for _ in range(iters):
+    it = -1
+    for it in range(iters):
         # a random pairing of the children of every parent
         perm = np.take_along_axis(children, np.argsort(rng.random((P, F)), axis=1), axis=1)
         partner = np.full(B, -1, dtype=np.int64)
@@ -320,7 +354,7 @@ def refine(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, parent: np.ndarr
         _apply(X, D, K, u, au, av)
         _apply(X, D, K, v, av, au)
         out[u], out[v] = av, au
-    return _block_f(D, W)
+    return it + 1 if iters else 0
 
 
 def _candidates(X, W, out, partner, Ddiff, rows, cols, xw, selfterm, wclass, nw, L: int = 32):
@@ -474,6 +508,118 @@ def _best_prefixes(X, W, K, Ddiff, out, u, v):
 
 
 
+#: Work of the exact local search on the top-level blocks, in touched non-zeros (iterations = budget / nnz).
+POLISH_BUDGET = 4e7
+#: Candidates per block and swaps per pair of blocks examined exactly in every local-search round.
+POLISH_L, POLISH_K = 48, 8
+
+
+def _round_robin(B: int, rng: np.random.Generator) -> list[tuple[np.ndarray, np.ndarray]]:
+    """B − 1 perfect matchings of B blocks (circle method) covering every pair once, blocks relabelled at random."""
+    lab = rng.permutation(B)
+    out = []
+    for r in range(B - 1):
+        ring = np.r_[0, (np.arange(B - 1) + r) % (B - 1) + 1]
+        out.append((lab[ring[: B // 2]], lab[ring[::-1][: B // 2]]))
+    return out
+
+
+def polish(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, out: np.ndarray, targets: np.ndarray,
+           rng: np.random.Generator, effort: float = 1.0) -> int:
+    """Exact best-swap local search on Σ_b Σ_c w_c D_bc² over B blocks (one parent); ``out`` is updated.
+
+    Every round takes one perfect matching of the blocks (all B − 1 of a
+    round-robin schedule in turn). For every pair (a, b), the move costs
+    ``M_u = 2 Σ_c w_c x_uc (D_bc − D_ac + x_uc)`` of all items are computed at
+    once (O(nnz)); for the L cheapest items of each side every swap is scored
+    exactly, ``Δ(u, v) = M_u + M_v − 4 Σ_c w_c x_uc x_vc`` (the cross terms of
+    all pairs in one sparse product), up to K disjoint best swaps per pair are
+    chosen greedily and the prefix lowering the objective most is applied
+    (:func:`_best_prefixes`, exact with the interactions). Only items of equal
+    weight are swapped, so block sizes never change. Stops after
+    ``effort · POLISH_BUDGET / nnz`` rounds or a full schedule without a move.
+
+    Returns
+    -------
+    int
+        The number of rounds done (0 when the budget is below 8 rounds).
+
+    Examples
+    --------
+    >>> X = sp.csr_matrix(np.eye(2).repeat(4, axis=0))       # 8 items, two categories
+    >>> out = np.array([0, 0, 1, 1, 0, 0, 1, 1])               # block 0 has all of category 0
+    >>> polish(X, np.ones(2), np.ones(8, int), out, np.array([4.0, 4.0]), np.random.default_rng(0)) > 0
+    True
+    >>> np.bincount(out, weights=X[:, 0].toarray().ravel()).tolist()
+    [2.0, 2.0]
+    """
+    X = sp.csr_matrix(X)
+    n, K = X.shape
+    B = len(targets)
+    rounds = int(effort * POLISH_BUDGET / max(X.nnz, 1))
+    if rounds < 8 or B < 2 or K == 0:
+        return 0
+    L = min(POLISH_L, n)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(X.indptr))
+    cols = X.indices.astype(np.int64)
+    Xw = sp.csr_matrix((X.data * W[cols], X.indices, X.indptr), shape=X.shape)
+    q2 = 2.0 * np.bincount(rows, weights=X.data * Xw.data, minlength=n)
+    C = np.bincount(cols, weights=X.data, minlength=K)
+    D = np.bincount(out[rows] * K + cols, weights=X.data, minlength=B * K).reshape(B, K)
+    D -= np.outer(targets / targets.sum(), C)
+    _, wcl = np.unique(weight, return_inverse=True)
+    wcl = wcl.ravel()
+    sched: list = []
+    stale = 0
+    done = 0
+    for done in range(1, rounds + 1):
+        if not sched:
+            sched = _round_robin(B, rng)
+        A, Bb = sched.pop()
+        P = len(A)
+        partner = np.empty(B, dtype=np.int64)
+        partner[A], partner[Bb] = Bb, A
+        Ddiff = D[partner] - D
+        M = 2.0 * np.bincount(rows, weights=Xw.data * Ddiff.ravel()[out[rows] * K + cols], minlength=n) + q2
+        o = np.lexsort((M, out))
+        st = np.searchsorted(out[o], np.arange(B))
+        cnt = np.diff(np.r_[st, n])
+        top = np.where(np.arange(L)[None, :] < cnt[:, None], o[np.minimum(st[:, None] + np.arange(L)[None, :], n - 1)], -1)
+        U, V = top[A], top[Bb]
+        Uc, Vc = np.maximum(U, 0), np.maximum(V, 0)
+        prod = (Xw[Uc.ravel()] @ X[Vc.ravel()].T).toarray().reshape(P, L, P, L)
+        cross = prod[np.arange(P), :, np.arange(P), :]
+        delta = M[Uc][:, :, None] + M[Vc][:, None, :] - 4.0 * cross
+        delta[(U < 0)[:, :, None] | (V < 0)[:, None, :] | (wcl[Uc][:, :, None] != wcl[Vc][:, None, :])] = np.inf
+        su, sv, sp_ = [], [], []
+        ar = np.arange(P)
+        for _ in range(POLISH_K):
+            flat = delta.reshape(P, -1).argmin(axis=1)
+            i, j = flat // L, flat % L
+            ok = delta[ar, i, j] < -1e-12
+            if not ok.any():
+                break
+            r = ar[ok]
+            su.append(U[r, i[ok]])
+            sv.append(V[r, j[ok]])
+            sp_.append(r)
+            delta[r, i[ok], :] = np.inf
+            delta[r, :, j[ok]] = np.inf
+        if not su:
+            stale += 1
+            if stale >= B - 1:
+                break
+            continue
+        stale = 0
+        o = np.argsort(np.concatenate(sp_), kind="stable")
+        u, v = _best_prefixes(X, W, K, Ddiff, out, np.concatenate(su)[o], np.concatenate(sv)[o])
+        au, av = out[u], out[v]
+        _apply(X, D, K, u, au, av)
+        _apply(X, D, K, v, av, au)
+        out[u], out[v] = av, au
+    return done
+
+
 def _apply(X: sp.csr_matrix, D: np.ndarray, K: int, items: np.ndarray, src: np.ndarray, dst: np.ndarray) -> None:
     """Move the rows ``items`` from blocks ``src`` to blocks ``dst`` in the deviation table D (B × K)."""
     if len(items) == 0:
@@ -537,4 +683,6 @@ def deal(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, parent: np.ndarray
     if K and children.shape[1] > 1 and effort > 0:
         _greedy(X, W, parent, out, rnd, children)
         refine(X, W, weight, parent, out, children, targets, rng, effort)
+        if P == 1:
+            polish(X, W, weight, out, np.asarray(targets, dtype=np.float64), rng, effort)
     return out
