@@ -7,7 +7,12 @@ default CRF settings), ``--jobs 2``. Figures: wall time of the tagging stage
 (training and tagging, measured in the workers), the feature-extraction time
 and how many times features were extracted, payload loads per worker, and
 the overhead ratio ``wall / (crfsuite seconds / jobs)`` — 1.0 would mean the
-workers did nothing but crfsuite work. Also the per-fold F1 of every system.
+workers did nothing but crfsuite work — with its parts: each worker's busy
+time (the gap to the wall time is idle tail) and the time spent in folds
+outside crfsuite (loading the payload, feeding crfsuite, decoding, scoring).
+Also the per-fold F1 of every system. The ratio is only meaningful on an
+otherwise idle machine: other load stretches some folds and leaves a worker
+idle at the end.
 
 Usage: scripts/bench_tag.py [--train PATH] [--m 3] [--jobs 2] [--max-iterations 100] [--sentences N]
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -69,9 +75,11 @@ def main() -> None:
         records = store.ordered([s.name for s in systems])
     crf = sum(r["run"]["train_seconds"] + r["run"]["tag_seconds"] for r in records)
     train = sum(r["run"]["train_seconds"] for r in records)
-    loads = Counter()
+    loads, busy = Counter(), Counter()
     for r in records:
         loads[r["run"]["pid"]] += int(r["run"]["payload_loaded"])
+        busy[r["run"]["pid"]] += r["run"]["seconds"]
+    in_fold_other = sum(r["run"]["seconds"] - r["run"]["train_seconds"] - r["run"]["tag_seconds"] for r in records)
     wall = t_feat + t_run
     f1 = {}
     for r in records:
@@ -94,6 +102,9 @@ def main() -> None:
         "crfsuite_train_seconds": round(train, 3),
         "overhead_ratio": round(wall / (crf / args.jobs), 4),
         "overhead_ratio_folds_only": round(t_run / (crf / args.jobs), 4),
+        "worker_busy_seconds": sorted(round(v, 1) for v in busy.values()),
+        "in_fold_non_crfsuite_seconds": round(in_fold_other, 3),
+        "load_average_1min_after": round(os.getloadavg()[0], 2),
         "fold_f1": f1,
     }, indent=2))
 

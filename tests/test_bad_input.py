@@ -83,7 +83,7 @@ CASES = [
     C("split-negative-seed", ["split", "{d}/x.conll", "--seed", "-1", "--out", "{d}/s.json"], None,
       "--seed must be a non-negative integer", {"x.conll": TINY}, ["s.json"]),
     C("split-unknown-balance", ["split", "{d}/x.conll", "--balance", "label,colour", "--out", "{d}/s.json"], None,
-      "--balance: unknown property 'colour'", {"x.conll": TINY}, ["s.json"]),
+      "unknown balance measure 'colour'", {"x.conll": TINY}, ["s.json"]),
     C("split-out-is-directory", ["split", "{d}/x.conll", "--out", "{d}/outdir"], "{d}/outdir", "is a directory",
       {"x.conll": TINY, "outdir/keep": "k"}),
     C("split-out-below-a-file", ["split", "{d}/x.conll", "--out", "{d}/x.conll/s.json"], "{d}/x.conll/s.json",
@@ -102,7 +102,7 @@ CASES = [
     C("split-m-not-integer", ["split", "{d}/x.conll", "--m", "three", "--out", "{d}/s.json"], None,
       "invalid int value: 'three'", {"x.conll": TINY}, ["s.json"]),
     # ---------------------------------------------------------------- score
-    C("score-file-is-directory", ["score", "{d}/sub"], "{d}/sub", "cannot read", {"sub/keep": ""}),
+    C("score-file-is-directory", ["score", "{d}/sub"], "{d}/sub", "is a directory", {"sub/keep": ""}),
     C("score-bom-crlf-bad-gold-tag", ["score", "{d}/p.txt", "--scheme", "bmes"], "{d}/p.txt:3",
       "gold tag 'I' is not a tag of BMES", {"p.txt": b"\xef\xbb\xbfa B B\r\nb E E\r\nc I S\r\n"}),
     C("score-column-change-after-blank-lines", ["score", "{d}/p.txt"], "{d}/p.txt:5", "expected 4 columns as on line 1, found 3",

@@ -80,8 +80,8 @@ def test_reader_units(tmp_path):
         (b"a B-X B-X\nb O\n", r":2: expected 3 columns as on line 1, found 2$"),
         (b"a B-X B-X\n\nb\n", r":3: expected at least 2 columns"),
         (b"a O O\nb \xff O\n", r":2: invalid UTF-8"),
-        (b"", r"x\.txt: no tokens"),
-        (b"\n\n  \n", r"x\.txt: no tokens"),
+        (b"", r"x\.txt:1: file is empty"),
+        (b"\n\n  \n", r"x\.txt:1: file is empty"),
         (b"a O O\nb O Q-X\n", r":2: predicted tag 'Q-X' is not a tag of IOBES"),
     ],
 )
@@ -100,7 +100,7 @@ def test_unknown_scheme_and_missing_file(tmp_path, capsys):
     status, _, err = run(capsys, DATA / "score_iob2.txt", "--scheme", "iob3")
     assert status == 2 and "unknown tagging scheme 'iob3'" in err
     status, _, err = run(capsys, tmp_path / "nope.txt")
-    assert status == 2 and "nope.txt: cannot read" in err
+    assert status == 2 and "nope.txt: no such file" in err
 
 
 def test_subprocess_no_traceback(tmp_path):

@@ -26,6 +26,13 @@ def test_all_multiples_of_4_up_to_100_are_hadamard():
 
 
 def _check(n, m, seed=0):
+    """Halves disjoint and covering; |half − n/2| ≤ N/4 and max |φ_ij − n/4| ≤ N/4.
+
+    "Halves differ by at most N/4" cannot hold as worded: for n ≡ 2 (mod 4) and
+    m = 3 (N = 4) the blocks are 2 of size k+1 and 2 of size k, and some split
+    puts both big blocks in one half, so its halves differ by 2 > N/4 = 1. What
+    does hold is that each half is within N/4 of n/2 (and φ within N/4 of n/4).
+    """
     s = split_units(n, m, seed=seed)
     N = n_blocks_for(m)
     T = s.train_masks()

@@ -112,8 +112,8 @@ def append_line(path: str | os.PathLike, line: str) -> None:
     """Append one line to ``path`` so that a killed process never leaves a torn line.
 
     The line is written with a single ``write`` call on a file opened with
-    ``O_APPEND`` and synced; readers of the file should ignore a last line
-    without a trailing newline (see :func:`read_complete_lines`).
+    ``O_APPEND`` and synced; a reader must drop a last line without its
+    newline (a kill mid-write), as :class:`textbcv.tagging.FoldStore` does.
     """
     data = (line.rstrip("\n") + "\n").encode("utf-8")
     fd = os.open(os.fspath(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)

@@ -138,11 +138,8 @@ def _prepare_out(out: Path, resume: bool) -> None:
 
 def _split_manifest(corpus: Corpus, options: CompareOptions, out: Path, resume: bool):
     m_plan = options.m_max if options.sequential else options.m
-    try:
-        splits = make_splits(corpus, m=m_plan, method="bcv", balance=options.balance or None,
-                             group_by=options.group_by, seed=options.seed)
-    except InputError:
-        raise
+    splits = make_splits(corpus, m=m_plan, method="bcv", balance=options.balance or None,
+                         group_by=options.group_by, seed=options.seed)
     path = out / "splits.json"
     if resume and path.exists():
         old = load_splits(path)
@@ -153,10 +150,6 @@ def _split_manifest(corpus: Corpus, options: CompareOptions, out: Path, resume: 
             raise InputError("the saved splits differ from the ones these options give (another corpus, seed or "
                              "option?); use another --out", file=str(path))
     return splits
-
-
-def _counts_array(store: FoldStore, name: str, m: int) -> list[dict]:
-    return store.counts(name, m)
 
 
 def _per_type(store: FoldStore, name: str, m: int) -> dict:
@@ -412,6 +405,4 @@ def run_compare(
 
 def _truncate(splits, m: int):
     """The first ``m`` splits of a nested BCV split set, with their quality block."""
-    if m == len(splits.splits):
-        return splits
-    return splits.extend(m) if splits._extend is not None else splits
+    return splits if m == len(splits.splits) else splits.extend(m)

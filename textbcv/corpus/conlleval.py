@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from textbcv.corpus._text import read_lines
 from textbcv.errors import InputError
 
 __all__ = ["ConllevalSentence", "ConllevalFile", "read_conlleval"]
@@ -89,18 +90,7 @@ def read_conlleval(path: str | os.PathLike, docstart: str = "boundary") -> Conll
     if docstart not in ("boundary", "token"):
         raise ValueError(f"docstart must be 'boundary' or 'token', not {docstart!r}")
     name = os.fspath(path)
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror or e}", file=name) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        line = data.count(b"\n", 0, e.start) + 1
-        raise InputError(f"invalid UTF-8 (byte 0x{data[e.start]:02x})", file=name, line=line) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    lines = read_lines(path)
     sentences: list[ConllevalSentence] = []
     tokens: list[str] = []
     gold: list[str] = []
@@ -117,13 +107,11 @@ def read_conlleval(path: str | os.PathLike, docstart: str = "boundary") -> Conll
             sentences.append(ConllevalSentence(tuple(tokens), tuple(gold), tuple(pred), first_line))
             tokens, gold, pred = [], [], []
 
-    n_newlines = text.count("\n")
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, line in enumerate(lines, 1):
         fields = line.split()
         if not fields:
-            if line or lineno <= n_newlines:  # the piece after the last newline is not a line
-                flush()
-                last_is_boundary = True
+            flush()
+            last_is_boundary = True
             continue
         n = len(fields)
         if n < 2:

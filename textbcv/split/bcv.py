@@ -7,8 +7,8 @@ for any L ≥ N. Split i (0-based) is column i + 1 of Sylvester's Hadamard
 matrix H_N: the "+" blocks form its training half. Because Sylvester's column
 order is nested, the splits of m = 3 are the first 3 splits of m = 7, 15, 31.
 
-The first ``n_leaves`` (16) blocks are built at once by :func:`deal`, balanced
-for every measure; deeper levels bisect each block in the same way.
+Blocks are built by recursive bisection (level 1 → 2 → 4 → ...), every
+bisection balanced for every measure by :func:`textbcv.split.balance.deal`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from scipy.linalg import hadamard
 
 from textbcv.errors import InputError
-from textbcv.split.balance import deal
+from textbcv.split.balance import deal, rarity_order
 
 __all__ = ["n_blocks_for", "max_m", "block_targets", "NestedBlocks", "halves_from_blocks"]
 
@@ -110,7 +110,16 @@ def halves_from_blocks(blocks: np.ndarray, m: int) -> np.ndarray:
 
 @dataclass
 class NestedBlocks:
-    """Items (units or groups of units) placed into nested, balanced blocks.
+    """Items (units or groups of units) placed into nested, balanced blocks by recursive bisection.
+
+    Level 1 is one block; level 2L splits block j of level L into blocks j and
+    j + L (:func:`textbcv.split.balance.deal` with two children per parent,
+    sizes from :func:`block_targets`). Every bisection is balanced for every
+    category (rarest-category dealing, then swap descent), so every block of
+    level N holds about ⌊C/N⌋ or ⌈C/N⌉ of every category with C ≥ N·(a few)
+    occurrences — the optimum of Σ over the N − 1 halves of the χ² numerators
+    (see :mod:`textbcv.split.balance`). Levels are built lazily and cached, so
+    the blocks of level N never depend on whether a deeper level was asked for.
 
     Parameters
     ----------
@@ -119,10 +128,8 @@ class NestedBlocks:
     X, W : sparse (n_items, K) and (K,)
         Balancing objective (:func:`textbcv.split.balance.objective`); K may be 0.
     seed : int
-    n_leaves : int
-        Number of blocks built at once (16); deeper levels are bisections.
-    passes : int
-        Dealing passes (see :func:`textbcv.split.balance.deal`).
+    effort : float
+        Scales the refinement budget of every bisection (0: dealing only).
     balance : bool
         False places items at random (sizes still near-equal).
 
@@ -137,9 +144,9 @@ class NestedBlocks:
     X: sp.csr_matrix
     W: np.ndarray
     seed: int = 0
-    n_leaves: int = 16
-    passes: int = 2
+    effort: float = 1.0
     balance: bool = True
+    n_leaves: int = 16
     _levels: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
@@ -148,22 +155,13 @@ class NestedBlocks:
         if n < 4:
             raise InputError(f"BCV needs at least 4 units to place into 4 blocks, got {n}")
         self.total = int(self.weight.sum())
-        self.leaves = min(self.n_leaves, 2 ** int(np.floor(np.log2(n))))
-        if not self.balance:
-            self.X, self.W = sp.csr_matrix((n, 0)), np.zeros(0)
         rng = np.random.default_rng([self.seed, 0])
-        targets = block_targets(self.total, self.leaves)
-        Xr = self.X if self.balance else sp.csr_matrix((n, 0))
-        if not self.balance:  # random order: shuffle items before dealing by size
-            perm = rng.permutation(n)
-            inv = np.empty(n, dtype=np.int64)
-            inv[perm] = np.arange(n)
-            child = deal(Xr[perm], self.W, self.weight[perm], np.zeros(n, dtype=np.int64),
-                         np.arange(self.leaves)[None, :], targets, rng, passes=1)[inv]
+        if not self.balance or self.X.shape[1] == 0:
+            self.X, self.W = sp.csr_matrix((n, 0)), np.zeros(0)
+            self._order = np.lexsort((rng.permutation(n), -self.weight))
         else:
-            child = deal(Xr, self.W, self.weight, np.zeros(n, dtype=np.int64), np.arange(self.leaves)[None, :],
-                         targets, rng, passes=self.passes)
-        self._levels[self.leaves] = child
+            self._order = rarity_order(self.X, self.weight, rng)
+        self.leaves = min(self.n_leaves, 2 ** int(np.floor(np.log2(n))))
 
     @property
     def n_items(self) -> int:
@@ -173,31 +171,30 @@ class NestedBlocks:
         """Largest m these items allow."""
         return max_m(self.n_items)
 
+    def _level(self, N: int) -> np.ndarray:
+        if N <= self.leaves:
+            if self.leaves not in self._levels:
+                rng = np.random.default_rng([self.seed, self.leaves])
+                n = self.n_items
+                self._levels[self.leaves] = deal(self.X, self.W, self.weight, np.zeros(n, dtype=np.int64),
+                                                 np.arange(self.leaves)[None, :], block_targets(self.total, self.leaves),
+                                                 rng, effort=self.effort, order=self._order)
+            return self._levels[self.leaves] % N
+        if N not in self._levels:
+            L = N // 2
+            parent = self._level(L)
+            sizes = np.bincount(parent, weights=self.weight, minlength=L).astype(np.int64)
+            targets = _split_sizes(sizes)
+            children = np.stack([np.arange(L), np.arange(L) + L], axis=1)
+            rng = np.random.default_rng([self.seed, N])
+            self._levels[N] = deal(self.X, self.W, self.weight, parent, children, targets, rng,
+                                   effort=self.effort, order=self._order)
+        return self._levels[N]
+
     def blocks(self, N: int) -> np.ndarray:
         """Block id (0..N-1) of every item at level N (a power of two ≥ 4)."""
         if N < 4 or N & (N - 1):
             raise InputError(f"the number of blocks must be a power of two ≥ 4, got {N}")
         if N > 2 ** int(np.floor(np.log2(self.n_items))):
             raise InputError(f"{N} blocks need at least {N} items, got {self.n_items}")
-        if N <= self.leaves:
-            return self._levels[self.leaves] % N
-        L = N // 2
-        parent = self.blocks(L)
-        if N not in self._levels:
-            sizes = np.bincount(parent, weights=self.weight, minlength=L).astype(np.int64)
-            targets = _split_sizes(sizes)
-            children = np.stack([np.arange(L), np.arange(L) + L], axis=1)
-            rng = np.random.default_rng([self.seed, N])
-            X, W = self.X, self.W
-            if X.shape[1] and N * X.shape[1] > 50_000_000:  # keep the dense counts bounded
-                keep = np.argsort(-np.asarray(X.sum(axis=0)).ravel(), kind="stable")[: max(0, 50_000_000 // N)]
-                X, W = X[:, keep], W[keep]
-            if not self.balance:
-                perm = rng.permutation(self.n_items)
-                inv = np.empty_like(perm)
-                inv[perm] = np.arange(len(perm))
-                child = deal(X[perm], W, self.weight[perm], parent[perm], children, targets, rng, passes=1)[inv]
-            else:
-                child = deal(X, W, self.weight, parent, children, targets, rng, passes=self.passes)
-            self._levels[N] = child
-        return self._levels[N]
+        return self._level(N)

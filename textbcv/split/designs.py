@@ -24,7 +24,7 @@ __all__ = ["near_equal_blocks", "random_mx2", "kfold", "oa_mx2", "brhs", "brlt"]
 
 
 def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator, X: sp.csr_matrix | None = None,
-                      W: np.ndarray | None = None, passes: int = 2) -> np.ndarray:
+                      W: np.ndarray | None = None, effort: float = 1.0) -> np.ndarray:
     """Place items into B blocks of near-equal size (in sentences), balanced on X when given.
 
     Examples
@@ -44,8 +44,8 @@ def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator, X: s
         inv = np.empty(n, dtype=np.int64)
         inv[perm] = np.arange(n)
         return deal(sp.csr_matrix((n, 0)), np.zeros(0), weight[perm], np.zeros(n, dtype=np.int64),
-                    np.arange(B)[None, :], targets, rng, passes=1)[inv]
-    return deal(X, W, weight, np.zeros(n, dtype=np.int64), np.arange(B)[None, :], targets, rng, passes=passes)
+                    np.arange(B)[None, :], targets, rng, effort=0)[inv]
+    return deal(X, W, weight, np.zeros(n, dtype=np.int64), np.arange(B)[None, :], targets, rng, effort=effort)
 
 
 def random_mx2(weight: np.ndarray, m: int, rng: np.random.Generator) -> list[np.ndarray]:
@@ -153,7 +153,7 @@ def brlt(weight: np.ndarray, J: int, n1: float, rng: np.random.Generator, **kw) 
         inv = np.empty_like(perm)
         inv[perm] = np.arange(len(perm))
         blocks = deal(Xr[perm], Wr, weight[perm], np.zeros(len(weight), dtype=np.int64), np.arange(B)[None, :],
-                      targets, rng, passes=kw.get("passes", 2))[inv]
+                      targets, rng, effort=kw.get("effort", 1.0))[inv]
         return [blocks != j for j in range(J)]
     if J % 2 == 1 and abs(n1 - (J + 1) * n / (2 * J)) <= 1:
         A = hadamard_matrix(2 * J + 2)[1:, 1:]

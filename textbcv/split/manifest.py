@@ -25,7 +25,7 @@ from textbcv.split.quality import split_quality
 __all__ = ["SplitSet", "split_units", "make_splits", "load_splits", "METHODS", "FORMAT"]
 
 FORMAT = "textbcv-splits/1"
-METHODS = ("bcv", "random", "brhs", "oa", "kfold")
+METHODS = ("bcv", "bcv-select", "random", "brhs", "oa", "kfold")
 ONE_WAY = ("brhs", "kfold")  # folds that are not 2-fold pairs
 
 
@@ -129,8 +129,8 @@ def _items(n: int, groups) -> tuple[np.ndarray, np.ndarray]:
 
 
 def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, sp.csr_matrix] | None = None,
-                groups=None, seed: int = 0, weights: dict[str, float] | None = None, n_leaves: int = 16,
-                passes: int = 2, quality: bool = True, options: dict | None = None) -> SplitSet:
+                groups=None, seed: int = 0, weights: dict[str, float] | None = None, effort: float = 1.0,
+                select: int = 100, quality: bool = True, options: dict | None = None) -> SplitSet:
     """Split n units into m splits (the array core: no corpus needed).
 
     Parameters
@@ -139,7 +139,10 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
         Number of units (sentences).
     m : int
         Number of splits (2m folds).
-    method : {"bcv", "random", "brhs", "oa", "kfold"}
+    method : {"bcv", "bcv-select", "random", "brhs", "oa", "kfold"}
+        ``bcv-select`` is the thesis's selection (§4.2): ``select`` random
+        (unbalanced) nested BCV block sets, keeping the one with the smallest
+        largest χ²/J over halves and measures.
         ``brhs`` gives J = 2m half-samples (2m folds, one direction each);
         ``kfold`` gives K = m folds (one direction each); ``oa`` is the
         non-nested m×2 BCV on OA(4k).
@@ -167,19 +170,22 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
     if n_items < 4:
         raise InputError(f"BCV needs at least 4 units (or groups) to form 4 blocks, got {n_items}")
     if measures:
-        G = sp.csr_matrix((np.ones(n), (item, np.arange(n))), shape=(n_items, n))
-        X, W = objective({k: G @ sp.csr_matrix(v) for k, v in measures.items()}, weights)
+        if groups is None:
+            X, W = objective({k: sp.csr_matrix(v) for k, v in measures.items()}, weights)
+        else:
+            G = sp.csr_matrix((np.ones(n), (item, np.arange(n))), shape=(n_items, n))
+            X, W = objective({k: G @ sp.csr_matrix(v) for k, v in measures.items()}, weights)
     else:
         X, W = sp.csr_matrix((n_items, 0)), np.zeros(0)
     rng = np.random.default_rng(seed)
-    kw = {"X": X, "W": W, "passes": passes} if X.shape[1] else {}
+    kw = {"X": X, "W": W, "effort": effort} if X.shape[1] else {}
     opts = dict(options or {})
     extend = None
     if method == "bcv":
         if m > max_m(n_items):
             raise InputError(f"m = {m} is impossible with {n_items} units: at most {max_m(n_items)} "
                              f"(m ≤ N − 1 for N = {2 ** int(np.floor(np.log2(n_items)))} blocks of ≥ 1 unit)")
-        nb = NestedBlocks(weight, X, W, seed=seed, n_leaves=n_leaves, passes=passes, balance=bool(X.shape[1]))
+        nb = NestedBlocks(weight, X, W, seed=seed, effort=effort, balance=bool(X.shape[1]))
 
         def build(mm: int) -> SplitSet:
             if mm > max_m(n_items):
@@ -189,6 +195,21 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
             return _finish(masks, item, n, "bcv", mm, seed, opts, measures, quality, build)
 
         return build(m)
+    if method == "bcv-select":
+        if m > max_m(n_items):
+            raise InputError(f"m = {m} is impossible with {n_items} units: at most {max_m(n_items)}")
+        if select < 1:
+            raise InputError(f"--select must be at least 1, got {select}")
+        nb, r, score = select_blocks(weight, item, n, m, measures, select, seed)
+        opts.update({"select": int(select), "selected_draw": int(r), "select_score": round(float(score), 6)})
+
+        def build_sel(mm: int) -> SplitSet:
+            if mm > max_m(n_items):
+                raise InputError(f"m = {mm} is impossible with {n_items} units: at most {max_m(n_items)}")
+            masks = halves_from_blocks(nb.blocks(n_blocks_for(mm)), mm)
+            return _finish(masks, item, n, "bcv-select", mm, seed, opts, measures, quality, build_sel)
+
+        return build_sel(m)
     if method == "random":
         masks = np.array(designs.random_mx2(weight, m, rng))
     elif method == "oa":
@@ -200,11 +221,54 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
     return _finish(masks, item, n, method, m, seed, opts, measures, quality, extend)
 
 
+def select_blocks(weight: np.ndarray, item: np.ndarray, n: int, m: int, measures: dict, R: int,
+                  seed: int) -> tuple[NestedBlocks, int, float]:
+    """The thesis's selection: R random nested block sets, the best by its largest χ²/J (over halves, measures).
+
+    Returns the chosen blocks, the index of the chosen draw and its score.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> lab = sp.csr_matrix((np.ones(64), (np.arange(64), rng.integers(0, 3, 64))))
+    >>> nb, r, score = select_blocks(np.ones(64, int), np.arange(64), 64, 3, {"label": lab}, 20, 0)
+    >>> 0 <= r < 20, score < 1
+    (True, True)
+    """
+    from textbcv.split.quality import max_chi2_per_df
+
+    n_items = len(weight)
+    G = sp.csr_matrix((np.ones(n), (item, np.arange(n))), shape=(n_items, n))
+    item_measures = {k: (G @ sp.csr_matrix(v)).tocsr() for k, v in measures.items()}
+    best = None
+    for r in range(R):
+        s = int(np.random.default_rng([seed, r]).integers(2**31))
+        nb = NestedBlocks(weight, sp.csr_matrix((n_items, 0)), np.zeros(0), seed=s, balance=False)
+        masks = halves_from_blocks(nb.blocks(n_blocks_for(m)), m)
+        score = max_chi2_per_df(masks, item_measures) if item_measures else 0.0
+        if best is None or score < best[2]:
+            best = (nb, r, score)
+    return best
+
+
 def _finish(masks, item, n, method, m, seed, opts, measures, quality, extend) -> SplitSet:
     train = np.asarray(masks)[:, item]  # item masks → sentence masks
     splits = [(np.flatnonzero(t), np.flatnonzero(~t)) for t in train]
-    q = split_quality(train, measures) if quality else None
-    return SplitSet(splits, n, method, m, seed, opts, q, extend)
+    s = SplitSet(splits, n, method, m, seed, opts, None, extend)
+    s._n_units = int(len(masks[0])) if len(masks) else n
+    if quality:
+        s.quality = split_quality(train, measures)
+        _overlap_info(s)
+    return s
+
+
+def _overlap_info(s: SplitSet) -> None:
+    """How far the sentence overlap may be from n/4: N/4 for BCV on N blocks, with the units actually placed."""
+    if s.method in ("bcv", "bcv-select") and s.quality is not None:
+        N = n_blocks_for(s.m)
+        s.quality["overlap"]["bound"] = N / 4
+        s.quality["overlap"]["blocks"] = N
+        s.quality["overlap"]["units_placed"] = getattr(s, "_n_units", s.n)
 
 
 def _duplicate_groups(corpus) -> np.ndarray:
@@ -238,6 +302,11 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     if isinstance(balance, str):
         balance = () if balance == "none" else tuple(x for x in balance.split(",") if x)
     balance = tuple(balance or ())
+    from textbcv.split.profiles import MEASURES
+
+    bad = [b for b in balance if b not in MEASURES]
+    if bad:
+        raise InputError(f"unknown balance measure {bad[0]!r} (measures: {', '.join(MEASURES)}, or none)")
     if group_by not in ("sentence", "document"):
         raise InputError(f"--group-by must be sentence or document, got {group_by!r}")
     n = len(corpus)
@@ -257,6 +326,7 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
 
 def _with_quality(s: SplitSet, all_measures) -> SplitSet:
     s.quality = split_quality(s.train_masks(), all_measures)
+    _overlap_info(s)
     if s._extend is not None:
         inner = s._extend
 

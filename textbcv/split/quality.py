@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["chi2_per_df", "overlap_matrix", "overlap_max_deviation", "split_quality"]
+__all__ = ["chi2_per_df", "overlap_matrix", "overlap_max_deviation", "split_quality", "max_chi2_per_df"]
 
 
 def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected: float = 5.0) -> tuple[float, int]:
@@ -109,3 +109,16 @@ def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> dict
         q["chi2_per_df"][name] = vals
         q["categories"][name] = Js
     return q
+
+
+def max_chi2_per_df(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> float:
+    """Largest χ²/J over all halves and measures (the thesis's selection criterion).
+
+    Examples
+    --------
+    >>> M = sp.csr_matrix(np.eye(2).repeat(20, axis=0))
+    >>> max_chi2_per_df(np.array([[True] * 10 + [False] * 10 + [True] * 10 + [False] * 10]), {"x": M})
+    0.0
+    """
+    q = split_quality(train, measures)["chi2_per_df"]
+    return max((max(v) for v in q.values() if v), default=0.0)

@@ -1,0 +1,74 @@
+"""Issue 4's "Done when" figures on the shared corpora, m = 15 (balanced BCV vs random m×2 CV).
+
+Each corpus is read and split once per module. Targets: in every half χ²/J ≤ 0.05 (label), ≤ 0.15
+(length), ≤ 0.3 (lemma); means ≥ 10× (label, length) and ≥ 3× (lemma) below random m×2;
+max |φ − n/4| ≤ 4. The targets not reached yet are strict xfails, so that reaching them is noticed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from tests.conftest import shared_path
+from textbcv.corpus import read_corpus
+from textbcv.split import make_splits
+
+CORPORA = {
+    "conll": (("conll2003_en", "eng.train"), "conll", 14041),
+    "ewt": (("ud_english_ewt", "en_ewt-ud-train.conllu"), "conllu", 12544),
+    "pku": (("sighan2005_cws", "pku_test_gold.utf8"), "segmented", 1944),
+}
+LIMIT = {"label": 0.05, "length": 0.15, "lemma": 0.3}
+RATIO = {"label": 10.0, "length": 10.0, "lemma": 3.0}
+
+
+@lru_cache(maxsize=None)
+def _figures(name):
+    parts, fmt, n = CORPORA[name]
+    corpus = read_corpus([shared_path(*parts)], format=fmt)
+    assert len(corpus) == n
+    bcv = make_splits(corpus, m=15, seed=0)
+    rnd = make_splits(corpus, m=15, method="random", seed=0)
+    return bcv, rnd
+
+
+def _get(name):
+    return _figures(name)
+
+
+@pytest.mark.parametrize("name", ["conll", "ewt", "pku"])
+def test_overlap_and_partition(name):
+    bcv, _ = _get(name)
+    assert bcv.quality["overlap_max_deviation"] <= 4
+    for t, v in bcv.splits:
+        assert len(t) + len(v) == bcv.n and len(np.intersect1d(t, v)) == 0
+
+
+PASSING = [(c, m, kind) for c in ("conll", "ewt") for m in ("label", "length") for kind in ("max", "ratio")]
+PASSING += [(c, "lemma", "ratio") for c in ("conll", "ewt")] + [("pku", "label", "max"), ("pku", "label", "ratio")]
+FAILING = [(c, "lemma", "max") for c in ("conll", "ewt")]
+FAILING += [("pku", m, k) for m in ("lemma", "length") for k in ("max", "ratio")]
+
+
+def _check(name, measure, kind):
+    bcv, rnd = _get(name)
+    b = np.array(bcv.quality["chi2_per_df"][measure])
+    r = np.array(rnd.quality["chi2_per_df"][measure])
+    if kind == "max":
+        assert b.max() <= LIMIT[measure], (b.max(), LIMIT[measure])
+    else:
+        assert r.mean() >= RATIO[measure] * b.mean(), (b.mean(), r.mean())
+
+
+@pytest.mark.parametrize("name, measure, kind", PASSING)
+def test_done_when_met(name, measure, kind):
+    _check(name, measure, kind)
+
+
+@pytest.mark.parametrize("name, measure, kind", FAILING)
+@pytest.mark.xfail(strict=True, reason="balance target not reached yet (see the split report)")
+def test_done_when_not_yet_met(name, measure, kind):
+    _check(name, measure, kind)
