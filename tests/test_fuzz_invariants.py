@@ -149,6 +149,7 @@ def units(draw):
        seed=st.integers(0, 2**32))
 def test_split_units_partitions_and_groups(data, m, method, seed):
     n, groups, measures = data
+    assume(not (method == "kfold" and m % 2 and measures))  # reported bug: see test_kfold_odd_k_with_measures
     kw = dict(method=method, measures=measures, groups=groups, seed=seed, select=4)
     try:
         s = split_units(n, m, **kw)
@@ -159,6 +160,15 @@ def test_split_units_partitions_and_groups(data, m, method, seed):
     assert len(s.splits) == (2 * m if method == "brhs" else max(2, m) if method == "kfold" else m)
     again = split_units(n, m, **kw)
     assert again.dumps() == s.dumps()  # same inputs and seed: the same manifest
+
+
+@pytest.mark.xfail(strict=True, raises=IndexError, reason="reported to the splitter's owner: balance.polish indexes "
+                   "D[partner] out of bounds for K-fold with an odd K and measures (textbcv/split/* not edited here)")
+def test_kfold_odd_k_with_measures():
+    n = 30
+    label = sp.csr_matrix((np.ones(n), (np.arange(n), np.arange(n) % 2)), shape=(n, 2))
+    s = split_units(n, 3, method="kfold", measures={"label": label}, seed=0)
+    check_partition(s, n)
 
 
 @settings(max_examples=25, **SETTINGS)
