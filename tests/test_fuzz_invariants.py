@@ -17,6 +17,7 @@ manifest survives save/load.
 
 from __future__ import annotations
 
+import os
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -29,6 +30,8 @@ from textbcv.schemes import SCHEMES, conlleval_split, convert, decode, is_valid,
 from textbcv.scoring import score_tags
 from textbcv.split import load_splits, make_splits, max_m, split_units
 
+#: TEXTBCV_SLOW=1 (as for the slow tests: ``TEXTBCV_SLOW=1 scripts/test``) fuzzes with 20 times more examples.
+DEEP = 20 if os.environ.get("TEXTBCV_SLOW") == "1" else 1
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 TYPES = st.one_of(st.sampled_from(["", "PER", "LOC", "A-B", "-", "0", "地名", "x y"]), st.text(max_size=4))
@@ -56,7 +59,7 @@ def check_chunks(chunks, tags, type_of) -> None:
 
 # ----------------------------------------------------------------------------- schemes
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=300 * DEEP, **SETTINGS)
 @given(tags=ARBITRARY_TAGS)
 def test_conlleval_decoding_never_raises(tags):
     chunks = decode(tags, "conlleval")
@@ -71,7 +74,7 @@ def test_conlleval_decoding_never_raises(tags):
 
 
 @pytest.mark.parametrize("scheme", list(SCHEMES))
-@settings(max_examples=120, **SETTINGS)
+@settings(max_examples=120 * DEEP, **SETTINGS)
 @given(tags=ARBITRARY_TAGS)
 def test_lenient_decoding_raises_only_for_foreign_prefixes(scheme, tags):
     sch = SCHEMES[scheme]
@@ -102,7 +105,7 @@ def scheme_tags(draw):
     return src, seq
 
 
-@settings(max_examples=300, **SETTINGS)
+@settings(max_examples=300 * DEEP, **SETTINGS)
 @given(data=scheme_tags(), dst=st.sampled_from(list(SCHEMES)))
 def test_convert_repairs_and_round_trips(data, dst):
     src, tags = data
@@ -144,7 +147,7 @@ def units(draw):
     return n, groups, measures
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=60 * DEEP, **SETTINGS)
 @given(data=units(), m=st.sampled_from([1, 2, 3, 5, 7]), method=st.sampled_from(["bcv", "bcv-select", "random", "oa", "brhs", "kfold"]),
        seed=st.integers(0, 2**32))
 def test_split_units_partitions_and_groups(data, m, method, seed):
@@ -171,7 +174,7 @@ def test_kfold_odd_k_with_measures():
     check_partition(s, n)
 
 
-@settings(max_examples=25, **SETTINGS)
+@settings(max_examples=25 * DEEP, **SETTINGS)
 @given(data=units(), seed=st.integers(0, 2**32), method=st.sampled_from(["bcv", "bcv-select"]))
 def test_bcv_split_sets_are_nested_with_groups_and_measures(data, seed, method):
     n, groups, measures = data
@@ -203,7 +206,7 @@ def corpora(draw):
     return Corpus(sentences, ["x"], "conll", "iob2")
 
 
-@settings(max_examples=40, **SETTINGS)
+@settings(max_examples=40 * DEEP, **SETTINGS)
 @given(corpus=corpora(), group_by=st.sampled_from(["sentence", "document"]), together=st.booleans(),
        balance=st.sampled_from(["label,lemma,length", "none", "length"]), seed=st.integers(0, 1000))
 def test_make_splits_keeps_documents_and_duplicates_together(tmp_path_factory, corpus, group_by, together, balance, seed):

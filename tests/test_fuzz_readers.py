@@ -35,6 +35,8 @@ from textbcv.split import load_splits, split_units
 from textbcv.tagging.features import extract, get_template
 
 ROOT = Path(__file__).resolve().parents[1]
+#: TEXTBCV_SLOW=1 (as for the slow tests: ``TEXTBCV_SLOW=1 scripts/test``) fuzzes with 20 times more examples.
+DEEP = 20 if os.environ.get("TEXTBCV_SLOW") == "1" else 1
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
@@ -185,7 +187,7 @@ def check_corpus(corpus, path: Path, data: bytes) -> None:
 
 # ----------------------------------------------------------------------------- corpus readers
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=150 * DEEP, **SETTINGS)
 @given(data=st.one_of(files_from(CONLL), files_from(CONLL2)),
        columns=st.sampled_from([None, None, "token,pos,chunk,ner", "token,_,_,ner", "token,ner"]),
        scheme=st.sampled_from([None, None, "iob1", "iob2", "iobes", "BIO", "bmes"]))
@@ -196,7 +198,7 @@ def test_read_conll(fuzz_dir, data, columns, scheme):
         check_corpus(corpus, path, data)
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=150 * DEEP, **SETTINGS)
 @given(data=files_from(CONLLU))
 def test_read_conllu(fuzz_dir, data):
     path = fuzz_dir / "x.conllu"
@@ -206,7 +208,7 @@ def test_read_conllu(fuzz_dir, data):
         assert all(len(s.lemmas) == len(s.pos) == len(s) for s in corpus)
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=100 * DEEP, **SETTINGS)
 @given(data=files_from(SEGMENTED))
 def test_read_segmented(fuzz_dir, data):
     path = fuzz_dir / "x.txt"
@@ -216,7 +218,7 @@ def test_read_segmented(fuzz_dir, data):
         assert all("".join(s.words) == "".join(s.tokens) for s in corpus)
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=100 * DEEP, **SETTINGS)
 @given(data=files_from(CONLLEVAL), docstart=st.sampled_from(["boundary", "token"]))
 def test_read_conlleval(fuzz_dir, data, docstart):
     path = fuzz_dir / "out.txt"
@@ -243,7 +245,7 @@ def run_test_command(path: Path, *options: str) -> None:
     assert len(lines) == 2 and lines[1] == "" and lines[0].startswith(f"textbcv: error: {path}"), err.getvalue()
 
 
-@settings(max_examples=120, **SETTINGS)
+@settings(max_examples=120 * DEEP, **SETTINGS)
 @given(data=files_from(COUNTS), variant=st.sampled_from(["thesis", "adaptive", "independent"]))
 def test_textbcv_test_counts_json(fuzz_dir, data, variant):
     path = fuzz_dir / "counts.json"
@@ -251,7 +253,7 @@ def test_textbcv_test_counts_json(fuzz_dir, data, variant):
     run_test_command(path, "--variant", variant)
 
 
-@settings(max_examples=120, **SETTINGS)
+@settings(max_examples=120 * DEEP, **SETTINGS)
 @given(data=files_from(FOLDS_JSONL), chunk_type=st.sampled_from([None, "PER", "ORG"]))
 def test_textbcv_test_folds_jsonl(fuzz_dir, data, chunk_type):
     path = fuzz_dir / "folds.jsonl"
@@ -278,7 +280,7 @@ def counts_objects(draw):
     return {"m": m, "systems": systems}
 
 
-@settings(max_examples=120, **SETTINGS)
+@settings(max_examples=120 * DEEP, **SETTINGS)
 @given(obj=counts_objects(), rope=st.sampled_from([None, "0.01"]))
 def test_textbcv_test_counts_values(fuzz_dir, obj, rope):
     path = fuzz_dir / "values.json"
@@ -311,13 +313,13 @@ def check_template_loads(path: Path, data: bytes) -> None:
         assert len(feats[0]) == 3
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=150 * DEEP, **SETTINGS)
 @given(data=files_from(TEMPLATE))
 def test_feature_template_file(fuzz_dir, data):
     check_template_loads(fuzz_dir / "template.json", data)
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=150 * DEEP, **SETTINGS)
 @given(obj=TEMPLATE_VALUES | JSON_VALUES)
 def test_feature_template_values(fuzz_dir, obj):
     check_template_loads(fuzz_dir / "values.json", json.dumps(obj).encode())
@@ -359,7 +361,7 @@ def test_load_splits_reproducers(tmp_path, data):
 KNOWN_LOAD_SPLITS_LEAKS = (KeyError, TypeError, UnicodeDecodeError, ValueError)
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=150 * DEEP, **SETTINGS)
 @given(data=files_from(SPLITS))
 def test_load_splits_fuzz(fuzz_dir, data):
     try:

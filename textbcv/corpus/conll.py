@@ -94,6 +94,7 @@ def read_conll(
     document = -1
     for path in paths:
         lines = read_lines(path)
+        n_before = len(raw)
         file_roles = roles
         new_document = True
         rows: list[list[str]] = []
@@ -135,6 +136,8 @@ def read_conll(
             if new_document:
                 document += 1
             raw.append((file_roles, rows, document, path, first_line))
+        if len(raw) == n_before:
+            raise InputError("no sentences: the file holds only -DOCSTART- and blank lines", file=path, line=1)
     return _build(raw, paths, scheme)
 
 
