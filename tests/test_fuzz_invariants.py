@@ -165,9 +165,8 @@ def test_split_units_partitions_and_groups(data, m, method, seed):
     assert again.dumps() == s.dumps()  # same inputs and seed: the same manifest
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError, reason="reported to the splitter's owner: balance.polish indexes "
-                   "D[partner] out of bounds for K-fold with an odd K and measures (textbcv/split/* not edited here)")
 def test_kfold_odd_k_with_measures():
+    """Regression: balance.polish left the unpaired block of an odd K without a partner (IndexError)."""
     n = 30
     label = sp.csr_matrix((np.ones(n), (np.arange(n), np.arange(n) % 2)), shape=(n, 2))
     s = split_units(n, 3, method="kfold", measures={"label": label}, seed=0)

@@ -347,8 +347,6 @@ LOAD_SPLITS_BUGS = [
 ]
 
 
-@pytest.mark.xfail(strict=True, reason="load_splits bugs reported to the splitter's owner (textbcv/split/* is not "
-                   "edited on this branch); remove this mark when they are fixed")
 @pytest.mark.parametrize("data", LOAD_SPLITS_BUGS)
 def test_load_splits_reproducers(tmp_path, data):
     path = tmp_path / "splits.json"
@@ -356,9 +354,9 @@ def test_load_splits_reproducers(tmp_path, data):
     assert s is None, f"accepted a malformed manifest: n = {s.n}, splits = {s.splits}"
 
 
-#: What load_splits lets through today (the reported bugs above). Anything else fails the fuzz test: an
-#: IndexError, a RecursionError, a hang, an InputError that does not name the file. Empty this when they are fixed.
-KNOWN_LOAD_SPLITS_LEAKS = (KeyError, TypeError, UnicodeDecodeError, ValueError)
+#: Exceptions load_splits may let through (none since the fixes above). Anything else fails the fuzz test: an
+#: IndexError, a RecursionError, a hang, an InputError that does not name the file.
+KNOWN_LOAD_SPLITS_LEAKS = ()
 
 
 @settings(max_examples=150 * DEEP, **SETTINGS)

@@ -577,7 +577,7 @@ def polish(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, out: np.ndarray,
             sched = _round_robin(B, rng)
         A, Bb = sched.pop()
         P = len(A)
-        partner = np.empty(B, dtype=np.int64)
+        partner = np.arange(B, dtype=np.int64)  # an odd B leaves one block unpaired this round
         partner[A], partner[Bb] = Bb, A
         Ddiff = D[partner] - D
         M = 2.0 * np.bincount(rows, weights=Xw.data * Ddiff.ravel()[out[rows] * K + cols], minlength=n) + q2

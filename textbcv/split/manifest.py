@@ -94,24 +94,61 @@ class SplitSet:
 
 
 def load_splits(path: str | os.PathLike) -> SplitSet:
-    """Read a ``textbcv-splits/1`` manifest, checking that every split is a partition of the sentences."""
+    """Read a ``textbcv-splits/1`` manifest, checking that every split is a partition of the sentences.
+
+    Raises
+    ------
+    InputError
+        Naming the file for anything that is not such a manifest: invalid
+        UTF-8 or JSON, missing or mistyped keys, indices that are not
+        integers, splits that are not partitions of ``0..n_sentences - 1``.
+    """
+    name = str(path)
     try:
-        with open(path, encoding="utf-8") as f:
-            d = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
-        raise InputError(f"cannot read split manifest: {e}", file=str(path)) from None
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8")  # no newline translation: JSON line numbers count "\n" only
+        d = json.loads(text[1:] if text.startswith("\ufeff") else text)
+    except UnicodeDecodeError as e:
+        raise InputError(f"invalid UTF-8 (byte 0x{e.object[e.start]:02x} at offset {e.start})", file=name) from None
+    except json.JSONDecodeError as e:
+        raise InputError(f"invalid JSON: {e.msg}", file=name, line=e.lineno) from None
+    except (OSError, RecursionError, ValueError) as e:
+        raise InputError(f"cannot read split manifest: {getattr(e, 'strerror', None) or e}", file=name) from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise InputError(f"not a {FORMAT} manifest", file=str(path))
-    n = int(d["n_sentences"])
+        raise InputError(f"not a {FORMAT} manifest (no \"format\": \"{FORMAT}\")", file=name)
+
+    def integer(value, what: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InputError(f"{what} must be an integer, got {json.dumps(value)[:40]}", file=name)
+        return value
+
+    n = integer(d.get("n_sentences"), '"n_sentences"')
+    raw = d.get("splits")
+    if not isinstance(raw, list) or not raw:
+        raise InputError('"splits" must be a non-empty list of {"train": [...], "valid": [...]}', file=name)
     splits = []
-    for i, s in enumerate(d["splits"]):
-        t, v = np.asarray(s["train"], dtype=np.int64), np.asarray(s["valid"], dtype=np.int64)
+    for i, s in enumerate(raw):
+        if not isinstance(s, dict) or not isinstance(s.get("train"), list) or not isinstance(s.get("valid"), list):
+            raise InputError(f'split {i}: expected {{"train": [...], "valid": [...]}}', file=name)
+        halves = []
+        for key in ("train", "valid"):
+            for x in s[key]:
+                integer(x, f"split {i}: {key} index")
+            halves.append(np.asarray(s[key], dtype=np.int64))
+        t, v = halves
         both = np.concatenate([t, v])
         if len(both) != n or not np.array_equal(np.sort(both), np.arange(n)):
-            raise InputError(f"split {i}: train and valid are not a partition of 0..{n - 1}", file=str(path))
+            raise InputError(f"split {i}: train and valid are not a partition of 0..{n - 1}", file=name)
         splits.append((t, v))
-    return SplitSet(splits, n, d.get("method", "bcv"), int(d.get("m", len(splits))), int(d.get("seed", 0)),
-                    d.get("options", {}), d.get("quality"))
+    method = d.get("method", "bcv")
+    if not isinstance(method, str):
+        raise InputError('"method" must be a string', file=name)
+    m = integer(d.get("m", len(splits)), '"m"')
+    seed = integer(d.get("seed", 0), '"seed"')
+    options = d.get("options", {})
+    if not isinstance(options, dict):
+        raise InputError('"options" must be an object', file=name)
+    return SplitSet(splits, n, method, m, seed, options, d.get("quality"))
 
 
 def _items(n: int, groups) -> tuple[np.ndarray, np.ndarray]:
