@@ -1,12 +1,15 @@
-"""textbcv compare end to end on the bundled NER corpus (cheap CRF settings)."""
+"""textbcv compare end to end on a slice of the bundled NER corpus (cheap CRF settings)."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -15,7 +18,13 @@ import pytest
 from textbcv.cli import main
 from textbcv.cli.demo import bundled_corpora
 
-NER = str(bundled_corpora()["ner"])
+from textbcv.corpus import read_conll, write_conll
+
+#: The first 1,000 sentences (68 documents) of the bundled NER corpus, written once per session.
+_SLICE_DIR = Path(tempfile.mkdtemp(prefix="textbcv-test-"))
+atexit.register(shutil.rmtree, _SLICE_DIR, True)
+NER = str(_SLICE_DIR / "ner_slice.conll")
+write_conll(read_conll(bundled_corpora()["ner"])[:1000], NER)
 CWS = str(bundled_corpora()["cws"])
 TEXTBCV = [sys.executable, "-m", "textbcv"]
 
@@ -50,7 +59,7 @@ def test_run_directory_contents(run_m3):
         assert set(f["counts"]) == {"overall", "types"} and "seconds" in f["run"]
     report = json.loads((run_m3 / "report.json").read_text())
     assert report["m"] == 3 and set(report["systems"]) == {"iob2", "iobes"}
-    assert report["meta"]["corpus"]["files"][0]["sha256"] and report["meta"]["corpus"]["sentences"] == 3103
+    assert report["meta"]["corpus"]["files"][0]["sha256"] and report["meta"]["corpus"]["sentences"] == 1000
     md = (run_m3 / "report.md").read_text()
     for heading in ("## Conclusion", "## Pooled scores", "## Bayes test", "## Sequential t-test", "## Per-type scores", "## Split quality"):
         assert heading in md

@@ -17,7 +17,11 @@ from typing import Any
 
 from textbcv._io import dumps_json
 from textbcv.errors import InputError
-from textbcv.stats.compare import ALL_VARIANTS, METHODS, compare_counts
+
+# The choices of textbcv.stats.compare, repeated here so that `textbcv --help` and the other commands
+# do not import scipy.stats (a second of start-up); tests/test_cli_basics.py checks they agree.
+ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive")
+METHODS = ("exact", "monte-carlo", "both")
 
 __all__ = ["register", "run", "read_counts_json", "read_folds_jsonl", "format_table"]
 
@@ -309,6 +313,8 @@ def run(args) -> int:
     if args.draws < 1:
         raise InputError(f"--draws must be at least 1, got {args.draws}")
     try:
+        from textbcv.stats.compare import compare_counts
+
         result = compare_counts(systems, m, alpha=args.alpha, rope=args.rope, method=args.method,
                                 variant=args.variant, rho1=args.rho1, rho2=args.rho2, threshold=args.threshold,
                                 draws=args.draws, seed=args.seed)
