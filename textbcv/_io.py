@@ -15,6 +15,12 @@ from textbcv.errors import InputError
 __all__ = ["atomic_write", "check_writable", "dumps_json", "write_json", "append_line"]
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
     """Open a temporary file beside ``path``; rename it onto ``path`` only on success.
@@ -42,6 +48,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
             yield f
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give the usual permissions
         try:
             os.replace(tmp, path)
         except OSError as e:
