@@ -122,7 +122,7 @@ def summary(x: np.ndarray, seed: int) -> dict:
     x = np.asarray(x, dtype=float)
     sd = float(x.std(ddof=1))
     out = {"n": int(len(x)), "mean": float(x.mean()), "sd": sd, "snr": float(x.mean() / sd) if sd > 0 else None}
-    if len(x) >= 3 and sd > 0:
+    if len(x) >= 10 and sd > 0:  # bootstrap intervals of fewer values mean nothing
         rng = np.random.default_rng(seed)
         res = stats.bootstrap((x,), lambda v, axis: np.std(v, ddof=1, axis=axis), n_resamples=2000,
                               confidence_level=0.95, method="BCa", random_state=rng)
