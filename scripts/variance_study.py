@@ -120,6 +120,8 @@ def estimates(store: FoldStore, m: int) -> dict:
 
 def summary(x: np.ndarray, seed: int) -> dict:
     x = np.asarray(x, dtype=float)
+    if len(x) < 2:
+        return {"n": int(len(x)), "mean": float(x.mean()) if len(x) else None, "sd": None}
     sd = float(x.std(ddof=1))
     out = {"n": int(len(x)), "mean": float(x.mean()), "sd": sd, "snr": float(x.mean() / sd) if sd > 0 else None}
     if len(x) >= 10 and sd > 0:  # bootstrap intervals of fewer values mean nothing
@@ -156,7 +158,7 @@ def plot(result: dict, path: Path) -> None:
         data, pos, cols = [], [], []
         for i, m in enumerate(MS):
             for k, d in enumerate(designs):
-                data.append(100 * np.array([e[str(m)][key] for e in per[d]]))
+                data.append(100 * np.array([e[key] for e in per[d][str(m)]]))
                 pos.append(i * 4 + k)
                 cols.append(colors[d])
         bp = ax.boxplot(data, positions=pos, widths=0.7, patch_artist=True, showfliers=True)
@@ -165,10 +167,12 @@ def plot(result: dict, path: Path) -> None:
             patch.set_alpha(0.45)
         ax.set_xticks([1, 5], [f"m = {m}" for m in MS])
         ax.set_ylabel(f"{label}, points")
-        ax.set_title(f"{label} over {result['meta']['reps']} seeds")
+        ax.set_title(f"{label.split(' (')[0]} over seeds (m = 3: {result['meta']['reps_done']['3']}, "
+                     f"m = 7: {result['meta']['reps_done']['7']})", fontsize=10)
         ax = axes[1, col]
         for k, d in enumerate(designs):
             s = [result["summary"][d][str(m)][key] for m in MS]
+            s = [x if x["sd"] is not None else {"sd": np.nan} for x in s]
             sd = np.array([100 * x["sd"] for x in s])
             lo = np.array([100 * x.get("sd_ci", [x["sd"]] * 2)[0] for x in s])
             hi = np.array([100 * x.get("sd_ci", [x["sd"]] * 2)[1] for x in s])
@@ -194,9 +198,11 @@ def render(result: dict) -> str:
               f"{meta['max_iterations']}): tests the script, not the method.", ""]
     L += [
         f"`scripts/variance_study.py`: first {meta['sentences']:,} sentences of CoNLL-2003 eng.train "
-        f"({meta['tokens']:,} tokens, typed entities), R = {meta['reps']} split seeds (r = 0..{meta['reps'] - 1}) per design. "
+        f"({meta['tokens']:,} tokens, typed entities); split seeds r = 0, 1, ...: R = {meta['reps_done']['3']} seeds at m = 3 "
+        f"and {meta['reps_done']['7']} at m = 7 (of {meta['reps']} planned), the same seeds for every design. "
         f"CRF: {meta['crf']} — cheaper than the thesis's L-BFGS with n-gram templates, so that "
-        f"{meta['reps']} × 3 designs × 28 trainings fit in the time budget. System A: IOB2, word unigrams in [−1, 1]; "
+        f"{meta['reps']} seeds × 3 designs × 28 trainings fit in the time budget (the study first runs every seed at m = 3, "
+        "then extends every seed to m = 7). System A: IOB2, word unigrams in [−1, 1]; "
         "system B: IOB2, word and POS unigrams in [−2, 2]. The m = 3 estimates use the first 3 splits of each "
         "m = 7 split set, which are exactly the m = 3 split sets of the same seed (nested; checked by the script). "
         "F1 = the m×2 estimator of eq. 3.3–3.5 (mean of the 2m fold F1s of B); the pooled micro F1 is in the JSON "
@@ -209,6 +215,8 @@ def render(result: dict) -> str:
     ]
 
     def sd(s):
+        if s["sd"] is None:
+            return "–"
         ci = s.get("sd_ci")
         return f"{100 * s['sd']:.3f}" + (f" [{100 * ci[0]:.3f}, {100 * ci[1]:.3f}]" if ci else "")
 
@@ -223,6 +231,9 @@ def render(result: dict) -> str:
             s = result["summary"][d][str(m)]
             f, df = s["f1_mean_folds"], s["diff_mean_folds"]
             chi = result["split_chi2_label_mean"][d][str(m)]
+            if f["mean"] is None:
+                L.append(f"| {m} | {DESIGNS[d]['label']} | – | – | – | – | – | – | – |")
+                continue
             L.append(f"| {m} | {DESIGNS[d]['label']} | {100 * f['mean']:.2f} | {sd(f)} | {snr(f)} | "
                      f"{100 * df['mean']:+.3f} | {sd(df)} | {snr(df)} | {chi:.2f} |")
     L += ["", "Pooled (micro) F1 of B over the 2m folds, same seeds:", "",
@@ -230,11 +241,16 @@ def render(result: dict) -> str:
     for m in MS:
         for d in DESIGNS:
             s = result["summary"][d][str(m)]["f1_pooled"]
+            if s["mean"] is None:
+                continue
             L.append(f"| {m} | {DESIGNS[d]['label']} | {100 * s['mean']:.2f} | {sd(s)} | {snr(s)} |")
     ratios = result["sd_ratios"]
+    def rt(x):
+        return "–" if x is None else f"{x:.2f}"
+
     L += ["", "SD ratios against random m×2 CV (below 1 = less split noise): " + "; ".join(
-        f"m = {m}: BCV {ratios[str(m)]['bcv']['f1_mean_folds']:.2f} / balanced {ratios[str(m)]['bcv-balanced']['f1_mean_folds']:.2f} "
-        f"(F1), {ratios[str(m)]['bcv']['diff_mean_folds']:.2f} / {ratios[str(m)]['bcv-balanced']['diff_mean_folds']:.2f} (ΔF1)"
+        f"m = {m}: BCV {rt(ratios[str(m)]['bcv']['f1_mean_folds'])} / balanced {rt(ratios[str(m)]['bcv-balanced']['f1_mean_folds'])} "
+        f"(F1), {rt(ratios[str(m)]['bcv']['diff_mean_folds'])} / {rt(ratios[str(m)]['bcv-balanced']['diff_mean_folds'])} (ΔF1)"
         for m in MS) + ".", "",
         f"![variance study]({meta['plot_name']})", "",
         f"Run time: {fmt_seconds(meta['wall_seconds'])} wall over {meta['invocations']} invocation(s), "
@@ -258,6 +274,8 @@ def main(argv=None) -> int:
     ap.add_argument("--plot", default=str(ROOT / "docs" / "variance_study.png"))
     ap.add_argument("--results", default=str(ROOT / "docs" / "RESULTS.md"))
     ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--summarize-only", action="store_true",
+                    help="train nothing: summarize the seeds already complete in --work (e.g. after a cut-off run)")
     args = ap.parse_args(argv)
     designs = [d for d in args.designs.split(",") if d]
     if any(d not in DESIGNS for d in designs) or not designs:
@@ -285,37 +303,55 @@ def main(argv=None) -> int:
 
     stores = {(d, r): FoldStore(work / "folds" / d / f"r{r:03d}.jsonl") for d in designs for r in range(args.reps)}
     estimate = timing.get("estimate")
-    for r in range(args.reps):
-        for d in designs:
+    cache: dict = {}
+
+    def splits_of(d: str, r: int) -> list:
+        if (d, r) not in cache:
             folds, info = build_splits(corpus, d, r)
             k = f"{d}/{r}"
             old = manifest["splits"].get(k)
             if old is not None and old["digest"] != info["digest"]:
                 raise SystemExit(f"split set {k} differs from the saved one: the splitter changed; use another --work")
             manifest["splits"][k] = info
-            shifted = folds
-            st = stores[(d, r)]
-            if len(st.records) == len(folds) * len(systems):
-                continue
-            t0 = time.time()
-            run_folds(payload, folds, systems, st, jobs=args.jobs, progress=args.progress)
-            if estimate is None:  # first batch measured: project the whole study
-                took = time.time() - t0
-                cpu = sum(st.records[(s.name, j, dd)]["run"]["seconds"] for s in systems
-                          for j, dd, _, _ in shifted)
-                per_batch_wall = took + 1.0  # + splitting
-                estimate = (f"{fmt_seconds(per_batch_wall * args.reps * len(designs))} wall "
-                            f"({cpu:.1f} CPU-s of fold training per batch of {len(shifted) * len(systems)} folds × "
-                            f"{args.reps * len(designs)} batches ≈ {fmt_seconds(cpu * args.reps * len(designs))} CPU)")
-                timing["estimate"] = estimate
-                print(f"estimate: {estimate}", file=sys.stderr, flush=True)
-        write_json(manifest_path, manifest, indent=None)
-        timing_now = dict(timing, wall_seconds=timing["wall_seconds"] + time.time() - t_start)
-        write_json(timing_path, timing_now)
-        print(f"rep {r + 1}/{args.reps} done, {fmt_seconds(time.time() - t_start)}", file=sys.stderr, flush=True)
-    timing["wall_seconds"] += time.time() - t_start
-    timing["invocations"] += 1
-    write_json(timing_path, timing)
+            cache[(d, r)] = folds
+        return cache[(d, r)]
+
+    def complete(st: FoldStore, m: int) -> bool:
+        return all((s.name, j, k) in st.records for s in systems for j in range(m) for k in (0, 1))
+
+    # phase 1: every seed at m = 3 (the first 3 splits); phase 2: extend every seed to m = 7,
+    # so that a study cut short still has all R seeds at m = 3
+    for phase in ([] if args.summarize_only else MS):
+        for r in range(args.reps):
+            ran = False
+            for d in designs:
+                st = stores[(d, r)]
+                if complete(st, phase):
+                    continue
+                folds = [f for f in splits_of(d, r) if f[0] < phase]
+                t0 = time.time()
+                run_folds(payload, folds, systems, st, jobs=args.jobs, progress=args.progress)
+                ran = True
+                if estimate is None:  # first batch measured: project the whole study
+                    took = time.time() - t0
+                    cpu = sum(st.records[(s.name, j, dd)]["run"]["seconds"] for s in systems for j, dd, _, _ in folds)
+                    n_batches = args.reps * len(designs)
+                    scale = M_MAX / phase  # all 7 splits per batch in the end
+                    estimate = (f"{fmt_seconds((took + 1.0) * scale * n_batches)} wall, "
+                                f"{fmt_seconds(cpu * scale * n_batches)} CPU in fold training "
+                                f"({cpu / (len(folds) * len(systems)):.2f} s per fold in the first batch)")
+                    timing["estimate"] = estimate
+                    print(f"estimate: {estimate}", file=sys.stderr, flush=True)
+            if ran:
+                write_json(manifest_path, manifest, indent=None)
+                write_json(timing_path, dict(timing, wall_seconds=timing["wall_seconds"] + time.time() - t_start))
+                print(f"m = {phase}: seed {r + 1}/{args.reps} done, {fmt_seconds(time.time() - t_start)}",
+                      file=sys.stderr, flush=True)
+    if not args.summarize_only:
+        timing["wall_seconds"] += time.time() - t_start
+        timing["invocations"] += 1
+        write_json(timing_path, timing)
+    write_json(manifest_path, manifest, indent=None)
 
     # nesting check: the m = 3 split set is the first 3 splits of m = 7, for every design
     for d in designs:
@@ -324,26 +360,34 @@ def main(argv=None) -> int:
         if not all(np.array_equal(a[0], b[0]) for a, b in zip(s3.splits, s7.splits[:3])):
             raise SystemExit(f"design {d}: the m = 3 splits are not the first 3 of m = 7; the m = 3 figures would be wrong")
 
-    per_rep = {d: [{str(m): estimates(stores[(d, r)], m) for m in MS} for r in range(args.reps)] for d in designs}
+    # seeds complete at m for every design (the same seeds for every design)
+    reps_m = {str(m): [r for r in range(args.reps) if all(complete(stores[(d, r)], m) for d in designs)] for m in MS}
+    for m in MS:
+        for r in reps_m[str(m)]:
+            for d in designs:
+                if f"{d}/{r}" not in manifest["splits"]:
+                    splits_of(d, r)
+    per_rep = {d: {str(m): [estimates(stores[(d, r)], m) for r in reps_m[str(m)]] for m in MS} for d in designs}
     summ, chi_label = {}, {}
     for i, d in enumerate(designs):
         summ[d], chi_label[d] = {}, {}
         for m in MS:
-            summ[d][str(m)] = {key: summary([e[str(m)][key] for e in per_rep[d]], seed=1000 * i + m)
+            summ[d][str(m)] = {key: summary([e[key] for e in per_rep[d][str(m)]], seed=1000 * i + m)
                                for key in ("f1_mean_folds", "f1_pooled", "diff_mean_folds", "diff_pooled")}
             chi_label[d][str(m)] = float(np.mean([manifest["splits"][f"{d}/{r}"][f"chi2_per_df_max_m{m}"].get("label", 0.0)
-                                                  for r in range(args.reps)]))
+                                                  for r in reps_m[str(m)]])) if reps_m[str(m)] else None
     ratios = {}
     if "random" in designs:
         for m in MS:
             ratios[str(m)] = {d: {key: summ[d][str(m)][key]["sd"] / summ["random"][str(m)][key]["sd"]
-                                  if summ["random"][str(m)][key]["sd"] else None
+                                  if summ["random"][str(m)][key]["sd"] and summ[d][str(m)][key]["sd"] is not None else None
                                   for key in ("f1_mean_folds", "diff_mean_folds")} for d in designs}
     fold_seconds = sum(rec["run"]["seconds"] for st in stores.values() for rec in st.records.values())
     n_folds = sum(len(st.records) for st in stores.values())
-    smoke = args.sentences < 3000 or args.reps < 100
+    smoke = args.sentences < 3000 or len(reps_m["3"]) < 100
     result = {
-        "meta": {"sentences": len(corpus), "tokens": corpus.n_tokens, "reps": args.reps, "designs": designs,
+        "meta": {"sentences": len(corpus), "tokens": corpus.n_tokens, "reps": args.reps, "reps_done": {m: len(v) for m, v in reps_m.items()},
+                 "seeds": reps_m, "designs": designs,
                  "ms": list(MS), "crf": crf, "algorithm": args.algorithm, "max_iterations": args.max_iterations,
                  "systems": [s.to_dict() for s in systems], "jobs": args.jobs, "smoke": smoke,
                  "wall_seconds": round(timing["wall_seconds"], 1), "invocations": timing["invocations"],
@@ -360,7 +404,7 @@ def main(argv=None) -> int:
     if set(designs) == set(DESIGNS):
         plot(result, Path(args.plot))
         update_section(args.results, "variance", render(result))
-    print(json.dumps({d: {str(m): {k: {"mean": round(v["mean"], 5), "sd": round(v["sd"], 5),
+    print(json.dumps({d: {str(m): {k: {"mean": v["mean"], "sd": v["sd"],
                                         "snr": None if v.get("snr") is None else round(v["snr"], 2)}
                                     for k, v in summ[d][str(m)].items() if k in ("f1_mean_folds", "diff_mean_folds")}
                                 for m in MS} for d in designs} | {"wall_seconds": round(timing["wall_seconds"], 1)}, indent=2))

@@ -94,10 +94,11 @@ def test_variance_smoke(shared, tmp_path):
     assert vs.main(argv) == 0
     v = json.loads(out_json.read_text())
     assert v["meta"]["smoke"] is True and v["meta"]["folds"] == 3 * 2 * 28
+    assert v["meta"]["reps_done"] == {"3": 2, "7": 2} and v["meta"]["seeds"]["7"] == [0, 1]
     for d in vs.DESIGNS:
-        assert len(v["per_rep"][d]) == 2
         for m in ("3", "7"):
-            x = np.array([e[m]["f1_mean_folds"] for e in v["per_rep"][d]])
+            assert len(v["per_rep"][d][m]) == 2
+            x = np.array([e["f1_mean_folds"] for e in v["per_rep"][d][m]])
             s = v["summary"][d][m]["f1_mean_folds"]
             assert s["mean"] == pytest.approx(x.mean()) and s["sd"] == pytest.approx(x.std(ddof=1))
             assert 0 < s["mean"] < 1
@@ -110,11 +111,17 @@ def test_variance_smoke(shared, tmp_path):
 
     st = FoldStore(tmp_path / "w" / "folds" / "bcv" / "r001.jsonl")
     f1 = [vs.fold_f1(st.records[("B", j, k)]["counts"]["overall"]) for j in range(3) for k in (0, 1)]
-    assert v["per_rep"]["bcv"][1]["3"]["f1_mean_folds"] == pytest.approx(np.mean(f1))
-    # resume: nothing retrained
+    assert v["per_rep"]["bcv"]["3"][1]["f1_mean_folds"] == pytest.approx(np.mean(f1))
+    # resume: nothing retrained; a study cut short after m = 3 summarizes its m = 3 seeds
     before = st.path.read_text()
     assert vs.main(argv) == 0
     assert st.path.read_text() == before
+    for d in vs.DESIGNS:
+        p = tmp_path / "w" / "folds" / d / "r001.jsonl"
+        p.write_text("".join(l + "\n" for l in p.read_text().splitlines() if json.loads(l)["split"] < 3))
+    assert vs.main(argv + ["--summarize-only"]) == 0
+    v = json.loads(out_json.read_text())
+    assert v["meta"]["reps_done"] == {"3": 2, "7": 1} and v["summary"]["bcv"]["7"]["f1_mean_folds"]["sd"] is None
 
 
 def test_bench_all_split_only(tmp_path):
