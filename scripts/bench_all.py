@@ -158,7 +158,7 @@ def main(argv=None) -> int:
         r = run_one(name, cmds[name])
         r["rows"] = rows(name, r)
         benches[name] = r
-    result = {"command": "scripts/bench_all.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+    result = {"command": ("scripts/bench_all.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip(),
               "quick": args.quick, "order": order, "machine_before": before, "machine_after": machine(),
               "wall_seconds": round(time.time() - t0, 2), "benchmarks": benches}
     write_json(args.json, result)

@@ -313,7 +313,7 @@ def main(argv=None) -> int:
         # write after every experiment, so a cut-off session keeps what finished
         meta = {"m": args.m, "seed": args.seed, "jobs": args.jobs, "sentences": args.sentences,
                 "max_iterations": args.max_iterations, "machine": machine(),
-                "command": "scripts/reproduce_thesis.py " + " ".join(argv if argv is not None else sys.argv[1:])}
+                "command": ("scripts/reproduce_thesis.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()}
         write_json(args.json, {"meta": meta, "thesis": THESIS, "experiments": results})
         update_section(args.results, "reproduce", render(results, meta))
     print(json.dumps({r["key"]: {mt: {"p_h1": round(r["metrics"][mt]["p_h1"], 4), "thesis_p_h1": r["metrics"][mt]["thesis"]["p_h1"],
