@@ -1,0 +1,86 @@
+"""Helpers shared by the evidence scripts: RESULTS.md sections between marker comments, machine info.
+
+Each script owns one section of ``docs/RESULTS.md``, delimited by
+``<!-- BEGIN name -->`` and ``<!-- END name -->``; :func:`update_section`
+replaces that section only (or appends it), leaving the others untouched.
+
+>>> import tempfile, os
+>>> p = os.path.join(tempfile.mkdtemp(), "R.md")
+>>> update_section(p, "a", "alpha"); update_section(p, "b", "beta"); update_section(p, "a", "ALPHA")
+>>> "ALPHA" in open(p).read() and "beta" in open(p).read() and "alpha" not in open(p).read()
+True
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from textbcv._io import atomic_write  # noqa: E402
+
+HEADER = ("# textbcv — evidence\n\n"
+          "Every section below is written by the script it names, from a clean checkout; "
+          "re-running a script replaces its own section only.\n")
+
+SECTION_ORDER = ("reproduce", "variance", "benchmarks")
+
+
+def _markers(name: str) -> tuple[str, str]:
+    return f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
+
+
+def update_section(path: str | os.PathLike, name: str, text: str) -> None:
+    """Replace (or add) section ``name`` of the markdown file ``path`` with ``text`` (atomically)."""
+    path = Path(path)
+    old = path.read_text(encoding="utf-8") if path.exists() else HEADER
+    begin, end = _markers(name)
+    block = f"{begin}\n{text.rstrip()}\n{end}"
+    pat = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
+    if pat.search(old):
+        new = pat.sub(lambda _: block, old, count=1)
+    else:
+        # keep the canonical order of known sections when adding a new one
+        new = None
+        if name in SECTION_ORDER:
+            for later in SECTION_ORDER[SECTION_ORDER.index(name) + 1:]:
+                b, _ = _markers(later)
+                i = old.find(b)
+                if i >= 0:
+                    new = old[:i] + block + "\n\n" + old[i:]
+                    break
+        if new is None:
+            new = old.rstrip() + "\n\n" + block + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(path) as f:
+        f.write(new)
+
+
+def machine() -> dict:
+    """Where and when a figure was measured."""
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "nproc": os.cpu_count(),
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def fmt_seconds(s: float) -> str:
+    """``75.3`` → ``"1 min 15 s"``.
+
+    >>> fmt_seconds(75.3), fmt_seconds(9.84), fmt_seconds(3725)
+    ('1 min 15 s', '9.8 s', '1 h 2 min')
+    """
+    if s < 60:
+        return f"{s:.1f} s"
+    if s < 3600:
+        return f"{int(s // 60)} min {int(round(s % 60))} s"
+    return f"{int(s // 3600)} h {int(round((s % 3600) / 60))} min"

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Run every benchmark (read, score, split, stats, tag) as a subprocess; one JSON and one RESULTS.md table.
+
+Each benchmark measures textbcv and a reference in the same run; the table
+gives both absolute times on this machine and their ratio (textbcv time /
+reference time, lower is better; for ``tag`` the reference is the time spent
+inside crfsuite divided by the workers, so the ratio is the runner's
+overhead). The machine (date, ``nproc``, load average before and after) is
+recorded, because absolute times on a shared machine move with its load.
+
+Usage: scripts/bench_all.py [--quick] [--only read,score,split,stats,tag]
+       [--split-n N] [--tag-sentences N] [--tag-max-iterations K] [--repeat R]
+       [--json docs/benchmarks.json] [--results docs/RESULTS.md]
+
+``--quick`` = --repeat 1 --split-n 200000 --tag-sentences 2000 --tag-max-iterations 20.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
+
+from textbcv._io import write_json  # noqa: E402
+
+BENCHES = ("read", "score", "split", "stats", "tag")
+
+
+def commands(args) -> dict[str, list[str]]:
+    py = sys.executable
+    s = ROOT / "scripts"
+    tag = [py, str(s / "bench_tag.py"), "--jobs", str(args.jobs)]
+    if args.tag_sentences:
+        tag += ["--sentences", str(args.tag_sentences)]
+    if args.tag_max_iterations:
+        tag += ["--max-iterations", str(args.tag_max_iterations)]
+    return {
+        "read": [py, str(s / "bench_read.py"), "--repeat", str(args.repeat)],
+        "score": [py, str(s / "bench_score.py"), "--repeat", str(args.repeat)],
+        "split": [py, str(s / "bench_split.py"), str(args.split_n)],
+        "stats": [py, str(s / "bench_stats.py")],
+        "tag": tag,
+    }
+
+
+def run_one(name: str, cmd: list[str]) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    t0 = time.time()
+    p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+    wall = time.time() - t0
+    out = {"command": " ".join(Path(c).name if i < 2 else c for i, c in enumerate(cmd)), "exit_code": p.returncode,
+           "wall_seconds": round(wall, 2)}
+    try:
+        out["output"] = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        out["error"] = (p.stderr or p.stdout)[-2000:]
+    return out
+
+
+def rows(name: str, r: dict) -> list[dict]:
+    """Table rows ``{figure, textbcv_s, reference, reference_s, ratio}`` of one benchmark's output."""
+    o = r.get("output")
+    if o is None:
+        return [{"figure": "failed", "textbcv_s": None, "reference": r.get("error", "")[-200:].replace("\n", " "),
+                 "reference_s": None, "ratio": None}]
+    out = []
+    if name == "read":
+        for fmt, x in o["results"].items():
+            if "skipped" in x:
+                continue
+            out.append({"figure": f"read {fmt} ({x['file']}, {x['tokens']:,} tokens)", "textbcv_s": x["seconds"],
+                        "reference": x["reference"], "reference_s": x["reference_seconds"], "ratio": x["ratio"]})
+    elif name == "score":
+        s = o["seconds"]
+        for key, ref in (("textbcv_score_tags_conlleval", "seqeval_f1_score"),
+                         ("textbcv_score_tags_conlleval", "seqeval_classification_report")):
+            out.append({"figure": f"score {o['tokens']:,} tokens ({key.replace('textbcv_score_tags_', '')}; "
+                                  f"equal to seqeval: {o['results_equal_seqeval']})",
+                        "textbcv_s": s[key], "reference": ref.replace("_", " ", 1), "reference_s": s[ref],
+                        "ratio": s[key] / s[ref]})
+    elif name == "split":
+        out.append({"figure": f"split: balanced BCV m = {o['m']}, n = {o['n']:,} (peak {o['peak_memory_mb']:.0f} MB)",
+                    "textbcv_s": o["bcv_seconds"], "reference": "sklearn RepeatedKFold(2, 15) indices",
+                    "reference_s": o["repeatedkfold_seconds"], "ratio": o["bcv_seconds"] / o["repeatedkfold_seconds"]})
+    elif name == "stats":
+        for c in o["cases"]:
+            out.append({"figure": f"stats: exact P(B better), P/R/F1, {c['counts_per_fold']:,} counts per fold",
+                        "textbcv_s": c["exact_ms"] / 1e3, "reference": "Monte Carlo, L = 10^6 (Algorithm 6.1)",
+                        "reference_s": c["monte_carlo_ms"] / 1e3, "ratio": c["exact_ms"] / c["monte_carlo_ms"]})
+    elif name == "tag":
+        ref = o["crfsuite_seconds"] / o["jobs"]
+        out.append({"figure": f"tag: {o['folds']} folds, {o['corpus']['sentences']:,} sentences, m = {o['m']}, "
+                              f"jobs = {o['jobs']}, {o['crf']['algorithm']} max_iterations = {o['crf'].get('max_iterations')}",
+                    "textbcv_s": o["wall_seconds"], "reference": "time inside crfsuite / jobs",
+                    "reference_s": round(ref, 3), "ratio": o["overhead_ratio"]})
+    return out
+
+
+def _num(x, digits=4) -> str:
+    if x is None:
+        return "–"
+    return f"{x:.{digits}g}" if x < 1000 else f"{x:,.0f}"
+
+
+def render(result: dict) -> str:
+    mb, ma = result["machine_before"], result["machine_after"]
+    L = ["## Benchmarks", "",
+         f"`{result['command']}` on {mb['date']}: nproc = {mb['nproc']}, load average "
+         f"{', '.join(map(str, mb['loadavg']))} before and {', '.join(map(str, ma['loadavg']))} after "
+         f"(the machine is shared with other jobs, so absolute times are noisy; the ratios compare textbcv with a "
+         f"reference measured in the same run). Ratio = textbcv time / reference time (lower is better; for `tag` "
+         f"it is the runner's overhead over pure crfsuite time).", "",
+         "| benchmark | figure | textbcv (s) | reference | reference (s) | ratio |", "|---|---|---:|---|---:|---:|"]
+    for name in result["order"]:
+        for r in result["benchmarks"][name]["rows"]:
+            L.append(f"| {name} | {r['figure']} | {_num(r['textbcv_s'])} | {r['reference']} | {_num(r['reference_s'])} | "
+                     f"{_num(r['ratio'], 3)} |")
+    L += ["", "Wall time per benchmark script: " + ", ".join(
+        f"{n} {fmt_seconds(result['benchmarks'][n]['wall_seconds'])}" for n in result["order"])
+        + f"; total {fmt_seconds(result['wall_seconds'])}."]
+    return "\n".join(L)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", default=",".join(BENCHES))
+    ap.add_argument("--repeat", type=int, default=None)
+    ap.add_argument("--split-n", type=int, default=None)
+    ap.add_argument("--tag-sentences", type=int, default=None)
+    ap.add_argument("--tag-max-iterations", type=int, default=None)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--json", default=str(ROOT / "docs" / "benchmarks.json"))
+    ap.add_argument("--results", default=str(ROOT / "docs" / "RESULTS.md"))
+    args = ap.parse_args(argv)
+    quick = {"repeat": 1, "split_n": 200_000, "tag_sentences": 2000, "tag_max_iterations": 20}
+    full = {"repeat": 3, "split_n": 1_000_000, "tag_sentences": None, "tag_max_iterations": None}
+    for k, v in (quick if args.quick else full).items():
+        if getattr(args, k) is None:
+            setattr(args, k, v)
+    order = [b for b in args.only.split(",") if b]
+    bad = [b for b in order if b not in BENCHES]
+    if bad:
+        ap.error(f"unknown benchmark(s) {', '.join(bad)} (known: {', '.join(BENCHES)})")
+    cmds = commands(args)
+    before = machine()
+    t0 = time.time()
+    benches = {}
+    for name in order:
+        print(f"[{name}] {' '.join(cmds[name][1:])}", file=sys.stderr, flush=True)
+        r = run_one(name, cmds[name])
+        r["rows"] = rows(name, r)
+        benches[name] = r
+    result = {"command": ("scripts/bench_all.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip(),
+              "quick": args.quick, "order": order, "machine_before": before, "machine_after": machine(),
+              "wall_seconds": round(time.time() - t0, 2), "benchmarks": benches}
+    write_json(args.json, result)
+    update_section(args.results, "benchmarks", render(result))
+    print(json.dumps({n: [{"figure": r["figure"], "ratio": r["ratio"]} for r in benches[n]["rows"]] for n in order}, indent=2))
+    return 0 if all(b["exit_code"] == 0 for b in benches.values()) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""Smoke tests of the evidence scripts (reproduce_thesis, variance_study, bench_all) on tiny slices."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(f"evidence_{name}", SCRIPTS / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(SCRIPTS))
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_update_section_replaces_only_its_own_section(tmp_path):
+    res = load("_results")
+    p = tmp_path / "RESULTS.md"
+    res.update_section(p, "benchmarks", "B1")
+    res.update_section(p, "reproduce", "R1")
+    res.update_section(p, "variance", "V1")
+    text = p.read_text()
+    # canonical order whatever the order of writing
+    assert text.index("R1") < text.index("V1") < text.index("B1")
+    res.update_section(p, "variance", "V2\nsecond line")
+    new = p.read_text()
+    assert "V1" not in new and "V2\nsecond line" in new
+    assert new.replace("V2\nsecond line", "V1") == text
+    assert new.count("<!-- BEGIN variance -->") == 1 and new.count("<!-- END variance -->") == 1
+
+
+def test_slice_file_keeps_exactly_n_sentences(shared, tmp_path):
+    rep = load("reproduce_thesis")
+    from textbcv.corpus import read_conll, read_conllu, read_segmented
+
+    conll = rep.slice_file(shared("conll2003_en", "eng.train"), "conll", 57, tmp_path / "a.txt")
+    assert len(read_conll(conll)) == 57
+    ud = rep.slice_file(shared("ud_chinese_v1.4", "zh-ud-train.conllu"), "conllu", 31, tmp_path / "b.conllu")
+    assert len(read_conllu(ud)) == 31
+    seg = rep.slice_file(shared("sighan2005_cws", "pku_test_gold.utf8"), "segmented", 12, tmp_path / "c.utf8")
+    full = read_segmented(shared("sighan2005_cws", "pku_test_gold.utf8"))
+    part = read_segmented(seg)
+    assert [s.tokens for s in part] == [s.tokens for s in full[:12]]
+
+
+def test_reproduce_smoke(shared, tmp_path):
+    shared("conll2003_en", "eng.train")
+    rep = load("reproduce_thesis")
+    out_json, out_md = tmp_path / "r.json", tmp_path / "R.md"
+    argv = ["--work", str(tmp_path / "w"), "--only", "ner,ner-org", "--sentences", "150", "--max-iterations", "3",
+            "--jobs", "1", "--no-plots", "--json", str(out_json), "--results", str(out_md)]
+    assert rep.main(argv) == 0
+    r = json.loads(out_json.read_text())
+    assert [e["key"] for e in r["experiments"]] == ["ner", "ner-org"]
+    ner = r["experiments"][0]
+    assert ner["corpus"]["sentences"] == 150
+    assert ner["options"]["untyped"] is True and r["experiments"][1]["options"]["chunk_types"] == ["ORG"]
+    # thesis table 6.3 values carried through unchanged
+    assert [ner["metrics"][m]["thesis"]["p_h0"] for m in ("precision", "recall", "f1")] == [0.320, 0.373, 0.300]
+    for e in r["experiments"]:
+        for m, x in e["metrics"].items():
+            assert x["p_h0"] + x["p_h1"] == pytest.approx(1, abs=1e-6)
+            assert x["decision"] == ("H1" if x["p_h1"] > x["p_h0"] else "H0")
+            assert x["agrees_with_thesis"] == (x["decision"] == x["thesis"]["decision"])
+            assert len(x["fold_differences"]) == 6
+            assert x["folds_a_better"] + x["folds_b_better"] <= 6
+    # untyped gold chunks: NER boundaries count all 4 entity types, ORG only a subset
+    assert ner["corpus"]["gold_chunks"] > r["experiments"][1]["corpus"]["gold_chunks"] > 0
+    md = out_md.read_text()
+    assert "<!-- BEGIN reproduce -->" in md and "| ner (IOB2 vs IOBES) | F1 | [89.21, 89.77]" in md
+    assert "PKU training set" in md
+    # resumable: a second call reuses the finished runs (no new invocation recorded)
+    folds_before = (tmp_path / "w" / "ner" / "folds.jsonl").read_text()
+    assert rep.main(argv) == 0
+    r2 = json.loads(out_json.read_text())
+    assert r2["experiments"][0]["timing"]["invocations"] == 1
+    assert (tmp_path / "w" / "ner" / "folds.jsonl").read_text() == folds_before
+
+
+def test_variance_smoke(shared, tmp_path):
+    vs = load("variance_study")
+    out_json, out_md, png = tmp_path / "v.json", tmp_path / "R.md", tmp_path / "v.png"
+    argv = ["--train", str(shared("conll2003_en", "eng.train")), "--sentences", "100", "--reps", "2",
+            "--max-iterations", "2", "--jobs", "1", "--work", str(tmp_path / "w"), "--json", str(out_json),
+            "--plot", str(png), "--results", str(out_md)]
+    assert vs.main(argv) == 0
+    v = json.loads(out_json.read_text())
+    assert v["meta"]["smoke"] is True and v["meta"]["folds"] == 3 * 2 * 28
+    assert v["meta"]["reps_done"] == {"3": 2, "7": 2} and v["meta"]["seeds"]["7"] == [0, 1]
+    for d in vs.DESIGNS:
+        for m in ("3", "7"):
+            assert len(v["per_rep"][d][m]) == 2
+            x = np.array([e["f1_mean_folds"] for e in v["per_rep"][d][m]])
+            s = v["summary"][d][m]["f1_mean_folds"]
+            assert s["mean"] == pytest.approx(x.mean()) and s["sd"] == pytest.approx(x.std(ddof=1))
+            assert 0 < s["mean"] < 1
+    # balancing lowers the label χ²/df of the halves against no balancing
+    assert v["split_chi2_label_mean"]["bcv-balanced"]["3"] < v["split_chi2_label_mean"]["random"]["3"]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "<!-- BEGIN variance -->" in out_md.read_text()
+    # m = 3 figures from the first 3 splits of m = 7: recompute one rep from its fold store
+    from textbcv.tagging import FoldStore
+
+    st = FoldStore(tmp_path / "w" / "folds" / "bcv" / "r001.jsonl")
+    f1 = [vs.fold_f1(st.records[("B", j, k)]["counts"]["overall"]) for j in range(3) for k in (0, 1)]
+    assert v["per_rep"]["bcv"]["3"][1]["f1_mean_folds"] == pytest.approx(np.mean(f1))
+    # resume: nothing retrained; a study cut short after m = 3 summarizes its m = 3 seeds
+    before = st.path.read_text()
+    assert vs.main(argv) == 0
+    assert st.path.read_text() == before
+    for d in vs.DESIGNS:
+        p = tmp_path / "w" / "folds" / d / "r001.jsonl"
+        p.write_text("".join(l + "\n" for l in p.read_text().splitlines() if json.loads(l)["split"] < 3))
+    assert vs.main(argv + ["--summarize-only"]) == 0
+    v = json.loads(out_json.read_text())
+    assert v["meta"]["reps_done"] == {"3": 2, "7": 1} and v["summary"]["bcv"]["7"]["f1_mean_folds"]["sd"] is None
+
+
+def test_bench_all_split_only(tmp_path):
+    ba = load("bench_all")
+    out_json, out_md = tmp_path / "b.json", tmp_path / "R.md"
+    assert ba.main(["--only", "split", "--split-n", "3000", "--json", str(out_json), "--results", str(out_md)]) == 0
+    b = json.loads(out_json.read_text())
+    o = b["benchmarks"]["split"]["output"]
+    assert o["n"] == 3000 and o["m"] == 15
+    row = b["benchmarks"]["split"]["rows"][0]
+    assert row["ratio"] == pytest.approx(o["bcv_seconds"] / o["repeatedkfold_seconds"])
+    assert b["machine_before"]["nproc"] >= 1
+    assert "| split | split: balanced BCV m = 15, n = 3,000" in out_md.read_text()
+
+
+def test_bench_all_reports_a_failing_benchmark(tmp_path, monkeypatch):
+    ba = load("bench_all")
+    monkeypatch.setattr(ba, "commands", lambda args: {"split": [sys.executable, "-c", "import sys; sys.exit('boom')"]})
+    out_json = tmp_path / "b.json"
+    assert ba.main(["--only", "split", "--json", str(out_json), "--results", str(tmp_path / "R.md")]) == 1
+    b = json.loads(out_json.read_text())
+    assert b["benchmarks"]["split"]["exit_code"] == 1 and b["benchmarks"]["split"]["rows"][0]["figure"] == "failed"
