@@ -19,6 +19,7 @@ Examples
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import re
 import unicodedata
@@ -280,7 +281,16 @@ def extract(sentences: Iterable[Sentence], template: Template | str) -> Features
     >>> f[0][1][:4]
     ['bias', 'c[-2]=<s>', 'c[-1]=中', 'c[0]=国']
     """
-    t = get_template(template)
+    was_enabled = gc.isenabled()
+    gc.disable()  # millions of new lists and strings, no cycles: the collector would only slow this down
+    try:
+        return _extract(sentences, get_template(template))
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _extract(sentences: Iterable[Sentence], t: Template) -> Features:
     lo, hi = t.window
     offsets = list(range(lo, hi + 1))
     grams = [tuple(offsets[i:i + k]) for k in sorted(t.ngrams) for i in range(len(offsets) - k + 1)]
