@@ -137,7 +137,8 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         feats = payload.features[system.template.name]
         tagger.fit_features([feats[i] for i in train], train_tags)
         pred_tags = tagger.predict_features([feats[i] for i in test])
-        engine = {"train_seconds": round(tagger.train_seconds, 4), "tag_seconds": round(tagger.tag_seconds, 4)}
+        engine = {"append_seconds": round(tagger.append_seconds, 4), "train_seconds": round(tagger.train_seconds, 4),
+                  "tag_seconds": round(tagger.tag_seconds, 4)}
         if model_path:
             Path(model_path).parent.mkdir(parents=True, exist_ok=True)
             Path(model_path).write_bytes(tagger.model_)
