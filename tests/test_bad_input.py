@@ -159,7 +159,7 @@ CASES = [
       {"run/folds.jsonl": fold_line("iob2", counts={"overall": {"tp": "5", "fp": 1, "fn": 2}}) + "\n"}),
     C("compare-resume-other-splits", COMPARE + ["--resume"], "{d}/run/splits.json", "the saved splits differ",
       {"run/splits.json": split_units(8, 1).dumps()}),
-    C("compare-resume-splits-not-json", COMPARE + ["--resume"], "{d}/run/splits.json", "invalid JSON",
+    C("compare-resume-splits-not-json", COMPARE + ["--resume"], "{d}/run/splits.json:2", "invalid JSON",
       {"run/splits.json": "{\n"}),
     C("compare-ner-without-tags", ["compare", "{d}/x.conllu", "--format", "conllu", "--task", "ner", "--systems",
                                    "iob2,iobes", "--out", "{d}/run"], "{d}/x.conllu:1", "needs a tag column",
