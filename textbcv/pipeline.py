@@ -21,7 +21,7 @@ from textbcv._io import check_writable, write_json
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.transform import filter_chunks, words_to_characters
 from textbcv.errors import InputError
-from textbcv.scoring import ChunkCounts
+from textbcv.scoring import ChunkCounts, Tally
 from textbcv.split import load_splits, make_splits
 from textbcv.stats.compare import compare_counts
 from textbcv.stats.sequential import SequentialTTest
@@ -153,25 +153,16 @@ def _split_manifest(corpus: Corpus, options: CompareOptions, out: Path, resume: 
 
 
 def _per_type(store: FoldStore, name: str, m: int) -> dict:
-    total = ChunkCounts()
-    for j in range(m):
-        for k in (0, 1):
-            total = total + ChunkCounts.from_dict(store.records[(name, j, k)]["counts"])
-    d = total.to_dict()["types"]
-    for t, c in d.items():
-        tp, fp, fn = c["tp"], c["fp"], c["fn"]
-        p = tp / (tp + fp) if tp + fp else 0.0
-        r = tp / (tp + fn) if tp + fn else 0.0
-        c.update(precision=p, recall=r, f1=2 * p * r / (p + r) if p + r else 0.0)
-    return d
+    """Pooled counts and P / R / F1 of every chunk type over the 2m folds of ``name``."""
+    total = sum((ChunkCounts.from_dict(store.records[(name, j, k)]["counts"]) for j in range(m) for k in (0, 1)),
+                ChunkCounts())
+    return {t: {"tp": c.tp, "fp": c.fp, "fn": c.fn, "precision": c.precision, "recall": c.recall, "f1": c.f1}
+            for t, c in total.types.items()}
 
 
 def _fold_f1(store: FoldStore, name: str, m: int) -> list[float]:
-    out = []
-    for c in store.counts(name, m):
-        d = 2 * c["tp"] + c["fp"] + c["fn"]
-        out.append(2 * c["tp"] / d if d else 0.0)
-    return out
+    """F1 of each of the 2m folds of ``name``, in fold order."""
+    return [Tally(c["tp"], c["fp"], c["fn"]).f1 for c in store.counts(name, m)]
 
 
 def _sequential(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions) -> list[dict]:
