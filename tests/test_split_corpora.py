@@ -72,3 +72,21 @@ def test_done_when_met(name, measure, kind):
 @pytest.mark.xfail(strict=True, reason="balance target not reached yet (see the split report)")
 def test_done_when_not_yet_met(name, measure, kind):
     _check(name, measure, kind)
+
+
+@pytest.mark.parametrize("name", ["conll", "ewt", "pku"])
+def test_floor_never_above_what_the_split_reaches(name):
+    # chi2_floor is a lower bound for every split with blocks as evenly filled: ours included
+    bcv, rnd = _get(name)
+    assert set(bcv.quality["chi2_floor"]) == {"label", "lemma", "length"}
+    assert "chi2_floor" not in rnd.quality  # random m×2 has no blocks
+    for measure, floor in bcv.quality["chi2_floor"].items():
+        assert 0 <= floor <= np.mean(bcv.quality["chi2_per_df"][measure]) + 1e-9
+
+
+def test_pku_length_target_is_out_of_reach_with_duplicates_together():
+    # 11 identical lines "图片：" (3 characters) hold 11 of the 17 sentences of their length bin; kept in one
+    # block, they force a mean χ²/J ≥ 0.27 on any m = 15 BCV with blocks of 121-122 lines (target: max ≤ 0.15)
+    bcv, _ = _get("pku")
+    assert bcv.quality["chi2_floor"]["length"] == pytest.approx(0.2746, abs=5e-4)
+    assert bcv.quality["chi2_floor"]["lemma"] > LIMIT["lemma"]

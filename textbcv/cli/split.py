@@ -63,6 +63,10 @@ def _report(method: str, s, others) -> str:
                          + "".join(f" {v[i]:>16.4f}" for v in vals))
         lines.append(f"{'mean':>5}  {name:<8} {'':>5}" + "".join(f" {np.mean(v):>16.4f}" for v in vals))
         lines.append(f"{'max':>5}  {name:<8} {'':>5}" + "".join(f" {np.max(v):>16.4f}" for v in vals))
+        floors = [x.quality.get("chi2_floor", {}).get(name) for _, x in cols]
+        if any(f is not None for f in floors):
+            lines.append(f"{'floor':>5}  {name:<8} {'':>5}"
+                         + "".join(f" {f:>16.4f}" if f is not None else f" {'':>16}" for f in floors))
     for name, x in cols:
         ov = x.quality["overlap"]
         extra = ""
@@ -71,4 +75,7 @@ def _report(method: str, s, others) -> str:
                      + (f" grouping {x.n} sentences" if ov["units_placed"] != x.n else "") + ")")
         lines.append(f"max |φ − n/4| {name}: {x.quality['overlap_max_deviation']:g} "
                      f"(n/4 = {ov['n_over_4']:g}, φ in [{ov['min']}, {ov['max']}]){extra}")
+    if any("chi2_floor" in x.quality for _, x in cols):
+        lines.append("floor: no m×2 BCV split keeping the same units whole, with blocks as evenly filled, has a lower "
+                     "mean χ²/J over its halves (textbcv.split.quality.chi2_floor)")
     return "\n".join(lines)

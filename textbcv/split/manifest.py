@@ -293,8 +293,9 @@ def _finish(masks, item, n, method, m, seed, opts, measures, quality, extend) ->
     splits = [(np.flatnonzero(t), np.flatnonzero(~t)) for t in train]
     s = SplitSet(splits, n, method, m, seed, opts, None, extend)
     s._n_units = int(len(masks[0])) if len(masks) else n
+    s._item = item
     if quality:
-        s.quality = split_quality(train, measures)
+        s.quality = split_quality(train, measures, floor=method in ("bcv", "bcv-select"), groups=item)
         _overlap_info(s)
     return s
 
@@ -362,7 +363,8 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
 
 
 def _with_quality(s: SplitSet, all_measures) -> SplitSet:
-    s.quality = split_quality(s.train_masks(), all_measures)
+    s.quality = split_quality(s.train_masks(), all_measures, floor=s.method in ("bcv", "bcv-select"),
+                              groups=getattr(s, "_item", None))
     _overlap_info(s)
     if s._extend is not None:
         inner = s._extend

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["chi2_per_df", "overlap_matrix", "overlap_max_deviation", "split_quality", "max_chi2_per_df"]
+__all__ = ["chi2_per_df", "chi2_floor", "overlap_matrix", "overlap_max_deviation", "split_quality", "max_chi2_per_df"]
 
 
 def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected: float = 5.0) -> tuple[float, int]:
@@ -52,6 +52,74 @@ def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected
     return chi2 / J, J
 
 
+def chi2_floor(counts, n_blocks: int, max_share: float | None = None, min_expected: float = 5.0) -> float:
+    """Lower bound on the mean χ²/J over the N − 1 halves of any m = N − 1 BCV split, from indivisible units.
+
+    Every half of an m = N − 1 BCV split is a union of N/2 of N blocks (all
+    N − 1 non-trivial columns of a Hadamard matrix). For one category with
+    total C and block deviations e_b = n_bc − C·τ_b (τ_b = the block's share
+    of the measure's total, Σ_b e_b = 0), Parseval gives
+    Σ_i (T_i − C·ft_i)² = (N/4)·Σ_b e_b² over the N − 1 halves, and
+    χ²_i ≥ 4(T_i − C·ft_i)²/C, so the mean χ²_c over halves is at least
+    N·Σ_b e_b² / ((N − 1)·C). A unit holding a > t = C·max_share occurrences
+    forces e_b ≥ a − t on its block, and the blocks without such units then
+    carry at least their sum with the opposite sign, hence
+
+        Σ_b e_b² ≥ Σ_a (a − t)² + (Σ_a (a − t))² / (N − 1)      (a > t).
+
+    This holds for every split whose blocks hold at most ``max_share`` of the
+    measure's total each (default 1/N, i.e. equally filled blocks), whatever
+    the balancing. Only categories kept (not pooled) in every half enter the
+    sum (C ≥ min_expected / (½ − N/2·(max_share − 1/N))); the smallest of
+    them counts with the lower of its bound alone and merged with the pool (as
+    :func:`chi2_per_df` merges a pool below ``min_expected``); J is bounded by
+    the number of categories that can be kept (C ≥ 2·min_expected) plus the
+    pool.
+
+    Parameters
+    ----------
+    counts : sparse or dense (n_units, J)
+        Category counts of the units that must stay whole (sentences, or
+        duplicate groups / documents).
+    n_blocks : int
+        N (m = N − 1).
+    max_share : float, optional
+        The largest share of the measure's total any block may hold.
+    min_expected : float
+        The pooling rule of :func:`chi2_per_df`.
+
+    Examples
+    --------
+    One unit holds 8 of the 10 occurrences of a category; 4 blocks:
+
+    >>> X = np.array([[8, 0]] + [[0, 10]] * 6 + [[1, 2]] * 2)
+    >>> round(chi2_floor(X, 4), 3)      # 4/3 · ((8 − 2.5)² + 5.5²/3) / 10 / J (J = 2)
+    2.689
+    """
+    M = sp.csc_matrix(counts, dtype=np.float64)
+    M.sum_duplicates()
+    N = int(n_blocks)
+    tot = np.asarray(M.sum(axis=0)).ravel()
+    share = 1.0 / N if max_share is None else max(float(max_share), 1.0 / N)
+    fmin = 0.5 - (N / 2) * (share - 1.0 / N)  # the smallest share a half can then hold
+    J = int((tot >= 2 * min_expected).sum()) + int(((tot > 0) & (tot < 2 * min_expected)).any())
+    if fmin <= 0 or J < 2:
+        return 0.0
+    sure = np.flatnonzero(tot >= min_expected / fmin - 1e-9)
+    def bound(a: np.ndarray, C: float) -> float:
+        t = C * share
+        x = a[a > t] - t
+        return (float((x * x).sum()) + float(x.sum()) ** 2 / (N - 1)) / C
+
+    vals = [bound(M.data[M.indptr[j]: M.indptr[j + 1]], tot[j]) for j in sure]
+    pooled = np.flatnonzero((tot > 0) & (tot < min_expected / fmin))
+    if len(sure) and len(pooled):  # a small pool may be merged into the smallest kept category
+        k = int(np.argmin(tot[sure]))
+        merged = np.asarray(M[:, np.r_[sure[k], pooled]].sum(axis=1)).ravel()
+        vals[k] = min(vals[k], bound(merged[merged > 0], float(merged.sum())))
+    return N / (N - 1) * float(np.sum(vals)) / J
+
+
 def overlap_matrix(train: np.ndarray) -> np.ndarray:
     """φ_ij = |I_t,i ∩ I_t,j| for a boolean (m, n) matrix of training halves.
 
@@ -74,7 +142,8 @@ def overlap_max_deviation(train: np.ndarray) -> float:
     return float(np.abs(phi[iu] - n / 4).max())
 
 
-def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> dict:
+def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix], floor: bool = False,
+                  groups: np.ndarray | None = None) -> dict:
     """The ``quality`` block of a split manifest.
 
     Parameters
@@ -83,6 +152,14 @@ def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> dict
         Training-half membership of every sentence for every split.
     measures : dict of sparse (n, J)
         Category counts per sentence.
+    floor : bool
+        Add ``chi2_floor``: per measure, :func:`chi2_floor` for these blocks
+        (only for m = N − 1 block designs: m = 3, 7, 15, ...), with the units
+        kept whole given by ``groups`` and the largest block share of these
+        splits — no split with blocks as evenly filled can have a lower mean
+        χ²/J over its halves.
+    groups : (n,) int array, optional
+        Units that stay whole (duplicate groups, documents); default sentences.
     """
     train = np.asarray(train, dtype=bool)
     m, n = train.shape
@@ -108,7 +185,29 @@ def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> dict
             Js.append(J)
         q["chi2_per_df"][name] = vals
         q["categories"][name] = Js
+    blocks = _blocks_of(train) if floor else None
+    if blocks is not None:
+        N = m + 1
+        g = np.arange(n) if groups is None else np.asarray(groups)
+        G = sp.csr_matrix((np.ones(n), (g, np.arange(n))), shape=(int(g.max()) + 1, n))
+        q["chi2_floor"] = {}
+        for name, M in measures.items():
+            M = sp.csr_matrix(M)
+            per_block = np.bincount(blocks, weights=np.asarray(M.sum(axis=1)).ravel(), minlength=N)
+            share = per_block.max() / per_block.sum() if per_block.sum() > 0 else 1.0 / N
+            q["chi2_floor"][name] = round(chi2_floor(G @ M, N, max_share=share), 6)
     return q
+
+
+def _blocks_of(train: np.ndarray) -> np.ndarray | None:
+    """Block id of every unit when the m halves are the N − 1 = m non-trivial Hadamard columns on N blocks."""
+    m, n = train.shape
+    N = m + 1
+    if N < 4 or N & (N - 1) or m > 62:
+        return None
+    code = (train.astype(np.int64) << np.arange(m, dtype=np.int64)[:, None]).sum(axis=0)
+    uniq, blocks = np.unique(code, return_inverse=True)
+    return blocks.ravel() if len(uniq) == N else None
 
 
 def max_chi2_per_df(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> float:
