@@ -191,6 +191,20 @@ class NestedBlocks:
                                    effort=self.effort, order=self._order)
         return self._levels[N]
 
+    def relabel(self, perm: np.ndarray) -> None:
+        """Rename leaf block b to ``perm[b]`` (deeper levels are rebuilt from the renamed leaves).
+
+        Examples
+        --------
+        >>> nb = NestedBlocks(np.ones(8, int), sp.csr_matrix((8, 0)), np.zeros(0), seed=0, n_leaves=4)
+        >>> before = nb.blocks(4)
+        >>> nb.relabel(np.array([1, 0, 2, 3]))
+        >>> bool((nb.blocks(4) == np.array([1, 0, 2, 3])[before]).all())
+        True
+        """
+        leaves = self._level(self.leaves)
+        self._levels = {self.leaves: np.asarray(perm)[leaves]}
+
     def blocks(self, N: int) -> np.ndarray:
         """Block id (0..N-1) of every item at level N (a power of two ≥ 4)."""
         if N < 4 or N & (N - 1):

@@ -19,6 +19,7 @@ from textbcv._io import dumps_json, write_json
 from textbcv.errors import InputError
 from textbcv.split import designs
 from textbcv.split.balance import objective
+from textbcv.split.labels import best_labels
 from textbcv.split.bcv import NestedBlocks, halves_from_blocks, max_m, n_blocks_for
 from textbcv.split.quality import split_quality
 
@@ -206,12 +207,14 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
     n_items = len(weight)
     if n_items < 4:
         raise InputError(f"BCV needs at least 4 units (or groups) to form 4 blocks, got {n_items}")
+    item_measures = {}
     if measures:
         if groups is None:
-            X, W = objective({k: sp.csr_matrix(v) for k, v in measures.items()}, weights)
+            item_measures = {k: sp.csr_matrix(v) for k, v in measures.items()}
         else:
             G = sp.csr_matrix((np.ones(n), (item, np.arange(n))), shape=(n_items, n))
-            X, W = objective({k: G @ sp.csr_matrix(v) for k, v in measures.items()}, weights)
+            item_measures = {k: G @ sp.csr_matrix(v) for k, v in measures.items()}
+        X, W = objective(item_measures, weights)
     else:
         X, W = sp.csr_matrix((n_items, 0)), np.zeros(0)
     rng = np.random.default_rng(seed)
@@ -223,6 +226,12 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
             raise InputError(f"m = {m} is impossible with {n_items} units: at most {max_m(n_items)} "
                              f"(m ≤ N − 1 for N = {2 ** int(np.floor(np.log2(n_items)))} blocks of ≥ 1 unit)")
         nb = NestedBlocks(weight, X, W, seed=seed, effort=effort, balance=bool(X.shape[1]))
+        if X.shape[1] and effort > 0:  # the labelling of the leaves that evens out the halves
+            leaves = nb.blocks(nb.leaves)
+            onehot = sp.csr_matrix((np.ones(n_items), (leaves, np.arange(n_items))), shape=(nb.leaves, n_items))
+            counts = {k: np.asarray((onehot @ M).todense()) for k, M in item_measures.items()}
+            nb.relabel(best_labels(counts, np.random.default_rng([seed, 1])))
+        del item_measures
 
         def build(mm: int) -> SplitSet:
             if mm > max_m(n_items):
