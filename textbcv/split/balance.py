@@ -34,6 +34,8 @@ the children of their parent block in two vectorised steps:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -54,16 +56,27 @@ GREEDY_BUDGET = 6e6
 MAX_TABLE = 2e7
 
 
+class _Piece(NamedTuple):
+    """Columns of one measure in the stacked matrix: a CSR over the measure's entries, −1 marking dropped ones."""
+
+    indptr: np.ndarray  # (n + 1,) int64, into the measure's entries
+    indices: np.ndarray  # int32 column within the piece, −1 for an entry not in it
+    data: np.ndarray  # float64
+    n_cols: int
+    lens: np.ndarray  # (n,) int64 entries of every row in the piece
+    dropped: bool  # any −1 in indices
+
+
 class StackedCounts(sp.csr_matrix):
     """The count matrix of :func:`objective`, its entries stacked only when first used.
 
     Shape, row pointers and ``nnz`` are there at once; ``indices`` and
     ``data`` (and so every scipy operation on them, ``sp.csr_matrix(X)``
     included) are built from the per-measure pieces on first access, into
-    exactly the matrix a one-pass build gives. :meth:`rows` and
-    :meth:`column_totals` use the pieces directly, so at ~10^6 sentences,
-    where no refinement runs, only the rows the greedy re-dealing touches are
-    ever stacked.
+    exactly the matrix a one-pass build gives. :meth:`rows`,
+    :meth:`column_totals` and :meth:`row_min` use the pieces directly, so at
+    ~10^6 sentences, where no refinement runs, only the rows the greedy
+    re-dealing touches are ever stacked.
 
     Examples
     --------
@@ -76,10 +89,10 @@ class StackedCounts(sp.csr_matrix):
     """
 
     @classmethod
-    def _from_pieces(cls, pieces: list[sp.csr_matrix], totals: list[np.ndarray]) -> "StackedCounts":
-        n = pieces[0].shape[0]
-        X = cls((n, sum(p.shape[1] for p in pieces)))
-        indptr = sum(p.indptr.astype(np.int64) for p in pieces)
+    def _from_pieces(cls, pieces: list[_Piece], totals: list[np.ndarray]) -> "StackedCounts":
+        n = len(pieces[0].lens)
+        X = cls((n, sum(p.n_cols for p in pieces)))
+        indptr = np.r_[0, np.cumsum(sum(p.lens for p in pieces))]
         X.indptr = indptr.astype(np.int32 if indptr[-1] < 2**31 else np.int64)
         del X.indices, X.data
         X._pieces, X._totals = pieces, totals
@@ -88,7 +101,14 @@ class StackedCounts(sp.csr_matrix):
     def __getattr__(self, name: str):
         pieces = self.__dict__.get("_pieces")
         if name in ("indices", "data") and pieces is not None:
-            full = _hstack(pieces)
+            mats = []
+            for p in pieces:
+                ind, dat, ptr = p.indices, p.data, p.indptr
+                if p.dropped:
+                    k = ind >= 0
+                    ind, dat, ptr = ind[k], dat[k], np.r_[0, np.cumsum(p.lens)]
+                mats.append(sp.csr_matrix((dat, ind, ptr), shape=(len(p.lens), p.n_cols)))
+            full = sp.hstack(mats, format="csr") if len(mats) > 1 else mats[0].copy()
             self.indptr, self.indices, self.data = full.indptr, full.indices, full.data
             del self._pieces, self._totals
             return getattr(self, name)
@@ -99,7 +119,28 @@ class StackedCounts(sp.csr_matrix):
         pieces = self.__dict__.get("_pieces")
         if pieces is None:
             return sp.csr_matrix(self[items])
-        return _hstack([p[items] for p in pieces])
+        items = np.asarray(items, dtype=np.int64)
+        segs, rowlen, off = [], np.zeros(len(items), dtype=np.int64), 0
+        for p in pieces:
+            st = p.indptr[items]
+            ln = p.indptr[items + 1] - st
+            pos = np.repeat(st - (np.cumsum(ln) - ln), ln) + np.arange(int(ln.sum()))
+            ind, dat = p.indices[pos], p.data[pos]
+            if p.dropped:
+                k = ind >= 0
+                ind, dat, ln = ind[k], dat[k], p.lens[items]
+            segs.append((ind + np.int32(off), dat, ln))
+            rowlen += ln
+            off += p.n_cols
+        indptr = np.r_[0, np.cumsum(rowlen)]
+        indices = np.empty(int(indptr[-1]), dtype=np.int32)
+        data = np.empty(int(indptr[-1]), dtype=np.float64)
+        start = indptr[:-1].copy()  # where the next piece's segment of every row starts
+        for ind, dat, ln in segs:
+            dest = np.repeat(start - (np.cumsum(ln) - ln), ln) + np.arange(len(ind))
+            indices[dest], data[dest] = ind, dat
+            start += ln
+        return sp.csr_matrix((data, indices, indptr), shape=(len(items), self.shape[1]))
 
     def column_totals(self) -> np.ndarray:
         """Column sums, exactly as ``X.sum(axis=0)`` (summed in row order); known without stacking."""
@@ -108,30 +149,24 @@ class StackedCounts(sp.csr_matrix):
         return np.concatenate(self._totals)
 
     def row_min(self, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rows with entries and, for each, the smallest ``value[column]`` over its entries."""
+        """Rows with entries and, for each, the smallest ``value[column]`` over its entries (integer values)."""
         pieces = self.__dict__.get("_pieces")
         if pieces is None:
-            pieces = [sp.csr_matrix(self)]
+            X = sp.csr_matrix(self)
+            pieces = [_Piece(X.indptr, X.indices, X.data, X.shape[1], np.diff(X.indptr), False)]
         n = self.shape[0]
-        best = np.full(n, np.iinfo(value.dtype).max, dtype=value.dtype)
+        top = np.iinfo(value.dtype).max
+        best = np.full(n, top, dtype=value.dtype)
         has = np.zeros(n, dtype=bool)
         off = 0
         for p in pieces:
             h = np.diff(p.indptr) > 0
             if h.any():
-                best[h] = np.minimum(best[h], np.minimum.reduceat(value[off:][p.indices], p.indptr[:-1][h]))
-                has |= h
-            off += p.shape[1]
+                v = np.r_[value[off : off + p.n_cols], top].astype(value.dtype)  # index −1: a dropped entry
+                best[h] = np.minimum(best[h], np.minimum.reduceat(v[p.indices], p.indptr[:-1][h]))
+                has |= p.lens > 0
+            off += p.n_cols
         return has, best[has]
-
-
-def _hstack(pieces: list[sp.csr_matrix]) -> sp.csr_matrix:
-    """Pieces side by side (one row: their row segments in turn), float64 data."""
-    X = sp.hstack(pieces, format="csr") if len(pieces) > 1 else sp.csr_matrix(pieces[0], copy=True)
-    if X.data.dtype != np.float64:
-        X.data = X.data.astype(np.float64)
-    return X
-
 
 def _csr(X) -> sp.csr_matrix:
     """X as CSR; a :class:`StackedCounts` stays lazy (its entries are stacked if and when used)."""
@@ -175,25 +210,19 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
         nkeep = int(keep.sum())
         newcol = np.full(M.shape[1], -1, dtype=np.int32)
         newcol[keep] = np.arange(nkeep, dtype=np.int32)
-        kc = newcol[M.indices]
+        kc = newcol[M.indices]  # −1: an entry of a pooled (or zero-total) column
         data = M.data.astype(np.float64, copy=False)
         ptr = M.indptr.astype(np.int64)
-        drop = np.flatnonzero(kc < 0)  # entries of pooled (or zero-total) columns
+        drop = np.flatnonzero(kc < 0)
         before = np.searchsorted(drop, ptr)  # dropped entries before every row start
-        if len(drop):
-            k = np.ones(len(kc), dtype=bool)
-            k[drop] = False
-            kc, kd = kc[k], data[k]
-        else:
-            kd = data
-        pieces.append(sp.csr_matrix((kd, kc, ptr - before), shape=(n, nkeep)))
-        totals.append(tot[keep])  # per column, the same additions in the same (row) order
+        pieces.append(_Piece(ptr, kc, data, nkeep, np.diff(ptr) - np.diff(before), len(drop) > 0))
+        totals.append(tot[keep])  # per column, the same additions in the same (row) order as X.sum(axis=0)
         if rare.any():  # a row's pooled count is a difference of the running sum, as in a one-pass build
             cs = np.r_[0.0, np.cumsum(data[drop])]
             rsum = cs[before[1:]] - cs[before[:-1]]
             has = rsum > 0
-            pieces.append(sp.csr_matrix((rsum[has], np.zeros(int(has.sum()), dtype=np.int32),
-                                         np.r_[0, np.cumsum(has)]), shape=(n, 1)))
+            pieces.append(_Piece(np.r_[0, np.cumsum(has)], np.zeros(int(has.sum()), dtype=np.int32), rsum[has], 1,
+                                 has.astype(np.int64), False))
             totals.append(np.bincount(np.zeros(int(has.sum()), dtype=np.intp), weights=rsum[has], minlength=1))
         ws.append(weights.get(name, 1.0) / (np.maximum(C, 1) * J))
     if not pieces:
