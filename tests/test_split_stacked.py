@@ -181,8 +181,11 @@ def test_rarity_order_equals_lexsort_on_full_matrix(seed, n, fractional):
 def test_radix_argsort_equals_stable_argsort(key):
     key = np.array(key, dtype=np.int64)
     np.testing.assert_array_equal(balance._argsort_int(key), np.argsort(key, kind="stable"))
-    r = np.random.default_rng(len(key)).choice([0.0, 0.25, 0.5, 0.75], size=len(key))  # many ties in r too
-    np.testing.assert_array_equal(balance._lexsort_random(r, key), np.lexsort((r, key)))
+    rng = np.random.default_rng(len(key))
+    for r in (rng.random(len(key)), rng.choice([0.0, 0.25, 0.5, 0.75], size=len(key))):  # ties in r or not
+        np.testing.assert_array_equal(balance._lexsort_random(r, key), np.lexsort((r, key)))
+        small = np.abs(key) % 7
+        np.testing.assert_array_equal(balance._lexsort_random(r, small), np.lexsort((r, small)))
 
 
 def _as_plain(fn):

@@ -250,14 +250,27 @@ def _argsort_int(key: np.ndarray) -> np.ndarray:
 def _lexsort_random(r: np.ndarray, key: np.ndarray) -> np.ndarray:
     """``np.lexsort((r, key))``: by integer key, ties by r, then by position.
 
+    For keys ≥ 0 and r in [0, 1), one stable sort of ``key · 2^b + ⌊r · 2^b⌋``
+    (b bits of r beside the key's) gives that order whenever the composite
+    values are distinct; if any two are equal, two stable sorts do.
+
     Examples
     --------
     >>> r = np.array([0.5, 0.1, 0.9, 0.3])
     >>> _lexsort_random(r, np.array([1, 1, 0, 1])).tolist() == np.lexsort((r, [1, 1, 0, 1])).tolist()
     True
     """
+    r, key = np.asarray(r), np.asarray(key)
+    if len(r) and key.min() >= 0 and r.min() >= 0.0 and r.max() < 1.0:
+        b = min(53, 64 - int(key.max()).bit_length())
+        if b >= 24:
+            c = (key.astype(np.uint64) << np.uint64(b)) | (r * 2.0**b).astype(np.uint64)
+            o = np.argsort(c, kind="stable")
+            sc = c[o]
+            if not (sc[1:] == sc[:-1]).any():
+                return o
     o = np.argsort(r, kind="stable")
-    return o[_argsort_int(np.asarray(key)[o])]
+    return o[_argsort_int(key[o])]
 
 
 def rarity_order(X: sp.csr_matrix, weight: np.ndarray, rng: np.random.Generator) -> np.ndarray:
