@@ -188,14 +188,6 @@ def test_radix_argsort_equals_stable_argsort(key):
         np.testing.assert_array_equal(balance._lexsort_random(r, small), np.lexsort((r, small)))
 
 
-def _as_plain(fn):
-    """objective returning the fully stacked, plain CSR X (the straightforward path)."""
-    def plain(*a, **kw):
-        X, W = fn(*a, **kw)
-        return sp.csr_matrix(X.toarray()) if X.shape[1] else X, W
-    return plain
-
-
 CASES = [  # n, m, with groups (duplicates / documents: item weights > 1), seed
     (7, 3, False, 0), (40, 3, True, 1), (150, 7, False, 2), (300, 15, True, 3), (600, 7, True, 4),
     (1000, 15, False, 5), (2500, 31, True, 6)]
@@ -226,7 +218,7 @@ def test_split_units_same_blocks_as_full_matrix(monkeypatch, budgets, n, m, grou
     assert isinstance(seen[0], StackedCounts) or (n < 100 and seen[0].shape[1] == 0)
     if budgets == "as-at-10^6" and n >= 100:
         assert "indices" not in vars(seen[0])  # the whole X was never stacked
-    monkeypatch.setattr("textbcv.split.manifest.objective", _as_plain(lazy_objective))
+    monkeypatch.setattr("textbcv.split.manifest.objective", _objective_one_pass)  # plain CSR, built whole
     full = split_units(n, m, measures={k: v.copy() for k, v in measures.items()}, groups=groups, seed=seed,
                        quality=False)
     for (t1, v1), (t2, v2) in zip(lazy.splits, full.splits, strict=True):
