@@ -168,6 +168,7 @@ class StackedCounts(sp.csr_matrix):
             off += p.n_cols
         return has, best[has]
 
+
 def _csr(X) -> sp.csr_matrix:
     """X as CSR; a :class:`StackedCounts` stays lazy (its entries are stacked if and when used)."""
     return X if isinstance(X, StackedCounts) else sp.csr_matrix(X)
