@@ -34,10 +34,12 @@ the children of their parent block in two vectorised steps:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["objective", "deal", "rarity_order", "refine", "polish", "DEFAULT_WEIGHTS", "MIN_COUNT"]
+__all__ = ["objective", "StackedCounts", "deal", "rarity_order", "refine", "polish", "DEFAULT_WEIGHTS", "MIN_COUNT"]
 
 #: Weight of each measure in the objective: 1 / (its χ²/J target), so each is scaled by how tight it must be.
 DEFAULT_WEIGHTS = {"label": 1 / 0.05, "length": 1 / 0.15, "lemma": 100 / 0.3}
@@ -54,6 +56,124 @@ GREEDY_BUDGET = 6e6
 MAX_TABLE = 2e7
 
 
+class _Piece(NamedTuple):
+    """Columns of one measure in the stacked matrix: a CSR over the measure's entries, −1 marking dropped ones."""
+
+    indptr: np.ndarray  # (n + 1,) int64, into the measure's entries
+    indices: np.ndarray  # int32 column within the piece, −1 for an entry not in it
+    data: np.ndarray  # float64
+    n_cols: int
+    lens: np.ndarray  # (n,) int64 entries of every row in the piece
+    dropped: bool  # any −1 in indices
+
+
+class StackedCounts(sp.csr_matrix):
+    """The count matrix of :func:`objective`, its entries stacked only when first used.
+
+    Shape, row pointers and ``nnz`` are there at once; ``indices`` and
+    ``data`` (and so every scipy operation on them, ``sp.csr_matrix(X)``
+    included) are built from the per-measure pieces on first access, into
+    exactly the matrix a one-pass build gives. :meth:`rows`,
+    :meth:`column_totals` and :meth:`row_min` use the pieces directly, so at
+    ~10^6 sentences, where no refinement runs, only the rows the greedy
+    re-dealing touches are ever stacked.
+
+    Examples
+    --------
+    >>> M = sp.csr_matrix(np.array([[12, 1], [0, 1]]))
+    >>> X, _ = objective({"lemma": M, "label": M}, {"lemma": 1.0, "label": 1.0})
+    >>> X.nnz, "indices" in vars(X), X.rows(np.array([1])).toarray().tolist()
+    (6, False, [[0.0, 1.0, 0.0, 1.0]])
+    >>> X.toarray().tolist()
+    [[12.0, 1.0, 12.0, 1.0], [0.0, 1.0, 0.0, 1.0]]
+    """
+
+    @classmethod
+    def _from_pieces(cls, pieces: list[_Piece], totals: list[np.ndarray]) -> "StackedCounts":
+        n = len(pieces[0].lens)
+        X = cls((n, sum(p.n_cols for p in pieces)))
+        indptr = np.r_[0, np.cumsum(sum(p.lens for p in pieces))]
+        X.indptr = indptr.astype(np.int32 if indptr[-1] < 2**31 else np.int64)
+        del X.indices, X.data
+        X._pieces, X._totals = pieces, totals
+        return X
+
+    def __getattr__(self, name: str):
+        pieces = self.__dict__.get("_pieces")
+        if name in ("indices", "data") and pieces is not None:
+            mats = []
+            for p in pieces:
+                ind, dat, ptr = p.indices, p.data, p.indptr
+                if p.dropped:
+                    k = ind >= 0
+                    ind, dat, ptr = ind[k], dat[k], np.r_[0, np.cumsum(p.lens)]
+                mats.append(sp.csr_matrix((dat, ind, ptr), shape=(len(p.lens), p.n_cols)))
+            full = sp.hstack(mats, format="csr") if len(mats) > 1 else mats[0].copy()
+            self.indptr, self.indices, self.data = full.indptr, full.indices, full.data
+            del self._pieces, self._totals
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def rows(self, items: np.ndarray) -> sp.csr_matrix:
+        """``X[items]`` (an integer array of rows), stacking only those rows."""
+        pieces = self.__dict__.get("_pieces")
+        if pieces is None:
+            return sp.csr_matrix(self[items])
+        items = np.asarray(items, dtype=np.int64)
+        segs, rowlen, off = [], np.zeros(len(items), dtype=np.int64), 0
+        for p in pieces:
+            st = p.indptr[items]
+            ln = p.indptr[items + 1] - st
+            pos = np.repeat(st - (np.cumsum(ln) - ln), ln) + np.arange(int(ln.sum()))
+            ind, dat = p.indices[pos], p.data[pos]
+            if p.dropped:
+                k = ind >= 0
+                ind, dat, ln = ind[k], dat[k], p.lens[items]
+            segs.append((ind + np.int32(off), dat, ln))
+            rowlen += ln
+            off += p.n_cols
+        indptr = np.r_[0, np.cumsum(rowlen)]
+        indices = np.empty(int(indptr[-1]), dtype=np.int32)
+        data = np.empty(int(indptr[-1]), dtype=np.float64)
+        start = indptr[:-1].copy()  # where the next piece's segment of every row starts
+        for ind, dat, ln in segs:
+            dest = np.repeat(start - (np.cumsum(ln) - ln), ln) + np.arange(len(ind))
+            indices[dest], data[dest] = ind, dat
+            start += ln
+        return sp.csr_matrix((data, indices, indptr), shape=(len(items), self.shape[1]))
+
+    def column_totals(self) -> np.ndarray:
+        """Column sums, exactly as ``X.sum(axis=0)`` (summed in row order); known without stacking."""
+        if "_totals" not in self.__dict__:
+            return np.asarray(self.sum(axis=0)).ravel()
+        return np.concatenate(self._totals)
+
+    def row_min(self, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Rows with entries and, for each, the smallest ``value[column]`` over its entries (integer values)."""
+        pieces = self.__dict__.get("_pieces")
+        if pieces is None:
+            X = sp.csr_matrix(self)
+            pieces = [_Piece(X.indptr, X.indices, X.data, X.shape[1], np.diff(X.indptr), False)]
+        n = self.shape[0]
+        top = np.iinfo(value.dtype).max
+        best = np.full(n, top, dtype=value.dtype)
+        has = np.zeros(n, dtype=bool)
+        off = 0
+        for p in pieces:
+            h = np.diff(p.indptr) > 0
+            if h.any():
+                v = np.r_[value[off : off + p.n_cols], top].astype(value.dtype)  # index −1: a dropped entry
+                best[h] = np.minimum(best[h], np.minimum.reduceat(v[p.indices], p.indptr[:-1][h]))
+                has |= p.lens > 0
+            off += p.n_cols
+        return has, best[has]
+
+
+def _csr(X) -> sp.csr_matrix:
+    """X as CSR; a :class:`StackedCounts` stays lazy (its entries are stacked if and when used)."""
+    return X if isinstance(X, StackedCounts) else sp.csr_matrix(X)
+
+
 def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | None = None,
               min_count: int = MIN_COUNT) -> tuple[sp.csr_matrix, np.ndarray]:
     """Stack the measures into one count matrix and its column weights.
@@ -62,8 +182,9 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
     5 in a half) are pooled into one "rare" column per measure, as the
     quality measure pools them. Column c of measure m gets weight
     ``weights[m] / (C_c · J_m)``, so that Σ_c w_c·dev_c² is Σ_m weights[m]·χ²_m/J_m
-    up to a constant factor. The matrix is built in one pass (row segments of
-    the measures interleaved, int32 indices; a row's columns need not be sorted).
+    up to a constant factor. A row holds the segments of the measures in
+    turn, the kept columns in their order and the pooled entry last. The matrix
+    is a :class:`StackedCounts`: its entries are stacked on first use only.
 
     Examples
     --------
@@ -74,7 +195,7 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
     """
     weights = {**DEFAULT_WEIGHTS, **(weights or {})}
     n = next(iter(measures.values())).shape[0] if measures else 0
-    parts, ws, K0 = [], [], 0  # per measure: kept entries per row, their columns and data, pooled count per row
+    pieces, totals, ws = [], [], []  # per measure: its kept columns, then its pooled column
     for name, M in measures.items():
         M = sp.csr_matrix(M)
         if M.shape[1] == 0 or M.nnz == 0:
@@ -87,43 +208,70 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
         J = len(C)
         if J < 2:  # one category: nothing to balance
             continue
+        nkeep = int(keep.sum())
         newcol = np.full(M.shape[1], -1, dtype=np.int32)
-        newcol[keep] = np.arange(int(keep.sum()), dtype=np.int32)
-        kc = newcol[M.indices]
-        k = kc >= 0
+        newcol[keep] = np.arange(nkeep, dtype=np.int32)
+        kc = newcol[M.indices]  # −1: an entry of a pooled (or zero-total) column
+        data = M.data.astype(np.float64, copy=False)
         ptr = M.indptr.astype(np.int64)
-        lens = np.diff(np.r_[0, np.cumsum(k)][ptr])
-        rsum = None
-        if rare.any():
-            cs = np.r_[0.0, np.cumsum(np.where(k, 0.0, M.data))]
-            rsum = cs[ptr[1:]] - cs[ptr[:-1]]
-        parts.append((lens, kc[k] + K0, M.data[k], rsum, K0 + J - 1))
+        drop = np.flatnonzero(kc < 0)
+        before = np.searchsorted(drop, ptr)  # dropped entries before every row start
+        pieces.append(_Piece(ptr, kc, data, nkeep, np.diff(ptr) - np.diff(before), len(drop) > 0))
+        totals.append(tot[keep])  # per column, the same additions in the same (row) order as X.sum(axis=0)
+        if rare.any():  # a row's pooled count is a difference of the running sum, as in a one-pass build
+            cs = np.r_[0.0, np.cumsum(data[drop])]
+            rsum = cs[before[1:]] - cs[before[:-1]]
+            has = rsum > 0
+            pieces.append(_Piece(np.r_[0, np.cumsum(has)], np.zeros(int(has.sum()), dtype=np.int32), rsum[has], 1,
+                                 has.astype(np.int64), False))
+            totals.append(np.bincount(np.zeros(int(has.sum()), dtype=np.intp), weights=rsum[has], minlength=1))
         ws.append(weights.get(name, 1.0) / (np.maximum(C, 1) * J))
-        K0 += J
-    if not parts:
+    if not pieces:
         return sp.csr_matrix((n, 0)), np.zeros(0)
-    rowlen = np.zeros(n, dtype=np.int64)
-    for lens, _, _, rsum, _ in parts:
-        rowlen += lens
-        if rsum is not None:
-            rowlen += rsum > 0
-    indptr = np.r_[0, np.cumsum(rowlen)]
-    nnz = int(indptr[-1])
-    indices = np.empty(nnz, dtype=np.int32)
-    data = np.empty(nnz, dtype=np.float64)
-    offset = indptr[:-1].copy()  # where the next measure's segment of every row starts
-    for lens, cols, d, rsum, pooled in parts:
-        dest = np.arange(len(cols), dtype=np.int64) + np.repeat(offset - np.r_[0, np.cumsum(lens)[:-1]], lens)
-        indices[dest] = cols
-        data[dest] = d
-        offset += lens
-        if rsum is not None:  # the pooled entry last in the measure's segment
-            has = np.flatnonzero(rsum > 0)
-            indices[offset[has]] = pooled
-            data[offset[has]] = rsum[has]
-            offset[has] += 1
-    X = sp.csr_matrix((data, indices, indptr.astype(np.int32 if nnz < 2**31 else np.int64)), shape=(n, K0))
-    return X, np.concatenate(ws)
+    return StackedCounts._from_pieces(pieces, totals), np.concatenate(ws)
+
+
+def _argsort_int(key: np.ndarray) -> np.ndarray:
+    """``np.argsort(key, kind="stable")`` for integer keys, by 16-bit radix passes when they are in [0, 2³²).
+
+    Examples
+    --------
+    >>> _argsort_int(np.array([70000, 3, 70000, 0, 3])).tolist()
+    [3, 1, 4, 0, 2]
+    """
+    key = np.asarray(key)
+    if key.size == 0 or key.min() < 0 or key.max() >= 2**32:
+        return np.argsort(key, kind="stable")
+    if key.max() < 2**16:
+        return np.argsort(key.astype(np.uint16), kind="stable")
+    o = np.argsort((key & 0xFFFF).astype(np.uint16), kind="stable")
+    return o[np.argsort((key[o] >> 16).astype(np.uint16), kind="stable")]
+
+
+def _lexsort_random(r: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """``np.lexsort((r, key))``: by integer key, ties by r, then by position.
+
+    For keys ≥ 0 and r in [0, 1), one stable sort of ``key · 2^b + ⌊r · 2^b⌋``
+    (b bits of r beside the key's) gives that order whenever the composite
+    values are distinct; if any two are equal, two stable sorts do.
+
+    Examples
+    --------
+    >>> r = np.array([0.5, 0.1, 0.9, 0.3])
+    >>> _lexsort_random(r, np.array([1, 1, 0, 1])).tolist() == np.lexsort((r, [1, 1, 0, 1])).tolist()
+    True
+    """
+    r, key = np.asarray(r), np.asarray(key)
+    if len(r) and key.min() >= 0 and r.min() >= 0.0 and r.max() < 1.0:
+        b = min(53, 64 - int(key.max()).bit_length())
+        if b >= 24:
+            c = (key.astype(np.uint64) << np.uint64(b)) | (r * 2.0**b).astype(np.uint64)
+            o = np.argsort(c, kind="stable")
+            sc = c[o]
+            if not (sc[1:] == sc[:-1]).any():
+                return o
+    o = np.argsort(r, kind="stable")
+    return o[_argsort_int(key[o])]
 
 
 def rarity_order(X: sp.csr_matrix, weight: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -135,16 +283,26 @@ def rarity_order(X: sp.csr_matrix, weight: np.ndarray, rng: np.random.Generator)
     >>> sorted(rarity_order(X, np.ones(4, int), np.random.default_rng(0)).tolist()[:2])   # column-1 rows first
     [1, 3]
     """
-    X = sp.csr_matrix(X)
+    X = _csr(X)
     n, K = X.shape
     key = np.full(n, K, dtype=np.int64)
     if X.nnz:
-        tot = np.asarray(X.sum(axis=0)).ravel()
-        crank = np.empty(K, dtype=np.int64)
+        lazy = isinstance(X, StackedCounts)
+        tot = X.column_totals() if lazy else np.asarray(X.sum(axis=0)).ravel()
+        crank = np.empty(K, dtype=np.int32 if K < 2**31 else np.int64)
         crank[np.lexsort((np.arange(K), tot))] = np.arange(K)
-        has = np.diff(X.indptr) > 0
-        key[has] = np.minimum.reduceat(crank[X.indices], X.indptr[:-1][has])
-    return np.lexsort((rng.random(n), key, -np.asarray(weight)))
+        if lazy:  # per measure, without stacking
+            has, low = X.row_min(crank)
+            key[has] = low
+        else:
+            has = np.diff(X.indptr) > 0
+            key[has] = np.minimum.reduceat(crank[X.indices], X.indptr[:-1][has])
+    o = _lexsort_random(rng.random(n), key)  # = np.lexsort((rng.random(n), key, -weight))
+    weight = np.asarray(weight)
+    if n and weight.min() != weight.max():
+        _, wrank = np.unique(-weight, return_inverse=True)
+        o = o[_argsort_int(wrank.ravel()[o])]
+    return o
 
 
 def _schedule(parent, weight, order, children, targets, rng) -> np.ndarray:
@@ -190,7 +348,7 @@ def _schedule(parent, weight, order, children, targets, rng) -> np.ndarray:
         # slot t of child j exists for t < q_j; rounds t in turn, children shuffled within a round
         slot_child = np.repeat(np.arange(F), q)
         slot_t = np.arange(k) - np.repeat(np.cumsum(q) - q, q)
-        o = np.lexsort((rng.random(k), slot_t))
+        o = _lexsort_random(rng.random(k), slot_t)  # = np.lexsort((rng.random(k), slot_t))
         out[order[s:e]] = ch[slot_child[o]]
         rnd[order[s:e]] = r0 + slot_t[o]
         r0 += int(q.max()) if k else 0
@@ -213,7 +371,7 @@ def _greedy(X: sp.csr_matrix, W: np.ndarray, parent: np.ndarray, out: np.ndarray
     n_rounds = int(rnd.max()) + 1 if n else 0
     if n_rounds == 0:
         return
-    ro = np.argsort(rnd, kind="stable")
+    ro = _argsort_int(rnd)
     rstart = np.searchsorted(rnd[ro], np.arange(n_rounds + 1))
     if X.nnz > GREEDY_BUDGET:  # only the first (rarest) rounds, up to the budget in non-zeros
         rowlen = np.diff(X.indptr)[ro]
@@ -224,6 +382,7 @@ def _greedy(X: sp.csr_matrix, W: np.ndarray, parent: np.ndarray, out: np.ndarray
     G = np.zeros((K, B)) if top else None  # G[c, j] = w_c · count of c in child j
     cntw = None if top else np.zeros(B * K)
     X = X.tocsr()
+    lazy = isinstance(X, StackedCounts)  # stack only the rows of the rounds re-dealt, batch by batch
     if repass:  # start from the current assignment; every batch is taken out and dealt again
         rr = np.repeat(np.arange(n), np.diff(X.indptr))
         if top:
@@ -240,7 +399,7 @@ def _greedy(X: sp.csr_matrix, W: np.ndarray, parent: np.ndarray, out: np.ndarray
         pos = np.arange(sizes.sum()) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         ridx = np.repeat(np.arange(R), sizes)
         items = ro[np.repeat(rstart[rs], sizes) + pos]
-        sub = X[items]
+        sub = X.rows(items) if lazy else X[items]
         slotch = np.full((R, F), -1, dtype=np.int64)
         slotch[ridx, pos] = out[items]
         if repass:
@@ -306,7 +465,7 @@ def refine(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, parent: np.ndarr
     int
         The number of descent iterations done (none when the work budget is below one pass over X).
     """
-    X = sp.csr_matrix(X)
+    X = _csr(X)
     n, K = X.shape
     iters = int(min(effort * WORK_BUDGET / max(X.nnz, 1), MAX_ITER))
     if iters == 0:
@@ -553,7 +712,7 @@ def polish(X: sp.csr_matrix, W: np.ndarray, weight: np.ndarray, out: np.ndarray,
     >>> np.bincount(out, weights=X[:, 0].toarray().ravel()).tolist()
     [2.0, 2.0]
     """
-    X = sp.csr_matrix(X)
+    X = _csr(X)
     n, K = X.shape
     B = len(targets)
     rounds = int(effort * POLISH_BUDGET / max(X.nnz, 1))

@@ -104,8 +104,8 @@ def halves_from_blocks(blocks: np.ndarray, m: int) -> np.ndarray:
            [1, 0, 0, 1, 1, 0, 0, 1]])
     """
     N = n_blocks_for(m)
-    H = hadamard(N)[:, 1 : m + 1]
-    return (H[np.asarray(blocks) % N] == 1).T
+    plus = hadamard(N)[:, 1 : m + 1] == 1
+    return plus[np.asarray(blocks) % N].T
 
 
 @dataclass
