@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import hadamard
 
-__all__ = ["LIMITS", "half_ratios", "best_labels"]
+__all__ = ["LIMITS", "half_ratios", "best_labels", "affordable_starts"]
 
 #: χ²/J a half should stay below, per measure (issue targets); other measures use 1.
 LIMITS = {"label": 0.05, "length": 0.15, "lemma": 0.3}
@@ -67,6 +67,18 @@ def half_ratios(perm: np.ndarray, block_counts: dict[str, np.ndarray], limits: d
     return worst
 
 
+def affordable_starts(N: int, K: int) -> int:
+    """Random starts of :func:`best_labels` that :data:`LABEL_BUDGET` allows for N blocks and K categories (≤ 12).
+
+    Examples
+    --------
+    >>> affordable_starts(16, 2_000), affordable_starts(16, 50_000)
+    (9, 0)
+    """
+    per_start = 3 * N * (N - 1) / 2 * (N - 1) * max(K, 1)
+    return int(np.clip(LABEL_BUDGET // per_start, 0, 12))
+
+
 def _pool(cnt: np.ndarray, always: float = 10.0) -> np.ndarray:
     """Categories pooled in every half (total below 2 × 5) summed into one column in advance."""
     C = cnt.sum(axis=0)
@@ -110,8 +122,7 @@ def best_labels(block_counts: dict[str, np.ndarray], rng: np.random.Generator, l
     block_counts = {k: _pool(np.asarray(c, dtype=np.float64)) for k, c in block_counts.items()}
     K = sum(c.shape[1] for c in block_counts.values())
     if restarts is None:
-        per_start = 3 * N * (N - 1) / 2 * (N - 1) * max(K, 1)
-        restarts = int(np.clip(LABEL_BUDGET // per_start, 0, 12))
+        restarts = affordable_starts(N, K)
     if restarts == 0:
         return np.arange(N)
 

@@ -19,7 +19,7 @@ from textbcv._io import dumps_json, write_json
 from textbcv.errors import InputError
 from textbcv.split import designs
 from textbcv.split.balance import objective
-from textbcv.split.labels import best_labels
+from textbcv.split.labels import affordable_starts, best_labels
 from textbcv.split.bcv import NestedBlocks, halves_from_blocks, max_m, n_blocks_for
 from textbcv.split.quality import split_quality
 
@@ -226,7 +226,7 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
             raise InputError(f"m = {m} is impossible with {n_items} units: at most {max_m(n_items)} "
                              f"(m ≤ N − 1 for N = {2 ** int(np.floor(np.log2(n_items)))} blocks of ≥ 1 unit)")
         nb = NestedBlocks(weight, X, W, seed=seed, effort=effort, balance=bool(X.shape[1]))
-        if X.shape[1] and effort > 0:  # the labelling of the leaves that evens out the halves
+        if X.shape[1] and effort > 0 and affordable_starts(nb.leaves, X.shape[1]):  # leaf labels evening out the halves
             leaves = nb.blocks(nb.leaves)
             onehot = sp.csr_matrix((np.ones(n_items), (leaves, np.arange(n_items))), shape=(nb.leaves, n_items))
             counts = {k: np.asarray((onehot @ M).todense()) for k, M in item_measures.items()}
