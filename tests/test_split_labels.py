@@ -48,3 +48,33 @@ def test_split_units_worst_half_not_worse_than_unlabelled():
     worst0 = max(max(q0["label"]) / 0.05, max(q0["lemma"]) / 0.3)
     assert worst <= worst0 + 1e-9
     assert np.isclose(np.mean(q["lemma"]), np.mean(q0["lemma"]), rtol=0.02)
+
+
+def test_effort_recorded_and_noising_only_lowers_the_objective():
+    from textbcv.split.balance import _value, objective, perturb, polish
+
+    rng = np.random.default_rng(5)
+    n = 2000
+    lem = sp.csr_matrix(rng.poisson(0.08, (n, 400)).astype(float))
+    X, W = objective({"lemma": lem})
+    X = sp.csr_matrix(X)
+    out = np.repeat(np.arange(16), n // 16)
+    t = np.full(16, n / 16)
+    polish(X, W, np.ones(n, int), out, t, np.random.default_rng(0))
+    before = _value(X, W, out, t)
+    assert perturb(X, W, np.ones(n, int), out, t, np.random.default_rng(1)) > 0
+    assert _value(X, W, out, t) < before  # a local optimum of the swaps, left by noising
+    assert np.bincount(out).tolist() == [n // 16] * 16
+    # effort 0 = dealing only; an effort other than 1 is written into the manifest
+    s0 = split_units(n, 3, measures={"lemma": lem}, seed=0, effort=0)
+    s1 = split_units(n, 3, measures={"lemma": lem}, seed=0)
+    assert np.mean(s1.quality["chi2_per_df"]["lemma"]) < np.mean(s0.quality["chi2_per_df"]["lemma"])
+
+
+def test_make_splits_records_effort():
+    from textbcv.corpus.model import Corpus, Sentence
+    from textbcv.split import make_splits
+
+    c = Corpus([Sentence((w, "x"), ("O", "O"), "iob2") for w in "abcdefghijklmnop"], ["x"], "conll", "iob2")
+    assert "effort" not in make_splits(c, m=3, seed=0).options
+    assert make_splits(c, m=3, seed=0, effort=0).options["effort"] == 0.0

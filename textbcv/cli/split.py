@@ -23,6 +23,8 @@ def register(subparsers) -> None:
     p.add_argument("--select", type=int, default=100, metavar="R",
                    help="random BCV split sets drawn by bcv-select (default 100)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--effort", type=float, default=1.0, metavar="E",
+                   help="balancing search effort (default 1; 0 = dealing only; time grows about linearly)")
     p.add_argument("--report", action="store_true",
                    help="print χ²/J per split and measure beside bcv-select and random m×2 CV")
     p.add_argument("--out", required=True, metavar="SPLITS.json")
@@ -41,7 +43,7 @@ def run(args) -> int:
     check_writable(args.out)
     corpus = read_corpus_args(args)
     kw = dict(m=args.m, balance=args.balance, group_by=args.group_by, seed=args.seed,
-              duplicates_together=not args.keep_duplicates_apart)
+              duplicates_together=not args.keep_duplicates_apart, effort=args.effort)
     s = make_splits(corpus, method=args.method, select=args.select, **kw)
     if args.report:  # computed before writing, so that a failure leaves no output file
         others = [(meth, make_splits(corpus, method=meth, select=args.select, **kw))

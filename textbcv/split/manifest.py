@@ -335,6 +335,9 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     duplicates_together : bool
         Exact duplicate sentences (``Sentence.key()``) share a block, so that no
         sentence is both trained on and tested on in one fold.
+    **kw
+        Passed to :func:`split_units` (``select``, ``effort``, ``weights``);
+        an ``effort`` other than 1 is recorded in the manifest's options.
 
     Examples
     --------
@@ -367,6 +370,11 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     else:
         groups = None
     opts = {"balance": list(balance), "group_by": group_by, "duplicates_together": bool(duplicates_together)}
+    effort = kw.get("effort", 1.0)
+    if not (isinstance(effort, (int, float)) and np.isfinite(effort) and effort >= 0):
+        raise InputError(f"--effort must be a non-negative number, got {effort!r}")
+    if effort != 1.0:
+        opts["effort"] = float(effort)
     s = split_units(n, m, method=method, measures=measures, groups=groups, seed=seed, quality=False, options=opts, **kw)
     return _with_quality(s, all_measures)
 
