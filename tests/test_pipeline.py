@@ -182,3 +182,29 @@ def test_cws_words_from_conllu(shared, tmp_path):
     report = json.loads((out / "report.json").read_text())
     assert report["meta"]["corpus"]["gold_chunks"] == 12663  # words of zh-ud-dev (SOURCE.md)
     assert list(report["per_type"]["bmes"]) == [""]
+
+
+def test_demo_starts_afresh_over_a_stale_run_and_resumes_a_current_one(tmp_path, monkeypatch, capsys):
+    import textbcv.cli.demo as demo
+
+    small = tmp_path / "corpora"
+    small.mkdir()
+    write_conll(read_conll(bundled_corpora()["ner"])[:120], small / "ner.conll")
+    (small / "cws.txt").write_text("\n".join(bundled_corpora()["cws"].read_text(encoding="utf-8").splitlines()[:120]) + "\n",
+                                   encoding="utf-8")
+    monkeypatch.setattr(demo, "bundled_corpora", lambda: {"ner": small / "ner.conll", "cws": small / "cws.txt"})
+    out = tmp_path / "demo"
+    # a run left with other splits (as an earlier textbcv version would have made them)
+    assert main(["split", str(small / "ner.conll"), "--format", "conll", "--m", "1", "--seed", "7",
+                 "--out", str(out / "ner" / "splits.json")]) == 0
+    (out / "ner" / "folds.jsonl").write_text("")
+    capsys.readouterr()
+    assert main(["demo", "--out", str(out), "--m", "1", "--jobs", "1", "--quiet"]) == 0
+    first = capsys.readouterr()
+    assert "held a demo run with other splits; starting it afresh" in first.err
+    assert (out / "ner" / "report.json").exists() and (out / "cws" / "report.json").exists()
+    # rerun: nothing stale, every fold resumed
+    assert main(["demo", "--out", str(out), "--m", "1", "--jobs", "1", "--quiet"]) == 0
+    second = capsys.readouterr()
+    assert "afresh" not in second.err
+    assert json.loads((out / "ner" / "report.json").read_text())["run"]["folds_resumed"] == 4

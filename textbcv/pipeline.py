@@ -27,7 +27,7 @@ from textbcv.stats.compare import compare_counts
 from textbcv.stats.sequential import SequentialTTest
 from textbcv.tagging import FoldStore, System, make_payload, parse_system, run_folds
 
-__all__ = ["CompareOptions", "ComparePlan", "compare", "prepare_compare", "run_compare", "prepare_corpus", "gold_chunks",
+__all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "compare", "prepare_compare", "run_compare", "prepare_corpus", "gold_chunks",
            "REPORT_FORMAT"]
 
 REPORT_FORMAT = "textbcv-report/1"
@@ -136,6 +136,15 @@ def _prepare_out(out: Path, resume: bool) -> None:
         raise InputError("holds a previous run (folds.jsonl); add --resume to continue it, or choose another --out", file=str(out))
 
 
+class StaleRunError(InputError):
+    """A run directory whose saved splits are not the ones the current options (or version) give."""
+
+
+#: The files a compare run writes into its directory.
+RUN_FILES = ("splits.json", "folds.jsonl", "report.json", "report.md", "posteriors.png", "f1_difference.png",
+             "fold_f1.png")
+
+
 def _split_manifest(corpus: Corpus, options: CompareOptions, out: Path, resume: bool):
     m_plan = options.m_max if options.sequential else options.m
     splits = make_splits(corpus, m=m_plan, method="bcv", balance=options.balance or None,
@@ -147,8 +156,8 @@ def _split_manifest(corpus: Corpus, options: CompareOptions, out: Path, resume: 
         same = old.n == splits.n and all(
             np.array_equal(a, b) and np.array_equal(c, d) for (a, c), (b, d) in zip(old.splits, splits.splits[:k]))
         if not same:
-            raise InputError("the saved splits differ from the ones these options give (another corpus, seed or "
-                             "option?); use another --out", file=str(path))
+            raise StaleRunError("the saved splits differ from the ones these options give (another corpus, seed, "
+                                "option or textbcv version?); use another --out", file=str(path))
     return splits
 
 

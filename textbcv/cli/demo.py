@@ -2,13 +2,15 @@
 
 Compares IOB2 with IOBES on the bundled NER corpus and BMES with BB2B3MES on
 the bundled word-segmentation corpus, each with balanced 3×2 BCV, and prints
-both reports. A second run reuses the finished folds (it resumes).
+both reports. A second run reuses the finished folds (it resumes); a demo run
+left by other options or another textbcv version (other splits) is started afresh.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 from textbcv.errors import InputError
@@ -41,7 +43,7 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from textbcv.cli.report import print_report
-    from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
+    from textbcv.pipeline import RUN_FILES, CompareOptions, StaleRunError, prepare_compare, run_compare
 
     paths = bundled_corpora()
     for path in paths.values():
@@ -54,8 +56,16 @@ def run(args: argparse.Namespace) -> int:
     plans = []
     for name, task, key, systems in DEMOS:
         fmt = "conll" if task == "ner" else "segmented"
-        plans.append(prepare_compare([str(paths[key])], out / name, CompareOptions(task=task, systems=systems, m=args.m),
-                                     format=fmt, resume=True))
+        args_ = ([str(paths[key])], out / name, CompareOptions(task=task, systems=systems, m=args.m))
+        try:
+            plans.append(prepare_compare(*args_, format=fmt, resume=True))
+        except StaleRunError:
+            # the demo's own earlier run with other splits (another --m or textbcv version): start it afresh
+            for f in RUN_FILES:
+                (out / name / f).unlink(missing_ok=True)
+            print(f"textbcv: note: {out / name} held a demo run with other splits; starting it afresh",
+                  file=sys.stderr, flush=True)
+            plans.append(prepare_compare(*args_, format=fmt, resume=True))
     for (name, task, key, systems), plan in zip(DEMOS, plans):
         title = f"{' vs '.join(s.upper() for s in systems)} on the bundled {'NER' if task == 'ner' else 'word-segmentation'} corpus"
         print(f"\n=== {title} ===\n", flush=True)
