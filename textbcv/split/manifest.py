@@ -21,6 +21,7 @@ from textbcv.split import designs
 from textbcv.split.balance import objective
 from textbcv.split.labels import affordable_starts, best_labels
 from textbcv.split.bcv import NestedBlocks, halves_from_blocks, max_m, n_blocks_for
+from textbcv.split.profiles import MEASURES, corpus_profiles, group_rows
 from textbcv.split.quality import split_quality
 
 __all__ = ["SplitSet", "split_units", "make_splits", "load_splits", "METHODS", "FORMAT"]
@@ -202,6 +203,8 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
         raise InputError(f"unknown split method {method!r} (methods: {', '.join(METHODS)})")
     if m < 1:
         raise InputError(f"--m must be at least 1, got {m}")
+    if not (isinstance(effort, (int, float)) and np.isfinite(effort) and effort >= 0):
+        raise InputError(f"--effort must be a non-negative number, got {effort!r}")
     measures = {k: v for k, v in (measures or {}).items()}
     item, weight = _items(n, groups)
     n_items = len(weight)
@@ -212,8 +215,7 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
         if groups is None:
             item_measures = {k: sp.csr_matrix(v) for k, v in measures.items()}
         else:
-            G = sp.csr_matrix((np.ones(n), (item, np.arange(n))), shape=(n_items, n))
-            item_measures = {k: G @ sp.csr_matrix(v) for k, v in measures.items()}
+            item_measures = {k: group_rows(v, item, n_items) for k, v in measures.items()}
         X, W = objective(item_measures, weights)
     else:
         X, W = sp.csr_matrix((n_items, 0)), np.zeros(0)
@@ -284,8 +286,7 @@ def select_blocks(weight: np.ndarray, item: np.ndarray, n: int, m: int, measures
     from textbcv.split.quality import max_chi2_per_df
 
     n_items = len(weight)
-    G = sp.csr_matrix((np.ones(n), (item, np.arange(n))), shape=(n_items, n))
-    item_measures = {k: (G @ sp.csr_matrix(v)).tocsr() for k, v in measures.items()}
+    item_measures = {k: group_rows(v, item, n_items) for k, v in measures.items()}
     best = None
     for r in range(R):
         s = int(np.random.default_rng([seed, r]).integers(2**31))
@@ -347,13 +348,9 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     >>> s.n, len(s.splits), s.quality["overlap_max_deviation"]
     (8, 3, 0.0)
     """
-    from textbcv.split.profiles import corpus_profiles
-
     if isinstance(balance, str):
         balance = () if balance == "none" else tuple(x for x in balance.split(",") if x)
     balance = tuple(balance or ())
-    from textbcv.split.profiles import MEASURES
-
     bad = [b for b in balance if b not in MEASURES]
     if bad:
         raise InputError(f"unknown balance measure {bad[0]!r} (measures: {', '.join(MEASURES)}, or none)")
@@ -370,11 +367,8 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     else:
         groups = None
     opts = {"balance": list(balance), "group_by": group_by, "duplicates_together": bool(duplicates_together)}
-    effort = kw.get("effort", 1.0)
-    if not (isinstance(effort, (int, float)) and np.isfinite(effort) and effort >= 0):
-        raise InputError(f"--effort must be a non-negative number, got {effort!r}")
-    if effort != 1.0:
-        opts["effort"] = float(effort)
+    if kw.get("effort", 1.0) != 1.0:
+        opts["effort"] = kw["effort"]
     s = split_units(n, m, method=method, measures=measures, groups=groups, seed=seed, quality=False, options=opts, **kw)
     return _with_quality(s, all_measures)
 

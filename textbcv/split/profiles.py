@@ -16,7 +16,7 @@ import scipy.sparse as sp
 
 from textbcv.errors import InputError
 
-__all__ = ["MEASURES", "LENGTH_EDGES", "length_bins", "count_matrix", "codes_matrix", "corpus_profiles"]
+__all__ = ["MEASURES", "LENGTH_EDGES", "length_bins", "count_matrix", "codes_matrix", "group_rows", "corpus_profiles"]
 
 MEASURES = ("label", "lemma", "length")
 
@@ -52,6 +52,20 @@ def codes_matrix(rows: np.ndarray, codes: np.ndarray, n: int, J: int) -> sp.csr_
     M = sp.csr_matrix((np.ones(len(rows)), (rows, codes)), shape=(n, J))
     M.sum_duplicates()
     return M
+
+
+def group_rows(M, groups: np.ndarray, n_groups: int | None = None) -> sp.csr_matrix:
+    """Counts per group (rows of units with the same group id 0..G-1 summed), e.g. per duplicate group.
+
+    Examples
+    --------
+    >>> group_rows(sp.csr_matrix(np.array([[1, 0], [0, 2], [3, 0]])), np.array([0, 1, 0])).toarray().tolist()
+    [[4.0, 0.0], [0.0, 2.0]]
+    """
+    g = np.asarray(groups)
+    n = len(g)
+    G = sp.csr_matrix((np.ones(n), (g, np.arange(n))), shape=(int(g.max()) + 1 if n_groups is None else n_groups, n))
+    return (G @ sp.csr_matrix(M)).tocsr()
 
 
 def count_matrix(items: Iterable[Iterable[str]], n: int | None = None) -> tuple[sp.csr_matrix, list[str]]:

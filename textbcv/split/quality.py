@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from textbcv.split.profiles import group_rows
+
 __all__ = ["chi2_per_df", "chi2_floor", "overlap_matrix", "overlap_max_deviation", "split_quality", "max_chi2_per_df"]
 
 
@@ -189,13 +191,12 @@ def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix], floor: 
     if blocks is not None:
         N = m + 1
         g = np.arange(n) if groups is None else np.asarray(groups)
-        G = sp.csr_matrix((np.ones(n), (g, np.arange(n))), shape=(int(g.max()) + 1, n))
         q["chi2_floor"] = {}
         for name, M in measures.items():
             M = sp.csr_matrix(M)
             per_block = np.bincount(blocks, weights=np.asarray(M.sum(axis=1)).ravel(), minlength=N)
             share = per_block.max() / per_block.sum() if per_block.sum() > 0 else 1.0 / N
-            q["chi2_floor"][name] = round(chi2_floor(G @ M, N, max_share=share), 6)
+            q["chi2_floor"][name] = round(chi2_floor(group_rows(M, g), N, max_share=share), 6)
     return q
 
 
