@@ -105,9 +105,11 @@ def run_experiment(key: str, work: Path, args) -> dict:
     if args.sentences:
         ext = {"conll": "txt", "conllu": "conllu", "segmented": "utf8"}[exp["format"]]
         files = [slice_file(files[0], exp["format"], args.sentences, work / "slices" / f"{key}.{ext}")]
+    # the thesis's own settings, explicitly (textbcv's defaults differ: see textbcv.defaults)
     opts = CompareOptions(task=exp["task"], systems=exp["systems"], m=args.m, seed=args.seed,
                           chunk_types=exp.get("chunk_types"), untyped=exp.get("untyped", False),
-                          max_iterations=args.max_iterations)
+                          max_iterations=args.max_iterations, balance=("label", "lemma", "length"),
+                          group_by="sentence", variant="thesis")
     timing_path = run_dir / "timing.json"
     timing = json.loads(timing_path.read_text()) if timing_path.exists() else {"wall_seconds": 0.0, "invocations": 0}
     report_path = run_dir / "report.json"

@@ -88,7 +88,7 @@ def split_digest(splits) -> str:
 
 def build_splits(corpus, design: str, r: int) -> tuple[list, dict]:
     d = DESIGNS[design]
-    s = make_splits(corpus, m=M_MAX, method=d["method"], balance=d["balance"], seed=r)
+    s = make_splits(corpus, m=M_MAX, method=d["method"], balance=d["balance"], group_by="sentence", seed=r)
     q = s.quality or {}
     chi = q.get("chi2_per_df", {})
     info = {"digest": split_digest(s),
@@ -373,8 +373,9 @@ def main(argv=None) -> int:
 
     # nesting check: the m = 3 split set is the first 3 splits of m = 7, for every design
     for d in designs:
-        s3 = make_splits(corpus, m=3, method=DESIGNS[d]["method"], balance=DESIGNS[d]["balance"], seed=0)
-        s7 = make_splits(corpus, m=M_MAX, method=DESIGNS[d]["method"], balance=DESIGNS[d]["balance"], seed=0)
+        s3 = make_splits(corpus, m=3, method=DESIGNS[d]["method"], balance=DESIGNS[d]["balance"], group_by="sentence", seed=0)
+        s7 = make_splits(corpus, m=M_MAX, method=DESIGNS[d]["method"], balance=DESIGNS[d]["balance"], group_by="sentence",
+                         seed=0)
         if not all(np.array_equal(a[0], b[0]) for a, b in zip(s3.splits, s7.splits[:3])):
             raise SystemExit(f"design {d}: the m = 3 splits are not the first 3 of m = 7; the m = 3 figures would be wrong")
 

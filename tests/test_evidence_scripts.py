@@ -144,3 +144,65 @@ def test_bench_all_reports_a_failing_benchmark(tmp_path, monkeypatch):
     assert ba.main(["--only", "split", "--json", str(out_json), "--results", str(tmp_path / "R.md")]) == 1
     b = json.loads(out_json.read_text())
     assert b["benchmarks"]["split"]["exit_code"] == 1 and b["benchmarks"]["split"]["rows"][0]["figure"] == "failed"
+
+
+def test_real_text_study_smoke_resumes_and_reports(shared, tmp_path, monkeypatch):
+    shared("conll2003_en", "eng.train")
+    shared("sighan2005_cws", "msr_test_gold.utf8")
+    rts = load("real_text_study")
+    out, work = tmp_path / "out", tmp_path / "work"
+    argv = ["--smoke", "--out", str(out), "--work", str(work)]
+    # interrupted after three pieces of the first data set: the pieces done are kept in --work
+    real, calls = rts.piece_design, []
+
+    def flaky(*a, **k):
+        calls.append(a[3:5])
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(rts, "piece_design", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        rts.main(argv)
+    assert not (out / "real_text_study" / "conll.jsonl").exists()
+    assert len((work / "conll" / "r0000.jsonl").read_text().splitlines()) == 1 + 2 + 2  # head, 2 truths, 2 designs
+    calls.clear()
+    monkeypatch.setattr(rts, "piece_design", lambda *a, **k: (calls.append(a[3:5]), real(*a, **k))[1])
+    assert rts.main(argv) == 0
+    # resumed: the two finished designs were not run again
+    assert len(calls) == 4 * 2 - 2 + 4 and ("random", "document") not in calls
+    lines = (out / "real_text_study" / "conll.jsonl").read_text().splitlines()
+    assert len(lines) == 1 and not (work / "conll" / "r0000.jsonl").exists()
+    d = json.loads((out / "real_text_study.json").read_text())
+    rows = d["summary"]["bias"]
+    assert {r["metric"] for r in rows} == {"f1", "delta_f1"}
+    assert {(r["pool"], r["unit"]) for r in rows} == {("conll", "document"), ("conll", "sentence"), ("msr", "sentence")}
+    assert all({"bias", "bias_se", "sd", "rmse", "design", "m"} <= set(r) for r in rows)
+    cov = d["summary"]["coverage"]
+    assert {c["variant"] for c in cov} == {"thesis", "independent", "averaged-counts", "adaptive", "nadeau-bengio"}
+    assert all(0 <= c["coverage_f1"] <= 1 and 0 <= c["coverage_delta"] <= 1 and "false_decisions" in c for c in cov)
+    assert set(d["defaults"]) >= {"balance", "group_by", "variant"}
+    assert "<!-- BEGIN real-text -->" in (out / "RESULTS.md").read_text()
+    # a second run trains nothing and writes the same summary rows
+    calls.clear()
+    assert rts.main(argv) == 0 and calls == []
+    assert json.loads((out / "real_text_study.json").read_text())["summary"] == d["summary"]
+
+
+def test_real_text_study_interval_helpers_match_independent_references():
+    rts = load("real_text_study")
+    from scipy import stats as st
+
+    from textbcv.stats.posterior import posteriors
+
+    # Nadeau–Bengio corrected t with n_test / n_train = 1 (2-fold halves), by the textbook formula
+    v = np.array([0.80, 0.82, 0.79, 0.85, 0.81, 0.83])
+    k = len(v)
+    half = st.t.ppf(0.975, k - 1) * np.sqrt((1 / k + 1) * v.var(ddof=1))
+    assert np.allclose(rts.nb_interval(v), (v.mean() - half, v.mean() + half))
+    # quantiles of ν_B − ν_A against Monte Carlo draws of the two posteriors
+    pa, pb = posteriors(300, 40, 60, c=0.5)["f1"], posteriors(330, 35, 50, c=0.5)["f1"]
+    rng = np.random.default_rng(0)
+    d = pb.sample(rng, 400_000) - pa.sample(rng, 400_000)
+    for q in (0.025, 0.5, 0.975):
+        assert abs(rts.diff_quantile(pa, pb, q) - np.quantile(d, q)) < 2e-3

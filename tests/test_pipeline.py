@@ -61,7 +61,7 @@ def test_run_directory_contents(run_m3):
     assert report["m"] == 3 and set(report["systems"]) == {"iob2", "iobes"}
     assert report["meta"]["corpus"]["files"][0]["sha256"] and report["meta"]["corpus"]["sentences"] == 1000
     md = (run_m3 / "report.md").read_text()
-    for heading in ("## Conclusion", "## Pooled scores", "## Bayes test", "## Sequential t-test", "## Per-type scores", "## Split quality"):
+    for heading in ("## Conclusion", "## Pooled scores", "## Bayes test", "## Sequential t-test", "## Per-type scores", "## Split"):
         assert heading in md
 
 

@@ -21,7 +21,8 @@ def _run(capsys, *argv):
 def test_manifest_format_and_determinism(tmp_path, capsys):
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for p in (a, b):
-        code, _, err = _run(capsys, "split", str(NER), "--format", "conll", "--m", "7", "--seed", "3", "--out", str(p))
+        code, _, err = _run(capsys, "split", str(NER), "--format", "conll", "--m", "7", "--seed", "3", "--group-by",
+                            "sentence", "--out", str(p))
         assert code == 0, err
     assert a.read_bytes() == b.read_bytes()
     d = json.loads(a.read_text())
@@ -37,14 +38,30 @@ def test_manifest_format_and_determinism(tmp_path, capsys):
     assert q["overlap_max_deviation"] <= q["overlap"]["bound"] == 2.0
     # nested: the 3 splits of m = 3 are the first 3 of m = 7
     c = tmp_path / "c.json"
-    assert _run(capsys, "split", str(NER), "--format", "conll", "--m", "3", "--seed", "3", "--out", str(c))[0] == 0
+    assert _run(capsys, "split", str(NER), "--format", "conll", "--m", "3", "--seed", "3", "--group-by", "sentence",
+                "--out", str(c))[0] == 0
     assert json.loads(c.read_text())["splits"] == d["splits"][:3]
+
+
+def test_default_unit_is_the_document_when_the_corpus_marks_documents(tmp_path, capsys):
+    from textbcv.corpus import read_corpus
+
+    p = tmp_path / "s.json"
+    assert _run(capsys, "split", str(NER), "--format", "conll", "--m", "7", "--out", str(p))[0] == 0
+    d = json.loads(p.read_text())
+    assert d["options"]["group_by"] == "document" and d["options"]["group_by_requested"] == "auto"
+    assert d["options"]["duplicates_together"] is False  # only documents are kept whole, and it says so
+    assert d["options"]["balance"] == []
+    doc = [s.document for s in read_corpus([str(NER)], format="conll")]
+    for sp in d["splits"]:  # no document on both sides
+        assert not {doc[i] for i in sp["train"]} & {doc[i] for i in sp["valid"]}
+    assert "bound" not in d["quality"]["overlap"] and d["quality"]["overlap"]["unit"] == "document"
 
 
 def test_report_compares_bcv_select_and_random(tmp_path, capsys):
     p = tmp_path / "s.json"
     code, out, err = _run(capsys, "split", str(NER), "--format", "conll", "--m", "3", "--select", "5", "--report",
-                          "--out", str(p))
+                          "--group-by", "sentence", "--balance", "label,lemma,length", "--out", str(p))
     assert code == 0, err
     lines = out.splitlines()
     assert "bcv χ²/J" in lines[0] and "bcv-select χ²/J" in lines[0] and "random χ²/J" in lines[0]

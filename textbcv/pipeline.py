@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from textbcv import __version__
+from textbcv import __version__, defaults
 from textbcv._io import check_writable, write_json
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.transform import filter_chunks, words_to_characters
@@ -52,10 +52,10 @@ class CompareOptions:
     threshold: float = 0.95
     alpha: float = 0.05
     rope: float | None = None
-    variant: str = "thesis"
+    variant: str = defaults.VARIANT
     seed: int = 0
-    balance: tuple[str, ...] = ("label", "lemma", "length")
-    group_by: str = "sentence"
+    balance: tuple[str, ...] = defaults.BALANCE
+    group_by: str = defaults.GROUP_BY
     chunk_types: tuple[str, ...] | None = None
     untyped: bool = False
     c1: float | None = None
@@ -159,6 +159,19 @@ def _split_manifest(corpus: Corpus, options: CompareOptions, out: Path, resume: 
             raise StaleRunError("the saved splits differ from the ones these options give (another corpus, seed, "
                                 "option or textbcv version?); use another --out", file=str(path))
     return splits
+
+
+def _split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
+    """What the splits kept whole and balanced, with a line on every choice known to bend the estimate."""
+    unit = splits.options.get("group_by", "sentence")
+    notes = []
+    note = defaults.unit_note(options.group_by, unit, corpus.n_documents)
+    if note:
+        notes.append(note)
+    notes += defaults.option_notes(options.balance, options.variant)
+    return {"unit": unit, "group_by": options.group_by, "documents": corpus.n_documents,
+            "balance": list(options.balance), "duplicates_together": splits.options.get("duplicates_together"),
+            "notes": notes}
 
 
 def _per_type(store: FoldStore, name: str, m: int) -> dict:
@@ -366,6 +379,7 @@ def run_compare(
         "sequential": seq,
         "stopping": stopping,
         "split_quality": splits_m.quality,
+        "split": _split_info(splits_m, options, corpus),
         "meta": {
             "textbcv": __version__,
             "task": options.task,

@@ -121,9 +121,18 @@ def render_markdown(report: dict) -> str:
                 c = report["per_type"][n].get(t)
                 cells.append("–" if c is None else f"{_pct(c['precision'])} / {_pct(c['recall'])} / {_pct(c['f1'])}")
             out.append(f"| {t or '(untyped)'} | " + " | ".join(cells) + " |")
+    sp = report.get("split") or {}
     q = report.get("split_quality") or {}
+    if sp or q:
+        out += ["", "## Split", ""]
+    if sp:
+        unit = ("documents, kept whole" if sp["unit"] == "document"
+                else "sentences" + (" (exact duplicates kept together)" if sp.get("duplicates_together") else ""))
+        out += [f"Units: {unit}" + (" (--group-by auto)" if sp.get("group_by") == "auto" else "") + "; balanced: "
+                + (", ".join(sp["balance"]) or "nothing") + "."]
+        out += [f"Note: {n}." for n in sp.get("notes", [])]
     if q:
-        out += ["", "## Split quality", "",
+        out += ["",
                 f"Largest deviation of a training-set overlap from n/4: {q.get('overlap_max_deviation')} sentences.", ""]
         chi = q.get("chi2_per_df") or {}
         if chi:

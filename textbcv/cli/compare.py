@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from textbcv import defaults
 from textbcv.cli.common import add_corpus_args
 from textbcv.errors import InputError
 
@@ -35,10 +36,14 @@ def register(sub) -> None:
     p.add_argument("--threshold", type=float, default=0.95, help="P(better) that stops a --sequential --stop bayes run (default 0.95)")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
     p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
-    p.add_argument("--variant", default="thesis", choices=("thesis", "independent", "averaged-counts", "adaptive"),
-                   help="correlation correction of the posteriors (default thesis)")
-    p.add_argument("--balance", default="label,lemma,length", help="properties balanced between halves, or none")
-    p.add_argument("--group-by", choices=("sentence", "document"), default="sentence", help="units kept whole by the splits")
+    p.add_argument("--variant", default=defaults.VARIANT, choices=("thesis", "independent", "averaged-counts", "adaptive"),
+                   help=f"correlation correction of the posteriors (default {defaults.VARIANT}: the variant whose intervals "
+                        "cover at the stated level in the calibration studies; thesis = the thesis's c_m, which under-covers)")
+    p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none",
+                   help="properties balanced between halves (label, lemma, length) or none (default none: balancing lemmas "
+                        "makes test halves easier than new text)")
+    p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
+                   help="units kept whole by the splits (default auto: documents when the corpus marks them, else sentences)")
     p.add_argument("--chunk-types", type=_csv, help="score only chunks of these types (e.g. ORG)")
     p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
     p.add_argument("--c1", type=float, help="CRF L1 regularisation (default 0.1)")

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
+from textbcv import defaults
 from textbcv._io import check_writable
 from textbcv.cli.common import add_corpus_args, read_corpus_args
 from textbcv.errors import InputError
+
+#: Per-half χ²/J targets of a well balanced split (reported against the floor).
+TARGETS = {"label": 0.05, "length": 0.3, "lemma": 0.3}
 
 
 def register(subparsers) -> None:
@@ -16,8 +22,11 @@ def register(subparsers) -> None:
     p.add_argument("--method", choices=("bcv", "bcv-select", "random", "brhs"), default="bcv",
                    help="bcv: balanced blocks (default); bcv-select: the thesis's best of --select random BCV "
                         "split sets; random: Dietterich's m×2 CV; brhs: balanced repeated half-sampling")
-    p.add_argument("--balance", default="label,lemma,length", metavar="{label,lemma,length,...|none}")
-    p.add_argument("--group-by", choices=("sentence", "document"), default="sentence")
+    p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none", metavar="{label,lemma,length,...|none}",
+                   help="properties balanced between the halves (default none: balancing lemmas makes test halves "
+                        "easier than new text; length balances the length distribution itself)")
+    p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
+                   help="units kept whole (default auto: documents when the corpus marks them, else sentences)")
     p.add_argument("--keep-duplicates-apart", action="store_true",
                    help="do not force exact duplicate sentences into one block")
     p.add_argument("--select", type=int, default=100, metavar="R",
@@ -51,7 +60,23 @@ def run(args) -> int:
     s.save(args.out)
     if args.report:
         print(_report(args.method, s, others))
+    for line in _notes(s, args.group_by, corpus):
+        print(f"textbcv: note: {line}", file=sys.stderr)
     return 0
+
+
+def _notes(s, group_by: str, corpus) -> list[str]:
+    """The unit used, and the measured bias of any option known to bend the estimate."""
+    unit = s.options.get("group_by", "sentence")
+    out = []
+    if unit == "document":
+        out.append(f"units: documents ({corpus.n_documents} in the corpus), kept whole"
+                   + (" (--group-by auto)" if group_by == "auto" else ""))
+    note = defaults.unit_note(group_by, unit, corpus.n_documents)
+    if note:
+        out.append(note)
+    out += defaults.option_notes(s.options.get("balance", ()))
+    return out
 
 
 def _report(method: str, s, others) -> str:
@@ -80,4 +105,10 @@ def _report(method: str, s, others) -> str:
     if any("chi2_floor" in x.quality for _, x in cols):
         lines.append("floor: no m×2 BCV split keeping the same units whole, with blocks as evenly filled, has a lower "
                      "mean χ²/J over its halves (textbcv.split.quality.chi2_floor)")
+        for name, floor in s.quality.get("chi2_floor", {}).items():
+            target = TARGETS.get(name)
+            if target is not None and floor > target:
+                lines.append(f"{name}: the floor {floor:.4f} is above the target χ²/J ≤ {target:g}: no split keeping these "
+                             "units whole can reach it (units holding much of one category: duplicates, documents, "
+                             "paragraphs repeating their words); judge this measure against its floor")
     return "\n".join(lines)

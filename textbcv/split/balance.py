@@ -183,7 +183,10 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
     5 in a half) are pooled into one "rare" column per measure, as the
     quality measure pools them. Column c of measure m gets weight
     ``weights[m] / (C_c · J_m)``, so that Σ_c w_c·dev_c² is Σ_m weights[m]·χ²_m/J_m
-    up to a constant factor. A row holds the segments of the measures in
+    up to a constant factor. A measure named ``"NAME:PART"`` (e.g.
+    ``"length:q16"``) takes NAME's weight; one named ``"NAME:tail"`` is not
+    divided by J, each of its columns being a possible bin edge whose own
+    χ² matters (see :func:`textbcv.split.profiles.length_measures`). A row holds the segments of the measures in
     turn, the kept columns in their order and the pooled entry last. The matrix
     is a :class:`StackedCounts`: its entries are stacked on first use only.
 
@@ -226,7 +229,10 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
             pieces.append(_Piece(np.r_[0, np.cumsum(has)], np.zeros(int(has.sum()), dtype=np.int32), rsum[has], 1,
                                  has.astype(np.int64), False))
             totals.append(np.bincount(np.zeros(int(has.sum()), dtype=np.intp), weights=rsum[has], minlength=1))
-        ws.append(weights.get(name, 1.0) / (np.maximum(C, 1) * J))
+        # sub-measures ("length:q16") take their measure's weight; a ":tail" measure's columns are each a
+        # possible bin edge, so each counts as a whole measure (no 1/J: the worst edge matters, not the mean)
+        w = weights.get(name, weights.get(name.split(":")[0], 1.0))
+        ws.append(w / (np.maximum(C, 1) * (1 if name.endswith(":tail") else J)))
     if not pieces:
         return sp.csr_matrix((n, 0)), np.zeros(0)
     return StackedCounts._from_pieces(pieces, totals), np.concatenate(ws)

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from textbcv import defaults
 from textbcv._io import dumps_json, write_json
 from textbcv.errors import InputError
 from textbcv.split import designs
 from textbcv.split.balance import objective
 from textbcv.split.labels import affordable_starts, best_labels
 from textbcv.split.bcv import NestedBlocks, halves_from_blocks, max_m, n_blocks_for
-from textbcv.split.profiles import MEASURES, corpus_profiles, group_rows
+from textbcv.split.profiles import MEASURES, corpus_profiles, group_rows, length_measures
 from textbcv.split.quality import split_quality
 
 __all__ = ["SplitSet", "split_units", "make_splits", "load_splits", "METHODS", "FORMAT"]
@@ -313,6 +314,9 @@ def _finish(masks, item, n, method, m, seed, opts, measures, quality, extend) ->
 def _overlap_info(s: SplitSet) -> None:
     """How far the sentence overlap may be from n/4: N/4 for BCV on N blocks, with the units actually placed."""
     if s.method in ("bcv", "bcv-select") and s.quality is not None:
+        if s.options.get("group_by") == "document":  # N/4 bounds the overlap in documents, not in sentences
+            s.quality["overlap"]["unit"] = "document"
+            return
         N = n_blocks_for(s.m)
         s.quality["overlap"]["bound"] = N / 4
         s.quality["overlap"]["blocks"] = N
@@ -324,18 +328,24 @@ def _duplicate_groups(corpus) -> np.ndarray:
     return np.array([ids.setdefault(s.key(), len(ids)) for s in corpus.sentences], dtype=np.int64)
 
 
-def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] | str | None = ("label", "lemma", "length"),
-                group_by: str = "sentence", seed: int = 0, duplicates_together: bool = True, **kw) -> SplitSet:
+def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] | str | None = defaults.BALANCE,
+                group_by: str = defaults.GROUP_BY, seed: int = 0, duplicates_together: bool = True, **kw) -> SplitSet:
     """Split a :class:`textbcv.corpus.model.Corpus` (the adapter over :func:`split_units`).
 
     Parameters
     ----------
     balance : sequence of {"label", "lemma", "length"}, or None / "none"
-    group_by : {"sentence", "document"}
-        ``document`` keeps documents whole.
+        Default :data:`textbcv.defaults.BALANCE` (none; see there why).
+    group_by : {"auto", "sentence", "document"}
+        ``document`` keeps documents whole; ``auto`` (the default) does so when
+        the corpus marks enough documents (:func:`textbcv.defaults.resolve_unit`).
+        The manifest's options record the unit used (``group_by``) and what
+        was asked (``group_by_requested``).
     duplicates_together : bool
-        Exact duplicate sentences (``Sentence.key()``) share a block, so that no
-        sentence is both trained on and tested on in one fold.
+        With sentences as units, exact duplicate sentences (``Sentence.key()``)
+        share a block, so that no sentence is both trained on and tested on in
+        one fold. With documents as units only documents are kept whole, and
+        the manifest records ``duplicates_together: false``.
     **kw
         Passed to :func:`split_units` (``select``, ``effort``, ``weights``);
         an ``effort`` other than 1 is recorded in the manifest's options.
@@ -354,19 +364,24 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     bad = [b for b in balance if b not in MEASURES]
     if bad:
         raise InputError(f"unknown balance measure {bad[0]!r} (measures: {', '.join(MEASURES)}, or none)")
-    if group_by not in ("sentence", "document"):
-        raise InputError(f"--group-by must be sentence or document, got {group_by!r}")
+    requested = group_by
+    group_by = defaults.resolve_unit(group_by, corpus, m)
     n = len(corpus)
     # quality is always reported for the three measures
     all_measures = corpus_profiles(corpus)
     measures = {k: v for k, v in all_measures.items() if k in balance}
+    if "length" in balance:  # the length distribution itself: exact lengths plus quantile bins (profiles.length_measures)
+        measures.update(length_measures([len(x) for x in corpus.sentences]))
     if group_by == "document":
         groups = np.asarray(corpus.document_ids)
     elif duplicates_together:
         groups = _duplicate_groups(corpus)
     else:
         groups = None
-    opts = {"balance": list(balance), "group_by": group_by, "duplicates_together": bool(duplicates_together)}
+    opts = {"balance": list(balance), "group_by": group_by,
+            "duplicates_together": bool(duplicates_together) and group_by == "sentence"}
+    if requested != group_by:
+        opts["group_by_requested"] = requested
     if kw.get("effort", 1.0) != 1.0:
         opts["effort"] = kw["effort"]
     s = split_units(n, m, method=method, measures=measures, groups=groups, seed=seed, quality=False, options=opts, **kw)

@@ -4,7 +4,15 @@ A measure is a sparse (n_units, J) count matrix plus its category names:
 ``label`` (chunk types; for untyped chunks the gold tags, e.g. BMES; without
 tags the POS column), ``lemma`` (LEMMA column when present, else the words for
 segmented text, else lower-cased tokens) and ``length`` (sentence length in
-tokens, binned by :data:`LENGTH_EDGES`).
+tokens, one category per exact length).
+
+Length is balanced as a distribution, not as one set of bins: besides the exact
+lengths (whose rare tail the objective pools), :func:`length_measures` adds the
+quantile bins of the corpus's own lengths at several resolutions
+(:data:`LENGTH_RESOLUTIONS`), so that every bin of any binning — a union of
+exact lengths, cut anywhere — stays balanced, not only the bins the splitter
+happens to use. :func:`length_bins` (fixed edges) remains for display and
+benchmarks.
 """
 
 from __future__ import annotations
@@ -16,7 +24,8 @@ import scipy.sparse as sp
 
 from textbcv.errors import InputError
 
-__all__ = ["MEASURES", "LENGTH_EDGES", "length_bins", "count_matrix", "codes_matrix", "group_rows", "corpus_profiles"]
+__all__ = ["MEASURES", "LENGTH_EDGES", "LENGTH_RESOLUTIONS", "length_bins", "length_profile", "length_measures",
+           "count_matrix", "codes_matrix", "group_rows", "corpus_profiles"]
 
 MEASURES = ("label", "lemma", "length")
 
@@ -39,6 +48,72 @@ def length_bins(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
     names.append(f"{LENGTH_EDGES[-1]}+")
     M = sp.csr_matrix((np.ones(len(L)), (np.arange(len(L)), b)), shape=(len(L), len(LENGTH_EDGES)))
     return M, names
+
+
+#: Quantile resolutions (number of bins) balanced beside the exact lengths.
+LENGTH_RESOLUTIONS = (2, 4, 8, 16, 32, 64, 128, 256)
+
+#: Quantile above which every distinct length is a threshold of the cumulative tail columns.
+TAIL = 0.9
+
+
+def _onehot(codes: np.ndarray, J: int) -> sp.csr_matrix:
+    n = len(codes)
+    return sp.csr_matrix((np.ones(n), codes, np.arange(n + 1)), shape=(n, J))
+
+
+def length_profile(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
+    """One-hot matrix of every unit's exact length (columns: the distinct lengths, ascending) and their names.
+
+    Examples
+    --------
+    >>> M, names = length_profile([3, 1, 3, 12])
+    >>> M.nonzero()[1].tolist(), names
+    ([1, 0, 1, 2], ['1', '3', '12'])
+    """
+    L = np.asarray(lengths, dtype=np.int64)
+    values, codes = np.unique(L, return_inverse=True)
+    return _onehot(codes.ravel(), len(values)), [str(v) for v in values]
+
+
+def length_measures(lengths: Sequence[int], resolutions: Sequence[int] = LENGTH_RESOLUTIONS) -> dict[str, sp.csr_matrix]:
+    """The balancing columns of the length measure: exact lengths, and quantile bins at each resolution.
+
+    ``length`` is :func:`length_profile`; ``length:qK`` holds the bins cut at
+    the K-quantiles of ``lengths`` (ties merge bins, so a resolution may have
+    fewer than K). Balancing all of them keeps the length distribution itself
+    even between halves: a bin of any binning is a union of exact lengths,
+    and its two ends fall inside quantile bins that are themselves balanced.
+    Above the :data:`TAIL` quantile, where single lengths are rare, the
+    columns ``length:tail`` count the units of length ≥ t for every distinct
+    length t there, so that every cut in the tail is balanced too.
+
+    Examples
+    --------
+    >>> ms = length_measures(range(1, 11), resolutions=(2, 4))
+    >>> sorted(ms), ms["length:q2"].toarray().argmax(axis=1).tolist()
+    (['length', 'length:q2', 'length:q4', 'length:tail'], [0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    >>> ms["length:tail"].toarray().ravel().tolist()   # one column per length above the 0.9-quantile (9)
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    """
+    L = np.asarray(lengths, dtype=np.int64)
+    out = {"length": length_profile(L)[0]}
+    if not len(L):
+        return out
+    for k in resolutions:
+        edges = np.unique(np.quantile(L, np.arange(1, k) / k, method="inverted_cdf"))
+        codes = np.searchsorted(edges, L, side="left")  # bins (e_{k-1}, e_k]
+        out[f"length:q{k}"] = _onehot(codes, len(edges) + 1)
+    # the tail, where exact lengths are too rare to be kept and quantile bins too wide: one column
+    # "length ≥ t" per distinct length t above the TAIL quantile, so any cut in the tail is balanced
+    t0 = np.quantile(L, TAIL, method="inverted_cdf")
+    ts = np.unique(L[L > t0])
+    if len(ts):
+        k = np.searchsorted(ts, L, side="right")  # thresholds each unit reaches
+        rows = np.repeat(np.arange(len(L)), k)
+        cols = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
+        out["length:tail"] = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(L), len(ts)))
+    return out
 
 
 def codes_matrix(rows: np.ndarray, codes: np.ndarray, n: int, J: int) -> sp.csr_matrix:
@@ -124,5 +199,5 @@ def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.
         else:
             out["lemma"] = count_matrix(((t.lower() for t in s.tokens) for s in sents), n)[0]
     if "length" in measures:
-        out["length"] = length_bins([len(s) for s in sents])[0]
+        out["length"] = length_profile([len(s) for s in sents])[0]
     return out
