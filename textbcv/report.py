@@ -95,7 +95,7 @@ def render_markdown(report: dict) -> str:
         s = report["systems"][n]
         out.append(f"| {n} | " + " | ".join(f"{_pct(s[k]['estimate'])} {_ci(s[k]['ci'])}" for k in METRICS) + " |")
     out += ["", "Estimates are the pooled micro-averaged scores over all folds; intervals are equal-tailed "
-            f"{level} intervals of the correlation-corrected posteriors (variant `{meta.get('options', {}).get('variant', 'thesis')}`).", ""]
+            f"{level} intervals of the correlation-corrected posteriors (variant {_variant(meta)}).", ""]
     out += ["## Bayes test", "", "| A | B | metric | P(B better) | P(A better) | decision |", "|---|---|---|---|---|---|"]
     for c in report["comparisons"]:
         out.append(f"| {c['a']} | {c['b']} | {LABELS[c['metric']]} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {c['decision']} |")
@@ -145,6 +145,12 @@ def render_markdown(report: dict) -> str:
         out += ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
                 f"{run.get('folds_resumed')} resumed; textbcv {meta.get('textbcv')}."]
     return "\n".join(out) + "\n"
+
+
+def _variant(meta: dict) -> str:
+    o = meta.get("options", {})
+    v = o.get("variant", "thesis")
+    return f"`{v}`, ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}" if v == "rho" else f"`{v}`"
 
 
 def _posteriors(report: dict) -> dict:

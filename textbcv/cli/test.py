@@ -431,14 +431,19 @@ def read_input(path: str, chunk_type: str | None = None, per_type: bool = False)
     return _counts_json(str(path))
 
 
-def check_same_gold(data: FoldCounts) -> None:
-    """InputError naming the fold (and its line) when two systems' gold totals TP + FN differ in a fold."""
+def gold_differences(data: FoldCounts) -> list[tuple[str, int, str, int, str, int]]:
+    """Folds where a system's gold total TP + FN differs from the first system's, overall and (when read) per type.
+
+    Each item: (what, fold, first system, its gold, other system, its gold);
+    ``what`` is ``""`` for the overall counts or ``" of type T"``.
+    """
     names = list(data.systems)
     checks = [("", data.overall)]
     if data.types is not None:
         types = sorted({t for tl in data.types.values() for f in tl for t in f})
         zero = {"tp": 0, "fp": 0, "fn": 0}
         checks += [(f" of type {t}", {n: [f.get(t, zero) for f in data.types[n]] for n in names}) for t in types]
+    out = []
     for what, counts in checks:
         for i in range(2 * data.m):
             first = names[0]
@@ -446,10 +451,23 @@ def check_same_gold(data: FoldCounts) -> None:
             for name in names[1:]:
                 g = counts[name][i]["tp"] + counts[name][i]["fn"]
                 if g != g0:
-                    raise InputError(
-                        f"split {i // 2} direction {i % 2}: systems {first!r} and {name!r} were scored on different "
-                        f"gold: {g0} against {g} gold chunks{what} (TP + FN); add --allow-different-gold to test them "
-                        "anyway", data.path, data.lines[name][i])
+                    out.append((what, i, first, g0, name, g))
+    return out
+
+
+def check_same_gold(data: FoldCounts, allow: bool = False) -> list[str]:
+    """InputError naming the first fold (and its line) where two systems' gold totals differ; with ``allow``, a note."""
+    diff = gold_differences(data)
+    if not diff:
+        return []
+    what, i, first, g0, name, g = diff[0]
+    where = f"split {i // 2} direction {i % 2}"
+    if not allow:
+        raise InputError(f"{where}: systems {first!r} and {name!r} were scored on different gold: {g0} against {g} "
+                         f"gold chunks{what} (TP + FN); add --allow-different-gold to test them anyway",
+                         data.path, data.lines[name][i])
+    return [f"the systems were scored on different gold in {len(diff)} comparison(s) of a fold (first: {where}, "
+            f"{first!r} {g0} against {name!r} {g} gold chunks{what}); tested anyway (--allow-different-gold)"]
 
 
 # --- options ---------------------------------------------------------------------------------
@@ -717,14 +735,7 @@ def _classic_text(c: dict, result: dict) -> list[str]:
 def run(args) -> int:
     _check_options(args)
     data = read_input(args.counts, args.chunk_type, args.per_type)
-    notes = []
-    try:
-        check_same_gold(data)
-    except InputError as e:
-        if not args.allow_different_gold:
-            raise
-        notes.append(f"the systems were scored on different gold ({e.message.split(': ', 1)[1].split('; add')[0]}); "
-                     "tested anyway (--allow-different-gold)")
+    notes = check_same_gold(data, args.allow_different_gold)
     try:
         from textbcv.stats.compare import compare_counts
 
