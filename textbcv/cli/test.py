@@ -588,8 +588,9 @@ def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
             table = classic.mcnemar_table(right_a, right_b)
             pairs.append({"a": a, "b": b, "table": table.tolist(),
                           "tests": [classic.mcnemar(table, exact=True).to_dict(), classic.mcnemar(table).to_dict()]})
-    what = ("chunks that are gold or predicted by either system (right: predicted exactly when gold)"
-            if unit == "chunk" else "tokens (right: the gold chunk role and type, both sides written in IOBES)")
+    what = ("every chunk that is gold or predicted by either system; a system is right on one when it predicts it "
+            "exactly when it is gold" if unit == "chunk" else
+            "every token; a system is right on one when its chunks give it the gold role and type (both written in IOBES)")
     return {"split": split, "direction": direction, "decisions": unit, "units": int(sum(pairs[0]["table"][0]) + sum(pairs[0]["table"][1])),
             "unit_definition": what, "pairs": pairs}, None
 
@@ -711,7 +712,7 @@ def _classic_text(c: dict, result: dict) -> list[str]:
     mc = c["mcnemar"]
     if mc:
         out += ["", f"McNemar on split {mc['split']} direction {mc['direction']}, {mc['units']} {mc['decisions']} "
-                    f"units ({mc['unit_definition']}):"]
+                    f"units — {mc['unit_definition']}:"]
         rows = [["A", "B", "b (A right, B wrong)", "c (A wrong, B right)", "test", "statistic", "p-value"]]
         for pair in mc["pairs"]:
             for r in pair["tests"]:
