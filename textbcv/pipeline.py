@@ -23,7 +23,7 @@ from textbcv.corpus.transform import filter_chunks, words_to_characters
 from textbcv.errors import InputError
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.split import load_splits, make_splits
-from textbcv.stats.compare import compare_counts
+from textbcv.stats.compare import ALL_VARIANTS, compare_counts
 from textbcv.stats.sequential import SequentialTTest
 from textbcv.tagging import FoldStore, System, make_payload, parse_system, run_folds
 
@@ -53,6 +53,8 @@ class CompareOptions:
     alpha: float = 0.05
     rope: float | None = None
     variant: str = defaults.VARIANT
+    rho1: float | None = None
+    rho2: float | None = None
     seed: int = 0
     balance: tuple[str, ...] = defaults.BALANCE
     group_by: str = defaults.GROUP_BY
@@ -84,6 +86,14 @@ class CompareOptions:
             raise InputError(f"--threshold must lie in [0.5, 1), got {self.threshold}")
         if self.rope is not None and not 0 <= self.rope < 1:
             raise InputError(f"--rope must lie in [0, 1), got {self.rope}")
+        if self.variant not in ALL_VARIANTS:
+            raise InputError(f"--variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})")
+        if self.variant == "rho":
+            if self.rho1 is None or self.rho2 is None:
+                raise InputError("--variant rho needs --rho1 and --rho2")
+            for k in ("rho1", "rho2"):
+                if not 0 <= getattr(self, k) <= 1:
+                    raise InputError(f"--{k} must lie in [0, 1], got {getattr(self, k)}")
         for k in ("c1", "c2"):
             v = getattr(self, k)
             if v is not None and v < 0:
@@ -353,7 +363,8 @@ def run_compare(
                   save_models=str(out / "models") if save_models else None,
                   save_predictions=str(out / "predictions") if save_predictions else None)
         counts = {n: store.counts(n, m) for n in names}
-        answer = compare_counts(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant)
+        answer = compare_counts(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
+                                rho1=options.rho1, rho2=options.rho2)
         seq = _sequential(store, names, m, options)
         if not options.sequential:
             stopping["reason"] = f"fixed m = {m}"

@@ -14,7 +14,8 @@ import numpy as np
 
 from textbcv.stats.compare import system_posteriors
 
-__all__ = ["render_markdown", "conclusion", "write_plots", "PLOTS"]
+__all__ = ["render_markdown", "conclusion", "write_plots", "PLOTS", "textbook_tests", "textbook_markdown",
+           "format_statistic", "format_p", "write_cd_diagram", "DISAGREE"]
 
 METRICS = ("precision", "recall", "f1")
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
@@ -94,7 +95,7 @@ def render_markdown(report: dict) -> str:
         s = report["systems"][n]
         out.append(f"| {n} | " + " | ".join(f"{_pct(s[k]['estimate'])} {_ci(s[k]['ci'])}" for k in METRICS) + " |")
     out += ["", "Estimates are the pooled micro-averaged scores over all folds; intervals are equal-tailed "
-            f"{level} intervals of the correlation-corrected posteriors (variant `{meta.get('options', {}).get('variant', 'thesis')}`).", ""]
+            f"{level} intervals of the correlation-corrected posteriors (variant {_variant(meta)}).", ""]
     out += ["## Bayes test", "", "| A | B | metric | P(B better) | P(A better) | decision |", "|---|---|---|---|---|---|"]
     for c in report["comparisons"]:
         out.append(f"| {c['a']} | {c['b']} | {LABELS[c['metric']]} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {c['decision']} |")
@@ -108,6 +109,7 @@ def render_markdown(report: dict) -> str:
                 "| A | B | mean difference | CI | decision |", "|---|---|---|---|---|"]
         for s in seq:
             out.append(f"| {s['a']} | {s['b']} | {100 * s['estimate']:+.2f} | {_ci(s['ci'])} | {s['decision']} |")
+    out += textbook_markdown(report)
     stop = report.get("stopping") or {}
     if stop.get("reason"):
         out += ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds trained per system)."]
@@ -154,13 +156,21 @@ def render_markdown(report: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+def _variant(meta: dict) -> str:
+    o = meta.get("options", {})
+    v = o.get("variant", "thesis")
+    return f"`{v}`, ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}" if v == "rho" else f"`{v}`"
+
+
 def _posteriors(report: dict) -> dict:
     m = report["m"]
     variant = report.get("meta", {}).get("options", {}).get("variant", "thesis")
     out = {}
     for n, folds in report["fold_counts"].items():
         counts = np.array([[f["tp"], f["fp"], f["fn"]] for f in folds], dtype=float)
-        out[n], _ = system_posteriors(counts, m, variant=variant, alpha=report["alpha"])
+        opts = report.get("meta", {}).get("options", {})
+        out[n], _ = system_posteriors(counts, m, variant=variant, rho1=opts.get("rho1"), rho2=opts.get("rho2"),
+                                      alpha=report["alpha"])
     return out
 
 
@@ -250,3 +260,143 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
     fig.tight_layout()
     save(fig, "fold_f1.png")
     return paths
+
+
+# ----------------------------------------------------------------------------- textbook tests
+
+#: Why the textbook tests and the Bayes test can disagree (one line, in the report and ``textbcv test --classic``).
+DISAGREE = ("Why they may disagree with the Bayes test: these tests judge the spread of the paired per-fold "
+            "differences with few degrees of freedom, while the Bayes test compares each system's pooled chunk "
+            "counts as if the two systems had been tested on different sentences — a small but steady difference "
+            "can be clear to one and not to the other.")
+
+_SYMBOL = {"paired_t_5x2cv": "t", "combined_t_5x2cv": "t", "blocked_t_3x2": "t", "corrected_resampled_t": "t",
+           "paired_t": "t", "t": "t", "combined_f_5x2cv": "F", "iman_davenport": "F", "friedman_chi2": "χ²",
+           "mcnemar_chi2": "χ²", "wilcoxon": "W", "mcnemar_exact": "min(b, c)", "binomial": "error rate"}
+
+
+def format_statistic(r: dict) -> str:
+    """``t(5) = 1.2345``-style text of a textbook test result (a ``ClassicResult.to_dict()``); its reason if undefined.
+
+    Examples
+    --------
+    >>> format_statistic({"test": "combined_f_5x2cv", "statistic": 2.5556, "df": [10, 5], "undefined": None})
+    'F(10, 5) = 2.556'
+    >>> format_statistic({"test": "wilcoxon", "statistic": None, "df": None, "undefined": "identical systems"})
+    'undefined: identical systems'
+    """
+    if r.get("undefined"):
+        return f"undefined: {r['undefined']}"
+    df = r.get("df")
+    df_text = "" if df is None else f"({', '.join(str(x) for x in df)})" if isinstance(df, list) else f"({df})"
+    return f"{_SYMBOL.get(r['test'], 'statistic')}{df_text} = {r['statistic']:.4g}"
+
+
+def textbook_tests(fold_values: dict, m: int, alpha: float = 0.05) -> dict:
+    """Every textbook test on per-fold values ``{system: 2m values}``: each pair (B after A), Friedman for ≥ 3 systems.
+
+    Returns ``{"m", "pairs": [{"a", "b", "tests", "not_applicable"}], "friedman"}`` (``friedman`` None
+    for two systems), JSON-ready.
+    """
+    from textbcv.stats import classic
+
+    names = list(fold_values)
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            pairs.append({"a": a, "b": b, **classic.mx2_tests(fold_values[a], fold_values[b]).to_dict()})
+    friedman = None
+    if len(names) >= 3:
+        values = np.array([fold_values[n] for n in names], dtype=float).T
+        friedman = classic.friedman(values, alpha=alpha).to_dict()
+    return {"m": m, "pairs": pairs, "friedman": friedman}
+
+
+def format_p(r: dict) -> str:
+    """A textbook test's p-value for a table: 4 decimals, tiny ones in e-notation (never printed as 0), – if undefined.
+
+    Examples
+    --------
+    >>> format_p({"p_value": 0.03125}), format_p({"p_value": 2.3e-11}), format_p({"p_value": None})
+    ('0.0312', '2.3e-11', '–')
+    """
+    p = r.get("p_value")
+    return "–" if p is None else f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
+
+
+def textbook_markdown(report: dict) -> list[str]:
+    """The short "Textbook tests" section of ``report.md`` (from ``fold_f1``; empty without it)."""
+    ff = report.get("fold_f1") or {}
+    if len(ff) < 2:
+        return []
+    t = textbook_tests(ff, report["m"], report["alpha"])
+    out = ["", "## Textbook tests (per-fold F1 differences, B − A)", "",
+           "| A | B | test | statistic | p-value |", "|---|---|---|---|---|"]
+    for pair in t["pairs"]:
+        for r in pair["tests"]:
+            out.append(f"| {pair['a']} | {pair['b']} | {r['name']} | {format_statistic(r)} | {format_p(r)} |")
+    fr = t["friedman"]
+    if fr:
+        names = list(ff)
+        for r in (fr["chi2"], fr["iman_davenport"]):
+            out.append(f"| all {len(names)} | | {r['name']} over the {2 * report['m']} folds | {format_statistic(r)} | {format_p(r)} |")
+    out.append("")
+    skipped = t["pairs"][0]["not_applicable"]
+    if skipped:
+        out.append(f"Not run at m = {report['m']}: " + "; ".join(f"{s['test']} ({s['reason'].split(';')[0]})" for s in skipped) + ".")
+        out.append("")
+    out.append(DISAGREE)
+    return out
+
+
+def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, path: str | os.PathLike,
+                     title: str | None = None) -> Path:
+    """Demšar's critical-difference diagram: average ranks on an axis, the Nemenyi CD as a bar, and a thick
+    line under each group of systems whose ranks differ by less than the CD. Returns ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from textbcv._io import atomic_write
+
+    k = len(names)
+    order = sorted(range(k), key=lambda i: (average_ranks[i], names[i]))
+    ranks = [average_ranks[i] for i in order]
+    groups, last = [], -1
+    for i in range(k):
+        j = max(j for j in range(i, k) if ranks[j] - ranks[i] <= cd + 1e-12)
+        if j > i and j > last:
+            groups.append((i, j))
+            last = j
+    half = (k + 1) // 2
+    height = 1.2 + 0.3 * max(half, k - half) + 0.15 * len(groups)
+    fig, ax = plt.subplots(figsize=(7, height))
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_ylim(-(0.35 * max(half, k - half) + 0.2 * len(groups) + 0.3), 1.0)
+    ax.axis("off")
+    ax.plot([1, k], [0, 0], color="black", lw=1)
+    for x in range(1, k + 1):
+        ax.plot([x, x], [0, 0.08], color="black", lw=1)
+        ax.text(x, 0.14, str(x), ha="center", va="bottom", fontsize=9)
+    ax.text((1 + k) / 2, 0.42, "average rank (1 = best)", ha="center", fontsize=9)
+    ax.plot([1, 1 + cd], [0.75, 0.75], color="black", lw=2)
+    ax.text(1 + cd / 2, 0.8, f"CD = {cd:.3f}", ha="center", va="bottom", fontsize=9)
+    for pos, (i, r) in enumerate(zip(order, ranks)):
+        left = pos < half
+        depth = -0.35 * ((pos if left else k - 1 - pos) + 1) - 0.2 * len(groups)
+        xend = 0.6 if left else k + 0.4
+        ax.plot([r, r, xend], [0, depth, depth], color="black", lw=0.8)
+        ax.text(xend + (-0.02 if left else 0.02), depth, f"{names[i]} ({r:.2f})", ha="right" if left else "left",
+                va="center", fontsize=9)
+    for g, (i, j) in enumerate(groups):
+        y = -0.12 - 0.18 * g
+        ax.plot([ranks[i] - 0.03, ranks[j] + 0.03], [y, y], color="black", lw=3, solid_capstyle="round")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    path = Path(path)
+    with atomic_write(path, mode="wb", encoding=None) as f:
+        fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return path

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 
 from textbcv import defaults
 from textbcv.cli.common import add_corpus_args
+from textbcv.cli.test import ALL_VARIANTS, VARIANT_HELP
 from textbcv.errors import InputError
 
 __all__ = ["register", "run"]
@@ -36,9 +35,9 @@ def register(sub) -> None:
     p.add_argument("--threshold", type=float, default=0.95, help="P(better) that stops a --sequential --stop bayes run (default 0.95)")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
     p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
-    p.add_argument("--variant", default=defaults.VARIANT, choices=("thesis", "independent", "averaged-counts", "adaptive"),
-                   help=f"correlation correction of the posteriors (default {defaults.VARIANT}: the variant whose intervals "
-                        "cover at the stated level in the calibration studies; thesis = the thesis's c_m, which under-covers)")
+    p.add_argument("--variant", default=defaults.VARIANT, choices=ALL_VARIANTS, help=VARIANT_HELP)
+    p.add_argument("--rho1", type=float, help="ρ1 for --variant rho")
+    p.add_argument("--rho2", type=float, help="ρ2 for --variant rho")
     p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none",
                    help="properties balanced between halves (label, lemma, length) or none (default none: balancing lemmas "
                         "makes test halves easier than new text)")
@@ -76,6 +75,7 @@ def options_from_args(args: argparse.Namespace):
     return CompareOptions(
         task=args.task, systems=args.systems, m=3 if args.m is None else args.m, sequential=args.sequential, m_max=args.m_max,
         stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=args.rope, variant=args.variant,
+        rho1=args.rho1, rho2=args.rho2,
         seed=args.seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
         untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations)
 

@@ -1,9 +1,17 @@
-"""``textbcv test COUNTS.json``: Bayes test of precision, recall and F1 from per-fold counts.
+"""``textbcv test COUNTS.json|folds.jsonl|RUN``: Bayes test of precision, recall and F1 from per-fold counts.
 
 Reads the COUNTS.json of CONTRACT.md (``{"m": 3, "systems": {"A": [{"tp":
-.., "fp": .., "fn": ..}, ... 2m folds], ...}}``) or a ``folds.jsonl`` written
-by ``textbcv compare`` (one fold per line). Prints a table, or with
-``--json`` the answer of :func:`textbcv.stats.compare.compare_counts`.
+.., "fp": .., "fn": ..}, ... 2m folds], ...}}``), a ``folds.jsonl`` written
+by ``textbcv compare`` (one fold per line), or a run directory (its
+``folds.jsonl``). Prints the posteriors, the Bayes test and the sequential
+t-test on per-fold differences; with ``--classic`` the textbook tests too
+(and McNemar on one fold when the run saved its predictions); with
+``--per-type`` per-type rows; with ``--plots DIR`` the report's plots. With
+``--json`` the same as one JSON object (rates as fractions; the text output
+prints P, R and F1 in percent).
+
+Systems whose per-fold gold totals (TP + FN) differ were not scored on the
+same gold: they are refused, naming the fold, unless ``--allow-different-gold``.
 """
 
 from __future__ import annotations
@@ -12,9 +20,11 @@ import itertools
 import json
 import math
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from textbcv import defaults
 from textbcv._io import dumps_json
 from textbcv.errors import InputError
 
@@ -22,22 +32,31 @@ from textbcv.errors import InputError
 # do not import scipy.stats (a second of start-up); tests/test_cli_basics.py checks they agree.
 ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive")
 METHODS = ("exact", "monte-carlo", "both")
+METRICS = ("precision", "recall", "f1")
+DECISION_UNITS = ("chunk", "token")
+VARIANT_HELP = (f"count factor of the posteriors (default {defaults.VARIANT}): adaptive (c_m, widened when the folds "
+                "disagree more than c_m implies; covers at the stated level in the calibration studies), thesis "
+                "(c_m; under-covers recall and F1 in the thesis's own Example 6.1), independent (ρ1 = ρ2 = 0), "
+                "averaged-counts (ρ1 = ρ2 = 1), rho (give --rho1 and --rho2)")
 
-__all__ = ["register", "run", "read_counts_json", "read_folds_jsonl", "format_table"]
+__all__ = ["register", "run", "read_counts_json", "read_folds_jsonl", "read_input", "FoldCounts", "format_table",
+           "VARIANT_HELP"]
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "test", help="Bayes test of precision/recall/F1 from per-fold counts",
+        "test", help="Bayes test (and textbook tests) of precision/recall/F1 from per-fold counts",
         description="Posteriors, credible intervals and P(B better) for precision, recall and F1 of every "
-                    "pair of systems, from per-fold TP/FP/FN of an m×2 BCV run (COUNTS.json or folds.jsonl).")
-    p.add_argument("counts", metavar="COUNTS.json", help="COUNTS.json (CONTRACT.md) or a folds.jsonl of `textbcv compare`")
-    p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals (default 0.05)")
+                    "pair of systems, and the sequential t-test on per-fold differences, from per-fold TP/FP/FN of "
+                    "an m×2 BCV run (COUNTS.json, folds.jsonl, or a run directory).")
+    p.add_argument("counts", metavar="COUNTS.json|folds.jsonl|RUN",
+                   help="COUNTS.json (CONTRACT.md), a folds.jsonl of `textbcv compare`, or its run directory")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="1 − credibility of the intervals; level of the t-tests and the critical difference (default 0.05)")
     p.add_argument("--rope", type=float, default=None, help="region of practical equivalence, in metric units (e.g. 0.005)")
     p.add_argument("--threshold", type=float, default=None,
                    help="decide only if a probability exceeds this (default: the larger probability wins)")
-    p.add_argument("--variant", choices=ALL_VARIANTS, default="thesis",
-                   help="count factor: thesis c_m (default), independent (ρ=0), averaged-counts (ρ=1), rho, adaptive")
+    p.add_argument("--variant", choices=ALL_VARIANTS, default=defaults.VARIANT, help=VARIANT_HELP)
     p.add_argument("--rho1", type=float, default=None, help="ρ1 for --variant rho")
     p.add_argument("--rho2", type=float, default=None, help="ρ2 for --variant rho")
     p.add_argument("--method", choices=METHODS, default="exact", help="exact quadrature (default), monte-carlo, or both")
@@ -45,7 +64,24 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     p.add_argument("--type", dest="chunk_type", default=None,
                    help="folds.jsonl only: test the counts of one chunk type (counts.types.TYPE) instead of overall")
-    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--per-type", action="store_true",
+                   help="folds.jsonl only: also print P / R / F1 and P(B better) on F1 for every chunk type")
+    p.add_argument("--allow-different-gold", action="store_true",
+                   help="test systems even when their gold totals (TP + FN) differ in a fold")
+    p.add_argument("--metric", choices=METRICS, default="f1",
+                   help="per-fold score of the sequential t-test and the textbook tests (default f1)")
+    p.add_argument("--classic", action="store_true",
+                   help="also run the textbook tests: 5×2cv t, combined F and t (m = 5), blocked 3×2 t (m = 3), "
+                        "Nadeau–Bengio corrected t, Wilcoxon; Friedman + Nemenyi for 3 or more systems; McNemar on "
+                        "one fold when the run saved its predictions (compare --save-predictions)")
+    p.add_argument("--fold", default=None, metavar="SPLIT-DIRECTION",
+                   help="with --classic: the fold McNemar's test judges, e.g. 0-1 (default 0-0)")
+    p.add_argument("--decisions", choices=DECISION_UNITS, default=None,
+                   help="with --classic: McNemar's units — chunks (gold or predicted by either system; default) or tokens")
+    p.add_argument("--plots", metavar="DIR", default=None,
+                   help="draw the report's plots (posteriors, F1 difference, per-fold F1; with --classic and 3 or "
+                        "more systems the critical-difference diagram) into DIR")
+    p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=run)
 
 
@@ -156,8 +192,93 @@ def _loads(text: str, file: str, line: int | None = None) -> Any:
         raise InputError(f"not valid JSON: {e}", file, line) from None
 
 
-def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
-    """Read and validate COUNTS.json; return (m, {system: [{"tp", "fp", "fn"}, ...]})."""
+#: Largest count accepted: far above any corpus, and exact in the float arithmetic of textbcv.stats.
+MAX_COUNT = 10**15
+
+
+def _check_count(v: Any, what: str, file: str, line: int | None) -> int:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not (math.isfinite(v) and v == int(v))):
+        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
+    if v < 0:
+        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
+    if v > MAX_COUNT:
+        raise InputError(f"{what} is {_show(v)}, more than 10^15: not a chunk count", file, line)
+    return int(v)
+
+
+def _show(v: Any) -> str:
+    """A short JSON rendering of a value for an error message."""
+    text = json.dumps(v, allow_nan=True) if not (isinstance(v, int) and abs(v) > 10**30) else f"{str(v)[:12]}... ({len(str(abs(v)))} digits)"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _read_text(path: str) -> str:
+    """The UTF-8 text of ``path`` (a byte-order mark is dropped); InputError naming file and line otherwise."""
+    file = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", file) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"invalid UTF-8 (byte 0x{data[e.start]:02x}); files must be UTF-8", file,
+                         data.count(b"\n", 0, e.start) + 1) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _loads(text: str, file: str, line: int | None = None) -> Any:
+    """``json.loads`` with every failure an InputError (``line``: the line of a one-line ``text``)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not valid JSON: {e.msg}", file, e.lineno if line is None else line) from None
+    except RecursionError:
+        raise InputError("not valid JSON: nested too deeply", file, line) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"not valid JSON: {e}", file, line) from None
+
+
+Counts = dict[str, int]
+
+
+@dataclass(frozen=True)
+class FoldCounts:
+    """The per-fold counts of one input file, read and checked.
+
+    Attributes
+    ----------
+    path : str
+        The file read (``RUN/folds.jsonl`` for a run directory).
+    m : int
+    systems : dict
+        name → 2m ``{"tp", "fp", "fn"}`` in fold order (split 0 direction 0,
+        split 0 direction 1, ...): the overall counts, or those of ``chunk_type``.
+    lines : dict
+        name → the line of each fold in ``path`` (None where unknown), for errors.
+    overall : dict
+        name → 2m overall counts (equal to ``systems`` without ``chunk_type``).
+    types : dict or None
+        name → 2m ``{TYPE: counts}`` (folds.jsonl, when per-type counts were asked for).
+    specs : dict
+        name → the system spec recorded in folds.jsonl (None for COUNTS.json).
+    run_dir : Path or None
+        The run directory of a folds.jsonl.
+    chunk_type : str or None
+    """
+
+    path: str
+    m: int
+    systems: dict[str, list[Counts]]
+    lines: dict[str, list[int | None]]
+    overall: dict[str, list[Counts]]
+    types: dict[str, list[dict[str, Counts]]] | None
+    specs: dict[str, dict | None]
+    run_dir: Path | None
+    chunk_type: str | None = None
+
+
+def _counts_json(path: str) -> FoldCounts:
     file = str(path)
     text = _read_text(path)
     data = _loads(text, file)
@@ -176,38 +297,52 @@ def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
         raise InputError('"systems" must be an object {NAME: [folds...]}', file, sline)
     if len(systems) < 2:
         raise InputError(f"need at least 2 systems to compare, got {len(systems)}", file, sline)
-    out = {}
+    out, lines = {}, {}
     for name, folds in systems.items():
         line = _system_line(text, name)
         if not isinstance(folds, list):
             raise InputError(f"system {name!r}: expected a list of 2m = {2 * m} folds", file, line)
         if len(folds) != 2 * m:
             raise InputError(f"system {name!r}: expected 2m = {2 * m} folds for m = {m}, got {len(folds)}", file, line)
+        key = re.search(r'"' + re.escape(json.dumps(name)[1:-1]) + r'"\s*:', text)
+        pos = _element_positions(text, key.end()) if key else []
+        flines = [_line_of(text, pos[i]) if i < len(pos) else line for i in range(2 * m)]
         rows = []
         for i, f in enumerate(folds):
-            fline = _system_line(text, name, i)
+            fline = flines[i]
             if not isinstance(f, dict):
                 raise InputError(f'system {name!r}, fold {i}: expected {{"tp": .., "fp": .., "fn": ..}}', file, fline)
             missing = [k for k in ("tp", "fp", "fn") if k not in f]
             if missing:
                 raise InputError(f"system {name!r}, fold {i}: missing key(s) {', '.join(missing)}", file, fline)
             rows.append({k: _check_count(f[k], f"system {name!r}, fold {i}: {k}", file, fline) for k in ("tp", "fp", "fn")})
-        out[name] = rows
-    return m, out
+        out[name], lines[name] = rows, flines
+    return FoldCounts(file, m, out, lines, out, None, {n: None for n in out}, None)
 
 
-def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dict[str, list[dict[str, int]]]]:
-    """Read a folds.jsonl of ``textbcv compare``; return (m, {system: 2m folds in CONTRACT order}).
+def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
+    """Read and validate COUNTS.json; return (m, {system: [{"tp", "fp", "fn"}, ...]})."""
+    c = _counts_json(path)
+    return c.m, c.systems
 
-    A last line without a trailing newline (a fold being written when a run
-    was killed) is ignored. A fold recorded twice must have equal counts.
-    """
+
+def _tally(c: Any, where: str, file: str, no: int) -> Counts:
+    if not isinstance(c, dict):
+        raise InputError(f'missing "{where}"', file, no)
+    missing = [k for k in ("tp", "fp", "fn") if k not in c]
+    if missing:
+        raise InputError(f"{where}: missing key(s) {', '.join(missing)}", file, no)
+    return {k: _check_count(c[k], f"{where}.{k}", file, no) for k in ("tp", "fp", "fn")}
+
+
+def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = False) -> FoldCounts:
     file = str(path)
     raw = _read_text(path)
     lines = raw.split("\n")
     if lines and lines[-1] != "":
         lines = lines[:-1]  # torn last line
-    found: dict[str, dict[tuple[int, int], tuple[dict, int]]] = {}
+    want_types = per_type or chunk_type is not None
+    found: dict[str, dict[tuple[int, int], tuple]] = {}
     for no, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -225,31 +360,25 @@ def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dic
         if direction not in (0, 1) or isinstance(direction, bool):
             raise InputError(f'"direction" must be 0 or 1, got {_show(direction)}', file, no)
         counts = obj["counts"]
-        where = "counts.overall" if chunk_type is None else f"counts.types.{chunk_type}"
         if not isinstance(counts, dict):
             raise InputError('"counts" must be an object', file, no)
-        if chunk_type is None:
-            c = counts.get("overall")
-        else:
-            types = counts.get("types")
-            if not isinstance(types, dict):
+        overall = _tally(counts.get("overall"), "counts.overall", file, no)
+        types = None
+        if want_types:
+            raw_types = counts.get("types")
+            if not isinstance(raw_types, dict):
                 raise InputError('missing "counts.types"', file, no)
-            c = types.get(chunk_type, {"tp": 0, "fp": 0, "fn": 0})
-        if not isinstance(c, dict):
-            raise InputError(f'missing "{where}"', file, no)
-        missing = [k for k in ("tp", "fp", "fn") if k not in c]
-        if missing:
-            raise InputError(f"{where}: missing key(s) {', '.join(missing)}", file, no)
-        row = {k: _check_count(c[k], f"{where}.{k}", file, no) for k in ("tp", "fp", "fn")}
+            types = {t: _tally(c, f"counts.types.{t}", file, no) for t, c in raw_types.items()}
+        spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else None
         prev = found.setdefault(system, {}).get((split, direction))
-        if prev is not None and prev[0] != row:
+        if prev is not None and (prev[0] != overall or prev[1] != types):
             raise InputError(f"system {system!r}, split {split}, direction {direction} recorded twice with different "
-                             f"counts (first on line {prev[1]})", file, no)
-        found[system][(split, direction)] = (row, no)
+                             f"counts (first on line {prev[2]})", file, no)
+        found[system][(split, direction)] = (overall, types, no, spec)
     if len(found) < 2:
         raise InputError(f"need at least 2 systems to compare, got {len(found)}", file)
     m = max(s for folds in found.values() for s, _d in folds) + 1
-    out = {}
+    out, flines, overall, types, specs = {}, {}, {}, ({} if want_types else None), {}
     for system, folds in found.items():
         n_missing = 2 * m - len(folds)
         if n_missing:
@@ -258,67 +387,391 @@ def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dic
                        itertools.islice(((s, d) for s in range(m) for d in (0, 1) if (s, d) not in folds), 5)]
             raise InputError(f"system {system!r}: {n_missing} of 2m = {2 * m} folds missing "
                              f"({', '.join(missing[:4])}{', ...' if n_missing > 4 else ''})", file)
-        out[system] = [folds[(s, d)][0] for s in range(m) for d in (0, 1)]
-    return m, out
-
-
-def format_table(result: dict) -> str:
-    """The readable form of a ``compare_counts`` answer."""
-    alpha = result["alpha"]
-    lines = [f"m = {result['m']}, {100 * (1 - alpha):g}% equal-tailed credible intervals, "
-             f"count factor: {result['variant']}"]
-    names = list(result["systems"])
-    width = max(6, *(len(n) for n in names))
-    lines.append("")
-    lines.append(f"{'system':<{width}}  {'metric':<9}  {'estimate':>8}  {'interval':<19}")
-    for name in names:
-        for metric, v in result["systems"][name].items():
-            lo, hi = v["ci"]
-            lines.append(f"{name:<{width}}  {metric:<9}  {v['estimate']:8.4f}  [{lo:.4f}, {hi:.4f}]")
-    lines.append("")
-    rope = result.get("rope")
-    head = f"{'A':<{width}}  {'B':<{width}}  {'metric':<9}  {'P(B better)':>11}  {'P(A better)':>11}"
-    if rope:
-        head += f"  {'P(equiv.)':>9}"
-    lines.append(head + "  decision")
-    for c in result["comparisons"]:
-        row = f"{c['a']:<{width}}  {c['b']:<{width}}  {c['metric']:<9}  {c['p_b_better']:11.4f}  {c['p_a_better']:11.4f}"
-        if rope:
-            row += f"  {c['p_equivalent']:9.4f}"
-        lines.append(row + f"  {c['decision']}")
-    if rope:
-        lines.append(f"(rope = {rope:g}: 'better' means better by more than the rope)")
-    if "family_wise" in result:
-        lines.append("")
-        lines.append("note: " + result["family_wise"]["note"])
-    return "\n".join(lines) + "\n"
-
-
-def run(args) -> int:
-    path = args.counts
-    if str(path).endswith(".jsonl"):
-        m, systems = read_folds_jsonl(path, args.chunk_type)
+        ordered = [folds[(s, d)] for s in range(m) for d in (0, 1)]
+        overall[system] = [f[0] for f in ordered]
+        flines[system] = [f[2] for f in ordered]
+        specs[system] = ordered[0][3]
+        if want_types:
+            types[system] = [f[1] for f in ordered]
+    if chunk_type is not None:
+        present = sorted({t for tl in types.values() for f in tl for t in f})
+        if chunk_type not in present:
+            raise InputError(f"--type {chunk_type}: no chunk of type {chunk_type!r} in any fold "
+                             f"(types: {', '.join(present) or 'none'})", file)
+        zero = {"tp": 0, "fp": 0, "fn": 0}
+        out = {n: [f.get(chunk_type, zero) for f in tl] for n, tl in types.items()}
     else:
-        if args.chunk_type is not None:
-            raise InputError("--type applies to a folds.jsonl only", path)
-        m, systems = read_counts_json(path)
+        out = overall
+    run_dir = Path(file).parent
+    return FoldCounts(file, m, out, flines, overall, types, specs, run_dir, chunk_type)
+
+
+def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dict[str, list[dict[str, int]]]]:
+    """Read a folds.jsonl of ``textbcv compare``; return (m, {system: 2m folds in CONTRACT order}).
+
+    A last line without a trailing newline (a fold being written when a run
+    was killed) is ignored. A fold recorded twice must have equal counts.
+    ``chunk_type``: the counts of that type (InputError if no fold has it).
+    """
+    c = _folds_jsonl(path, chunk_type)
+    return c.m, c.systems
+
+
+def read_input(path: str, chunk_type: str | None = None, per_type: bool = False) -> FoldCounts:
+    """Read COUNTS.json, a folds.jsonl or a run directory (its folds.jsonl); InputError naming file and line."""
+    p = Path(path)
+    if p.is_dir():
+        if not (p / "folds.jsonl").is_file():
+            raise InputError("no folds.jsonl here: not a `textbcv compare` run directory", str(path))
+        return _folds_jsonl(str(p / "folds.jsonl"), chunk_type, per_type)
+    if str(path).endswith(".jsonl"):
+        return _folds_jsonl(str(path), chunk_type, per_type)
+    if chunk_type is not None:
+        raise InputError("--type applies to a folds.jsonl only", str(path))
+    if per_type:
+        raise InputError("--per-type applies to a folds.jsonl only (COUNTS.json has no per-type counts)", str(path))
+    return _counts_json(str(path))
+
+
+def gold_differences(data: FoldCounts) -> list[tuple[str, int, str, int, str, int]]:
+    """Folds where a system's gold total TP + FN differs from the first system's, overall and (when read) per type.
+
+    Each item: (what, fold, first system, its gold, other system, its gold);
+    ``what`` is ``""`` for the overall counts or ``" of type T"``.
+    """
+    names = list(data.systems)
+    checks = [("", data.overall)]
+    if data.types is not None:
+        types = sorted({t for tl in data.types.values() for f in tl for t in f})
+        zero = {"tp": 0, "fp": 0, "fn": 0}
+        checks += [(f" of type {t}", {n: [f.get(t, zero) for f in data.types[n]] for n in names}) for t in types]
+    out = []
+    for what, counts in checks:
+        for i in range(2 * data.m):
+            first = names[0]
+            g0 = counts[first][i]["tp"] + counts[first][i]["fn"]
+            for name in names[1:]:
+                g = counts[name][i]["tp"] + counts[name][i]["fn"]
+                if g != g0:
+                    out.append((what, i, first, g0, name, g))
+    return out
+
+
+def check_same_gold(data: FoldCounts, allow: bool = False) -> list[str]:
+    """InputError naming the first fold (and its line) where two systems' gold totals differ; with ``allow``, a note."""
+    diff = gold_differences(data)
+    if not diff:
+        return []
+    what, i, first, g0, name, g = diff[0]
+    where = f"split {i // 2} direction {i % 2}"
+    if not allow:
+        raise InputError(f"{where}: systems {first!r} and {name!r} were scored on different gold: {g0} against {g} "
+                         f"gold chunks{what} (TP + FN); add --allow-different-gold to test them anyway",
+                         data.path, data.lines[name][i])
+    return [f"the systems were scored on different gold in {len(diff)} comparison(s) of a fold (first: {where}, "
+            f"{first!r} {g0} against {name!r} {g} gold chunks{what}); tested anyway (--allow-different-gold)"]
+
+
+# --- options ---------------------------------------------------------------------------------
+
+
+def _check_options(args) -> None:
+    """Every option checked before any file is read."""
     if not 0 < args.alpha < 1:
         raise InputError(f"--alpha must lie in (0, 1), got {args.alpha}")
     if args.rope is not None and not 0 <= args.rope < 1:
         raise InputError(f"--rope must lie in [0, 1), got {args.rope}")
     if args.threshold is not None and not 0 <= args.threshold < 1:
         raise InputError(f"--threshold must lie in [0, 1), got {args.threshold}")
-    if args.variant == "rho" and (args.rho1 is None or args.rho2 is None):
-        raise InputError("--variant rho needs --rho1 and --rho2")
+    if args.variant == "rho":
+        if args.rho1 is None or args.rho2 is None:
+            raise InputError("--variant rho needs --rho1 and --rho2")
+        for k in ("rho1", "rho2"):
+            v = getattr(args, k)
+            if not 0 <= v <= 1:
+                raise InputError(f"--{k} must lie in [0, 1], got {v}")
     if args.draws < 1:
         raise InputError(f"--draws must be at least 1, got {args.draws}")
+    if not args.classic:
+        for opt, value in (("--fold", args.fold), ("--decisions", args.decisions)):
+            if value is not None:
+                raise InputError(f"{opt} chooses what McNemar's test judges: it needs --classic")
+    if args.fold is not None and not re.fullmatch(r"\d+-[01]", args.fold):
+        raise InputError(f"--fold must be SPLIT-DIRECTION, e.g. 0-1 (direction 0 or 1), got {args.fold!r}")
+    if args.plots is not None:
+        from textbcv._io import check_writable
+
+        check_writable(args.plots, directory=True)
+
+
+# --- computing --------------------------------------------------------------------------------
+
+
+def _per_fold(data: FoldCounts, metric: str) -> dict[str, list[float]]:
+    from textbcv.stats.compare import fold_counts, fold_metrics
+
+    return {n: fold_metrics(fold_counts(f))[metric].tolist() for n, f in data.systems.items()}
+
+
+def _sequential(values: dict[str, list[float]], m: int, alpha: float, metric: str) -> list[dict]:
+    """The sequential t-test on per-fold differences of every pair, as in a compare report of fixed m."""
+    import numpy as np
+
+    from textbcv.stats.sequential import sequential_pair
+
+    names, out = list(values), []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            d = (np.array(values[b]) - np.array(values[a])).reshape(m, 2)
+            out.append({"a": a, "b": b, "metric": metric, **sequential_pair(d, alpha=alpha)})
+    return out
+
+
+def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
+    """Pooled P / R / F1 of every type per system (report.json's ``per_type``) and P(B better) on each type's F1."""
+    from textbcv.scoring import Tally
+    from textbcv.stats.compare import compare_counts
+
+    names = list(data.systems)
+    types = sorted({t for tl in data.types.values() for f in tl for t in f})
+    zero = {"tp": 0, "fp": 0, "fn": 0}
+    per_type = {n: {} for n in names}
+    tests = {}
+    for t in types:
+        counts = {n: [f.get(t, zero) for f in data.types[n]] for n in names}
+        for n in names:
+            tot = Tally(*(sum(f[k] for f in counts[n]) for k in ("tp", "fp", "fn")))
+            per_type[n][t] = tot.to_score_dict()
+        r = compare_counts(counts, data.m, alpha=args.alpha, rope=args.rope, variant=args.variant, rho1=args.rho1,
+                           rho2=args.rho2, threshold=args.threshold)
+        tests[t] = [{k: c[k] for k in ("a", "b", "p_b_better", "p_a_better", "decision")}
+                    for c in r["comparisons"] if c["metric"] == "f1"]
+    return per_type, tests
+
+
+def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
+    """McNemar's test on one fold's decisions of every pair, from the run's saved predictions; or the reason it cannot run."""
+    from textbcv.decisions import fold_decisions, prediction_path, read_fold_predictions
+    from textbcv.scoring import count_chunks
+    from textbcv.stats import classic
+
+    split, direction = (0, 0) if args.fold is None else (int(x) for x in args.fold.split("-"))
+    if data.run_dir is None or not (data.run_dir / "predictions").is_dir():
+        where = data.path if data.run_dir is None else str(data.run_dir)
+        if args.fold is not None:
+            raise InputError("--fold: McNemar's test needs the predictions of a run saved with `textbcv compare "
+                             "--save-predictions`; there are none here", where)
+        return None, "needs a run directory with saved predictions (textbcv compare --save-predictions)"
+    if split >= data.m:
+        raise InputError(f"--fold {args.fold}: this run has m = {data.m} splits (0..{data.m - 1})")
+    fold = 2 * split + direction
+    preds = {}
+    for name in data.systems:
+        path = prediction_path(data.run_dir, name, split, direction)
+        if not path.is_file():
+            raise InputError(f"no predictions of system {name!r} for split {split} direction {direction} "
+                             "(needed by McNemar's test; choose another --fold?)", str(path))
+        scheme = (data.specs.get(name) or {}).get("scheme")
+        p = read_fold_predictions(path, scheme)
+        found = count_chunks(p.gold, p.pred).to_dict()["overall"]
+        recorded = data.overall[name][fold]
+        if found != recorded:
+            line = data.lines[name][fold]
+            raise InputError(f"these predictions give TP/FP/FN = {found['tp']}/{found['fp']}/{found['fn']}, but "
+                             f"{data.path}{f':{line}' if line else ''} records {recorded['tp']}/{recorded['fp']}/"
+                             f"{recorded['fn']} for system {name!r}, split {split} direction {direction}: they are not "
+                             "this run's predictions", str(path))
+        preds[name] = p
+    unit = args.decisions or "chunk"
+    names, pairs = list(preds), []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            right_a, right_b = fold_decisions(preds[a], preds[b], unit, data.chunk_type)
+            table = classic.mcnemar_table(right_a, right_b)
+            pairs.append({"a": a, "b": b, "table": table.tolist(),
+                          "tests": [classic.mcnemar(table, exact=True).to_dict(), classic.mcnemar(table).to_dict()]})
+    what = ("every chunk that is gold or predicted by either system; a system is right on one when it predicts it "
+            "exactly when it is gold" if unit == "chunk" else
+            "every token; a system is right on one when its chunks give it the gold role and type (both written in IOBES)")
+    return {"split": split, "direction": direction, "decisions": unit, "units": int(sum(pairs[0]["table"][0]) + sum(pairs[0]["table"][1])),
+            "unit_definition": what, "pairs": pairs}, None
+
+
+def _classic(args, data: FoldCounts, values: dict[str, list[float]]) -> dict:
+    from textbcv.report import DISAGREE, textbook_tests
+
+    t = textbook_tests(values, data.m, args.alpha)
+    not_applicable = []
+    if t["friedman"] is None:
+        not_applicable.append({"test": "Friedman + Nemenyi critical difference",
+                               "reason": "needs 3 or more systems; this input has 2"})
+    mc, why = _mcnemar(args, data)
+    if mc is None:
+        not_applicable.append({"test": "McNemar", "reason": why})
+    return {"metric": args.metric, **t, "mcnemar": mc, "not_applicable": not_applicable, "note": DISAGREE}
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}"
+
+
+def _table(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join((c.rjust(w) if i in right else c.ljust(w)) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+            for r in rows]
+
+
+def format_table(result: dict) -> str:
+    """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions."""
+    alpha = result["alpha"]
+    lines = [f"m = {result['m']}, {100 * (1 - alpha):g}% equal-tailed credible intervals, "
+             f"count factor: {result['variant']} (P, R, F1 in %)", ""]
+    names = list(result["systems"])
+    rows = [["system", "metric", "estimate", "interval"]]
+    for name in names:
+        for metric, v in result["systems"][name].items():
+            lo, hi = v["ci"]
+            rows.append([name, metric, _pct(v["estimate"]), f"[{_pct(lo)}, {_pct(hi)}]"])
+    lines += _table(rows, {2}) + [""]
+    rope = result.get("rope")
+    head = ["A", "B", "metric", "P(B better)", "P(A better)"] + (["P(equiv.)"] if rope else []) + ["decision"]
+    rows = [head]
+    for c in result["comparisons"]:
+        rows.append([c["a"], c["b"], c["metric"], f"{c['p_b_better']:.4f}", f"{c['p_a_better']:.4f}"]
+                    + ([f"{c['p_equivalent']:.4f}"] if rope else []) + [c["decision"]])
+    lines += _table(rows, {3, 4, 5} if rope else {3, 4})
+    if rope:
+        lines.append(f"(rope = {rope:g}: 'better' means better by more than the rope)")
+    if "family_wise" in result:
+        lines += ["", "note: " + result["family_wise"]["note"]]
+    seq = result.get("sequential")
+    if seq:
+        metric = seq[0]["metric"]
+        lines += ["", f"Sequential t-test on per-fold {_label(metric)} differences (B − A, points), α = {alpha:g}:"]
+        rows = [["A", "B", "mean difference", f"{100 * (1 - alpha):g}% CI", "decision"]]
+        for s in seq:
+            rows.append([s["a"], s["b"], f"{100 * s['estimate']:+.2f}",
+                         f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}]", s["decision"]])
+        lines += _table(rows, {2})
+    if "per_type" in result:
+        lines += ["", *_per_type_text(result)]
+    if "classic" in result:
+        lines += ["", *_classic_text(result["classic"], result)]
+    for note in result.get("notes", []):
+        lines += ["", "note: " + note]
+    return "\n".join(lines) + "\n"
+
+
+def _label(metric: str) -> str:
+    return {"f1": "F1", "precision": "precision", "recall": "recall"}[metric]
+
+
+def _per_type_text(result: dict) -> list[str]:
+    pt, tests = result["per_type"], result["per_type_comparisons"]
+    names = list(pt)
+    pairs = [(c["a"], c["b"]) for c in next(iter(tests.values()), [])]
+    head = ["type"] + [f"{n} P / R / F1" for n in names] + [f"P({b} better) F1 vs {a}" for a, b in pairs]
+    rows = [head]
+    for t in sorted(tests):
+        row = [t or "(untyped)"]
+        for n in names:
+            c = pt[n][t]
+            row.append(f"{_pct(c['precision'])} / {_pct(c['recall'])} / {_pct(c['f1'])}")
+        row += [f"{c['p_b_better']:.4f}" for c in tests[t]]
+        rows.append(row)
+    return ["Per-type scores (pooled over folds, %) and the Bayes test on each type's F1:",
+            *_table(rows, set(range(1 + len(names), len(head))))]
+
+
+def _classic_text(c: dict, result: dict) -> list[str]:
+    from textbcv.report import format_p as p
+    from textbcv.report import format_statistic
+
+    m = c["m"]
+    out = [f"Textbook tests on per-fold {_label(c['metric'])} differences (B − A; m = {m}, {2 * m} folds):"]
+    rows = [["A", "B", "test", "statistic", "p-value"]]
+    seen: dict[str, tuple[str, str]] = {}
+    for pair in c["pairs"]:
+        for r in pair["tests"]:
+            rows.append([pair["a"], pair["b"], r["name"], format_statistic(r), p(r)])
+            seen.setdefault(r["name"], (r["form"], r["assumption"]))
+    out += _table(rows, {4})
+    fr = c["friedman"]
+    if fr:
+        names = list(result["systems"])
+        out += ["", f"Friedman test over the {fr['n']} folds (blocks) × {fr['k']} systems, rank 1 = best "
+                    f"{_label(c['metric'])}:",
+                "  average ranks: " + ", ".join(f"{n} {r:.2f}" for n, r in zip(names, fr["average_ranks"]))]
+        for r in (fr["chi2"], fr["iman_davenport"]):
+            out.append(f"  {r['name']}: " + (format_statistic(r) if r["undefined"] else f"{format_statistic(r)}, p = {p(r)}"))
+            seen.setdefault(r["name"], (r["form"], r["assumption"]))
+        differ = [f"{names[i]}–{names[j]}" for i, j in fr["nemenyi_differing_pairs"]]
+        out.append(f"  Nemenyi critical difference (α = {fr['alpha']:g}): {fr['nemenyi_cd']:.3f}; pairs whose average "
+                   f"ranks differ by more: {', '.join(differ) or 'none'}")
+    mc = c["mcnemar"]
+    if mc:
+        out += ["", f"McNemar on split {mc['split']} direction {mc['direction']}, {mc['units']} {mc['decisions']} "
+                    f"units — {mc['unit_definition']}:"]
+        rows = [["A", "B", "b (A right, B wrong)", "c (A wrong, B right)", "test", "statistic", "p-value"]]
+        for pair in mc["pairs"]:
+            for r in pair["tests"]:
+                rows.append([pair["a"], pair["b"], str(r["b"]), str(r["c"]), r["name"], format_statistic(r), p(r)])
+                seen.setdefault(r["name"], (r["form"], r["assumption"]))
+        out += _table(rows, {2, 3, 6})
+    skipped = [(s["test"], s["reason"]) for s in c["pairs"][0]["not_applicable"]] + \
+              [(s["test"], s["reason"]) for s in c["not_applicable"]]
+    if skipped:
+        out += ["", "Not run:"] + [f"  {name}: {why}" for name, why in skipped]
+    out += ["", "Forms and assumptions:"]
+    for name, (form, assumption) in seen.items():
+        out += [f"  {name}: {form}.", f"    assumes {assumption}."]
+    out += ["", c["note"]]
+    return out
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def run(args) -> int:
+    _check_options(args)
+    data = read_input(args.counts, args.chunk_type, args.per_type)
+    notes = check_same_gold(data, args.allow_different_gold)
     try:
         from textbcv.stats.compare import compare_counts
 
-        result = compare_counts(systems, m, alpha=args.alpha, rope=args.rope, method=args.method,
+        result = compare_counts(data.systems, data.m, alpha=args.alpha, rope=args.rope, method=args.method,
                                 variant=args.variant, rho1=args.rho1, rho2=args.rho2, threshold=args.threshold,
                                 draws=args.draws, seed=args.seed)
+        values = _per_fold(data, args.metric)
+        result["sequential"] = _sequential(values, data.m, args.alpha, args.metric)
+        if args.per_type:
+            result["per_type"], result["per_type_comparisons"] = _per_type(data, args)
+        if args.classic:
+            result["classic"] = _classic(args, data, values)
     except ValueError as e:
-        raise InputError(str(e), path) from None
+        if isinstance(e, InputError):
+            raise
+        raise InputError(str(e), data.path) from None
+    if notes:
+        result["notes"] = notes
+    if args.plots is not None:
+        _plots(args, data, result)
     print(dumps_json(result), end="") if args.json else print(format_table(result), end="")
     return 0
+
+
+def _plots(args, data: FoldCounts, result: dict) -> None:
+    """The compare report's plots of this input (and the critical-difference diagram) in ``--plots``."""
+    from textbcv.report import write_cd_diagram, write_plots
+
+    report = {**result, "fold_counts": data.systems, "fold_f1": _per_fold(data, "f1"),
+              "meta": {"options": {"variant": args.variant, "rho1": args.rho1, "rho2": args.rho2}, "seed": args.seed}}
+    write_plots(report, args.plots)
+    fr = (result.get("classic") or {}).get("friedman")
+    if fr and fr["chi2"]["undefined"] is None:
+        write_cd_diagram(list(result["systems"]), fr["average_ranks"], fr["nemenyi_cd"],
+                         Path(args.plots) / "cd_diagram.png",
+                         title=f"Nemenyi critical difference over {fr['n']} folds (α = {fr['alpha']:g})")

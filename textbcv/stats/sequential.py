@@ -22,7 +22,7 @@ from scipy import stats
 
 from .correlation import C_hat, f_hat
 
-__all__ = ["SequentialTTest", "SequentialState", "sequential_t_test", "var2", "Q_CHOICES"]
+__all__ = ["SequentialTTest", "SequentialState", "sequential_t_test", "sequential_pair", "var2", "Q_CHOICES"]
 
 #: ``"alpha/2"``: t quantile at upper α/2 as printed (eq. 5.40); ``"alpha"``: the one-sided textbook choice.
 Q_CHOICES = ("alpha/2", "alpha")
@@ -178,4 +178,45 @@ def sequential_t_test(differences: np.ndarray | Sequence[Sequence[float]], alpha
     out = state.as_dict()
     out["m_stop"] = state.m
     out["history"] = [s.as_dict() for s in test.history]
+    return out
+
+
+def sequential_pair(differences: np.ndarray | Sequence[Sequence[float]], alpha: float = 0.05, m_start: int = 3,
+                    M: int | None = None) -> dict:
+    """Algorithm 5.1 in both directions on the per-fold differences B − A of one pair (shape (m, 2)).
+
+    H1 "B better" is tested on the differences and H1 "A better" on their
+    negatives, each fed split by split until it stops (M defaults to m;
+    ``m_start`` is capped at m). ``decision`` is "B better", "A better" or
+    "no decision"; ``estimate`` is μ̂_m×2 over all m splits and ``ci`` the
+    interval (eq. 5.36) where the "B better" test stopped — the entries of
+    ``sequential`` in a compare report.
+
+    Examples
+    --------
+    >>> r = sequential_pair([[0.02, 0.03], [0.025, 0.02], [0.03, 0.028]])
+    >>> r["decision"], round(r["estimate"], 4), r["b_better"]["m"]
+    ('B better', 0.0255, 3)
+    """
+    d = np.asarray(differences, dtype=float)
+    if d.ndim != 2 or d.shape[1] != 2 or d.shape[0] < 1:
+        raise ValueError(f"differences must have shape (m, 2), got {d.shape}")
+    m = d.shape[0]
+    out: dict = {}
+    for label, sign in (("b_better", 1.0), ("a_better", -1.0)):
+        test = SequentialTTest(alpha=alpha, m_start=min(m_start, m), M=max(m, m if M is None else M))
+        state = None
+        for row in sign * d:
+            state = test.update(tuple(row))
+            if state.done:
+                break
+        out[label] = state.as_dict()
+    if out["b_better"]["decision"] == "reject H0":
+        out["decision"] = "B better"
+    elif out["a_better"]["decision"] == "reject H0":
+        out["decision"] = "A better"
+    else:
+        out["decision"] = "no decision"
+    out["estimate"] = float(d.mean())
+    out["ci"] = out["b_better"]["ci"]
     return out

@@ -1,0 +1,140 @@
+"""Per-unit right/wrong decisions of two systems on one test half, for McNemar's test.
+
+A compare run with ``--save-predictions`` keeps, for every system and fold,
+``predictions/{system}-split{i}-dir{d}.txt`` in conlleval's three-column
+format (token, gold tag, predicted tag; both tags in the system's scheme).
+:func:`fold_decisions` reads the files of two systems for one fold, checks
+that they hold the same sentences and the same gold chunks, and judges each
+unit:
+
+* ``chunk``: the units are every chunk that is gold or predicted by either
+  system (sentence, start, end, type); a system is right on a unit when it
+  predicts it exactly when it is gold (a found gold chunk, or a spurious
+  chunk avoided);
+* ``token``: the units are the tokens; a system is right on a token when its
+  chunks give the token the gold chunks' role and type — both sides written in
+  IOBES, so that systems tagging in different schemes are judged alike.
+
+Examples
+--------
+>>> gold = [[(0, 2, "PER")], []]
+>>> a = [[(0, 2, "PER")], [(1, 2, "LOC")]]
+>>> b = [[(0, 1, "PER")], []]
+>>> chunk_decisions(gold, a, b)
+([(0, 0, 1, 'PER'), (0, 0, 2, 'PER'), (1, 1, 2, 'LOC')], [True, True, False], [False, False, True])
+>>> token_decisions(gold, a, b, [3, 2])
+([True, True, True, True, False], [False, False, True, True, True])
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from textbcv.corpus.conlleval import read_conlleval
+from textbcv.errors import InputError
+from textbcv.schemes import decode, detect, encode
+
+__all__ = ["FoldPredictions", "read_fold_predictions", "prediction_path", "chunk_decisions", "token_decisions",
+           "fold_decisions", "UNITS"]
+
+UNITS = ("chunk", "token")
+
+Chunk = tuple[int, int, str]
+
+
+def prediction_path(run_dir: str | os.PathLike, system: str, split: int, direction: int) -> Path:
+    """Where ``textbcv compare --save-predictions`` keeps a system's predictions of one fold."""
+    return Path(run_dir) / "predictions" / f"{system}-split{split}-dir{direction}.txt"
+
+
+@dataclass(frozen=True)
+class FoldPredictions:
+    """One system's predictions of one fold, decoded to chunks.
+
+    Attributes
+    ----------
+    path : str
+    scheme : str
+    tokens : list of tuple of str
+    lines : list of int
+        First line of each sentence in ``path``.
+    gold, pred : list of list of (start, end, type)
+    """
+
+    path: str
+    scheme: str
+    tokens: list[tuple[str, ...]]
+    lines: list[int]
+    gold: list[list[Chunk]]
+    pred: list[list[Chunk]]
+
+
+def read_fold_predictions(path: str | os.PathLike, scheme: str | None = None) -> FoldPredictions:
+    """Read a conlleval-format prediction file and decode gold and predicted tags with ``scheme``.
+
+    ``scheme`` is the system's tagging scheme (detected from the tags when
+    None); decoding is lenient, as the scorer's.
+    """
+    f = read_conlleval(path)
+    if scheme is None:
+        scheme = detect([s.gold for s in f.sentences] + [s.pred for s in f.sentences])
+    return FoldPredictions(str(path), scheme, [s.tokens for s in f.sentences], [s.line for s in f.sentences],
+                           [decode(s.gold, scheme) for s in f.sentences], [decode(s.pred, scheme) for s in f.sentences])
+
+
+def chunk_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[Chunk]],
+                    pred_b: Sequence[Sequence[Chunk]]) -> tuple[list[tuple], list[bool], list[bool]]:
+    """Units (sentence, start, end, type) that are gold or predicted by A or B, and whether A and B are right on each."""
+    units, right_a, right_b = [], [], []
+    for k, (g, a, b) in enumerate(zip(gold, pred_a, pred_b, strict=True)):
+        g, a, b = set(g), set(a), set(b)
+        for c in sorted(g | a | b):
+            units.append((k, *c))
+            right_a.append((c in a) == (c in g))
+            right_b.append((c in b) == (c in g))
+    return units, right_a, right_b
+
+
+def token_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[Chunk]],
+                    pred_b: Sequence[Sequence[Chunk]], lengths: Sequence[int]) -> tuple[list[bool], list[bool]]:
+    """Whether A and B give each token its gold role and type (chunks written in IOBES on both sides)."""
+    right_a, right_b = [], []
+    for g, a, b, n in zip(gold, pred_a, pred_b, lengths, strict=True):
+        tg, ta, tb = encode(g, n, "iobes"), encode(a, n, "iobes"), encode(b, n, "iobes")
+        right_a += [x == y for x, y in zip(ta, tg)]
+        right_b += [x == y for x, y in zip(tb, tg)]
+    return right_a, right_b
+
+
+def _keep(chunks: list[list[Chunk]], chunk_type: str | None) -> list[list[Chunk]]:
+    return chunks if chunk_type is None else [[c for c in s if c[2] == chunk_type] for s in chunks]
+
+
+def check_same_test_half(a: FoldPredictions, b: FoldPredictions) -> None:
+    """InputError (naming file and line of ``b``) unless ``a`` and ``b`` hold the same sentences and gold chunks."""
+    if len(a.tokens) != len(b.tokens):
+        raise InputError(f"{len(b.tokens)} sentences, but {a.path} has {len(a.tokens)}: the two systems' predictions "
+                         "are not of the same test half", b.path)
+    for k, (ta, tb) in enumerate(zip(a.tokens, b.tokens)):
+        if ta != tb:
+            raise InputError(f"sentence {k + 1} differs from the one at {a.path}:{a.lines[k]}: the two systems' "
+                             "predictions are not of the same test half", b.path, b.lines[k])
+        if a.gold[k] != b.gold[k]:
+            raise InputError(f"the gold chunks of sentence {k + 1} differ from those at {a.path}:{a.lines[k]}: "
+                             "the systems were scored on different gold", b.path, b.lines[k])
+
+
+def fold_decisions(a: FoldPredictions, b: FoldPredictions, unit: str = "chunk",
+                   chunk_type: str | None = None) -> tuple[list[bool], list[bool]]:
+    """Right/wrong decisions of A and B on the units of one fold (``chunk`` or ``token``), optionally one type only."""
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}")
+    check_same_test_half(a, b)
+    gold, pa, pb = _keep(a.gold, chunk_type), _keep(a.pred, chunk_type), _keep(b.pred, chunk_type)
+    if unit == "chunk":
+        _, right_a, right_b = chunk_decisions(gold, pa, pb)
+        return right_a, right_b
+    return token_decisions(gold, pa, pb, [len(t) for t in a.tokens])
