@@ -71,7 +71,8 @@ from scipy import optimize, stats
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
-from textbcv._io import atomic_write, write_json  # noqa: E402
+from textbcv import defaults as tdefaults  # noqa: E402
+from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
 from textbcv.scoring import count_chunks  # noqa: E402
@@ -799,8 +800,7 @@ def main(argv=None) -> int:
                 f"by {chosen['unit']}.")
         balance = list(DESIGNS[chosen["design"]][1] or [])
     else:
-        text = ("No design yet meets |bias| < 2 SE and < 0.1 points on every pool with the data sets done so far; "
-                "the CLI defaults stay as set in the code (see the README) until one does.")
+        text = "No design yet meets |bias| < 2 SE and < 0.1 points on every pool with the data sets done so far."
         balance = None
     cpu = sum(p.get("seconds", 0) for rs in rows.values() for x in rs for p in x["pieces"].values())
     tot = dict(timing)
@@ -822,14 +822,27 @@ def main(argv=None) -> int:
                      a for a in (argv if argv is not None else sys.argv[1:]) if a != "--summarize-only")},
         "summary": summary,
         "defaults_evidence": defaults,
-        "defaults": {"balance": balance, "group_by": None if not chosen else ("auto" if chosen["unit"] == "document" else "sentence"),
-                     "variant": None, "design": None if not chosen else chosen["design"],
-                     "balance_label": DESIGN_LABELS[chosen["design"]] if chosen else "BCV, not balanced",
-                     "text": text},
+        "defaults_evidence_design": None,
     }
-    if not chosen:
-        result["defaults"]["design"] = "bcv"
-    result["defaults"]["variant"], result["defaults"]["variant_text"] = choose_variant(summary, result["defaults"]["design"])
+    design = chosen["design"] if chosen else "bcv"
+    variant, variant_text = choose_variant(summary, design)
+    rule = {"balance": balance, "group_by": None if not chosen else ("auto" if chosen["unit"] == "document" else "sentence"),
+            "variant": variant}
+    cli = {"balance": list(tdefaults.BALANCE), "group_by": tdefaults.GROUP_BY, "variant": tdefaults.VARIANT}
+    open_keys = [k for k, v in rule.items() if v is None]
+    differ = [k for k, v in rule.items() if v is not None and v != cli[k]]
+    if differ:
+        status = (f"the rule chooses {', '.join(f'{k} = {rule[k]!r}' for k in differ)}, which differs from the CLI "
+                  "defaults: update textbcv/defaults.py")
+    elif open_keys:
+        status = (f"the data sets done so far do not yet determine {', '.join(open_keys)}: the CLI defaults for "
+                  "them are interim, chosen on the earlier evidence that textbcv/defaults.py cites")
+    else:
+        status = "the CLI defaults are the rule's choice"
+    del result["defaults_evidence_design"]
+    result["defaults"] = {**cli, "rule": rule, "status": status, "design": design,
+                          "balance_label": DESIGN_LABELS[design], "text": f"{text} Status: {status}.",
+                          "variant_text": variant_text}
     result["meta"]["plot"] = "real_text_study.png" if plot(result, out / "real_text_study.png") else None
     write_json(out / "real_text_study.json", result)
     results_md = Path(args.results) if args.results else out / "RESULTS.md"
