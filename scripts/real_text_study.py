@@ -128,6 +128,7 @@ TEMPLATES = {
 VARIANTS = ("thesis", "independent", "averaged-counts", "adaptive")  # rho needs user-given ρ values
 INTERVALS = VARIANTS + ("nadeau-bengio",)
 ROPE = 0.005  # 0.5 F1 points
+MIN_R = 40  # data sets per pool before the rule may choose a default (fewer: too noisy to choose on)
 THRESHOLD = 0.95
 
 
@@ -530,13 +531,14 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
 
 
 def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
-    """The evidence rule of issue 14: smallest RMSE with |bias| < 2 SE and < 0.1 points, on every pool."""
+    """The evidence rule of issue 14: smallest RMSE with |bias| < 2 SE and < 0.1 points, on every pool (R ≥ MIN_R)."""
     cand = {}
     for row in summary["bias"]:
         if row["estimator"] != "pooled" or row["truth"] != POOLS[row["pool"]]["units"][0]:
             continue
         key = (row["design"], row["unit"] if row["unit"] == "sentence" or True else row["unit"])
-        ok = row["bias_se"] is not None and abs(row["bias"]) < 2 * row["bias_se"] and abs(row["bias"]) < 0.1
+        ok = (row["bias_se"] is not None and row["R"] >= MIN_R and abs(row["bias"]) < 2 * row["bias_se"]
+              and abs(row["bias"]) < 0.1)
         c = cand.setdefault((row["design"], row["unit"], row["pool"]), {"ok": True, "rmse": []})
         c["ok"] &= ok
         c["rmse"].append(row["rmse"])
@@ -570,6 +572,8 @@ def choose_variant(summary: dict, design: str) -> tuple[str | None, str]:
     rows = [c for c in summary["coverage"] if c["design"] == design and c["variant"] in VARIANTS]
     if not rows:
         return None, "no coverage rows yet"
+    if min(c["R"] for c in rows) < MIN_R:
+        return None, f"fewer than {MIN_R} data sets in some pool: too few to choose a variant on"
     ok = {}
     for v in VARIANTS:
         rv = [c for c in rows if c["variant"] == v]
@@ -800,7 +804,8 @@ def main(argv=None) -> int:
                 f"by {chosen['unit']}.")
         balance = list(DESIGNS[chosen["design"]][1] or [])
     else:
-        text = "No design yet meets |bias| < 2 SE and < 0.1 points on every pool with the data sets done so far."
+        text = (f"No design yet meets |bias| < 2 SE and < 0.1 points on every pool with at least {MIN_R} data sets "
+                "(the data sets done so far).")
         balance = None
     cpu = sum(p.get("seconds", 0) for rs in rows.values() for x in rs for p in x["pieces"].values())
     tot = dict(timing)
