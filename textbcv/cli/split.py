@@ -57,8 +57,9 @@ def run(args) -> int:
               duplicates_together=not args.keep_duplicates_apart, effort=args.effort)
     s = make_splits(corpus, method=args.method, select=args.select, **kw)
     if args.report:  # computed before writing, so that a failure leaves no output file
+        balanced = args.balance.strip() not in ("", "none")  # bcv-select selects on the balance measures
         others = [(meth, make_splits(corpus, method=meth, select=args.select, **kw))
-                  for meth in ("bcv", "bcv-select", "random") if meth != args.method]
+                  for meth in ("bcv", "bcv-select", "random") if meth != args.method and (balanced or meth != "bcv-select")]
     s.save(args.out)
     if args.report:
         print(_report(args.method, s, others))
