@@ -20,6 +20,8 @@ from tests.conftest import shared_path
 from textbcv.corpus import read_corpus
 from textbcv.split import make_splits
 
+pytestmark = pytest.mark.slow  # minutes of balancing on three full corpora: run by .ci/run and TEXTBCV_SLOW=1
+
 CORPORA = {
     "conll": (("conll2003_en", "eng.train"), "conll", 14041),
     "ewt": (("ud_english_ewt", "en_ewt-ud-train.conllu"), "conllu", 12544),
