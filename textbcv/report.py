@@ -84,9 +84,21 @@ def render_markdown(report: dict) -> str:
     corpus = meta.get("corpus")
     if corpus:
         files = ", ".join(f"`{f['path']}`" for f in corpus["files"])
+        method = meta.get("options", {}).get("split_method", "bcv")
+        design = "block-regularized CV" if method in ("bcv", "bcv-select") else f"{method} m×2 CV"
         out += [f"Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} tokens, "
                 f"{corpus['gold_chunks']:,} gold chunks). Task: {meta.get('task')}. "
-                f"Design: {m}×2 block-regularized CV (seed {meta.get('seed')}), {2 * m} folds per system.", ""]
+                f"Design: {m}×2 {design} (seed {meta.get('seed')}), {2 * m} folds per system.", ""]
+    imported = meta.get("imported")
+    if imported:
+        parts = []
+        for name, s in imported.get("systems", {}).items():
+            how = "" if s.get("scheme") is None else \
+                f" ({s['scheme'].upper()}, {'detected' if s.get('scheme_detected') else 'as given'})"
+            parts.append(f"{name} from `{s['predictions']}`{how}")
+        out += [f"Predictions imported with `textbcv evaluate`, not made by textbcv: {'; '.join(parts)}. "
+                f"Splits: `{imported.get('splits', {}).get('path')}`. Each system's predictions are decoded into chunks "
+                "and scored against the corpus's gold chunks.", ""]
     out += ["## Conclusion", "", report.get("conclusion") or conclusion(report), ""]
     out += [f"## Pooled scores with {level} credible intervals", "",
             "| system | precision | recall | F1 |", "|---|---|---|---|"]
@@ -110,7 +122,7 @@ def render_markdown(report: dict) -> str:
             out.append(f"| {s['a']} | {s['b']} | {100 * s['estimate']:+.2f} | {_ci(s['ci'])} | {s['decision']} |")
     stop = report.get("stopping") or {}
     if stop.get("reason"):
-        out += ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds trained per system)."]
+        out += ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
     out += ["", "## Per-type scores (pooled over folds)", ""]
     types = sorted({t for n in names for t in report.get("per_type", {}).get(n, {})})
     if types:
@@ -139,7 +151,9 @@ def render_markdown(report: dict) -> str:
         for i in range(2 * m):
             out.append(f"| S{i // 2 + 1} {'→' if i % 2 == 0 else '←'} | " + " | ".join(_pct(ff[n][i]) for n in names) + " |")
     run = report.get("run") or {}
-    if run:
+    if run and "folds_imported" in run:
+        out += ["", f"Run: {run.get('seconds')} s, {run.get('folds_imported')} folds imported; textbcv {meta.get('textbcv')}."]
+    elif run:
         out += ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
                 f"{run.get('folds_resumed')} resumed; textbcv {meta.get('textbcv')}."]
     return "\n".join(out) + "\n"
