@@ -460,6 +460,7 @@ def compare(
     save_models: bool = False,
     save_predictions: bool = False,
     plots: bool = True,
+    splits: SplitSet | str | os.PathLike | None = None,
 ) -> dict:
     """Run a whole comparison and write the run directory; return ``report.json``'s content.
 
@@ -475,7 +476,8 @@ def compare(
     >>> [c["metric"] for c in r["comparisons"]]
     ['precision', 'recall', 'f1']
     """
-    plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume)
+    plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume,
+                           splits=splits)
     return run_compare(plan, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
                        save_models=save_models, save_predictions=save_predictions, plots=plots)
 

@@ -260,6 +260,21 @@ class TagScore:
         """Fraction of tokens whose predicted tag equals the gold tag."""
         return _ratio(self.correct_tags, self.tokens)
 
+    @property
+    def precision(self) -> float:
+        """Micro-averaged (overall) chunk precision."""
+        return self.counts.precision
+
+    @property
+    def recall(self) -> float:
+        """Micro-averaged (overall) chunk recall."""
+        return self.counts.recall
+
+    @property
+    def f1(self) -> float:
+        """Micro-averaged (overall) chunk F1."""
+        return self.counts.f1
+
     def __add__(self, other: "TagScore") -> "TagScore":
         return TagScore(self.counts + other.counts, self.tokens + other.tokens, self.correct_tags + other.correct_tags)
 

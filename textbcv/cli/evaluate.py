@@ -37,7 +37,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from textbcv.evaluate import ImportedSystem, evaluate
+    from textbcv.imported import ImportedSystem, evaluate
     from textbcv.pipeline import CompareOptions
 
     systems = [ImportedSystem.parse(s) for s in args.systems]

@@ -143,7 +143,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
             Path(model_path).parent.mkdir(parents=True, exist_ok=True)
             Path(model_path).write_bytes(tagger.model_)
     else:
-        tagger = system.tagger()
+        tagger = system.new_tagger()
         t0 = time.perf_counter()
         tagger.fit([sents[i] for i in train], train_tags)
         t1 = time.perf_counter()
