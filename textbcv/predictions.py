@@ -210,7 +210,7 @@ def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[
                 try:
                     _, typ = sch.kind(tag)
                 except InputError as e:
-                    raise InputError(f"predicted {e.message} (scheme {sch.name}; give another with --pred-scheme)",
+                    raise InputError(f"predicted {e.message}: are the predictions in another scheme?",
                                      file=p.path, line=p.line_of(k, j)) from None
                 if types is not None and typ not in types:
                     known = ", ".join(sorted(t or "(untyped)" for t in types)) or "none"
