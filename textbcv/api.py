@@ -272,6 +272,31 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     Returns
     -------
     CompareResult
+
+    Examples
+    --------
+    Export the folds of a small segmented corpus, "predict" them with two
+    segmenters written here (one copies the gold words, one cuts every
+    character), and score them (12 sentences of 30 words, 60 characters, 6 one-character words):
+
+    >>> import os, tempfile, textbcv
+    >>> d = tempfile.mkdtemp()
+    >>> path = os.path.join(d, "c.txt")
+    >>> _ = open(path, "w", encoding="utf-8").write("".join(f"ab c{k} de\\nf g{k}h\\n" for k in range(6)))
+    >>> corpus = textbcv.read_corpus(path, format="segmented")
+    >>> splits = textbcv.make_splits(corpus, m=1, seed=0)
+    >>> splits.save(os.path.join(d, "splits.json"))
+    >>> folds = textbcv.export_folds(corpus, splits, os.path.join(d, "folds"))
+    >>> for name in ("copy", "chars"):
+    ...     os.mkdir(os.path.join(d, name))
+    ...     for fold in ("fold-0-0", "fold-0-1"):
+    ...         lines = open(os.path.join(folds, fold, "test.txt"), encoding="utf-8").read().splitlines()
+    ...         if name == "chars":
+    ...             lines = [" ".join("".join(line.split())) for line in lines]
+    ...         _ = open(os.path.join(d, name, fold + ".txt"), "w", encoding="utf-8").write("\\n".join(lines) + "\\n")
+    >>> r = evaluate(os.path.join(d, "splits.json"), corpus, {"copy": os.path.join(d, "copy"), "chars": os.path.join(d, "chars")})
+    >>> r.report["counts"]["copy"], r.report["counts"]["chars"]
+    ({'tp': 30, 'fp': 0, 'fn': 0}, {'tp': 6, 'fp': 54, 'fn': 24})
     """
     from textbcv.imported import evaluate as run_evaluate
     from textbcv.pipeline import CompareOptions
