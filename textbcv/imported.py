@@ -26,6 +26,7 @@ from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.export import fold_name
+from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
 from textbcv.pipeline import (CompareOptions, _prepare_out, _sha256, assemble_report, corpus_meta, gold_chunks,
                               options_from_splits, prepare_corpus, write_report)
 from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
@@ -93,24 +94,31 @@ def _digest(paths: Sequence[Path]) -> str:
 
 
 def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold: Sequence, options: CompareOptions,
-                  pred_scheme: str | None, types: set[str]) -> tuple[list[dict], dict]:
-    """Fold records of one imported system (every fold file read and checked) and its provenance."""
+                  pred_scheme: str | None, types: set[str], heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
+    """Fold records of one imported system (every fold file read and checked) and its provenance.
+
+    With held-out files, ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` holds
+    each fold model's predictions of held-out file ``stem``.
+    """
     base = Path(system.predictions)
     folds = list(splits.folds())
-    paths = [base / f"{fold_name(i, d)}.txt" for i, d, _, _ in folds]
+    sents = corpus.sentences
+    # (path, sentences) of every file to read: the fold's test half, then each held-out file
+    jobs = []
+    for i, d, _, test in folds:
+        jobs.append((base / f"{fold_name(i, d)}.txt", [sents[k] for k in test]))
+        jobs += [(base / "heldout" / h.stem / f"{fold_name(i, d)}.txt", h.corpus.sentences) for h in heldout]
+    paths = [p for p, _ in jobs]
     for p in paths:  # name the first missing file before reading any
         if not p.is_file():
             raise InputError("prediction file missing" if not p.exists() else "is not a file", file=str(p))
-    sents = corpus.sentences
-    chunks = []
     scheme = None
     if options.task == "cws":
-        for p, (_, _, _, test) in zip(paths, folds):
-            chunks.append(read_segmented_predictions(p, [sents[k] for k in test]))
+        chunks = [read_segmented_predictions(p, s) for p, s in jobs]
     else:
         from textbcv.schemes import detect
 
-        preds = [read_tag_predictions(p, [sents[k] for k in test]) for p, (_, _, _, test) in zip(paths, folds)]
+        preds = [read_tag_predictions(p, s) for p, s in jobs]
         scheme = pred_scheme
         if scheme is None:
             try:
@@ -119,14 +127,19 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
                 raise InputError(f"cannot detect the scheme of the predicted tags ({e.message}); give it with "
                                  "--pred-scheme", file=str(base)) from None
         chunks = decode_predictions(preds, scheme, types)
+    chunks = [[filter_chunks(c, options.chunk_types, options.untyped) for c in file] for file in chunks]
     spec = {"name": system.name, "scheme": scheme, "tagger": IMPORTED, "predictions": system.predictions}
     records = []
-    for (i, d, _, test), pred in zip(folds, chunks):
-        pred = [filter_chunks(c, options.chunk_types, options.untyped) for c in pred]
-        counts = count_chunks([gold[k] for k in test], pred)
-        records.append({"system": system.name, "split": int(i), "direction": int(d), "counts": counts.to_dict(),
-                        "tokens": int(sum(len(sents[k]) for k in test)), "sentences": int(len(test)), "spec": spec,
-                        "run": {"imported": str(paths[len(records)])}})
+    per_fold = 1 + len(heldout)
+    for k, (i, d, _, test) in enumerate(folds):
+        pred = chunks[k * per_fold]
+        counts = count_chunks([gold[j] for j in test], pred)
+        rec = {"system": system.name, "split": int(i), "direction": int(d), "counts": counts.to_dict(),
+               "tokens": int(sum(len(sents[j]) for j in test)), "sentences": int(len(test)), "spec": spec}
+        if heldout:
+            rec["heldout"] = {h.name: heldout_record(h.gold, chunks[k * per_fold + 1 + q]) for q, h in enumerate(heldout)}
+        rec["run"] = {"imported": str(paths[k * per_fold])}
+        records.append(rec)
     provenance = {"predictions": system.predictions, "scheme": scheme,
                   "scheme_detected": scheme is not None and pred_scheme is None, "files": len(paths),
                   "sha256": _digest(paths)}
@@ -166,6 +179,10 @@ def evaluate(
     pred_scheme : str, optional
         Scheme of the predicted tags (NER; default: detected per system).
 
+    With ``options.heldout`` (held-out files), each system's directory also
+    holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold (i, d)'s model's
+    predictions of the held-out file ``stem``, in the same format.
+
     Raises
     ------
     InputError
@@ -196,10 +213,12 @@ def evaluate(
     gold = gold_chunks(prepared, options)
     t_read = time.time()
     types = (set(prepared.chunk_counts()) | ({""} if options.untyped else set())) if options.task == "ner" else None
+    heldout = read_heldout(options.heldout, raw, options, format=raw.format if corpus is not None else format,
+                           columns=columns, scheme=scheme) if options.heldout else []
     store = FoldStore(out / "folds.jsonl")  # in memory until written (no file exists: checked above)
     imported = {"splits": {"path": os.fspath(splits), "sha256": _sha256(os.fspath(splits))}, "systems": {}}
     for s in systems:
-        records, provenance = _score_system(s, split_set, prepared, gold, options, pred_scheme, types)
+        records, provenance = _score_system(s, split_set, prepared, gold, options, pred_scheme, types, heldout)
         for rec in records:
             store.records[(rec["system"], rec["split"], rec["direction"])] = rec
         imported["systems"][s.name] = provenance
@@ -212,7 +231,8 @@ def evaluate(
            "folds_imported": len(store.records)}
     report = assemble_report(store, names, m, options, split_set.quality,
                              corpus_meta(raw, prepared, gold, raw.format if corpus is not None else format),
-                             [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported)
+                             [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
+                             heldout=heldout)
     out.mkdir(parents=True, exist_ok=True)
     split_set.save(out / "splits.json")
     store.finalize(names)

@@ -22,6 +22,7 @@ from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, words_to_characters
 from textbcv.errors import InputError
+from textbcv.heldout import heldout_section, read_heldout
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.split import SplitSet, load_splits, make_splits
 from textbcv.stats.compare import compare_counts
@@ -68,6 +69,7 @@ class CompareOptions:
     c2: float | None = None
     max_iterations: int | None = None
     split_method: str = "bcv"
+    heldout: tuple[str, ...] = ()
 
     def validate(self) -> None:
         """Raise :class:`InputError` for an impossible option (before anything is read or trained).
@@ -101,6 +103,8 @@ class CompareOptions:
                              f"directions (methods: {', '.join(SPLIT_METHODS)})")
         if self.sequential and self.split_method != "bcv":
             raise InputError("--sequential adds nested BCV splits; it cannot extend given splits")
+        if len(set(self.heldout)) != len(self.heldout):
+            raise InputError(f"--heldout: a file is named twice in {' '.join(self.heldout)}")
         if self.chunk_types is not None and not self.chunk_types:
             raise InputError("--chunk-types: give at least one chunk type")
         if not 0 < self.alpha < 1:
@@ -305,7 +309,7 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
                     corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
-                    answer: tuple | None = None) -> dict:
+                    answer: tuple | None = None, heldout: Sequence | None = None) -> dict:
     """The ``report.json`` content of a comparison whose 2m folds per system are in ``store``.
 
     One function for every way folds come about — trained here (``compare``)
@@ -337,6 +341,9 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         "meta": meta,
         "run": run,
     }
+    if heldout:
+        sets = {h.name: {**h.info(), "duplicate": np.flatnonzero(h.duplicate).tolist()} for h in heldout}
+        report["heldout"] = heldout_section(store.records, names, m, sets, ans, seed=options.seed, alpha=options.alpha)
     report["conclusion"] = conclusion(report)
     return report
 
@@ -374,6 +381,7 @@ class ComparePlan:
     payload: object
     store: FoldStore
     times: dict = field(default_factory=dict)
+    heldout: list = field(default_factory=list)
 
 
 def prepare_compare(
@@ -433,16 +441,32 @@ def prepare_compare(
         options.validate()
     prepared = prepare_corpus(raw, options.task)
     gold = gold_chunks(prepared, options)
+    heldout = read_heldout(options.heldout, raw, options, format=raw.format if corpus is not None else format,
+                           columns=columns, scheme=scheme) if options.heldout else []
     t_read = time.time()
     split_set = _split_manifest(raw, prepared, options, out, resume, given)
     t_split = time.time()
     store = FoldStore(out / "folds.jsonl")
     for s in systems:
         store.check_spec(s.name, s.to_dict())
-    payload = make_payload(prepared.sentences, gold, systems)
+    check_heldout_records(store, [s.name for s in systems], options.heldout)
+    scheme_out = prepared.scheme
+    payload = make_payload(prepared.sentences, gold, systems,
+                           {h.name: (h.corpus.sentences, h.gold, h.stem, scheme_out) for h in heldout})
     t_feat = time.time()
     return ComparePlan(out, options, raw.format if corpus is not None else format, systems, raw, prepared, gold,
-                       split_set, payload, store, {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat})
+                       split_set, payload, store, {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat},
+                       heldout)
+
+
+def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Sequence[str]) -> None:
+    """Refuse to resume folds that were tagged on other held-out files than ``heldout``."""
+    want = set(heldout)
+    for (name, j, k), rec in store.records.items():
+        if name in names and set(rec.get("heldout", {})) != want:
+            have = ", ".join(sorted(rec.get("heldout", {}))) or "none"
+            raise InputError(f"the finished folds were made with other held-out files ({have}) than --heldout gives "
+                             f"({', '.join(heldout) or 'none'}); use another --out", file=str(store.path))
 
 
 def compare(
@@ -539,7 +563,8 @@ def run_compare(
         "jobs": jobs, "backend": backend,
     }
     report = assemble_report(store, names, m, options, splits_m.quality, corpus_meta(raw, corpus, gold, format),
-                             [s.to_dict() for s in systems], stopping, run, answer=(counts, answer, seq))
+                             [s.to_dict() for s in systems], stopping, run, answer=(counts, answer, seq),
+                             heldout=plan.heldout)
     write_report(out, report, plots)
     return report
 

@@ -58,6 +58,7 @@ __all__ = [
     "TagScore",
     "LexiconCounts",
     "count_chunks",
+    "sentence_counts",
     "score_tags",
     "count_lexicon",
     "format_conlleval",
@@ -332,6 +333,25 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
         tp = tp_n.get(t, 0)
         types[t] = Tally(tp, pred_n.get(t, 0) - tp, gold_n.get(t, 0) - tp)
     return ChunkCounts(types)
+
+
+def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> np.ndarray:
+    """TP, FP and FN of every sentence (all types together): an (n, 3) integer array.
+
+    The rows add up to :func:`count_chunks`'s overall counts; a bootstrap
+    over sentences resamples them.
+
+    Examples
+    --------
+    >>> sentence_counts([[(0, 2, "PER")], [(1, 2, "LOC")]], [[(0, 2, "PER"), (3, 4, "LOC")], []]).tolist()
+    [[1, 1, 0], [0, 0, 1]]
+    """
+    rows = []
+    for g, p in zip(gold_chunk_seqs, pred_chunk_seqs, strict=True):
+        gs, ps = set(g), set(p)
+        tp = len(gs & ps)
+        rows.append((tp, len(ps) - tp, len(gs) - tp))
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
 # ----------------------------------------------------------------------------- tag sequences

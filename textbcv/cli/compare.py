@@ -48,6 +48,9 @@ def register(sub) -> None:
     p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where folds run (default loky: local processes)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask.distributed scheduler address (with --backend dask)")
     p.add_argument("--seed", type=int, default=None, help="seed of the splits (default 0)")
+    p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
+                   help="independent test files (same format and scheme as the corpus): every fold's model also "
+                        "tags them; the report sets their scores beside the m×2 estimate")
     p.add_argument("--splits", metavar="SPLITS.json",
                    help="use these splits (from `textbcv split`, made from this corpus) instead of making them")
     p.add_argument("--resume", action="store_true", help="continue a run in --out, training only the missing folds")
@@ -85,7 +88,7 @@ def options_from_args(args: argparse.Namespace):
         task=args.task, systems=args.systems, m=m, sequential=args.sequential, m_max=args.m_max,
         stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=args.rope, variant=args.variant,
         seed=seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
-        untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations)
+        untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations, heldout=tuple(args.heldout))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -24,6 +24,9 @@ def register(sub) -> None:
                    help="a system and the directory of its prediction files; give at least two")
     p.add_argument("--pred-scheme", metavar="SCHEME",
                    help="tagging scheme of the predicted tags (default: detected for each system)")
+    p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
+                   help="independent test files the fold models also tagged: predictions in "
+                        "PRED_DIR/heldout/{stem of FILE}/fold-{i}-{d}.txt")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
     p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
     p.add_argument("--variant", default="thesis", metavar="VARIANT",
@@ -42,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
 
     systems = [ImportedSystem.parse(s) for s in args.systems]
     options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha, rope=args.rope,
-                             variant=args.variant, chunk_types=args.chunk_types, untyped=args.untyped)
+                             variant=args.variant, chunk_types=args.chunk_types, untyped=args.untyped,
+                             heldout=tuple(args.heldout))
     options.validate()
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots)
