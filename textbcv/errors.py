@@ -53,7 +53,7 @@ def warn(message: str, file: str | None = None) -> None:
     >>> with contextlib.redirect_stderr(err):
     ...     warn("193 of its 3250 sentences also occur in the corpus", file="eng.testa")
     >>> err.getvalue()
-    'textbcv: warning: eng.testa: 193 of its 3250 sentences also occur in the corpus\n'
+    'textbcv: warning: eng.testa: 193 of its 3250 sentences also occur in the corpus\\n'
     """
     import sys
 
