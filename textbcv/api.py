@@ -128,7 +128,10 @@ def _split_options(options: dict, allowed_extra: Sequence[str]) -> tuple[dict, d
     known = {f.name for f in fields(CompareOptions)} - {"systems", "m", "seed"}
     ours, rest = {}, {}
     for k, v in options.items():
-        if k in known:
+        if k == "heldout":
+            paths = [v] if isinstance(v, (str, os.PathLike)) else list(v or ())
+            ours[k] = tuple(os.fspath(p) for p in paths)
+        elif k in known:
             ours[k] = tuple(v) if isinstance(v, list) else v
         elif k in allowed_extra:
             rest[k] = v
@@ -174,7 +177,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
         ``alpha``, ``rope``, ``variant``, ``chunk_types``, ``untyped``,
         ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``,
         ``threshold``, ``c1``, ``c2``, ``max_iterations`` (CRF systems),
-        ``resume``, ``progress``, ``plots``, ``backend``, ``scheduler``,
+        ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``, ``backend``, ``scheduler``,
         ``save_models``, ``save_predictions`` — as the options of
         ``textbcv compare``.
 
@@ -267,7 +270,8 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
         Scheme of the predicted tags (default: detected per system).
     **options
         ``task``, ``format``, ``columns``, ``scheme``, ``alpha``, ``rope``,
-        ``variant``, ``chunk_types``, ``untyped``, ``plots``.
+        ``variant``, ``chunk_types``, ``untyped``, ``plots``, ``heldout`` (with
+        ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` for each held-out file).
 
     Returns
     -------

@@ -433,6 +433,10 @@ def prepare_compare(
         systems = options.make_systems()
     out = Path(out)
     _prepare_out(out, resume)
+    store = FoldStore(out / "folds.jsonl")
+    for s in systems:
+        store.check_spec(s.name, s.to_dict())
+    check_heldout_records(store, [s.name for s in systems], options.heldout)
     raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme)
     given = None
     if splits is not None:
@@ -446,10 +450,6 @@ def prepare_compare(
     t_read = time.time()
     split_set = _split_manifest(raw, prepared, options, out, resume, given)
     t_split = time.time()
-    store = FoldStore(out / "folds.jsonl")
-    for s in systems:
-        store.check_spec(s.name, s.to_dict())
-    check_heldout_records(store, [s.name for s in systems], options.heldout)
     scheme_out = prepared.scheme
     payload = make_payload(prepared.sentences, gold, systems,
                            {h.name: (h.corpus.sentences, h.gold, h.stem, scheme_out) for h in heldout})
