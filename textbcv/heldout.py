@@ -27,7 +27,7 @@ import numpy as np
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError, warn
 
-__all__ = ["HeldoutSet", "read_heldout", "heldout_record", "heldout_section", "RESAMPLES"]
+__all__ = ["HeldoutSet", "read_heldout", "heldout_record", "heldout_section", "file_stem", "RESAMPLES"]
 
 #: Bootstrap resamples of ΔF1 on a held-out file.
 RESAMPLES = 1000
@@ -56,13 +56,32 @@ class HeldoutSet:
 
     @property
     def stem(self) -> str:
-        """The file name without its extension (``PRED_DIR/heldout/{stem}/`` of ``evaluate``)."""
-        return Path(self.name).stem
+        """The file's name for ``PRED_DIR/heldout/{stem}/`` of ``evaluate`` (see :func:`file_stem`)."""
+        return file_stem(self.name)
 
     def info(self) -> dict:
         """Sizes for the report: sentences, tokens, gold chunks, duplicates of corpus sentences."""
         return {"sentences": len(self.corpus), "tokens": self.corpus.n_tokens,
                 "gold_chunks": int(sum(len(g) for g in self.gold)), "duplicates": int(self.duplicate.sum())}
+
+
+#: Extensions dropped from a held-out file's name to make its stem.
+CORPUS_EXTENSIONS = (".conll", ".conllu", ".txt", ".utf8", ".tsv", ".bio", ".iob", ".bmes", ".col")
+
+
+def file_stem(path: str | os.PathLike) -> str:
+    """A held-out file's name without a corpus extension (``.conll``, ``.conllu``, ``.txt``, ...).
+
+    Examples
+    --------
+    >>> file_stem("ud/zh_gsd-ud-test.conllu"), file_stem("conll2003/eng.testb")
+    ('zh_gsd-ud-test', 'eng.testb')
+    """
+    name = Path(path).name
+    for ext in CORPUS_EXTENSIONS:
+        if name.lower().endswith(ext) and len(name) > len(ext):
+            return name[: -len(ext)]
+    return name
 
 
 def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, format: str = "conll",
@@ -91,10 +110,11 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     names = [os.fspath(f) for f in files]
     stems: dict[str, str] = {}
     for n in names:
-        if Path(n).stem in stems:
-            raise InputError(f"--heldout: {n} and {stems[Path(n).stem]} have the same file stem "
-                             f"{Path(n).stem!r}; held-out files need distinct stems")
-        stems[Path(n).stem] = n
+        st = file_stem(n)
+        if st in stems:
+            raise InputError(f"--heldout: {n} and {stems[st]} have the same name {st!r} (predictions of held-out "
+                             "files are kept by name); rename one")
+        stems[st] = n
     prepared = prepare_corpus(raw, options.task)
     types = set(prepared.chunk_counts())
     seen = {s.tokens for s in raw}

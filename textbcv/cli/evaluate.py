@@ -26,7 +26,7 @@ def register(sub) -> None:
                    help="tagging scheme of the predicted tags (default: detected for each system)")
     p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
                    help="independent test files the fold models also tagged: predictions in "
-                        "PRED_DIR/heldout/{stem of FILE}/fold-{i}-{d}.txt")
+                        "PRED_DIR/heldout/{name of FILE without .conll, .conllu, .txt, ...}/fold-{i}-{d}.txt")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
     p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
     p.add_argument("--variant", default="thesis", metavar="VARIANT",
