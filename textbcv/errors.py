@@ -7,7 +7,7 @@ option) is an :class:`InputError`. The command line prints it as one line
 
 from __future__ import annotations
 
-__all__ = ["InputError"]
+__all__ = ["InputError", "warn"]
 
 
 class InputError(ValueError):
@@ -41,3 +41,21 @@ class InputError(ValueError):
         if self.file is not None:
             where = f"{self.file}:{self.line}: " if self.line is not None else f"{self.file}: "
         return where + self.message
+
+
+def warn(message: str, file: str | None = None) -> None:
+    """Print ``textbcv: warning: FILE: message`` on stderr: something the user must know, that is not an error.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> err = io.StringIO()
+    >>> with contextlib.redirect_stderr(err):
+    ...     warn("193 of its 3250 sentences also occur in the corpus", file="eng.testa")
+    >>> err.getvalue()
+    'textbcv: warning: eng.testa: 193 of its 3250 sentences also occur in the corpus\\n'
+    """
+    import sys
+
+    where = f"{file}: " if file else ""
+    print(f"textbcv: warning: {where}{message}", file=sys.stderr, flush=True)

@@ -11,7 +11,7 @@ import hashlib
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,20 +19,27 @@ import numpy as np
 from textbcv import __version__, defaults
 from textbcv._io import check_writable, write_json
 from textbcv.corpus import Corpus, read_corpus
+from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, words_to_characters
 from textbcv.errors import InputError
+from textbcv.heldout import heldout_section, read_heldout
 from textbcv.scoring import ChunkCounts, Tally
-from textbcv.split import load_splits, make_splits
+from textbcv.split import SplitSet, load_splits, make_splits
 from textbcv.stats.compare import ALL_VARIANTS, compare_counts
 from textbcv.stats.sequential import SequentialTTest
 from textbcv.tagging import FoldStore, System, make_payload, parse_system, run_folds
 
-__all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "compare", "prepare_compare", "run_compare", "prepare_corpus", "gold_chunks",
-           "REPORT_FORMAT"]
+__all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "compare", "prepare_compare", "run_compare",
+           "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta", "options_from_splits",
+           "answer_for", "REPORT_FORMAT", "VARIANTS", "SPLIT_METHODS"]
 
 REPORT_FORMAT = "textbcv-report/1"
 TASKS = ("ner", "cws")
 STOP_RULES = ("t-test", "bayes")
+#: Count-factor variants of a comparison (``textbcv test`` also has ``rho``, which needs ρ1 and ρ2).
+VARIANTS = ("thesis", "independent", "averaged-counts", "adaptive")
+#: Split designs whose 2m folds a comparison can use (two directions per split).
+SPLIT_METHODS = ("bcv", "bcv-select", "random")
 
 
 @dataclass
@@ -63,8 +70,19 @@ class CompareOptions:
     c1: float | None = None
     c2: float | None = None
     max_iterations: int | None = None
+    split_method: str = "bcv"
+    heldout: tuple[str, ...] = ()
 
     def validate(self) -> None:
+        """Raise :class:`InputError` for an impossible option (before anything is read or trained).
+
+        Examples
+        --------
+        >>> CompareOptions(variant="thesis ").validate()
+        Traceback (most recent call last):
+        ...
+        textbcv.errors.InputError: --variant: unknown variant 'thesis ' (variants: thesis, independent, averaged-counts, adaptive)
+        """
         if self.task not in TASKS:
             raise InputError(f"--task: unknown task {self.task!r} (tasks: {', '.join(TASKS)})")
         if len(self.systems) < 2:
@@ -80,6 +98,17 @@ class CompareOptions:
                 raise InputError(f"--m-max must be at least {self.m_start} (the sequential test starts at m = {self.m_start}), got {self.m_max}")
             if self.stop not in STOP_RULES:
                 raise InputError(f"--stop: unknown rule {self.stop!r} (rules: {', '.join(STOP_RULES)})")
+        if self.variant not in VARIANTS:
+            raise InputError(f"--variant: unknown variant {self.variant!r} (variants: {', '.join(VARIANTS)})")
+        if self.split_method not in SPLIT_METHODS:
+            raise InputError(f"splits made with --method {self.split_method} cannot be compared: each split needs both "
+                             f"directions (methods: {', '.join(SPLIT_METHODS)})")
+        if self.sequential and self.split_method != "bcv":
+            raise InputError("--sequential adds nested BCV splits; it cannot extend given splits")
+        if len(set(self.heldout)) != len(self.heldout):
+            raise InputError(f"--heldout: a file is named twice in {' '.join(self.heldout)}")
+        if self.chunk_types is not None and not self.chunk_types:
+            raise InputError("--chunk-types: give at least one chunk type")
         if not 0 < self.alpha < 1:
             raise InputError(f"--alpha must lie strictly between 0 and 1, got {self.alpha}")
         if not 0.5 <= self.threshold < 1:
@@ -155,33 +184,89 @@ RUN_FILES = ("splits.json", "folds.jsonl", "report.json", "report.md", "posterio
              "fold_f1.png")
 
 
-def _split_manifest(corpus: Corpus, options: CompareOptions, out: Path, resume: bool):
-    m_plan = options.m_max if options.sequential else options.m
-    splits = make_splits(corpus, m=m_plan, method="bcv", balance=options.balance or None,
-                         group_by=options.group_by, seed=options.seed)
+def _given_splits(splits, raw: Corpus) -> tuple[SplitSet, str | None]:
+    """Splits given by the user (a manifest path or a SplitSet), checked against the corpus; and the manifest's path."""
+    if isinstance(splits, SplitSet):
+        if splits.fingerprints is not None:
+            splits.check_corpus(raw, file="splits")
+        elif splits.n != len(raw):
+            raise InputError(f"splits: made for {splits.n} sentences, but the corpus has {len(raw)}")
+        return splits, None
+    name = os.fspath(splits)
+    given = load_splits(name)
+    given.check_corpus(raw, file=name)
+    return given, name
+
+
+def options_from_splits(options: CompareOptions, splits: SplitSet) -> CompareOptions:
+    """``options`` with the design of given splits (their m, seed, method, balance and grouping).
+
+    Raises
+    ------
+    InputError
+        When ``options`` asks for another m or a sequential run.
+    """
+    if options.sequential:
+        raise InputError("--sequential adds nested splits as it goes; it cannot be used with given splits")
+    k = len(splits.splits)
+    if options.m != k:
+        raise InputError(f"the splits hold m = {k} splits, but m = {options.m} was asked for; leave m out to use them")
+    o = splits.options
+    return replace(options, seed=splits.seed, split_method=splits.method,
+                   balance=tuple(o.get("balance", options.balance)), group_by=o.get("group_by", options.group_by))
+
+
+def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: Path, resume: bool,
+                    given: SplitSet | None = None) -> SplitSet:
+    if given is not None:
+        splits = given
+    else:
+        m_plan = options.m_max if options.sequential else options.m
+        splits = make_splits(corpus, m=m_plan, method="bcv", balance=options.balance or None,
+                             group_by=options.group_by, seed=options.seed)
+        # fingerprints of the corpus as read (words, not characters, for a CoNLL-U corpus segmented here), so
+        # that the manifest is accepted with the same files by `textbcv evaluate` and `compare --splits`
+        splits.fingerprints = corpus_fingerprints(raw)
     path = out / "splits.json"
     if resume and path.exists():
         old = load_splits(path)
         k = len(old.splits)
-        same = old.n == splits.n and all(
+        same = old.n == splits.n and k <= len(splits.splits) and all(
             np.array_equal(a, b) and np.array_equal(c, d) for (a, c), (b, d) in zip(old.splits, splits.splits[:k]))
+        if same and old.fingerprints is not None and old.fingerprints != splits.fingerprints:
+            raise StaleRunError("the saved splits were made for another corpus (the sentences differ); use another "
+                                "--out", file=str(path))
         if not same:
             raise StaleRunError("the saved splits differ from the ones these options give (another corpus, seed, "
                                 "option or textbcv version?); use another --out", file=str(path))
     return splits
 
 
-def _split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
+def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
     """What the splits kept whole and balanced, with a line on every choice known to bend the estimate."""
     unit = splits.options.get("group_by", "sentence")
+    asked = splits.options.get("group_by_requested", unit)
+    balance = list(splits.options.get("balance", options.balance))
     notes = []
-    note = defaults.unit_note(options.group_by, unit, corpus.n_documents)
+    note = defaults.unit_note(asked, unit, corpus.n_documents)
     if note:
         notes.append(note)
-    notes += defaults.option_notes(options.balance, options.variant)
-    return {"unit": unit, "group_by": options.group_by, "documents": corpus.n_documents,
-            "balance": list(options.balance), "duplicates_together": splits.options.get("duplicates_together"),
-            "notes": notes}
+    notes += defaults.option_notes(balance, options.variant)
+    return {"unit": unit, "group_by": asked, "documents": corpus.n_documents, "balance": balance,
+            "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}
+
+
+def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str) -> dict:
+    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, fingerprint."""
+    files = []
+    for p in raw.files:
+        entry: dict = {"path": str(p)}
+        if os.path.isfile(p):
+            entry.update(bytes=os.path.getsize(p), sha256=_sha256(p))
+        files.append(entry)
+    return {"format": format, "files": files, "sentences": len(corpus), "tokens": corpus.n_tokens,
+            "documents": corpus.n_documents, "gold_chunks": int(sum(len(g) for g in gold)),
+            "fingerprint": corpus_digest(corpus_fingerprints(raw))}
 
 
 def _per_type(store: FoldStore, name: str, m: int) -> dict:
@@ -239,6 +324,69 @@ def _stop_now(answer: dict, seq: list[dict], options: CompareOptions) -> tuple[b
     return False, ""
 
 
+def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions) -> tuple[dict, dict, list]:
+    """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``."""
+    counts = {n: store.counts(n, m) for n in names}
+    answer = compare_counts(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
+                            rho1=options.rho1, rho2=options.rho2)
+    return counts, answer, _sequential(store, names, m, options)
+
+
+def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
+                    corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
+                    answer: tuple | None = None, heldout: Sequence | None = None, split: dict | None = None) -> dict:
+    """The ``report.json`` content of a comparison whose 2m folds per system are in ``store``.
+
+    One function for every way folds come about — trained here (``compare``)
+    or predicted elsewhere and imported (``evaluate``) — so both give the
+    same report from the same counts.
+    """
+    from textbcv.report import conclusion
+
+    counts, ans, seq = answer if answer is not None else answer_for(store, names, m, options)
+    meta = {
+        "textbcv": __version__,
+        "task": options.task,
+        "corpus": corpus,
+        "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(options).items()},
+        "seed": options.seed,
+        "systems": list(systems),
+    }
+    if imported is not None:
+        meta["imported"] = imported
+    report = {
+        "format": REPORT_FORMAT,
+        **ans,
+        "per_type": {n: _per_type(store, n, m) for n in names},
+        "fold_f1": {n: _fold_f1(store, n, m) for n in names},
+        "fold_counts": counts,
+        "sequential": seq,
+        "stopping": stopping,
+        "split_quality": split_quality,
+        "split": split,
+        "meta": meta,
+        "run": run,
+    }
+    if heldout:
+        sets = {h.name: {**h.info(), "duplicate": np.flatnonzero(h.duplicate).tolist()} for h in heldout}
+        report["heldout"] = heldout_section(store.records, names, m, sets, ans, seed=options.seed, alpha=options.alpha)
+    report["conclusion"] = conclusion(report)
+    return report
+
+
+def write_report(out: str | os.PathLike, report: dict, plots: bool = True) -> None:
+    """Write ``report.json``, ``report.md`` and (with ``plots``) the PNG plots of ``report`` into ``out``."""
+    from textbcv._io import atomic_write
+    from textbcv.report import render_markdown, write_plots
+
+    out = Path(out)
+    write_json(out / "report.json", report)
+    with atomic_write(out / "report.md") as f:
+        f.write(render_markdown(report))
+    if plots:
+        write_plots(report, out)
+
+
 @dataclass
 class ComparePlan:
     """Everything a comparison needs before its first fold is trained (from :func:`prepare_compare`).
@@ -259,42 +407,92 @@ class ComparePlan:
     payload: object
     store: FoldStore
     times: dict = field(default_factory=dict)
+    heldout: list = field(default_factory=list)
 
 
 def prepare_compare(
-    files: Sequence[str],
+    files: Sequence[str] | None,
     out: str | os.PathLike,
     options: CompareOptions,
     format: str = "conll",
     columns: str | None = None,
     scheme: str | None = None,
     resume: bool = False,
+    *,
+    corpus: Corpus | None = None,
+    systems: Sequence[System] | None = None,
+    splits: SplitSet | str | os.PathLike | None = None,
 ) -> ComparePlan:
     """Check the input and do the work before training: read, split, featurize (nothing is written).
+
+    Parameters
+    ----------
+    files : sequence of str, or None
+        Corpus files (read with ``format``, ``columns``, ``scheme``), or None with ``corpus``.
+    out : path
+        Run directory.
+    options : CompareOptions
+    corpus : Corpus, optional
+        A corpus already read (instead of ``files``).
+    systems : sequence of System, optional
+        The systems, when not named by ``options.systems`` (e.g. systems with
+        the user's own taggers); ``options.systems`` becomes their names.
+    splits : SplitSet or path, optional
+        Use these splits (a ``textbcv split`` manifest is checked against the
+        corpus) instead of making them; their m, seed and design replace the
+        options'.
 
     Raises
     ------
     InputError
-        For any bad option, corpus file or run directory.
+        For any bad option, corpus file, split manifest or run directory.
     """
     t_start = time.time()
+    if systems is not None:
+        systems = list(systems)
+        for s in systems:
+            if not isinstance(s, System):
+                raise InputError(f"systems: expected System objects or names, got {type(s).__name__}")
+        options = replace(options, systems=tuple(s.name for s in systems))
     options.validate()
-    systems = options.make_systems()
+    if systems is None:
+        systems = options.make_systems()
     out = Path(out)
     _prepare_out(out, resume)
-    raw = read_corpus(files, format=format, columns=columns, scheme=scheme)
-    corpus = prepare_corpus(raw, options.task)
-    gold = gold_chunks(corpus, options)
-    t_read = time.time()
-    splits = _split_manifest(corpus, options, out, resume)
-    t_split = time.time()
     store = FoldStore(out / "folds.jsonl")
     for s in systems:
         store.check_spec(s.name, s.to_dict())
-    payload = make_payload(corpus.sentences, gold, systems)
+    check_heldout_records(store, [s.name for s in systems], options.heldout)
+    raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme)
+    given = None
+    if splits is not None:
+        given, _ = _given_splits(splits, raw)
+        options = options_from_splits(options, given)
+        options.validate()
+    prepared = prepare_corpus(raw, options.task)
+    gold = gold_chunks(prepared, options)
+    heldout = read_heldout(options.heldout, raw, options, format=raw.format if corpus is not None else format,
+                           columns=columns, scheme=scheme) if options.heldout else []
+    t_read = time.time()
+    split_set = _split_manifest(raw, prepared, options, out, resume, given)
+    t_split = time.time()
+    scheme_out = prepared.scheme
+    payload = make_payload(prepared.sentences, gold, systems,
+                           {h.name: (h.corpus.sentences, h.gold, h.stem, scheme_out) for h in heldout})
     t_feat = time.time()
-    return ComparePlan(out, options, format, systems, raw, corpus, gold, splits, payload, store,
-                       {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat})
+    return ComparePlan(out, options, raw.format if corpus is not None else format, systems, raw, prepared, gold,
+                       split_set, payload, store, {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat},
+                       heldout)
+
+
+def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Sequence[str]) -> None:
+    """Refuse to resume folds that were tagged on other held-out files than ``heldout``."""
+    want = set(heldout)
+    for (name, j, k), rec in store.records.items():
+        if name in names and set(rec.get("heldout", {})) != want:
+            have = ", ".join(sorted(rec.get("heldout", {}))) or "none"
+            raise InputError(f"the finished folds were made with other held-out files ({have}) than --heldout gives "
+                             f"({', '.join(heldout) or 'none'}); use another --out", file=str(store.path))
 
 
 def compare(
@@ -312,6 +510,7 @@ def compare(
     save_models: bool = False,
     save_predictions: bool = False,
     plots: bool = True,
+    splits: SplitSet | str | os.PathLike | None = None,
 ) -> dict:
     """Run a whole comparison and write the run directory; return ``report.json``'s content.
 
@@ -327,7 +526,8 @@ def compare(
     >>> [c["metric"] for c in r["comparisons"]]
     ['precision', 'recall', 'f1']
     """
-    plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume)
+    plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume,
+                           splits=splits)
     return run_compare(plan, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
                        save_models=save_models, save_predictions=save_predictions, plots=plots)
 
@@ -357,15 +557,13 @@ def run_compare(
     stopping = {"rule": options.stop if options.sequential else None, "m_max": options.m_max if options.sequential else None}
     while True:
         splits_m = _truncate(splits, m)
+        splits_m.fingerprints = splits.fingerprints
         splits_m.save(out / "splits.json")
         run_folds(payload, [f for f in all_folds if f[0] < m], systems, store, jobs=jobs, backend=backend,
                   scheduler=scheduler, progress=progress,
                   save_models=str(out / "models") if save_models else None,
                   save_predictions=str(out / "predictions") if save_predictions else None)
-        counts = {n: store.counts(n, m) for n in names}
-        answer = compare_counts(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
-                                rho1=options.rho1, rho2=options.rho2)
-        seq = _sequential(store, names, m, options)
+        counts, answer, seq = answer_for(store, names, m, options)
         if not options.sequential:
             stopping["reason"] = f"fixed m = {m}"
             break
@@ -380,51 +578,20 @@ def run_compare(
     stopping["m_used"] = m
     stopping["folds_per_system"] = 2 * m
     t_end = time.time()
-
-    report = {
-        "format": REPORT_FORMAT,
-        **answer,
-        "per_type": {n: _per_type(store, n, m) for n in names},
-        "fold_f1": {n: _fold_f1(store, n, m) for n in names},
-        "fold_counts": counts,
-        "sequential": seq,
-        "stopping": stopping,
-        "split_quality": splits_m.quality,
-        "split": _split_info(splits_m, options, corpus),
-        "meta": {
-            "textbcv": __version__,
-            "task": options.task,
-            "corpus": {
-                "format": format,
-                "files": [{"path": str(p), "bytes": os.path.getsize(p), "sha256": _sha256(p)} for p in raw.files],
-                "sentences": len(corpus), "tokens": corpus.n_tokens, "documents": corpus.n_documents,
-                "gold_chunks": int(sum(len(g) for g in gold)),
-            },
-            "options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(options).items()},
-            "seed": options.seed,
-            "systems": [s.to_dict() for s in systems],
-        },
-        "run": {
-            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
-            "seconds": round(t_end - t_start, 3),
-            "read_seconds": round(t_read - t_start, 3),
-            "split_seconds": round(t_split - t_read, 3),
-            "feature_seconds": round(t_feat - t_split, 3),
-            "folds_trained": len(store.done) - folds_before,
-            "folds_resumed": folds_before,
-            "jobs": jobs, "backend": backend,
-        },
+    run = {
+        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
+        "seconds": round(t_end - t_start, 3),
+        "read_seconds": round(t_read - t_start, 3),
+        "split_seconds": round(t_split - t_read, 3),
+        "feature_seconds": round(t_feat - t_split, 3),
+        "folds_trained": len(store.done) - folds_before,
+        "folds_resumed": folds_before,
+        "jobs": jobs, "backend": backend,
     }
-    from textbcv.report import conclusion, render_markdown, write_plots
-
-    report["conclusion"] = conclusion(report)
-    write_json(out / "report.json", report)
-    from textbcv._io import atomic_write
-
-    with atomic_write(out / "report.md") as f:
-        f.write(render_markdown(report))
-    if plots:
-        write_plots(report, out)
+    report = assemble_report(store, names, m, options, splits_m.quality, corpus_meta(raw, corpus, gold, format),
+                             [s.to_dict() for s in systems], stopping, run, answer=(counts, answer, seq),
+                             heldout=plan.heldout, split=split_info(splits_m, options, corpus))
+    write_report(out, report, plots)
     return report
 
 

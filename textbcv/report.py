@@ -14,8 +14,8 @@ import numpy as np
 
 from textbcv.stats.compare import system_posteriors
 
-__all__ = ["render_markdown", "conclusion", "write_plots", "PLOTS", "textbook_tests", "textbook_markdown",
-           "format_statistic", "format_p", "write_cd_diagram", "DISAGREE"]
+__all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "textbook_tests",
+           "textbook_markdown", "format_statistic", "format_p", "write_cd_diagram", "DISAGREE"]
 
 METRICS = ("precision", "recall", "f1")
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
@@ -85,9 +85,21 @@ def render_markdown(report: dict) -> str:
     corpus = meta.get("corpus")
     if corpus:
         files = ", ".join(f"`{f['path']}`" for f in corpus["files"])
+        method = meta.get("options", {}).get("split_method", "bcv")
+        design = "block-regularized CV" if method in ("bcv", "bcv-select") else f"{method} m×2 CV"
         out += [f"Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} tokens, "
                 f"{corpus['gold_chunks']:,} gold chunks). Task: {meta.get('task')}. "
-                f"Design: {m}×2 block-regularized CV (seed {meta.get('seed')}), {2 * m} folds per system.", ""]
+                f"Design: {m}×2 {design} (seed {meta.get('seed')}), {2 * m} folds per system.", ""]
+    imported = meta.get("imported")
+    if imported:
+        parts = []
+        for name, s in imported.get("systems", {}).items():
+            how = "" if s.get("scheme") is None else \
+                f" ({s['scheme'].upper()}, {'detected' if s.get('scheme_detected') else 'as given'})"
+            parts.append(f"{name} from `{s['predictions']}`{how}")
+        out += [f"Predictions imported with `textbcv evaluate`, not made by textbcv: {'; '.join(parts)}. "
+                f"Splits: `{imported.get('splits', {}).get('path')}`. Each system's predictions are decoded into chunks "
+                "and scored against the corpus's gold chunks.", ""]
     out += ["## Conclusion", "", report.get("conclusion") or conclusion(report), ""]
     out += [f"## Pooled scores with {level} credible intervals", "",
             "| system | precision | recall | F1 |", "|---|---|---|---|"]
@@ -112,7 +124,9 @@ def render_markdown(report: dict) -> str:
     out += textbook_markdown(report)
     stop = report.get("stopping") or {}
     if stop.get("reason"):
-        out += ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds trained per system)."]
+        out += ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
+    if report.get("heldout"):
+        out += heldout_markdown(report)
     out += ["", "## Per-type scores (pooled over folds)", ""]
     types = sorted({t for n in names for t in report.get("per_type", {}).get(n, {})})
     if types:
@@ -150,7 +164,9 @@ def render_markdown(report: dict) -> str:
         for i in range(2 * m):
             out.append(f"| S{i // 2 + 1} {'→' if i % 2 == 0 else '←'} | " + " | ".join(_pct(ff[n][i]) for n in names) + " |")
     run = report.get("run") or {}
-    if run:
+    if run and "folds_imported" in run:
+        out += ["", f"Run: {run.get('seconds')} s, {run.get('folds_imported')} folds imported; textbcv {meta.get('textbcv')}."]
+    elif run:
         out += ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
                 f"{run.get('folds_resumed')} resumed; textbcv {meta.get('textbcv')}."]
     return "\n".join(out) + "\n"
@@ -160,6 +176,56 @@ def _variant(meta: dict) -> str:
     o = meta.get("options", {})
     v = o.get("variant", "thesis")
     return f"`{v}`, ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}" if v == "rho" else f"`{v}`"
+
+
+def heldout_markdown(report: dict) -> list[str]:
+    """The "Held-out test sets" section of ``report.md`` (lines)."""
+    h = report["heldout"]
+    level = f"{100 * (1 - report['alpha']):g}%"
+    m = report["m"]
+    out = ["", "## Held-out test sets", "",
+           f"Every one of the {2 * m} fold models of each system also tagged these files. Held-out scores pool the "
+           f"{2 * m} models' predictions (P / R / F1 of their summed counts); beside them the mean ± SD of the "
+           f"{2 * m} models' F1 and the m×2 cross-validation estimate of F1 with its {level} interval; the gap is the "
+           "estimate minus the held-out F1."]
+    notes = []
+    for f, info in h["files"].items():
+        dup = info["duplicates"]
+        out += ["", f"### {f}", "",
+                f"{info['sentences']:,} sentences, {info['gold_chunks']:,} gold chunks"
+                + (f"; {dup:,} of the sentences also occur in the corpus." if dup else "."), ""]
+        if dup:
+            out += [f"Warning: {dup:,} of the {info['sentences']:,} sentences of `{f}` also occur in the corpus, so "
+                    "half of the models were trained on each of them; F1 without them is shown beside.", ""]
+        head = "| system | held-out P / R / F1 |" + (" F1 without repeated sentences |" if dup else "")
+        out += [head + f" models' F1 mean ± SD | m×2 F1 [{level} CI] | gap |",
+                "|---" * (6 if dup else 5) + "|"]
+        for n, per in h["systems"].items():
+            r = per[f]
+            p = r["pooled"]
+            row = f"| {n} | {_pct(p['precision'])} / {_pct(p['recall'])} / {_pct(p['f1'])} |"
+            if dup:
+                row += f" {_pct(r['pooled_without_duplicates']['f1'])} |"
+            row += (f" {_pct(r['models_f1']['mean'])} ± {_pct(r['models_f1']['sd'])} | "
+                    f"{_pct(r['cv_f1']['estimate'])} {_ci(r['cv_f1']['ci'])} | {100 * r['gap']:+.2f} |")
+            out.append(row)
+            if r["outside_interval"]:
+                notes.append(f"the cross-validation estimate for {n} is {abs(100 * r['gap']):.1f} points "
+                             f"{'above' if r['gap'] > 0 else 'below'} what its models reach on {f}")
+        pairs = [x for x in h["pairs"] if x["file"] == f]
+        if pairs:
+            b = h["bootstrap"]
+            out += ["", f"| A | B | ΔF1 (B − A) | bootstrap {level} CI | resamples with B better |"
+                    + (" ΔF1 without repeated sentences |" if dup else ""), "|---" * (6 if dup else 5) + "|"]
+            for x in pairs:
+                out.append(f"| {x['a']} | {x['b']} | {100 * x['delta_f1']:+.2f} | "
+                           f"[{100 * x['ci'][0]:+.2f}, {100 * x['ci'][1]:+.2f}] | {x['p_b_better']:.3f} |"
+                           + (f" {100 * x['delta_f1_without_duplicates']:+.2f} |" if dup else ""))
+            out += ["", f"Paired bootstrap over the file's sentences ({b['resamples']:,} resamples, seed {b['seed']}): "
+                    f"{b['what']}."]
+    if notes:
+        out += ["", "Gap larger than the interval: " + "; ".join(notes) + "."]
+    return out
 
 
 def _posteriors(report: dict) -> dict:
@@ -205,6 +271,9 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
     for ax, metric in zip(axes, METRICS):
         lo = min(posts[n][metric].ppf(1e-4) for n in names)
         hi = max(posts[n][metric].ppf(1 - 1e-4) for n in names)
+        if metric == "f1" and report.get("heldout"):  # the held-out F1 lines must be in view
+            vals = [r["pooled"]["f1"] for per in report["heldout"]["systems"].values() for r in per.values()]
+            lo, hi = min(lo, *vals), max(hi, *vals)
         pad = 0.1 * (hi - lo)
         x = np.linspace(max(0.0, lo - pad), min(1.0, hi + pad), 600)
         for i, n in enumerate(names):
@@ -214,6 +283,13 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
             a, b = p.interval(report["alpha"])
             xs = x[(x >= a) & (x <= b)]
             ax.fill_between(100 * xs, p.pdf(xs) / 100, color=c, alpha=0.15)
+        if metric == "f1" and report.get("heldout"):
+            styles = ("--", ":", "-.")
+            for k, f in enumerate(report["heldout"]["files"]):
+                for i, n in enumerate(names):
+                    v = 100 * report["heldout"]["systems"][n][f]["pooled"]["f1"]
+                    ax.axvline(v, color=colors[i % len(colors)], ls=styles[k % len(styles)], lw=1,
+                               label=f"{n} on {Path(f).name}")
         ax.set_xlabel(f"{LABELS[metric]} (%)")
         ax.set_ylabel("posterior density")
         ax.set_title(f"{LABELS[metric]}")

@@ -58,6 +58,7 @@ __all__ = [
     "TagScore",
     "LexiconCounts",
     "count_chunks",
+    "sentence_counts",
     "score_tags",
     "count_lexicon",
     "format_conlleval",
@@ -260,6 +261,21 @@ class TagScore:
         """Fraction of tokens whose predicted tag equals the gold tag."""
         return _ratio(self.correct_tags, self.tokens)
 
+    @property
+    def precision(self) -> float:
+        """Micro-averaged (overall) chunk precision."""
+        return self.counts.precision
+
+    @property
+    def recall(self) -> float:
+        """Micro-averaged (overall) chunk recall."""
+        return self.counts.recall
+
+    @property
+    def f1(self) -> float:
+        """Micro-averaged (overall) chunk F1."""
+        return self.counts.f1
+
     def __add__(self, other: "TagScore") -> "TagScore":
         return TagScore(self.counts + other.counts, self.tokens + other.tokens, self.correct_tags + other.correct_tags)
 
@@ -317,6 +333,25 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
         tp = tp_n.get(t, 0)
         types[t] = Tally(tp, pred_n.get(t, 0) - tp, gold_n.get(t, 0) - tp)
     return ChunkCounts(types)
+
+
+def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> np.ndarray:
+    """TP, FP and FN of every sentence (all types together): an (n, 3) integer array.
+
+    The rows add up to :func:`count_chunks`'s overall counts; a bootstrap
+    over sentences resamples them.
+
+    Examples
+    --------
+    >>> sentence_counts([[(0, 2, "PER")], [(1, 2, "LOC")]], [[(0, 2, "PER"), (3, 4, "LOC")], []]).tolist()
+    [[1, 1, 0], [0, 0, 1]]
+    """
+    rows = []
+    for g, p in zip(gold_chunk_seqs, pred_chunk_seqs, strict=True):
+        gs, ps = set(g), set(p)
+        tp = len(gs & ps)
+        rows.append((tp, len(ps) - tp, len(gs) - tp))
+    return np.array(rows, dtype=np.int64).reshape(-1, 3)
 
 
 # ----------------------------------------------------------------------------- tag sequences

@@ -19,7 +19,7 @@ from textbcv.errors import InputError
 __all__ = ["main", "COMMANDS", "ArgumentParser"]
 
 #: Subcommand modules, in the order ``textbcv --help`` lists them.
-COMMANDS: tuple[str, ...] = ("stats", "split", "score", "test", "compare", "report", "demo")
+COMMANDS: tuple[str, ...] = ("stats", "split", "score", "test", "compare", "evaluate", "report", "demo")
 
 
 class ArgumentParser(argparse.ArgumentParser):

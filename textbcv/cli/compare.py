@@ -52,7 +52,12 @@ def register(sub) -> None:
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where folds run (default loky: local processes)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask.distributed scheduler address (with --backend dask)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the splits (default 0)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the splits (default 0)")
+    p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
+                   help="independent test files (same format and scheme as the corpus): every fold's model also "
+                        "tags them; the report sets their scores beside the m×2 estimate")
+    p.add_argument("--splits", metavar="SPLITS.json",
+                   help="use these splits (from `textbcv split`, made from this corpus) instead of making them")
     p.add_argument("--resume", action="store_true", help="continue a run in --out, training only the missing folds")
     p.add_argument("--save-models", action="store_true", help="keep the crfsuite models in OUT/models")
     p.add_argument("--save-predictions", action="store_true", help="keep predictions (conlleval format) in OUT/predictions")
@@ -73,12 +78,23 @@ def options_from_args(args: argparse.Namespace):
         raise InputError("--scheduler needs --backend dask")
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    m = 3 if args.m is None else args.m
+    seed = 0 if args.seed is None else args.seed
+    if getattr(args, "splits", None):
+        from textbcv.split import load_splits
+
+        given = load_splits(args.splits)
+        if args.seed is not None and args.seed != given.seed:
+            raise InputError(f"--seed {args.seed}: the splits of --splits were made with seed {given.seed}")
+        if args.m is None:
+            m = len(given.splits)
+        seed = given.seed
     return CompareOptions(
-        task=args.task, systems=args.systems, m=3 if args.m is None else args.m, sequential=args.sequential, m_max=args.m_max,
+        task=args.task, systems=args.systems, m=m, sequential=args.sequential, m_max=args.m_max,
         stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=args.rope, variant=args.variant,
         rho1=args.rho1, rho2=args.rho2,
-        seed=args.seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
-        untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations)
+        seed=seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
+        untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations, heldout=tuple(args.heldout))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     report = compare(args.files, args.out, options, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
                      jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, resume=args.resume,
                      progress=False if args.quiet else None, save_models=args.save_models,
-                     save_predictions=args.save_predictions, plots=not args.no_plots)
+                     save_predictions=args.save_predictions, plots=not args.no_plots, splits=args.splits)
     if not args.quiet:
         from textbcv.cli.report import print_report
 

@@ -39,7 +39,22 @@ def register(subparsers) -> None:
     p.add_argument("--report", action="store_true",
                    help="print χ²/J per split and measure beside bcv-select and random m×2 CV")
     p.add_argument("--out", required=True, metavar="SPLITS.json")
+    p.add_argument("--export", metavar="DIR",
+                   help="also write every fold's train and test sentences (as in the source) to DIR/fold-{i}-{d}/, "
+                        "for a tagger trained outside textbcv; then `textbcv evaluate` scores its predictions")
     p.set_defaults(func=run)
+
+
+def corpus_command(args) -> list[str]:
+    """The corpus arguments (files and format options) that read the same corpus again."""
+    out = list(args.files)
+    if args.format != "conll":
+        out += ["--format", args.format]
+    if args.columns:
+        out += ["--columns", args.columns]
+    if args.corpus_scheme:
+        out += ["--scheme", args.corpus_scheme]
+    return out
 
 
 def run(args) -> int:
@@ -52,6 +67,12 @@ def run(args) -> int:
     if args.seed < 0:
         raise InputError(f"--seed must be a non-negative integer, got {args.seed}")
     check_writable(args.out)
+    if args.export:
+        from textbcv.export import check_export_dir
+
+        if args.method == "brhs":
+            raise InputError("--export needs 2-fold splits (--method bcv, bcv-select or random), not brhs")
+        check_export_dir(args.export)
     corpus = read_corpus_args(args)
     kw = dict(m=args.m, balance=args.balance, group_by=args.group_by, seed=args.seed,
               duplicates_together=not args.keep_duplicates_apart, effort=args.effort)
@@ -60,6 +81,10 @@ def run(args) -> int:
         balanced = args.balance.strip() not in ("", "none")  # bcv-select selects on the balance measures
         others = [(meth, make_splits(corpus, method=meth, select=args.select, **kw))
                   for meth in ("bcv", "bcv-select", "random") if meth != args.method and (balanced or meth != "bcv-select")]
+    if args.export:
+        from textbcv.export import export_folds
+
+        export_folds(corpus, s, args.export, splits_path=args.out, command=corpus_command(args))
     s.save(args.out)
     if args.report:
         print(_report(args.method, s, others))

@@ -45,8 +45,12 @@ class Sentence:
     >>> s = Sentence(("EU", "rejects", "German", "call"), ("I-ORG", "O", "I-MISC", "O"), scheme="iob1")
     >>> s.chunks
     ((0, 1, 'ORG'), (2, 3, 'MISC'))
-    >>> len(s)
-    4
+    >>> len(s), s[1], list(s)[-1]
+    (4, 'rejects', 'call')
+
+    A sentence is a sequence of its token strings, so a tagger written for
+    lists of tokens (``fit(sentences, tags)`` / ``predict(sentences)``)
+    can be given sentences as they are.
     """
 
     tokens: tuple[str, ...]
@@ -61,6 +65,12 @@ class Sentence:
 
     def __len__(self) -> int:
         return len(self.tokens)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.tokens)
+
+    def __getitem__(self, i):
+        return self.tokens[i]
 
     @cached_property
     def chunks(self) -> tuple[Chunk, ...]:

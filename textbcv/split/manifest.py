@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -17,6 +18,7 @@ import scipy.sparse as sp
 
 from textbcv import defaults
 from textbcv._io import dumps_json, write_json
+from textbcv.corpus.fingerprint import FINGERPRINT_METHOD, corpus_fingerprints
 from textbcv.errors import InputError
 from textbcv.split import designs
 from textbcv.split.balance import objective
@@ -30,6 +32,7 @@ __all__ = ["SplitSet", "split_units", "make_splits", "load_splits", "METHODS", "
 FORMAT = "textbcv-splits/1"
 METHODS = ("bcv", "bcv-select", "random", "brhs", "oa", "kfold")
 ONE_WAY = ("brhs", "kfold")  # folds that are not 2-fold pairs
+_HEX16 = re.compile(r"[0-9a-f]{16}")
 
 
 @dataclass
@@ -53,6 +56,7 @@ class SplitSet:
     options: dict = field(default_factory=dict)
     quality: dict | None = None
     _extend: object = field(default=None, repr=False)
+    fingerprints: list[str] | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.splits)
@@ -86,7 +90,47 @@ class SplitSet:
              "splits": [{"train": t.tolist(), "valid": v.tolist()} for t, v in self.splits]}
         if self.quality is not None:
             d["quality"] = self.quality
+        if self.fingerprints is not None:
+            d["fingerprint_method"] = FINGERPRINT_METHOD
+            d["fingerprints"] = list(self.fingerprints)
         return d
+
+    def check_corpus(self, corpus, file: str = "SPLITS.json") -> None:
+        """Refuse a corpus that is not the one these splits were made for.
+
+        The corpus must have as many sentences as the manifest and, when the
+        manifest holds fingerprints, the same sentences in the same order
+        (compared by :func:`textbcv.corpus.fingerprint.fingerprint`).
+
+        Raises
+        ------
+        InputError
+            Naming the first sentence that differs (its file and line), or
+            ``file`` when the sizes differ or the manifest has no fingerprints.
+
+        Examples
+        --------
+        >>> from textbcv.corpus.model import Corpus, Sentence
+        >>> c = Corpus([Sentence((w,), source="x.txt", line=i + 1) for i, w in enumerate("abcdefgh")], ["x.txt"], "segmented")
+        >>> s = make_splits(c, m=1, balance="none")
+        >>> s.check_corpus(c)
+        >>> s.check_corpus(c[::-1])
+        Traceback (most recent call last):
+        ...
+        textbcv.errors.InputError: x.txt:8: sentence 0 is not the sentence 0 that SPLITS.json was made with (another corpus, order or tokenization?)
+        """
+        from textbcv.corpus.fingerprint import fingerprint
+
+        n = len(corpus)
+        if n != self.n:
+            raise InputError(f"made for {self.n} sentences, but the corpus has {n}: another corpus?", file=file)
+        if self.fingerprints is None:
+            raise InputError("holds no sentence fingerprints (written by an older textbcv), so the corpus cannot be "
+                             "checked against it; make it again with `textbcv split`", file=file)
+        for i, (s, f) in enumerate(zip(corpus, self.fingerprints)):
+            if fingerprint(s.tokens) != f:
+                raise InputError(f"sentence {i} is not the sentence {i} that {os.path.basename(file)} was made with "
+                                 "(another corpus, order or tokenization?)", file=s.source or None, line=s.line or None)
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the manifest atomically."""
@@ -151,7 +195,14 @@ def load_splits(path: str | os.PathLike) -> SplitSet:
     options = d.get("options", {})
     if not isinstance(options, dict):
         raise InputError('"options" must be an object', file=name)
-    return SplitSet(splits, n, method, m, seed, options, d.get("quality"))
+    fps = d.get("fingerprints")
+    if fps is not None:
+        if d.get("fingerprint_method") != FINGERPRINT_METHOD:
+            raise InputError(f'"fingerprint_method" must be {json.dumps(FINGERPRINT_METHOD)} (made by another textbcv version?)',
+                             file=name)
+        if not isinstance(fps, list) or len(fps) != n or not all(isinstance(f, str) and _HEX16.fullmatch(f) for f in fps):
+            raise InputError(f'"fingerprints" must be a list of {n} fingerprints (16 hexadecimal digits each)', file=name)
+    return SplitSet(splits, n, method, m, seed, options, d.get("quality"), fingerprints=fps)
 
 
 def _items(n: int, groups) -> tuple[np.ndarray, np.ndarray]:
@@ -388,18 +439,19 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     if kw.get("effort", 1.0) != 1.0:
         opts["effort"] = kw["effort"]
     s = split_units(n, m, method=method, measures=measures, groups=groups, seed=seed, quality=False, options=opts, **kw)
-    return _with_quality(s, all_measures)
+    return _with_quality(s, all_measures, corpus_fingerprints(corpus))
 
 
-def _with_quality(s: SplitSet, all_measures) -> SplitSet:
+def _with_quality(s: SplitSet, all_measures, fingerprints: list[str]) -> SplitSet:
     s.quality = split_quality(s.train_masks(), all_measures, floor=s.method in ("bcv", "bcv-select"),
                               groups=getattr(s, "_item", None))
+    s.fingerprints = fingerprints
     _overlap_info(s)
     if s._extend is not None:
         inner = s._extend
 
         def ext(mm):
-            return _with_quality(inner(mm), all_measures)
+            return _with_quality(inner(mm), all_measures, fingerprints)
 
         s._extend = ext
     return s

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -45,16 +45,41 @@ Fold = tuple[int, int, np.ndarray, np.ndarray]  # (split, direction, train indic
 
 
 @dataclass
-class Payload:
-    """What every fold needs: sentences, gold chunks and the features of each template."""
+class HeldoutPayload:
+    """A held-out file every fold's model also tags: sentences, gold chunks, features, and how to save predictions."""
 
     sentences: list[Sentence]
     gold: list[tuple[Chunk, ...]]
     features: dict[str, list]
+    stem: str
+    scheme: str | None  # scheme of saved predictions (the corpus's)
 
 
-def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]], systems: Sequence[System]) -> Payload:
+@dataclass
+class Payload:
+    """What every fold needs: sentences, gold chunks and the features of each template (and held-out files)."""
+
+    sentences: list[Sentence]
+    gold: list[tuple[Chunk, ...]]
+    features: dict[str, list]
+    heldout: dict[str, HeldoutPayload] = field(default_factory=dict)
+
+
+def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str, list]:
+    features: dict[str, list] = {}
+    for s in systems:
+        if s.template is not None and s.tagger is None and s.template.name not in features:
+            features[s.template.name] = extract(sentences, s.template)
+    return features
+
+
+def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]], systems: Sequence[System],
+                 heldout: dict | None = None) -> Payload:
     """Extract the features of every template the systems use, once each.
+
+    ``heldout`` maps a held-out file's name to ``(sentences, gold chunks,
+    stem, scheme)``: every fold's model also tags it (its features are
+    extracted here too).
 
     Examples
     --------
@@ -67,11 +92,11 @@ def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]],
     sentences = list(sentences)
     if len(gold) != len(sentences):
         raise ValueError(f"{len(gold)} gold chunk lists for {len(sentences)} sentences")
-    features: dict[str, list] = {}
-    for s in systems:
-        if s.template is not None and s.tagger is None and s.template.name not in features:
-            features[s.template.name] = extract(sentences, s.template)
-    return Payload(sentences, [tuple(g) for g in gold], features)
+    parts = {}
+    for name, (h_sents, h_gold, stem, scheme) in (heldout or {}).items():
+        h_sents = list(h_sents)
+        parts[name] = HeldoutPayload(h_sents, [tuple(g) for g in h_gold], _features(h_sents, systems), stem, scheme)
+    return Payload(sentences, [tuple(g) for g in gold], _features(sentences, systems), parts)
 
 
 # ---------------------------------------------------------------- worker side
@@ -137,27 +162,31 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         feats = payload.features[system.template.name]
         tagger.fit_features([feats[i] for i in train], train_tags)
         pred_tags = tagger.predict_features([feats[i] for i in test])
+
+        def tag_heldout(part):
+            return tagger.predict_features(part.features[system.template.name])
         engine = {"append_seconds": round(tagger.append_seconds, 4), "train_seconds": round(tagger.train_seconds, 4),
                   "tag_seconds": round(tagger.tag_seconds, 4)}
         if model_path:
             Path(model_path).parent.mkdir(parents=True, exist_ok=True)
             Path(model_path).write_bytes(tagger.model_)
     else:
-        tagger = system.tagger()
+        tagger = system.new_tagger()
         t0 = time.perf_counter()
         tagger.fit([sents[i] for i in train], train_tags)
         t1 = time.perf_counter()
         pred_tags = tagger.predict([sents[i] for i in test])
         engine = {"train_seconds": round(t1 - t0, 4), "tag_seconds": round(time.perf_counter() - t1, 4)}
-    for i, tags in zip(test, pred_tags):
-        if len(tags) != len(sents[i]):
-            raise ValueError(f"system {system.name!r} returned {len(tags)} tags for a sentence of {len(sents[i])} tokens")
+
+        def tag_heldout(part):
+            return tagger.predict(part.sentences)
+    _check_lengths(system, [sents[i] for i in test], pred_tags)
     pred_chunks = [decode(tags, system.scheme) for tags in pred_tags]
     counts = count_chunks([gold[i] for i in test], pred_chunks)
     if predictions_path:
         write_conlleval(predictions_path, [sents[i].tokens for i in test],
                         [encode(gold[i], len(sents[i]), system.scheme) for i in test], pred_tags)
-    return {
+    record = {
         "system": system.name,
         "split": int(split),
         "direction": int(direction),
@@ -165,9 +194,34 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         "tokens": int(sum(len(sents[i]) for i in test)),
         "sentences": int(len(test)),
         "spec": system.to_dict(),
-        "run": {"seconds": round(time.perf_counter() - t_start, 4), **engine,
-                "pid": os.getpid(), "payload_loaded": loaded},
     }
+    if payload.heldout:
+        from textbcv.heldout import heldout_record
+
+        t0 = time.perf_counter()
+        record["heldout"] = {}
+        for name, part in payload.heldout.items():
+            tags = tag_heldout(part)
+            _check_lengths(system, part.sentences, tags)
+            chunks = [decode(t, system.scheme) for t in tags]
+            record["heldout"][name] = heldout_record(part.gold, chunks)
+            if predictions_path:
+                p = Path(predictions_path)
+                write_conlleval(p.parent / "heldout" / part.stem / p.name, [s.tokens for s in part.sentences],
+                                [encode(g, len(s), part.scheme) for s, g in zip(part.sentences, part.gold)],
+                                [encode(c, len(s), part.scheme) for s, c in zip(part.sentences, chunks)])
+        engine["heldout_seconds"] = round(time.perf_counter() - t0, 4)
+    record["run"] = {"seconds": round(time.perf_counter() - t_start, 4), **engine,
+                     "pid": os.getpid(), "payload_loaded": loaded}
+    return record
+
+
+def _check_lengths(system: System, sentences: Sequence[Sentence], pred_tags: Sequence[Sequence[str]]) -> None:
+    if len(pred_tags) != len(sentences):
+        raise ValueError(f"system {system.name!r} returned tags for {len(pred_tags)} sentences, not {len(sentences)}")
+    for s, tags in zip(sentences, pred_tags):
+        if len(tags) != len(s):
+            raise ValueError(f"system {system.name!r} returned {len(tags)} tags for a sentence of {len(s)} tokens")
 
 
 # ---------------------------------------------------------------- driver side

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,14 +46,25 @@ class System:
         crfsuite training algorithm (``lbfgs``, ``l2sgd``, ``ap``, ``pa``, ``arow``).
     params : dict
         crfsuite parameters (``c1``, ``c2``, ``max_iterations``, ...).
-    tagger : callable or None
-        Factory of a :class:`~textbcv.tagging.Tagger` used instead of a CRF.
+    tagger : object, class or callable, optional
+        A tagger used instead of a CRF: any object with ``fit(sentences,
+        tags)`` and ``predict(sentences)`` (a fresh copy is fitted on every
+        fold), or a class or function returning one. Sentences are sequences
+        of token strings (characters for word segmentation); tags are in
+        ``scheme``.
 
     Examples
     --------
     >>> s = parse_system("iobes+wordshape", task="ner")
     >>> s.scheme, s.template.name, s.params["max_iterations"]
     ('iobes', 'wordshape', 100)
+    >>> from textbcv.tagging.baseline import LexiconTagger
+    >>> System("lexicon", "bio", tagger=LexiconTagger(lowercase=True)).to_dict()["params"]
+    {'lowercase': True}
+    >>> System("lexicon", "iob9", tagger=LexiconTagger())
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: system 'lexicon': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1, iob2, iobes, ioe1, ioe2)
     """
 
     name: str
@@ -63,6 +75,22 @@ class System:
     tagger: Callable | None = None
 
     def __post_init__(self):
+        from textbcv.schemes import scheme_names
+
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InputError(f"a system needs a name, got {self.name!r}")
+        try:
+            canonical = get_scheme(str(self.scheme).lower()).name
+        except (InputError, KeyError, ValueError):
+            raise InputError(f"system {self.name!r}: unknown tagging scheme {self.scheme!r} "
+                             f"(schemes: {', '.join(sorted(scheme_names()))})") from None
+        object.__setattr__(self, "scheme", canonical)
+        if self.tagger is not None:
+            t = self.tagger
+            if not (_is_factory(t) or (hasattr(t, "fit") and hasattr(t, "predict"))) or (
+                    isinstance(t, type) and not (hasattr(t, "fit") and hasattr(t, "predict"))):
+                raise InputError(f"system {self.name!r}: the tagger must have fit(sentences, tags) and "
+                                 f"predict(sentences), or be a class or function that returns such an object")
         if self.tagger is None:
             if self.template is None:
                 raise InputError(f"system {self.name!r}: a CRF system needs a feature template")
@@ -73,16 +101,57 @@ class System:
             if bad:
                 raise InputError(f"system {self.name!r}: parameters {sorted(bad)} do not apply to {self.algorithm} (allowed: {sorted(allowed)})")
 
+    def new_tagger(self):
+        """A fresh, unfitted tagger for one fold (a copy of an object, or the factory's product)."""
+        t = self.tagger
+        if t is None:
+            raise ValueError(f"system {self.name!r} is a CRF system")
+        return t() if _is_factory(t) else copy.deepcopy(t)
+
     def to_dict(self) -> dict:
         """The spec saved with every result of this system (JSON types only)."""
+        t = self.tagger
+        if t is None:
+            tagger, params = "crf", dict(sorted(self.params.items()))
+        elif _is_factory(t):
+            tagger, params = f"{getattr(t, '__module__', '?')}.{getattr(t, '__qualname__', type(t).__qualname__)}", None
+        else:
+            tagger, params = f"{type(t).__module__}.{type(t).__qualname__}", _public_params(t)
         return json.loads(json.dumps({
             "name": self.name,
             "scheme": self.scheme,
-            "tagger": "crf" if self.tagger is None else f"{getattr(self.tagger, '__module__', '?')}.{getattr(self.tagger, '__qualname__', repr(self.tagger))}",
+            "tagger": tagger,
             "template": self.template.to_dict() if self.template is not None else None,
-            "algorithm": self.algorithm if self.tagger is None else None,
-            "params": dict(sorted(self.params.items())) if self.tagger is None else None,
+            "algorithm": self.algorithm if t is None else None,
+            "params": params,
         }))
+
+
+def _is_factory(t) -> bool:
+    """A class, or a callable that is not itself a tagger (a function returning one)."""
+    return isinstance(t, type) or (callable(t) and not (hasattr(t, "fit") and hasattr(t, "predict")))
+
+
+def _public_params(t) -> dict:
+    """The settings of a tagger object, for its spec: ``get_params()`` (scikit-learn style) or its public attributes.
+
+    Values that are not JSON are named by their type only, so that a spec
+    never holds a memory address.
+    """
+    try:
+        raw = t.get_params(deep=False) if hasattr(t, "get_params") else vars(t)
+    except TypeError:
+        raw = {}
+    out = {}
+    for k, v in sorted(raw.items()):
+        if k.startswith("_") or k.endswith("_"):
+            continue
+        try:
+            json.dumps(v, allow_nan=False)
+        except (TypeError, ValueError):
+            v = f"<{type(v).__module__}.{type(v).__qualname__}>"
+        out[k] = v
+    return out
 
 
 def parse_system(name: str, task: str = "ner", **crf: object) -> System:

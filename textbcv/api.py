@@ -1,0 +1,364 @@
+"""The Python front door: :func:`compare`, :func:`evaluate`, :func:`score` and :class:`CompareResult`.
+
+These are what ``import textbcv`` offers (``textbcv.compare`` and so on);
+they run the same code as the ``textbcv`` command, with the same checks: an
+impossible option or a system with an unknown scheme fails before anything
+is read, split or trained.
+
+Examples
+--------
+>>> import textbcv
+>>> s = textbcv.score([["B-PER", "I-PER", "O", "B-LOC"]], [["B-PER", "I-PER", "O", "B-ORG"]])
+>>> s.counts.overall, s.precision, s.recall, s.f1
+(Tally(tp=1, fp=1, fn=1), 0.5, 0.5, 0.5)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from textbcv.corpus.model import Corpus
+from textbcv.errors import InputError
+from textbcv.scoring import TagScore
+from textbcv.split.manifest import SplitSet, load_splits
+from textbcv.tagging.system import System
+
+__all__ = ["compare", "evaluate", "score", "CompareResult", "RUN_KEYS_THAT_DIFFER"]
+
+#: Keys of ``report.json`` that say how and when the folds were made, not what they scored: they
+#: differ between a run of :func:`compare` and the same systems' predictions brought to :func:`evaluate`
+#: (``meta.imported`` exists in the second only). Everything else is equal for equal predictions.
+RUN_KEYS_THAT_DIFFER = ("run", "meta.systems", "meta.imported")
+
+_READ_OPTIONS = ("format", "columns", "scheme")
+_RUN_OPTIONS = ("resume", "progress", "plots", "backend", "scheduler", "save_models", "save_predictions")
+
+
+@dataclass(frozen=True)
+class CompareResult:
+    """The result of a comparison: the ``report.json`` content, the fold records and the splits.
+
+    Attributes
+    ----------
+    report : dict
+        Exactly what ``report.json`` holds (see :meth:`to_dict`).
+    folds : tuple of dict
+        The ``folds.jsonl`` records (one per system and fold, in canonical order).
+    splits : SplitSet
+        The splits the folds were made on (``splits.json``).
+    """
+
+    report: dict
+    folds: tuple
+    splits: SplitSet
+
+    def to_dict(self) -> dict:
+        """A copy of the ``report.json`` content."""
+        return copy.deepcopy(self.report)
+
+    def markdown(self) -> str:
+        """The ``report.md`` text."""
+        from textbcv.report import render_markdown
+
+        return render_markdown(self.report)
+
+    @property
+    def conclusion(self) -> str:
+        """The plain-language conclusion (which system is better on F1, how sure, by how much)."""
+        return self.report["conclusion"]
+
+    def p_better(self, a: str, b: str, metric: str = "f1") -> float:
+        """P(``b`` better than ``a``) on ``metric`` (``precision``, ``recall`` or ``f1``)."""
+        for c in self.report["comparisons"]:
+            if c["metric"] == metric and (c["a"], c["b"]) == (a, b):
+                return c["p_b_better"]
+            if c["metric"] == metric and (c["a"], c["b"]) == (b, a):
+                return c["p_a_better"]
+        raise KeyError(f"no comparison of {a!r} and {b!r} on {metric!r}")
+
+    def write(self, out: str | os.PathLike, plots: bool = True) -> Path:
+        """Write the run directory (``splits.json``, ``folds.jsonl``, ``report.json``, ``report.md``, plots).
+
+        A directory that holds another run's ``folds.jsonl`` is refused.
+        """
+        from textbcv._io import atomic_write, check_writable, dumps_json
+        from textbcv.pipeline import write_report
+
+        out = Path(out)
+        check_writable(out, directory=True)
+        folds = "".join(dumps_json(r, indent=None) + "\n" for r in self.folds)
+        existing = out / "folds.jsonl"
+        if existing.exists() and existing.read_text(encoding="utf-8") != folds:
+            raise InputError("holds another run (folds.jsonl); choose another directory", file=str(out))
+        out.mkdir(parents=True, exist_ok=True)
+        self.splits.save(out / "splits.json")
+        with atomic_write(existing) as f:
+            f.write(folds)
+        write_report(out, self.report, plots)
+        return out
+
+    def __repr__(self) -> str:
+        names = ", ".join(self.report["systems"])
+        return f"<CompareResult of {names} on {2 * self.report['m']} folds: {self.report['conclusion'][:80]}...>"
+
+
+def _corpus_arg(corpus) -> tuple[list[str] | None, Corpus | None]:
+    if isinstance(corpus, Corpus):
+        return None, corpus
+    if isinstance(corpus, (str, os.PathLike)):
+        return [os.fspath(corpus)], None
+    if isinstance(corpus, Iterable):
+        files = list(corpus)
+        if files and all(isinstance(f, (str, os.PathLike)) for f in files):
+            return [os.fspath(f) for f in files], None
+    raise InputError(f"corpus: expected a path, a list of paths or a Corpus, got {type(corpus).__name__}")
+
+
+def _split_options(options: dict, allowed_extra: Sequence[str]) -> tuple[dict, dict]:
+    """Options of CompareOptions, and the others (reading and running); unknown names are refused."""
+    from textbcv.pipeline import CompareOptions
+
+    known = {f.name for f in fields(CompareOptions)} - {"systems", "m", "seed"}
+    ours, rest = {}, {}
+    for k, v in options.items():
+        if k == "heldout":
+            paths = [v] if isinstance(v, (str, os.PathLike)) else list(v or ())
+            ours[k] = tuple(os.fspath(p) for p in paths)
+        elif k in known:
+            ours[k] = tuple(v) if isinstance(v, list) else v
+        elif k in allowed_extra:
+            rest[k] = v
+        else:
+            allowed = sorted(known | set(allowed_extra))
+            raise InputError(f"unknown option {k!r} (options: {', '.join(allowed)})")
+    return ours, rest
+
+
+def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, seed: int = 0,
+            splits: SplitSet | str | os.PathLike | None = None, jobs: int = 1, out: str | os.PathLike | None = None,
+            **options) -> CompareResult:
+    """Compare tagging systems on a corpus with balanced m×2 block-regularized cross-validation.
+
+    Every system is trained on every half and predicts the other; the
+    predictions are scored against the same gold chunks; the fold counts
+    give posteriors, credible intervals, P(B better) and the sequential
+    t-test — the ``textbcv compare`` command, from Python.
+
+    Parameters
+    ----------
+    corpus : path, list of paths, or Corpus
+        The corpus (read with the ``format``, ``columns`` and ``scheme`` options).
+    systems : sequence of System or str
+        At least two. A string names a CRF system (``"iob2"``,
+        ``"iobes+wordshape"``); a :class:`~textbcv.tagging.System` may hold
+        any tagger with ``fit(sentences, tags)`` and ``predict(sentences)``.
+    m : int, optional
+        Number of splits (2m folds); default 3, or all the splits of ``splits``.
+    seed : int
+        Seed of the splits (when they are made here).
+    splits : SplitSet or path, optional
+        Use these splits, e.g. the ``SPLITS.json`` of ``textbcv split``
+        (refused if made from another corpus).
+    jobs : int
+        Worker processes (taggers must then be picklable).
+    out : path, optional
+        Run directory to write (and to resume with ``resume=True``);
+        default: none (call :meth:`CompareResult.write` later).
+    **options
+        ``task`` (``"ner"`` or ``"cws"``; default ``"cws"`` for segmented
+        text, else ``"ner"``), ``format``, ``columns``, ``scheme``,
+        ``alpha``, ``rope``, ``variant``, ``chunk_types``, ``untyped``,
+        ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``,
+        ``threshold``, ``c1``, ``c2``, ``max_iterations`` (CRF systems),
+        ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``, ``backend``, ``scheduler``,
+        ``save_models``, ``save_predictions`` — as the options of
+        ``textbcv compare``.
+
+    Returns
+    -------
+    CompareResult
+        ``to_dict()`` is the content of ``report.json``.
+
+    Raises
+    ------
+    InputError
+        For an impossible option, an unknown scheme, a bad corpus file or
+        split manifest — before any training.
+
+    Examples
+    --------
+    >>> import textbcv
+    >>> from textbcv.tagging import LexiconTagger
+    >>> path = textbcv.bundled_corpora()["ner"]
+    >>> systems = [textbcv.System("lexicon", "iob2", tagger=LexiconTagger()),
+    ...            textbcv.System("lexicon-lower", "iob2", tagger=LexiconTagger(lowercase=True))]
+    >>> r = textbcv.compare(path, systems, m=1, progress=False)
+    >>> r.report["m"], len(r.folds), sorted(r.report["systems"])
+    (1, 4, ['lexicon', 'lexicon-lower'])
+    >>> 0 <= r.p_better("lexicon", "lexicon-lower") <= 1
+    True
+    >>> textbcv.compare(path, systems, variant="thesis2")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: --variant: unknown variant 'thesis2' (variants: thesis, independent, averaged-counts, adaptive)
+    """
+    from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
+    from textbcv.tagging.system import parse_system
+
+    files, corpus_obj = _corpus_arg(corpus)
+    ours, rest = _split_options(options, _READ_OPTIONS + _RUN_OPTIONS)
+    fmt = rest.get("format", "conll")
+    if "task" not in ours:
+        segmented = (corpus_obj.format if corpus_obj is not None else fmt) == "segmented"
+        ours["task"] = "cws" if segmented else "ner"
+    if isinstance(systems, (str, System)):
+        raise InputError("systems: give a list of at least two systems")
+    systems = list(systems)
+    names = [s.name if isinstance(s, System) else str(s) for s in systems]
+    if m is None:
+        m = len(splits.splits) if isinstance(splits, SplitSet) else (
+            len(load_splits(splits).splits) if splits is not None else 3)
+    opts = CompareOptions(systems=tuple(names), m=m, seed=seed, **ours)
+    opts.validate()
+    crf = {k: ours.get(k) for k in ("c1", "c2", "max_iterations")}
+    objs = [s if isinstance(s, System) else parse_system(s, task=opts.task, **crf) for s in systems]
+    if out is None and (rest.get("save_models") or rest.get("save_predictions") or rest.get("resume")):
+        raise InputError("save_models, save_predictions and resume need a run directory: give out=")
+    tmp = None
+    run_out = out
+    if out is None:
+        tmp = tempfile.mkdtemp(prefix="textbcv-run-")
+        run_out = tmp
+    try:
+        plan = prepare_compare(files, run_out, opts, format=fmt, columns=rest.get("columns"),
+                               scheme=rest.get("scheme"), resume=rest.get("resume", False), corpus=corpus_obj,
+                               systems=objs, splits=splits)
+        report = run_compare(plan, jobs=jobs, backend=rest.get("backend", "loky"), scheduler=rest.get("scheduler"),
+                             progress=rest.get("progress"), save_models=rest.get("save_models", False),
+                             save_predictions=rest.get("save_predictions", False),
+                             plots=rest.get("plots", True) and out is not None)
+        folds = tuple(plan.store.ordered([s.name for s in objs]))
+        split_set = load_splits(Path(run_out) / "splits.json")
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return CompareResult(json.loads(json.dumps(report)), folds, split_set)
+
+
+def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.PathLike] | Sequence[str], *,
+             out: str | os.PathLike | None = None, pred_scheme: str | None = None, **options) -> CompareResult:
+    """Score predictions made outside textbcv for the folds of ``splits`` (``textbcv evaluate`` from Python).
+
+    Parameters
+    ----------
+    splits : path
+        The ``SPLITS.json`` of ``textbcv split --export``.
+    corpus : path, list of paths, or Corpus
+        The corpus the splits were made from (checked).
+    systems : mapping name → PRED_DIR, or sequence of ``"NAME=PRED_DIR"``
+        Each PRED_DIR holds ``fold-{i}-{d}.txt`` for every fold.
+    out : path, optional
+        Run directory to write.
+    pred_scheme : str, optional
+        Scheme of the predicted tags (default: detected per system).
+    **options
+        ``task``, ``format``, ``columns``, ``scheme``, ``alpha``, ``rope``,
+        ``variant``, ``chunk_types``, ``untyped``, ``plots``, ``heldout`` (with
+        ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` for each held-out file).
+
+    Returns
+    -------
+    CompareResult
+
+    Examples
+    --------
+    Export the folds of a small segmented corpus, "predict" them with two
+    segmenters written here (one copies the gold words, one cuts every
+    character), and score them (12 sentences of 30 words, 60 characters, 6 one-character words):
+
+    >>> import os, tempfile, textbcv
+    >>> d = tempfile.mkdtemp()
+    >>> path = os.path.join(d, "c.txt")
+    >>> _ = open(path, "w", encoding="utf-8").write("".join(f"ab c{k} de\\nf g{k}h\\n" for k in range(6)))
+    >>> corpus = textbcv.read_corpus(path, format="segmented")
+    >>> splits = textbcv.make_splits(corpus, m=1, seed=0)
+    >>> splits.save(os.path.join(d, "splits.json"))
+    >>> folds = textbcv.export_folds(corpus, splits, os.path.join(d, "folds"))
+    >>> for name in ("copy", "chars"):
+    ...     os.mkdir(os.path.join(d, name))
+    ...     for fold in ("fold-0-0", "fold-0-1"):
+    ...         lines = open(os.path.join(folds, fold, "test.txt"), encoding="utf-8").read().splitlines()
+    ...         if name == "chars":
+    ...             lines = [" ".join("".join(line.split())) for line in lines]
+    ...         _ = open(os.path.join(d, name, fold + ".txt"), "w", encoding="utf-8").write("\\n".join(lines) + "\\n")
+    >>> r = evaluate(os.path.join(d, "splits.json"), corpus, {"copy": os.path.join(d, "copy"), "chars": os.path.join(d, "chars")})
+    >>> r.report["counts"]["copy"], r.report["counts"]["chars"]
+    ({'tp': 30, 'fp': 0, 'fn': 0}, {'tp': 6, 'fp': 54, 'fn': 24})
+    """
+    from textbcv.imported import evaluate as run_evaluate
+    from textbcv.pipeline import CompareOptions
+
+    files, corpus_obj = _corpus_arg(corpus)
+    ours, rest = _split_options(options, _READ_OPTIONS + ("plots",))
+    fmt = rest.get("format", "conll")
+    if "task" not in ours:
+        ours["task"] = "cws" if (corpus_obj.format if corpus_obj is not None else fmt) == "segmented" else "ner"
+    opts = CompareOptions(**ours)
+    tmp = None
+    run_out = out
+    if out is None:
+        tmp = tempfile.mkdtemp(prefix="textbcv-run-")
+        run_out = tmp
+    try:
+        report = run_evaluate(splits, files, systems, run_out, opts, format=fmt, columns=rest.get("columns"),
+                              scheme=rest.get("scheme"), pred_scheme=pred_scheme,
+                              plots=rest.get("plots", True) and out is not None, corpus=corpus_obj)
+        folds = tuple(json.loads(line) for line in (Path(run_out) / "folds.jsonl").read_text(encoding="utf-8").splitlines())
+        split_set = load_splits(Path(run_out) / "splits.json")
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return CompareResult(json.loads(json.dumps(report)), folds, split_set)
+
+
+def score(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], scheme: str = "conlleval") -> TagScore:
+    """Chunk counts and P / R / F1 of predicted tags against gold tags (seqeval-style lists of lists).
+
+    Parameters
+    ----------
+    gold, pred : list of list of str
+        One list of tags per sentence, e.g. ``[["B-PER", "I-PER", "O"]]``.
+    scheme : str
+        ``"conlleval"`` (default): conlleval.pl's chunk rules, as seqeval's
+        default mode; or a scheme name (``"iobes"``, ``"bilou"``, ...) to
+        decode both sides with that scheme.
+
+    Returns
+    -------
+    TagScore
+        ``.counts`` (overall and per-type TP / FP / FN), ``.precision``,
+        ``.recall``, ``.f1``, ``.accuracy``; ``.to_dict()`` for JSON.
+
+    Examples
+    --------
+    >>> s = score([["B-X", "E-X", "S-X", "S-X"]], [["B-X", "E-X", "S-X", "O"]], scheme="iobes")
+    >>> s.counts.overall, round(s.f1, 4)
+    (Tally(tp=2, fp=0, fn=1), 0.8)
+    >>> score(["B-X", "O"], ["B-X", "O"])
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: gold: expected one list of tags per sentence (a list of lists), got a list of str
+    """
+    from textbcv.scoring import score_tags
+
+    for what, seqs in (("gold", gold), ("pred", pred)):
+        if isinstance(seqs, str) or any(isinstance(s, str) for s in seqs):
+            raise InputError(f"{what}: expected one list of tags per sentence (a list of lists), got a list of str")
+    return score_tags(list(gold), list(pred), scheme=scheme)

@@ -1,0 +1,57 @@
+"""``textbcv evaluate``: score predictions made outside textbcv into a comparison run directory."""
+
+from __future__ import annotations
+
+import argparse
+
+from textbcv.cli.common import add_corpus_args
+from textbcv.cli.compare import _csv
+
+__all__ = ["register", "run"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "evaluate", help="score your own tagger's predictions of exported folds, and test which system is better",
+        description="Read every fold's predictions of each system (PRED_DIR/fold-{i}-{d}.txt, for the folds of "
+        "`textbcv split --export`), check them token by token against the corpus, score their chunks against the "
+        "corpus's gold chunks, and write the same run directory and report as `textbcv compare`.")
+    p.add_argument("splits", metavar="SPLITS.json", help="the split manifest the folds were exported from")
+    add_corpus_args(p)
+    p.add_argument("--task", choices=("ner", "cws"), required=True,
+                   help="ner (predictions: token ... tag lines) or cws (predictions: one segmented line per sentence)")
+    p.add_argument("--system", dest="systems", action="append", required=True, metavar="NAME=PRED_DIR",
+                   help="a system and the directory of its prediction files; give at least two")
+    p.add_argument("--pred-scheme", metavar="SCHEME",
+                   help="tagging scheme of the predicted tags (default: detected for each system)")
+    p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
+                   help="independent test files the fold models also tagged: predictions in "
+                        "PRED_DIR/heldout/{name of FILE without .conll, .conllu, .txt, ...}/fold-{i}-{d}.txt")
+    p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
+    p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
+    p.add_argument("--variant", default="thesis", metavar="VARIANT",
+                   help="correlation correction of the posteriors: thesis (default), independent, averaged-counts, adaptive")
+    p.add_argument("--chunk-types", type=_csv, help="score only chunks of these types (e.g. ORG)")
+    p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
+    p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
+    p.add_argument("--quiet", action="store_true", help="do not print the report")
+    p.add_argument("--out", required=True, help="run directory")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from textbcv.imported import ImportedSystem, evaluate
+    from textbcv.pipeline import CompareOptions
+
+    systems = [ImportedSystem.parse(s) for s in args.systems]
+    options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha, rope=args.rope,
+                             variant=args.variant, chunk_types=args.chunk_types, untyped=args.untyped,
+                             heldout=tuple(args.heldout))
+    options.validate()
+    report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
+                      scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots)
+    if not args.quiet:
+        from textbcv.cli.report import print_report
+
+        print_report(args.out, report)
+    return 0

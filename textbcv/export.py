@@ -1,0 +1,195 @@
+"""The folds of a split set as files, for a tagger trained outside textbcv (``textbcv split --export``).
+
+For every fold (split i, direction d; d = 0 trains on split i's train half
+and tests on its valid half, d = 1 the reverse — the order of
+``folds.jsonl``), ``DIR/fold-{i}-{d}/`` receives ``train.EXT`` and
+``test.EXT`` (EXT = ``conll``, ``conllu`` or ``txt``), every sentence written
+as it is in the source file (CoNLL-U comments and CoNLL ``-DOCSTART-`` lines
+kept) in corpus order, and ``test.ids``: one line per test sentence, its
+index in the corpus and the fingerprint of its tokens, separated by a TAB.
+``DIR/README.md`` says what to do with them.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from textbcv import __version__
+from textbcv.corpus.fingerprint import fingerprint
+from textbcv.corpus.model import Corpus
+from textbcv.corpus.source import document_marks, sentence_texts
+from textbcv.errors import InputError
+from textbcv.split.manifest import ONE_WAY, SplitSet
+
+__all__ = ["export_folds", "check_export_dir", "EXTENSIONS", "fold_name"]
+
+#: File extension of the exported halves, per corpus format.
+EXTENSIONS = {"conll": "conll", "conllu": "conllu", "segmented": "txt"}
+
+
+def fold_name(split: int, direction: int) -> str:
+    """``fold-{i}-{d}``: the directory of a fold in an export, and the stem of its prediction file.
+
+    Examples
+    --------
+    >>> fold_name(2, 1)
+    'fold-2-1'
+    """
+    return f"fold-{split}-{direction}"
+
+
+def check_export_dir(path: str | os.PathLike) -> None:
+    """InputError unless ``path`` can receive an export: new, or an empty directory."""
+    p = Path(path)
+    if p.exists():
+        if not p.is_dir():
+            raise InputError("--export: is a file, not a directory", file=str(p))
+        if any(p.iterdir()):
+            raise InputError("--export: the directory is not empty; choose another or delete it", file=str(p))
+    for parent in p.resolve().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise InputError(f"--export: cannot write here: {parent} is a file, not a directory", file=str(p))
+            break
+
+
+def _write(path: Path, indices, texts: list[str], documents: list[int], marks: dict[int, str], blank: bool) -> None:
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        last = None
+        for i in indices:
+            d = documents[i]
+            if d != last:
+                mark = marks.get(d)
+                if mark is not None:
+                    f.write(mark + "\n\n")
+                last = d
+            f.write(texts[i])
+            if blank:
+                f.write("\n")
+
+
+def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, splits_path: str = "SPLITS.json",
+                 command: Sequence[str] | None = None) -> Path:
+    """Write the train and test halves of every fold of ``splits`` into ``out``; return ``out``.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus as a reader returned it (its sentences are re-read from
+        their files).
+    splits : SplitSet
+        m×2 splits of ``corpus`` (not a one-way design such as ``brhs``).
+    out : path
+        New or empty directory. Everything is written into a temporary
+        directory beside it first, so a failure leaves nothing behind.
+    splits_path : str
+        How the split manifest is named in ``README.md``'s commands.
+    command : sequence of str, optional
+        Corpus arguments of the ``textbcv evaluate`` command shown in
+        ``README.md`` (files and format options); default: the corpus files.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from textbcv.corpus import read_corpus
+    >>> from textbcv.split import make_splits
+    >>> d = tempfile.mkdtemp()
+    >>> p = os.path.join(d, "c.txt")
+    >>> _ = open(p, "w", encoding="utf-8").write("ab c\\nd ef\\ng h\\nij\\nk l m\\n")
+    >>> c = read_corpus(p, format="segmented")
+    >>> out = export_folds(c, make_splits(c, m=1, seed=0), os.path.join(d, "folds"))
+    >>> sorted(os.listdir(out)), sorted(os.listdir(os.path.join(out, "fold-0-0")))
+    (['README.md', 'fold-0-0', 'fold-0-1'], ['test.ids', 'test.txt', 'train.txt'])
+    >>> def lines(fold, name):
+    ...     return open(os.path.join(out, fold, name), encoding="utf-8").read().splitlines()
+    >>> sorted(lines("fold-0-0", "test.txt") + lines("fold-0-1", "test.txt"))  # each sentence tested once
+    ['ab c', 'd ef', 'g h', 'ij', 'k l m']
+    >>> lines("fold-0-0", "test.txt") == lines("fold-0-1", "train.txt")
+    True
+    >>> len(lines("fold-0-0", "test.ids")) == len(lines("fold-0-0", "test.txt"))
+    True
+    """
+    if splits.method in ONE_WAY:
+        raise InputError(f"--export needs 2-fold splits (--method bcv, bcv-select or random), not {splits.method}")
+    if splits.n != len(corpus):
+        raise InputError(f"the splits are of {splits.n} sentences, the corpus has {len(corpus)}")
+    out = Path(out)
+    check_export_dir(out)
+    ext = EXTENSIONS[corpus.format]
+    texts = sentence_texts(corpus)
+    marks = document_marks(corpus)
+    documents = corpus.document_ids
+    blank = corpus.format != "segmented"
+    prints = [fingerprint(s.tokens) for s in corpus]
+    parent = out.resolve().parent
+    parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent))
+    try:
+        for split, direction, train, test in splits.folds():
+            d = tmp / fold_name(split, direction)
+            d.mkdir()
+            _write(d / f"train.{ext}", train, texts, documents, marks, blank)
+            _write(d / f"test.{ext}", test, texts, documents, marks, blank)
+            with open(d / "test.ids", "w", encoding="utf-8", newline="\n") as f:
+                f.writelines(f"{i}\t{prints[i]}\n" for i in test)
+        with open(tmp / "README.md", "w", encoding="utf-8", newline="\n") as f:
+            f.write(_readme(corpus, splits, ext, splits_path, command))
+        os.chmod(tmp, 0o777 & ~_umask())
+        if out.exists():
+            out.rmdir()  # empty (checked above)
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _readme(corpus: Corpus, splits: SplitSet, ext: str, splits_path: str, command: Sequence[str] | None) -> str:
+    m = len(splits.splits)
+    files = ", ".join(f"`{f}`" for f in corpus.files)
+    corpus_args = " ".join(shlex.quote(a) for a in (command or corpus.files))
+    ner = corpus.format == "conll" and corpus.scheme is not None and corpus.scheme not in ("bmes", "bb2b3mes")
+    tasks = ["ner"] if ner else ["cws"]
+    lines = [
+        "# Folds for a tagger trained outside textbcv", "",
+        f"Made by `textbcv split` (textbcv {__version__}) from {files} ({len(corpus):,} sentences): "
+        f"{m} splits ({splits.method}, seed {splits.seed}), so {2 * m} folds; the splits are in `{splits_path}`.", "",
+        "Fold `fold-{i}-{d}` is split i trained on one half and tested on the other: d = 0 trains on the split's "
+        "train half, d = 1 on its valid half. Each fold directory holds:", "",
+        f"- `train.{ext}`: the sentences to train on, as they are in the corpus file;",
+        f"- `test.{ext}`: the sentences to predict, in corpus order;",
+        "- `test.ids`: one line per test sentence, its index in the corpus and a fingerprint of its tokens.", "",
+        "Train your tagger on `train." + ext + "` of each fold and predict `test." + ext + "`; never train on a "
+        "test half.", "",
+        "## What to write back", "",
+        "For each system, one directory with one file per fold, `PRED_DIR/fold-{i}-{d}.txt`, holding the "
+        "predictions for that fold's `test." + ext + "`, its sentences in the same order:", "",
+    ]
+    if ner:
+        lines += ["- one line per token, the token first and the predicted tag last (`token tag`, or conlleval's "
+                  "`token gold tag`), a blank line after each sentence. The tags may be in any scheme (IOB1, IOB2, "
+                  "IOBES, BILOU, ...): it is detected, or give it with `--pred-scheme`. `-DOCSTART-` lines are "
+                  "allowed and skipped.", ""]
+    else:
+        lines += ["- one line per test sentence, its words separated by spaces (word segmentation).", ""]
+    lines += ["Tokens (characters for segmentation) must be those of `test." + ext + "` exactly: textbcv stops at the "
+              "first difference, naming the file and line.", "",
+              "## Then", "", "```"]
+    for t in tasks:
+        lines.append(f"textbcv evaluate {shlex.quote(splits_path)} {corpus_args} --task {t} "
+                     "--system A=PRED_DIR_A --system B=PRED_DIR_B --out RUN")
+    lines += ["```", "",
+              "gives the same run directory and report as `textbcv compare`: pooled scores with credible intervals, "
+              "P(B better), the sequential t-test, per-type scores and plots.", ""]
+    return "\n".join(lines)

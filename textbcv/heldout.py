@@ -1,0 +1,248 @@
+"""Independent test sets beside the m×2 estimate (``--heldout``).
+
+Cross-validation on one corpus estimates how a model trained on half of it
+does on the other half; a held-out file (CoNLL-2003's eng.testb, a UD test
+set, ...) shows how the same models do on other text. Every fold's model,
+once trained, also tags each held-out file; its counts, overall and per
+sentence, are saved in the fold's record (``heldout: {FILE: {"counts",
+"sentences"}}``), so a resumed run or a redrawn report needs no retraining.
+
+The report (:func:`heldout_section`) gives, per system and file, the
+held-out precision, recall and F1 of the 2m models' predictions pooled,
+the mean and SD of the 2m models' F1, and the gap to the m×2 estimate; per
+pair of systems, ΔF1 on each file with a paired bootstrap over its
+sentences. Held-out sentences whose tokens also occur in the corpus are
+counted, and every figure is also given without them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from textbcv.corpus.model import Corpus
+from textbcv.errors import InputError, warn
+
+__all__ = ["HeldoutSet", "read_heldout", "heldout_record", "heldout_section", "file_stem", "RESAMPLES"]
+
+#: Bootstrap resamples of ΔF1 on a held-out file.
+RESAMPLES = 1000
+
+
+@dataclass(frozen=True)
+class HeldoutSet:
+    """One held-out file as the models see it.
+
+    Attributes
+    ----------
+    name : str
+        The path as given (the key in ``folds.jsonl`` and ``report.json``).
+    corpus : Corpus
+        Its sentences, prepared for the task (characters for word segmentation).
+    gold : list of tuple
+        Gold chunks of every sentence, after the ``--chunk-types`` / ``--untyped`` filters.
+    duplicate : ndarray of bool
+        Sentences whose tokens also occur in the corpus.
+    """
+
+    name: str
+    corpus: Corpus
+    gold: list
+    duplicate: np.ndarray
+
+    @property
+    def stem(self) -> str:
+        """The file's name for ``PRED_DIR/heldout/{stem}/`` of ``evaluate`` (see :func:`file_stem`)."""
+        return file_stem(self.name)
+
+    def info(self) -> dict:
+        """Sizes for the report: sentences, tokens, gold chunks, duplicates of corpus sentences."""
+        return {"sentences": len(self.corpus), "tokens": self.corpus.n_tokens,
+                "gold_chunks": int(sum(len(g) for g in self.gold)), "duplicates": int(self.duplicate.sum())}
+
+
+#: Extensions dropped from a held-out file's name to make its stem.
+CORPUS_EXTENSIONS = (".conll", ".conllu", ".txt", ".utf8", ".tsv", ".bio", ".iob", ".bmes", ".col")
+
+
+def file_stem(path: str | os.PathLike) -> str:
+    """A held-out file's name without a corpus extension (``.conll``, ``.conllu``, ``.txt``, ...).
+
+    Examples
+    --------
+    >>> file_stem("ud/zh_gsd-ud-test.conllu"), file_stem("conll2003/eng.testb")
+    ('zh_gsd-ud-test', 'eng.testb')
+    """
+    name = Path(path).name
+    for ext in CORPUS_EXTENSIONS:
+        if name.lower().endswith(ext) and len(name) > len(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, format: str = "conll",
+                 columns: str | None = None, scheme: str | None = None) -> list[HeldoutSet]:
+    """Read held-out files with the corpus's format, columns and scheme, and check they fit it.
+
+    Parameters
+    ----------
+    files : sequence of path
+    raw : Corpus
+        The corpus as read (its scheme, chunk types and sentences).
+    options : CompareOptions
+        ``task``, ``chunk_types``, ``untyped``.
+
+    Raises
+    ------
+    InputError
+        A file named twice (or two files with one stem), a file whose tags
+        are in another scheme than the corpus's, or with a chunk type the
+        corpus does not have — one line, before any training.
+    """
+    from textbcv.corpus import read_corpus
+    from textbcv.corpus.transform import filter_chunks
+    from textbcv.pipeline import prepare_corpus
+
+    names = [os.fspath(f) for f in files]
+    stems: dict[str, str] = {}
+    for n in names:
+        st = file_stem(n)
+        if st in stems:
+            raise InputError(f"--heldout: {n} and {stems[st]} have the same name {st!r} (predictions of held-out "
+                             "files are kept by name); rename one")
+        stems[st] = n
+    prepared = prepare_corpus(raw, options.task)
+    types = set(prepared.chunk_counts())
+    seen = {s.tokens for s in raw}
+    out = []
+    for name in names:
+        h_raw = read_corpus([name], format=format, columns=columns, scheme=scheme)
+        if scheme is None and raw.scheme and h_raw.scheme and h_raw.scheme != raw.scheme:
+            raise InputError(f"--heldout: its tags are in {h_raw.scheme.upper()}, the corpus's in {raw.scheme.upper()}; "
+                             "a held-out file must be annotated as the corpus is (or give --scheme to read both alike)",
+                             file=name)
+        h = prepare_corpus(h_raw, options.task)
+        for s in h:
+            bad = [t for _, _, t in s.chunks if t not in types]
+            if bad:
+                known = ", ".join(sorted(t or "(untyped)" for t in types)) or "none"
+                raise InputError(f"--heldout: chunk type {bad[0]!r} is not a type of the corpus (types: {known})",
+                                 file=s.source, line=s.line)
+        gold = [filter_chunks(s.chunks, options.chunk_types, options.untyped) for s in h]
+        dup = np.fromiter((s.tokens in seen for s in h_raw), dtype=bool, count=len(h_raw))
+        if dup.any():
+            warn(f"{int(dup.sum()):,} of its {len(dup):,} sentences also occur in the corpus; the held-out figures are "
+                 "given with and without them", file=name)
+        out.append(HeldoutSet(name, h, gold, dup))
+    return out
+
+
+def heldout_record(gold: Sequence, pred: Sequence) -> dict:
+    """What a fold's record keeps of one held-out file: its chunk counts and every sentence's TP / FP / FN.
+
+    Examples
+    --------
+    >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])
+    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}, 'sentences': [[1, 0, 0], [0, 1, 0]]}
+    """
+    from textbcv.scoring import count_chunks, sentence_counts
+
+    return {"counts": count_chunks(gold, pred).to_dict(), "sentences": sentence_counts(gold, pred).tolist()}
+
+
+def _scores(c) -> dict:
+    tp, fp, fn = (int(x) for x in c)
+    return {"tp": tp, "fp": fp, "fn": fn, "precision": tp / (tp + fp) if tp + fp else 0.0,
+            "recall": tp / (tp + fn) if tp + fn else 0.0, "f1": 2 * tp / (2 * tp + fp + fn) if tp else 0.0}
+
+
+def _f1(c: np.ndarray) -> np.ndarray:
+    tp, fp, fn = c[..., 0], c[..., 1], c[..., 2]
+    den = 2 * tp + fp + fn
+    return np.divide(2 * tp, den, out=np.zeros(den.shape), where=den > 0)
+
+
+def _bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, resamples: int, alpha: float) -> dict:
+    """Paired bootstrap over sentences of F1(B) − F1(A) from per-sentence counts (n, 3) of both."""
+    n = len(a)
+    deltas = []
+    for start in range(0, resamples, 100):  # 100 resamples at a time bounds the memory
+        k = min(100, resamples - start)
+        w = rng.multinomial(n, np.full(n, 1.0 / n), size=k) if n else np.zeros((k, 0))
+        deltas.append(_f1(w @ b) - _f1(w @ a))
+    d = np.concatenate(deltas)
+    lo, hi = np.quantile(d, [alpha / 2, 1 - alpha / 2])
+    return {"ci": [float(lo), float(hi)], "p_b_better": float(np.mean(d > 0)), "p_a_better": float(np.mean(d < 0))}
+
+
+def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mapping[str, dict], answer: dict,
+                    seed: int = 0, alpha: float = 0.05, resamples: int = RESAMPLES) -> dict:
+    """The ``heldout`` block of ``report.json``.
+
+    Parameters
+    ----------
+    records : mapping (system, split, direction) → fold record
+        Records holding ``heldout`` (e.g. ``FoldStore.records``).
+    names : sequence of str
+        The systems, in report order.
+    m : int
+    sets : mapping file → info
+        For every held-out file: ``{"sentences", "tokens", "gold_chunks", "duplicates"}`` and
+        ``"duplicate"``, the indices of the sentences that also occur in the corpus.
+    answer : dict
+        The Bayes answer (:func:`textbcv.stats.compare.compare_counts`): its F1 estimates and intervals.
+    seed : int
+        Seed of the bootstrap (one stream per file, shared by every pair).
+
+    Returns
+    -------
+    dict
+        ``{"files": {FILE: info}, "systems": {NAME: {FILE: {...}}}, "pairs": [{...}], "bootstrap": {...}}``.
+    """
+    files = {f: {k: v for k, v in info.items() if k != "duplicate"} for f, info in sets.items()}
+    systems: dict = {n: {} for n in names}
+    pooled: dict = {}
+    for f, info in sets.items():
+        keep = np.ones(info["sentences"], dtype=bool)
+        keep[np.asarray(info["duplicate"], dtype=np.int64)] = False
+        for n in names:
+            parts = [records[(n, j, k)]["heldout"][f] for j in range(m) for k in (0, 1)]
+            per = np.array([p["sentences"] for p in parts], dtype=np.int64).reshape(len(parts), -1, 3)
+            sent = per.sum(axis=0)
+            pooled[(n, f)] = sent
+            model_f1 = _f1(per.sum(axis=1))
+            total = _scores(sent.sum(axis=0))
+            est = answer["systems"][n]["f1"]
+            gap = est["estimate"] - total["f1"]
+            systems[n][f] = {
+                "pooled": total,
+                "pooled_without_duplicates": _scores(sent[keep].sum(axis=0)),
+                "models_f1": {"mean": float(model_f1.mean()), "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
+                              "values": model_f1.tolist()},
+                "cv_f1": {"estimate": est["estimate"], "ci": est["ci"]},
+                "gap": float(gap),
+                "outside_interval": not (est["ci"][0] <= total["f1"] <= est["ci"][1]),
+            }
+    pairs = []
+    for fi, (f, info) in enumerate(sets.items()):
+        keep = np.ones(info["sentences"], dtype=bool)
+        keep[np.asarray(info["duplicate"], dtype=np.int64)] = False
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                pa, pb = pooled[(a, f)], pooled[(b, f)]
+                row = {"a": a, "b": b, "file": f,
+                       "delta_f1": float(_f1(pb.sum(axis=0)) - _f1(pa.sum(axis=0))),
+                       "delta_f1_without_duplicates": float(_f1(pb[keep].sum(axis=0)) - _f1(pa[keep].sum(axis=0)))}
+                # the same resampled sentences for every pair of one file
+                row.update(_bootstrap(pa, pb, np.random.default_rng([seed, fi]), resamples, alpha))
+                pairs.append(row)
+    return {
+        "files": files, "systems": systems, "pairs": pairs,
+        "bootstrap": {"resamples": resamples, "seed": seed, "level": 1 - alpha,
+                      "what": "the predictions of the 2m fold models pooled: each resample draws the file's sentences "
+                              "with replacement and adds up every model's counts on them, for both systems alike"},
+    }

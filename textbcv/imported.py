@@ -1,0 +1,240 @@
+"""Predictions made outside textbcv, scored fold by fold into the same run directory as ``compare``.
+
+``textbcv split --export`` writes every fold's halves; the user's tagger
+trains on each ``train`` half and writes its predictions for the ``test``
+half to ``PRED_DIR/fold-{i}-{d}.txt``; :func:`evaluate` reads them (checked
+token by token against the corpus), decodes them to chunks, counts them
+against the corpus's gold chunks — the same gold for every system, whatever
+scheme it predicts in — and writes ``splits.json``, ``folds.jsonl``,
+``report.json``, ``report.md`` and the plots through the code ``compare``
+uses (:func:`textbcv.pipeline.assemble_report`).
+
+Everything is read and checked before anything is written: a bad prediction
+file leaves no run directory behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from textbcv.corpus import Corpus, read_corpus
+from textbcv.corpus.transform import filter_chunks
+from textbcv.errors import InputError
+from textbcv.export import fold_name
+from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
+from textbcv.pipeline import (CompareOptions, _prepare_out, _sha256, assemble_report, corpus_meta, split_info, gold_chunks,
+                              options_from_splits, prepare_corpus, write_report)
+from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
+from textbcv.scoring import count_chunks
+from textbcv.split import SplitSet, load_splits
+from textbcv.tagging import FoldStore
+
+__all__ = ["ImportedSystem", "evaluate", "check_pred_scheme", "IMPORTED"]
+
+#: The ``tagger`` of an imported system's spec.
+IMPORTED = "imported"
+
+
+@dataclass(frozen=True)
+class ImportedSystem:
+    """A system whose predictions were made outside textbcv: its name and prediction directory.
+
+    Examples
+    --------
+    >>> ImportedSystem.parse("bert=runs/bert-preds")
+    ImportedSystem(name='bert', predictions='runs/bert-preds')
+    >>> ImportedSystem.parse("runs/bert-preds")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: --system: expected NAME=PRED_DIR, got 'runs/bert-preds'
+    """
+
+    name: str
+    predictions: str
+
+    @classmethod
+    def parse(cls, text: str) -> "ImportedSystem":
+        """From ``NAME=PRED_DIR``."""
+        name, eq, path = text.partition("=")
+        if not eq or not name.strip() or not path:
+            raise InputError(f"--system: expected NAME=PRED_DIR, got {text!r}")
+        return cls(name.strip(), path)
+
+
+def check_pred_scheme(scheme: str | None, task: str) -> str | None:
+    """The canonical name of ``--pred-scheme`` (None: detect); InputError if unknown or not for ``task``.
+
+    Examples
+    --------
+    >>> check_pred_scheme("BIO", "ner"), check_pred_scheme(None, "ner")
+    ('iob2', None)
+    """
+    if scheme is None:
+        return None
+    from textbcv.schemes import get_scheme, scheme_names
+
+    if task != "ner":
+        raise InputError("--pred-scheme applies to --task ner (segmentation predictions are words, not tags)")
+    try:
+        return get_scheme(scheme.lower()).name
+    except (InputError, KeyError, ValueError):
+        raise InputError(f"--pred-scheme: unknown scheme {scheme!r} (schemes: {', '.join(sorted(scheme_names()))})") from None
+
+
+def _digest(paths: Sequence[Path]) -> str:
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(_sha256(str(p)).encode("ascii"))
+    return h.hexdigest()
+
+
+def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold: Sequence, options: CompareOptions,
+                  pred_scheme: str | None, types: set[str], heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
+    """Fold records of one imported system (every fold file read and checked) and its provenance.
+
+    With held-out files, ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` holds
+    each fold model's predictions of held-out file ``stem``.
+    """
+    base = Path(system.predictions)
+    folds = list(splits.folds())
+    sents = corpus.sentences
+    # (path, sentences) of every file to read: the fold's test half, then each held-out file
+    jobs = []
+    for i, d, _, test in folds:
+        jobs.append((base / f"{fold_name(i, d)}.txt", [sents[k] for k in test]))
+        jobs += [(base / "heldout" / h.stem / f"{fold_name(i, d)}.txt", h.corpus.sentences) for h in heldout]
+    paths = [p for p, _ in jobs]
+    for p in paths:  # name the first missing file before reading any
+        if not p.is_file():
+            raise InputError("prediction file missing" if not p.exists() else "is not a file", file=str(p))
+    scheme = None
+    if options.task == "cws":
+        chunks = [read_segmented_predictions(p, s) for p, s in jobs]
+    else:
+        from textbcv.schemes import detect
+
+        preds = [read_tag_predictions(p, s) for p, s in jobs]
+        scheme = pred_scheme
+        if scheme is None:
+            try:
+                scheme = detect(t for p in preds for t in p.tags)
+            except InputError as e:
+                raise InputError(f"cannot detect the scheme of the predicted tags ({e.message}); give it with "
+                                 "--pred-scheme", file=str(base)) from None
+        chunks = decode_predictions(preds, scheme, types)
+    chunks = [[filter_chunks(c, options.chunk_types, options.untyped) for c in file] for file in chunks]
+    spec = {"name": system.name, "scheme": scheme, "tagger": IMPORTED, "predictions": system.predictions}
+    records = []
+    per_fold = 1 + len(heldout)
+    for k, (i, d, _, test) in enumerate(folds):
+        pred = chunks[k * per_fold]
+        counts = count_chunks([gold[j] for j in test], pred)
+        rec = {"system": system.name, "split": int(i), "direction": int(d), "counts": counts.to_dict(),
+               "tokens": int(sum(len(sents[j]) for j in test)), "sentences": int(len(test)), "spec": spec}
+        if heldout:
+            rec["heldout"] = {h.name: heldout_record(h.gold, chunks[k * per_fold + 1 + q]) for q, h in enumerate(heldout)}
+        rec["run"] = {"imported": str(paths[k * per_fold])}
+        records.append(rec)
+    provenance = {"predictions": system.predictions, "scheme": scheme,
+                  "scheme_detected": scheme is not None and pred_scheme is None, "files": len(paths),
+                  "sha256": _digest(paths)}
+    return records, provenance
+
+
+def evaluate(
+    splits: str | os.PathLike,
+    files: Sequence[str] | None,
+    systems: Sequence[ImportedSystem | str] | Mapping[str, str],
+    out: str | os.PathLike,
+    options: CompareOptions,
+    format: str = "conll",
+    columns: str | None = None,
+    scheme: str | None = None,
+    pred_scheme: str | None = None,
+    plots: bool = True,
+    corpus: Corpus | None = None,
+) -> dict:
+    """Score imported predictions of every fold and write the run directory; return ``report.json``'s content.
+
+    Parameters
+    ----------
+    splits : path
+        The ``SPLITS.json`` of ``textbcv split`` the predictions were made
+        on; it must have been made from this corpus (checked by sentence
+        fingerprints).
+    files : sequence of str, or None with ``corpus``
+        The corpus files, read with ``format``, ``columns``, ``scheme``.
+    systems : sequence of ImportedSystem or ``"NAME=PRED_DIR"``, or mapping name → PRED_DIR
+        At least two; ``PRED_DIR/fold-{i}-{d}.txt`` for every fold.
+    out : path
+        The run directory (must not hold a previous run).
+    options : CompareOptions
+        ``task``, ``alpha``, ``rope``, ``variant``, ``chunk_types``, ``untyped``;
+        m, seed and the split design are those of ``splits``.
+    pred_scheme : str, optional
+        Scheme of the predicted tags (NER; default: detected per system).
+
+    With ``options.heldout`` (held-out files), each system's directory also
+    holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold (i, d)'s model's
+    predictions of the held-out file ``stem``, in the same format.
+
+    Raises
+    ------
+    InputError
+        For a bad option, a corpus that is not the one of ``splits``, a
+        missing prediction file, or a prediction file that does not match
+        its test half (``FILE:LINE``). Nothing is written then.
+    """
+    t_start = time.time()
+    if isinstance(systems, Mapping):
+        systems = [ImportedSystem(str(k), os.fspath(v)) for k, v in systems.items()]
+    systems = [s if isinstance(s, ImportedSystem) else ImportedSystem.parse(s) for s in systems]
+    split_set = load_splits(splits)
+    options = replace(options, systems=tuple(s.name for s in systems), m=len(split_set.splits))
+    options.validate()
+    options = options_from_splits(options, split_set)
+    options.validate()
+    pred_scheme = check_pred_scheme(pred_scheme, options.task)
+    for s in systems:
+        p = Path(s.predictions)
+        if not p.is_dir():
+            raise InputError(f"--system {s.name}: " + ("is not a directory" if p.exists() else "no such directory"),
+                             file=s.predictions)
+    out = Path(out)
+    _prepare_out(out, resume=False)
+    raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme)
+    split_set.check_corpus(raw, file=os.fspath(splits))
+    prepared = prepare_corpus(raw, options.task)
+    gold = gold_chunks(prepared, options)
+    t_read = time.time()
+    types = (set(prepared.chunk_counts()) | ({""} if options.untyped else set())) if options.task == "ner" else None
+    heldout = read_heldout(options.heldout, raw, options, format=raw.format if corpus is not None else format,
+                           columns=columns, scheme=scheme) if options.heldout else []
+    store = FoldStore(out / "folds.jsonl")  # in memory until written (no file exists: checked above)
+    imported = {"splits": {"path": os.fspath(splits), "sha256": _sha256(os.fspath(splits))}, "systems": {}}
+    for s in systems:
+        records, provenance = _score_system(s, split_set, prepared, gold, options, pred_scheme, types, heldout)
+        for rec in records:
+            store.records[(rec["system"], rec["split"], rec["direction"])] = rec
+        imported["systems"][s.name] = provenance
+    names = [s.name for s in systems]
+    m = len(split_set.splits)
+    stopping = {"rule": None, "m_max": None, "reason": f"fixed m = {m}", "m_used": m, "folds_per_system": 2 * m}
+    t_end = time.time()
+    run = {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
+           "seconds": round(t_end - t_start, 3), "read_seconds": round(t_read - t_start, 3),
+           "folds_imported": len(store.records)}
+    report = assemble_report(store, names, m, options, split_set.quality,
+                             corpus_meta(raw, prepared, gold, raw.format if corpus is not None else format),
+                             [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
+                             heldout=heldout, split=split_info(split_set, options, prepared))
+    out.mkdir(parents=True, exist_ok=True)
+    split_set.save(out / "splits.json")
+    store.finalize(names)
+    write_report(out, report, plots)
+    return report
