@@ -75,7 +75,7 @@ def test_default_variant_covers_f1_in_example_6_1(design):
     truth = _truth(design)
     rng = np.random.default_rng(2026)
     hits = 0
-    R = 1000
+    R = 500
     for _ in range(R):
         X, y = _data(rng, design)
         counts = []

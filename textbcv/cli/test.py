@@ -34,10 +34,10 @@ ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive")
 METHODS = ("exact", "monte-carlo", "both")
 METRICS = ("precision", "recall", "f1")
 DECISION_UNITS = ("chunk", "token")
-VARIANT_HELP = (f"count factor of the posteriors (default {defaults.VARIANT}): adaptive (c_m, widened when the folds "
-                "disagree more than c_m implies; covers at the stated level in the calibration studies), thesis "
-                "(c_m; under-covers recall and F1 in the thesis's own Example 6.1), independent (ρ1 = ρ2 = 0), "
-                "averaged-counts (ρ1 = ρ2 = 1), rho (give --rho1 and --rho2)")
+VARIANT_HELP = (f"count factor of the posteriors (default {defaults.VARIANT}): averaged-counts (ρ1 = ρ2 = 1, the "
+                "counts of one average fold; covers F1 at the stated level in the calibration studies), adaptive (c_m, "
+                "widened when the folds disagree more than c_m implies), thesis (c_m; under-covers recall and F1 in "
+                "the thesis's own Example 6.1), independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2)")
 
 __all__ = ["register", "run", "read_counts_json", "read_folds_jsonl", "read_input", "FoldCounts", "format_table",
            "VARIANT_HELP"]
