@@ -275,6 +275,76 @@ def _fields_equal(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, word: byt
     return hit
 
 
+def _any_fields(b: np.ndarray, newline: np.ndarray):
+    """``(filled, counts, spans)`` of the lines of a block: fields found byte by byte (any spacing).
+
+    ``filled`` marks the non-blank lines, ``counts`` is the number of fields
+    of every line, and ``spans(k)`` gives the (start, end) byte offsets of
+    the first, next-to-last and last field of every non-blank line (all
+    holding ``k`` fields).
+    """
+    word = (b != 32) & (b != 9) & (b != 10)
+    start = word.copy()
+    start[1:] &= ~word[:-1]
+    end = word.copy()
+    end[:-1] &= ~word[1:]
+    field_start = np.flatnonzero(start)
+    field_end = np.flatnonzero(end) + 1
+    upto = np.cumsum(start, dtype=np.int32)[np.minimum(newline, len(b) - 1)]
+    counts = np.diff(upto, prepend=0)
+    filled = counts > 0
+
+    def spans(k: int):
+        last = upto[filled] - 1
+        first = last - (k - 1)
+        return (field_start[first], field_end[first], field_start[last - 1], field_end[last - 1],
+                field_start[last], field_end[last])
+
+    return filled, counts, spans
+
+
+def _regular_fields(data: bytes, b: np.ndarray, newline: np.ndarray, ncols: int):
+    """:func:`_any_fields` for a block whose lines are fields joined by one space or TAB (the usual case), or None.
+
+    Only the separators are located: a block of m non-blank lines of k
+    fields has (k - 1) m separators, the j-th line's k - 1 of them in a row
+    (checked); the fields lie between them.
+    """
+    tab = b"\t" in data
+    n = len(newline)
+    line_start = np.empty(n, dtype=np.int64)
+    line_start[0] = 0
+    line_start[1:] = newline[:-1] + 1
+    filled = newline > line_start
+    rows = np.flatnonzero(filled)
+    if not len(rows):
+        return None
+    k = ncols
+    if k < 0:  # the first non-blank line sets the number of columns
+        a, z = int(line_start[rows[0]]), int(newline[rows[0]])
+        k = data.count(b" ", a, z) + (data.count(b"\t", a, z) if tab else 0) + 1
+    if k < 2:
+        return None
+    sep = np.flatnonzero((b == 32) | (b == 9)) if tab else np.flatnonzero(b == 32)
+    if len(sep) != (k - 1) * len(rows):
+        return None
+    # one separator between two fields: never two in a row, never at a line's start or end
+    if len(sep) and (sep[0] == 0 or sep[-1] == len(b) - 1 or (np.diff(sep) == 1).any()
+                     or (b[sep - 1] == 10).any() or (b[sep + 1] == 10).any()):
+        return None
+    grid = sep.reshape(len(rows), k - 1)
+    starts, ends = line_start[rows], newline[rows]
+    if not ((grid[:, 0] > starts).all() and (grid[:, -1] < ends).all()):
+        return None
+    counts = np.where(filled, k, 0)
+
+    def spans(_k: int):
+        gold_start = grid[:, -2] + 1 if k > 2 else starts
+        return starts, grid[:, 0], gold_start, grid[:, -1], grid[:, -1] + 1, ends
+
+    return filled, counts, spans
+
+
 def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encoding: str = "utf-8",
                     keep_tokens: bool = False) -> TagStream:
     """Read the tag columns of a conlleval input file as a :class:`TagStream`.
@@ -328,17 +398,8 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
         n_lines = len(newline)
         if not n_lines:
             continue
-        word = (b != 32) & (b != 9) & (b != 10)
-        start = word.copy()
-        start[1:] &= ~word[:-1]
-        end = word.copy()
-        end[:-1] &= ~word[1:]
-        field_start = np.flatnonzero(start)
-        field_end = np.flatnonzero(end) + 1
-        upto = np.cumsum(start, dtype=np.int32)[np.minimum(newline, len(b) - 1)]
-        del word, start, end
-        counts = np.diff(upto, prepend=0)
-        filled = counts > 0
+        fields = _regular_fields(data, b, newline, ncols) or _any_fields(b, newline)
+        filled, counts, spans = fields
         if filled.any():
             any_text = True
             if ncols < 0:
@@ -353,16 +414,12 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
                     raise InputError(f"expected at least 2 columns (token ... gold predicted), found {n}: {text!r}",
                                      file=name, line=first_line + i)
                 raise InputError(f"expected {ncols} columns as on line {ncols_line}, found {n}", file=name, line=first_line + i)
-        last = upto[filled] - 1
-        first = last - (ncols - 1)
-        f_start, f_end = field_start[first], field_end[first]
-        boundary = _fields_equal(b, f_start, f_end, BOUNDARY.encode())
+        first_start, first_end, gold_start, gold_end, pred_start, pred_end = spans(ncols)
+        boundary = _fields_equal(b, first_start, first_end, BOUNDARY.encode())
         if docstart == "boundary":
-            boundary |= _fields_equal(b, f_start, f_end, DOCSTART.encode())
-        spans_start = np.concatenate((field_start[last - 1], field_start[last]))
-        spans_end = np.concatenate((field_end[last - 1], field_end[last]))
-        coded = _code_spans(data, spans_start, spans_end, codes)
-        m = len(last)
+            boundary |= _fields_equal(b, first_start, first_end, DOCSTART.encode())
+        coded = _code_spans(data, np.concatenate((gold_start, pred_start)), np.concatenate((gold_end, pred_end)), codes)
+        m = len(gold_start)
         g = np.zeros(n_lines, dtype=np.int32)
         p = np.zeros(n_lines, dtype=np.int32)
         tok = filled.copy()
@@ -375,7 +432,7 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
         pred_parts.append(p)
         token_parts.append(tok)
         if tokens is not None:
-            tokens.extend(data[s:e].decode("utf-8") for s, e in zip(f_start[keep].tolist(), f_end[keep].tolist()))
+            tokens.extend(data[s:e].decode("utf-8") for s, e in zip(first_start[keep].tolist(), first_end[keep].tolist()))
     if not any_text:
         raise InputError("file is empty (no sentences)", file=name, line=1)
     token = np.concatenate(token_parts)
