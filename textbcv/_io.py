@@ -127,7 +127,11 @@ def line_at(data: bytes | str, offset: int) -> int:
     return data.count(nl, 0, offset) + data.count(cr, 0, offset) - data.count(cr + nl, 0, offset) + 1
 
 
-def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int = 0, first_line: int = 1) -> str:
+ENCODING_HINT = "if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)"
+
+
+def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int = 0, first_line: int = 1,
+                hint: str = ENCODING_HINT) -> str:
     """Decode ``data`` read from file ``name``; a leading byte-order mark is dropped.
 
     Parameters
@@ -139,6 +143,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
         Any Python text codec (``utf-8``, ``latin-1``, ``cp1252``, ...).
     offset, first_line : int
         Where ``data`` starts in the file (for a file read in blocks).
+    hint : str
+        Said after an invalid UTF-8 byte (what the user can do).
 
     Raises
     ------
@@ -162,10 +168,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as e:
-            raise InputError(
-                f"invalid UTF-8: byte 0x{data[e.start]:02x} at byte offset {offset + e.start}; "
-                "if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)",
-                file=name, line=first_line + line_at(data, e.start) - 1) from None
+            raise InputError(f"invalid UTF-8: byte 0x{data[e.start]:02x} at byte offset {offset + e.start}; {hint}",
+                             file=name, line=first_line + line_at(data, e.start) - 1) from None
     else:
         if offset == 0 and data.startswith(UTF8_BOM) and codecs.lookup(encoding).name != "utf-8-sig":
             raise InputError(f"starts with a UTF-8 byte-order mark, so it is UTF-8, not {encoding}; drop --encoding",
@@ -180,7 +184,7 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
     return text
 
 
-def read_text(path: str | os.PathLike, encoding: str = "utf-8") -> str:
+def read_text(path: str | os.PathLike, encoding: str = "utf-8", hint: str = ENCODING_HINT) -> str:
     """The text of ``path`` (gzip transparent, byte-order mark dropped, line ends kept as they are).
 
     Examples
@@ -191,7 +195,7 @@ def read_text(path: str | os.PathLike, encoding: str = "utf-8") -> str:
     >>> read_text(p)
     'a\\r\\nb'
     """
-    return decode_text(read_bytes(path), os.fspath(path), encoding)
+    return decode_text(read_bytes(path), os.fspath(path), encoding, hint=hint)
 
 
 def loads_json(text: str, file: str, line: int | None = None) -> Any:
@@ -219,9 +223,12 @@ def loads_json(text: str, file: str, line: int | None = None) -> Any:
         raise InputError(f"not valid JSON: {e}", file, line) from None
 
 
+JSON_HINT = "JSON files are UTF-8"
+
+
 def load_json(path: str | os.PathLike) -> Any:
     """The JSON value in the UTF-8 file ``path``; InputError naming the file and line otherwise."""
-    return loads_json(read_text(path), os.fspath(path))
+    return loads_json(read_text(path, hint=JSON_HINT), os.fspath(path))
 
 
 def load_json_lines(path: str | os.PathLike, torn: str = "ignore") -> list[tuple[int, Any]]:
@@ -253,7 +260,7 @@ def load_json_lines(path: str | os.PathLike, torn: str = "ignore") -> list[tuple
             except OSError as e:
                 raise _read_error(e, name) from None
         data = data[:end]
-    text = decode_text(data, name)
+    text = decode_text(data, name, hint=JSON_HINT)
     return [(no, loads_json(line, name, no)) for no, line in enumerate(text.split("\n")[:-1], 1) if line.strip()]
 
 

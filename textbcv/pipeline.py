@@ -246,6 +246,7 @@ def prepare_compare(
     columns: str | None = None,
     scheme: str | None = None,
     resume: bool = False,
+    encoding: str = "utf-8",
 ) -> ComparePlan:
     """Check the input and do the work before training: read, split, featurize (nothing is written).
 
@@ -259,7 +260,7 @@ def prepare_compare(
     systems = options.make_systems()
     out = Path(out)
     _prepare_out(out, resume)
-    raw = read_corpus(files, format=format, columns=columns, scheme=scheme)
+    raw = read_corpus(files, format=format, columns=columns, scheme=scheme, encoding=encoding)
     corpus = prepare_corpus(raw, options.task)
     gold = gold_chunks(corpus, options)
     t_read = time.time()
@@ -270,7 +271,7 @@ def prepare_compare(
         store.check_spec(s.name, s.to_dict())
     payload = make_payload(corpus.sentences, gold, systems)
     t_feat = time.time()
-    return ComparePlan(out, options, format, systems, raw, corpus, gold, splits, payload, store,
+    return ComparePlan(out, options, raw.format, systems, raw, corpus, gold, splits, payload, store,
                        {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat})
 
 
@@ -289,6 +290,7 @@ def compare(
     save_models: bool = False,
     save_predictions: bool = False,
     plots: bool = True,
+    encoding: str = "utf-8",
 ) -> dict:
     """Run a whole comparison and write the run directory; return ``report.json``'s content.
 
@@ -304,7 +306,8 @@ def compare(
     >>> [c["metric"] for c in r["comparisons"]]
     ['precision', 'recall', 'f1']
     """
-    plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume)
+    plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume,
+                           encoding=encoding)
     return run_compare(plan, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
                        save_models=save_models, save_predictions=save_predictions, plots=plots)
 

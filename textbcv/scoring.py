@@ -125,16 +125,27 @@ class Tally:
 
     @classmethod
     def from_dict(cls, d: Mapping, where: str = "counts") -> "Tally":
-        """Read ``{"tp": .., "fp": .., "fn": ..}`` (InputError if a count is missing or not an integer)."""
+        """Read ``{"tp": .., "fp": .., "fn": ..}``: integers in [0, 10^15] (``3.0`` is read as 3).
+
+        InputError naming ``where`` if a count is missing or not such a number.
+
+        Examples
+        --------
+        >>> Tally.from_dict({"tp": 3.0, "fp": 1, "fn": 0})
+        Tally(tp=3, fp=1, fn=0)
+        >>> Tally.from_dict({"tp": 1.5, "fp": 1, "fn": 0}, "counts.overall")
+        Traceback (most recent call last):
+        ...
+        textbcv.errors.InputError: counts.overall.tp must be a non-negative integer, got 1.5
+        """
+        from textbcv._io import json_count
+
         if not isinstance(d, Mapping):
             raise InputError(f"{where}: expected an object with tp, fp, fn")
-        out = []
-        for k in ("tp", "fp", "fn"):
-            v = d.get(k)
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise InputError(f"{where}: {k!r} must be an integer, got {v!r}")
-            out.append(v)
-        return cls(*out)
+        missing = [k for k in ("tp", "fp", "fn") if k not in d]
+        if missing:
+            raise InputError(f"{where}: missing key(s) {', '.join(missing)}")
+        return cls(*(json_count(d[k], f"{where}.{k}") for k in ("tp", "fp", "fn")))
 
 
 class ChunkCounts:

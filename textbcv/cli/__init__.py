@@ -57,6 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser = build_parser([argv[0]] if argv and argv[0] in COMMANDS else COMMANDS)
         args = parser.parse_args(argv)
         status = args.func(args)
+        for note in getattr(args, "notes", ()):  # e.g. the corpus format detected
+            print(note, file=sys.stderr)
         return int(status or 0)
     except InputError as e:
         print(f"textbcv: error: {e}", file=sys.stderr)

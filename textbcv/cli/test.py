@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import re
-from pathlib import Path
 from typing import Any
 
-from textbcv._io import dumps_json
+from textbcv._io import JSON_HINT, _show, dumps_json, json_count, loads_json, read_text
 from textbcv.errors import InputError
 
 # The choices of textbcv.stats.compare, repeated here so that `textbcv --help` and the other commands
@@ -109,51 +107,17 @@ def _system_line(text: str, name: str, fold: int | None = None) -> int | None:
     return _line_of(text, pos[fold]) if fold < len(pos) else _line_of(text, m.start())
 
 
-#: Largest count accepted: far above any corpus, and exact in the float arithmetic of textbcv.stats.
-MAX_COUNT = 10**15
-
-
 def _check_count(v: Any, what: str, file: str, line: int | None) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not (math.isfinite(v) and v == int(v))):
-        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
-    if v < 0:
-        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
-    if v > MAX_COUNT:
-        raise InputError(f"{what} is {_show(v)}, more than 10^15: not a chunk count", file, line)
-    return int(v)
-
-
-def _show(v: Any) -> str:
-    """A short JSON rendering of a value for an error message."""
-    text = json.dumps(v, allow_nan=True) if not (isinstance(v, int) and abs(v) > 10**30) else f"{str(v)[:12]}... ({len(str(abs(v)))} digits)"
-    return text if len(text) <= 60 else text[:57] + "..."
+    return json_count(v, what, file, line)
 
 
 def _read_text(path: str) -> str:
-    """The UTF-8 text of ``path`` (a byte-order mark is dropped); InputError naming file and line otherwise."""
-    file = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", file) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"invalid UTF-8 (byte 0x{data[e.start]:02x}); files must be UTF-8", file,
-                         data.count(b"\n", 0, e.start) + 1) from None
-    return text[1:] if text.startswith("\ufeff") else text
+    """The UTF-8 text of ``path`` (one loader for every file textbcv reads: textbcv._io)."""
+    return read_text(path, hint=JSON_HINT)
 
 
 def _loads(text: str, file: str, line: int | None = None) -> Any:
-    """``json.loads`` with every failure an InputError (``line``: the line of a one-line ``text``)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg}", file, e.lineno if line is None else line) from None
-    except RecursionError:
-        raise InputError("not valid JSON: nested too deeply", file, line) from None
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise InputError(f"not valid JSON: {e}", file, line) from None
+    return loads_json(text, file, line)
 
 
 def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
@@ -199,47 +163,24 @@ def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
 def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dict[str, list[dict[str, int]]]]:
     """Read a folds.jsonl of ``textbcv compare``; return (m, {system: 2m folds in CONTRACT order}).
 
-    A last line without a trailing newline (a fold being written when a run
-    was killed) is ignored. A fold recorded twice must have equal counts.
+    The records are read and checked by :func:`textbcv.foldfile.read_fold_records` (the one parser
+    of the format; a torn last line is left out). A fold recorded twice must have equal counts.
     """
+    from textbcv.foldfile import read_fold_records
+
     file = str(path)
-    raw = _read_text(path)
-    lines = raw.split("\n")
-    if lines and lines[-1] != "":
-        lines = lines[:-1]  # torn last line
     found: dict[str, dict[tuple[int, int], tuple[dict, int]]] = {}
-    for no, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        obj = _loads(line, file, no)
-        if not isinstance(obj, dict):
-            raise InputError("expected one JSON object per line", file, no)
-        for key in ("system", "split", "direction", "counts"):
-            if key not in obj:
-                raise InputError(f'missing key "{key}"', file, no)
+    for no, obj in read_fold_records(path):
         system, split, direction = obj["system"], obj["split"], obj["direction"]
-        if not isinstance(system, str):
-            raise InputError(f'"system" must be a string, got {_show(system)}', file, no)
-        if isinstance(split, bool) or not isinstance(split, int) or split < 0:
-            raise InputError(f'"split" must be an integer >= 0, got {_show(split)}', file, no)
-        if direction not in (0, 1) or isinstance(direction, bool):
-            raise InputError(f'"direction" must be 0 or 1, got {_show(direction)}', file, no)
         counts = obj["counts"]
         where = "counts.overall" if chunk_type is None else f"counts.types.{chunk_type}"
-        if not isinstance(counts, dict):
-            raise InputError('"counts" must be an object', file, no)
         if chunk_type is None:
-            c = counts.get("overall")
+            c = counts["overall"]
         else:
             types = counts.get("types")
             if not isinstance(types, dict):
                 raise InputError('missing "counts.types"', file, no)
             c = types.get(chunk_type, {"tp": 0, "fp": 0, "fn": 0})
-        if not isinstance(c, dict):
-            raise InputError(f'missing "{where}"', file, no)
-        missing = [k for k in ("tp", "fp", "fn") if k not in c]
-        if missing:
-            raise InputError(f"{where}: missing key(s) {', '.join(missing)}", file, no)
         row = {k: _check_count(c[k], f"{where}.{k}", file, no) for k in ("tp", "fp", "fn")}
         prev = found.setdefault(system, {}).get((split, direction))
         if prev is not None and prev[0] != row:

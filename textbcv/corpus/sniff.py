@@ -118,8 +118,8 @@ def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGues
     ext = _EXTENSIONS.get(_extension(path))
     try:
         lines = _sample(path, encoding)
-    except InputError:
-        lines = []
+    except InputError:  # no such file, a directory...: the reader says so
+        return FormatGuess(None, "")
     guess = _from_content(lines)
     if guess.decisive or guess.format is not None and ext in (None, guess.format):
         return guess
@@ -153,30 +153,31 @@ def _from_content(lines: list[str]) -> FormatGuess:
             blocks.append(size)
             size = 0
     multi_line = len(blocks) >= 2 and sum(blocks) / len(blocks) >= 2
+    last = [r[-1] for r in rows if len(r) >= 2]
+    tag_like = (len(last) >= 0.9 * len(rows) and sum(1 for t in last if _TAG.match(t)) >= 0.95 * len(last)
+                and any(t == "O" or "-" in t for t in last))
     if share >= 0.9 and k >= 2:
-        last = [r[-1] for r in rows if len(r) == k]
-        tags = sum(1 for t in last if _TAG.match(t))
-        if tags >= 0.95 * len(last) and any(t == "O" or "-" in t for t in last):
+        if tag_like:
             return FormatGuess("conll", f"{k} columns, tags in the last", True)
         if multi_line:
             return FormatGuess("conll", f"{k} columns, sentences over several lines", True)
         return FormatGuess("conll", f"{k} columns on every line")
+    if tag_like:  # a column file with lines of other lengths: the reader says which
+        return FormatGuess("conll", f"tags in the last column ({k} columns on most lines)", True)
     if share >= 0.9 and k == 1:
         if multi_line:
             return FormatGuess("conll", "one token per line, sentences between blank lines")
-        return FormatGuess(None, "one field per line and no blank lines (a token list? a word list?)")
+        return FormatGuess(None, "one field per line and no blank lines: a word list, or unsegmented text?")
     if share < 0.5 and len(rows) >= 5:
-        lo, hi = min(counts), max(counts)
-        return FormatGuess("segmented", f"{lo} to {hi} words per line", True)
-    if share < 0.9:
-        return FormatGuess("segmented" if not multi_line else "conll",
-                           "words per line vary" if not multi_line else f"{k} columns on most lines")
-    return FormatGuess(None, "")  # pragma: no cover - every case above returns
+        return FormatGuess("segmented", f"{min(counts)} to {max(counts)} words per line", True)
+    if multi_line:
+        return FormatGuess("conll", f"{k} columns on most lines, sentences over several lines")
+    return FormatGuess("segmented", "words per line vary")
 
 
 def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
-                 encoding: str = "utf-8") -> tuple[str, str]:
-    """The format to read ``paths`` with, and a note saying how it was found.
+                 encoding: str = "utf-8") -> FormatGuess:
+    """The format to read ``paths`` with, and why (``decisive``: the content leaves no doubt).
 
     Parameters
     ----------
@@ -184,6 +185,13 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
     format : str, optional
         The format asked for (``--format``); None to detect it.
     encoding : str
+
+    Returns
+    -------
+    FormatGuess
+        ``reason`` is ``"--format F"`` for a given format, ``""`` when
+        there was nothing to look at (no such file, no text: the reader
+        will say what is wrong).
 
     Raises
     ------
@@ -196,26 +204,26 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
     if format is not None and format not in FORMATS:
         raise InputError(f"unknown format {format!r} (formats: {', '.join(FORMATS)})")
     guesses = [(p, sniff_format(p, encoding)) for p in paths]
-    decisive = [(p, g) for p, g in guesses if g.decisive]
     if format is not None:
-        for p, g in decisive:
-            if g.format != format:
+        for p, g in guesses:
+            if g.decisive and g.format != format:
                 raise InputError(f"--format {format} does not fit this file: it looks like {g.format} ({g.reason}); "
                                  f"use --format {g.format} (or leave --format out)", file=p)
-        return format, f"--format {format}"
+        return FormatGuess(format, f"--format {format}", True)
     found = {g.format for _, g in guesses if g.format is not None}
     if len(found) > 1:
         first = {}
         for p, g in guesses:
-            first.setdefault(g.format, (p, g))
-        (pa, ga), (pb, gb) = [v for k, v in first.items() if k is not None][:2]
+            if g.format is not None:
+                first.setdefault(g.format, (p, g))
+        (pa, ga), (pb, gb) = list(first.values())[:2]
         raise InputError(f"the files are in different formats: {pa} looks like {ga.format} ({ga.reason}), "
                          f"{pb} like {gb.format} ({gb.reason}); give --format, or read them separately")
     if not found:
         p, g = guesses[0]
-        if not g.reason:  # nothing to read: the reader says what is wrong
-            return "conll", "no text to tell the format from"
+        if not g.reason:  # nothing to read (no file, no text): the reader says what is wrong
+            return FormatGuess("conll", "", False)
         raise InputError(f"cannot tell the format ({g.reason}); give --format ({', '.join(FORMATS)})", file=p)
     fmt = found.pop()
     reasons = sorted({g.reason for _, g in guesses if g.format == fmt})
-    return fmt, f"read as {fmt} ({'; '.join(reasons)}); --format sets it"
+    return FormatGuess(fmt, "; ".join(reasons), all(g.decisive for _, g in guesses if g.format == fmt))
