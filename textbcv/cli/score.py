@@ -119,7 +119,7 @@ def orphan_report(stream, scheme: str) -> dict | None:
     name = get_scheme(scheme).name.upper()
     n = n_gold + n_pred
     hint = "is the scheme IOB1?" if name == "IOB2" else f"are the tags really {name}?"
-    message = (f"{n} chunk{'s' if n != 1 else ''} start with {shown} ({n_gold} gold, {n_pred} predicted), "
+    message = (f"{n} chunk{'s start' if n != 1 else ' starts'} with {shown} ({n_gold} gold, {n_pred} predicted), "
                f"which never starts a chunk in {name}: {hint} Each is scored as the start of a chunk, as conlleval does.")
     return {"scheme": get_scheme(scheme).name, "gold": n_gold, "predicted": n_pred, "prefixes": prefixes, "message": message}
 
