@@ -228,3 +228,45 @@ def test_iob1_files_get_no_orphan_warning(capsys):
 def test_valid_files_get_no_orphan_warning(capsys):
     for name in ("pred.txt", "pred_cr_only.txt"):
         assert cli(capsys, "score", DATA / name)[2] == ""
+
+
+# ---------------------------------------------------------------- CoNLL-U: conllu.parse's reading, TAB fields only
+
+
+@pytest.mark.parametrize("parts", [("ud_english_ewt", "en_ewt-ud-dev.conllu"), ("ud_chinese_v1.4", "zh-ud-test.conllu")])
+def test_conllu_reads_as_conllu_parse(shared, parts):
+    """Sentences, FORM, LEMMA, UPOS and XPOS (None for _) as conllu.parse gives them, words only."""
+    conllu = pytest.importorskip("conllu")
+    path = shared(*parts)
+    ours = read_conllu(path)
+    theirs = conllu.parse(path.read_text(encoding="utf-8"))
+    assert len(ours) == len(theirs)
+    for s, t in zip(ours, theirs):
+        words = [w for w in t if isinstance(w["id"], int)]
+        assert s.tokens == tuple(w["form"] for w in words)
+        assert s.lemmas == tuple(w["lemma"] for w in words)
+        assert s.pos == tuple(w["upos"] for w in words)
+        assert s.columns["xpos"] == tuple(w["xpos"] for w in words)
+
+
+def test_conllu_spaces_inside_a_form_stay(tmp_path):
+    """conllu.parse also cuts fields at two spaces; the format (and textbcv) only at TABs."""
+    p = tmp_path / "x.conllu"
+    p.write_text("1\tNew  York\tNew  York\tPROPN\t_\t_\t0\troot\t_\t_\n2\t10\u00a0000\t_\tNUM\tCD\t_\t1\tnummod\t_\t_\n\n")
+    s = read_conllu(p)[0]
+    assert s.tokens == ("New  York", "10\u00a0000") and s.lemmas == ("New  York", "_") and s.pos == ("PROPN", "NUM")
+
+
+def test_writers_round_trip_unicode_spaces(tmp_path):
+    from textbcv.corpus import write_conll, write_conllu, write_segmented
+
+    c = read_conll(DATA / "unicode_spaces.conll")
+    write_conll(c, tmp_path / "x.conll", columns=("token", "ner"), docstart=False)
+    assert corpus_view(read_conll(tmp_path / "x.conll")) == corpus_view(c)
+    write_conllu(c, tmp_path / "x.conllu")
+    assert [s.tokens for s in read_conllu(tmp_path / "x.conllu")] == [s.tokens for s in c]
+    seg = read_segmented(DATA / "unicode_spaces.txt")
+    write_segmented(seg, tmp_path / "x.txt")
+    assert [s.words for s in read_segmented(tmp_path / "x.txt")] == [s.words for s in seg]
+    with pytest.raises(InputError, match="cannot write 'a b' in a column file"):
+        write_conll([c[0].__class__(("a b",))], tmp_path / "y.conll", columns=("token",))

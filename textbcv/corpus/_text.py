@@ -31,13 +31,29 @@ from contextlib import contextmanager
 from textbcv._io import decode_text, read_bytes
 from textbcv.errors import InputError
 
-__all__ = ["read_lines", "load_lines", "split_lines", "split_fields", "split_all", "is_blank", "check_text", "long_lived"]
+__all__ = ["read_lines", "load_lines", "split_lines", "split_fields", "split_all", "is_blank", "check_text", "long_lived",
+           "has_other_spaces"]
 
 #: Characters ``str.isspace`` calls white space other than space, TAB, LF and CR (none separates columns;
 #: tests/test_corpus_bytes.py checks the list against ``str.isspace``).
 OTHER_SPACES = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680", *map(chr, range(0x2000, 0x200B)),
                 "\u2028", "\u2029", "\u202f", "\u205f", "\u3000")
 _SEPARATORS = re.compile("[ \t]+")
+_OTHER_SPACES = frozenset(OTHER_SPACES)
+_ASCII_OTHER_SPACES = tuple(c for c in OTHER_SPACES if c < "\x80")
+
+
+def has_other_spaces(text: str) -> bool:
+    """Whether ``text`` holds a space that is not a column separator (then ``str.split`` would misread it).
+
+    Examples
+    --------
+    >>> has_other_spaces("a b\\tc"), has_other_spaces("New\\u00a0York"), has_other_spaces("中国 人")
+    (False, True, False)
+    """
+    if text.isascii():
+        return any(c in text for c in _ASCII_OTHER_SPACES)
+    return not _OTHER_SPACES.isdisjoint(text)
 
 
 def split_lines(text: str) -> list[str]:
@@ -68,7 +84,7 @@ def split_all(lines: list[str], text: str | None = None) -> list[list[str]]:
     [['a', 'b'], [], ['c\\u3000d', 'e']]
     """
     whole = text if text is not None else "\n".join(lines)
-    if not any(c in whole for c in OTHER_SPACES):
+    if not has_other_spaces(whole):
         return list(map(str.split, lines))
     return list(map(split_fields, lines))
 

@@ -24,7 +24,7 @@ from itertools import chain
 import numpy as np
 
 from textbcv._io import atomic_write
-from textbcv.corpus._text import OTHER_SPACES, load_lines, long_lived
+from textbcv.corpus._text import has_other_spaces, load_lines, long_lived
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError
 
@@ -115,7 +115,7 @@ def split_text(text: str, n_lines: int) -> tuple[list[str], np.ndarray]:
     >>> split_text("a b\\n\\n c\\u00a0d \\te", 3)
     (['a', 'b', 'c\\xa0d', 'e'], array([2, 0, 2]))
     """
-    if any(c in text for c in OTHER_SPACES):
+    if has_other_spaces(text):
         fields = _FIELD_SEPARATORS.split(text)
         if fields and fields[-1] == "":
             fields.pop()

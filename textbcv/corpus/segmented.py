@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 
 from textbcv._io import atomic_write
-from textbcv.corpus._text import OTHER_SPACES, load_lines, long_lived, split_fields
+from textbcv.corpus._text import has_other_spaces, load_lines, long_lived, split_fields
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError
 
@@ -37,7 +37,9 @@ def bmes_tags(words: Sequence[str]) -> tuple[str, ...]:
     >>> bmes_tags(["中国", "人", "民主化"])
     ('B', 'E', 'S', 'B', 'M', 'E')
     """
-    return tuple(chain.from_iterable(map(_bmes, map(len, words))))
+    lengths = list(map(len, words))
+    tags = _BMES.__getitem__ if not lengths or max(lengths) < len(_BMES) else _bmes
+    return tuple(chain.from_iterable(map(tags, lengths)))
 
 
 def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encoding: str = "utf-8") -> Corpus:
@@ -68,7 +70,7 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
             if "\u3000" in text:
                 text = text.replace("\u3000", " ")
                 lines = [line.replace("\u3000", " ") for line in lines]
-            split = split_fields if any(c in text for c in OTHER_SPACES) else str.split
+            split = split_fields if has_other_spaces(text) else str.split
             del text
             for lineno, words in enumerate(map(split, lines), 1):
                 if words:
