@@ -11,7 +11,6 @@ import pytest
 
 from textbcv.cli import main
 from textbcv.corpus.conlleval import read_conlleval
-from textbcv.errors import InputError
 
 DATA = Path(__file__).parent / "data"
 

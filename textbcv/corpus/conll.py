@@ -313,7 +313,7 @@ def _build(files: list[_File], paths: list[str], scheme: str | None, encoding: s
         f.fields = None
     scheme = _resolve_scheme(files, tag_seqs, np.concatenate(tag_lengths), paths, scheme) if tag_seqs else None
     make = Sentence._make
-    sentences = [make(t, g, scheme if g else None, l, p, c, d, s, n) for t, g, l, p, c, d, s, n in rows]
+    sentences = [make(t, g, scheme if g else None, lem, p, c, d, s, n) for t, g, lem, p, c, d, s, n in rows]
     return Corpus(sentences, paths, "conll", scheme, encoding)
 
 

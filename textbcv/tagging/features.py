@@ -23,7 +23,7 @@ import gc
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from textbcv.corpus.model import Sentence
 from textbcv.errors import InputError
