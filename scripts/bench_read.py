@@ -6,7 +6,9 @@ reference measured in the same run on the same file: for CoNLL columns and
 segmented text a bare loop that splits every line (the floor any reader
 pays), for CoNLL-U ``conllu.parse`` of the whole file with default settings.
 Figures: sentences/s, tokens/s, seconds, and ``ratio`` = textbcv seconds /
-reference seconds.
+reference seconds. Targets (issue 20): eng.train within 4× of the bare loop
+(``ratio`` <= 4); CoNLL-U at least 2× faster than ``conllu.parse``
+(``ratio`` <= 0.5). ``targets`` says whether each is met in this run.
 
 Usage: scripts/bench_read.py [--shared ../shared/corpora] [--repeat 3]
 """
@@ -79,7 +81,13 @@ def main() -> None:
             "reference_seconds": round(ref_secs, 4),
             "ratio": round(secs / ref_secs, 3),
         }
-    print(json.dumps({"benchmark": "read", "repeat": args.repeat, "results": results}, indent=2))
+    targets = {}
+    for name, limit, what in (("conll", 4.0, "eng.train read within 4x of a bare line.split() loop"),
+                              ("conllu", 0.5, "CoNLL-U read at least 2x faster than conllu.parse")):
+        r = results.get(name, {})
+        if "ratio" in r:
+            targets[name] = {"target": what, "ratio": r["ratio"], "limit": limit, "met": r["ratio"] <= limit}
+    print(json.dumps({"benchmark": "read", "repeat": args.repeat, "results": results, "targets": targets}, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,22 +1,41 @@
 #!/usr/bin/env python3
-"""Benchmark: textbcv's chunk scoring against seqeval on ≥ 300,000 CoNLL-2003 tokens.
+"""Benchmark: `textbcv score` against seqeval on 1.2 million CoNLL-2003 tokens; prints JSON.
 
-Gold tags are the NER column of eng.train + eng.testa + eng.testb (IOB1,
-301,418 tokens without the -DOCSTART- lines); predictions perturb them with
-a fixed seed (each token's tag replaced, with probability ``--noise``, by a
-random tag of the tag set, which also makes invalid sequences). Every
-scorer is timed ``--repeat`` times in this run and the best time is kept.
-Prints JSON: tokens, seconds and tokens/s of each scorer, and the speed
-ratios of textbcv over seqeval.
+The input is a conlleval file (``token gold predicted``, a blank line between
+sentences) of 1,205,672 tokens: the NER column of eng.train + eng.testa +
+eng.testb (IOB1, without the -DOCSTART- lines) four times, the predictions
+perturbed with a fixed seed (each tag replaced, with probability ``--noise``,
+by a random tag of the tag set, which also makes invalid sequences).
 
-Usage: .venv/bin/python scripts/bench_score.py [--corpus-dir ../shared/corpora/conll2003_en]
+Measured in this run, on the same file:
+
+* ``cli``: ``textbcv score FILE --json`` as a whole process (interpreter
+  start-up, imports, reading, scoring, printing), best of ``--repeat`` runs
+  after one warm-up run (which writes the bytecode caches, as an installed
+  package has them), against the reference: the file read by a plain
+  Python loop into lists of tags and seqeval's ``classification_report``
+  on them (in-process, best of ``--reference-repeat``; its start-up is not
+  counted). Target: ratio >= 30.
+* ``in_memory``: :func:`textbcv.scoring.score_tags` on the same lists against
+  ``classification_report`` and ``f1_score`` (the scoring cores alone).
+* ``memory``: peak resident memory of ``textbcv score FILE --json`` on a
+  10-million-token file (the same lines repeated; ``--big-tokens``). Target:
+  under 1 GB (the reader streams the file in blocks).
+
+The counts of the process equal those of seqeval (default mode, conlleval's
+rules) and of ``score_tags``; ``results_equal`` says so.
+
+Usage: .venv/bin/python scripts/bench_score.py [--corpus-dir ../shared/corpora/conll2003_en] [--repeat 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -24,6 +43,10 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+CLI_TARGET = 30.0
+MEMORY_TARGET_MB = 1024
 
 
 def perturb(gold: list[list[str]], noise: float, seed: int) -> list[list[str]]:
@@ -35,9 +58,16 @@ def perturb(gold: list[list[str]], noise: float, seed: int) -> list[list[str]]:
     flat = [tagset[r] if h else t for t, h, r in zip(flat, hit.tolist(), repl.tolist())]
     out, i = [], 0
     for s in gold:
-        out.append(flat[i : i + len(s)])
+        out.append(flat[i: i + len(s)])
         i += len(s)
     return out
+
+
+def write_file(path: Path, tokens, gold, pred, copies: int) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for _ in range(copies):
+            for t, g, p in zip(tokens, gold, pred):
+                f.write("".join(f"{a} {b} {c}\n" for a, b, c in zip(t, g, p)) + "\n")
 
 
 def best_time(fn, repeat: int):
@@ -49,66 +79,146 @@ def best_time(fn, repeat: int):
     return best, result
 
 
+def read_plain(path: Path) -> tuple[list[list[str]], list[list[str]]]:
+    """The reference reader: a plain Python loop over the lines."""
+    gold, pred, g, p = [], [], [], []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if not fields:
+                if g:
+                    gold.append(g)
+                    pred.append(p)
+                    g, p = [], []
+                continue
+            g.append(fields[-2])
+            p.append(fields[-1])
+    if g:
+        gold.append(g)
+        pred.append(p)
+    return gold, pred
+
+
+def textbcv_command() -> list[str]:
+    exe = Path(sys.executable).with_name("textbcv")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "textbcv"]
+
+
+def run_process(cmd: list[str], env: dict) -> tuple[float, str]:
+    """Wall time and stdout of one process."""
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, env=env)
+    wall = time.perf_counter() - t
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.decode()}")
+    return wall, proc.stdout.decode()
+
+
+def peak_rss_mb(cmd: list[str], env: dict) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB) of one run of ``cmd``."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t
+    if status != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.read().decode()}")
+    return wall, usage.ru_maxrss / 1024
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus-dir", type=Path, default=ROOT.parent / "shared" / "corpora" / "conll2003_en")
     ap.add_argument("--noise", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--copies", type=int, default=4, help="copies of the three files (default 4: 1.2M tokens)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of the textbcv process (best kept)")
+    ap.add_argument("--reference-repeat", type=int, default=2, help="runs of the seqeval reference (best kept)")
+    ap.add_argument("--big-tokens", type=float, default=1e7, help="tokens of the memory test file (0: skip it)")
     args = ap.parse_args(argv)
 
     from seqeval.metrics import classification_report, f1_score
 
+    from textbcv.corpus import read_conll
     from textbcv.scoring import score_tags
 
-    from textbcv.corpus import read_conll
-
     corpus = read_conll([args.corpus_dir / n for n in ("eng.train", "eng.testa", "eng.testb")])
+    tokens = [list(s.tokens) for s in corpus]
     gold = [list(s.tags) for s in corpus]
     pred = perturb(gold, args.noise, args.seed)
-    tokens = sum(map(len, gold))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cmd = textbcv_command()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "predictions.txt"
+        write_file(path, tokens, gold, pred, args.copies)
+        n_tokens = sum(map(len, gold)) * args.copies
 
-    t_conll, s_conll = best_time(lambda: score_tags(gold, pred), args.repeat)
-    t_iob1, s_iob1 = best_time(lambda: score_tags(gold, pred, scheme="iob1"), args.repeat)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        t_report, report = best_time(lambda: classification_report(gold, pred, digits=4, output_dict=True), args.repeat)
-        t_f1, f1 = best_time(lambda: f1_score(gold, pred), args.repeat)
+        # the whole command, as a user runs it
+        run_process(cmd + ["score", str(path), "--json"], env)  # warm-up: bytecode caches
+        t_cli, out = float("inf"), None
+        for _ in range(args.repeat):
+            t, out = run_process(cmd + ["score", str(path), "--json"], env)
+            t_cli = min(t_cli, t)
+        cli = json.loads(out)
+
+        # the reference: a plain loop and seqeval
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+
+            def reference():
+                g, p = read_plain(path)
+                return g, p, classification_report(g, p, digits=4, output_dict=True)
+
+            t_ref, (g_all, p_all, report) = best_time(reference, args.reference_repeat)
+            t_report, _ = best_time(lambda: classification_report(g_all, p_all, digits=4, output_dict=True), 1)
+            t_f1, f1 = best_time(lambda: f1_score(g_all, p_all), 1)
+        t_tags, s_tags = best_time(lambda: score_tags(g_all, p_all), 3)
+
+        memory = None
+        if args.big_tokens > 0:
+            big = Path(tmp) / "big.txt"
+            copies = int(np.ceil(args.big_tokens / n_tokens))
+            with open(big, "wb") as f:
+                data = path.read_bytes()
+                for _ in range(copies):
+                    f.write(data)
+            path.unlink()
+            t_big, rss = peak_rss_mb(cmd + ["score", str(big), "--json"], env)
+            memory = {"tokens": n_tokens * copies, "file_mb": round(big.stat().st_size / 2**20, 1),
+                      "seconds": round(t_big, 2), "peak_rss_mb": round(rss, 1), "target_mb": MEMORY_TARGET_MB,
+                      "met": rss < MEMORY_TARGET_MB}
 
     same = (
-        abs(s_conll.counts.f1 - f1) < 1e-12
-        and s_conll.counts == s_iob1.counts
-        and all(
-            abs(s_conll.counts.types[t].f1 - report[t]["f1-score"]) < 1e-12 and s_conll.counts.types[t].n_gold == report[t]["support"]
-            for t in s_conll.counts.types
-        )
+        cli["overall"]["tp"] == s_tags.counts.overall.tp
+        and cli["overall"]["fp"] == s_tags.counts.overall.fp
+        and cli["overall"]["fn"] == s_tags.counts.overall.fn
+        and abs(cli["overall"]["f1"] - f1) < 1e-12
+        and all(abs(v["f1"] - report[t]["f1-score"]) < 1e-12 and v["tp"] + v["fn"] == report[t]["support"]
+                for t, v in cli["types"].items())
     )
     out = {
-        "tokens": tokens,
-        "sentences": len(gold),
+        "benchmark": "score",
+        "tokens": n_tokens,
         "noise": args.noise,
         "seed": args.seed,
-        "repeat": args.repeat,
-        "f1": s_conll.counts.f1,
-        "results_equal_seqeval": bool(same),
-        "seconds": {
-            "textbcv_score_tags_conlleval": t_conll,
-            "textbcv_score_tags_iob1": t_iob1,
-            "seqeval_classification_report": t_report,
-            "seqeval_f1_score": t_f1,
+        "results_equal": bool(same),
+        "cli": {
+            "command": " ".join(Path(c).name for c in cmd) + " score FILE --json",
+            "seconds": round(t_cli, 4),
+            "reference": "plain Python loop + seqeval classification_report (in-process)",
+            "reference_seconds": round(t_ref, 3),
+            "ratio": round(t_ref / t_cli, 2),
+            "target": CLI_TARGET,
+            "met": t_ref / t_cli >= CLI_TARGET,
         },
-        "tokens_per_s": {
-            "textbcv_score_tags_conlleval": tokens / t_conll,
-            "textbcv_score_tags_iob1": tokens / t_iob1,
-            "seqeval_classification_report": tokens / t_report,
-            "seqeval_f1_score": tokens / t_f1,
+        "in_memory": {
+            "textbcv_score_tags_seconds": round(t_tags, 4),
+            "seqeval_classification_report_seconds": round(t_report, 3),
+            "seqeval_f1_score_seconds": round(t_f1, 3),
+            "tokens_per_s": round(n_tokens / t_tags),
+            "ratio_vs_classification_report": round(t_report / t_tags, 1),
+            "ratio_vs_f1_score": round(t_f1 / t_tags, 1),
         },
-        "speedup": {
-            "conlleval_vs_classification_report": t_report / t_conll,
-            "conlleval_vs_f1_score": t_f1 / t_conll,
-            "iob1_vs_classification_report": t_report / t_iob1,
-            "iob1_vs_f1_score": t_f1 / t_iob1,
-        },
+        "memory": memory,
     }
     print(json.dumps(out, indent=2))
     return 0 if same else 1

@@ -11,7 +11,6 @@ import pytest
 
 from textbcv.cli import main
 from textbcv.corpus.conlleval import read_conlleval
-from textbcv.errors import InputError
 
 DATA = Path(__file__).parent / "data"
 
@@ -35,7 +34,9 @@ def run(capsys, *argv):
 )
 def test_conlleval_report_equals_golden_file(capsys, infile, options, expected):
     status, out, err = run(capsys, DATA / infile, *options)
-    assert status == 0 and err == ""
+    # score_iob2.txt's predictions open two chunks with I- (I-ORG after B-MISC, I-LOC after O): one warning
+    warning = "2 chunks start with I- (0 gold, 2 predicted)" if infile == "score_iob2.txt" else None
+    assert status == 0 and (warning in err and len(err.splitlines()) == 1 if warning else err == "")
     assert out.encode() == (DATA / expected).read_bytes()
 
 

@@ -218,8 +218,9 @@ def test_counts_arithmetic_and_dicts():
     assert ChunkCounts().f1 == 0.0 and Tally().precision == 0.0
     with pytest.raises(InputError, match="not the sum"):
         ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 0, "fn": 0}, "types": {"X": {"tp": 2, "fp": 0, "fn": 0}}})
-    with pytest.raises(InputError, match="'fp' must be an integer"):
+    with pytest.raises(InputError, match="counts.overall.fp must be a non-negative integer, got 0.5"):
         ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 0.5, "fn": 0}})
+    assert ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 2.0, "fn": 3}}).overall == Tally(1, 2, 3)  # as `textbcv test`
     only_overall = ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 2, "fn": 3}})
     assert (only_overall + only_overall).overall == Tally(2, 4, 6)
 

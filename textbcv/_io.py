@@ -1,7 +1,14 @@
-"""Small file helpers shared by every stage: atomic writes and stable JSON."""
+"""Small file helpers shared by every stage: reading text and JSON, atomic writes, stable JSON.
+
+Every file textbcv reads goes through :func:`read_bytes` (gzip is
+transparent) and :func:`decode_text` (one encoding rule, one error
+message naming the file, the line and the byte offset); JSON and JSON-lines
+files through :func:`load_json` and :func:`load_json_lines`.
+"""
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import json
 import os
@@ -12,7 +19,282 @@ from typing import IO, Any
 
 from textbcv.errors import InputError
 
-__all__ = ["atomic_write", "check_writable", "dumps_json", "write_json", "append_line"]
+__all__ = [
+    "atomic_write", "check_writable", "dumps_json", "write_json", "append_line",
+    "read_bytes", "open_bytes", "decode_text", "read_text", "check_encoding", "line_at",
+    "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT",
+]
+
+GZIP_MAGIC = b"\x1f\x8b"
+UTF8_BOM = b"\xef\xbb\xbf"
+#: Largest count accepted in a counts file: far above any corpus, and exact in float arithmetic.
+MAX_COUNT = 10**15
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def _read_error(e: OSError, name: str) -> InputError:
+    if isinstance(e, FileNotFoundError):
+        return InputError("no such file", file=name)
+    if isinstance(e, IsADirectoryError):
+        return InputError("is a directory, not a file", file=name)
+    return InputError(f"cannot read: {e.strerror or e}", file=name)
+
+
+def open_bytes(path: str | os.PathLike) -> IO[bytes]:
+    """Open ``path`` for reading bytes; a gzip file (by its magic bytes) is decompressed on the fly.
+
+    Raises
+    ------
+    InputError
+        For a missing file, a directory or an unreadable file.
+    """
+    name = os.fspath(path)
+    try:
+        f = open(path, "rb")
+        if f.peek(2)[:2] == GZIP_MAGIC:
+            import gzip
+
+            return gzip.GzipFile(fileobj=f, mode="rb")
+        return f
+    except OSError as e:
+        raise _read_error(e, name) from None
+
+
+def read_bytes(path: str | os.PathLike) -> bytes:
+    """The bytes of ``path``, decompressed when it is a gzip file (whatever its name).
+
+    Examples
+    --------
+    >>> import gzip, tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.txt.gz")
+    >>> _ = open(p, "wb").write(gzip.compress(b"a b\\n"))
+    >>> read_bytes(p)
+    b'a b\\n'
+    >>> read_bytes(os.path.join(os.path.dirname(p), "missing.txt"))
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: .../missing.txt: no such file
+    """
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise _read_error(e, name) from None
+    if data[:2] == GZIP_MAGIC:
+        import gzip
+        import zlib
+
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as e:
+            raise InputError(f"not a valid gzip file ({e})", file=name) from None
+    return data
+
+
+def check_encoding(encoding: str) -> str:
+    """The canonical name of a text encoding; InputError naming ``--encoding`` if Python has no such codec.
+
+    Examples
+    --------
+    >>> check_encoding("Latin-1"), check_encoding("utf8")
+    ('iso8859-1', 'utf-8')
+    >>> check_encoding("klingon")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: --encoding: unknown text encoding 'klingon' (e.g. utf-8, latin-1, cp1252, gb18030)
+    """
+    try:
+        info = codecs.lookup(encoding)
+    except (LookupError, TypeError, ValueError):
+        raise InputError(f"--encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, cp1252, gb18030)") from None
+    if not hasattr(info, "_is_text_encoding") or info._is_text_encoding:
+        return info.name
+    raise InputError(f"--encoding: {encoding!r} is not a text encoding")
+
+
+def line_at(data: bytes | str, offset: int) -> int:
+    """1-based number of the line holding ``data[offset]``; LF, CRLF and a lone CR each end a line.
+
+    Examples
+    --------
+    >>> line_at(b"a\\r\\nb\\rc\\nd", 7), line_at("a\\nb", 0)
+    (4, 1)
+    """
+    nl, cr = ("\n", "\r") if isinstance(data, str) else (b"\n", b"\r")
+    return data.count(nl, 0, offset) + data.count(cr, 0, offset) - data.count(cr + nl, 0, offset) + 1
+
+
+ENCODING_HINT = "if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)"
+
+
+def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int = 0, first_line: int = 1,
+                hint: str = ENCODING_HINT) -> str:
+    """Decode ``data`` read from file ``name``; a leading byte-order mark is dropped.
+
+    Parameters
+    ----------
+    data : bytes
+    name : str
+        The file, for error messages.
+    encoding : str
+        Any Python text codec (``utf-8``, ``latin-1``, ``cp1252``, ...).
+    offset, first_line : int
+        Where ``data`` starts in the file (for a file read in blocks).
+    hint : str
+        Said after an invalid UTF-8 byte (what the user can do).
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` with the byte and its offset for bytes that are not
+        valid in ``encoding``; ``FILE`` for a UTF-8 byte-order mark under
+        another encoding (the file is UTF-8).
+
+    Examples
+    --------
+    >>> decode_text(b"\\xef\\xbb\\xbfcaf\\xc3\\xa9", "a.txt")
+    'café'
+    >>> decode_text(b"caf\\xe9", "a.txt", "latin-1")
+    'café'
+    >>> decode_text(b"ok\\ncaf\\xe9\\n", "a.txt")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: a.txt:2: invalid UTF-8: byte 0xe9 at byte offset 6; if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)
+    """
+    if encoding in ("utf-8", "utf8", "UTF-8"):
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise InputError(f"invalid UTF-8: byte 0x{data[e.start]:02x} at byte offset {offset + e.start}; {hint}",
+                             file=name, line=first_line + line_at(data, e.start) - 1) from None
+    else:
+        if offset == 0 and data.startswith(UTF8_BOM) and codecs.lookup(encoding).name != "utf-8-sig":
+            raise InputError(f"starts with a UTF-8 byte-order mark, so it is UTF-8, not {encoding}; drop --encoding",
+                             file=name, line=1)
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as e:
+            raise InputError(f"not valid {encoding}: byte 0x{data[e.start]:02x} at byte offset {offset + e.start} ({e.reason})",
+                             file=name, line=first_line + line_at(data, e.start) - 1) from None
+    if offset == 0 and text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def read_text(path: str | os.PathLike, encoding: str = "utf-8", hint: str = ENCODING_HINT) -> str:
+    """The text of ``path`` (gzip transparent, byte-order mark dropped, line ends kept as they are).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.txt")
+    >>> _ = open(p, "wb").write(b"\\xef\\xbb\\xbfa\\r\\nb")
+    >>> read_text(p)
+    'a\\r\\nb'
+    """
+    return decode_text(read_bytes(path), os.fspath(path), encoding, hint=hint)
+
+
+def loads_json(text: str, file: str, line: int | None = None) -> Any:
+    """``json.loads`` with every failure an :class:`InputError` naming ``file`` (and the line).
+
+    ``line`` is the line of a one-line ``text`` (a JSON-lines record);
+    otherwise the line is the decoder's.
+
+    Examples
+    --------
+    >>> loads_json('{"a": [1, 2]}', "x.json")
+    {'a': [1, 2]}
+    >>> loads_json('{"a": \\n [1, 2}', "x.json")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: x.json:2: not valid JSON: Expecting ',' delimiter
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not valid JSON: {e.msg}", file, e.lineno if line is None else line) from None
+    except RecursionError:
+        raise InputError("not valid JSON: nested too deeply", file, line) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise InputError(f"not valid JSON: {e}", file, line) from None
+
+
+JSON_HINT = "JSON files are UTF-8"
+
+
+def load_json(path: str | os.PathLike) -> Any:
+    """The JSON value in the UTF-8 file ``path``; InputError naming the file and line otherwise."""
+    return loads_json(read_text(path, hint=JSON_HINT), os.fspath(path))
+
+
+def load_json_lines(path: str | os.PathLike, torn: str = "ignore") -> list[tuple[int, Any]]:
+    """``(line number, value)`` of every non-blank line of a JSON-lines file.
+
+    Parameters
+    ----------
+    torn : {"ignore", "truncate"}
+        What to do with a last line without its newline (a record being
+        written when a process was killed): leave it out, or also cut it
+        from the file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.jsonl")
+    >>> _ = open(p, "w").write('{"a": 1}\\n\\n[2]\\n{"tor')
+    >>> load_json_lines(p)
+    [(1, {'a': 1}), (3, [2])]
+    """
+    name = os.fspath(path)
+    data = read_bytes(path)
+    end = data.rfind(b"\n") + 1
+    if end < len(data):
+        if torn == "truncate":
+            try:
+                with open(path, "r+b") as f:
+                    f.truncate(end)
+            except OSError as e:
+                raise _read_error(e, name) from None
+        data = data[:end]
+    text = decode_text(data, name, hint=JSON_HINT)
+    return [(no, loads_json(line, name, no)) for no, line in enumerate(text.split("\n")[:-1], 1) if line.strip()]
+
+
+def json_count(value: Any, where: str, file: str | None = None, line: int | None = None) -> int:
+    """A chunk count read from JSON: an integer in [0, 10^15] (``3.0`` is read as 3).
+
+    Examples
+    --------
+    >>> json_count(3, "tp"), json_count(3.0, "tp")
+    (3, 3)
+    >>> json_count(1.5, "counts.overall.fp")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: counts.overall.fp must be a non-negative integer, got 1.5
+    """
+    ok = not isinstance(value, bool) and (
+        isinstance(value, int) or (isinstance(value, float) and value == value and abs(value) != float("inf") and value == int(value)))
+    if not ok or value < 0:
+        raise InputError(f"{where} must be a non-negative integer, got {_show(value)}", file, line)
+    if value > MAX_COUNT:
+        raise InputError(f"{where} is {_show(value)}, more than 10^15: not a chunk count", file, line)
+    return int(value)
+
+
+def _show(v: Any) -> str:
+    """A short JSON rendering of a value for an error message."""
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > 10**30:
+        text = f"{str(v)[:12]}... ({len(str(abs(v)))} digits)"
+    else:
+        text = json.dumps(v, allow_nan=True, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# ----------------------------------------------------------------------------- writing
 
 
 def _umask() -> int:

@@ -422,6 +422,7 @@ def prepare_compare(
     corpus: Corpus | None = None,
     systems: Sequence[System] | None = None,
     splits: SplitSet | str | os.PathLike | None = None,
+    encoding: str = "utf-8",
 ) -> ComparePlan:
     """Check the input and do the work before training: read, split, featurize (nothing is written).
 
@@ -463,7 +464,8 @@ def prepare_compare(
     for s in systems:
         store.check_spec(s.name, s.to_dict())
     check_heldout_records(store, [s.name for s in systems], options.heldout)
-    raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme)
+    raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme,
+                                                        encoding=encoding)
     given = None
     if splits is not None:
         given, _ = _given_splits(splits, raw)
@@ -511,6 +513,7 @@ def compare(
     save_predictions: bool = False,
     plots: bool = True,
     splits: SplitSet | str | os.PathLike | None = None,
+    encoding: str = "utf-8",
 ) -> dict:
     """Run a whole comparison and write the run directory; return ``report.json``'s content.
 
@@ -527,7 +530,7 @@ def compare(
     ['precision', 'recall', 'f1']
     """
     plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume,
-                           splits=splits)
+                           splits=splits, encoding=encoding)
     return run_compare(plan, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
                        save_models=save_models, save_predictions=save_predictions, plots=plots)
 

@@ -42,10 +42,9 @@ import numpy as np
 
 from textbcv.errors import InputError
 from textbcv.schemes import (
-    _BEGIN,
-    _END,
     CONLLEVAL,
-    OUTSIDE,
+    TagCodes,
+    chunk_spans,
     conlleval_end,
     conlleval_split,
     conlleval_start,
@@ -60,6 +59,7 @@ __all__ = [
     "count_chunks",
     "sentence_counts",
     "score_tags",
+    "score_codes",
     "count_lexicon",
     "format_conlleval",
 ]
@@ -126,16 +126,27 @@ class Tally:
 
     @classmethod
     def from_dict(cls, d: Mapping, where: str = "counts") -> "Tally":
-        """Read ``{"tp": .., "fp": .., "fn": ..}`` (InputError if a count is missing or not an integer)."""
+        """Read ``{"tp": .., "fp": .., "fn": ..}``: integers in [0, 10^15] (``3.0`` is read as 3).
+
+        InputError naming ``where`` if a count is missing or not such a number.
+
+        Examples
+        --------
+        >>> Tally.from_dict({"tp": 3.0, "fp": 1, "fn": 0})
+        Tally(tp=3, fp=1, fn=0)
+        >>> Tally.from_dict({"tp": 1.5, "fp": 1, "fn": 0}, "counts.overall")
+        Traceback (most recent call last):
+        ...
+        textbcv.errors.InputError: counts.overall.tp must be a non-negative integer, got 1.5
+        """
+        from textbcv._io import json_count
+
         if not isinstance(d, Mapping):
             raise InputError(f"{where}: expected an object with tp, fp, fn")
-        out = []
-        for k in ("tp", "fp", "fn"):
-            v = d.get(k)
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise InputError(f"{where}: {k!r} must be an integer, got {v!r}")
-            out.append(v)
-        return cls(*out)
+        missing = [k for k in ("tp", "fp", "fn") if k not in d]
+        if missing:
+            raise InputError(f"{where}: missing key(s) {', '.join(missing)}")
+        return cls(*(json_count(d[k], f"{where}.{k}") for k in ("tp", "fp", "fn")))
 
 
 class ChunkCounts:
@@ -378,20 +389,12 @@ _N_CLASSES = len(_CONLL_CLASSES)
 _CONLL_FLAGS = (_CONLL_END.astype(np.uint8) | (_CONLL_START.astype(np.uint8) << 1)).ravel()
 
 
-class _Codes(dict):
-    """Tag -> integer code, assigning the next code to a tag seen for the first time."""
-
-    def __missing__(self, tag):
-        code = self[tag] = len(self)
-        return code
-
-
 def _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary: bool):
     """Integer-coded streams of both sides: a boundary ``O`` first, then each sentence and a boundary.
 
-    Returns the gold and predicted code arrays, the boundary mask, the
-    sentence lengths and the tag vocabulary (code ``i`` is ``vocab[i]``;
-    code 0 is ``O``).
+    Returns the gold and predicted code arrays, the token mask (False at
+    boundaries), the sentence lengths and the tag vocabulary (code ``i`` is
+    ``vocab[i]``; code 0 is ``O``).
     """
     gold = gold_tag_seqs if isinstance(gold_tag_seqs, list) else list(gold_tag_seqs)
     pred = pred_tag_seqs if isinstance(pred_tag_seqs, list) else list(pred_tag_seqs)
@@ -402,7 +405,7 @@ def _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary: bool):
     if not np.array_equal(lg, lp):
         k = int(np.flatnonzero(lg != lp)[0])
         raise InputError(f"sentence {k}: {lg[k]} gold tags but {lp[k]} predicted tags")
-    codes = _Codes({OUTSIDE: 0})
+    codes = TagCodes()
     get = codes.__getitem__
     g = np.fromiter(map(get, chain.from_iterable(gold)), dtype=np.int32, count=int(lg.sum()))
     p = np.fromiter(map(get, chain.from_iterable(pred)), dtype=np.int32, count=int(lg.sum()))
@@ -412,9 +415,9 @@ def _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary: bool):
         offsets = offsets[:-1]
     g = np.insert(g, offsets, 0)
     p = np.insert(p, offsets, 0)
-    boundary = np.zeros(len(g), dtype=bool)
-    boundary[offsets + np.arange(len(offsets))] = True
-    return g, p, boundary, lg, list(codes)
+    token = np.ones(len(g), dtype=bool)
+    token[offsets + np.arange(len(offsets))] = False
+    return g, p, token, lg, list(codes)
 
 
 def _where(lengths: np.ndarray, flat_index: int) -> tuple[int, int]:
@@ -465,14 +468,49 @@ def score_tags(
     >>> score_tags(g, g).counts.overall.tp, score_tags(g, g, "iobes").counts.overall.tp
     (1, 3)
     """
-    g, p, boundary, lengths, vocab = _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary)
-    n = len(g)
-    tokens = int(n - boundary.sum())
+    g, p, token, lengths, vocab = _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary)
+
+    def where(index: int) -> str:
+        s, pos = _where(lengths, index)
+        return f"sentence {s}, position {pos}"
+
+    return score_codes(g, p, token, vocab, scheme, where)
+
+
+def score_codes(g: np.ndarray, p: np.ndarray, token: np.ndarray, vocab: Sequence[str], scheme: str = CONLLEVAL,
+                where=None) -> TagScore:
+    """Score integer-coded tag streams (e.g. a :class:`textbcv.corpus.conlleval.TagStream`).
+
+    Parameters
+    ----------
+    g, p : numpy.ndarray of int
+        Gold and predicted tag codes of one stream: conlleval.pl's loop over
+        the lines, boundaries included (code of ``O``), starting after a
+        boundary.
+    token : numpy.ndarray of bool
+        False at boundaries (they are not tokens).
+    vocab : sequence of str
+        ``vocab[c]`` is the tag of code ``c``.
+    scheme : str
+        As for :func:`score_tags`.
+    where : callable, optional
+        ``where(index)`` names stream position ``index`` in an error message
+        for a tag that is not of ``scheme``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> vocab = ["O", "B-PER", "I-PER"]
+    >>> s = score_codes(np.array([0, 1, 2, 0]), np.array([0, 1, 0, 0]), np.array([False, True, True, False]), vocab)
+    >>> s.counts.overall, s.tokens, s.correct_tags
+    (Tally(tp=0, fp=1, fn=1), 2, 1)
+    """
+    tokens = int(np.count_nonzero(token))
     if isinstance(scheme, str) and scheme.lower() == CONLLEVAL:
         split = [conlleval_split(t) for t in vocab]
         canon_index: dict[tuple[str, str], int] = {}
         canon = np.array([canon_index.setdefault(s, len(canon_index)) for s in split], dtype=np.int32)
-        same = canon[g] == canon[p]
+        same = canon[g] == canon[p] if len(canon_index) < len(vocab) else g == p
         types = sorted({t for _, t in split})
         tix = {t: i for i, t in enumerate(types)}
         cls = np.array([_CONLL_CLASS.get(pr, 7) for pr, _ in split], dtype=np.int8)
@@ -480,21 +518,26 @@ def score_tags(
         tp, n_pred, n_gold = _conlleval_counts(g, p, cls, typ, len(types))
     else:
         sch = get_scheme(scheme)
+        present = np.zeros(len(vocab), dtype=bool)
+        present[g] = True
+        present[p] = True
         kinds = []
         for i, t in enumerate(vocab):
+            if not present[i]:  # (e.g. a tag of a boundary line)
+                kinds.append((0, ""))
+                continue
             try:
                 kinds.append(sch.kind(t))
             except InputError as e:
                 at = int(np.flatnonzero((g == i) | (p == i))[0])
-                s, pos = _where(lengths, at)
-                raise InputError(f"sentence {s}, position {pos}: {e}") from None
+                raise InputError(f"{where(at)}: {e}" if where else str(e)) from None
         same = g == p
         types = sorted({t for _, t in kinds})
         tix = {t: i for i, t in enumerate(types)}
         kind = np.array([k for k, _ in kinds], dtype=np.int8)
         typ = np.array([tix[t] for _, t in kinds], dtype=np.int32)
         tp, n_pred, n_gold = _scheme_counts(g, p, kind, typ, len(types))
-    correct_tags = int((same & ~boundary).sum())
+    correct_tags = int(np.count_nonzero(same & token))
     counts = ChunkCounts(
         {
             t: Tally(int(tp[i]), int(n_pred[i] - tp[i]), int(n_gold[i] - tp[i]))
@@ -505,24 +548,9 @@ def score_tags(
     return TagScore(counts, tokens, correct_tags)
 
 
-def _chunks_flat(codes: np.ndarray, kind: np.ndarray, typ: np.ndarray):
-    """Starts, ends (exclusive) and type ids of the chunks of a stream (lenient scheme decoding)."""
-    k = kind[codes]
-    t = typ[codes]
-    inside = k != 0
-    begin = (k & _BEGIN) != 0
-    endf = (k & _END) != 0
-    start = inside.copy()
-    start[1:] &= ~inside[:-1] | begin[1:] | endf[:-1] | (t[1:] != t[:-1])
-    stop = inside.copy()
-    stop[:-1] &= ~inside[1:] | start[1:]
-    s = np.flatnonzero(start)
-    return s, np.flatnonzero(stop) + 1, t[s]
-
-
 def _scheme_counts(g, p, kind, typ, n_types):
-    gs, ge, gt = _chunks_flat(g, kind, typ)
-    ps, pe, pt = _chunks_flat(p, kind, typ)
+    gs, ge, gt = chunk_spans(g, kind, typ)
+    ps, pe, pt = chunk_spans(p, kind, typ)
     n = len(g)
     end_at = np.full(n, -1, dtype=np.int64)
     type_at = np.full(n, -1, dtype=np.int32)

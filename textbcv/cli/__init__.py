@@ -29,8 +29,8 @@ class ArgumentParser(argparse.ArgumentParser):
         raise InputError(message)
 
 
-def build_parser() -> ArgumentParser:
-    """The full ``textbcv`` parser with every available subcommand."""
+def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
+    """The ``textbcv`` parser with the subcommands ``commands`` (default: all of them)."""
     parser = ArgumentParser(
         prog="textbcv",
         description="Block-regularized m×2 cross-validation for comparing sequence taggers.",
@@ -38,7 +38,7 @@ def build_parser() -> ArgumentParser:
     parser.add_argument("--version", action="version", version=f"textbcv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     sub.required = True
-    for name in COMMANDS:
+    for name in commands:
         try:
             module = importlib.import_module(f"textbcv.cli.{name}")
         except ModuleNotFoundError as e:  # a command whose module is not written yet
@@ -51,10 +51,14 @@ def build_parser() -> ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``textbcv`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
+        # `textbcv score FILE` imports only what `score` needs (start-up time is part of every run)
+        parser = build_parser([argv[0]] if argv and argv[0] in COMMANDS else COMMANDS)
         args = parser.parse_args(argv)
         status = args.func(args)
+        for note in getattr(args, "notes", ()):  # e.g. the corpus format detected
+            print(note, file=sys.stderr)
         return int(status or 0)
     except InputError as e:
         print(f"textbcv: error: {e}", file=sys.stderr)

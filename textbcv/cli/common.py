@@ -6,16 +6,18 @@ import argparse
 
 from textbcv.corpus.model import Corpus
 
-__all__ = ["add_corpus_args", "read_corpus_args"]
+__all__ = ["add_corpus_args", "read_corpus_args", "resolve_format", "detection_note"]
 
 FORMATS = ("conll", "conllu", "segmented")
 
 
 def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None:
-    """Add ``FILE...``, ``--format``, ``--columns`` and ``--scheme`` to ``parser``."""
+    """Add ``FILE...``, ``--format``, ``--columns``, ``--scheme`` and ``--encoding`` to ``parser``."""
     if files:
-        parser.add_argument("files", nargs="+", metavar="FILE", help="corpus files, read in the order given")
-    parser.add_argument("--format", choices=FORMATS, default="conll", help="corpus format (default: conll)")
+        parser.add_argument("files", nargs="+", metavar="FILE",
+                            help="corpus files, read in the order given (.gz files are decompressed)")
+    parser.add_argument("--format", choices=FORMATS, default=None,
+                        help="corpus format (default: detected from the content and extension, and said on stderr)")
     parser.add_argument(
         "--columns",
         metavar="ROLE,ROLE,...",
@@ -28,10 +30,62 @@ def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None
         metavar="SCHEME",
         help="scheme of the gold tag column (default: detected, e.g. iob1 for CoNLL-2003)",
     )
+    parser.add_argument("--encoding", default="utf-8", metavar="ENC",
+                        help="text encoding of the corpus files, e.g. latin-1 (default: utf-8)")
+
+
+def resolve_format(args: argparse.Namespace):
+    """The corpus format of ``args``: ``--format``, or detected (:func:`textbcv.corpus.sniff.check_format`).
+
+    Sets ``args.format``; returns the :class:`~textbcv.corpus.sniff.FormatGuess`.
+
+    Raises
+    ------
+    InputError
+        When ``--format`` does not fit the content (the hint names the
+        likely format), or no format can be told.
+    """
+    from textbcv._io import check_encoding
+    from textbcv.corpus.sniff import FormatGuess, check_format
+
+    check_encoding(args.encoding)
+    given = args.format
+    guess = check_format(args.files, given, args.encoding)
+    if given is None and not guess.decisive and guess.format != "conll" and (
+            args.columns is not None or (args.corpus_scheme or "bmes").lower() != "bmes"):
+        # --columns, or a --scheme other than bmes, only apply to column files: the content did not say otherwise
+        guess = FormatGuess("conll", f"{'--columns' if args.columns is not None else '--scheme'} given", False)
+    args.format = guess.format
+    return guess if given is None else FormatGuess(given, "", True)
+
+
+def detection_note(args: argparse.Namespace, guess) -> str | None:
+    """The stderr line saying which format was detected (None when ``--format`` was given)."""
+    if not guess.reason:
+        return None
+    return f"textbcv: {', '.join(args.files)}: read as {guess.format} ({guess.reason}); --format sets it"
 
 
 def read_corpus_args(args: argparse.Namespace) -> Corpus:
-    """Read the corpus named by the options :func:`add_corpus_args` added."""
-    from textbcv.corpus import read_corpus
+    """Read the corpus named by the options :func:`add_corpus_args` added.
 
-    return read_corpus(args.files, format=args.format, columns=args.columns, scheme=args.corpus_scheme)
+    A detected format is said on stderr when the command has succeeded
+    (``args.notes``); an error in a file whose format the content did not
+    settle says how it was read.
+    """
+    from textbcv.corpus import read_corpus
+    from textbcv.errors import InputError
+
+    guess = resolve_format(args)
+    try:
+        corpus = read_corpus(args.files, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
+                             encoding=args.encoding)
+    except InputError as e:
+        if guess.reason and not guess.decisive and e.file is not None:
+            raise InputError(f"{e.message} (read as {guess.format}: {guess.reason}; --format sets the format)",
+                             file=e.file, line=e.line) from None
+        raise
+    note = detection_note(args, guess)
+    if note:  # said once the command has succeeded (an error stays the only line on stderr)
+        args.notes = [*getattr(args, "notes", []), note]
+    return corpus

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from textbcv import defaults
 from textbcv.cli.common import add_corpus_args
@@ -98,14 +99,20 @@ def options_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    from textbcv.pipeline import compare
+    from textbcv.cli.common import detection_note, resolve_format
+    from textbcv.pipeline import prepare_compare, run_compare
 
     options = options_from_args(args)
     options.validate()
-    report = compare(args.files, args.out, options, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
-                     jobs=args.jobs, backend=args.backend, scheduler=args.scheduler, resume=args.resume,
-                     progress=False if args.quiet else None, save_models=args.save_models,
-                     save_predictions=args.save_predictions, plots=not args.no_plots, splits=args.splits)
+    guess = resolve_format(args)
+    plan = prepare_compare(args.files, args.out, options, format=args.format, columns=args.columns,
+                           scheme=args.corpus_scheme, resume=args.resume, encoding=args.encoding, splits=args.splits)
+    note = detection_note(args, guess)
+    if note and not args.quiet:
+        print(note, file=sys.stderr)
+    report = run_compare(plan, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
+                         progress=False if args.quiet else None, save_models=args.save_models,
+                         save_predictions=args.save_predictions, plots=not args.no_plots)
     if not args.quiet:
         from textbcv.cli.report import print_report
 

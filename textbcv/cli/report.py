@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import sys
@@ -58,15 +57,9 @@ def read_report_md(out_dir: str | os.PathLike) -> str:
     path = Path(out_dir) / "report.md"
     if not path.is_file():
         raise InputError("no report.md here: not a finished `textbcv compare` run directory", file=str(out_dir))
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", file=str(path)) from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"invalid UTF-8 (byte 0x{data[e.start]:02x}); not a report written by textbcv",
-                         file=str(path), line=data.count(b"\n", 0, e.start) + 1) from None
+    from textbcv._io import read_text
+
+    return read_text(path, hint="not a report written by textbcv")
 
 
 def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None:

@@ -12,6 +12,13 @@ never closes a chunk of its own type) and so is ``E-X B-X`` (it has no rule
 for ``E`` followed by ``B``). ``--scheme iobes`` (or any other scheme)
 decodes each sentence with that scheme instead, so both gold and predicted
 chunks are the chunks the tags encode.
+
+Chunks that do not start the way the file's scheme (given, or detected from
+the tags) starts a chunk -- ``I-`` after ``O`` in IOB2, ``I-``/``E-`` in
+IOBES, ``I-``/``L-`` in BILOU, ``M``/``E`` in BMES -- are scored as
+conlleval does (each opens a chunk), and counted: one warning on stderr
+and an ``orphans`` object in the JSON. IOB1 files, where ``I-`` starts are
+normal, get none.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ import sys
 from textbcv._io import dumps_json
 from textbcv.errors import InputError
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "orphan_report"]
 
 
 def _scheme(value: str) -> str:
@@ -46,7 +53,8 @@ def register(subparsers) -> None:
         description=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("file", metavar="FILE", help="one token per line, gold and predicted tag in the last two columns")
+    p.add_argument("file", metavar="FILE",
+                   help="one token per line, gold and predicted tag in the last two columns (a .gz file is decompressed)")
     p.add_argument(
         "--scheme",
         type=_scheme,
@@ -55,50 +63,88 @@ def register(subparsers) -> None:
         help="decode chunks with this scheme: " + ", ".join(scheme_names(include_conlleval=True))
         + " (default: conlleval, conlleval.pl's rules)",
     )
+    p.add_argument("--encoding", default="utf-8", metavar="ENC",
+                   help="text encoding of FILE, e.g. latin-1 (default: utf-8)")
     p.add_argument("--json", action="store_true", help="print JSON (CONTRACT.md) instead of conlleval's report")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Score ``args.file`` and print the report."""
-    from textbcv.corpus.conlleval import read_conlleval
-    from textbcv.scoring import format_conlleval, score_tags
+    from textbcv.corpus.conlleval import read_tag_stream
+    from textbcv.scoring import format_conlleval, score_codes
 
-    f = read_conlleval(args.file, docstart="boundary" if args.json else "token")
+    s = read_tag_stream(args.file, docstart="boundary" if args.json else "token", encoding=args.encoding)
     if args.scheme != "conlleval":
-        _check_tags(f, args.scheme)
-    score = score_tags(
-        [s.gold for s in f.sentences],
-        [s.pred for s in f.sentences],
-        scheme=args.scheme,
-        final_boundary=f.final_boundary,
-    )
+        _check_tags(s, args.scheme)
+    score = score_codes(s.gold, s.pred, s.token, s.vocab, scheme=args.scheme)
+    orphans = orphan_report(s, args.scheme)
+    if orphans:
+        print(f"textbcv: warning: {s.path}: {orphans['message']}", file=sys.stderr)
     if args.json:
-        sys.stdout.write(dumps_json(score.to_dict()))
+        out = score.to_dict()
+        if orphans:
+            out["orphans"] = {k: v for k, v in orphans.items() if k != "message"}
+        sys.stdout.write(dumps_json(out))
     else:
         sys.stdout.write(format_conlleval(score))
     return 0
 
 
-def _check_tags(f, scheme: str) -> None:
-    """InputError at FILE:LINE for the first tag that is not a tag of ``scheme``."""
+def orphan_report(stream, scheme: str) -> dict | None:
+    """Chunks of a :class:`~textbcv.corpus.conlleval.TagStream` that do not start as its scheme starts a chunk.
+
+    The scheme is ``scheme``, or for ``"conlleval"`` the one detected from
+    the gold and predicted tags together. Returns None when there is none
+    (always for IOB1, IOE1, IOE2), else ``{"scheme", "gold", "predicted",
+    "prefixes", "message"}``.
+    """
+    from textbcv.schemes import CONLLEVAL, detect_pairs, get_scheme, orphan_pairs, split_tag, tag_pairs
+
+    n = len(stream.vocab)
+    gold_pairs, pred_pairs = tag_pairs(stream.gold, n), tag_pairs(stream.pred, n)
+    if scheme == CONLLEVAL:
+        try:
+            scheme = detect_pairs(gold_pairs + pred_pairs, stream.vocab)
+        except InputError:
+            return None  # tags of no scheme (e.g. conlleval's [ ] .): nothing to compare with
+    gold = orphan_pairs(gold_pairs, stream.vocab, scheme)
+    pred = orphan_pairs(pred_pairs, stream.vocab, scheme)
+    n_gold, n_pred = sum(gold.values()), sum(pred.values())
+    if not n_gold + n_pred:
+        return None
+    prefixes = {p: gold.get(p, 0) + pred.get(p, 0) for p in sorted(set(gold) | set(pred))}
+    typed = {split_tag(t)[0] for t in stream.vocab if split_tag(t)[1]}
+    shown = " or ".join(f"{p}-" if p in typed else p for p in prefixes)
+    name = get_scheme(scheme).name.upper()
+    n = n_gold + n_pred
+    hint = "is the scheme IOB1?" if name == "IOB2" else f"are the tags really {name}?"
+    message = (f"{n} chunk{'s start' if n != 1 else ' starts'} with {shown} ({n_gold} gold, {n_pred} predicted), "
+               f"which never starts a chunk in {name}: {hint} Each is scored as the start of a chunk, as conlleval does.")
+    return {"scheme": get_scheme(scheme).name, "gold": n_gold, "predicted": n_pred, "prefixes": prefixes, "message": message}
+
+
+def _check_tags(stream, scheme: str) -> None:
+    """InputError at FILE:LINE for the first tag (of a token) that is not a tag of ``scheme``."""
+    import numpy as np
+
     from textbcv.schemes import get_scheme
 
     sch = get_scheme(scheme)
-    tags = {t for s in f.sentences for t in s.gold + s.pred}
-    bad = set()
-    for t in tags:
+    bad = np.zeros(len(stream.vocab), dtype=bool)
+    for i, t in enumerate(stream.vocab):
         try:
             sch.kind(t)
         except InputError:
-            bad.add(t)
-    if not bad:
+            bad[i] = True
+    if not bad.any():
         return
-    for s in f.sentences:
-        for i, (g, p) in enumerate(zip(s.gold, s.pred)):
-            for col, t in (("gold", g), ("predicted", p)):
-                if t in bad:
-                    try:
-                        sch.kind(t)
-                    except InputError as e:
-                        raise InputError(f"{col} {e.message}", file=f.path, line=s.line + i) from None
+    hit = (bad[stream.gold] | bad[stream.pred]) & stream.token
+    if not hit.any():
+        return
+    i = int(np.argmax(hit))
+    col, code = ("gold", stream.gold[i]) if bad[stream.gold[i]] else ("predicted", stream.pred[i])
+    try:
+        sch.kind(stream.vocab[code])
+    except InputError as e:
+        raise InputError(f"{col} {e.message}", file=stream.path, line=stream.line_of(i)) from None

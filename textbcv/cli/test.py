@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from textbcv import defaults
-from textbcv._io import dumps_json
+from textbcv._io import JSON_HINT, _show, dumps_json, json_count, loads_json, read_text
 from textbcv.errors import InputError
 
 # The choices of textbcv.stats.compare, repeated here so that `textbcv --help` and the other commands
@@ -145,98 +144,17 @@ def _system_line(text: str, name: str, fold: int | None = None) -> int | None:
     return _line_of(text, pos[fold]) if fold < len(pos) else _line_of(text, m.start())
 
 
-#: Largest count accepted: far above any corpus, and exact in the float arithmetic of textbcv.stats.
-MAX_COUNT = 10**15
-
-
 def _check_count(v: Any, what: str, file: str, line: int | None) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not (math.isfinite(v) and v == int(v))):
-        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
-    if v < 0:
-        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
-    if v > MAX_COUNT:
-        raise InputError(f"{what} is {_show(v)}, more than 10^15: not a chunk count", file, line)
-    return int(v)
-
-
-def _show(v: Any) -> str:
-    """A short JSON rendering of a value for an error message."""
-    text = json.dumps(v, allow_nan=True) if not (isinstance(v, int) and abs(v) > 10**30) else f"{str(v)[:12]}... ({len(str(abs(v)))} digits)"
-    return text if len(text) <= 60 else text[:57] + "..."
+    return json_count(v, what, file, line)
 
 
 def _read_text(path: str) -> str:
-    """The UTF-8 text of ``path`` (a byte-order mark is dropped); InputError naming file and line otherwise."""
-    file = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", file) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"invalid UTF-8 (byte 0x{data[e.start]:02x}); files must be UTF-8", file,
-                         data.count(b"\n", 0, e.start) + 1) from None
-    return text[1:] if text.startswith("\ufeff") else text
+    """The UTF-8 text of ``path`` (one loader for every file textbcv reads: textbcv._io)."""
+    return read_text(path, hint=JSON_HINT)
 
 
 def _loads(text: str, file: str, line: int | None = None) -> Any:
-    """``json.loads`` with every failure an InputError (``line``: the line of a one-line ``text``)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg}", file, e.lineno if line is None else line) from None
-    except RecursionError:
-        raise InputError("not valid JSON: nested too deeply", file, line) from None
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise InputError(f"not valid JSON: {e}", file, line) from None
-
-
-#: Largest count accepted: far above any corpus, and exact in the float arithmetic of textbcv.stats.
-MAX_COUNT = 10**15
-
-
-def _check_count(v: Any, what: str, file: str, line: int | None) -> int:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not (math.isfinite(v) and v == int(v))):
-        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
-    if v < 0:
-        raise InputError(f"{what} must be a non-negative integer, got {_show(v)}", file, line)
-    if v > MAX_COUNT:
-        raise InputError(f"{what} is {_show(v)}, more than 10^15: not a chunk count", file, line)
-    return int(v)
-
-
-def _show(v: Any) -> str:
-    """A short JSON rendering of a value for an error message."""
-    text = json.dumps(v, allow_nan=True) if not (isinstance(v, int) and abs(v) > 10**30) else f"{str(v)[:12]}... ({len(str(abs(v)))} digits)"
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _read_text(path: str) -> str:
-    """The UTF-8 text of ``path`` (a byte-order mark is dropped); InputError naming file and line otherwise."""
-    file = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", file) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError(f"invalid UTF-8 (byte 0x{data[e.start]:02x}); files must be UTF-8", file,
-                         data.count(b"\n", 0, e.start) + 1) from None
-    return text[1:] if text.startswith("\ufeff") else text
-
-
-def _loads(text: str, file: str, line: int | None = None) -> Any:
-    """``json.loads`` with every failure an InputError (``line``: the line of a one-line ``text``)."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg}", file, e.lineno if line is None else line) from None
-    except RecursionError:
-        raise InputError("not valid JSON: nested too deeply", file, line) from None
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise InputError(f"not valid JSON: {e}", file, line) from None
+    return loads_json(text, file, line)
 
 
 Counts = dict[str, int]
@@ -337,28 +255,12 @@ def _tally(c: Any, where: str, file: str, no: int) -> Counts:
 
 def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = False) -> FoldCounts:
     file = str(path)
-    raw = _read_text(path)
-    lines = raw.split("\n")
-    if lines and lines[-1] != "":
-        lines = lines[:-1]  # torn last line
     want_types = per_type or chunk_type is not None
     found: dict[str, dict[tuple[int, int], tuple]] = {}
-    for no, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        obj = _loads(line, file, no)
-        if not isinstance(obj, dict):
-            raise InputError("expected one JSON object per line", file, no)
-        for key in ("system", "split", "direction", "counts"):
-            if key not in obj:
-                raise InputError(f'missing key "{key}"', file, no)
+    from textbcv.foldfile import read_fold_records
+
+    for no, obj in read_fold_records(path):  # the one parser of the format (a torn last line is left out)
         system, split, direction = obj["system"], obj["split"], obj["direction"]
-        if not isinstance(system, str):
-            raise InputError(f'"system" must be a string, got {_show(system)}', file, no)
-        if isinstance(split, bool) or not isinstance(split, int) or split < 0:
-            raise InputError(f'"split" must be an integer >= 0, got {_show(split)}', file, no)
-        if direction not in (0, 1) or isinstance(direction, bool):
-            raise InputError(f'"direction" must be 0 or 1, got {_show(direction)}', file, no)
         counts = obj["counts"]
         if not isinstance(counts, dict):
             raise InputError('"counts" must be an object', file, no)

@@ -1,5 +1,14 @@
 """Corpus readers and writers, and the :class:`Sentence` / :class:`Corpus` model.
 
+One module per format, each with its reader and its writer:
+:mod:`~textbcv.corpus.conll` (columns), :mod:`~textbcv.corpus.conllu`
+(Universal Dependencies), :mod:`~textbcv.corpus.segmented` (one sentence per
+line, words between spaces) and :mod:`~textbcv.corpus.conlleval`
+(``token gold predicted``, what ``textbcv score`` reads).
+:mod:`~textbcv.corpus.sniff` tells the formats apart. Every reader takes an
+``encoding``, decompresses gzip files and keeps every byte of a token (only
+ASCII spaces and TABs separate columns).
+
 Examples
 --------
 >>> from textbcv.corpus import read_corpus
@@ -16,46 +25,63 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 
-from textbcv.corpus.conll import read_conll
-from textbcv.corpus.conllu import read_conllu
+from textbcv.corpus.conll import read_conll, write_conll
+from textbcv.corpus.conlleval import format_conlleval, read_conlleval, write_conlleval
+from textbcv.corpus.conllu import read_conllu, write_conllu
 from textbcv.corpus.model import Chunk, Corpus, Sentence
-from textbcv.corpus.segmented import read_segmented
-from textbcv.corpus.writers import format_conlleval, write_conll, write_conlleval
+from textbcv.corpus.segmented import read_segmented, write_segmented
+from textbcv.corpus.sniff import FORMATS, check_format, sniff_format
 from textbcv.errors import InputError
 
 __all__ = [
-    "Chunk", "Corpus", "Sentence", "read_corpus", "read_conll", "read_conllu", "read_segmented",
-    "write_conll", "write_conlleval", "format_conlleval", "FORMATS",
+    "Chunk", "Corpus", "Sentence", "read_corpus", "read_conll", "read_conllu", "read_segmented", "read_conlleval",
+    "write_conll", "write_conllu", "write_segmented", "write_conlleval", "format_conlleval", "FORMATS",
+    "check_format", "sniff_format",
 ]
-
-FORMATS = ("conll", "conllu", "segmented")
 
 
 def read_corpus(
     paths: str | os.PathLike | Iterable[str | os.PathLike],
-    format: str = "conll",
+    format: str | None = None,
     columns: str | Sequence[str] | None = None,
     scheme: str | None = None,
+    encoding: str = "utf-8",
 ) -> Corpus:
     """Read a corpus in any supported format.
 
     Parameters
     ----------
     paths : path or iterable of paths
-    format : {"conll", "conllu", "segmented"}
+    format : {"conll", "conllu", "segmented"}, optional
+        Detected from the content (and extension) when omitted; a format
+        that contradicts the content is refused (:func:`check_format`).
     columns : str or sequence of str, optional
         Column roles, for ``conll`` only.
     scheme : str, optional
         Scheme of the tag column, for ``conll`` only (detected when omitted).
+    encoding : str
+        Text encoding of the files (default UTF-8).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.conllu")
+    >>> _ = open(p, "w").write("1\\tgo\\tgo\\tVERB\\tVB\\t_\\t0\\troot\\t_\\t_\\n\\n")
+    >>> read_corpus(p).format
+    'conllu'
     """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    paths = [os.fspath(p) for p in paths]
+    if format is not None and format not in FORMATS:
+        raise InputError(f"unknown format {format!r} (formats: {', '.join(FORMATS)})")
+    format = check_format(paths, format, encoding).format
     if format == "conll":
-        return read_conll(paths, columns=columns, scheme=scheme)
+        return read_conll(paths, columns=columns, scheme=scheme, encoding=encoding)
     if columns is not None:
         raise InputError(f"--columns applies to --format conll only, not {format}")
     if scheme is not None and not (format == "segmented" and scheme.lower() == "bmes"):
         raise InputError(f"--scheme applies to --format conll only ({format} files have no tag column to read)")
     if format == "conllu":
-        return read_conllu(paths)
-    if format == "segmented":
-        return read_segmented(paths)
-    raise InputError(f"unknown format {format!r} (formats: {', '.join(FORMATS)})")
+        return read_conllu(paths, encoding=encoding)
+    return read_segmented(paths, encoding=encoding)

@@ -1,26 +1,39 @@
-"""CoNLL column files: one token per line, white-space separated columns.
+"""CoNLL column files: one token per line, columns separated by spaces or TABs.
 
-Blank lines (empty or white space only, e.g. a lone TAB as in WNUT) end a
-sentence; a line whose first field is ``-DOCSTART-`` starts a document and is
-not a sentence. Columns get roles (``token``, ``lemma``, ``pos``, ``chunk``,
-``ner``, ``_`` to ignore); without roles a 4-column file is CoNLL-2003
-(``token,pos,chunk,ner``) and a 2-column file is ``token,ner``
-(character-per-line files like ``字 B-ORG`` are this case).
+Blank lines (empty, or spaces and TABs only, e.g. a lone TAB as in WNUT) end
+a sentence; a line whose first field is ``-DOCSTART-`` starts a document and
+is not a sentence. Columns are separated by runs of ASCII spaces and TABs
+only: a no-break space (U+00A0), an ideographic space (U+3000) or any other
+space inside a token stays part of it. Columns get roles (``token``,
+``lemma``, ``pos``, ``chunk``, ``ner``, ``_`` to ignore); without roles a
+4-column file is CoNLL-2003 (``token,pos,chunk,ner``) and a 2-column file is
+``token,ner`` (character-per-line files like ``字 B-ORG`` are this case).
+
+Files are read whole and split in bulk (a 200,000-token file in a small
+multiple of a bare ``line.split()`` loop); the tag scheme is detected with
+array operations (:func:`textbcv.schemes.detect_codes`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
+from itertools import chain
 
-from textbcv.corpus._text import read_lines
+import numpy as np
+
+from textbcv._io import atomic_write
+from textbcv.corpus._text import has_other_spaces, load_lines, long_lived
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError
 
-__all__ = ["read_conll", "parse_columns", "ROLES", "DEFAULT_COLUMNS"]
+__all__ = ["read_conll", "write_conll", "parse_columns", "ROLES", "DEFAULT_COLUMNS", "DOCSTART"]
 
 ROLES = ("token", "lemma", "pos", "chunk", "ner", "_")
 DEFAULT_COLUMNS = {4: ("token", "pos", "chunk", "ner"), 2: ("token", "ner"), 1: ("token",)}
+DOCSTART = "-DOCSTART-"
+_FIELD_SEPARATORS = re.compile("[ \t\n]+")
 
 
 def parse_columns(columns: str | Sequence[str] | None) -> tuple[str, ...] | None:
@@ -49,10 +62,132 @@ def parse_columns(columns: str | Sequence[str] | None) -> tuple[str, ...] | None
     return roles
 
 
+def _paths(paths) -> list[str]:
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    return [os.fspath(p) for p in paths]
+
+
+class _File:
+    """One CoNLL file split into sentences: the fields, where every sentence's fields start, documents."""
+
+    __slots__ = ("path", "roles", "fields", "first_field", "sizes", "first_lines", "new_document", "token_lines")
+
+    def __init__(self, path, roles, fields, first_field, sizes, first_lines, new_document, token_lines):
+        self.path = path
+        self.roles = roles
+        self.fields = fields  # every field of the file, in order
+        self.first_field = first_field  # index in fields of every sentence's first field
+        self.sizes = sizes  # tokens of every sentence
+        self.first_lines = first_lines  # 1-based first line of every sentence
+        self.new_document = new_document  # the sentence starts a new document
+        self.token_lines = token_lines  # 1-based line of every token
+
+
+def _docstart_lines(text: str, lines: list[str]) -> list[int]:
+    """0-based indices of the lines whose first field is ``-DOCSTART-`` (found with ``str.find``)."""
+    out = []
+    n = len(DOCSTART)
+    line_no = counted = 0
+    pos = text.find(DOCSTART)
+    while pos >= 0:
+        line_no += text.count("\n", counted, pos)
+        counted = pos
+        line = lines[line_no].lstrip(" \t")
+        if line.startswith(DOCSTART) and (len(line) == n or line[n] in " \t"):
+            out.append(line_no)
+        pos = text.find("\n", pos)
+        if pos < 0:
+            break
+        pos = text.find(DOCSTART, pos)
+    return out
+
+
+def split_text(text: str, n_lines: int) -> tuple[list[str], np.ndarray]:
+    """Every field of ``text`` (LF line ends) and the number of fields of each of its ``n_lines`` lines.
+
+    One ``str.split`` of the whole text (a regular expression when a space
+    other than ASCII space and TAB occurs) and array operations on its
+    UTF-8 bytes: no list per line.
+
+    Examples
+    --------
+    >>> split_text("a b\\n\\n c\\u00a0d \\te", 3)
+    (['a', 'b', 'c\\xa0d', 'e'], array([2, 0, 2]))
+    """
+    if has_other_spaces(text):
+        fields = _FIELD_SEPARATORS.split(text)
+        if fields and fields[-1] == "":
+            fields.pop()
+        if fields and fields[0] == "":
+            del fields[0]
+    else:
+        fields = text.split()
+    b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
+    newline = b == 10
+    word = ~(newline | (b == 32) | (b == 9))
+    start = word.copy()
+    start[1:] &= ~word[:-1]
+    before = np.cumsum(start, dtype=np.int64)[newline]  # fields up to each line end
+    if len(before) < n_lines:  # a last line without a line end
+        before = np.append(before, len(fields))
+    counts = np.diff(before[:n_lines], prepend=0)
+    return fields, counts
+
+
+def _parse(text: str, lines: list[str], path: str, roles: tuple[str, ...] | None) -> _File:
+    n = len(lines)
+    fields, lens = split_text(text, n)
+    doc = np.zeros(n, dtype=bool)
+    if DOCSTART in text:
+        doc[_docstart_lines(text, lines)] = True
+    tok = (lens > 0) & ~doc
+    prev = np.zeros(n, dtype=bool)
+    prev[1:] = tok[:-1]
+    errors = []  # (line index, message): the first one in file order is raised
+    inside = np.flatnonzero(doc & prev)
+    if len(inside):
+        errors.append((int(inside[0]), "-DOCSTART- inside a sentence: a document boundary must follow a blank line"))
+    token_idx = np.flatnonzero(tok)
+    if not len(token_idx):
+        if errors:
+            raise InputError(errors[0][1], file=path, line=errors[0][0] + 1)
+        raise InputError("no sentences: the file holds only -DOCSTART- and blank lines", file=path, line=1)
+    first = int(token_idx[0])
+    if roles is None:
+        roles = DEFAULT_COLUMNS.get(int(lens[first]))
+        if roles is None:
+            errors.append((first, f"found {int(lens[first])} columns; name their roles with --columns "
+                                  "(e.g. --columns token,pos,chunk,ner)"))
+    if roles is not None:
+        k = len(roles)
+        bad = token_idx[lens[token_idx] != k]
+        if len(bad):
+            i = int(bad[0])
+            errors.append((i, f"expected {k} columns ({','.join(roles)}), found {int(lens[i])}"))
+    if errors:
+        i, msg = min(errors, key=lambda e: e[0])
+        raise InputError(msg, file=path, line=i + 1)
+    nxt = np.zeros(n, dtype=bool)
+    nxt[:-1] = tok[1:]
+    starts = np.flatnonzero(tok & ~prev)
+    ends = np.flatnonzero(tok & ~nxt) + 1
+    offsets = np.zeros(n, dtype=np.int64)
+    np.cumsum(lens[:-1], out=offsets[1:])
+    new_document = np.zeros(len(starts), dtype=bool)
+    new_document[0] = True
+    docs = np.flatnonzero(doc)
+    if len(docs):
+        j = np.searchsorted(starts, docs)
+        new_document[j[j < len(starts)]] = True
+    return _File(path, roles, fields, offsets[starts], ends - starts, starts + 1, new_document, token_idx + 1)
+
+
 def read_conll(
     paths: str | os.PathLike | Iterable[str | os.PathLike],
     columns: str | Sequence[str] | None = None,
     scheme: str | None = None,
+    encoding: str = "utf-8",
 ) -> Corpus:
     """Read CoNLL column files into a :class:`Corpus`.
 
@@ -60,11 +195,14 @@ def read_conll(
     ----------
     paths : path or iterable of paths
         Files read in the order given; sentences are numbered across them.
+        Gzip files are decompressed.
     columns : str or sequence of str, optional
         Column roles; default by column count (4: CoNLL-2003, 2: token + NER).
     scheme : str, optional
         Scheme of the ``ner`` column; detected from the tags when omitted
         (CoNLL-2003 is IOB1).
+    encoding : str
+        Text encoding of the files (default UTF-8; e.g. ``latin-1``).
 
     Returns
     -------
@@ -86,115 +224,164 @@ def read_conll(
     >>> c[0].chunks
     ((0, 1, 'ORG'),)
     """
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    paths = [os.fspath(p) for p in paths]
+    paths = _paths(paths)
     roles = parse_columns(columns)
-    raw: list[tuple] = []  # (columns dict, document, source, line)
-    document = -1
-    for path in paths:
-        lines = read_lines(path)
-        n_before = len(raw)
-        file_roles = roles
-        new_document = True
-        rows: list[list[str]] = []
-        first_line = 0
-        for lineno, line in enumerate(lines, 1):
-            if not line or line.isspace():
-                if rows:
-                    if new_document:
-                        document += 1
-                        new_document = False
-                    raw.append((file_roles, rows, document, path, first_line))
-                    rows = []
-                continue
-            fields = line.split()
-            if fields[0] == "-DOCSTART-":
-                if rows:
-                    raise InputError(
-                        "-DOCSTART- inside a sentence: a document boundary must follow a blank line",
-                        file=path, line=lineno,
-                    )
-                new_document = True
-                continue
-            if file_roles is None:
-                file_roles = DEFAULT_COLUMNS.get(len(fields))
-                if file_roles is None:
-                    raise InputError(
-                        f"found {len(fields)} columns; name their roles with --columns "
-                        "(e.g. --columns token,pos,chunk,ner)", file=path, line=lineno,
-                    )
-            if len(fields) != len(file_roles):
-                raise InputError(
-                    f"expected {len(file_roles)} columns ({','.join(file_roles)}), found {len(fields)}",
-                    file=path, line=lineno,
-                )
-            if not rows:
-                first_line = lineno
-            rows.append(fields)
-        if rows:
-            if new_document:
-                document += 1
-            raw.append((file_roles, rows, document, path, first_line))
-        if len(raw) == n_before:
-            raise InputError("no sentences: the file holds only -DOCSTART- and blank lines", file=path, line=1)
-    return _build(raw, paths, scheme)
+    with long_lived():
+        files = []
+        for path in paths:
+            text, lines = load_lines(path, encoding)
+            files.append(_parse(text, lines, path, roles))
+            del text, lines
+        return _build(files, paths, scheme, encoding)
 
 
-def _check_tags(raw: list[tuple], tag_seqs: list[tuple], prefixes: frozenset, what: str) -> None:
-    """InputError at FILE:LINE for the first tag (not ``O``) whose prefix is not in ``prefixes``."""
-    from textbcv.schemes import OUTSIDE, split_tag
-
-    ok = {OUTSIDE}
-    for (_roles, _rows, _doc, path, line), tags in zip(raw, tag_seqs):
-        for k, tag in enumerate(tags):
-            if tag in ok:
-                continue
-            if split_tag(tag)[0] not in prefixes:
-                raise InputError(f"tag {tag!r} {what} (prefixes: {', '.join(sorted(prefixes))} and O)", file=path, line=line + k)
-            ok.add(tag)
+def _tag_error(files: list[_File], flat_index: int, message: str) -> InputError:
+    """InputError at the FILE:LINE of the ``flat_index``-th tag over all files."""
+    for f in files:
+        n = int(f.sizes.sum()) if "ner" in f.roles else 0
+        if flat_index < n:
+            return InputError(message, file=f.path, line=int(f.token_lines[flat_index]))
+        flat_index -= n
+    return InputError(message, file=files[0].path)  # pragma: no cover - index within the tags
 
 
-def _build(raw: list[tuple], paths: list[str], scheme: str | None) -> Corpus:
-    from textbcv.schemes import SCHEMES, detect, get_scheme
+def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarray, paths: list[str],
+                    scheme: str | None) -> str | None:
+    """The scheme of the ``ner`` columns (given or detected), after checking every distinct tag."""
+    from textbcv.schemes import SCHEMES, TagCodes, detect_codes, get_scheme, split_tag
 
-    tag_seqs = []
-    for roles, rows, *_ in raw:
-        if "ner" in roles:
-            k = roles.index("ner")
-            tag_seqs.append(tuple(r[k] for r in rows))
-        else:
-            tag_seqs.append(())
-    has_tags = any(tag_seqs)
+    codes_of = TagCodes()
+    codes = np.fromiter(map(codes_of.__getitem__, chain.from_iterable(tag_seqs)), dtype=np.int64, count=int(lengths.sum()))
+    vocab = list(codes_of)
+
+    def check(prefixes, what: str) -> None:
+        bad = [codes_of[t] for t in vocab[1:] if split_tag(t)[0] not in prefixes]
+        if bad:
+            first = int(np.flatnonzero(np.isin(codes, bad))[0])
+            tag = vocab[codes[first]]
+            raise _tag_error(files, first, f"tag {tag!r} {what} (prefixes: {', '.join(sorted(prefixes))} and O)")
+
     if scheme is not None:
         try:
             sch = get_scheme(scheme.lower())
         except (InputError, ValueError) as e:
             raise InputError(f"--scheme: {getattr(e, 'message', e)}") from None
-        scheme = sch.name
-        _check_tags(raw, tag_seqs, sch.prefixes, f"is not a tag of --scheme {scheme}")
-    elif has_tags:
-        try:
-            scheme = detect(t for t in tag_seqs if t)
-        except InputError as e:
-            known = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
-            _check_tags(raw, tag_seqs, known, "is not a tag of any scheme")
-            raise InputError(f"{e.message}; give the scheme with --scheme", file=paths[0]) from None
-    sentences = []
-    for (roles, rows, document, path, line), tags in zip(raw, tag_seqs):
-        cols = list(zip(*rows))
-        named = {}
-        tokens = lemmas = pos = None
-        for role, col in zip(roles, cols):
-            if role == "token":
-                tokens = col
-            elif role == "lemma":
-                lemmas = col
-            elif role == "pos":
-                pos = col
-            elif role == "chunk":
-                named["chunk"] = col
-        sentences.append(
-            Sentence(tokens, tags, scheme if tags else None, lemmas, pos, named, document, path, line)
-        )
-    return Corpus(sentences, paths, "conll", scheme)
+        check(sch.prefixes, f"is not a tag of --scheme {sch.name}")
+        return sch.name
+    try:
+        return detect_codes(codes, vocab, lengths)
+    except InputError as e:
+        known = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
+        check(known, "is not a tag of any scheme")
+        raise InputError(f"{e.message}; give the scheme with --scheme", file=paths[0]) from None
+
+
+def _build(files: list[_File], paths: list[str], scheme: str | None, encoding: str) -> Corpus:
+    rows = []  # per sentence: (tokens, tags, lemmas, pos, chunk, document, path, line)
+    append = rows.append
+    document = -1
+    tag_seqs = []
+    tag_lengths = []
+    for f in files:
+        roles = f.roles
+        k = len(roles)
+        fields = f.fields
+        jt = roles.index("token")
+        jn = roles.index("ner") if "ner" in roles else -1
+        jl = roles.index("lemma") if "lemma" in roles else -1
+        jp = roles.index("pos") if "pos" in roles else -1
+        jc = roles.index("chunk") if "chunk" in roles else -1
+        path = f.path
+        for o, size, line, new in zip(f.first_field.tolist(), f.sizes.tolist(), f.first_lines.tolist(),
+                                      f.new_document.tolist()):
+            e = o + k * size
+            if new:
+                document += 1
+            tags = tuple(fields[o + jn:e:k]) if jn >= 0 else ()
+            append((
+                tuple(fields[o + jt:e:k]),
+                tags,
+                tuple(fields[o + jl:e:k]) if jl >= 0 else None,
+                tuple(fields[o + jp:e:k]) if jp >= 0 else None,
+                {"chunk": tuple(fields[o + jc:e:k])} if jc >= 0 else {},
+                document, path, line,
+            ))
+            if jn >= 0:
+                tag_seqs.append(tags)
+        if jn >= 0:
+            tag_lengths.append(f.sizes)
+        f.fields = None
+    scheme = _resolve_scheme(files, tag_seqs, np.concatenate(tag_lengths), paths, scheme) if tag_seqs else None
+    make = Sentence._make
+    sentences = [make(t, g, scheme if g else None, lem, p, c, d, s, n) for t, g, lem, p, c, d, s, n in rows]
+    return Corpus(sentences, paths, "conll", scheme, encoding)
+
+
+# ----------------------------------------------------------------------------- writer
+
+
+def write_conll(
+    sentences: Iterable[Sentence],
+    path: str | os.PathLike,
+    columns: Sequence[str] = ("token", "pos", "chunk", "ner"),
+    docstart: bool = True,
+) -> None:
+    """Write sentences as a CoNLL column file (atomically, UTF-8, space-separated).
+
+    Parameters
+    ----------
+    sentences : iterable of Sentence
+    path : path
+    columns : sequence of str
+        Roles to write, in order (``token``, ``lemma``, ``pos``, ``chunk``, ``ner``
+        or any key of ``Sentence.columns``); a missing column is written as ``_``
+        (``O`` for ``ner``).
+    docstart : bool
+        Write a ``-DOCSTART-`` line (and a blank line) where a new document starts.
+
+    Raises
+    ------
+    InputError
+        For a value that cannot be a column (empty, or holding a space, a
+        TAB or a line end), naming the sentence's file and line.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.conll")
+    >>> write_conll([Sentence(("EU", "rejects"), ("I-ORG", "O"), "iob1", pos=("NNP", "VBZ"))], p, ("token", "pos", "ner"))
+    >>> print(open(p).read(), end="")
+    -DOCSTART- -X- O
+    <BLANKLINE>
+    EU NNP I-ORG
+    rejects VBZ O
+    <BLANKLINE>
+    >>> read_conll(p, columns="token,pos,ner")[0].chunks
+    ((0, 1, 'ORG'),)
+    """
+    with atomic_write(path) as f:
+        last_doc = None
+        for s in sentences:
+            if docstart and s.document != last_doc:
+                f.write(" ".join(["-DOCSTART-"] + ["-X-"] * (len(columns) - 2) + ["O"]) + "\n\n")
+                last_doc = s.document
+            cols = []
+            for role in columns:
+                if role == "token":
+                    col = s.tokens
+                elif role == "ner":
+                    col = s.tags or ("O",) * len(s)
+                elif role == "lemma":
+                    col = s.lemmas
+                elif role == "pos":
+                    col = s.pos
+                else:
+                    col = s.columns.get(role)
+                cols.append(col if col is not None else ("_",) * len(s))
+            for row in zip(*cols):
+                for v in row:
+                    if not v or any(c in v for c in " \t\n\r"):
+                        raise InputError(f"cannot write {v!r} in a column file: empty or holds a space, TAB or line end",
+                                         file=s.source, line=s.line)
+                f.write(" ".join(row) + "\n")
+            f.write("\n")

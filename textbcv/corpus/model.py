@@ -14,6 +14,8 @@ from functools import cached_property
 __all__ = ["Chunk", "Sentence", "Corpus"]
 
 Chunk = tuple[int, int, str]
+_new = object.__new__
+_set = object.__setattr__
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,6 +74,14 @@ class Sentence:
     def __getitem__(self, i):
         return self.tokens[i]
 
+    @classmethod
+    def _make(cls, tokens, tags, scheme, lemmas, pos, columns, document, source, line) -> "Sentence":
+        """A sentence from every field, in order, unchecked (the readers' fast path: 3× cheaper than ``__init__``)."""
+        s = _new(cls)
+        _set(s, "__dict__", {"tokens": tokens, "tags": tags, "scheme": scheme, "lemmas": lemmas, "pos": pos,
+                             "columns": columns, "document": document, "source": source, "line": line})
+        return s
+
     @cached_property
     def chunks(self) -> tuple[Chunk, ...]:
         """Gold chunks decoded from :attr:`tags` with :attr:`scheme` (lenient, as conlleval)."""
@@ -104,6 +114,9 @@ class Corpus:
         ``"conll"``, ``"conllu"`` or ``"segmented"``.
     scheme : str or None
         Scheme of the gold tags (shared by every sentence).
+    encoding : str
+        Text encoding the files were read with (to read them again, e.g.
+        for a sentence's source lines).
 
     Examples
     --------
@@ -119,6 +132,7 @@ class Corpus:
     files: list[str]
     format: str
     scheme: str | None = None
+    encoding: str = "utf-8"
 
     def __len__(self) -> int:
         return len(self.sentences)
@@ -128,7 +142,7 @@ class Corpus:
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return Corpus(self.sentences[i], self.files, self.format, self.scheme)
+            return Corpus(self.sentences[i], self.files, self.format, self.scheme, self.encoding)
         return self.sentences[i]
 
     @property
@@ -161,4 +175,4 @@ class Corpus:
 
     def subset(self, indices: Sequence[int]) -> "Corpus":
         """The corpus restricted to ``indices`` (in the order given)."""
-        return Corpus([self.sentences[i] for i in indices], self.files, self.format, self.scheme)
+        return Corpus([self.sentences[i] for i in indices], self.files, self.format, self.scheme, self.encoding)

@@ -1,19 +1,32 @@
-"""Segmented text (SIGHAN style): one sentence per line, words separated by white space.
+"""Segmented text (SIGHAN style): one sentence per line, words separated by spaces.
 
-Any run of white space separates words, including the ideographic space
-U+3000. Tokens are characters; the gold chunks are the words, stored as
-untyped BMES tags (``B``, ``M``, ``E``, ``S``).
+Words are separated by runs of ASCII spaces, TABs and ideographic spaces
+(U+3000, the separator of some SIGHAN corpora); any other space (U+00A0, ...)
+is a character of its word. Tokens are characters; the gold chunks are the
+words, stored as untyped BMES tags (``B``, ``M``, ``E``, ``S``). A line
+without words is not a sentence.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from itertools import chain
 
-from textbcv.corpus._text import read_lines
+from textbcv._io import atomic_write
+from textbcv.corpus._text import has_other_spaces, load_lines, long_lived, split_fields
 from textbcv.corpus.model import Corpus, Sentence
+from textbcv.errors import InputError
 
-__all__ = ["read_segmented", "bmes_tags"]
+__all__ = ["read_segmented", "write_segmented", "bmes_tags", "WORD_SEPARATORS"]
+
+#: Characters that separate words.
+WORD_SEPARATORS = (" ", "\t", "\u3000")
+_BMES = [(), ("S",)] + [("B",) + ("M",) * (n - 2) + ("E",) for n in range(2, 64)]
+
+
+def _bmes(n: int) -> tuple[str, ...]:
+    return _BMES[n] if n < len(_BMES) else ("B",) + ("M",) * (n - 2) + ("E",)
 
 
 def bmes_tags(words: Sequence[str]) -> tuple[str, ...]:
@@ -24,21 +37,15 @@ def bmes_tags(words: Sequence[str]) -> tuple[str, ...]:
     >>> bmes_tags(["中国", "人", "民主化"])
     ('B', 'E', 'S', 'B', 'M', 'E')
     """
-    tags: list[str] = []
-    for w in words:
-        if len(w) == 1:
-            tags.append("S")
-        else:
-            tags.append("B")
-            tags.extend("M" * (len(w) - 2))
-            tags.append("E")
-    return tuple(tags)
+    lengths = list(map(len, words))
+    tags = _BMES.__getitem__ if not lengths or max(lengths) < len(_BMES) else _bmes
+    return tuple(chain.from_iterable(map(tags, lengths)))
 
 
-def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Corpus:
+def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encoding: str = "utf-8") -> Corpus:
     """Read segmented text files into a :class:`Corpus` of characters.
 
-    Each file is one document; each non-blank line is a sentence.
+    Each file is one document; each line holding a word is a sentence.
 
     Examples
     --------
@@ -55,11 +62,48 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Co
         paths = [paths]
     paths = [os.fspath(p) for p in paths]
     sentences = []
-    for document, path in enumerate(paths):
-        for lineno, line in enumerate(read_lines(path), 1):
-            words = line.split()
-            if not words:
-                continue
-            tokens = tuple("".join(words))
-            sentences.append(Sentence(tokens, bmes_tags(words), "bmes", None, None, {}, document, path, lineno))
-    return Corpus(sentences, paths, "segmented", "bmes")
+    append = sentences.append
+    make = Sentence._make
+    with long_lived():
+        for document, path in enumerate(paths):
+            text, lines = load_lines(path, encoding, blank="".join(WORD_SEPARATORS))
+            if "\u3000" in text:
+                text = text.replace("\u3000", " ")
+                lines = [line.replace("\u3000", " ") for line in lines]
+            split = split_fields if has_other_spaces(text) else str.split
+            del text
+            for lineno, words in enumerate(map(split, lines), 1):
+                if words:
+                    append(make(tuple("".join(words)), bmes_tags(words), "bmes", None, None, {}, document, path, lineno))
+    return Corpus(sentences, paths, "segmented", "bmes", encoding)
+
+
+def write_segmented(sentences: Iterable[Sentence], path: str | os.PathLike, separator: str = "  ") -> None:
+    """Write sentences as segmented text (atomically, UTF-8): one sentence per line, words joined by ``separator``.
+
+    The words are a sentence's chunks (:attr:`Sentence.words`), or its
+    tokens when it has no tags.
+
+    Raises
+    ------
+    InputError
+        For a word that holds a word separator or a line end.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.txt")
+    >>> write_segmented([Sentence(tuple("中国人"), ("B", "E", "S"), "bmes")], p)
+    >>> open(p, encoding="utf-8").read()
+    '中国  人\\n'
+    >>> [s.words for s in read_segmented(p)]
+    [('中国', '人')]
+    """
+    with atomic_write(path) as f:
+        for s in sentences:
+            words = s.words if s.tags else s.tokens
+            for w in words:
+                if not w or any(c in w for c in (*WORD_SEPARATORS, "\n", "\r")):
+                    raise InputError(f"cannot write the word {w!r} in segmented text: empty or holds a separator",
+                                     file=s.source or None, line=s.line or None)
+            f.write(separator.join(words) + "\n")

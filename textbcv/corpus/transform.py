@@ -29,7 +29,7 @@ def words_to_characters(corpus: Corpus) -> Corpus:
         if any(not w or any(ch.isspace() for ch in w) for w in s.tokens):
             raise InputError("a word is empty or holds white space; cannot split it into characters", file=s.source, line=s.line)
         out.append(Sentence(tuple("".join(s.tokens)), bmes_tags(s.tokens), "bmes", None, None, {}, s.document, s.source, s.line))
-    return Corpus(out, corpus.files, "segmented", "bmes")
+    return Corpus(out, corpus.files, "segmented", "bmes", corpus.encoding)
 
 
 def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None, untyped: bool = False) -> tuple[Chunk, ...]:

@@ -150,17 +150,10 @@ def load_splits(path: str | os.PathLike) -> SplitSet:
         UTF-8 or JSON, missing or mistyped keys, indices that are not
         integers, splits that are not partitions of ``0..n_sentences - 1``.
     """
+    from textbcv._io import load_json
+
     name = str(path)
-    try:
-        with open(path, "rb") as f:
-            text = f.read().decode("utf-8")  # no newline translation: JSON line numbers count "\n" only
-        d = json.loads(text[1:] if text.startswith("\ufeff") else text)
-    except UnicodeDecodeError as e:
-        raise InputError(f"invalid UTF-8 (byte 0x{e.object[e.start]:02x} at offset {e.start})", file=name) from None
-    except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON: {e.msg}", file=name, line=e.lineno) from None
-    except (OSError, RecursionError, ValueError) as e:
-        raise InputError(f"cannot read split manifest: {getattr(e, 'strerror', None) or e}", file=name) from None
+    d = load_json(path)
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise InputError(f"not a {FORMAT} manifest (no \"format\": \"{FORMAT}\")", file=name)
 

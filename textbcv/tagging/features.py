@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import functools
 import gc
-import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 from textbcv.corpus.model import Sentence
 from textbcv.errors import InputError
@@ -238,21 +237,14 @@ def get_template(spec: str | dict | Template) -> Template:
 
 def _read_template(path: str) -> Template:
     """A template from a JSON file; InputError naming the file (and line, where one is at fault)."""
+    from textbcv._io import load_json
+
     try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise InputError(f"cannot read feature template: {e.strerror}", file=path) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise InputError("invalid UTF-8 in feature template", file=path, line=data.count(b"\n", 0, e.start) + 1) from None
-    try:
-        d = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"invalid JSON: {e.msg}", file=path, line=e.lineno) from None
-    except (RecursionError, ValueError) as e:  # nesting too deep, an integer of more than 4300 digits
-        raise InputError(f"invalid JSON: {'nested too deeply' if isinstance(e, RecursionError) else e}", file=path) from None
+        d = load_json(path)
+    except InputError as e:
+        if e.message in ("no such file", "is a directory, not a file") or e.message.startswith("cannot read"):
+            raise InputError(f"cannot read feature template: {e.message}", file=path) from None
+        raise
     try:
         return Template.from_dict(d)
     except InputError as e:

@@ -17,9 +17,9 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from textbcv._io import append_line, atomic_write, dumps_json
+from textbcv._io import append_line, atomic_write
 from textbcv.errors import InputError
-from textbcv.scoring import ChunkCounts
+from textbcv.foldfile import fold_line
 
 __all__ = ["FoldStore", "fold_key"]
 
@@ -55,37 +55,15 @@ class FoldStore:
             self._load()
 
     def _load(self) -> None:
-        name = str(self.path)
+        from textbcv.foldfile import read_fold_records
+
         try:
-            data = self.path.read_bytes()
-        except OSError as e:
-            raise InputError(f"cannot read: {e.strerror}", file=name) from None
-        end = data.rfind(b"\n") + 1
-        if end < len(data):  # a torn last line from a killed run: drop it
-            with open(self.path, "r+b") as f:
-                f.truncate(end)
-            data = data[:end]
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise InputError("invalid UTF-8: not a fold store; delete the file or choose another --out",
-                             file=name, line=data.count(b"\n", 0, e.start) + 1) from None
-        for lineno, line in enumerate(text.split("\n")[:-1], 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-                if not isinstance(rec, dict):
-                    raise ValueError("not a JSON object")
-                key = fold_key(rec)
-                if key[1] < 0 or key[2] not in (0, 1) or not isinstance(key[0], str):
-                    raise ValueError(f"bad system, split or direction {key}")
-                ChunkCounts.from_dict(rec.get("counts"))
-            except (KeyError, TypeError, ValueError, RecursionError) as e:  # InputError is a ValueError
-                msg = getattr(e, "message", None) or str(e) or type(e).__name__
-                raise InputError(f"not a fold record ({msg}); delete the file or choose another --out",
-                                 file=name, line=lineno) from None
-            self.records[key] = rec
+            records = read_fold_records(self.path, torn="truncate")  # a torn last line from a killed run: cut
+        except InputError as e:
+            raise InputError(f"not a fold record ({e.message}); delete the file or choose another --out",
+                             file=e.file, line=e.line) from None
+        for _, rec in records:
+            self.records[fold_key(rec)] = rec
 
     @property
     def done(self) -> set[tuple[str, int, int]]:
@@ -104,7 +82,7 @@ class FoldStore:
     def append(self, record: dict) -> None:
         """Add one finished fold (durable once this returns)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        append_line(self.path, dumps_json(record, indent=None))
+        append_line(self.path, fold_line(record))
         self.records[fold_key(record)] = record
 
     def ordered(self, systems: Sequence[str] | None = None) -> list[dict]:
@@ -116,7 +94,7 @@ class FoldStore:
         """Rewrite the file in canonical order (atomically)."""
         with atomic_write(self.path) as f:
             for rec in self.ordered(systems):
-                f.write(dumps_json(rec, indent=None) + "\n")
+                f.write(fold_line(rec) + "\n")
 
     def counts(self, system: str, m: int) -> list[dict]:
         """The 2m overall counts of ``system`` in fold order, for :mod:`textbcv.stats`."""

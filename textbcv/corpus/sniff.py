@@ -1,0 +1,229 @@
+"""Which corpus format a file is in, from its content (and its extension).
+
+The first 64 KB of a file are enough to tell the formats apart:
+
+* **conllu** -- every line that is not a ``#`` comment has ten TAB-separated
+  fields, the first a word ID (``1``, ``1-2``, ``1.1``);
+* **conll** -- (almost) every line has the same number of columns, and the
+  last column holds tags (``O``, ``B-PER``, ...) or sentences span several
+  lines between blank lines;
+* **segmented** -- one sentence per line: the number of words varies from
+  line to line.
+
+A guess is *decisive* when the content leaves no doubt; a ``--format`` that
+contradicts a decisive guess is refused with the likely format named (a
+CoNLL file read as segmented text would otherwise "succeed" with nonsense).
+When the content cannot tell (a few lines, one column), the extension
+decides (``.conllu``; ``.conll``, ``.bio``, ``.iob``, ``.tsv``), or the user
+must.
+
+Examples
+--------
+>>> import tempfile, os
+>>> d = tempfile.mkdtemp()
+>>> p = os.path.join(d, "x.txt")
+>>> _ = open(p, "w").write("EU B-ORG\\nrejects O\\n\\nPeter B-PER\\nBlackburn I-PER\\n")
+>>> g = sniff_format(p)
+>>> g.format, g.decisive, g.reason
+('conll', True, '2 columns, tags in the last')
+>>> check_format([p], "segmented")
+Traceback (most recent call last):
+...
+textbcv.errors.InputError: .../x.txt: --format segmented does not fit this file: it looks like conll (2 columns, tags in the last); use --format conll (or leave --format out)
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textbcv._io import check_encoding, open_bytes
+from textbcv.corpus._text import split_fields
+from textbcv.errors import InputError
+
+__all__ = ["FormatGuess", "sniff_format", "check_format", "FORMATS"]
+
+FORMATS = ("conll", "conllu", "segmented")
+SAMPLE_BYTES = 1 << 16
+_ID = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*|\.[1-9][0-9]*)?\Z")
+_PREFIXES = ("B", "I", "E", "S", "L", "U", "M", "B2", "B3")
+_TAG = re.compile(r"(?:O|(?:%s)(?:-\S+)?)\Z" % "|".join(_PREFIXES))
+_EXTENSIONS = {".conllu": "conllu", ".conll": "conll", ".bio": "conll", ".iob": "conll", ".iob2": "conll",
+               ".bioes": "conll", ".tsv": "conll"}
+
+
+@dataclass(frozen=True)
+class FormatGuess:
+    """What :func:`sniff_format` found.
+
+    Attributes
+    ----------
+    format : str or None
+        ``"conll"``, ``"conllu"``, ``"segmented"``, or None when neither the
+        content nor the extension tells.
+    reason : str
+        Why, in a few words (for messages).
+    decisive : bool
+        The content leaves no doubt.
+    """
+
+    format: str | None
+    reason: str
+    decisive: bool = False
+
+    def to_dict(self) -> dict:
+        """``{"format", "reason", "decisive"}``."""
+        return {"format": self.format, "reason": self.reason, "decisive": self.decisive}
+
+
+def _sample(path: str, encoding: str) -> list[str]:
+    """Up to 64 KB of whole lines of ``path``, decoded leniently (errors are the reader's to report)."""
+    with open_bytes(path) as f:
+        try:
+            data = f.read(SAMPLE_BYTES)
+            more = f.read(1)
+        except (OSError, EOFError):
+            return []
+    if more:
+        cut = max(data.rfind(b"\n"), data.rfind(b"\r"))
+        data = data[:cut] if cut > 0 else data
+    text = data.decode(check_encoding(encoding), errors="replace")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def _extension(path: str) -> str:
+    name = path.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return os.path.splitext(name)[1]
+
+
+def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGuess:
+    """Guess the corpus format of ``path`` from its first 64 KB and its extension.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.conllu")
+    >>> _ = open(p, "w").write("# text = go\\n1\\tgo\\tgo\\tVERB\\tVB\\t_\\t0\\troot\\t_\\t_\\n\\n")
+    >>> sniff_format(p)
+    FormatGuess(format='conllu', reason='10 TAB-separated fields with word IDs', decisive=True)
+    """
+    path = os.fspath(path)
+    ext = _EXTENSIONS.get(_extension(path))
+    try:
+        lines = _sample(path, encoding)
+    except InputError:  # no such file, a directory...: the reader says so
+        return FormatGuess(None, "")
+    guess = _from_content(lines)
+    if guess.decisive or guess.format is not None and ext in (None, guess.format):
+        return guess
+    if ext is not None:
+        return FormatGuess(ext, f"the extension {_extension(path)}" + (f"; the content: {guess.reason}" if guess.reason else ""))
+    return guess
+
+
+def _from_content(lines: list[str]) -> FormatGuess:
+    filled = [line for line in lines if line.strip(" \t")]
+    if not filled:
+        return FormatGuess(None, "")
+    body = [line for line in filled if not line.startswith("#")]
+    if body:
+        ud = sum(1 for line in body if line.count("\t") == 9 and _ID.match(line.split("\t", 1)[0]))
+        if ud == len(body):
+            return FormatGuess("conllu", "10 TAB-separated fields with word IDs", True)
+    rows = [split_fields(line) for line in filled]
+    rows = [r for r in rows if r and r[0] != "-DOCSTART-"]
+    if not rows:
+        return FormatGuess("conll", "only -DOCSTART- lines")
+    counts = Counter(map(len, rows))
+    k, n_k = counts.most_common(1)[0]
+    share = n_k / len(rows)
+    # sentences over several lines: blocks of consecutive non-blank lines between blank lines
+    blocks, size = [], 0
+    for line in lines:
+        if line.strip(" \t"):
+            size += 1
+        elif size:
+            blocks.append(size)
+            size = 0
+    multi_line = len(blocks) >= 2 and sum(blocks) / len(blocks) >= 2
+    last = [r[-1] for r in rows if len(r) >= 2]
+    tag_like = (len(last) >= 0.9 * len(rows) and sum(1 for t in last if _TAG.match(t)) >= 0.95 * len(last)
+                and any(t == "O" or "-" in t for t in last))
+    if share >= 0.9 and k >= 2:
+        if tag_like:
+            return FormatGuess("conll", f"{k} columns, tags in the last", True)
+        if multi_line:
+            return FormatGuess("conll", f"{k} columns, sentences over several lines", True)
+        return FormatGuess("conll", f"{k} columns on every line")
+    if tag_like:  # a column file with lines of other lengths: the reader says which
+        return FormatGuess("conll", f"tags in the last column ({k} columns on most lines)", True)
+    if share >= 0.9 and k == 1:
+        if multi_line:
+            return FormatGuess("conll", "one token per line, sentences between blank lines")
+        return FormatGuess(None, "one field per line and no blank lines: a word list, or unsegmented text?")
+    if share < 0.5 and len(rows) >= 5:
+        return FormatGuess("segmented", f"{min(counts)} to {max(counts)} words per line", True)
+    if multi_line:
+        return FormatGuess("conll", f"{k} columns on most lines, sentences over several lines")
+    return FormatGuess("segmented", "words per line vary")
+
+
+def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
+                 encoding: str = "utf-8") -> FormatGuess:
+    """The format to read ``paths`` with, and why (``decisive``: the content leaves no doubt).
+
+    Parameters
+    ----------
+    paths : sequence of path
+    format : str, optional
+        The format asked for (``--format``); None to detect it.
+    encoding : str
+
+    Returns
+    -------
+    FormatGuess
+        ``reason`` is ``"--format F"`` for a given format, ``""`` when
+        there was nothing to look at (no such file, no text: the reader
+        will say what is wrong).
+
+    Raises
+    ------
+    InputError
+        When ``format`` contradicts a decisive guess (naming the likely
+        format), when files are in different formats, or when no format is
+        given and none can be told.
+    """
+    paths = [os.fspath(p) for p in paths]
+    if format is not None and format not in FORMATS:
+        raise InputError(f"unknown format {format!r} (formats: {', '.join(FORMATS)})")
+    guesses = [(p, sniff_format(p, encoding)) for p in paths]
+    if format is not None:
+        for p, g in guesses:
+            if g.decisive and g.format != format:
+                raise InputError(f"--format {format} does not fit this file: it looks like {g.format} ({g.reason}); "
+                                 f"use --format {g.format} (or leave --format out)", file=p)
+        return FormatGuess(format, f"--format {format}", True)
+    found = {g.format for _, g in guesses if g.format is not None}
+    if len(found) > 1:
+        first = {}
+        for p, g in guesses:
+            if g.format is not None:
+                first.setdefault(g.format, (p, g))
+        (pa, ga), (pb, gb) = list(first.values())[:2]
+        raise InputError(f"the files are in different formats: {pa} looks like {ga.format} ({ga.reason}), "
+                         f"{pb} like {gb.format} ({gb.reason}); give --format, or read them separately")
+    if not found:
+        p, g = guesses[0]
+        if not g.reason:  # nothing to read (no file, no text): the reader says what is wrong
+            return FormatGuess("conll", "", False)
+        raise InputError(f"cannot tell the format ({g.reason}); give --format ({', '.join(FORMATS)})", file=p)
+    fmt = found.pop()
+    reasons = sorted({g.reason for _, g in guesses if g.format == fmt})
+    return FormatGuess(fmt, "; ".join(reasons), all(g.decisive for _, g in guesses if g.format == fmt))
