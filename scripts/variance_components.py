@@ -543,6 +543,7 @@ def main(argv=None) -> int:
     ap.add_argument("--plot-dir", default=None)
     ap.add_argument("--smoke", action="store_true", help="n = 40, 80, R = 12, 200 resamples; outputs under runs/")
     ap.add_argument("--summarize-only", action="store_true", help="train nothing; summarize the units in --work")
+    ap.add_argument("--no-plots", action="store_true", help="keep the bar charts already drawn")
     ap.add_argument("--external", default=None, help="JSONL, one row per fold: add its components to the JSON")
     ap.add_argument("--stores", default=None, help="glob of textbcv fold stores, one per independent data set")
     ap.add_argument("--system", default=None, help="system of --stores")
@@ -682,7 +683,8 @@ def main(argv=None) -> int:
         "rows": rows,
     }
     result["findings"] = findings(rows)
-    result["meta"]["plots"] = plot(rows, plot_dir, stem)
+    result["meta"]["plots"] = ([f"{stem}_{c}.png" for c in CLASSIFIERS] if args.no_plots
+                               else plot(rows, plot_dir, stem))
     result["meta"]["summary_seconds"] = round(time.time() - t_sum, 1)
     write_json(out_json, result)
     update_section(results, "variance_components", render(result))
