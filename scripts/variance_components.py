@@ -470,7 +470,7 @@ def render(result: dict) -> str:
         "nearest neighbour (k = 5), Gaussian naive Bayes, SVM (RBF, C = 1); F1 of class 1. Splits: textbcv's m×2 BCV "
         "(`split_units`, no balancing), m = 7 per data set, whose first 3 and 5 splits are the m = 3 and m = 5 split "
         "sets (nested, checked). "
-        f"R = {'–'.join(map(str, rs)) if len(rs) > 1 else rs[0]} independent data sets per n (planned {meta['reps']}); "
+        f"R = {f'{rs[0]}–{rs[-1]}' if len(rs) > 1 else rs[0]} independent data sets per n (planned {meta['reps']}); "
         "σ², ω, γ are the mean diagonal, within-pair and across-pair entries of the sample covariance of the 2m fold "
         "F1s over the R data sets; Var = Var(μ̂_m×2) over the data sets, which equals (σ² + ω + (2m−2)γ)/(2m). "
         "Intervals: 95% BCa bootstrap over the R data sets (2,000 resamples unless stated in the JSON). "
@@ -492,8 +492,8 @@ def render(result: dict) -> str:
             r = sim.get((c, n, 3))
             if r is None:
                 continue
-            L.append(f"| {SHORT[c]} | {n:,} | {r['R']} | {_v(r, 'mean'):.3f} | {1e4 * _v(r, 'sigma2'):.2f} | "
-                     f"{1e4 * _v(r, 'omega'):.2f} | {1e4 * _v(r, 'gamma'):.2f} | {_ci(r, 'rho1')} | {_ci(r, 'rho2')} | "
+            L.append(f"| {SHORT[c]} | {n:,} | {r['R']} | {_v(r, 'mean'):.3f} | {1e4 * _v(r, 'sigma2'):.3g} | "
+                     f"{1e4 * _v(r, 'omega'):.3g} | {1e4 * _v(r, 'gamma'):.3g} | {_ci(r, 'rho1')} | {_ci(r, 'rho2')} | "
                      f"{_ci(r, 'count_factor')} | " + " | ".join(f"{_v(r, q):.2f}" for q in LAMBDAS) + " |")
     L += ["", "m = 5 and m = 7 (same data sets; the first 5 and all 7 splits): ρ1, ρ2 and c against "
           f"c_5 = {thesis_count_factor(5):.4f}, c_7 = {thesis_count_factor(7):.4f}:", "",
