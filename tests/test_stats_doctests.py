@@ -13,6 +13,7 @@ MODULES = [
     "textbcv.stats.sequential",
     "textbcv.stats.classic",
     "textbcv.stats.simulate",
+    "textbcv.stats.components",
 ]
 
 

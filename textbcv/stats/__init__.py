@@ -9,16 +9,18 @@ Imports only numpy and scipy; takes counts or per-fold metric values.
 - :mod:`.sequential` — Algorithm 5.1, lazy
 - :mod:`.classic` — textbook tests on stored per-fold values
 - :mod:`.simulate` — the calibration study's engine
+- :mod:`.components` — σ², ω, γ, ρ1, ρ2 and Var(μ̂_m×2) measured from repeated runs
 """
 
 from .bayes import decide, prob_better, prob_better_mc, prob_greater
+from .components import Estimate, VarianceComponents, fold_covariance, variance_components
 from .compare import compare_counts, fold_counts, fold_metrics
 from .correlation import count_factor, thesis_count_factor
 from .posterior import BetaPosterior, F1Posterior, posteriors
 from .sequential import SequentialTTest, sequential_t_test
 
 __all__ = [
-    "BetaPosterior", "F1Posterior", "SequentialTTest", "compare_counts", "count_factor", "decide", "fold_counts",
-    "fold_metrics", "posteriors", "prob_better", "prob_better_mc", "prob_greater", "sequential_t_test",
-    "thesis_count_factor",
+    "BetaPosterior", "Estimate", "F1Posterior", "SequentialTTest", "VarianceComponents", "compare_counts",
+    "count_factor", "decide", "fold_counts", "fold_covariance", "fold_metrics", "posteriors", "prob_better",
+    "prob_better_mc", "prob_greater", "sequential_t_test", "thesis_count_factor", "variance_components",
 ]
