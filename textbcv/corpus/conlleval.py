@@ -6,7 +6,7 @@ only) ends a sentence; so does a line whose first field is ``-X-``
 (conlleval.pl's boundary marker). A line whose first field is
 ``-DOCSTART-`` is, for conlleval.pl, an ordinary token (it is counted in
 "processed N tokens"); with ``docstart="boundary"`` it ends the sentence
-instead and is not a token (the textbcv units of CONTRACT.md).
+instead and is not a token (textbcv's units; docs/formats.md).
 
 Examples
 --------
