@@ -353,7 +353,9 @@ def test_measured_figures_match_their_sources():
 
 
 def _report_page() -> str:
-    return " ".join(_text(DOCS / "reading-the-report.md").split())
+    """The page as one line of words (block-quote marks dropped)."""
+    text = re.sub(r"^> ?", "", _text(DOCS / "reading-the-report.md"), flags=re.M)
+    return " ".join(text.split())
 
 
 def test_split_figures_of_the_report_page(tmp_path, capsys):
