@@ -322,6 +322,22 @@ def test_worked_example_sequential_and_textbook_tests():
     assert w["p_value"] == pytest.approx(2 / 2**6)  # all six differences of one sign
 
 
+def test_f1_is_not_the_harmonic_mean_of_independent_posteriors():
+    from textbcv.stats.compare import fold_counts
+    from textbcv.stats.correlation import count_factor
+    from textbcv.stats.posterior import posteriors
+
+    tot = fold_counts(json.loads(EXAMPLE.read_text(encoding="utf-8"))["systems"]["A"], 3).sum(axis=0)
+    post = posteriors(*tot, c=count_factor(3))
+    lo, hi = post["f1"].interval()
+    rng = np.random.default_rng(0)
+    p, r = post["precision"].sample(rng, 10**6), post["recall"].sample(rng, 10**6)
+    q = np.quantile(2 * p * r / (p + r), [0.025, 0.975])
+    shorter = 1 - (q[1] - q[0]) / (hi - lo)
+    assert 0.05 < shorter < 0.075, shorter
+    assert "its 95% interval is about 6% shorter than the right one" in " ".join(_method().split())
+
+
 def test_choice_of_M():
     from textbcv.stats.correlation import choose_max_m
 
