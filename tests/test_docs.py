@@ -447,3 +447,45 @@ def test_mcnemar_example_of_the_report_page(tmp_path):
             f"χ²(1) = {chi2['statistic']:.2f}, p = {chi2['p_value']:.1e}") in page
     same = [c for c in r["comparisons"] if (c["a"], c["b"]) == ("iobes", "bilou")]
     assert all(c["p_b_better"] == 0.5 for c in same)
+
+
+# ----------------------------------------------------------------------------- formats.md: the examples work
+
+
+def _fences(path: Path) -> list[str]:
+    return [m.group(1) for m in re.finditer(r"^```\w*\n(.*?)^```", _text(path), re.S | re.M)]
+
+
+def test_format_examples_are_read_as_documented(tmp_path, capsys):
+    from textbcv.corpus import read_corpus
+    from textbcv.tagging import parse_system
+
+    blocks = _fences(DOCS / "formats.md")
+    conll = next(b for b in blocks if b.startswith("-DOCSTART-"))
+    (tmp_path / "x.conll").write_text(conll, encoding="utf-8")
+    c = read_corpus([tmp_path / "x.conll"])
+    assert (len(c), c.n_tokens, c.n_documents) == (2, 7, 1)
+    assert c[0].chunks == ((0, 1, "ORG"), (2, 3, "MISC")) and c[1].chunks == ((0, 2, "PER"),)
+
+    seg = next(b for b in blocks if b.startswith("迈向"))
+    (tmp_path / "x.txt").write_text(seg, encoding="utf-8")
+    s = read_corpus([tmp_path / "x.txt"], format="segmented")
+    assert len(s) == 2 and s[0].words == ("迈向", "充满", "希望", "的", "新", "世纪")
+
+    evalfile = next(b for b in blocks if b.startswith("EU B-ORG B-ORG"))
+    (tmp_path / "pred.txt").write_text(evalfile, encoding="utf-8")
+    assert main(["score", str(tmp_path / "pred.txt"), "--json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    shown = next(b for b in blocks if b.startswith('{"tokens"'))
+    assert f'"tokens": {scored["tokens"]}, "accuracy": {scored["accuracy"]}' in shown
+    overall = ", ".join(f'"{k}": {v}' for k, v in scored["overall"].items())
+    assert "{" + overall + "}" in shown
+    assert list(scored["types"]) == ["MISC", "ORG", "PER"]
+
+    template = next(b for b in blocks if b.startswith('{"name": "my_features"'))
+    (tmp_path / "my_features.json").write_text(template, encoding="utf-8")
+    system = parse_system(f"iob2+{tmp_path / 'my_features.json'}", task="ner")
+    assert json.loads(json.dumps(system.template.to_dict())) == json.loads(template)
+
+    counts = next(b for b in blocks if b.startswith('{"m": 3'))
+    assert json.loads(counts) == json.loads(EXAMPLE.read_text(encoding="utf-8"))
