@@ -2,7 +2,8 @@
 """Time m = 15 balanced BCV on n synthetic sentences against sklearn RepeatedKFold(2, 15) index generation.
 
 Synthetic corpus: Zipfian lemmas (vocabulary 50,000, exponent 1.1), 9 label types,
-lengths 1–120 (log-normal, median 18). Prints JSON: seconds, peak memory (whole process, and
+lengths 1–120 (log-normal, median 18); length balanced as ``make_splits`` does (exact lengths,
+quantile bins, tail thresholds: ``textbcv.split.profiles.length_measures``). Prints JSON: seconds, peak memory (whole process, and
 after building the input only), ratio.
 """
 import json
@@ -31,8 +32,8 @@ nlab = rng.poisson(1.2, n)
 lr = np.repeat(np.arange(n), nlab)
 label = sp.csr_matrix((np.ones(len(lr)), (lr, rng.integers(0, 9, len(lr)))), shape=(n, 9))
 label.sum_duplicates()
-from textbcv.split.profiles import length_bins
-measures = {"label": label, "lemma": lemma, "length": length_bins(L)[0]}
+from textbcv.split.profiles import length_measures
+measures = {"label": label, "lemma": lemma, **length_measures(L)}  # length as make_splits balances it
 
 peak_input = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 t = time.perf_counter()

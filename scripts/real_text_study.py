@@ -71,7 +71,8 @@ from scipy import optimize, stats
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
-from textbcv._io import atomic_write, write_json  # noqa: E402
+from textbcv import defaults as tdefaults  # noqa: E402
+from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
 from textbcv.scoring import count_chunks  # noqa: E402
@@ -127,6 +128,7 @@ TEMPLATES = {
 VARIANTS = ("thesis", "independent", "averaged-counts", "adaptive")  # rho needs user-given ρ values
 INTERVALS = VARIANTS + ("nadeau-bengio",)
 ROPE = 0.005  # 0.5 F1 points
+MIN_R = 40  # data sets per pool before the rule may choose a default (fewer: too noisy to choose on)
 THRESHOLD = 0.95
 
 
@@ -529,13 +531,14 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
 
 
 def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
-    """The evidence rule of issue 14: smallest RMSE with |bias| < 2 SE and < 0.1 points, on every pool."""
+    """The evidence rule of issue 14: smallest RMSE with |bias| < 2 SE and < 0.1 points, on every pool (R ≥ MIN_R)."""
     cand = {}
     for row in summary["bias"]:
         if row["estimator"] != "pooled" or row["truth"] != POOLS[row["pool"]]["units"][0]:
             continue
         key = (row["design"], row["unit"] if row["unit"] == "sentence" or True else row["unit"])
-        ok = row["bias_se"] is not None and abs(row["bias"]) < 2 * row["bias_se"] and abs(row["bias"]) < 0.1
+        ok = (row["bias_se"] is not None and row["R"] >= MIN_R and abs(row["bias"]) < 2 * row["bias_se"]
+              and abs(row["bias"]) < 0.1)
         c = cand.setdefault((row["design"], row["unit"], row["pool"]), {"ok": True, "rmse": []})
         c["ok"] &= ok
         c["rmse"].append(row["rmse"])
@@ -569,6 +572,8 @@ def choose_variant(summary: dict, design: str) -> tuple[str | None, str]:
     rows = [c for c in summary["coverage"] if c["design"] == design and c["variant"] in VARIANTS]
     if not rows:
         return None, "no coverage rows yet"
+    if min(c["R"] for c in rows) < MIN_R:
+        return None, f"fewer than {MIN_R} data sets in some pool: too few to choose a variant on"
     ok = {}
     for v in VARIANTS:
         rv = [c for c in rows if c["variant"] == v]
@@ -799,8 +804,8 @@ def main(argv=None) -> int:
                 f"by {chosen['unit']}.")
         balance = list(DESIGNS[chosen["design"]][1] or [])
     else:
-        text = ("No design yet meets |bias| < 2 SE and < 0.1 points on every pool with the data sets done so far; "
-                "the CLI defaults stay as set in the code (see the README) until one does.")
+        text = (f"No design yet meets |bias| < 2 SE and < 0.1 points on every pool with at least {MIN_R} data sets "
+                "(the data sets done so far).")
         balance = None
     cpu = sum(p.get("seconds", 0) for rs in rows.values() for x in rs for p in x["pieces"].values())
     tot = dict(timing)
@@ -822,14 +827,27 @@ def main(argv=None) -> int:
                      a for a in (argv if argv is not None else sys.argv[1:]) if a != "--summarize-only")},
         "summary": summary,
         "defaults_evidence": defaults,
-        "defaults": {"balance": balance, "group_by": None if not chosen else ("auto" if chosen["unit"] == "document" else "sentence"),
-                     "variant": None, "design": None if not chosen else chosen["design"],
-                     "balance_label": DESIGN_LABELS[chosen["design"]] if chosen else "BCV, not balanced",
-                     "text": text},
+        "defaults_evidence_design": None,
     }
-    if not chosen:
-        result["defaults"]["design"] = "bcv"
-    result["defaults"]["variant"], result["defaults"]["variant_text"] = choose_variant(summary, result["defaults"]["design"])
+    design = chosen["design"] if chosen else "bcv"
+    variant, variant_text = choose_variant(summary, design)
+    rule = {"balance": balance, "group_by": None if not chosen else ("auto" if chosen["unit"] == "document" else "sentence"),
+            "variant": variant}
+    cli = {"balance": list(tdefaults.BALANCE), "group_by": tdefaults.GROUP_BY, "variant": tdefaults.VARIANT}
+    open_keys = [k for k, v in rule.items() if v is None]
+    differ = [k for k, v in rule.items() if v is not None and v != cli[k]]
+    if differ:
+        status = (f"the rule chooses {', '.join(f'{k} = {rule[k]!r}' for k in differ)}, which differs from the CLI "
+                  "defaults: update textbcv/defaults.py")
+    elif open_keys:
+        status = (f"the data sets done so far do not yet determine {', '.join(open_keys)}: the CLI defaults for "
+                  "them are interim, chosen on the earlier evidence that textbcv/defaults.py cites")
+    else:
+        status = "the CLI defaults are the rule's choice"
+    del result["defaults_evidence_design"]
+    result["defaults"] = {**cli, "rule": rule, "status": status, "design": design,
+                          "balance_label": DESIGN_LABELS[design], "text": f"{text} Status: {status}.",
+                          "variant_text": variant_text}
     result["meta"]["plot"] = "real_text_study.png" if plot(result, out / "real_text_study.png") else None
     write_json(out / "real_text_study.json", result)
     results_md = Path(args.results) if args.results else out / "RESULTS.md"

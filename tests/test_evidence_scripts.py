@@ -206,3 +206,26 @@ def test_real_text_study_interval_helpers_match_independent_references():
     d = pb.sample(rng, 400_000) - pa.sample(rng, 400_000)
     for q in (0.025, 0.5, 0.975):
         assert abs(rts.diff_quantile(pa, pb, q) - np.quantile(d, q)) < 2e-3
+
+
+def test_committed_real_text_study_defaults_are_the_cli_defaults():
+    # docs/real_text_study.json records the CLI defaults beside what the evidence rule chooses; where the
+    # rule has chosen, the two must agree (a study that chooses otherwise fails this test until the code follows)
+    from textbcv import defaults
+
+    d = json.loads((SCRIPTS.parent / "docs" / "real_text_study.json").read_text(encoding="utf-8"))["defaults"]
+    assert (d["balance"], d["group_by"], d["variant"]) == (list(defaults.BALANCE), defaults.GROUP_BY, defaults.VARIANT)
+    for key, chosen in d["rule"].items():
+        assert chosen is None or chosen == d[key], (key, chosen, d[key], d["status"])
+
+
+def test_unit_leakage_smoke_sees_sentence_halves_easier(shared, tmp_path):
+    shared("conll2003_en", "eng.train")
+    ul = load("unit_leakage")
+    out = tmp_path / "u.json"
+    assert ul.main(["--halvings", "2", "--corpora", "conll", "--json", str(out), "--results", str(tmp_path / "R.md")]) == 0
+    r = json.loads(out.read_text())["corpora"][0]
+    assert r["sentences"] == 14041 and r["documents"] == 946
+    assert r["sentence"]["oov_mean"] < r["document"]["oov_mean"]
+    assert r["sentence"]["memorising_f1_mean"] > r["document"]["memorising_f1_mean"]
+    assert "<!-- BEGIN unit-leakage -->" in (tmp_path / "R.md").read_text()

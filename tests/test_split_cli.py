@@ -74,7 +74,7 @@ def test_report_compares_bcv_select_and_random(tmp_path, capsys):
 def test_bcv_select_manifest(tmp_path, capsys):
     p = tmp_path / "s.json"
     code, _, err = _run(capsys, "split", str(NER), "--format", "conll", "--m", "3", "--method", "bcv-select",
-                        "--select", "4", "--out", str(p))
+                        "--select", "4", "--balance", "label,lemma,length", "--out", str(p))
     assert code == 0, err
     d = json.loads(p.read_text())
     assert d["method"] == "bcv-select" and d["options"]["select"] == 4 and 0 <= d["options"]["selected_draw"] < 4
@@ -87,6 +87,7 @@ def test_bcv_select_manifest(tmp_path, capsys):
     (["--m", "100000"], "impossible"),
     (["--select", "0", "--method", "bcv-select"], "--select must be at least 1"),
     (["--balance", "lemma,colour"], "unknown balance measure 'colour'"),
+    (["--method", "bcv-select"], "give at least one"),
     (["--method", "magic"], "invalid choice"),
 ])
 def test_bad_options_one_line_exit_2_no_file(tmp_path, capsys, argv, message):

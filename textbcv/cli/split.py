@@ -23,10 +23,12 @@ def register(subparsers) -> None:
                    help="bcv: balanced blocks (default); bcv-select: the thesis's best of --select random BCV "
                         "split sets; random: Dietterich's m×2 CV; brhs: balanced repeated half-sampling")
     p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none", metavar="{label,lemma,length,...|none}",
-                   help="properties balanced between the halves (default none: balancing lemmas makes test halves "
-                        "easier than new text; length balances the length distribution itself)")
+                   help="properties balanced between the halves (default none: lemma balancing made "
+                        "test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003; length balances the "
+                        "length distribution itself)")
     p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
-                   help="units kept whole (default auto: documents when the corpus marks them, else sentences)")
+                   help="units kept whole (default auto: documents when the corpus marks them, else sentences; on CoNLL-2003 "
+                        "sentence-level halves leave 8.9%% of test tokens unseen against 11.5%% by document)")
     p.add_argument("--keep-duplicates-apart", action="store_true",
                    help="do not force exact duplicate sentences into one block")
     p.add_argument("--select", type=int, default=100, metavar="R",
@@ -55,8 +57,9 @@ def run(args) -> int:
               duplicates_together=not args.keep_duplicates_apart, effort=args.effort)
     s = make_splits(corpus, method=args.method, select=args.select, **kw)
     if args.report:  # computed before writing, so that a failure leaves no output file
+        balanced = args.balance.strip() not in ("", "none")  # bcv-select selects on the balance measures
         others = [(meth, make_splits(corpus, method=meth, select=args.select, **kw))
-                  for meth in ("bcv", "bcv-select", "random") if meth != args.method]
+                  for meth in ("bcv", "bcv-select", "random") if meth != args.method and (balanced or meth != "bcv-select")]
     s.save(args.out)
     if args.report:
         print(_report(args.method, s, others))

@@ -364,6 +364,9 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     bad = [b for b in balance if b not in MEASURES]
     if bad:
         raise InputError(f"unknown balance measure {bad[0]!r} (measures: {', '.join(MEASURES)}, or none)")
+    if method == "bcv-select" and not balance:
+        raise InputError("--method bcv-select keeps the split set whose halves are closest on the --balance measures: "
+                         "give at least one (e.g. --balance label)")
     requested = group_by
     group_by = defaults.resolve_unit(group_by, corpus, m)
     n = len(corpus)
