@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Calibration study of the F1/P/R intervals, the Bayes decision and the sequential t-test.
 
-Re-runs the thesis's Example 6.1 (METHOD.md §5): binary task, n = 600,
+Re-runs the thesis's Example 6.1 (docs/method.md §5, §12): binary task, n = 600,
 X | Y ~ N(μ_Y, I₂), μ₀ = (0,0), μ₁ = (½,½), logistic regression
 (scikit-learn, unpenalised), 3×2 BCV from OA(4); designs ``iid`` (P(Y=1)=½)
 and ``balanced`` (exactly 300 per class). For every interval variant:

@@ -220,7 +220,7 @@ def render(results: list[dict], meta: dict) -> str:
         "(only the PKU/MSR *test* gold files and UD Chinese are): our CWS rows use those corpora instead, so "
         "their numbers are not comparable with the thesis's, only the direction of the decision is. "
         "The thesis's NER text quotes P(H1) = 0.78 / 0.68 and NER-ORG 0.85 / 0.76 / 0.62, which disagree with "
-        "its own tables 6.3–6.4; we compare with the tables (which METHOD.md §5 re-derives from table 6.1).",
+        "its own tables 6.3–6.4; we compare with the tables (whose P(H0) values follow from the intervals of its table 6.1).",
         "",
     ]
     lines += ["| experiment | metric | thesis A | thesis B | ours A | ours B | thesis P(H0) / P(H1) | ours P(H0) / P(H1) | "

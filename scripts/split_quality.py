@@ -70,7 +70,7 @@ def markdown(res: dict, m: int, seed: int, info: dict) -> str:
         "## Split quality (issue 4 targets)",
         "",
         f"`scripts/split_quality.py` — m = {m}, seed {seed}; measured {info['date']} on {info['nproc']} CPUs "
-        f"(load average {', '.join(map(str, info['loadavg']))}). χ²/J per half (METHOD.md §3, categories with "
+        f"(load average {', '.join(map(str, info['loadavg']))}). χ²/J per half (docs/method.md §3, categories with "
         "an expected count below 5 pooled), mean / max over the halves; **floor** = `chi2_floor`: no m×2 BCV "
         "split keeping the same units whole, with blocks as evenly filled, has a lower *mean* (so neither a "
         "lower max). Targets: max ≤ 0.05 (label), 0.3 (lemma), 0.15 (length); mean ≥ 10× (label, length) and "

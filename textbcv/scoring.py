@@ -291,7 +291,7 @@ class TagScore:
         return TagScore(self.counts + other.counts, self.tokens + other.tokens, self.correct_tags + other.correct_tags)
 
     def to_dict(self) -> dict:
-        """The ``textbcv score --json`` object of CONTRACT.md."""
+        """The ``textbcv score --json`` object (docs/formats.md)."""
         c = self.counts
         return {
             "tokens": self.tokens,

@@ -34,6 +34,8 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     parser = ArgumentParser(
         prog="textbcv",
         description="Block-regularized m×2 cross-validation for comparing sequence taggers.",
+        epilog="Documentation in the textbcv source tree: docs/method.md (the method), docs/reading-the-report.md "
+        "(the report, section by section), docs/formats.md (every file format).",
     )
     parser.add_argument("--version", action="version", version=f"textbcv {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)

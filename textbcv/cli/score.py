@@ -2,8 +2,8 @@
 
 Without ``--json`` the output is conlleval.pl's report, byte for byte, with
 conlleval.pl's conventions: a ``-DOCSTART-`` line is a token (it counts in
-"processed N tokens" and in the accuracy). With ``--json`` the CONTRACT.md
-object is printed and ``-DOCSTART-`` lines are document boundaries, not
+"processed N tokens" and in the accuracy). With ``--json`` the JSON object of
+docs/formats.md is printed and ``-DOCSTART-`` lines are document boundaries, not
 tokens (textbcv's units).
 
 ``--scheme conlleval`` (default) uses conlleval.pl's chunk rules, which
@@ -65,7 +65,7 @@ def register(subparsers) -> None:
     )
     p.add_argument("--encoding", default="utf-8", metavar="ENC",
                    help="text encoding of FILE, e.g. latin-1 (default: utf-8)")
-    p.add_argument("--json", action="store_true", help="print JSON (CONTRACT.md) instead of conlleval's report")
+    p.add_argument("--json", action="store_true", help="print JSON (described in docs/formats.md) instead of conlleval's report")
     p.set_defaults(func=run)
 
 

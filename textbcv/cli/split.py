@@ -1,4 +1,4 @@
-"""``textbcv split``: write a split manifest (CONTRACT.md), optionally print its quality report."""
+"""``textbcv split``: write a split manifest (splits.json, docs/formats.md), optionally print its quality report."""
 
 from __future__ import annotations
 

@@ -20,7 +20,7 @@ def register(sub) -> None:
 
 
 def corpus_stats(corpus: Corpus) -> dict:
-    """The figures ``textbcv stats`` prints, as the JSON object of CONTRACT.md.
+    """The figures ``textbcv stats`` prints, as the JSON object of docs/formats.md.
 
     Examples
     --------

@@ -1,6 +1,6 @@
 """``textbcv test COUNTS.json|folds.jsonl|RUN``: Bayes test of precision, recall and F1 from per-fold counts.
 
-Reads the COUNTS.json of CONTRACT.md (``{"m": 3, "systems": {"A": [{"tp":
+Reads a COUNTS.json (docs/formats.md: ``{"m": 3, "systems": {"A": [{"tp":
 .., "fp": .., "fn": ..}, ... 2m folds], ...}}``), a ``folds.jsonl`` written
 by ``textbcv compare`` (one fold per line), or a run directory (its
 ``folds.jsonl``). Prints the posteriors, the Bayes test and the sequential
@@ -49,7 +49,7 @@ def register(subparsers) -> None:
                     "pair of systems, and the sequential t-test on per-fold differences, from per-fold TP/FP/FN of "
                     "an m×2 BCV run (COUNTS.json, folds.jsonl, or a run directory).")
     p.add_argument("counts", metavar="COUNTS.json|folds.jsonl|RUN",
-                   help="COUNTS.json (CONTRACT.md), a folds.jsonl of `textbcv compare`, or its run directory")
+                   help="COUNTS.json (format in docs/formats.md), a folds.jsonl of `textbcv compare`, or its run directory")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="1 − credibility of the intervals; level of the t-tests and the critical difference (default 0.05)")
     p.add_argument("--rope", type=float, default=None, help="region of practical equivalence, in metric units (e.g. 0.005)")
@@ -309,7 +309,7 @@ def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = Fals
 
 
 def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dict[str, list[dict[str, int]]]]:
-    """Read a folds.jsonl of ``textbcv compare``; return (m, {system: 2m folds in CONTRACT order}).
+    """Read a folds.jsonl of ``textbcv compare``; return (m, {system: 2m folds in fold order (docs/formats.md)}).
 
     A last line without a trailing newline (a fold being written when a run
     was killed) is ignored. A fold recorded twice must have equal counts.

@@ -7,7 +7,7 @@ sentence; so does a line whose first field is ``-X-`` (conlleval.pl's
 boundary marker). A line whose first field is ``-DOCSTART-`` is, for
 conlleval.pl, an ordinary token (it is counted in "processed N tokens");
 with ``docstart="boundary"`` it ends the sentence instead and is not a
-token (the textbcv units of CONTRACT.md).
+token (textbcv's units; docs/formats.md).
 
 The scorer does not need the text of the tokens, only the tags:
 :func:`read_tag_stream` reads the file in blocks of bytes, finds the fields

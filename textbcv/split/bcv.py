@@ -1,4 +1,4 @@
-"""m×2 block-regularized cross-validation: nested blocks and splits (METHOD.md §1).
+"""m×2 block-regularized cross-validation: nested blocks and splits (docs/method.md §3).
 
 Units (sentences, or groups of them) are placed into blocks. Level N (a power
 of two ≥ 4) has N blocks; block j of level N splits into blocks j and j + N at

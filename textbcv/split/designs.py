@@ -1,4 +1,4 @@
-"""Other split designs, for comparison with m×2 BCV (METHOD.md §1–§2).
+"""Other split designs, for comparison with m×2 BCV (docs/method.md §3).
 
 Every design returns a list of boolean training-half masks over *items*
 (units or groups); validation = the complement.

@@ -1,6 +1,6 @@
 """Split sets: build them (:func:`split_units`, :func:`make_splits`), iterate folds, save/load JSON.
 
-The JSON format is ``textbcv-splits/1`` of CONTRACT.md: ``splits[i]`` holds the
+The JSON format is ``textbcv-splits/1`` (docs/formats.md): ``splits[i]`` holds the
 sorted sentence indices of the training and validation halves of split i; the
 folds are train→valid then valid→train for i = 0..m-1.
 """
@@ -66,7 +66,7 @@ class SplitSet:
         return len(self.splits) if self.method in ONE_WAY else 2 * len(self.splits)
 
     def folds(self) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
-        """Yield ``(split, direction, train_idx, test_idx)`` in CONTRACT order (BRHS: direction 0 only)."""
+        """Yield ``(split, direction, train_idx, test_idx)`` in fold order (BRHS: direction 0 only)."""
         for i, (t, v) in enumerate(self.splits):
             yield i, 0, t, v
             if self.method not in ONE_WAY:

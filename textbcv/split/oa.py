@@ -1,4 +1,4 @@
-"""Two-level orthogonal arrays from Hadamard matrices (METHOD.md §1).
+"""Two-level orthogonal arrays from Hadamard matrices (docs/method.md §3).
 
 An orthogonal array OA(N, 2^(N−1)) is a normalised Hadamard matrix of order N
 (first column all +1) without its first column: rows are data blocks, columns

@@ -1,4 +1,4 @@
-"""How good a set of splits is: overlap φ_ij and χ²/J between halves (METHOD.md §1, §3)."""
+"""How good a set of splits is: overlap φ_ij and χ²/J between halves (docs/method.md §3)."""
 
 from __future__ import annotations
 

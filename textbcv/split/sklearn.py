@@ -31,7 +31,7 @@ class Mx2BCV(GroupsConsumerMixin, BaseCrossValidator):
     Parameters
     ----------
     m : int
-        Number of splits; 2m (train, test) pairs in CONTRACT order.
+        Number of splits; 2m (train, test) pairs in fold order (docs/formats.md).
     balance : dict of sparse (n, J) or callable, optional
         Category counts per sample to balance the halves on (e.g. from
         :func:`textbcv.split.profiles.count_matrix`), or ``callable(X, y)``

@@ -1,4 +1,4 @@
-"""Textbook tests on stored per-fold values (METHOD.md §6) — no model is re-fitted.
+"""Textbook tests on stored per-fold values (docs/method.md §10) — no model is re-fitted.
 
 Every test returns a :class:`ClassicResult`: the statistic, its degrees of
 freedom, the p-value, the form used (the formula, one- or two-sided, exact or

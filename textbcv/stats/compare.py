@@ -1,4 +1,4 @@
-"""Counts → the ``textbcv test`` answer (CONTRACT.md), reusable by the pipeline's report.json.
+"""Counts → the ``textbcv test`` answer (docs/method.md §5–§7), reusable by the pipeline's report.json.
 
 :func:`compare_counts` takes per-fold TP/FP/FN of two or more systems on
 the same 2m folds and returns posteriors, credible intervals and the Bayes
@@ -139,7 +139,7 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
     Parameters
     ----------
     systems_counts : mapping name → folds
-        Each value: 2m folds in the order of CONTRACT.md (``train→valid`` then
+        Each value: 2m folds in fold order (docs/formats.md: ``train→valid`` then
         ``valid→train`` for split 0, 1, ...), as mappings with ``tp``, ``fp``,
         ``fn`` or a (2m, 3) array.
     m : int

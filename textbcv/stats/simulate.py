@@ -97,7 +97,7 @@ def fit_fold_counts(X: np.ndarray, y: np.ndarray, splits: Sequence[tuple[np.ndar
                     features: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Fold counts (2m, 3) of TP/FP/FN on the validation halves and the fitted rules' population rates (2m, 3).
 
-    Folds are in CONTRACT order: split j train→valid, then valid→train.
+    Folds are in fold order (docs/formats.md): split j train→valid, then valid→train.
     """
     Xs = X if features is None else X[:, list(features)]
     counts, rates = [], []

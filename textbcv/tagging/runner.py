@@ -245,7 +245,7 @@ def run_folds(
     payload : Payload
         From :func:`make_payload` (features extracted once).
     folds : iterable of (split, direction, train, test)
-        E.g. the folds of a split set, in CONTRACT order.
+        E.g. the folds of a split set, in fold order (docs/formats.md).
     systems : sequence of System
     store : FoldStore or path
         Finished folds are skipped (resume); new ones are appended as they finish.
