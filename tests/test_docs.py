@@ -291,9 +291,11 @@ def test_worked_example_variant_rows(variant):
 
 def test_worked_example_prose_matches_the_table():
     text = " ".join(_method().split())
-    p = {v: _f1_row(_test_json("--variant", v))["p_b_better"] for v in ("independent", "thesis", "adaptive")}
+    p = {v: _f1_row(_test_json("--variant", v))["p_b_better"]
+         for v in ("independent", "thesis", "averaged-counts", "adaptive")}
     assert f"call B better with P = {p['independent']:.2f}" in text
-    assert f"the thesis's factor gives {p['thesis']:.3f} and the default adaptive factor {p['adaptive']:.3f}" in text
+    assert (f"the thesis's factor gives {p['thesis']:.3f}, the default averaged-counts factor "
+            f"{p['averaged-counts']:.3f} and the adaptive factor {p['adaptive']:.3f}") in text
     assert f"(P(B better) = {p['adaptive']:.2f} while Wilcoxon gives p = 0.03)" in text
 
 
@@ -355,6 +357,8 @@ def test_measured_figures_match_their_sources():
            f"{100 * iid['thesis']['recall']['coverage']:.1f}%)" in text
     adaptive = [cal[d]["adaptive"][k]["coverage"] for d in ("iid", "balanced") for k in ("precision", "recall", "f1")]
     assert f"covered {100 * min(adaptive):.1f}–{100 * max(adaptive):.0f}%" in text
+    avg = [cal[d]["averaged-counts"]["f1"]["coverage"] for d in ("iid", "balanced")]
+    assert f"covered F1 {100 * avg[0]:.1f}% and {100 * avg[1]:.1f}% in the two designs" in text
     assert f"independent folds covered {100 * iid['independent']['f1']['coverage']:.1f}% for F1" in text
     ratios = [cal[d]["adaptive"]["f1"]["mean_length"] / cal[d]["thesis"]["f1"]["mean_length"] for d in ("iid", "balanced")]
     assert all(round(x, 1) == 1.7 for x in ratios) and "about 1.7 times as long" in text
