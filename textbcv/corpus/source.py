@@ -22,7 +22,7 @@ Examples
 
 from __future__ import annotations
 
-from textbcv.corpus._text import is_blank, read_lines
+from textbcv.corpus._text import is_blank, read_lines, split_fields
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
 
@@ -33,7 +33,7 @@ def _lines_of(corpus: Corpus) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for s in corpus:
         if s.source not in out:
-            out[s.source] = read_lines(s.source)
+            out[s.source] = read_lines(s.source, getattr(corpus, "encoding", "utf-8"))
     return out
 
 
@@ -65,7 +65,7 @@ def sentence_texts(corpus: Corpus) -> list[str]:
             raise _changed(s, "the line is past the end of the file")
         if fmt == "segmented":
             block = [lines[start]]
-            if tuple("".join(lines[start].split())) != s.tokens:
+            if tuple("".join(split_fields(lines[start]))) != s.tokens:
                 raise _changed(s, "other characters on this line")
         else:
             end = start
@@ -73,7 +73,7 @@ def sentence_texts(corpus: Corpus) -> list[str]:
                 end += 1
             block = lines[start:end]
             if fmt == "conll":
-                if len(block) != len(s.tokens) or any(t not in line.split() for t, line in zip(s.tokens, block)):
+                if len(block) != len(s.tokens) or any(t not in split_fields(line) for t, line in zip(s.tokens, block)):
                     raise _changed(s, "other tokens from this line on")
             elif fmt == "conllu":
                 words = [f[1] for f in (line.split("\t") for line in block if not line.startswith("#"))
@@ -105,7 +105,7 @@ def document_marks(corpus: Corpus) -> dict[int, str]:
         while k >= 0 and is_blank(lines[k]):
             k -= 1
         if k >= 0:
-            fields = lines[k].split()
+            fields = split_fields(lines[k])
             if fields and fields[0] == "-DOCSTART-":
                 marks[s.document] = lines[k]
     return marks
