@@ -717,7 +717,8 @@ def main(argv=None) -> int:
     ap.add_argument("--n-msr", type=int, default=POOLS["msr"]["n"])
     ap.add_argument("--out", default=str(ROOT / "docs"), help="folder of real_text_study.json and real_text_study/*.jsonl")
     ap.add_argument("--results", default=None, help="RESULTS.md to update (default OUT/RESULTS.md)")
-    ap.add_argument("--work", default=str(ROOT / "runs" / "real_text"))
+    ap.add_argument("--work", default=str(ROOT / "docs" / "real_text_study" / "work"),
+                    help="pieces of unfinished data sets (committed, so another machine resumes them)")
     ap.add_argument("--summarize-only", action="store_true")
     ap.add_argument("--until", type=float, default=None, help="stop starting new data sets after this many seconds")
     ap.add_argument("--designs", default=",".join(DESIGNS), help=f"designs to run (default all: {', '.join(DESIGNS)})")
