@@ -213,7 +213,7 @@ def evaluate(
     gold = gold_chunks(prepared, options)
     t_read = time.time()
     types = (set(prepared.chunk_counts()) | ({""} if options.untyped else set())) if options.task == "ner" else None
-    heldout = read_heldout(options.heldout, raw, options, format=raw.format if corpus is not None else format,
+    heldout = read_heldout(options.heldout, raw, options, format=raw.format,
                            columns=columns, scheme=scheme) if options.heldout else []
     store = FoldStore(out / "folds.jsonl")  # in memory until written (no file exists: checked above)
     imported = {"splits": {"path": os.fspath(splits), "sha256": _sha256(os.fspath(splits))}, "systems": {}}
@@ -230,7 +230,7 @@ def evaluate(
            "seconds": round(t_end - t_start, 3), "read_seconds": round(t_read - t_start, 3),
            "folds_imported": len(store.records)}
     report = assemble_report(store, names, m, options, split_set.quality,
-                             corpus_meta(raw, prepared, gold, raw.format if corpus is not None else format),
+                             corpus_meta(raw, prepared, gold, raw.format),
                              [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
                              heldout=heldout, split=split_info(split_set, options, prepared))
     out.mkdir(parents=True, exist_ok=True)

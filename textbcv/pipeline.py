@@ -213,7 +213,7 @@ def options_from_splits(options: CompareOptions, splits: SplitSet) -> CompareOpt
         raise InputError(f"the splits hold m = {k} splits, but m = {options.m} was asked for; leave m out to use them")
     o = splits.options
     return replace(options, seed=splits.seed, split_method=splits.method,
-                   balance=tuple(o.get("balance", options.balance)), group_by=o.get("group_by", options.group_by))
+                   balance=tuple(o.get("balance", options.balance)), group_by=o.get("group_by_requested", o.get("group_by", options.group_by)))
 
 
 def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: Path, resume: bool,
@@ -473,7 +473,7 @@ def prepare_compare(
         options.validate()
     prepared = prepare_corpus(raw, options.task)
     gold = gold_chunks(prepared, options)
-    heldout = read_heldout(options.heldout, raw, options, format=raw.format if corpus is not None else format,
+    heldout = read_heldout(options.heldout, raw, options, format=raw.format,
                            columns=columns, scheme=scheme) if options.heldout else []
     t_read = time.time()
     split_set = _split_manifest(raw, prepared, options, out, resume, given)
@@ -482,7 +482,7 @@ def prepare_compare(
     payload = make_payload(prepared.sentences, gold, systems,
                            {h.name: (h.corpus.sentences, h.gold, h.stem, scheme_out) for h in heldout})
     t_feat = time.time()
-    return ComparePlan(out, options, raw.format if corpus is not None else format, systems, raw, prepared, gold,
+    return ComparePlan(out, options, raw.format, systems, raw, prepared, gold,
                        split_set, payload, store, {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat},
                        heldout)
 
