@@ -133,7 +133,7 @@ def test_resume_keeps_heldout_and_trains_only_missing_folds(files, run, tmp_path
     out = tmp_path / "run"
     shutil.copytree(run, out)
     lines = (out / "folds.jsonl").read_text().splitlines()
-    kept = [l for l in lines if not ('"split": 2' in l)]
+    kept = [line for line in lines if '"split": 2' not in line]
     (out / "folds.jsonl").write_text("\n".join(kept) + "\n")
     for f in ("report.json", "report.md"):
         (out / f).unlink()
@@ -156,7 +156,7 @@ def test_resume_with_other_heldout_files_refused(files, run, tmp_path, capsys):
 
 def _refused(capsys, code, out, where, what):
     err = capsys.readouterr().err
-    lines = [l for l in err.splitlines() if l.startswith("textbcv: error:")]
+    lines = [x for x in err.splitlines() if x.startswith("textbcv: error:")]
     assert code == 2 and len(lines) == 1 and lines[0].startswith(f"textbcv: error: {where}") and what in lines[0], err
     assert not out.exists()
 
@@ -176,7 +176,7 @@ def test_heldout_in_another_scheme_refused(files, tmp_path, capsys):
 def test_heldout_with_another_chunk_type_refused(files, tmp_path, capsys):
     text = (files / "h2.conll").read_text()
     lines = text.splitlines()
-    k = next(i for i, l in enumerate(lines) if l.endswith("-PER"))
+    k = next(i for i, x in enumerate(lines) if x.endswith("-PER"))
     lines[k] = lines[k][: -len("PER")] + "PERSON"
     other = tmp_path / "h2-person.conll"
     other.write_text("\n".join(lines) + "\n")

@@ -196,7 +196,7 @@ def test_demo_starts_afresh_over_a_stale_run_and_resumes_a_current_one(tmp_path,
     out = tmp_path / "demo"
     # a run left with other splits (as an earlier textbcv version would have made them)
     assert main(["split", str(small / "ner.conll"), "--format", "conll", "--m", "1", "--seed", "7",
-                 "--out", str(out / "ner" / "splits.json")]) == 0
+                 "--group-by", "sentence", "--out", str(out / "ner" / "splits.json")]) == 0
     (out / "ner" / "folds.jsonl").write_text("")
     capsys.readouterr()
     assert main(["demo", "--out", str(out), "--m", "1", "--jobs", "1", "--quiet"]) == 0

@@ -24,7 +24,7 @@ so one change moves every entry point at once.
   answer an easier question than "how well on new documents".
 * :data:`VARIANT` — ``"averaged-counts"``: the posteriors are built from the
   counts of one average fold (ρ1 = ρ2 = 1), the widest of the fixed factors. In
-  the two designs of the thesis's Example 6.1 it covers F1 95.6% (i.i.d.
+  the two designs of the thesis's Example 6.1 it covers F1 95.5% (i.i.d.
   labels) and 99.8% (balanced) in ``docs/calibration.md``, and 95.0% in an
   independent re-implementation (400 data sets), with the shortest F1
   interval of the variants that cover at least 93% in both designs; the

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from textbcv import defaults
 from textbcv.cli.common import add_corpus_args
+from textbcv.cli.test import VARIANT_HELP
 from textbcv.cli.compare import _csv
 
 __all__ = ["register", "run"]
@@ -29,8 +31,7 @@ def register(sub) -> None:
                         "PRED_DIR/heldout/{name of FILE without .conll, .conllu, .txt, ...}/fold-{i}-{d}.txt")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
     p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
-    p.add_argument("--variant", default="thesis", metavar="VARIANT",
-                   help="correlation correction of the posteriors: thesis (default), independent, averaged-counts, adaptive")
+    p.add_argument("--variant", default=defaults.VARIANT, metavar="VARIANT", help=VARIANT_HELP)  # checked by CompareOptions
     p.add_argument("--chunk-types", type=_csv, help="score only chunks of these types (e.g. ORG)")
     p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
     p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")

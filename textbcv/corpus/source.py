@@ -65,7 +65,7 @@ def sentence_texts(corpus: Corpus) -> list[str]:
             raise _changed(s, "the line is past the end of the file")
         if fmt == "segmented":
             block = [lines[start]]
-            if tuple("".join(split_fields(lines[start]))) != s.tokens:
+            if tuple("".join(lines[start].split())) != s.tokens:  # segmented text: any white space separates words
                 raise _changed(s, "other characters on this line")
         else:
             end = start
