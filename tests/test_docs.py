@@ -97,7 +97,7 @@ def test_cli_messages_name_nothing_outside_the_project(path):
 # ----------------------------------------------------------------------------- links
 
 _LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(([^)\s]+)\)")
-_FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+_FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 
 
 def _slug(heading: str) -> str:
@@ -108,7 +108,7 @@ def _slug(heading: str) -> str:
 
 def _anchors(path: Path) -> set[str]:
     text = _FENCE.sub("", _text(path))
-    return {_slug(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.*)$", text, re.M)}
+    return {_slug(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.*)$", text, re.MULTILINE)}
 
 
 def _links(path: Path) -> list[str]:
@@ -151,7 +151,7 @@ def test_count_factor_table():
     from textbcv.stats.correlation import count_factor
 
     text = _method()
-    row = re.search(r"^\| c_m \|(.*)\|$", text, re.M)
+    row = re.search(r"^\| c_m \|(.*)\|$", text, re.MULTILINE)
     assert row, "the c_m table row"
     quoted = [float(x) for x in row.group(1).split("|")]
     assert len(quoted) == 10
@@ -161,7 +161,7 @@ def test_count_factor_table():
         if m == 1:
             ref = integrate.quad(lambda r1: 1 / (1 + r1), 0, 0.5)[0] / 0.5
         else:
-            ref = integrate.dblquad(lambda r2, r1: 1 / (1 + r1 + (2 * m - 2) * r2), 0, 0.5, 0.25, 0.5)[0] / 0.125
+            ref = integrate.dblquad(lambda r2, r1, m=m: 1 / (1 + r1 + (2 * m - 2) * r2), 0, 0.5, 0.25, 0.5)[0] / 0.125
         assert abs(ref - q) < 5e-5, m
     assert "c_3 = 0.3688" in text
     assert "0.3688 × 6 =\n2.2 folds' worth, or about 1.1 times the corpus" in text
@@ -172,7 +172,7 @@ def test_orthogonal_array_table():
     from textbcv.split import halves_from_blocks
 
     text = _method()
-    rows = re.findall(r"^\| B(\d) \| ([+−]) \| ([+−]) \| ([+−]) \|$", text, re.M)
+    rows = re.findall(r"^\| B(\d) \| ([+−]) \| ([+−]) \| ([+−]) \|$", text, re.MULTILINE)
     assert [int(r[0]) for r in rows] == [1, 2, 3, 4]
     quoted = np.array([[1 if s == "+" else -1 for s in r[1:]] for r in rows])
     assert (quoted == hadamard(4)[:, 1:]).all()
@@ -381,7 +381,7 @@ def test_measured_figures_match_their_sources():
 
 def _report_page() -> str:
     """The page as one line of words (block-quote marks dropped)."""
-    text = re.sub(r"^> ?", "", _text(DOCS / "reading-the-report.md"), flags=re.M)
+    text = re.sub(r"^> ?", "", _text(DOCS / "reading-the-report.md"), flags=re.MULTILINE)
     return " ".join(text.split())
 
 
@@ -425,7 +425,7 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
     report = json.loads((run / "report.json").read_text(encoding="utf-8"))
     md = (run / "report.md").read_text(encoding="utf-8")
     for line in md.splitlines():  # every table row of these sections is quoted verbatim
-        if line.startswith("| iob2 |") or line.startswith("| S") or re.match(r"\| (LOC|MISC|ORG|PER) \|", line):
+        if line.startswith(("| iob2 |", "| S")) or re.match(r"\| (LOC|MISC|ORG|PER) \|", line):
             assert line in page, line
     assert " ".join(report["conclusion"].split()) in page
     assert f"from c_3 = 0.3688 to {report['count_factor']['iob2']['f1']:.4f}" in page
@@ -479,7 +479,7 @@ def test_mcnemar_example_of_the_report_page(tmp_path):
 
 
 def _fences(path: Path) -> list[str]:
-    return [m.group(1) for m in re.finditer(r"^```\w*\n(.*?)^```", _text(path), re.S | re.M)]
+    return [m.group(1) for m in re.finditer(r"^```\w*\n(.*?)^```", _text(path), re.DOTALL | re.MULTILINE)]
 
 
 def test_format_examples_are_read_as_documented(tmp_path, capsys):
