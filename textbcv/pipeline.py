@@ -26,7 +26,7 @@ from textbcv.heldout import heldout_section, read_heldout
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.split import SplitSet, load_splits, make_splits
 from textbcv.stats.compare import ALL_VARIANTS, compare_counts
-from textbcv.stats.sequential import SequentialTTest
+from textbcv.stats.sequential import sequential_pair
 from textbcv.tagging import FoldStore, System, make_payload, parse_system, run_folds
 
 __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "compare", "prepare_compare", "run_compare",
@@ -289,24 +289,9 @@ def _sequential(store: FoldStore, names: Sequence[str], m: int, options: Compare
     for i, a in enumerate(names):
         for b in names[i + 1:]:
             d = f1[b] - f1[a]
-            out = {"a": a, "b": b, "metric": "f1"}
-            for label, sign in (("b_better", 1.0), ("a_better", -1.0)):
-                test = SequentialTTest(alpha=options.alpha, m_start=min(options.m_start, m),
-                                       M=max(m, options.m_max if options.sequential else m))
-                state = None
-                for row in sign * d:
-                    state = test.update(tuple(row))
-                    if state.done:
-                        break
-                out[label] = state.as_dict()
-            if out["b_better"]["decision"] == "reject H0":
-                out["decision"] = "B better"
-            elif out["a_better"]["decision"] == "reject H0":
-                out["decision"] = "A better"
-            else:
-                out["decision"] = "no decision"
-            out["estimate"] = float(d.mean())
-            out["ci"] = out["b_better"]["ci"]
+            out = {"a": a, "b": b, "metric": "f1",
+                   **sequential_pair(d, alpha=options.alpha, m_start=options.m_start,
+                                     M=options.m_max if options.sequential else m)}
             res.append(out)
     return res
 
