@@ -12,10 +12,9 @@ import json
 
 import conllu
 import pytest
+from conftest import shared_path
 
 from textbcv.cli import main
-
-from conftest import shared_path
 
 pytestmark = pytest.mark.slow
 
@@ -108,7 +107,7 @@ def test_interrupted_heldout_run_resumes_without_retraining(gsd, full):
     assert (rep["run"]["folds_trained"], rep["run"]["folds_resumed"]) == (7, 5)
     old = [json.loads(x) for x in lines]
     new = [json.loads(x) for x in (part / "folds.jsonl").read_text().splitlines()]
-    key = lambda r: (r["system"], r["split"], r["direction"])  # noqa: E731
+    key = lambda r: (r["system"], r["split"], r["direction"])
     assert sorted((key(r), r["heldout"]) for r in new) == sorted((key(r), r["heldout"]) for r in old)
-    strip = lambda t: [x for x in t.splitlines() if not x.startswith("Run:")]  # noqa: E731
+    strip = lambda t: [x for x in t.splitlines() if not x.startswith("Run:")]
     assert strip((part / "report.md").read_text()) == strip((full / "report.md").read_text())
