@@ -268,6 +268,65 @@ def fold_scores_from_stores(paths, system: str, minus: str | None = None, m: int
     return x
 
 
+def real_text_scores(study_dir: Path) -> list[tuple[dict, np.ndarray]]:
+    """Fold F1 arrays (R × 7 × 2) from the real-text study's committed data sets, with their labels.
+
+    One array per pool, unit, design (``bcv``: BCV without balancing; ``random``: random m×2 CV) and
+    score (``A``, ``B`` and the paired difference ``B − A``). Only data sets holding that piece count;
+    the fold order is the study's (split-major, m = 7, whose first 3 splits are its m = 3 design).
+    """
+    out = []
+    for path in sorted(Path(study_dir).glob("*.jsonl")):
+        merged: dict[int, dict] = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            x = json.loads(line)
+            cur = merged.setdefault(x["r"], {**x, "pieces": {}})
+            cur["pieces"].update(x["pieces"])
+        if not merged:
+            continue
+        pool = next(iter(merged.values()))["pool"]
+        keys = sorted({k for u in merged.values() for k in u["pieces"]})
+        for key in keys:
+            design, unit = key.split("/")
+            if design not in ("bcv", "random"):
+                continue
+            rs = sorted(r for r, u in merged.items() if key in u["pieces"])
+            f1 = {s: np.stack([f1_from_counts(np.asarray(merged[r]["pieces"][key]["counts"][s]).ravel()) for r in rs])
+                  for s in ("A", "B")}
+            base = {"pool": pool, "unit": unit, "design": design, "runs": rs}
+            for score, x in (("A", f1["A"]), ("B", f1["B"]), ("B − A", f1["B"] - f1["A"])):
+                out.append(({**base, "score": score}, x))
+    return out
+
+
+def pool_overlap(study_dir: Path, pool: str, rs: list[int]) -> dict:
+    """Mean share of a data set's sentences that another data set of the study also holds (pairs of ``rs``).
+
+    Redraws the study's data sets (``Pool.draw`` of scripts/real_text_study.py) from the pool's sentences
+    and documents, without extracting features.
+    """
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("real_text_study", Path(__file__).with_name("real_text_study.py"))
+    rts = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rts)
+    from textbcv.corpus import read_corpus
+
+    p = rts.POOLS[pool]
+    corpus = read_corpus([str(rts.SHARED / f) for f in p["files"]], format=p["format"])
+    fake = object.__new__(rts.Pool)
+    fake.sents = corpus.sentences
+    fake.docs = corpus.documents if "document" in p["units"] else None
+    sets = [set(rts.Pool.draw(fake, r, p["n"]).tolist()) for r in rs]
+    shares = [len(a & b) / len(a) for i, a in enumerate(sets) for j, b in enumerate(sets) if i != j]
+    N = len(corpus.sentences)
+    return {"pool_sentences": N, "data_set_sentences": round(float(np.mean([len(a) for a in sets])), 1),
+            "mean_shared_share": round(float(np.mean(shares)), 4) if shares else None,
+            "expected_shared_share": round(float(np.mean([len(a) for a in sets])) / N, 4)}
+
+
 def components_row(scores: np.ndarray, n_resamples: int, seed: int, **labels) -> dict:
     """One JSON row: the labels, R, m, and every figure of :func:`variance_components` with its interval."""
     vc = variance_components(scores, n_resamples=n_resamples, seed=seed).to_dict()
@@ -531,7 +590,28 @@ def render(result: dict) -> str:
                      f"{_v(b, 'rho1'):.3f} | {_v(b, 'rho2'):.3f} | {_ci(b, 'count_factor', nd=3)} |")
     L += ["", "Against the seed's findings (computed from the rows above):", ""]
     L += [f"- {x}" for x in result["findings"]]
-    ext = [r for r in rows if r.get("source") != "simulation"]
+    real = [r for r in rows if r.get("source") == "real_text"]
+    if real:
+        L += ["", "### On real text: CRF taggers (the real-text study's data sets)", "",
+              "Fold F1 of the real-text study's two CRF systems (A: word/character n-grams; B: with shape or "
+              "character-type features) on its data sets of whole documents (CoNLL-2003) or sentences (MSR), under "
+              "BCV without balancing (`bcv`) and random m×2 CV (`random`), m = 7 per data set and its first 3 splits; "
+              "`B − A` is the per-fold difference. The data sets are drawn from one finite pool, so they share "
+              "sentences (column 'shared'): their fold scores are positively correlated across data sets, which "
+              "shrinks σ², ω and γ below their values for independent data sets (for the part of the variance that "
+              "comes from the data, by about the finite-population factor 1 − n/N); ρ1, ρ2 and c are ratios of these "
+              "and shrink less, but with a few data sets their intervals are wide — read them as a first measurement.",
+              "",
+              "| pool | unit | design | score | m | R | shared | F1 | ρ1 [95% CI] | ρ2 [95% CI] | c [95% CI] | c_m (thesis) "
+              "| λ_corr |",
+              "|---|---|---|---|---:|---:|---:|---:|---|---|---|---:|---:|"]
+        for r in sorted(real, key=lambda r: (r["pool"], r["unit"], r["design"], r["score"], r["m"])):
+            sh = r["overlap"]["mean_shared_share"]
+            L.append(f"| {r['pool']} | {r['unit']} | {r['design']} | {r['score']} | {r['m']} | {r['R']} | "
+                     f"{'—' if sh is None else f'{100 * sh:.1f}%'} | {_v(r, 'mean'):.4f} | {_ci(r, 'rho1')} | "
+                     f"{_ci(r, 'rho2')} | {_ci(r, 'count_factor', nd=3)} | {r['c_m_thesis']:.4f} | "
+                     f"{_v(r, 'lambda_corrected'):.2f} |")
+    ext = [r for r in rows if r.get("source") not in ("simulation", "real_text")]
     if ext:
         L += ["", "Fold scores from other sources (`--external` / `--stores`):", "",
               "| source | labels | m | R | ρ1 [95% CI] | ρ2 [95% CI] | c [95% CI] | λ_corr |", "|---|---|---:|---:|---|---|---|---:|"]
@@ -569,6 +649,8 @@ def main(argv=None) -> int:
     ap.add_argument("--no-plots", action="store_true", help="keep the bar charts already drawn")
     ap.add_argument("--render-only", action="store_true",
                     help="recompute nothing: redraw the charts and the RESULTS.md section from --json")
+    ap.add_argument("--real-text", nargs="?", const=str(ROOT / "docs" / "real_text_study"), default=None,
+                    metavar="DIR", help="add the components of the real-text study's fold F1 (default docs/real_text_study)")
     ap.add_argument("--external", default=None, help="JSONL, one row per fold: add its components to the JSON")
     ap.add_argument("--stores", default=None, help="glob of textbcv fold stores, one per independent data set")
     ap.add_argument("--system", default=None, help="system of --stores")
@@ -613,6 +695,38 @@ def main(argv=None) -> int:
         if not args.no_plots:
             plot_dir.mkdir(parents=True, exist_ok=True)
             result["meta"]["plots"] = plot(result["rows"], plot_dir, stem)
+        write_json(out_json, result)
+        update_section(results, "variance_components", render(result))
+        return 0
+
+    if args.real_text:
+        if not out_json.exists():
+            ap.error(f"{out_json}: run the simulation (or --smoke) first; real-text rows are added to its JSON")
+        result = json.loads(out_json.read_text(encoding="utf-8"))
+        new, overlaps = [], {}
+        for labels, x in real_text_scores(Path(args.real_text)):
+            rs = labels.pop("runs")
+            if len(rs) < 3:
+                progress(f"real text {labels}: {len(rs)} data sets, fewer than 3: skipped")
+                continue
+            key = (labels["pool"], tuple(rs))
+            if key not in overlaps:
+                overlaps[key] = pool_overlap(Path(args.real_text), labels["pool"], rs)
+            for m in (3, 7):
+                t0 = time.time()
+                row = components_row(x[:, :m], n_resamples, stable_seed("real_text", sorted(labels.items()), m),
+                                     source="real_text", **labels)
+                row["overlap"] = overlaps[key]
+                new.append(row)
+                progress(f"real text {labels} m = {m}, R = {row['R']}: ρ1 = {_ci(row, 'rho1')}, "
+                         f"ρ2 = {_ci(row, 'rho2')}, c = {_ci(row, 'count_factor', nd=3)} ({time.time() - t0:.1f} s)")
+        if not new:
+            progress("real text: no pool has 3 data sets yet")
+            return 1
+        result["rows"] = [r for r in result["rows"] if r.get("source") != "real_text"] + new
+        result["meta"]["real_text_command"] = " ".join(["scripts/variance_components.py"] + list(
+            argv if argv is not None else sys.argv[1:]))
+        result["findings"] = findings(result["rows"])
         write_json(out_json, result)
         update_section(results, "variance_components", render(result))
         return 0

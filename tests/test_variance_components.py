@@ -224,3 +224,47 @@ def test_fold_scores_from_rows_and_stores(tmp_path):
     assert b[1, 2, 0] == pytest.approx(2 * 63 / (2 * 63 + 20))
     a = vc.fold_scores_from_stores(paths, "A")
     assert np.allclose(d, b - a)
+
+
+def test_real_text_scores_read_the_study_units(tmp_path):
+    """Fold F1 of the real-text study's committed pieces, merged across lines, in split-major order."""
+    vc = load()
+    rng = np.random.default_rng(5)
+
+    def piece():
+        return {"counts": {s: rng.integers(1, 50, size=(14, 3)).tolist() for s in ("A", "B")}}
+
+    lines = [{"pool": "p", "r": r, "digest": str(r), "pieces": {"bcv/sentence": piece(), "label/sentence": piece()}}
+             for r in range(3)]
+    lines.append({"pool": "p", "r": 3, "digest": "3", "pieces": {"label/sentence": piece()}})
+    lines.append({"pool": "p", "r": 3, "digest": "3", "pieces": {"bcv/sentence": piece()}})  # a later run's piece
+    (tmp_path / "p.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    got = {(lab["design"], lab["score"]): (lab, x) for lab, x in vc.real_text_scores(tmp_path)}
+    assert set(got) == {("bcv", s) for s in ("A", "B", "B − A")}  # balanced designs are not BCV-as-designed
+    lab, a = got[("bcv", "A")]
+    assert lab["runs"] == [0, 1, 2, 3] and a.shape == (4, 7, 2)
+    c = np.array(lines[4]["pieces"]["bcv/sentence"]["counts"]["A"][5])  # run 3, split 2, fold 1
+    assert a[3, 2, 1] == pytest.approx(2 * c[0] / (2 * c[0] + c[1] + c[2]))
+    b = got[("bcv", "B")][1]
+    assert np.allclose(got[("bcv", "B − A")][1], b - a)
+
+
+def test_real_text_components_on_the_committed_study():
+    """--real-text rows exist for every pool with at least 3 committed data sets, with the pool overlap."""
+    vc = load()
+    res = json.loads((ROOT / "docs" / "variance_components.json").read_text())
+    real = [r for r in res["rows"] if r.get("source") == "real_text"]
+    if not real:
+        pytest.skip("no real-text rows committed yet")
+    for r in real:
+        assert r["design"] in ("bcv", "random") and r["score"] in ("A", "B", "B − A") and r["m"] in (3, 7)
+        assert r["R"] >= 3 and 0 < r["overlap"]["mean_shared_share"] < 1
+        for q in ("sigma2", "omega", "gamma", "rho1", "rho2", "var_mx2"):
+            assert set(r[q]) == {"value", "low", "high"}
+    # every row is the estimator applied to the committed fold scores
+    x = {(lab["pool"], lab["unit"], lab["design"], lab["score"]): v
+         for lab, v in vc.real_text_scores(ROOT / "docs" / "real_text_study")}
+    r = real[0]
+    f = x[(r["pool"], r["unit"], r["design"], r["score"])][: r["R"], : r["m"]]
+    means = f.reshape(r["R"], -1).mean(axis=1)
+    assert r["var_mx2"]["value"] == pytest.approx(np.var(means, ddof=1))
