@@ -180,6 +180,18 @@ class Pool:
         toks = np.concatenate([self.tok_ids[i] for i in test]) if len(test) else np.zeros(0, np.int64)
         return float(1.0 - seen[toks].mean()) if len(toks) else 0.0
 
+    def train_test_sentences(self, system: str, train: np.ndarray, test: np.ndarray) -> np.ndarray:
+        """Fit system on ``train``, tag ``test``; (len(test), 3) TP, FP, FN of every test sentence."""
+        feats = self.features[system]
+        crf = CRFTagger(self.templates[system], "ap", self.params)
+        crf.fit_features([feats[i] for i in train], [self.tags[i] for i in train])
+        pred = crf.predict_features([feats[i] for i in test])
+        out = np.zeros((len(test), 3), dtype=np.int64)
+        for row, (i, p) in enumerate(zip(test, pred)):
+            c = count_chunks([self.gold[i]], [decode(p, self.scheme)]).to_dict()["overall"]
+            out[row] = (c["tp"], c["fp"], c["fn"])
+        return out
+
     def train_test(self, system: str, train: np.ndarray, test: np.ndarray) -> list[int]:
         """Fit system on ``train`` (pool indices), tag ``test``; overall [tp, fp, fn]."""
         feats = self.features[system]
@@ -199,15 +211,21 @@ def _task(args: tuple) -> tuple:
     return key, system, _POOL.train_test(system, train, test)
 
 
-def run_tasks(tasks: list[tuple], jobs: int) -> dict:
-    """Run (key, system, train, test) tasks; {(key, system): counts}."""
+def _task_sentences(args: tuple) -> tuple:
+    key, system, train, test = args
+    return key, system, _POOL.train_test_sentences(system, train, test)
+
+
+def run_tasks(tasks: list[tuple], jobs: int, fn=None) -> dict:
+    """Run (key, system, train, test) tasks; {(key, system): counts} (``fn``: the task, default :func:`_task`)."""
+    fn = fn or _task
     if jobs <= 1 or len(tasks) <= 1:
-        res = [_task(t) for t in tasks]
+        res = [fn(t) for t in tasks]
     else:
         import multiprocessing as mp
 
         with mp.get_context("fork").Pool(min(jobs, len(tasks))) as p:
-            res = p.map(_task, tasks, chunksize=1)
+            res = p.map(fn, tasks, chunksize=1)
     return {(k, s): c for k, s, c in res}
 
 
@@ -292,6 +310,45 @@ def piece_design(pool: Pool, r: int, D: np.ndarray, design: str, unit: str, jobs
     return out
 
 
+def piece_deff(pool: Pool, r: int, D: np.ndarray, unit: str, jobs: int) -> dict:
+    """The ``bcv`` piece's folds again, counted per sentence: each fold's design effect (textbcv.stats.clustering).
+
+    Same splits as ``bcv/UNIT`` (BCV without balancing, m = 7, seed r; the digest is checked in the
+    summary), same CRFs; per fold and system the pooled counts (equal to the ``bcv`` piece's) and the
+    design effect of precision, recall and F1 with sentences as clusters and, where the pool marks
+    documents, with documents as clusters.
+    """
+    from textbcv.stats.clustering import design_effect
+
+    sub = pool.corpus.subset(D.tolist())
+    s7 = make_splits(sub, m=M_MAX, method="bcv", balance=(), group_by=unit, seed=r, **SPLIT_KW)
+    folds = list(s7.folds())
+    tasks = [((j, k), sy, D[np.asarray(tr)], D[np.asarray(te)]) for j, k, tr, te in folds for sy in SYSTEMS]
+    res = run_tasks(tasks, jobs, fn=_task_sentences)
+    doc_of = None
+    if pool.docs is not None:
+        doc_of = np.empty(len(pool.sents), dtype=np.int64)
+        for d, members in enumerate(pool.docs):
+            doc_of[np.asarray(members, dtype=np.int64)] = d
+    out: dict = {"counts": {sy: [] for sy in SYSTEMS}, "deff_sentence": {sy: [] for sy in SYSTEMS}}
+    if doc_of is not None:
+        out["deff_document"] = {sy: [] for sy in SYSTEMS}
+    for j, k, _tr, te in folds:
+        te = D[np.asarray(te)]
+        for sy in SYSTEMS:
+            c = res[((j, k), sy)]
+            out["counts"][sy].append([int(x) for x in c.sum(axis=0)])
+            d = design_effect(c).to_dict()["deff"]
+            out["deff_sentence"][sy].append([d[x] for x in ("precision", "recall", "f1")])
+            if doc_of is not None:
+                d = design_effect(c, groups=doc_of[te]).to_dict()["deff"]
+                out["deff_document"][sy].append([d[x] for x in ("precision", "recall", "f1")])
+    out["digest"] = digest(np.concatenate([np.asarray(t) for t, _ in s7.splits]))
+    return out
+
+
+#: pieces that are not designs of their own (--designs accepts them)
+EXTRA_PIECES = ("deff",)
 ACTIVE: list[str] = list(DESIGNS)  # the designs of this study (--designs)
 
 
@@ -330,6 +387,8 @@ def run_dataset(pool: Pool, r: int, n: int, halvings: int, jobs: int, work: Path
         what, unit = piece.split("/")
         if what == "truth":
             res = piece_truth(pool, r, D, unit, halvings, jobs)
+        elif what == "deff":
+            res = piece_deff(pool, r, D, unit, jobs)
         else:
             res = piece_design(pool, r, D, what, unit, jobs)
         res["seconds"] = round(time.time() - t0, 1)
@@ -385,8 +444,36 @@ def nb_interval(vals: np.ndarray, alpha: float = 0.05) -> tuple[float, float]:
     return mu - t * se, mu + t * se
 
 
-def design_estimates(rec: dict, m: int) -> dict:
-    """Point estimates, intervals and decisions of one design piece at m."""
+def clustered_posteriors(deff_piece: dict, m: int) -> dict:
+    """F1 posteriors of the ``clustered`` variant from a ``deff`` piece: its own fold counts, with the
+    averaged-counts factor 1/(2m) divided by the folds' design effect.
+
+    The ``deff`` piece re-runs the ``bcv`` piece's folds (same splits, checked by digest); data sets
+    trained before the CRF trainings were seeded (see textbcv.tagging.crf) have slightly different
+    counts in the two pieces, so the ``clustered`` interval is built on the ``deff`` piece's own
+    counts. Clusters: documents where the pool marks them (new text comes as new documents), else
+    sentences; a system's design effect is the mean over its first 2m folds, floored at 1.
+    """
+    from textbcv.stats.clustering import DesignEffect, pooled_design_effect
+    from textbcv.stats.posterior import posteriors
+
+    key = "deff_document" if "deff_document" in deff_piece else "deff_sentence"
+    out = {}
+    for s in SYSTEMS:
+        cnt = np.asarray(deff_piece["counts"][s][: 2 * m], dtype=float)
+        effects = [DesignEffect({"precision": _nan(d[0]), "recall": _nan(d[1]), "f1": _nan(d[2])}, 0)
+                   for d in deff_piece[key][s][: 2 * m]]
+        deff = pooled_design_effect(effects)["f1"]
+        out[s] = posteriors(*cnt.sum(axis=0), c=1.0 / (2 * m) / deff)["f1"]
+    return out
+
+
+def _nan(x) -> float:
+    return float("nan") if x is None else float(x)
+
+
+def design_estimates(rec: dict, m: int, deff_piece: dict | None = None) -> dict:
+    """Point estimates, intervals and decisions of one design piece at m (``deff_piece``: adds ``clustered``)."""
     tag = "3" if m == 3 and "counts3" in rec else ""
     cnt = {s: np.asarray(rec["counts" + tag][s][: 2 * m], dtype=float) for s in SYSTEMS}
     out: dict = {}
@@ -415,6 +502,17 @@ def design_estimates(rec: dict, m: int) -> dict:
         t_stat_p = float(stats.t.sf(dd.mean() / se, len(dd) - 1))  # one-sided p of "B better"
     iv["nadeau-bengio"] = {"f1": {s: list(nb_interval(folds[s])) for s in SYSTEMS}, "delta": list(nb_d),
                            "p_b_better": None if t_stat_p is None else 1.0 - t_stat_p}
+    if deff_piece is not None and tag == "" and deff_piece["digest"] == rec["digest"]:
+        posts = clustered_posteriors(deff_piece, m)
+        if posts:
+            from textbcv.stats.bayes import prob_better
+
+            pr = prob_better(posts["A"], posts["B"], rope=ROPE)
+            iv["clustered"] = {"f1": {s: list(posts[s].interval(0.05)) for s in SYSTEMS},
+                               "delta": [diff_quantile(posts["A"], posts["B"], 0.025),
+                                         diff_quantile(posts["A"], posts["B"], 0.975)],
+                               "p_b_better": prob_better(posts["A"], posts["B"], rope=0.0)["p_b_better"],
+                               "p_b_better_rope": pr["p_b_better"], "p_a_better_rope": pr["p_a_better"]}
     out["intervals"] = iv
     return out
 
@@ -460,7 +558,8 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
         def estimates_of(design, unit, m):
             key = (design, unit, m)
             if key not in est_cache:
-                est_cache[key] = {i: design_estimates(x["pieces"][f"{design}/{unit}"], m)
+                est_cache[key] = {i: design_estimates(x["pieces"][f"{design}/{unit}"], m,
+                                                      x["pieces"].get(f"deff/{unit}") if design == "bcv" else None)
                                   for i, x in enumerate(rows) if f"{design}/{unit}" in x["pieces"]}
             return est_cache[key]
 
@@ -500,10 +599,13 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
                             oov_rows.append({**base, "R": len(E), "oov": 100 * float(np.mean([e["oov"] for e in E])),
                                              "oov_truth": 100 * float(np.mean([t["oov"] for t in T])),
                                              **shift(lambda e: e["oov"])})
-                            for v in INTERVALS:
+                            for v in (*INTERVALS, "clustered"):
                                 cf, wf, cd, wd, fd, nd = [], [], [], [], 0, 0
                                 fdr = 0
-                                for e, t in zip(E, T):
+                                ET = [(e, t) for e, t in zip(E, T) if v in e["intervals"]]
+                                if not ET:
+                                    continue
+                                for e, t in ET:
                                     iv = e["intervals"][v]
                                     for s in SYSTEMS:
                                         lo, hi = iv["f1"][s]
@@ -521,7 +623,7 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
                                             true_d = sign * t["delta_f1"]
                                             fd += true_d <= 0
                                             fdr += true_d <= ROPE
-                                R = len(E)
+                                R = len(ET)
                                 cov_rows.append({**base, "variant": v, "R": R,
                                                  "coverage_f1": float(np.mean(cf)), "coverage_delta": float(np.mean(cd)),
                                                  "width_f1": 100 * float(np.mean(wf)), "width_delta": 100 * float(np.mean(wd)),
@@ -569,13 +671,14 @@ def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
 
 def choose_variant(summary: dict, design: str) -> tuple[str | None, str]:
     """The shortest-interval posterior variant covering F1 and ΔF1 ≥ 93% in every pool, unit and m (design given)."""
-    rows = [c for c in summary["coverage"] if c["design"] == design and c["variant"] in VARIANTS]
+    cands = (*VARIANTS, "clustered")
+    rows = [c for c in summary["coverage"] if c["design"] == design and c["variant"] in cands]
     if not rows:
         return None, "no coverage rows yet"
     if min(c["R"] for c in rows) < MIN_R:
         return None, f"fewer than {MIN_R} data sets in some pool: too few to choose a variant on"
     ok = {}
-    for v in VARIANTS:
+    for v in cands:
         rv = [c for c in rows if c["variant"] == v]
         if rv and all(c["coverage_f1"] >= 0.93 and c["coverage_delta"] >= 0.93 for c in rv):
             ok[v] = float(np.mean([c["width_f1"] + c["width_delta"] for c in rv]))
@@ -684,10 +787,14 @@ def render(result: dict) -> str:
             for c in cov:
                 if c["design"] != dflt["design"]:
                     continue
-                L.append(f"| {c['unit']} | {c['m']} | {c['variant']} | {100 * c['coverage_f1']:.1f}% | {c['width_f1']:.2f} | "
+                label = f"{c['variant']} (R = {c['R']})" if c["variant"] == "clustered" else c["variant"]
+                L.append(f"| {c['unit']} | {c['m']} | {label} | {100 * c['coverage_f1']:.1f}% | {c['width_f1']:.2f} | "
                          f"{100 * c['coverage_delta']:.1f}% | {c['width_delta']:.2f} | {c['decisions']} | "
                          f"{100 * c['false_decisions']:.1f}% | {100 * c['false_decisions_rope']:.1f}% |")
-            L.append("")
+            L += ["", "Coverage counts both systems' F1 intervals (2 per data set) and the ΔF1 interval (1 per data set). "
+                  "`clustered` = averaged counts divided by the design effect of the folds' test halves (clusters: "
+                  "documents where the pool marks them, else sentences; `textbcv.stats.clustering`), from the `deff` "
+                  "pieces, which re-run the BCV folds counting per sentence; R = the data sets that have one.", ""]
     if meta.get("plot"):
         L += [f"![bias of each design against new text]({meta['plot']})", ""]
     d = result["defaults"]
@@ -735,10 +842,10 @@ def main(argv=None) -> int:
         limit = {"conll": 1200, "msr": 300}
         n = {"conll": 400, "msr": 80}
         SPLIT_KW["effort"] = 0.0  # dealing only: the smoke run tests the script, not the balancer
-        args.designs = "random,bcv,label+lemma+length,bcv-select"
+        args.designs = "random,bcv,label+lemma+length,bcv-select,deff"
     ACTIVE[:] = [d for d in args.designs.split(",") if d]
-    if not ACTIVE or any(d not in DESIGNS for d in ACTIVE):
-        ap.error(f"--designs: choose from {', '.join(DESIGNS)}")
+    if not ACTIVE or any(d not in DESIGNS and d not in EXTRA_PIECES for d in ACTIVE):
+        ap.error(f"--designs: choose from {', '.join([*DESIGNS, *EXTRA_PIECES])}")
     out = Path(args.out)
     units_dir = out / "real_text_study"
     units_dir.mkdir(parents=True, exist_ok=True)
@@ -822,7 +929,7 @@ def main(argv=None) -> int:
                  "systems_text": "NER A = word identities, B = shapes and affixes (IOB2); CWS A = character n-grams, "
                                  "B = character types (BMES)",
                  "designs": {d: {"method": DESIGNS[d][0], "balance": list(DESIGNS[d][1] or [])} for d in DESIGNS},
-                 "variants": list(INTERVALS), "rope": ROPE, "threshold": THRESHOLD,
+                 "variants": [*INTERVALS, "clustered"], "rope": ROPE, "threshold": THRESHOLD,
                  "wall_seconds": round(tot["wall_seconds"], 1), "invocations": tot["invocations"], "cpu_seconds": round(cpu, 1), "machine": machine(),
                  "command": "scripts/real_text_study.py " + " ".join(
                      a for a in (argv if argv is not None else sys.argv[1:]) if a != "--summarize-only")},

@@ -179,7 +179,7 @@ def test_real_text_study_smoke_resumes_and_reports(shared, tmp_path, monkeypatch
     assert {(r["pool"], r["unit"]) for r in rows} == {("conll", "document"), ("conll", "sentence"), ("msr", "sentence")}
     assert all({"bias", "bias_se", "sd", "rmse", "design", "m"} <= set(r) for r in rows)
     cov = d["summary"]["coverage"]
-    assert {c["variant"] for c in cov} == {"thesis", "independent", "averaged-counts", "adaptive", "nadeau-bengio"}
+    assert {c["variant"] for c in cov} == {"thesis", "independent", "averaged-counts", "adaptive", "nadeau-bengio", "clustered"}
     assert all(0 <= c["coverage_f1"] <= 1 and 0 <= c["coverage_delta"] <= 1 and "false_decisions" in c for c in cov)
     assert set(d["defaults"]) >= {"balance", "group_by", "variant"}
     assert "<!-- BEGIN real-text -->" in (out / "RESULTS.md").read_text()

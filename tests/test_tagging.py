@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -187,3 +188,23 @@ def test_cws_bb2b3mes_round_trip_and_crf(tmp_path):
     for r in st.ordered():
         assert r["counts"]["overall"]["fp"] == r["counts"]["overall"]["fn"] == 0  # repeated sentences: learnt exactly
         assert list(r["counts"]["types"]) == [""]
+
+
+@pytest.mark.parametrize("algorithm", ["ap", "pa", "arow", "l2sgd"])
+def test_shuffling_crf_algorithms_train_the_same_model_every_time(algorithm):
+    """crfsuite shuffles with the C library's rand(); textbcv seeds it, so a model depends on its data only."""
+    from textbcv.corpus import Sentence
+    from textbcv.tagging.crf import CRFTagger
+    from textbcv.tagging.features import get_template
+
+    rng = random.Random(3)
+    words = ["Mr.", "Smith", "said", "Ms.", "Jones", "left", "Paris", "in", "May", "the"]
+    sents = [Sentence(tuple(rng.choice(words) for _ in range(rng.randint(2, 8)))) for _ in range(200)]
+    tags = [["B-PER" if w in ("Smith", "Jones") else "B-LOC" if w == "Paris" else "O" for w in s.tokens] for s in sents]
+    models = []
+    for _ in range(3):
+        crf = CRFTagger(get_template("ner-thesis"), algorithm, {"max_iterations": 5})
+        models.append(crf.fit(sents, tags).model_)
+        rng_other = CRFTagger(get_template("ner-thesis"), algorithm, {"max_iterations": 2})  # a training between
+        rng_other.fit(sents[:50], tags[:50])
+    assert models[0] == models[1] == models[2]
