@@ -157,7 +157,9 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
         The corpus (read with the ``format``, ``columns`` and ``scheme`` options).
     systems : sequence of System or str
         At least two. A string names a CRF system (``"iob2"``,
-        ``"iobes+wordshape"``); a :class:`~textbcv.tagging.System` may hold
+        ``"iobes+wordshape"``; without a template, the task's default if the
+        corpus has the columns it reads, else one that reads only columns the
+        corpus has — ``report["meta"]["systems"]`` says which); a :class:`~textbcv.tagging.System` may hold
         any tagger with ``fit(sentences, tags)`` and ``predict(sentences)``.
     m : int, optional
         Number of splits (2m folds); default 3, or all the splits of ``splits``.
@@ -207,7 +209,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     >>> textbcv.compare(path, systems, variant="thesis2")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --variant: unknown variant 'thesis2' (variants: thesis, independent, averaged-counts, adaptive)
+    textbcv.errors.InputError: --variant: unknown variant 'thesis2' (variants: thesis, independent, averaged-counts, rho, adaptive)
     """
     from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
     from textbcv.tagging.system import parse_system
@@ -239,7 +241,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     try:
         plan = prepare_compare(files, run_out, opts, format=fmt, columns=rest.get("columns"),
                                scheme=rest.get("scheme"), resume=rest.get("resume", False), corpus=corpus_obj,
-                               systems=objs, splits=splits)
+                               systems=systems, splits=splits)
         report = run_compare(plan, jobs=jobs, backend=rest.get("backend", "loky"), scheduler=rest.get("scheduler"),
                              progress=rest.get("progress"), save_models=rest.get("save_models", False),
                              save_predictions=rest.get("save_predictions", False),

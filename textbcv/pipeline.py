@@ -36,8 +36,8 @@ __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "compa
 REPORT_FORMAT = "textbcv-report/1"
 TASKS = ("ner", "cws")
 STOP_RULES = ("t-test", "bayes")
-#: Count-factor variants of a comparison (``textbcv test`` also has ``rho``, which needs ρ1 and ρ2).
-VARIANTS = ("thesis", "independent", "averaged-counts", "adaptive")
+#: Count-factor variants of a comparison, as ``textbcv test`` has them (``rho`` needs ρ1 and ρ2).
+VARIANTS = ALL_VARIANTS
 #: Split designs whose 2m folds a comparison can use (two directions per split).
 SPLIT_METHODS = ("bcv", "bcv-select", "random")
 
@@ -81,7 +81,7 @@ class CompareOptions:
         >>> CompareOptions(variant="thesis ").validate()
         Traceback (most recent call last):
         ...
-        textbcv.errors.InputError: --variant: unknown variant 'thesis ' (variants: thesis, independent, averaged-counts, adaptive)
+        textbcv.errors.InputError: --variant: unknown variant 'thesis ' (variants: thesis, independent, averaged-counts, rho, adaptive)
         """
         if self.task not in TASKS:
             raise InputError(f"--task: unknown task {self.task!r} (tasks: {', '.join(TASKS)})")
@@ -98,8 +98,6 @@ class CompareOptions:
                 raise InputError(f"--m-max must be at least {self.m_start} (the sequential test starts at m = {self.m_start}), got {self.m_max}")
             if self.stop not in STOP_RULES:
                 raise InputError(f"--stop: unknown rule {self.stop!r} (rules: {', '.join(STOP_RULES)})")
-        if self.variant not in VARIANTS:
-            raise InputError(f"--variant: unknown variant {self.variant!r} (variants: {', '.join(VARIANTS)})")
         if self.split_method not in SPLIT_METHODS:
             raise InputError(f"splits made with --method {self.split_method} cannot be compared: each split needs both "
                              f"directions (methods: {', '.join(SPLIT_METHODS)})")
@@ -130,9 +128,20 @@ class CompareOptions:
         if self.max_iterations is not None and self.max_iterations < 1:
             raise InputError(f"--max-iterations must be at least 1, got {self.max_iterations}")
 
-    def make_systems(self) -> list[System]:
+    def make_systems(self, columns=None) -> list[System]:
+        """The systems named by :attr:`systems`, with the CRF options.
+
+        ``columns`` (the corpus's columns besides tokens and tags, see
+        :func:`textbcv.tagging.features.feature_columns`) chooses the default
+        template and refuses a named one that reads another column; None
+        (not known yet) only checks the names.
+        """
+        return [self.make_system(name, columns) for name in self.systems]
+
+    def make_system(self, name: str, columns=None) -> System:
+        """One system named ``SCHEME[+TEMPLATE]`` (see :meth:`make_systems`)."""
         crf = {"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations}
-        return [parse_system(name, task=self.task, **crf) for name in self.systems]
+        return parse_system(name, task=self.task, columns=columns, **crf)
 
 
 def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
@@ -167,10 +176,36 @@ def _sha256(path: str) -> str:
     return h.hexdigest()
 
 
+#: Files that mark a directory as a textbcv run (``--out`` may be one of these, or new, or empty).
+RUN_MARKERS = ("splits.json", "folds.jsonl", "report.json")
+
+
 def _prepare_out(out: Path, resume: bool) -> None:
+    """Refuse an ``--out`` that is a file, or a non-empty directory that is not a textbcv run (nothing is written).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _prepare_out(d, resume=False)  # empty: fine
+    >>> _ = (d / "thesis.tex").write_text("x")
+    >>> _prepare_out(d, resume=False)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: ...: --out: the directory is not empty and holds no textbcv run (thesis.tex); choose a new or empty directory
+    """
     if out.exists() and not out.is_dir():
         raise InputError("--out must be a directory", file=str(out))
     check_writable(out, directory=True)
+    if out.is_dir():
+        try:
+            names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+        except OSError as e:
+            raise InputError(f"--out: cannot read the directory: {e.strerror or e}", file=str(out)) from None
+        if names and not any(n in RUN_MARKERS for n in names):
+            shown = ", ".join(names[:3]) + (f", … ({len(names)} entries)" if len(names) > 3 else "")
+            raise InputError(f"--out: the directory is not empty and holds no textbcv run ({shown}); choose a new or "
+                             "empty directory", file=str(out))
     if (out / "folds.jsonl").exists() and not resume:
         raise InputError("holds a previous run (folds.jsonl); add --resume to continue it, or choose another --out", file=str(out))
 
@@ -393,6 +428,10 @@ class ComparePlan:
     store: FoldStore
     times: dict = field(default_factory=dict)
     heldout: list = field(default_factory=list)
+    #: Lines for stderr: which feature template the systems named without one use, and why.
+    notes: list = field(default_factory=list)
+    #: How each CRF system's template was chosen ("given", "default", or the default that fits the columns).
+    template_choices: dict = field(default_factory=dict)
 
 
 def prepare_compare(
@@ -437,18 +476,20 @@ def prepare_compare(
     if systems is not None:
         systems = list(systems)
         for s in systems:
-            if not isinstance(s, System):
+            if not isinstance(s, (System, str)):
                 raise InputError(f"systems: expected System objects or names, got {type(s).__name__}")
-        options = replace(options, systems=tuple(s.name for s in systems))
+        options = replace(options, systems=tuple(s.name if isinstance(s, System) else s.strip() for s in systems))
+    else:
+        systems = list(options.systems)
     options.validate()
-    if systems is None:
-        systems = options.make_systems()
+    for s in systems:  # names checked before the corpus is read; templates fitted to its columns below
+        if isinstance(s, str):
+            options.make_system(s)
+    names = list(options.systems)
     out = Path(out)
     _prepare_out(out, resume)
     store = FoldStore(out / "folds.jsonl")
-    for s in systems:
-        store.check_spec(s.name, s.to_dict())
-    check_heldout_records(store, [s.name for s in systems], options.heldout)
+    check_heldout_records(store, names, options.heldout)
     raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme,
                                                         encoding=encoding)
     given = None
@@ -460,6 +501,9 @@ def prepare_compare(
     gold = gold_chunks(prepared, options)
     heldout = read_heldout(options.heldout, raw, options, format=raw.format,
                            columns=columns, scheme=scheme) if options.heldout else []
+    systems, notes, choices = _fit_systems(systems, options, prepared, heldout)
+    for s in systems:
+        store.check_spec(s.name, s.to_dict())
     t_read = time.time()
     split_set = _split_manifest(raw, prepared, options, out, resume, given)
     t_split = time.time()
@@ -469,7 +513,59 @@ def prepare_compare(
     t_feat = time.time()
     return ComparePlan(out, options, raw.format, systems, raw, prepared, gold,
                        split_set, payload, store, {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat},
-                       heldout)
+                       heldout, notes, choices)
+
+
+def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus: Corpus,
+                 heldout: Sequence) -> tuple[list[System], list[str], dict]:
+    """Systems whose feature templates read only columns the corpus (and every held-out file) has.
+
+    A system named without a template gets the task's default, or the first
+    default that fits (:func:`textbcv.tagging.system.default_template`); a
+    template named, or given in a System, that reads a missing column is an
+    InputError naming the templates that fit. Returns the systems, the notes
+    saying which template the unnamed ones use (for stderr), and how each
+    system's template was chosen (for ``report.json``).
+    """
+    from textbcv.tagging.features import TEMPLATE_HELP, feature_columns, get_template
+    from textbcv.tagging.system import DEFAULT_TEMPLATES, check_columns
+
+    columns = set(feature_columns(corpus.sentences))
+    for h in heldout:
+        columns &= feature_columns(h.corpus.sentences)
+    out, choices, defaulted = [], {}, {}
+    for s in systems:
+        if isinstance(s, System):
+            check_columns(s, columns, options.task)
+            out.append(s)
+            if s.tagger is None:
+                choices[s.name] = "given"
+            continue
+        system = options.make_system(s, columns)
+        out.append(system)
+        if "+" in s:
+            choices[system.name] = "given"
+            continue
+        t, default = system.template.name, DEFAULT_TEMPLATES[options.task]
+        if t == default:
+            choices[system.name] = "default"
+        else:
+            lacking = " and ".join(sorted(get_template(default).columns - columns))
+            choices[system.name] = f"default for a corpus without a {lacking} column ({default} reads it)"
+        defaulted.setdefault(t, []).append(system.name)
+    notes = []
+    default = DEFAULT_TEMPLATES[options.task]
+    for t, names in defaulted.items():
+        line = f"textbcv: feature template {t} for {', '.join(names)}: {TEMPLATE_HELP.get(t, t)}; "
+        if t == default:
+            line += "the default; SCHEME+TEMPLATE names another"
+        else:
+            lacking = " and ".join(sorted(get_template(default).columns - columns))
+            where = "the corpus" + (" or a held-out file" if heldout else "")
+            line += (f"the default {default} reads a {lacking} column, which {where} does not have; "
+                     f"SCHEME+TEMPLATE names another (e.g. {names[0]}+{'ner-rich-words' if t == 'ner-words' else t})")
+        notes.append(line)
+    return out, notes, choices
 
 
 def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Sequence[str]) -> None:
@@ -538,7 +634,7 @@ def run_compare(
 
     out.mkdir(parents=True, exist_ok=True)
     names = [s.name for s in systems]
-    folds_before = len(store.done)
+    before = set(store.done)
     all_folds = list(splits.folds())
     m = options.m_start if options.sequential else options.m
     m = min(m, len(splits.splits))
@@ -572,12 +668,15 @@ def run_compare(
         "read_seconds": round(t_read - t_start, 3),
         "split_seconds": round(t_split - t_read, 3),
         "feature_seconds": round(t_feat - t_split, 3),
-        "folds_trained": len(store.done) - folds_before,
-        "folds_resumed": folds_before,
+        # resumed: folds of this report found finished (not folds of other systems or later splits in the store)
+        "folds_trained": len(store.done - before),
+        "folds_resumed": sum((n, j, k) in before for n in names for j in range(m) for k in (0, 1)),
         "jobs": jobs, "backend": backend,
     }
+    specs = [{**s.to_dict(), **({"template_choice": plan.template_choices[s.name]}
+                                 if s.name in plan.template_choices else {})} for s in systems]
     report = assemble_report(store, names, m, options, splits_m.quality, corpus_meta(raw, corpus, gold, format),
-                             [s.to_dict() for s in systems], stopping, run, answer=(counts, answer, seq),
+                             specs, stopping, run, answer=(counts, answer, seq),
                              heldout=plan.heldout, split=split_info(splits_m, options, corpus))
     write_report(out, report, plots)
     return report

@@ -37,7 +37,8 @@ def register(sub) -> None:
     p.add_argument("--out", default="textbcv-demo", help="directory for the two run directories (default ./textbcv-demo)")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
     p.add_argument("--m", type=int, default=3, help="number of 2-fold splits (default 3)")
-    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress (a bar on a terminal, else one line per finished fold on stderr) and no notes")
     p.set_defaults(func=run)
 
 
@@ -69,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     for (name, task, key, systems), plan in zip(DEMOS, plans):
         title = f"{' vs '.join(s.upper() for s in systems)} on the bundled {'NER' if task == 'ner' else 'word-segmentation'} corpus"
         print(f"\n=== {title} ===\n", flush=True)
+        if not args.quiet:
+            for line in plan.notes:
+                print(line, file=sys.stderr, flush=True)
         report = run_compare(plan, jobs=args.jobs, progress=False if args.quiet else None)
         print_report(out / name, report)
     return 0

@@ -7,7 +7,7 @@ import argparse
 from textbcv import defaults
 from textbcv.cli.common import add_corpus_args
 from textbcv.cli.test import VARIANT_HELP
-from textbcv.cli.compare import _csv
+from textbcv.cli.compare import csv_names
 
 __all__ = ["register", "run"]
 
@@ -28,15 +28,20 @@ def register(sub) -> None:
                    help="tagging scheme of the predicted tags (default: detected for each system)")
     p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
                    help="independent test files the fold models also tagged: predictions in "
-                        "PRED_DIR/heldout/{name of FILE without .conll, .conllu, .txt, ...}/fold-{i}-{d}.txt")
+                        "PRED_DIR/heldout/{name of FILE without .conll, .conllu, .txt, ...}/fold-{i}-{d}.txt (default: none)")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
-    p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
+    p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test, as a fraction of the metric (0.005 = 0.5 F1 points; default: none)")
     p.add_argument("--variant", default=defaults.VARIANT, metavar="VARIANT", help=VARIANT_HELP)  # checked by CompareOptions
-    p.add_argument("--chunk-types", type=_csv, help="score only chunks of these types (e.g. ORG)")
+    p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
+    p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
+    p.add_argument("--chunk-types", type=csv_names, metavar="TYPE[,TYPE...]",
+                   help="score only chunks of these types, e.g. ORG,PER (default: every type)")
     p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
     p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
     p.add_argument("--quiet", action="store_true", help="do not print the report")
-    p.add_argument("--out", required=True, help="run directory")
+    p.add_argument("--out", required=True,
+                   help="run directory to write: new, empty, or a textbcv run; a non-empty directory of other files "
+                        "is refused")
     p.set_defaults(func=run)
 
 
@@ -46,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     systems = [ImportedSystem.parse(s) for s in args.systems]
     options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha, rope=args.rope,
-                             variant=args.variant, chunk_types=args.chunk_types, untyped=args.untyped,
+                             variant=args.variant, rho1=args.rho1, rho2=args.rho2, chunk_types=args.chunk_types, untyped=args.untyped,
                              heldout=tuple(args.heldout))
     options.validate()
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,

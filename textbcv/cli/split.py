@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -33,15 +34,18 @@ def register(subparsers) -> None:
                    help="do not force exact duplicate sentences into one block")
     p.add_argument("--select", type=int, default=100, metavar="R",
                    help="random BCV split sets drawn by bcv-select (default 100)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the random choices of the splits (default 0)")
     p.add_argument("--effort", type=float, default=1.0, metavar="E",
-                   help="balancing search effort (default 1; 0 = dealing only; time grows about linearly)")
+                   help="balancing search effort (default 1.0; 0 = dealing only; time grows about linearly)")
     p.add_argument("--report", action="store_true",
                    help="print χ²/J per split and measure beside bcv-select and random m×2 CV")
-    p.add_argument("--out", required=True, metavar="SPLITS.json")
+    p.add_argument("--out", required=True, metavar="SPLITS.json",
+                   help="the split manifest to write (an existing file is replaced only with --force)")
+    p.add_argument("--force", action="store_true", help="replace --out when it exists")
     p.add_argument("--export", metavar="DIR",
                    help="also write every fold's train and test sentences (as in the source) to DIR/fold-{i}-{d}/, "
-                        "for a tagger trained outside textbcv; then `textbcv evaluate` scores its predictions")
+                        "for a tagger trained outside textbcv; then `textbcv evaluate` scores its predictions (default: none; "
+                        "DIR must be new or empty)")
     p.set_defaults(func=run)
 
 
@@ -67,6 +71,8 @@ def run(args) -> int:
     if args.seed < 0:
         raise InputError(f"--seed must be a non-negative integer, got {args.seed}")
     check_writable(args.out)
+    if Path(args.out).exists() and not args.force:
+        raise InputError("--out: the file exists; add --force to replace it, or choose another name", file=args.out)
     if args.export:
         from textbcv.export import check_export_dir
 

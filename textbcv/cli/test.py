@@ -52,17 +52,18 @@ def register(subparsers) -> None:
                    help="COUNTS.json (format in docs/formats.md), a folds.jsonl of `textbcv compare`, or its run directory")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="1 − credibility of the intervals; level of the t-tests and the critical difference (default 0.05)")
-    p.add_argument("--rope", type=float, default=None, help="region of practical equivalence, in metric units (e.g. 0.005)")
+    p.add_argument("--rope", type=float, default=None, help="region of practical equivalence, as a fraction of the metric (0.005 = 0.5 F1 points; default: none)")
     p.add_argument("--threshold", type=float, default=None,
                    help="decide only if a probability exceeds this (default: the larger probability wins)")
     p.add_argument("--variant", choices=ALL_VARIANTS, default=defaults.VARIANT, help=VARIANT_HELP)
-    p.add_argument("--rho1", type=float, default=None, help="ρ1 for --variant rho")
-    p.add_argument("--rho2", type=float, default=None, help="ρ2 for --variant rho")
+    p.add_argument("--rho1", type=float, default=None, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
+    p.add_argument("--rho2", type=float, default=None, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--method", choices=METHODS, default="exact", help="exact quadrature (default), monte-carlo, or both")
-    p.add_argument("--draws", type=int, default=10**6, help="Monte Carlo draws L (default 10^6)")
+    p.add_argument("--draws", type=int, default=10**6, help="Monte Carlo draws L (default 1000000)")
     p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     p.add_argument("--type", dest="chunk_type", default=None,
-                   help="folds.jsonl only: test the counts of one chunk type (counts.types.TYPE) instead of overall")
+                   help="folds.jsonl only: test the counts of one chunk type (counts.types.TYPE) instead of overall "
+                        "(default: overall)")
     p.add_argument("--per-type", action="store_true",
                    help="folds.jsonl only: also print P / R / F1 and P(B better) on F1 for every chunk type")
     p.add_argument("--allow-different-gold", action="store_true",
@@ -79,7 +80,7 @@ def register(subparsers) -> None:
                    help="with --classic: McNemar's units — chunks (gold or predicted by either system; default) or tokens")
     p.add_argument("--plots", metavar="DIR", default=None,
                    help="draw the report's plots (posteriors, F1 difference, per-fold F1; with --classic and 3 or "
-                        "more systems the critical-difference diagram) into DIR")
+                        "more systems the critical-difference diagram) into DIR (default: no plots)")
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=run)
 

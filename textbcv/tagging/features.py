@@ -28,7 +28,8 @@ from dataclasses import asdict, dataclass
 from textbcv.corpus.model import Sentence
 from textbcv.errors import InputError
 
-__all__ = ["Template", "TEMPLATES", "ATOMS", "get_template", "extract", "Features"]
+__all__ = ["Template", "TEMPLATES", "TEMPLATE_HELP", "ATOMS", "COLUMN_ATOMS", "get_template", "extract", "Features",
+           "feature_columns", "templates_for"]
 
 Features = list[list[list[str]]]  # sentence -> token -> feature strings
 
@@ -76,6 +77,10 @@ ATOMS: dict[str, Callable[[Sentence], Sequence[str]]] = {
     **{f"prefix{k}": (lambda k: lambda s: [t[:k] for t in s.tokens])(k) for k in range(1, 5)},
     **{f"suffix{k}": (lambda k: lambda s: [t[-k:] for t in s.tokens])(k) for k in range(1, 5)},
 }
+
+#: Atoms read from a corpus column other than the tokens, and that column's name. Without the column
+#: they would see a constant ``_``, so a template using them needs a corpus that has it.
+COLUMN_ATOMS = {"pos": "pos", "lemma": "lemma", "chunk": "chunk"}
 
 
 @dataclass(frozen=True)
@@ -139,6 +144,18 @@ class Template:
             raise InputError(f"{where}: n-gram orders {self.ngrams} must be between 1 and {hi - lo + 1}")
         if not isinstance(self.bias, bool):
             raise InputError(f"{where}: bias must be true or false")
+
+    @property
+    def columns(self) -> frozenset[str]:
+        """Corpus columns besides the tokens that the template reads (``pos``, ``lemma``, ``chunk``).
+
+        Examples
+        --------
+        >>> sorted(get_template("ner-rich").columns), sorted(get_template("ner-words").columns)
+        (['chunk', 'pos'], [])
+        """
+        used = self.atoms + self.token_atoms + tuple(a for c in self.conjunctions for a, _ in c)
+        return frozenset(COLUMN_ATOMS[a] for a in used if a in COLUMN_ATOMS)
 
     def to_dict(self) -> dict:
         """JSON-ready form, saved with every result."""
@@ -212,7 +229,30 @@ TEMPLATES: dict[str, Template] = {
         ),
         Template("wordshape", atoms=("w", "pos", "shortshape"), window=(-2, 2), ngrams=(1, 2, 3),
                  token_atoms=("shape", "suffix3", "prefix3")),
+        # ner-thesis and ner-rich for corpora without POS and chunk columns (e.g. token and NER tag only)
+        Template("ner-words", atoms=("w",), window=(-2, 2), ngrams=(1, 2, 3)),
+        Template(
+            "ner-rich-words",
+            atoms=("lower", "shortshape"),
+            window=(-2, 2),
+            ngrams=(1, 2, 3),
+            token_atoms=("w", "shape", "prefix1", "prefix2", "prefix3", "suffix1", "suffix2", "suffix3", "suffix4",
+                         "istitle", "isupper", "isdigit"),
+            conjunctions=((("lower", -1), ("shape", 0)), (("shape", 0), ("istitle", -1))),
+        ),
     ]
+}
+
+#: One line on each built-in template (for --help and the notes on the template used).
+TEMPLATE_HELP = {
+    "cws-thesis": "character uni-, bi- and trigrams in [-2, 2] (the thesis's word-segmentation template)",
+    "ner-thesis": "word and POS uni-, bi- and trigrams in [-2, 2] (the thesis's NER template; needs a pos column)",
+    "cws-rich": "cws-thesis plus character-type (digit, letter, Han, punctuation) n-grams",
+    "ner-rich": "lowercased-word, POS and short-shape n-grams in [-2, 2], with the word's shape, prefixes, "
+                "suffixes, case flags and chunk tag (needs pos and chunk columns)",
+    "wordshape": "word, POS and short-shape n-grams in [-2, 2], with shape, suffix3 and prefix3 (needs a pos column)",
+    "ner-words": "word uni-, bi- and trigrams in [-2, 2] (ner-thesis without POS, for corpora without a pos column)",
+    "ner-rich-words": "ner-rich without POS and chunk features, for corpora with tokens and tags only",
 }
 
 
@@ -233,6 +273,41 @@ def get_template(spec: str | dict | Template) -> Template:
     if spec.endswith(".json"):
         return _read_template(spec)
     raise InputError(f"unknown feature template {spec!r} (built-in: {', '.join(TEMPLATES)}; or a .json file)")
+
+
+def feature_columns(sentences: Iterable[Sentence]) -> frozenset[str]:
+    """The columns of :data:`COLUMN_ATOMS` that the sentences have, with some value other than ``_``.
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Sentence
+    >>> sorted(feature_columns([Sentence(("EU", "rejects"), pos=("NNP", "VBZ"), columns={"chunk": ("_", "_")})]))
+    ['pos']
+    >>> sorted(feature_columns([Sentence(("EU", "rejects"))]))
+    []
+    """
+    found: set[str] = set()
+    for s in sentences:
+        for name, values in (("pos", s.pos), ("lemma", s.lemmas), ("chunk", s.columns.get("chunk"))):
+            if name not in found and values is not None and any(v != "_" for v in values):
+                found.add(name)
+        if len(found) == len(COLUMN_ATOMS):
+            break
+    return frozenset(found)
+
+
+def templates_for(task: str, columns: Iterable[str]) -> list[str]:
+    """Built-in templates of ``task`` (``"ner"`` or ``"cws"``) that need no column outside ``columns``.
+
+    Examples
+    --------
+    >>> templates_for("ner", [])
+    ['ner-words', 'ner-rich-words']
+    >>> templates_for("ner", ["pos"])
+    ['ner-thesis', 'wordshape', 'ner-words', 'ner-rich-words']
+    """
+    have = set(columns)
+    return [n for n, t in TEMPLATES.items() if n.startswith("cws-") == (task == "cws") and t.columns <= have]
 
 
 def _read_template(path: str) -> Template:

@@ -15,6 +15,7 @@ and a Dask cluster receives them once per worker by ``scatter``.
 from __future__ import annotations
 
 import gc
+import math
 import os
 import pickle
 import sys
@@ -37,7 +38,7 @@ from textbcv.tagging.features import extract
 from textbcv.tagging.store import FoldStore
 from textbcv.tagging.system import System
 
-__all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS"]
+__all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS", "FoldProgress"]
 
 BACKENDS = ("loky", "dask")
 
@@ -256,7 +257,9 @@ def run_folds(
         Address of a ``dask.distributed`` scheduler; without one a LocalCluster
         with ``jobs`` workers is started.
     progress : bool, optional
-        Show a tqdm bar (default: when stderr is a terminal).
+        ``None`` (default): a tqdm bar when stderr is a terminal, else one
+        plain line per finished fold on stderr (fold, system, F1, elapsed and
+        estimated remaining time); ``True``: the bar; ``False``: nothing.
     save_models, save_predictions : path, optional
         Directories for the crfsuite models and the conlleval-format predictions.
 
@@ -286,11 +289,13 @@ def run_folds(
                           os.path.join(save_models, stem + ".crfsuite") if save_models and s.tagger is None else None,
                           os.path.join(save_predictions, stem + ".txt") if save_predictions else None))
     # Longest first (LPT): a worker left with one long fold at the end idles the others.
-    tasks.sort(key=lambda t: -_cost(t[0], payload, t[3]))
+    costs = {(t[0].name, t[1], t[2]): _cost(t[0], payload, t[3]) for t in tasks}
+    tasks.sort(key=lambda t: -costs[(t[0].name, t[1], t[2])])
     if progress is None:
-        progress = sys.stderr.isatty() and not os.environ.get("CI")
-    bar = tqdm(total=len(folds) * len(systems), initial=len(folds) * len(systems) - len(tasks),
-               desc="folds", unit="fold", disable=not progress, dynamic_ncols=True)
+        mode = "bar" if sys.stderr.isatty() and not os.environ.get("CI") else "lines"
+    else:
+        mode = "bar" if progress else None
+    bar = FoldProgress(len(folds) * len(systems), costs, mode)
     try:
         if tasks:
             if jobs == 1 and backend == "loky":
@@ -317,11 +322,89 @@ def _cost(system: System, payload: Payload, train: np.ndarray) -> float:
     return float(tokens * (len(prefixes) * len(types) + 1))
 
 
-def _consume(results, store: FoldStore, bar) -> None:
+class FoldProgress:
+    """Progress of a fold run on stderr: a tqdm bar, one plain line per finished fold, or nothing.
+
+    Parameters
+    ----------
+    total : int
+        Folds of the run, finished ones (resumed) included.
+    costs : dict
+        Relative cost of every fold still to run, by ``(system, split,
+        direction)``; the remaining time is estimated from the cost done so
+        far (folds run longest first, so counting folds would overestimate it).
+    mode : {"bar", "lines", None}
+    file : file, optional
+        Where lines go (default ``sys.stderr``).
+
+    Examples
+    --------
+    >>> import io
+    >>> f = io.StringIO()
+    >>> p = FoldProgress(4, {("a", 0, 0): 3.0, ("a", 0, 1): 1.0}, "lines", file=f, clock=iter([0.0, 6.0]).__next__)
+    >>> p.update({"system": "a", "split": 0, "direction": 0, "counts": {"overall": {"tp": 3, "fp": 1, "fn": 1}}})
+    >>> f.getvalue()
+    'textbcv: fold 3/4 done (a, split 0, direction 0): F1 75.00%; 6 s elapsed, about 2 s left\\n'
+    """
+
+    def __init__(self, total: int, costs: dict, mode: str | None, file=None, clock=time.monotonic):
+        self.total, self.costs, self.mode, self.clock = total, dict(costs), mode, clock
+        self.file = file
+        self.done = total - len(costs)
+        self.cost_left = sum(self.costs.values())
+        self.cost_done = 0.0
+        self.start = clock()
+        self.bar = tqdm(total=total, initial=self.done, desc="folds", unit="fold", disable=mode != "bar",
+                        dynamic_ncols=True)
+
+    def update(self, rec: dict) -> None:
+        """One more fold finished (its record)."""
+        from textbcv.scoring import Tally
+
+        self.done += 1
+        key = (rec["system"], int(rec["split"]), int(rec["direction"]))
+        c = self.costs.get(key, 0.0)
+        self.cost_done += c
+        self.cost_left -= c
+        where = f"{rec['system']}, split {rec['split']}, direction {rec['direction']}"
+        if self.mode == "bar":
+            self.bar.update(1)
+            self.bar.set_postfix_str(where, refresh=False)
+        elif self.mode == "lines":
+            elapsed = self.clock() - self.start
+            o = rec["counts"]["overall"]
+            f1 = Tally(o["tp"], o["fp"], o["fn"]).f1
+            left = elapsed * self.cost_left / self.cost_done if self.cost_done > 0 else float("nan")
+            left_text = "done" if self.done >= self.total else f"about {_duration(left)} left"
+            print(f"textbcv: fold {self.done}/{self.total} done ({where}): F1 {100 * f1:.2f}%; "
+                  f"{_duration(elapsed)} elapsed, {left_text}", file=self.file or sys.stderr, flush=True)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def _duration(seconds: float) -> str:
+    """A duration for a progress line.
+
+    Examples
+    --------
+    >>> _duration(4.4), _duration(75), _duration(3725), _duration(float("nan"))
+    ('4 s', '1 min 15 s', '1 h 02 min', '?')
+    """
+    if math.isnan(seconds):
+        return "?"
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+def _consume(results, store: FoldStore, bar: FoldProgress) -> None:
     for rec in results:
         store.append(rec)
-        bar.update(1)
-        bar.set_postfix_str(f"{rec['system']} split {rec['split']} dir {rec['direction']}", refresh=False)
+        bar.update(rec)
 
 
 def _run_loky(payload: Payload, tasks: list, jobs: int, store: FoldStore, bar) -> None:

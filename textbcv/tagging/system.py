@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from textbcv.errors import InputError
 from textbcv.schemes import get_scheme
-from textbcv.tagging.features import Template, get_template
+from textbcv.tagging.features import TEMPLATES, Template, get_template, templates_for
 
-__all__ = ["System", "parse_system", "DEFAULT_TEMPLATES", "CRF_DEFAULTS"]
+__all__ = ["System", "parse_system", "default_template", "check_columns", "DEFAULT_TEMPLATES", "CRF_DEFAULTS"]
 
-#: Feature template used when a system name gives none, per task.
+#: Feature template used when a system name gives none, per task (on a corpus that has the columns it reads).
 DEFAULT_TEMPLATES = {"ner": "ner-thesis", "cws": "cws-thesis"}
+#: The default templates in order of preference: the first whose columns the corpus has is used.
+DEFAULT_CHOICES = {"ner": ("ner-thesis", "ner-words"), "cws": ("cws-thesis",)}
 
 #: Documented CRF defaults: L-BFGS with elastic-net regularisation, as is
 #: usual for sklearn-crfsuite taggers; ``max_iterations`` bounds training time.
@@ -154,18 +156,67 @@ def _public_params(t) -> dict:
     return out
 
 
-def parse_system(name: str, task: str = "ner", **crf: object) -> System:
+def default_template(task: str, columns: Iterable[str] | None = None) -> Template:
+    """The template a system without one uses: the task's default, or, when the corpus lacks a column it reads,
+    the first of :data:`DEFAULT_CHOICES` that needs only the ``columns`` the corpus has.
+
+    ``columns=None`` (not known) gives the task's default.
+
+    Examples
+    --------
+    >>> default_template("ner").name, default_template("ner", {"pos", "chunk"}).name, default_template("ner", set()).name
+    ('ner-thesis', 'ner-thesis', 'ner-words')
+    """
+    if columns is None:
+        return get_template(DEFAULT_TEMPLATES[task])
+    have = set(columns)
+    return next(TEMPLATES[n] for n in DEFAULT_CHOICES[task] if TEMPLATES[n].columns <= have)
+
+
+def check_columns(system: System, columns: Iterable[str], task: str = "ner") -> None:
+    """InputError when ``system``'s feature template reads a column the corpus does not have.
+
+    Examples
+    --------
+    >>> check_columns(parse_system("iob2+ner-rich"), {"pos"})
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: system 'iob2+ner-rich': feature template 'ner-rich' reads the chunk column, which the corpus does not have (its columns besides tokens and tags: pos); templates that fit: ner-thesis, wordshape, ner-words, ner-rich-words, or a .json template
+    """
+    t = system.template
+    if t is None or system.tagger is not None:
+        return
+    have = set(columns)
+    missing = sorted(t.columns - have)
+    if missing:
+        cols = " and ".join(missing)
+        raise InputError(f"system {system.name!r}: feature template {t.name!r} reads the {cols} column"
+                         f"{'s' if len(missing) > 1 else ''}, which the corpus does not have (its columns besides "
+                         f"tokens and tags: {', '.join(sorted(have)) or 'none'}); templates that fit: "
+                         f"{', '.join(templates_for(task, have))}, or a .json template")
+
+
+def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = None, **crf: object) -> System:
     """A system from its name: ``SCHEME[+TEMPLATE]``.
 
     The scheme is any of :func:`textbcv.schemes.scheme_names`; the template
     a built-in name or a ``.json`` file; without one the task's default
-    (:data:`DEFAULT_TEMPLATES`). Keyword arguments override the CRF
-    defaults (``c1``, ``c2``, ``max_iterations``, ``algorithm``).
+    (:func:`default_template`). With ``columns`` (the corpus's columns
+    besides tokens and tags, :func:`~textbcv.tagging.features.feature_columns`),
+    the default is one that reads only those, and a named template that
+    reads another is refused. Keyword arguments override the CRF defaults
+    (``c1``, ``c2``, ``max_iterations``, ``algorithm``).
 
     Examples
     --------
     >>> parse_system("bb2b3mes", task="cws").template.name
     'cws-thesis'
+    >>> parse_system("iob2", columns=[]).template.name
+    'ner-words'
+    >>> parse_system("iob2+wordshape", columns=[])
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: system 'iob2+wordshape': feature template 'wordshape' reads the pos column, which the corpus does not have (its columns besides tokens and tags: none); templates that fit: ner-words, ner-rich-words, or a .json template
     >>> parse_system("iob9")
     Traceback (most recent call last):
     ...
@@ -182,8 +233,11 @@ def parse_system(name: str, task: str = "ner", **crf: object) -> System:
         raise InputError(
             f"system {name!r}: unknown tagging scheme {scheme!r} (schemes: {', '.join(sorted(scheme_names()))})"
         ) from None
-    tpl = get_template(template or DEFAULT_TEMPLATES[task])
+    tpl = get_template(template) if template else default_template(task, columns)
     algorithm = str(crf.pop("algorithm", CRF_DEFAULTS["algorithm"]))
     params = {k: v for k, v in CRF_DEFAULTS.items() if k != "algorithm"} if algorithm == "lbfgs" else {"max_iterations": CRF_DEFAULTS["max_iterations"]}
     params.update({k: v for k, v in crf.items() if v is not None})
-    return System(name=name.strip(), scheme=scheme, template=tpl, algorithm=algorithm, params=params)
+    system = System(name=name.strip(), scheme=scheme, template=tpl, algorithm=algorithm, params=params)
+    if columns is not None:
+        check_columns(system, columns, task)
+    return system
