@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import atexit
 import json
-import os
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
@@ -94,19 +92,31 @@ def test_same_seed_same_outputs(run_m3, tmp_path):
     assert (run_m3 / "splits.json").read_bytes() == (again / "splits.json").read_bytes()
 
 
+#: runs the CLI in a child process that SIGKILLs itself right after its K-th fold is saved: a kill at a
+#: fold boundary, with no timer to race (FoldStore.append is the moment a fold becomes durable)
+KILL_AFTER = """
+import os, signal, sys
+from textbcv.tagging.store import FoldStore
+from textbcv.cli import main
+K = int(sys.argv[1])
+_append, _n = FoldStore.append, [0]
+def append(self, record):
+    _append(self, record)
+    _n[0] += 1
+    if _n[0] == K:
+        os.kill(os.getpid(), signal.SIGKILL)
+FoldStore.append = append
+sys.exit(main(sys.argv[2:]))
+"""
+
+
 def test_kill_then_resume_trains_only_missing_folds(run_m3, tmp_path):
     out = tmp_path / "killed"
-    proc = subprocess.Popen(TEXTBCV + compare_args(out, "--m", "3"), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     store = out / "folds.jsonl"
-    deadline = time.time() + 300
-    while time.time() < deadline and not (store.exists() and store.read_text().count("\n") >= 3):
-        if proc.poll() is not None:
-            pytest.fail("compare ended before it could be killed: " + proc.stderr.read().decode())
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    proc = subprocess.run([sys.executable, "-c", KILL_AFTER, "5", *compare_args(out, "--m", "3")], capture_output=True)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()
     before = store.read_text().count("\n")
-    assert 3 <= before < 12
+    assert before == 5
     # without --resume the directory is refused, and nothing is changed
     r = subprocess.run(TEXTBCV + compare_args(out, "--m", "3"), capture_output=True, text=True)
     assert r.returncode == 2 and "add --resume" in r.stderr and r.stderr.count("\n") == 1
