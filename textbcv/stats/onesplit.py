@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["BootstrapResult", "RandomizationResult", "OneSplitResult", "paired_bootstrap",
-           "approximate_randomization", "one_split_tests", "sentence_f1", "RESAMPLES", "SHUFFLES"]
+           "approximate_randomization", "one_split_tests", "chunk_f1", "RESAMPLES", "SHUFFLES"]
 
 #: Bootstrap resamples (sacrebleu's default for ``--paired-bs``).
 RESAMPLES = 1000
@@ -110,21 +110,26 @@ def _positive(k: int, name: str) -> int:
 _POP8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
 
 
-def _popcount(words: np.ndarray) -> np.ndarray:
-    """Set bits of every uint64 (as int64)."""
-    if hasattr(np, "bitwise_count"):  # numpy >= 2
-        return np.bitwise_count(words).astype(np.int64)
+def _popcount_bytes(words: np.ndarray) -> np.ndarray:
+    """Set bits of every uint64 of a C-contiguous array (as int64), byte by byte."""
     return _POP8[words.view(np.uint8)].reshape(*words.shape, 8).sum(axis=-1)
 
 
-def sentence_f1(counts: Any) -> np.ndarray:
+def _popcount(words: np.ndarray) -> np.ndarray:
+    """Set bits of every uint64 (as int64): numpy's ``bitwise_count`` where there is one (numpy >= 2)."""
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(words).astype(np.int64)
+    return _popcount_bytes(words)
+
+
+def chunk_f1(counts: Any) -> np.ndarray:
     """Chunk F1 = 2 tp / (2 tp + fp + fn) of summed counts, along the last axis (0 where nothing is predicted or gold).
 
     The same number as :attr:`textbcv.scoring.Tally.f1` and conlleval's FB1 / 100.
 
     Examples
     --------
-    >>> sentence_f1([[3, 1, 2], [0, 0, 0]]).tolist()
+    >>> chunk_f1([[3, 1, 2], [0, 0, 0]]).tolist()
     [0.6666666666666666, 0.0]
     """
     c = np.asarray(counts, dtype=np.float64)
@@ -259,8 +264,8 @@ def paired_bootstrap(a: Any, b: Any, resamples: int = RESAMPLES, seed: int = 0, 
     with c = #{r : d*_r − mean(d*) ≥ |ΔF1|}. sacrebleu counts strictly
     greater (``>``); here ties count, as in Riezler & Maxwell's (c + 1) /
     (R + 1), so that two identical systems get p = 1 and not 1 / (R + 1).
-    Ties happen only when every resample gives the same difference; otherwise
-    both counts agree.
+    The two counts differ only when d*_r − mean(d*) equals |ΔF1| exactly,
+    which in practice means that every resample gives the same difference.
 
     Examples
     --------
@@ -276,7 +281,7 @@ def paired_bootstrap(a: Any, b: Any, resamples: int = RESAMPLES, seed: int = 0, 
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
     n = len(a)
     ab = np.concatenate([a, b], axis=1).astype(np.float64)  # exact: integer sums stay far below 2^53
-    observed = float(sentence_f1(b.sum(axis=0)) - sentence_f1(a.sum(axis=0)))
+    observed = float(chunk_f1(b.sum(axis=0)) - chunk_f1(a.sum(axis=0)))
     rng = np.random.default_rng(seed)
     deltas = np.empty(R)
     step = max(1, _CELLS // n)
@@ -285,7 +290,7 @@ def paired_bootstrap(a: Any, b: Any, resamples: int = RESAMPLES, seed: int = 0, 
         idx = rng.integers(0, n, size=(k, n))  # the draws are the same whatever the chunk size
         weight = np.bincount((idx + n * np.arange(k)[:, None]).ravel(), minlength=k * n).reshape(k, n)
         sums = weight.astype(np.float64) @ ab  # (k, 6): each resample's summed counts of A and B
-        deltas[start:start + k] = sentence_f1(sums[:, 3:]) - sentence_f1(sums[:, :3])
+        deltas[start:start + k] = chunk_f1(sums[:, 3:]) - chunk_f1(sums[:, :3])
     d = np.abs(deltas)
     c = int(np.count_nonzero(d - d.mean() >= abs(observed)))
     lo, hi = np.quantile(deltas, [alpha / 2, 1 - alpha / 2])
@@ -347,7 +352,7 @@ def approximate_randomization(a: Any, b: Any, shuffles: int = SHUFFLES, seed: in
     a, b = _pair(a, b)
     R, seed = _positive(shuffles, "shuffles"), _seed(seed)
     total_a, total_b = a.sum(axis=0), b.sum(axis=0)
-    observed = float(sentence_f1(total_b) - sentence_f1(total_a))
+    observed = float(chunk_f1(total_b) - chunk_f1(total_a))
     diff = b - a
     moved = np.flatnonzero(diff.any(axis=1))
     d = diff[moved]
@@ -380,7 +385,7 @@ def approximate_randomization(a: Any, b: Any, shuffles: int = SHUFFLES, seed: in
             block = raw.random_raw(k * n_words).astype("<u8").reshape(k, n_words)
             net = _popcount(block & plus_w) - _popcount(block & minus_w)  # (k, words): swapped +u minus swapped −u
             s = (np.add.reduceat(net, first_word, axis=1) @ groups).astype(np.float64)  # exact integers
-        dd = np.abs(sentence_f1(fb - s) - sentence_f1(fa + s))
+        dd = np.abs(chunk_f1(fb - s) - chunk_f1(fa + s))
         c += int(np.count_nonzero(dd >= abs(observed)))
     return RandomizationResult(observed, (c + 1) / (R + 1), R, seed)
 
@@ -409,5 +414,5 @@ def one_split_tests(a: Any, b: Any, resamples: int = RESAMPLES, shuffles: int = 
     a, b = _pair(a, b)
     boot = paired_bootstrap(a, b, resamples=resamples, seed=seed, alpha=alpha)
     ar = approximate_randomization(a, b, shuffles=shuffles, seed=seed)
-    f1_a, f1_b = float(sentence_f1(a.sum(axis=0))), float(sentence_f1(b.sum(axis=0)))
+    f1_a, f1_b = float(chunk_f1(a.sum(axis=0))), float(chunk_f1(b.sum(axis=0)))
     return OneSplitResult(len(a), f1_a, f1_b, f1_b - f1_a, boot, ar)
