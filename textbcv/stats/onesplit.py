@@ -16,13 +16,13 @@ recomputed from per-sentence counts:
 Both hold the training set fixed: they measure how much ΔF1 could move if
 the *test sentences* were drawn again, not if the models were trained on
 other text. An m×2 design measures both; these tests answer a smaller
-question, and on one split they are often far more confident than the
-m×2 answer.
+question, and on one split they can be far more confident than the m×2
+answer.
 
 Inputs are per-sentence counts of the two systems on the same sentences,
 in the same order: (n, 3) arrays of (tp, fp, fn). Everything is
-vectorised and chunked (a few MB at a time); a seed gives the same result
-on every machine.
+vectorised and chunked (tens of MB at most); a seed gives the same
+result on every machine.
 
 Examples
 --------
@@ -280,7 +280,10 @@ def paired_bootstrap(a: Any, b: Any, resamples: int = RESAMPLES, seed: int = 0, 
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie strictly between 0 and 1, got {alpha}")
     n = len(a)
-    ab = np.concatenate([a, b], axis=1).astype(np.float64)  # exact: integer sums stay far below 2^53
+    # A resample's totals are the counts of each kind of sentence (a distinct (a, b) count row) times how
+    # often the resample drew a sentence of that kind.
+    kinds, kind_of = np.unique(np.concatenate([a, b], axis=1), axis=0, return_inverse=True)
+    kind_of, v = kind_of.ravel(), len(kinds)
     observed = float(chunk_f1(b.sum(axis=0)) - chunk_f1(a.sum(axis=0)))
     rng = np.random.default_rng(seed)
     deltas = np.empty(R)
@@ -288,8 +291,9 @@ def paired_bootstrap(a: Any, b: Any, resamples: int = RESAMPLES, seed: int = 0, 
     for start in range(0, R, step):
         k = min(step, R - start)
         idx = rng.integers(0, n, size=(k, n))  # the draws are the same whatever the chunk size
-        weight = np.bincount((idx + n * np.arange(k)[:, None]).ravel(), minlength=k * n).reshape(k, n)
-        sums = weight.astype(np.float64) @ ab  # (k, 6): each resample's summed counts of A and B
+        drawn = kind_of[idx]
+        drawn += (v * np.arange(k))[:, None]
+        sums = np.bincount(drawn.ravel(), minlength=k * v).reshape(k, v) @ kinds  # (k, 6) integer totals
         deltas[start:start + k] = chunk_f1(sums[:, 3:]) - chunk_f1(sums[:, :3])
     d = np.abs(deltas)
     c = int(np.count_nonzero(d - d.mean() >= abs(observed)))
