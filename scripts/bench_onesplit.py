@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from textbcv.stats.onesplit import approximate_randomization, paired_bootstrap, chunk_f1  # noqa: E402
+from textbcv.stats.onesplit import approximate_randomization, chunk_f1, paired_bootstrap  # noqa: E402
 
 
 def pair(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -80,11 +80,11 @@ def main() -> int:
     for n in (1500, 7500, 30000):
         a, b = pair(n)
         case = {"sentences": n,
-                "bootstrap_s": round(median_time(lambda: paired_bootstrap(a, b), args.repeat), 4),
-                "randomization_s": round(median_time(lambda: approximate_randomization(a, b), args.repeat), 4)}
+                "bootstrap_s": round(median_time(lambda a=a, b=b: paired_bootstrap(a, b), args.repeat), 4),
+                "randomization_s": round(median_time(lambda a=a, b=b: approximate_randomization(a, b), args.repeat), 4)}
         if n <= 7500:
-            case["reference_bootstrap_s"] = round(median_time(lambda: ref_bootstrap(a, b), 1), 4)
-            case["reference_randomization_s"] = round(median_time(lambda: ref_randomization(a, b), 1), 4)
+            case["reference_bootstrap_s"] = round(median_time(lambda a=a, b=b: ref_bootstrap(a, b), 1), 4)
+            case["reference_randomization_s"] = round(median_time(lambda a=a, b=b: ref_randomization(a, b), 1), 4)
             case["ratio_bootstrap"] = round(case["bootstrap_s"] / case["reference_bootstrap_s"], 3)
             case["ratio_randomization"] = round(case["randomization_s"] / case["reference_randomization_s"], 3)
         out["cases"].append(case)

@@ -97,8 +97,7 @@ def _copy(run_dir: Path, dest: Path) -> Path:
 
 
 def _no_training(monkeypatch):
-    import textbcv.tagging.crf as crf
-    import textbcv.tagging.runner as runner
+    from textbcv.tagging import crf, runner
 
     def refuse(*a, **k):
         raise AssertionError("a model was trained")

@@ -115,7 +115,7 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
     return {
         "available": True,
         "fold": {"split": 0, "direction": 0, "label": fold_label(0, 0), "id": "fold-0-0"},
-        "sentences": int(len(counts[(names[0], 0, 0)])),
+        "sentences": len(counts[(names[0], 0, 0)]),
         "resamples": resamples, "shuffles": shuffles, "seed": seed, "alpha": alpha,
         "pairs": pairs,
     }

@@ -107,7 +107,7 @@ def _positive(k: int, name: str) -> int:
     return int(k)
 
 
-_POP8 = np.array([bin(v).count("1") for v in range(256)], dtype=np.int64)
+_POP8 = np.array([v.bit_count() for v in range(256)], dtype=np.int64)
 
 
 def _popcount_bytes(words: np.ndarray) -> np.ndarray:
