@@ -257,8 +257,9 @@ def paired_bootstrap(a: Any, b: Any, resamples: int = RESAMPLES, seed: int = 0, 
 
     Notes
     -----
-    The p-value is sacrebleu's (``sacrebleu/significance.py``,
-    ``_paired_bs_test`` and ``_compute_p_value``, after Koehn 2004 and
+    The p-value is sacrebleu's (github.com/mjpost/sacrebleu,
+    ``sacrebleu/significance.py``: ``_paired_bs_test`` and
+    ``_compute_p_value``, after Koehn 2004 and
     Riezler & Maxwell 2005): with d*_r = |F1(B*_r) − F1(A*_r)| on resample
     r, the null distribution is d*_r − mean(d*), and p = (c + 1) / (R + 1)
     with c = #{r : d*_r − mean(d*) ≥ |ΔF1|}. sacrebleu counts strictly
@@ -320,7 +321,8 @@ def approximate_randomization(a: Any, b: Any, shuffles: int = SHUFFLES, seed: in
     Notes
     -----
     Riezler & Maxwell (2005), as sacrebleu's ``--paired-ar``
-    (``sacrebleu/significance.py``, ``_paired_ar_test``): each shuffle swaps
+    (github.com/mjpost/sacrebleu, ``sacrebleu/significance.py``,
+    ``_paired_ar_test``): each shuffle swaps
     the two systems' output of every sentence with probability 1/2, which
     swaps the sentence's counts, so its totals are A + s and B − s, with s
     the summed (B − A) counts of the swapped sentences. The statistic is
