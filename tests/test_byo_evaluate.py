@@ -203,6 +203,8 @@ def check_independent(d: Path, splits: Path, corpus: Path, folds: Path, m: int, 
         by_conlleval = fold_counts(gold, pred, conlleval_chunks)
         assert r["counts"] == by_conlleval, (r["system"], r["split"], r["direction"])
         assert fold_counts(gold, pred, seqeval_chunks) == by_conlleval
+        per_sentence = [(conlleval_chunks(g), conlleval_chunks(p)) for g, p in zip(gold, pred)]
+        assert r["sentence_counts"] == [[len(gc & pc), len(pc - gc), len(gc - pc)] for gc, pc in per_sentence]
         assert r["sentences"] == len(gold) and r["tokens"] == sum(map(len, gold))
         tot = sums.setdefault(r["system"], Counter())
         tot.update(r["counts"]["overall"])
@@ -210,6 +212,7 @@ def check_independent(d: Path, splits: Path, corpus: Path, folds: Path, m: int, 
     assert report["counts"] == {k: dict(v) for k, v in sums.items()}
     for c in report["comparisons"]:
         assert c["p_b_better"] == pytest.approx(p_b_better(sums["A"], sums["B"], m, c["metric"]), abs=1e-4)
+    assert report["one_split"]["available"] and len(report["one_split"]["pairs"][0]["folds"]) == 2 * m
     # the run directory works with the other commands
     capsys.readouterr()
     assert main(["test", str(out / "folds.jsonl"), "--json"]) == 0

@@ -452,6 +452,22 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
     assert f"the default `--variant averaged-counts` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {p:.4f}" in page
     note = next(n for n in report["split"]["notes"] if n.startswith("--variant adaptive"))
     assert f"Note: {note}." in page
+    # the one-split section's prose (its table rows are checked with the others above)
+    from textbcv.report import format_p
+
+    o = report["one_split"]
+    pair = o["pairs"][0]
+    assert f"draw the {o['sentences']:,} test sentences with replacement" in page
+    assert f"IOB2's {-100 * pair['delta_f1']:.2f}-point lead on S1 → significant (p = {format_p(pair['bootstrap'])} " \
+        f"and {format_p(pair['randomization'])})" in page
+    f1_row = _f1_row(report)
+    assert f"P(iobes better) = {f1_row['p_b_better']:.4f}, that is P(iob2 better) = {f1_row['p_a_better']:.2f}" in page
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+    for key in ("bootstrap_p", "randomization_p"):
+        hits = [f for f in pair["folds"] if f[key] < o["alpha"]]
+        for_b = [f["label"] for f in hits if f["delta_f1"] > 0]
+        assert (f"{words[len(hits)]} of the six folds give p < 0.05, {words[len(hits) - len(for_b)]} for IOB2 and "
+                f"{words[len(for_b)]}, {', '.join(for_b)}, for IOBES") in page
 
 
 @pytest.mark.slow

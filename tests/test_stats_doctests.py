@@ -14,6 +14,7 @@ MODULES = [
     "textbcv.stats.classic",
     "textbcv.stats.simulate",
     "textbcv.stats.components",
+    "textbcv.stats.onesplit",
 ]
 
 

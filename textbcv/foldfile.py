@@ -3,7 +3,9 @@
 A record is an object with at least ``"system"`` (a string), ``"split"``
 (an integer >= 0), ``"direction"`` (0 or 1) and ``"counts"``
 (``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``, counts being
-integers in [0, 10^15], ``3.0`` read as 3); :class:`textbcv.tagging.FoldStore`
+integers in [0, 10^15], ``3.0`` read as 3); optionally ``"sentence_counts"``,
+the [tp, fp, fn] of every test sentence in test order, which must add up to
+``counts.overall``; :class:`textbcv.tagging.FoldStore`
 adds the run's details. A
 last line without its newline is a record torn by a killed process: it is
 left out. ``textbcv compare`` writes the file and ``textbcv test`` reads
@@ -24,10 +26,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from textbcv._io import _show, dumps_json, load_json_lines
+import numpy as np
+
+from textbcv._io import MAX_COUNT, _show, dumps_json, load_json_lines
 from textbcv.errors import InputError
 
-__all__ = ["read_fold_records", "check_fold_record", "fold_line"]
+__all__ = ["read_fold_records", "check_fold_record", "check_sentence_counts", "fold_line"]
 
 
 def check_fold_record(obj: Any, file: str, line: int) -> dict:
@@ -60,7 +64,55 @@ def check_fold_record(obj: Any, file: str, line: int) -> dict:
             Tally.from_dict(c, f"counts.types.{t}")
     except InputError as e:
         raise InputError(e.message, file, line) from None
+    if "sentence_counts" in obj:
+        check_sentence_counts(obj, file, line)
     return obj
+
+
+def check_sentence_counts(obj: dict, file: str, line: int) -> np.ndarray:
+    """A record's ``"sentence_counts"`` as an (n, 3) int64 array, checked against its overall counts.
+
+    Examples
+    --------
+    >>> rec = {"counts": {"overall": {"tp": 3, "fp": 1, "fn": 0}}, "sentences": 2,
+    ...        "sentence_counts": [[1, 1, 0], [2, 0, 0]]}
+    >>> check_sentence_counts(rec, "folds.jsonl", 1).tolist()
+    [[1, 1, 0], [2, 0, 0]]
+    >>> rec["sentence_counts"] = [[1, 1, 0], [1, 0, 0]]
+    >>> check_sentence_counts(rec, "folds.jsonl", 1)
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: folds.jsonl:1: "sentence_counts" add up to tp 2, not counts.overall's 3
+    """
+    rows = obj["sentence_counts"]
+    what = '"sentence_counts" must be a list of [tp, fp, fn], one per test sentence'
+    if not isinstance(rows, list) or not all(isinstance(r, list) and len(r) == 3 for r in rows):
+        raise InputError(what, file, line)
+    a = np.array(rows) if rows else np.zeros((0, 3), dtype=np.int64)
+    if a.dtype.kind == "f":
+        bad = ~np.isfinite(a) | (a != np.round(a))
+        if bad.any():
+            i, j = np.argwhere(bad)[0]
+            raise InputError(f"sentence_counts[{i}][{j}] must be a non-negative integer, got {_show(rows[i][j])}",
+                             file, line)
+    elif a.dtype.kind != "i":
+        raise InputError(what + " (integers)", file, line)
+    bad = (a < 0) | (a > MAX_COUNT)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise InputError(f"sentence_counts[{i}][{j}] must be an integer in [0, 10^15], got {_show(rows[i][j])}",
+                         file, line)
+    a = a.astype(np.int64)
+    n = obj.get("sentences")
+    if isinstance(n, int) and not isinstance(n, bool) and n != len(a):
+        raise InputError(f'"sentence_counts" has {len(a)} sentences, "sentences" says {n}', file, line)
+    overall = obj["counts"]["overall"]
+    for k, name in enumerate(("tp", "fp", "fn")):
+        total = int(a[:, k].sum())
+        if total != int(overall[name]):
+            raise InputError(f'"sentence_counts" add up to {name} {total}, not counts.overall\'s {int(overall[name])}',
+                             file, line)
+    return a
 
 
 def read_fold_records(path: str | os.PathLike, torn: str = "ignore") -> list[tuple[int, dict]]:

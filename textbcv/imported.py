@@ -30,7 +30,7 @@ from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
 from textbcv.pipeline import (CompareOptions, _prepare_out, _sha256, assemble_report, corpus_meta, split_info, gold_chunks,
                               options_from_splits, prepare_corpus, write_report)
 from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
-from textbcv.scoring import count_chunks
+from textbcv.scoring import count_chunks, sentence_counts
 from textbcv.split import SplitSet, load_splits
 from textbcv.tagging import FoldStore
 
@@ -133,9 +133,11 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
     per_fold = 1 + len(heldout)
     for k, (i, d, _, test) in enumerate(folds):
         pred = chunks[k * per_fold]
-        counts = count_chunks([gold[j] for j in test], pred)
+        test_gold = [gold[j] for j in test]
+        counts = count_chunks(test_gold, pred)
         rec = {"system": system.name, "split": int(i), "direction": int(d), "counts": counts.to_dict(),
-               "tokens": int(sum(len(sents[j]) for j in test)), "sentences": int(len(test)), "spec": spec}
+               "tokens": int(sum(len(sents[j]) for j in test)), "sentences": int(len(test)),
+               "sentence_counts": sentence_counts(test_gold, pred).tolist(), "spec": spec}
         if heldout:
             rec["heldout"] = {h.name: heldout_record(h.gold, chunks[k * per_fold + 1 + q]) for q, h in enumerate(heldout)}
         rec["run"] = {"imported": str(paths[k * per_fold])}

@@ -23,6 +23,7 @@ from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, words_to_characters
 from textbcv.errors import InputError
 from textbcv.heldout import heldout_section, read_heldout
+from textbcv.onesplit import one_split_section
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.split import SplitSet, load_splits, make_splits
 from textbcv.stats.compare import ALL_VARIANTS, compare_counts
@@ -390,6 +391,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     if heldout:
         sets = {h.name: {**h.info(), "duplicate": np.flatnonzero(h.duplicate).tolist()} for h in heldout}
         report["heldout"] = heldout_section(store.records, names, m, sets, ans, seed=options.seed, alpha=options.alpha)
+    report["one_split"] = one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha)
     report["conclusion"] = conclusion(report)
     return report
 

@@ -18,6 +18,9 @@ def register(sub) -> None:
                        description="Show the report of a `textbcv compare` run directory in the terminal.")
     p.add_argument("dir", metavar="DIR", help="run directory written by textbcv compare")
     p.add_argument("--markdown", action="store_true", help="print report.md as it is")
+    p.add_argument("--redraw", action="store_true",
+                   help="first recompute the one-split tests (paired bootstrap, approximate randomization) from "
+                        "folds.jsonl and rewrite report.json and report.md; nothing is trained")
     p.set_defaults(func=run)
 
 
@@ -74,6 +77,10 @@ def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.dir)
+    if args.redraw:
+        from textbcv.onesplit import redraw
+
+        redraw(out)
     if args.markdown:
         sys.stdout.write(read_report_md(out))
     else:

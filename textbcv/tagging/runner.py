@@ -32,7 +32,7 @@ from textbcv.corpus.model import Chunk, Sentence
 from textbcv.corpus.writers import write_conlleval
 from textbcv.errors import InputError
 from textbcv.schemes import decode, encode
-from textbcv.scoring import count_chunks
+from textbcv.scoring import count_chunks, sentence_counts
 from textbcv.tagging.crf import CRFTagger
 from textbcv.tagging.features import extract
 from textbcv.tagging.store import FoldStore
@@ -183,7 +183,8 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
             return tagger.predict(part.sentences)
     _check_lengths(system, [sents[i] for i in test], pred_tags)
     pred_chunks = [decode(tags, system.scheme) for tags in pred_tags]
-    counts = count_chunks([gold[i] for i in test], pred_chunks)
+    test_gold = [gold[i] for i in test]
+    counts = count_chunks(test_gold, pred_chunks)
     if predictions_path:
         write_conlleval(predictions_path, [sents[i].tokens for i in test],
                         [encode(gold[i], len(sents[i]), system.scheme) for i in test], pred_tags)
@@ -194,6 +195,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         "counts": counts.to_dict(),
         "tokens": int(sum(len(sents[i]) for i in test)),
         "sentences": int(len(test)),
+        "sentence_counts": sentence_counts(test_gold, pred_chunks).tolist(),  # for the one-split tests of the report
         "spec": system.to_dict(),
     }
     if payload.heldout:

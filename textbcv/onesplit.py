@@ -1,0 +1,155 @@
+"""What a single train/test split would have claimed, beside the m×2 answer (``one_split`` in ``report.json``).
+
+Most papers compare two taggers on one split, with a paired test over the
+test sentences. Every fold record keeps the [tp, fp, fn] of each test
+sentence (``sentence_counts``), so the report can run those tests on a fold
+without retraining: a paired bootstrap (1,000 resamples, as sacrebleu) and
+approximate randomization (10,000 shuffles) on the first fold, S1 →
+(split 1 trained on its first half and tested on the second; ``fold-0-0``),
+and the same tests on every other fold, to show how often one split alone
+would have found a difference. The tests come from
+:mod:`textbcv.stats.onesplit`; this module picks the folds, checks that the
+counts are there, and writes the block. :func:`redraw` recomputes it in a
+finished run directory (``textbcv report DIR --redraw``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from textbcv.stats.onesplit import RESAMPLES, SHUFFLES, one_split_tests
+
+__all__ = ["one_split_section", "redraw", "fold_label", "RESAMPLES", "SHUFFLES"]
+
+#: Why the block is missing when the folds have no per-sentence counts.
+NO_COUNTS = ("the folds of this run were saved without per-sentence counts (by an earlier textbcv version); "
+             "run `textbcv compare` again into a new directory to get them")
+
+
+def fold_label(split: int, direction: int) -> str:
+    """A fold as the report names it: ``S1 →`` is split 0, direction 0.
+
+    Examples
+    --------
+    >>> fold_label(0, 0), fold_label(2, 1)
+    ('S1 →', 'S3 ←')
+    """
+    return f"S{split + 1} {'→' if direction == 0 else '←'}"
+
+
+def _unavailable(reason: str) -> dict:
+    return {"available": False, "reason": reason}
+
+
+def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int = 0, alpha: float = 0.05,
+                      resamples: int = RESAMPLES, shuffles: int = SHUFFLES) -> dict:
+    """The ``one_split`` block of ``report.json``.
+
+    Parameters
+    ----------
+    records : mapping (system, split, direction) → fold record
+        E.g. ``FoldStore.records``; each record's ``sentence_counts`` are used.
+    names : sequence of str
+        The systems, in report order; every pair (A before B) is tested.
+    m : int
+        Splits used by the report (its 2m folds are tested).
+    seed : int
+        Seed of both tests on every fold (the run's seed).
+    alpha : float
+        A p-value below ``alpha`` counts as "significant" in the per-fold summary.
+
+    Returns
+    -------
+    dict
+        ``{"available": True, "fold", "sentences", "resamples", "shuffles", "seed", "alpha", "pairs"}``,
+        each pair ``{"a", "b", "f1_a", "f1_b", "delta_f1", "bootstrap", "randomization", "folds"}`` with
+        ``folds`` the tests on each of the 2m folds; or ``{"available": False, "reason"}``.
+
+    Examples
+    --------
+    >>> rec = lambda s, j, k, rows: {"system": s, "split": j, "direction": k, "sentence_counts": rows}
+    >>> records = {(s, 0, k): rec(s, 0, k, [[1, 0, 0], [0, 1, 1]] * 20 if s == "A" else [[1, 0, 0]] * 40)
+    ...            for s in ("A", "B") for k in (0, 1)}
+    >>> r = one_split_section(records, ["A", "B"], m=1)
+    >>> r["fold"], round(r["pairs"][0]["delta_f1"], 4), r["pairs"][0]["randomization"]["p_value"] < 0.001
+    ({'split': 0, 'direction': 0, 'label': 'S1 →', 'id': 'fold-0-0'}, 0.5, True)
+    >>> one_split_section({("A", 0, 0): {}}, ["A", "B"], m=1)["available"]
+    False
+    """
+    folds = [(j, k) for j in range(m) for k in (0, 1)]
+    counts: dict = {}
+    for n in names:
+        for j, k in folds:
+            rec = records.get((n, j, k))
+            if rec is None:
+                return _unavailable(f"fold {fold_label(j, k)} of {n} is not finished")
+            if "sentence_counts" not in rec:
+                return _unavailable(NO_COUNTS)
+            counts[(n, j, k)] = np.asarray(rec["sentence_counts"], dtype=np.int64).reshape(-1, 3)
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            per_fold = []
+            for j, k in folds:
+                ca, cb = counts[(a, j, k)], counts[(b, j, k)]
+                gold_a, gold_b = ca[:, 0] + ca[:, 2], cb[:, 0] + cb[:, 2]
+                if len(ca) != len(cb) or (gold_a != gold_b).any():
+                    return _unavailable(f"on fold {fold_label(j, k)}, {a} and {b} were not scored on the same "
+                                        "sentences and gold chunks")
+                per_fold.append(one_split_tests(ca, cb, resamples=resamples, shuffles=shuffles, seed=seed,
+                                                 alpha=alpha))
+            first = per_fold[0]
+            pairs.append({
+                "a": a, "b": b, "f1_a": first.f1_a, "f1_b": first.f1_b, "delta_f1": first.delta,
+                "bootstrap": {"p_value": first.bootstrap.p_value, "ci": list(first.bootstrap.ci)},
+                "randomization": {"p_value": first.randomization.p_value},
+                "folds": [{"split": j, "direction": k, "label": fold_label(j, k), "sentences": r.sentences,
+                           "delta_f1": r.delta, "bootstrap_p": r.bootstrap.p_value,
+                           "randomization_p": r.randomization.p_value}
+                          for (j, k), r in zip(folds, per_fold)],
+            })
+    return {
+        "available": True,
+        "fold": {"split": 0, "direction": 0, "label": fold_label(0, 0), "id": "fold-0-0"},
+        "sentences": len(counts[(names[0], 0, 0)]),
+        "resamples": resamples, "shuffles": shuffles, "seed": seed, "alpha": alpha,
+        "pairs": pairs,
+    }
+
+
+def redraw(out_dir: str | os.PathLike) -> dict:
+    """Recompute the ``one_split`` block of a finished run from its ``folds.jsonl``; rewrite ``report.json`` and ``report.md``.
+
+    Nothing is trained and nothing else in the report changes; a run whose
+    folds have no per-sentence counts gets a block saying so. Returns the
+    updated report.
+
+    Raises
+    ------
+    InputError
+        When ``out_dir`` holds no ``report.json`` and ``folds.jsonl`` of a finished run.
+    """
+    from textbcv._io import load_json
+    from textbcv.errors import InputError
+    from textbcv.foldfile import read_fold_records
+    from textbcv.pipeline import write_report
+    from textbcv.tagging.store import fold_key
+
+    out = Path(out_dir)
+    for name in ("report.json", "folds.jsonl"):
+        if not (out / name).is_file():
+            raise InputError(f"--redraw: no {name} here: not a finished `textbcv compare` run directory", file=str(out))
+    report = load_json(out / "report.json")
+    if not isinstance(report, dict) or not isinstance(report.get("systems"), dict) or "m" not in report:
+        raise InputError("--redraw: not a report written by textbcv", file=str(out / "report.json"))
+    records = {fold_key(rec): rec for _, rec in read_fold_records(out / "folds.jsonl")}
+    opts = report.get("meta", {}).get("options", {})
+    report["one_split"] = one_split_section(records, list(report["systems"]), int(report["m"]),
+                                            seed=int(report.get("meta", {}).get("seed", opts.get("seed", 0))),
+                                            alpha=float(report.get("alpha", 0.05)))
+    write_report(out, report, plots=False)
+    return report
