@@ -4,7 +4,7 @@ Imports only numpy and scipy; takes counts or per-fold metric values.
 
 - :mod:`.correlation` — c_m, C_m, f_m, v_m, Ĉ_m, f̂_m, ARRV, ARRCI, choice of M
 - :mod:`.posterior` — Beta posteriors of precision/recall, the F1 posterior
-- :mod:`.bayes` — P(B better) exact (quadrature) and Monte Carlo, rope, decision
+- :mod:`.bayes` — P(B better) exact (quadrature) and Monte Carlo, rope, the decision rule, the density of ν_B − ν_A
 - :mod:`.compare` — :func:`compare_counts`: counts → the ``textbcv test`` answer
 - :mod:`.sequential` — Algorithm 5.1, lazy
 - :mod:`.classic` — textbook tests on stored per-fold values
@@ -12,7 +12,7 @@ Imports only numpy and scipy; takes counts or per-fold metric values.
 - :mod:`.components` — σ², ω, γ, ρ1, ρ2 and Var(μ̂_m×2) measured from repeated runs
 """
 
-from .bayes import decide, prob_better, prob_better_mc, prob_greater
+from .bayes import DECISIONS, THRESHOLD, decide, difference_density, prob_better, prob_better_mc, prob_greater
 from .components import Estimate, VarianceComponents, fold_covariance, variance_components
 from .compare import compare_counts, fold_counts, fold_metrics
 from .correlation import count_factor, thesis_count_factor
@@ -20,6 +20,7 @@ from .posterior import BetaPosterior, F1Posterior, posteriors
 from .sequential import SequentialTTest, sequential_t_test
 
 __all__ = [
+    "DECISIONS", "THRESHOLD", "difference_density",
     "BetaPosterior", "Estimate", "F1Posterior", "SequentialTTest", "VarianceComponents", "compare_counts",
     "count_factor", "decide", "fold_counts", "fold_covariance", "fold_metrics", "posteriors", "prob_better",
     "prob_better_mc", "prob_greater", "sequential_t_test", "thesis_count_factor", "variance_components",

@@ -15,9 +15,15 @@ import numpy as np
 
 from .posterior import MetricPosterior, latent_grid
 
-__all__ = ["prob_greater", "prob_better", "prob_better_mc", "decide", "DECISIONS"]
+__all__ = ["prob_greater", "prob_better", "prob_better_mc", "decide", "difference_density", "DECISIONS", "THRESHOLD",
+           "NO_CLEAR_DIFFERENCE"]
 
-DECISIONS = ("B better", "A better", "no decision")
+#: The decision of a pair below the threshold.
+NO_CLEAR_DIFFERENCE = "no clear difference"
+#: The values of a comparison's ``decision``.
+DECISIONS = ("B better", "A better", NO_CLEAR_DIFFERENCE)
+#: Default decision threshold: a side is called better when its P(better) is at least this.
+THRESHOLD = 0.95
 
 
 def _same(x: MetricPosterior, y: MetricPosterior) -> bool:
@@ -104,29 +110,54 @@ def prob_better_mc(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0, dr
     return out
 
 
-def decide(p_b_better: float, p_a_better: float, threshold: float | None = None,
-           p_equivalent: float | None = None) -> str:
-    """"B better", "A better" or "no decision".
+def decide(p_b_better: float | None, p_a_better: float | None, threshold: float | None = THRESHOLD) -> str:
+    """The decision rule of every textbcv report: "B better", "A better" or "no clear difference".
 
-    Without ``threshold`` the larger probability wins (Casella's rule as the
-    thesis uses it; a tie, or equivalence being the largest with a rope, is
-    "no decision"). With ``threshold`` τ a side wins only if its probability
-    exceeds τ.
+    A side is called better when its probability of being better is at
+    least ``threshold`` τ (default 0.95) and larger than the other side's;
+    otherwise — and when the probabilities are undefined (None) — "no clear
+    difference". With a rope the probabilities are those of being better by
+    more than the rope. τ = 0.5 gives the thesis's rule (the larger
+    probability wins; a tie at ½ decides nothing). ``None`` means the default.
 
     Examples
     --------
-    >>> decide(0.7, 0.3), decide(0.7, 0.3, threshold=0.95), decide(0.5, 0.5)
-    ('B better', 'no decision', 'no decision')
+    >>> decide(0.97, 0.03), decide(0.7, 0.3), decide(0.7, 0.3, threshold=0.5), decide(0.5, 0.5, threshold=0.5)
+    ('B better', 'no clear difference', 'B better', 'no clear difference')
     """
-    if threshold is None:
-        rest = p_equivalent if p_equivalent is not None else -1.0
-        if p_b_better > p_a_better and p_b_better > rest:
-            return "B better"
-        if p_a_better > p_b_better and p_a_better > rest:
-            return "A better"
-        return "no decision"
-    if p_b_better > threshold:
+    tau = THRESHOLD if threshold is None else threshold
+    if not 0.5 <= tau < 1:
+        raise ValueError(f"threshold must lie in [0.5, 1), got {tau}")
+    if p_b_better is None or p_a_better is None:
+        return NO_CLEAR_DIFFERENCE
+    if p_b_better >= tau and p_b_better > p_a_better:
         return "B better"
-    if p_a_better > threshold:
+    if p_a_better >= tau and p_a_better > p_b_better:
         return "A better"
-    return "no decision"
+    return NO_CLEAR_DIFFERENCE
+
+
+def difference_density(a: MetricPosterior, b: MetricPosterior, d) -> np.ndarray:
+    """Density of ν_B − ν_A at ``d`` for independent posteriors (exact, by the quadrature of :func:`prob_greater`).
+
+    The derivative in r of P(ν_B − ν_A > r): E_A[f_B(ν_A + d)], the
+    expectation taken over the latent grid of the narrower posterior (with
+    the wider one's density inside), so that its integral over d > r is
+    ``prob_greater(b, a, r)``.
+
+    Examples
+    --------
+    >>> from textbcv.stats.posterior import BetaPosterior
+    >>> round(float(difference_density(BetaPosterior(1, 1), BetaPosterior(1, 1), 0.5)), 12)  # triangle on [-1, 1]
+    0.5
+    """
+    d = np.asarray(d, dtype=float)
+    ta, wa = latent_grid(a.alpha, a.beta)
+    tb, wb = latent_grid(b.alpha, b.beta)
+    va, vb = a.to_metric(ta), b.to_metric(tb)
+    flat = d.reshape(-1, 1)
+    if (va[-1] - va[0]) <= (vb[-1] - vb[0]):
+        out = b.pdf(va[None, :] + flat) @ wa       # E_A[f_B(A + d)]
+    else:
+        out = a.pdf(vb[None, :] - flat) @ wb       # E_B[f_A(B − d)]
+    return out.reshape(d.shape)
