@@ -156,14 +156,9 @@ def heldout_record(gold: Sequence, pred: Sequence) -> dict:
 
 def _scores(c) -> dict:
     """Counts and P / R / F1 (None where undefined, with ``undefined``: metric → reason)."""
-    from textbcv.stats.compare import pooled_scores, undefined_reason
+    from textbcv.stats.compare import counts_scores
 
-    tp, fp, fn = (int(x) for x in c)
-    out = {"tp": tp, "fp": fp, "fn": fn, **pooled_scores(tp, fp, fn)}
-    why = {k: undefined_reason(k, tp, fp, fn) for k in ("precision", "recall", "f1")}
-    if any(why.values()):
-        out["undefined"] = {k: v for k, v in why.items() if v}
-    return out
+    return counts_scores(*(int(x) for x in c))
 
 
 def _f1(c: np.ndarray) -> np.ndarray:

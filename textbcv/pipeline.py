@@ -26,7 +26,7 @@ from textbcv.heldout import heldout_section, read_heldout
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.split import SplitSet, load_splits, make_splits
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
-from textbcv.stats.compare import ALL_VARIANTS, compare_counts, pooled_scores, undefined_reason
+from textbcv.stats.compare import ALL_VARIANTS, compare_counts, counts_scores
 from textbcv.stats.sequential import sequential_pair
 from textbcv.tagging import FoldStore, System, make_payload, parse_system, run_folds
 
@@ -285,13 +285,7 @@ def _per_type(store: FoldStore, name: str, m: int) -> dict:
     """Pooled counts and P / R / F1 of every chunk type over the 2m folds of ``name``."""
     total = sum((ChunkCounts.from_dict(store.records[(name, j, k)]["counts"]) for j in range(m) for k in (0, 1)),
                 ChunkCounts())
-    out = {}
-    for t, c in total.types.items():
-        out[t] = {"tp": c.tp, "fp": c.fp, "fn": c.fn, **pooled_scores(c.tp, c.fp, c.fn)}
-        why = {k: undefined_reason(k, c.tp, c.fp, c.fn) for k in ("precision", "recall", "f1")}
-        if any(why.values()):
-            out[t]["undefined"] = {k: v for k, v in why.items() if v}
-    return out
+    return {t: counts_scores(c.tp, c.fp, c.fn) for t, c in total.types.items()}
 
 
 def _fold_f1(store: FoldStore, name: str, m: int) -> list[float]:
@@ -384,10 +378,11 @@ def write_report(out: str | os.PathLike, report: dict, plots: bool = True) -> No
     """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the PNG plots of ``report`` into ``out``.
 
     ``report.md`` embeds the plots written (relative links); a plot of an
-    earlier rendering that this one does not draw is removed.
+    earlier rendering that this one does not draw is removed, so that no
+    picture contradicts the report beside it.
     """
     from textbcv._io import atomic_write
-    from textbcv.report import PLOTS, plot_names, render_markdown, write_plots
+    from textbcv.report import plot_names, render_markdown, write_plots
     from textbcv.report_tex import render_tex
 
     out = Path(out)
@@ -395,9 +390,9 @@ def write_report(out: str | os.PathLike, report: dict, plots: bool = True) -> No
     names = plot_names(report) if plots else []
     if plots:
         write_plots(report, out)
-        for stale in set(PLOTS) | {"pairwise.png"}:
-            if stale not in names:
-                (out / stale).unlink(missing_ok=True)
+    for stale in RUN_FILES:
+        if stale.endswith(".png") and stale not in names:
+            (out / stale).unlink(missing_ok=True)
     with atomic_write(out / "report.md") as f:
         f.write(render_markdown(report, names))
     with atomic_write(out / "report.tex") as f:

@@ -26,7 +26,7 @@ import numpy as np
 
 from textbcv.stats.compare import pooled_scores, system_posteriors, undefined_reason
 from textbcv.verdicts import (better_label, conclusion, corpus_types, design_name, fmt_p, identical_groups,
-                              methods_paragraph, p_is, p_row_better, pct, ranking, reproduce_command, rope_points, rule,
+                              methods_paragraph, p_is, p_row_better, pct, ranking, reproduce_command, rope_points, rule, short_rule,
                               system_settings, template_text, threshold_of, variant_text, verdict, verdict_line)
 
 __all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "plot_names", "textbook_tests",
@@ -141,8 +141,7 @@ def setup_markdown(report: dict) -> list[str]:
     r = rope_points(report)
     rope = (f"; rope ±{r:g} points (--rope {r:g}: percentage points of the metric, F1 points for F1)"
             if r is not None else "; no rope (--rope, in points, adds one)")
-    out.append(f"- Decision: a system is called better when P(better) ≥ {threshold_of(report):g} "
-               f"(--threshold){rope}.")
+    out.append(f"- Decision: {short_rule(report)} (--threshold {threshold_of(report):g}){rope}.")
     out.append(f"- textbcv {meta.get('textbcv', '?')}.")
     imported = meta.get("imported")
     if imported:

@@ -6,9 +6,10 @@ import argparse
 import sys
 
 from textbcv import defaults
-from textbcv.cli.common import add_corpus_args
+from textbcv.cli.common import (ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction,
+                                rope_warning)
 from textbcv.cli.test import ALL_VARIANTS, VARIANT_HELP
-from textbcv.errors import InputError
+from textbcv.errors import InputError, warn
 
 __all__ = ["register", "run"]
 
@@ -33,9 +34,10 @@ def register(sub) -> None:
     p.add_argument("--m-max", type=int, default=12, help="largest m of a sequential run (default 12, as the thesis)")
     p.add_argument("--stop", choices=("t-test", "bayes"), default="t-test",
                    help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, or the Bayes test's P(better) ≥ --threshold")
-    p.add_argument("--threshold", type=float, default=0.95, help="P(better) that stops a --sequential --stop bayes run (default 0.95)")
+    p.add_argument("--threshold", type=float, default=0.95,
+                   help=THRESHOLD_HELP + "; also the level at which --sequential --stop bayes stops")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
-    p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test (metric units, e.g. 0.005)")
+    p.add_argument("--rope", type=float, metavar="POINTS", help=ROPE_HELP)
     p.add_argument("--variant", default=defaults.VARIANT, choices=ALL_VARIANTS, help=VARIANT_HELP)
     p.add_argument("--rho1", type=float, help="ρ1 for --variant rho")
     p.add_argument("--rho2", type=float, help="ρ2 for --variant rho")
@@ -79,6 +81,8 @@ def options_from_args(args: argparse.Namespace):
         raise InputError("--scheduler needs --backend dask")
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    check_threshold(args.threshold)
+    rope = rope_fraction(args.rope)
     m = 3 if args.m is None else args.m
     seed = 0 if args.seed is None else args.seed
     if getattr(args, "splits", None):
@@ -92,7 +96,7 @@ def options_from_args(args: argparse.Namespace):
         seed = given.seed
     return CompareOptions(
         task=args.task, systems=args.systems, m=m, sequential=args.sequential, m_max=args.m_max,
-        stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=args.rope, variant=args.variant,
+        stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=rope, variant=args.variant,
         rho1=args.rho1, rho2=args.rho2,
         seed=seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
         untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations, heldout=tuple(args.heldout))
@@ -110,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     note = detection_note(args, guess)
     if note and not args.quiet:
         print(note, file=sys.stderr)
+    if rope_warning(args.rope):
+        warn(rope_warning(args.rope))
     report = run_compare(plan, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                          progress=False if args.quiet else None, save_models=args.save_models,
                          save_predictions=args.save_predictions, plots=not args.no_plots)

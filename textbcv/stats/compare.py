@@ -20,7 +20,7 @@ from .correlation import C_hat, count_factor
 from .posterior import METRICS, MetricPosterior, posteriors
 
 __all__ = ["compare_counts", "fold_counts", "fold_metrics", "adaptive_count_factor", "system_posteriors",
-           "undefined_reason", "pooled_scores", "credible_interval", "ALL_VARIANTS", "METHODS"]
+           "undefined_reason", "pooled_scores", "counts_scores", "credible_interval", "ALL_VARIANTS", "METHODS"]
 
 #: Count-factor variants accepted by :func:`compare_counts`.
 ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive")
@@ -114,6 +114,21 @@ def pooled_scores(tp: float, fp: float, fn: float) -> dict[str, float | None]:
     """
     value = {"precision": (tp, tp + fp), "recall": (tp, tp + fn), "f1": (2 * tp, 2 * tp + fp + fn)}
     return {k: None if undefined_reason(k, tp, fp, fn) else num / den for k, (num, den) in value.items()}
+
+
+def counts_scores(tp: int, fp: int, fn: int) -> dict:
+    """Counts with their precision, recall and F1 (None where undefined, and then ``undefined``: metric → reason).
+
+    Examples
+    --------
+    >>> counts_scores(0, 0, 3)
+    {'tp': 0, 'fp': 0, 'fn': 3, 'precision': None, 'recall': 0.0, 'f1': 0.0, 'undefined': {'precision': 'no predicted chunks'}}
+    """
+    out = {"tp": int(tp), "fp": int(fp), "fn": int(fn), **pooled_scores(tp, fp, fn)}
+    why = {k: undefined_reason(k, tp, fp, fn) for k in METRICS}
+    if any(why.values()):
+        out["undefined"] = {k: v for k, v in why.items() if v}
+    return out
 
 
 def credible_interval(posterior: MetricPosterior, estimate: float, alpha: float = 0.05) -> tuple[list[float], str]:
