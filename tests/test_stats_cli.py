@@ -56,7 +56,8 @@ def test_table_and_options(tmp_path, capsys):
     p = write_counts(tmp_path, {"m": 3, "systems": {"A": A, "B": B, "C": B}})
     rc, out, err = run_cli(["test", str(p), "--rope", "0.5", "--threshold", "0.9"], capsys)
     assert rc == 0
-    assert "P(B better)" in out and "P(equiv.)" in out and "alpha/k" in out
+    assert "P(B better by > 0.5)" in out and "P(equiv.)" in out and "alpha/k" in out
+    assert "a system is called better" in out and "at least 0.9" in out
     rc, out, err = run_cli(["test", str(p), "--json", "--variant", "averaged-counts"], capsys)
     r = json.loads(out)
     assert r["family_wise"]["pairs"] == 3

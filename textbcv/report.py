@@ -26,7 +26,7 @@ import numpy as np
 
 from textbcv.stats.compare import pooled_scores, system_posteriors, undefined_reason
 from textbcv.verdicts import (better_label, conclusion, corpus_types, design_name, fmt_p, identical_groups,
-                              methods_paragraph, p_is, p_row_better, pct, ranking, reproduce_command, rope_points, rule, short_rule,
+                              methods_paragraph, p_is, p_row_better, pct, ranking, reproduce_command, rope_points, rule, sequential_words, short_rule,
                               system_settings, template_text, threshold_of, variant_text, verdict, verdict_line)
 
 __all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "plot_names", "textbook_tests",
@@ -262,9 +262,7 @@ def sequential_markdown(report: dict) -> list[str]:
     out = ["", "## Sequential t-test (per-fold F1 differences, B − A, points)", "",
            f"| A | B | mean difference | {level} CI | t-test (α = {report['alpha']:g}) |", "|---|---|---|---|---|"]
     for s in seq:
-        d = s["decision"]
-        said = "does not reject equality" if d not in ("A better", "B better") else \
-            f"rejects equality: {s['b'] if d == 'B better' else s['a']} ahead"
+        said = sequential_words(s)
         out.append(f"| {s['a']} | {s['b']} | {100 * s['estimate']:+.2f} | "
                    f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}] | {said} |")
     return out

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
 
 __all__ = ["THRESHOLD", "NO_CLEAR_DIFFERENCE", "REFERENCE", "threshold_of", "rope_points", "pct", "fmt_p", "p_is",
-           "rule", "short_rule", "better_label", "verdict", "verdict_line", "comparisons_of", "identical_groups",
+           "rule", "short_rule", "better_label", "verdict", "verdict_line", "sequential_words", "comparisons_of", "identical_groups",
            "ranking", "p_row_better", "conclusion", "design_name", "unit_text", "balance_text", "variant_text",
            "template_text", "system_settings", "corpus_types", "methods_paragraph", "reproduce_command"]
 
@@ -114,16 +114,16 @@ def rule(report: dict) -> str:
     Examples
     --------
     >>> print(rule({"threshold": 0.95, "rope": None}))
-    Decision rule: a system is called better than another when the posterior probability that it is better, P(better), is at least 0.95 (--threshold); below that the report says "no clear difference" and gives P.
+    Decision rule: a system is called better than another when the posterior probability that it is better, P(better), is at least 0.95 (--threshold); below that the answer is "no clear difference", with P.
     """
     tau, r = threshold_of(report), rope_points(report)
     if r is None:
         return ("Decision rule: a system is called better than another when the posterior probability that it is "
-                f"better, P(better), is at least {tau:g} (--threshold); below that the report says \"no clear "
-                "difference\" and gives P.")
+                f"better, P(better), is at least {tau:g} (--threshold); below that the answer is \"no clear "
+                "difference\", with P.")
     return (f"Decision rule: a system is called better than another when the posterior probability that it is better "
             f"by more than the rope of {r:g} points (--rope), P(better), is at least {tau:g} (--threshold); below "
-            f"that the report says \"no clear difference\" and gives P. Two systems are called practically "
+            f"that the answer is \"no clear difference\", with P. Two systems are called practically "
             f"equivalent when P(equivalent) — the probability that their scores differ by at most {r:g} points — is "
             f"at least {tau:g}.")
 
@@ -178,8 +178,7 @@ def verdict_line(c: dict, report: dict) -> str:
     if d in ("B better", "A better"):
         side = "b" if d == "B better" else "a"
         return f"{verdict(c)}: {better_label(c, side, r)} {p_is(c[f'p_{side}_better'])} ≥ {tau:g}"
-    side = "b" if c["p_b_better"] >= c["p_a_better"] else "a"
-    text = f"{NO_CLEAR_DIFFERENCE}: {better_label(c, side, r)} {p_is(c[f'p_{side}_better'])} < {tau:g}"
+    text = f"{NO_CLEAR_DIFFERENCE}: {_undecided(c, r, tau, '<')}"
     if r is not None:
         eq = c.get("p_equivalent")
         text += f"; P(equivalent) {p_is(eq)}" + (f" ≥ {tau:g}: practically equivalent" if c.get("equivalent") else "")
@@ -275,6 +274,21 @@ def _same_display(x: float, y: float) -> bool:
     return pct(x) == pct(y)
 
 
+def sequential_words(s: dict) -> str:
+    """A sequential t-test's result in words (its own rule, at α): ``rejects equality: X ahead`` or
+    ``does not reject equality``.
+
+    Examples
+    --------
+    >>> sequential_words({"a": "A", "b": "B", "decision": "B better"}), sequential_words({"a": "A", "b": "B", "decision": "no decision"})
+    ('rejects equality: B ahead', 'does not reject equality')
+    """
+    d = s["decision"]
+    if d not in ("A better", "B better"):
+        return "does not reject equality"
+    return f"rejects equality: {s['b'] if d == 'B better' else s['a']} ahead"
+
+
 def _seq_sentence(report: dict, c: dict) -> str | None:
     seq = next((s for s in report.get("sequential") or [] if (s["a"], s["b"]) == (c["a"], c["b"])), None)
     if seq is None:
@@ -290,6 +304,15 @@ def _seq_sentence(report: dict, c: dict) -> str | None:
         return text + ", as the Bayes test finds."
     return text + ("; the Bayes test, which compares the pooled counts, does not call a winner at this threshold — "
                    "the two tests answer different questions (see the note under the textbook tests).")
+
+
+def _undecided(c: dict, r: float | None, tau: float, below: str) -> str:
+    """The probability behind "no clear difference": the larger side's P and the threshold it misses, or a tie."""
+    if c["p_b_better"] == c["p_a_better"]:
+        return f"{better_label(c, 'a', r)} = {better_label(c, 'b', r)} {p_is(c['p_b_better'])}, a tie"
+    side = "b" if c["p_b_better"] > c["p_a_better"] else "a"
+    sep = " " if below == "<" else ", "
+    return f"{better_label(c, side, r)} {p_is(c[f'p_{side}_better'])}{sep}{below} {tau:g}"
 
 
 def _pair_sentence(report: dict, c: dict, identical: bool) -> str:
@@ -314,7 +337,6 @@ def _pair_sentence(report: dict, c: dict, identical: bool) -> str:
     if c.get("equivalent"):
         return (f"{a} and {b} are practically equivalent on F1 ({pct(fa)}% and {pct(fb)}%): P(equivalent: within "
                 f"±{r:g} points) {p_is(c['p_equivalent'])} ≥ {tau:g}.")
-    side = "b" if c["p_b_better"] >= c["p_a_better"] else "a"
     if fa == fb:
         scores = f"{a} and {b} have the same F1 ({pct(fa)}%)"
     elif _same_display(fa, fb):
@@ -323,8 +345,7 @@ def _pair_sentence(report: dict, c: dict, identical: bool) -> str:
         hi, lo = (b, a) if fb > fa else (a, b)
         fh, fl = max(fa, fb), min(fa, fb)
         scores = f"{hi} ({pct(fh)}%) and {lo} ({pct(fl)}%)"
-    return (f"No clear difference on F1 between {scores}: {better_label(c, side, r)} {p_is(c[f'p_{side}_better'])}, "
-            f"below {tau:g}{eq}.")
+    return f"No clear difference on F1 between {scores}: {_undecided(c, r, tau, 'below')}{eq}."
 
 
 def conclusion(report: dict) -> str:
@@ -452,9 +473,11 @@ def system_settings(spec: dict) -> str:
         p = spec.get("params") or {}
         return (f"CRF ({spec.get('algorithm')}; c1 = {p.get('c1')}, c2 = {p.get('c2')}, "
                 f"max iterations = {p.get('max_iterations')})")
+    if spec.get("tagger") in (None, "imported"):
+        return "predictions made outside textbcv"
     params = spec.get("params")
     shown = "" if not params else " (" + ", ".join(f"{k} = {v}" for k, v in params.items()) + ")"
-    return f"{spec.get('tagger') or 'imported predictions'}{shown}"
+    return f"your tagger {spec['tagger']}{shown}"
 
 
 def corpus_types(report: dict) -> dict[str, int]:

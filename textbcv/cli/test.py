@@ -528,7 +528,7 @@ def format_table(result: dict) -> str:
     """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions, decisions
     worded by :mod:`textbcv.verdicts` (the report's words)."""
     from textbcv.report import score_cell
-    from textbcv.verdicts import fmt_p, rope_points, rule, verdict
+    from textbcv.verdicts import fmt_p, rope_points, rule, sequential_words, verdict
 
     alpha = result["alpha"]
     lines = [f"m = {result['m']}, {100 * (1 - alpha):g}% credible intervals, "
@@ -562,10 +562,10 @@ def format_table(result: dict) -> str:
     if seq:
         metric = seq[0]["metric"]
         lines += ["", f"Sequential t-test on per-fold {_label(metric)} differences (B − A, points), α = {alpha:g}:"]
-        rows = [["A", "B", "mean difference", f"{100 * (1 - alpha):g}% CI", "decision"]]
+        rows = [["A", "B", "mean difference", f"{100 * (1 - alpha):g}% CI", f"t-test (α = {alpha:g})"]]
         for s in seq:
             rows.append([s["a"], s["b"], f"{100 * s['estimate']:+.2f}",
-                         f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}]", s["decision"]])
+                         f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}]", sequential_words(s)])
         lines += _table(rows, {2})
     if "per_type" in result:
         lines += ["", *_per_type_text(result)]

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from .posterior import MetricPosterior, latent_grid
+from .posterior import MetricPosterior, latent_grid, truncated_latent_grid
 
 __all__ = ["prob_greater", "prob_better", "prob_better_mc", "decide", "difference_density", "DECISIONS", "THRESHOLD",
            "NO_CLEAR_DIFFERENCE"]
@@ -138,26 +138,33 @@ def decide(p_b_better: float | None, p_a_better: float | None, threshold: float 
 
 
 def difference_density(a: MetricPosterior, b: MetricPosterior, d) -> np.ndarray:
-    """Density of ν_B − ν_A at ``d`` for independent posteriors (exact, by the quadrature of :func:`prob_greater`).
+    """Density of ν_B − ν_A at ``d`` for independent posteriors (exact, by quadrature).
 
-    The derivative in r of P(ν_B − ν_A > r): E_A[f_B(ν_A + d)], the
-    expectation taken over the latent grid of the narrower posterior (with
-    the wider one's density inside), so that its integral over d > r is
-    ``prob_greater(b, a, r)``.
+    f(d) = ∫ f_A(t) f_B(t + d) dt over t ∈ [max(0, −d), min(1, 1 − d)]: the
+    derivative in r of P(ν_B − ν_A > r) (:func:`prob_greater`), so that its
+    integral over d > r is ``prob_greater(b, a, r)``. The integral runs over
+    the latent Beta of the narrower posterior, on its quantile panels
+    clipped to that interval (:func:`textbcv.stats.posterior.truncated_latent_grid`),
+    with the wider one's density inside — exact also when a density jumps at
+    0 or 1 (a posterior of no true positives).
 
     Examples
     --------
     >>> from textbcv.stats.posterior import BetaPosterior
-    >>> round(float(difference_density(BetaPosterior(1, 1), BetaPosterior(1, 1), 0.5)), 12)  # triangle on [-1, 1]
-    0.5
+    >>> u = BetaPosterior(1, 1)
+    >>> [round(float(x), 12) for x in difference_density(u, u, [-0.5, 0.0, 0.25])]  # the triangle 1 − |d|
+    [0.5, 1.0, 0.75]
     """
     d = np.asarray(d, dtype=float)
-    ta, wa = latent_grid(a.alpha, a.beta)
-    tb, wb = latent_grid(b.alpha, b.beta)
+    ta, _ = latent_grid(a.alpha, a.beta)
+    tb, _ = latent_grid(b.alpha, b.beta)
     va, vb = a.to_metric(ta), b.to_metric(tb)
-    flat = d.reshape(-1, 1)
     if (va[-1] - va[0]) <= (vb[-1] - vb[0]):
-        out = b.pdf(va[None, :] + flat) @ wa       # E_A[f_B(A + d)]
+        outer, inner, shift = a, b, d        # ∫ f_A(t) f_B(t + d) dt
     else:
-        out = a.pdf(vb[None, :] - flat) @ wb       # E_B[f_A(B − d)]
-    return out.reshape(d.shape)
+        outer, inner, shift = b, a, -d       # ∫ f_B(s) f_A(s − d) ds
+    lo = np.clip(-shift, 0.0, 1.0)
+    hi = np.clip(1.0 - shift, 0.0, 1.0)
+    t, w = truncated_latent_grid(outer.alpha, outer.beta, outer.to_latent(lo), outer.to_latent(hi))
+    v = outer.to_metric(t) + shift[..., None]
+    return (w * inner.pdf(np.clip(v, 0.0, 1.0))).sum(axis=-1)
