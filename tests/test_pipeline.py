@@ -87,9 +87,17 @@ def test_report_consistent_with_textbcv_test_on_folds(run_m3, capsys):
         assert tp == sum(c["tp"] for c in report["fold_counts"][name])
 
 
-def test_same_seed_same_outputs(run_m3, tmp_path):
-    again = tmp_path / "again"
-    assert main(compare_args(again, "--m", "3")) == 0
+def test_same_seed_same_outputs(run_m3, tmp_path, monkeypatch):
+    """The command report.md gives (every setting explicit) remakes the run exactly."""
+    import shlex
+
+    md = (run_m3 / "report.md").read_text(encoding="utf-8")
+    words = shlex.split(md.split("To make this report again")[1].split("```\n")[1].split("\n```")[0])
+    assert words[:2] == ["textbcv", "compare"] and words[-2:] == ["--out", "rerun"]
+    assert "--threshold 0.95" in md and "--max-iterations 8" in md
+    monkeypatch.chdir(tmp_path)
+    assert main(words[1:] + ["--quiet"]) == 0
+    again = tmp_path / "rerun"
     a = json.loads((run_m3 / "report.json").read_text())
     b = json.loads((again / "report.json").read_text())
     a.pop("run"), b.pop("run")  # timings live under "run" only

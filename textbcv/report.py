@@ -136,8 +136,8 @@ def setup_markdown(report: dict) -> list[str]:
                        f"{system_settings(s)} |")
         out.append("")
     level = f"{100 * (1 - report['alpha']):g}%"
-    out.append(f"- Intervals: {level} credible intervals (--alpha {report['alpha']:g}); count factor: "
-               f"{variant_text(report)} (--variant {report.get('variant')}).")
+    out.append(f"- Intervals: {level} credible intervals (--alpha {report['alpha']:g}); count factor "
+               f"{variant_text(report, how=True)}.")
     r = rope_points(report)
     rope = (f"; rope ±{r:g} points (--rope {r:g}: percentage points of the metric, F1 points for F1)"
             if r is not None else "; no rope (--rope, in points, adds one)")
@@ -563,9 +563,9 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
             ax.set_xticks([]), ax.set_yticks([])
             continue
         pa, pb = posts[a]["f1"], posts[b]["f1"]
-        lo = float(pb.ppf(1e-6) - pa.ppf(1 - 1e-6))
-        hi = float(pb.ppf(1 - 1e-6) - pa.ppf(1e-6))
-        lo, hi = min(lo, -r), max(hi, r)
+        mean, sd = pb.mean() - pa.mean(), float(np.sqrt(pa.var() + pb.var()))
+        lo, hi = max(mean - 4.5 * sd, -1.0), min(mean + 4.5 * sd, 1.0)
+        lo, hi = min(lo, -r), max(hi, r)  # 0 and the rope always in view
         pad = 0.04 * (hi - lo)
         x = np.union1d(np.linspace(lo - pad, hi + pad, 1201), [-r, 0.0, r])
         y = difference_density(pa, pb, x) / 100  # per F1 point

@@ -431,26 +431,30 @@ def balance_text(report: dict) -> str:
 
 
 _VARIANTS = {
-    "thesis": "the thesis's count factor c_m",
-    "averaged-counts": "the averaged-counts count factor (the counts of one average fold)",
-    "independent": "no count factor (the folds treated as independent)",
-    "adaptive": "the adaptive count factor (c_m, lowered when the folds disagree more than it implies)",
-    "rho": "the count factor of given correlations",
+    "thesis": "the thesis's c_m",
+    "averaged-counts": "the counts of one average fold",
+    "independent": "none: the folds treated as independent",
+    "adaptive": "c_m, lowered when the folds disagree more than it implies",
+    "rho": "from given correlations",
 }
 
 
-def variant_text(report: dict) -> str:
-    """The count factor in words, with its value (per system for ``adaptive``)."""
+def variant_text(report: dict, how: bool = False) -> str:
+    """The count factor in words, with its value when one value serves every system.
+
+    ``the averaged-counts count factor (the counts of one average fold, c = 0.1667)``; with ``how``, the
+    form of the report's setup: ``averaged-counts (the counts of one average fold, c = 0.1667; --variant)``.
+    """
     o = report.get("meta", {}).get("options", {})
     v = report.get("variant") or o.get("variant", "thesis")
-    text = _VARIANTS.get(v, v)
+    desc = _VARIANTS.get(v, v)
     if v == "rho":
-        text += f" (ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')})"
+        desc += f" ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}"
     cf = report.get("count_factor") or {}
     vals = [x for x in cf.values() if isinstance(x, (int, float))]
     if vals and len(set(vals)) == 1:
-        text += f", c = {vals[0]:.4g}"
-    return text
+        desc += f", c = {vals[0]:.4g}"
+    return f"{v} ({desc}; --variant)" if how else f"the {v} count factor ({desc})"
 
 
 def template_text(spec: dict) -> str:
