@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from textbcv.stats.compare import pooled_scores, system_posteriors, undefined_reason
-from textbcv.verdicts import (better_label, conclusion, corpus_types, design_name, fmt_p, identical_groups,
+from textbcv.verdicts import (points, better_label, conclusion, corpus_types, design_name, fmt_p, identical_groups,
                               methods_paragraph, p_is, p_row_better, pct, ranking, reproduce_command, rope_points, rule, sequential_words, short_rule,
                               system_settings, template_text, threshold_of, variant_text, verdict, verdict_line)
 
@@ -139,7 +139,7 @@ def setup_markdown(report: dict) -> list[str]:
     out.append(f"- Intervals: {level} credible intervals (--alpha {report['alpha']:g}); count factor "
                f"{variant_text(report, how=True)}.")
     r = rope_points(report)
-    rope = (f"; rope ±{r:g} points (--rope {r:g}: percentage points of the metric, F1 points for F1)"
+    rope = (f"; rope ±{points(r)} (--rope {r:g}: percentage points of the metric, F1 points for F1)"
             if r is not None else "; no rope (--rope, in points, adds one)")
     out.append(f"- Decision: {short_rule(report)} (--threshold {threshold_of(report):g}){rope}.")
     out.append(f"- textbcv {meta.get('textbcv', '?')}.")
@@ -214,7 +214,7 @@ def pairwise_markdown(report: dict) -> list[str]:
     tau = threshold_of(report)
     order = [x["name"] for x in ranking(report)]
     r = rope_points(report)
-    by = f" by more than {r:g} points" if r is not None else ""
+    by = f" by more than {points(r)}" if r is not None else ""
     out = ["", f"## Pairwise P(row better than column{by}) on F1", "",
            "| | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]
     for row in order:
@@ -614,7 +614,7 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
         ax.set_yticks(range(k), order)
         ax.set_xlabel("column")
         ax.set_ylabel("row")
-        by = f" by > {rope:g} points" if rope is not None else ""
+        by = f" by > {points(rope)}" if rope is not None else ""
         ax.set_title(f"P(row better than column{by}) on F1\nbold: ≥ {tau:g}, called better", fontsize=10)
         fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
         fig.tight_layout()

@@ -15,7 +15,7 @@ Examples
 
 from __future__ import annotations
 
-from textbcv.verdicts import (design_name, fmt_p, methods_paragraph, pct, rope_points, threshold_of,
+from textbcv.verdicts import (points, design_name, fmt_p, methods_paragraph, pct, rope_points, threshold_of,
                               variant_text, verdict)
 
 __all__ = ["render_tex", "tex_escape"]
@@ -95,7 +95,7 @@ def render_tex(report: dict) -> str:
     pairs: dict[tuple[str, str], dict[str, dict]] = {}
     for c in report["comparisons"]:
         pairs.setdefault((c["a"], c["b"]), {})[c["metric"]] = c
-    by = f" by more than {rope:g} points" if rope is not None else ""
+    by = f" by more than {points(rope)}" if rope is not None else ""
     eq_col = rope is not None
     cols = "ll" + "ccc" + ("c" if eq_col else "") + "l"
     caption = (r"Bayes test: posterior probability that B is better than A" + tex_escape(by) + r" on each metric"

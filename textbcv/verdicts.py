@@ -33,7 +33,7 @@ from collections.abc import Sequence
 
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
 
-__all__ = ["THRESHOLD", "NO_CLEAR_DIFFERENCE", "REFERENCE", "threshold_of", "rope_points", "pct", "fmt_p", "p_is",
+__all__ = ["THRESHOLD", "NO_CLEAR_DIFFERENCE", "REFERENCE", "threshold_of", "rope_points", "points", "pct", "fmt_p", "p_is",
            "rule", "short_rule", "better_label", "verdict", "verdict_line", "sequential_words", "comparisons_of", "identical_groups",
            "ranking", "p_row_better", "conclusion", "design_name", "unit_text", "balance_text", "variant_text",
            "template_text", "system_settings", "corpus_types", "methods_paragraph", "reproduce_command"]
@@ -52,6 +52,17 @@ def threshold_of(report: dict) -> float:
     """The threshold the report's decisions were made with (0.95 when the report does not say)."""
     t = report.get("threshold")
     return THRESHOLD if t is None else float(t)
+
+
+def points(x: float) -> str:
+    """``1 point``, ``0.5 points``.
+
+    Examples
+    --------
+    >>> points(1), points(0.5)
+    ('1 point', '0.5 points')
+    """
+    return f"{x:g} point" + ("" if x == 1 else "s")
 
 
 def rope_points(report: dict) -> float | None:
@@ -122,16 +133,16 @@ def rule(report: dict) -> str:
                 f"better, P(better), is at least {tau:g} (--threshold); below that the answer is \"no clear "
                 "difference\", with P.")
     return (f"Decision rule: a system is called better than another when the posterior probability that it is better "
-            f"by more than the rope of {r:g} points (--rope), P(better), is at least {tau:g} (--threshold); below "
+            f"by more than the rope of {points(r)} (--rope), P(better), is at least {tau:g} (--threshold); below "
             f"that the answer is \"no clear difference\", with P. Two systems are called practically "
-            f"equivalent when P(equivalent) — the probability that their scores differ by at most {r:g} points — is "
+            f"equivalent when P(equivalent) — the probability that their scores differ by at most {points(r)} — is "
             f"at least {tau:g}.")
 
 
 def short_rule(report: dict) -> str:
     """The rule in a clause: ``a system is called better when P(better) ≥ 0.95``."""
     tau, r = threshold_of(report), rope_points(report)
-    by = f" by more than {r:g} points" if r is not None else ""
+    by = f" by more than {points(r)}" if r is not None else ""
     return f"a system is called better when P(better{by}) ≥ {tau:g}"
 
 
@@ -326,7 +337,7 @@ def _pair_sentence(report: dict, c: dict, identical: bool) -> str:
         return f"{a} and {b} are tied: the same chunk counts in every fold (F1 {pct(fa)}% each)."
     eq = ""
     if r is not None and c.get("p_equivalent") is not None:
-        eq = f"; P(equivalent: within ±{r:g} points) {p_is(c['p_equivalent'])}"
+        eq = f"; P(equivalent: within ±{points(r)}) {p_is(c['p_equivalent'])}"
     w = _winner(c)
     if w:
         win, lose = w
@@ -336,7 +347,7 @@ def _pair_sentence(report: dict, c: dict, identical: bool) -> str:
                 f"{better_label(c, side, r)} {p_is(c[f'p_{side}_better'])} ≥ {tau:g}{eq}.")
     if c.get("equivalent"):
         return (f"{a} and {b} are practically equivalent on F1 ({pct(fa)}% and {pct(fb)}%): P(equivalent: within "
-                f"±{r:g} points) {p_is(c['p_equivalent'])} ≥ {tau:g}.")
+                f"±{points(r)}) {p_is(c['p_equivalent'])} ≥ {tau:g}.")
     if fa == fb:
         scores = f"{a} and {b} have the same F1 ({pct(fa)}%)"
     elif _same_display(fa, fb):
@@ -505,9 +516,9 @@ def methods_paragraph(report: dict) -> str:
     seed = meta.get("seed")
     sentences = f" ({corpus['sentences']:,} sentences)" if corpus.get("sentences") else ""
     imported = " Their predictions were made outside textbcv, on the folds it exported." if meta.get("imported") else ""
-    rope = (f", and practically equivalent when the probability that they differ by at most {r:g} points is at least "
+    rope = (f", and practically equivalent when the probability that they differ by at most {points(r)} is at least "
             f"{tau:g}") if r is not None else ""
-    by = f" by more than {r:g} points" if r is not None else ""
+    by = f" by more than {points(r)}" if r is not None else ""
     return (f"We compared {_and(names)} with {design_name(report)} (Wang, 2019): the corpus{sentences} was split "
             f"{m} times into two halves (seed {seed}; {unit_text(report)}; {balance_text(report)}), and each system "
             f"was trained on each half and tested on the other, {2 * m} test folds per system.{imported} Chunks were "
