@@ -109,7 +109,7 @@ def run_experiment(key: str, work: Path, args) -> dict:
     opts = CompareOptions(task=exp["task"], systems=exp["systems"], m=args.m, seed=args.seed,
                           chunk_types=exp.get("chunk_types"), untyped=exp.get("untyped", False),
                           max_iterations=args.max_iterations, balance=("label", "lemma", "length"),
-                          group_by="sentence", variant="thesis")
+                          group_by="sentence", variant="thesis", threshold=0.5)  # the larger probability wins
     timing_path = run_dir / "timing.json"
     timing = json.loads(timing_path.read_text()) if timing_path.exists() else {"wall_seconds": 0.0, "invocations": 0}
     report_path = run_dir / "report.json"
@@ -152,13 +152,18 @@ def summarize(key: str, report: dict, timing: dict, run_dir: Path) -> dict:
         fa = np.array([_metric_of(x, mt) for x in folds[a]])
         fb = np.array([_metric_of(x, mt) for x in folds[b]])
         d = fb - fa
-        ours = "H1" if c["p_b_better"] > c["p_a_better"] else "H0"
         sa, sb = report["systems"][a][mt], report["systems"][b][mt]
+        if c["p_b_better"] is None:  # a system without predicted chunks (or gold): the metric does not exist
+            ours = "undefined"
+        else:
+            ours = "H1" if c["p_b_better"] > c["p_a_better"] else "H0"
+        defined = sa["estimate"] is not None and sb["estimate"] is not None
         metrics[mt] = {
             "a": {"estimate": sa["estimate"], "ci": sa["ci"]},
             "b": {"estimate": sb["estimate"], "ci": sb["ci"]},
-            "difference": sb["estimate"] - sa["estimate"],
-            "ci_half_width_a": (sa["ci"][1] - sa["ci"][0]) / 2,
+            "difference": sb["estimate"] - sa["estimate"] if defined else None,
+            "ci_half_width_a": (sa["ci"][1] - sa["ci"][0]) / 2 if sa["ci"] is not None else None,
+            "undefined": c.get("undefined"),
             "p_h0": c["p_a_better"], "p_h1": c["p_b_better"], "decision": ours,
             "thesis": {"ci_a": th["ci_a"][mt], "ci_b": th["ci_b"][mt], "p_h0": th["p_h0"][mt], "p_h1": th["p_h1"][mt],
                        "decision": th["decision"][mt],
@@ -193,7 +198,11 @@ def _pct(x: float) -> str:
 
 
 def _ci(ci) -> str:
-    return f"[{_pct(ci[0])}, {_pct(ci[1])}]"
+    return "—" if ci is None else f"[{_pct(ci[0])}, {_pct(ci[1])}]"
+
+
+def _p3(p) -> str:
+    return "—" if p is None else f"{p:.3f}"
 
 
 def _tci(ci) -> str:
@@ -230,11 +239,12 @@ def render(results: list[dict], meta: dict) -> str:
         for mt in METRICS:
             x = r["metrics"][mt]
             t = x["thesis"]
-            mark = ("" if x["agrees_with_thesis"] else " **differs**") + (" (≈½)" if abs(x["p_h1"] - 0.5) < 0.1 else "")
+            mark = ("" if x["agrees_with_thesis"] else " **differs**") + \
+                (" (≈½)" if x["p_h1"] is not None and abs(x["p_h1"] - 0.5) < 0.1 else "")
             lines.append(
                 f"| {r['key']} ({th['a']} vs {th['b']}) | {NAMES[mt]} | {_tci(t['ci_a'])} | {_tci(t['ci_b'])} | "
                 f"{_ci(x['a']['ci'])} | {_ci(x['b']['ci'])} | {t['p_h0']:.3f} / {t['p_h1']:.3f} | "
-                f"{x['p_h0']:.3f} / {x['p_h1']:.3f} | {t['decision']} → {x['decision']}{mark} |")
+                f"{_p3(x['p_h0'])} / {_p3(x['p_h1'])} | {t['decision']} → {x['decision']}{mark} |")
     lines += ["", "| experiment | corpus | sentences | tokens | gold chunks | wall time | Σ fold seconds | "
               "sequential t-test on F1 (B − A) |", "|---|---|---:|---:|---:|---|---:|---|"]
     for r in results:
@@ -255,6 +265,9 @@ def render(results: list[dict], meta: dict) -> str:
         lines.append("")
         for mt in METRICS:
             x = r["metrics"][mt]
+            if x["difference"] is None or x["ci_half_width_a"] is None:
+                lines.append(f"- {NAMES[mt]}: {x['undefined'] or 'undefined'}.")
+                continue
             lines.append(
                 f"- {NAMES[mt]}: pooled difference B − A = {100 * x['difference']:+.2f} points "
                 f"(thesis {100 * x['thesis']['difference']:+.2f}); our 95% interval of A is ±{100 * x['ci_half_width_a']:.2f} "
@@ -271,13 +284,15 @@ def render(results: list[dict], meta: dict) -> str:
                          f"({100 * td:+.2f}) lies {'inside' if inside else 'outside'} this interval.")
         for mt in diffs:
             x = r["metrics"][mt]
-            near = abs(x["p_h1"] - 0.5) < 0.1 and abs(x["thesis"]["p_h1"] - 0.5) < 0.1
-            small = abs(x["difference"]) < 0.25 * x["ci_half_width_a"]
+            near = x["p_h1"] is not None and abs(x["p_h1"] - 0.5) < 0.1 and abs(x["thesis"]["p_h1"] - 0.5) < 0.1
+            small = near and abs(x["difference"]) < 0.25 * x["ci_half_width_a"]
             if near and small:
                 why = (f"both P(H1) values (ours {x['p_h1']:.3f}, thesis {x['thesis']['p_h1']:.3f}) lie within 0.1 of ½ "
                        f"and our difference is {abs(x['difference']) / x['ci_half_width_a']:.2f} half-widths of an interval: "
                        "a difference of chance size, whose sign another split seed or corpus can flip; neither the "
                        "thesis's decision nor ours is evidence of a real effect")
+            elif x["p_h1"] is None:
+                why = f"the metric does not exist in this run ({x['undefined']})"
             elif EXPERIMENTS[r["key"]]["thesis"] == "cws":
                 why = ("the corpus differs from the thesis's (PKU training set, about ten times larger), so the "
                        "direction is not expected to carry over")
@@ -318,7 +333,8 @@ def main(argv=None) -> int:
                 "command": ("scripts/reproduce_thesis.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()}
         write_json(args.json, {"meta": meta, "thesis": THESIS, "experiments": results})
         update_section(args.results, "reproduce", render(results, meta))
-    print(json.dumps({r["key"]: {mt: {"p_h1": round(r["metrics"][mt]["p_h1"], 4), "thesis_p_h1": r["metrics"][mt]["thesis"]["p_h1"],
+    print(json.dumps({r["key"]: {mt: {"p_h1": None if r["metrics"][mt]["p_h1"] is None else round(r["metrics"][mt]["p_h1"], 4),
+                                      "thesis_p_h1": r["metrics"][mt]["thesis"]["p_h1"],
                                       "agrees": r["metrics"][mt]["agrees_with_thesis"]} for mt in METRICS}
                       | {"wall_seconds": r["timing"]["wall_seconds"]} for r in results}, indent=2))
     return 0

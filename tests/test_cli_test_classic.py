@@ -276,7 +276,7 @@ def test_friedman_and_cd_diagram_for_three_systems(tmp_path, capsys):
     assert fr["nemenyi_cd"] == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 6)), abs=1e-3)  # Demšar: q_0.05 = 2.343, k = 3
     assert len(json.loads(out)["classic"]["pairs"]) == 3
     assert sorted(x.name for x in (tmp_path / "plots").iterdir()) == \
-        ["cd_diagram.png", "f1_difference.png", "fold_f1.png", "posteriors.png"]
+        ["cd_diagram.png", "f1_difference.png", "fold_f1.png", "pairwise.png", "posteriors.png"]
     rc, text, _ = run_cli(["test", p, "--classic"], capsys)
     assert "Nemenyi critical difference (α = 0.05)" in text and "blocked 3×2 t (Wang et al. 2014)" in text
 

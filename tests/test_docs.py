@@ -296,7 +296,8 @@ def test_worked_example_prose_matches_the_table():
 
 
 def test_worked_example_rope():
-    row = _f1_row(_test_json("--rope", "0.005", "--variant", "adaptive"))
+    row = _f1_row(_test_json("--rope", "0.5", "--variant", "adaptive"))
+    assert row["decision"] == "no clear difference"
     expected = (f"P(B better) = {row['p_b_better']:.4f}, P(equivalent) = {row['p_equivalent']:.4f}, "
                 f"P(A better) = {row['p_a_better']:.4f}")
     assert expected in " ".join(_method().split()), expected

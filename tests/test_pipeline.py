@@ -45,7 +45,8 @@ def run_m3(tmp_path_factory):
 
 def test_run_directory_contents(run_m3):
     names = sorted(p.name for p in run_m3.iterdir())
-    assert names == ["f1_difference.png", "fold_f1.png", "folds.jsonl", "posteriors.png", "report.json", "report.md", "splits.json"]
+    assert names == ["f1_difference.png", "fold_f1.png", "folds.jsonl", "posteriors.png", "report.json", "report.md",
+                     "report.tex", "splits.json"]
     for png in ("posteriors.png", "f1_difference.png", "fold_f1.png"):
         assert (run_m3 / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     splits = json.loads((run_m3 / "splits.json").read_text())
@@ -70,10 +71,13 @@ def test_report_consistent_with_textbcv_test_on_folds(run_m3, capsys):
     answer = json.loads(capsys.readouterr().out)
     assert answer["systems"] == report["systems"]
     assert answer["comparisons"] == report["comparisons"]
-    # the conclusion names the system with the higher P(better) on F1
+    # the conclusion gives the larger P(better) on F1, and names a winner only if the rule does
+    from textbcv.verdicts import p_is
+
     f1 = next(c for c in report["comparisons"] if c["metric"] == "f1")
-    winner = f1["b"] if f1["p_b_better"] > f1["p_a_better"] else f1["a"]
-    assert f"P({winner} better) = {max(f1['p_b_better'], f1['p_a_better']):.3f}" in report["conclusion"]
+    side = f1["b"] if f1["p_b_better"] > f1["p_a_better"] else f1["a"]
+    assert f"P({side} better) {p_is(max(f1['p_b_better'], f1['p_a_better']))}" in report["conclusion"]
+    assert (f"{side} is better than" in report["conclusion"]) == (f1["decision"] != "no clear difference")
     # pooled counts in the report equal the sums over folds.jsonl
     folds = [json.loads(l) for l in (run_m3 / "folds.jsonl").read_text().splitlines()]
     for name in ("iob2", "iobes"):
@@ -81,9 +85,17 @@ def test_report_consistent_with_textbcv_test_on_folds(run_m3, capsys):
         assert tp == sum(c["tp"] for c in report["fold_counts"][name])
 
 
-def test_same_seed_same_outputs(run_m3, tmp_path):
-    again = tmp_path / "again"
-    assert main(compare_args(again, "--m", "3")) == 0
+def test_same_seed_same_outputs(run_m3, tmp_path, monkeypatch):
+    """The command report.md gives (every setting explicit) remakes the run exactly."""
+    import shlex
+
+    md = (run_m3 / "report.md").read_text(encoding="utf-8")
+    words = shlex.split(md.split("To make this report again")[1].split("```\n")[1].split("\n```")[0])
+    assert words[:2] == ["textbcv", "compare"] and words[-2:] == ["--out", "rerun"]
+    assert "--threshold 0.95" in md and "--max-iterations 8" in md
+    monkeypatch.chdir(tmp_path)
+    assert main(words[1:] + ["--quiet"]) == 0
+    again = tmp_path / "rerun"
     a = json.loads((run_m3 / "report.json").read_text())
     b = json.loads((again / "report.json").read_text())
     a.pop("run"), b.pop("run")  # timings live under "run" only
@@ -147,7 +159,7 @@ def test_sequential_identical_systems_run_to_M(tmp_path):
     assert report["stopping"]["m_used"] == 4 and "without a decision" in report["stopping"]["reason"]
     assert report["sequential"][0]["decision"] == "no decision"
     f1 = next(c for c in report["comparisons"] if c["metric"] == "f1")
-    assert f1["p_b_better"] == f1["p_a_better"] == 0.5 and f1["decision"] == "no decision"
+    assert f1["p_b_better"] == f1["p_a_better"] == 0.5 and f1["decision"] == "no clear difference"
     assert len((out / "folds.jsonl").read_text().splitlines()) == 16
 
 

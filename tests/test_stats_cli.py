@@ -41,7 +41,7 @@ def test_json_answer_follows_contract(tmp_path, capsys):
     assert [(c["a"], c["b"], c["metric"]) for c in r["comparisons"]] == [("A", "B", k) for k in ("precision", "recall", "f1")]
     for c in r["comparisons"]:
         assert c["p_b_better"] + c["p_a_better"] == pytest.approx(1)
-        assert c["decision"] in ("B better", "A better", "no decision")
+        assert c["decision"] in ("B better", "A better", "no clear difference")
     from textbcv import defaults
 
     # the CLI's default variant (textbcv.defaults) is passed on to the stats layer, whose own default is the thesis's
@@ -54,14 +54,15 @@ def test_json_answer_follows_contract(tmp_path, capsys):
 
 def test_table_and_options(tmp_path, capsys):
     p = write_counts(tmp_path, {"m": 3, "systems": {"A": A, "B": B, "C": B}})
-    rc, out, err = run_cli(["test", str(p), "--rope", "0.005", "--threshold", "0.9"], capsys)
+    rc, out, err = run_cli(["test", str(p), "--rope", "0.5", "--threshold", "0.9"], capsys)
     assert rc == 0
-    assert "P(B better)" in out and "P(equiv.)" in out and "alpha/k" in out
+    assert "P(B better by > 0.5)" in out and "P(equiv.)" in out and "alpha/k" in out
+    assert "a system is called better" in out and "at least 0.9" in out
     rc, out, err = run_cli(["test", str(p), "--json", "--variant", "averaged-counts"], capsys)
     r = json.loads(out)
     assert r["family_wise"]["pairs"] == 3
     bc = [c for c in r["comparisons"] if c["a"] == "B" and c["b"] == "C"]
-    assert all(c["p_b_better"] == 0.5 and c["decision"] == "no decision" for c in bc)
+    assert all(c["p_b_better"] == 0.5 and c["decision"] == "no clear difference" for c in bc)
     rc, out, err = run_cli(["test", str(p), "--json", "--method", "both", "--draws", "100000"], capsys)
     for c in json.loads(out)["comparisons"]:
         assert abs(c["mc_p_b_better"] - c["p_b_better"]) < 4 * max(c["mc_se"], 1e-3)

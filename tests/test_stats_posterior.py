@@ -126,12 +126,20 @@ def test_large_counts_close_to_normal_approximation():
 
 
 def test_decide():
-    assert decide(0.7, 0.3) == "B better"
-    assert decide(0.3, 0.7) == "A better"
-    assert decide(0.5, 0.5) == "no decision"
-    assert decide(0.9, 0.1, threshold=0.95) == "no decision"
+    # the default: a side is called better only at P(better) >= 0.95
+    assert decide(0.7, 0.3) == "no clear difference"
+    assert decide(0.95, 0.05) == "B better" and decide(0.05, 0.95) == "A better"
+    assert decide(0.9, 0.1, threshold=0.95) == "no clear difference"
     assert decide(0.96, 0.04, threshold=0.95) == "B better"
-    assert decide(0.3, 0.2, p_equivalent=0.5) == "no decision"
+    # threshold 0.5 is the thesis's larger-probability rule; a tie at ½ decides nothing
+    assert decide(0.7, 0.3, threshold=0.5) == "B better"
+    assert decide(0.3, 0.7, threshold=0.5) == "A better"
+    assert decide(0.5, 0.5, threshold=0.5) == "no clear difference"
+    # with a rope the two sides need not add up to 1: neither reaching the threshold decides nothing
+    assert decide(0.3, 0.2, threshold=0.5) == "no clear difference"
+    assert decide(None, None) == "no clear difference"
+    with pytest.raises(ValueError, match=r"\[0.5, 1\)"):
+        decide(0.7, 0.3, threshold=0.4)
 
 
 def test_prior_below_one_rejected():

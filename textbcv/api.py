@@ -64,7 +64,7 @@ class CompareResult:
         return copy.deepcopy(self.report)
 
     def markdown(self) -> str:
-        """The ``report.md`` text."""
+        """The ``report.md`` text (without the plots, which :meth:`write` draws and ``report.md`` then embeds)."""
         from textbcv.report import render_markdown
 
         return render_markdown(self.report)
@@ -176,9 +176,10 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     **options
         ``task`` (``"ner"`` or ``"cws"``; default ``"cws"`` for segmented
         text, else ``"ner"``), ``format``, ``columns``, ``scheme``,
-        ``alpha``, ``rope``, ``variant``, ``chunk_types``, ``untyped``,
+        ``alpha``, ``rope`` (a fraction of the metric: 0.005 is the command
+        line's ``--rope 0.5`` points), ``variant``, ``chunk_types``, ``untyped``,
         ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``,
-        ``threshold``, ``c1``, ``c2``, ``max_iterations`` (CRF systems),
+        ``threshold`` (the decision rule's, default 0.95), ``c1``, ``c2``, ``max_iterations`` (CRF systems),
         ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``, ``backend``, ``scheduler``,
         ``save_models``, ``save_predictions`` — as the options of
         ``textbcv compare``.
@@ -271,8 +272,8 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     pred_scheme : str, optional
         Scheme of the predicted tags (default: detected per system).
     **options
-        ``task``, ``format``, ``columns``, ``scheme``, ``alpha``, ``rope``,
-        ``variant``, ``chunk_types``, ``untyped``, ``plots``, ``heldout`` (with
+        ``task``, ``format``, ``columns``, ``scheme``, ``alpha``, ``threshold``,
+        ``rope`` (a fraction), ``variant``, ``chunk_types``, ``untyped``, ``plots``, ``heldout`` (with
         ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` for each held-out file).
 
     Returns

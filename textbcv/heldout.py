@@ -155,9 +155,10 @@ def heldout_record(gold: Sequence, pred: Sequence) -> dict:
 
 
 def _scores(c) -> dict:
-    tp, fp, fn = (int(x) for x in c)
-    return {"tp": tp, "fp": fp, "fn": fn, "precision": tp / (tp + fp) if tp + fp else 0.0,
-            "recall": tp / (tp + fn) if tp + fn else 0.0, "f1": 2 * tp / (2 * tp + fp + fn) if tp else 0.0}
+    """Counts and P / R / F1 (None where undefined, with ``undefined``: metric → reason)."""
+    from textbcv.stats.compare import counts_scores
+
+    return counts_scores(*(int(x) for x in c))
 
 
 def _f1(c: np.ndarray) -> np.ndarray:
@@ -217,15 +218,16 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
             model_f1 = _f1(per.sum(axis=1))
             total = _scores(sent.sum(axis=0))
             est = answer["systems"][n]["f1"]
-            gap = est["estimate"] - total["f1"]
+            defined = est["estimate"] is not None and total["f1"] is not None
+            gap = est["estimate"] - total["f1"] if defined else None
             systems[n][f] = {
                 "pooled": total,
                 "pooled_without_duplicates": _scores(sent[keep].sum(axis=0)),
                 "models_f1": {"mean": float(model_f1.mean()), "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
                               "values": model_f1.tolist()},
                 "cv_f1": {"estimate": est["estimate"], "ci": est["ci"]},
-                "gap": float(gap),
-                "outside_interval": not (est["ci"][0] <= total["f1"] <= est["ci"][1]),
+                "gap": None if gap is None else float(gap),
+                "outside_interval": defined and not (est["ci"][0] <= total["f1"] <= est["ci"][1]),
             }
     pairs = []
     for fi, (f, info) in enumerate(sets.items()):

@@ -232,7 +232,7 @@ def evaluate(
            "seconds": round(t_end - t_start, 3), "read_seconds": round(t_read - t_start, 3),
            "folds_imported": len(store.records)}
     report = assemble_report(store, names, m, options, split_set.quality,
-                             corpus_meta(raw, prepared, gold, raw.format),
+                             corpus_meta(raw, prepared, gold, raw.format, {"columns": columns, "scheme": scheme}),
                              [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
                              heldout=heldout, split=split_info(split_set, options, prepared))
     out.mkdir(parents=True, exist_ok=True)

@@ -26,13 +26,14 @@ from textbcv.heldout import heldout_section, read_heldout
 from textbcv.onesplit import one_split_section
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.split import SplitSet, load_splits, make_splits
-from textbcv.stats.compare import ALL_VARIANTS, compare_counts
+from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
+from textbcv.stats.compare import ALL_VARIANTS, compare_counts, counts_scores
 from textbcv.stats.sequential import sequential_pair
 from textbcv.tagging import FoldStore, System, make_payload, parse_system, run_folds
 
 __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "compare", "prepare_compare", "run_compare",
            "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta", "options_from_splits",
-           "answer_for", "REPORT_FORMAT", "VARIANTS", "SPLIT_METHODS"]
+           "answer_for", "rerender", "REPORT_FORMAT", "VARIANTS", "SPLIT_METHODS"]
 
 REPORT_FORMAT = "textbcv-report/1"
 TASKS = ("ner", "cws")
@@ -47,7 +48,10 @@ SPLIT_METHODS = ("bcv", "bcv-select", "random")
 class CompareOptions:
     """Everything that decides a comparison's result (saved in ``report.json``).
 
-    Parameters mirror ``textbcv compare``'s options.
+    Parameters mirror ``textbcv compare``'s options, with rates as fractions:
+    ``rope`` = 0.005 is the command line's ``--rope 0.5`` (points).
+    ``threshold`` is the decision rule's (:func:`textbcv.stats.bayes.decide`)
+    and the stopping level of ``stop="bayes"``.
     """
 
     task: str = "ner"
@@ -57,7 +61,7 @@ class CompareOptions:
     m_start: int = 3
     m_max: int = 12
     stop: str = "t-test"
-    threshold: float = 0.95
+    threshold: float = THRESHOLD
     alpha: float = 0.05
     rope: float | None = None
     variant: str = defaults.VARIANT
@@ -113,7 +117,7 @@ class CompareOptions:
         if not 0.5 <= self.threshold < 1:
             raise InputError(f"--threshold must lie in [0.5, 1), got {self.threshold}")
         if self.rope is not None and not 0 <= self.rope < 1:
-            raise InputError(f"--rope must lie in [0, 1), got {self.rope}")
+            raise InputError(f"rope must lie in [0, 1) as a fraction of the metric (--rope takes points), got {self.rope}")
         if self.variant not in ALL_VARIANTS:
             raise InputError(f"--variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})")
         if self.variant == "rho":
@@ -216,8 +220,8 @@ class StaleRunError(InputError):
 
 
 #: The files a compare run writes into its directory.
-RUN_FILES = ("splits.json", "folds.jsonl", "report.json", "report.md", "posteriors.png", "f1_difference.png",
-             "fold_f1.png")
+RUN_FILES = ("splits.json", "folds.jsonl", "report.json", "report.md", "report.tex", "posteriors.png",
+             "f1_difference.png", "pairwise.png", "fold_f1.png")
 
 
 def _given_splits(splits, raw: Corpus) -> tuple[SplitSet, str | None]:
@@ -292,16 +296,24 @@ def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
             "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}
 
 
-def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str) -> dict:
-    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, fingerprint."""
+def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
+    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, gold chunks per
+    type (after the ``--chunk-types`` / ``--untyped`` filters), fingerprint, and ``read``: the ``columns``,
+    ``scheme`` and ``encoding`` it was read with (None: the default)."""
     files = []
     for p in raw.files:
         entry: dict = {"path": str(p)}
         if os.path.isfile(p):
             entry.update(bytes=os.path.getsize(p), sha256=_sha256(p))
         files.append(entry)
+    types: dict[str, int] = {}
+    for g in gold:
+        for c in g:
+            types[c[2]] = types.get(c[2], 0) + 1
     return {"format": format, "files": files, "sentences": len(corpus), "tokens": corpus.n_tokens,
             "documents": corpus.n_documents, "gold_chunks": int(sum(len(g) for g in gold)),
+            "chunks_per_type": dict(sorted(types.items())),
+            "read": {"columns": None, "scheme": None, "encoding": None, **(read or {})},
             "fingerprint": corpus_digest(corpus_fingerprints(raw))}
 
 
@@ -309,8 +321,7 @@ def _per_type(store: FoldStore, name: str, m: int) -> dict:
     """Pooled counts and P / R / F1 of every chunk type over the 2m folds of ``name``."""
     total = sum((ChunkCounts.from_dict(store.records[(name, j, k)]["counts"]) for j in range(m) for k in (0, 1)),
                 ChunkCounts())
-    return {t: {"tp": c.tp, "fp": c.fp, "fn": c.fn, "precision": c.precision, "recall": c.recall, "f1": c.f1}
-            for t, c in total.types.items()}
+    return {t: counts_scores(c.tp, c.fp, c.fn) for t, c in total.types.items()}
 
 
 def _fold_f1(store: FoldStore, name: str, m: int) -> list[float]:
@@ -340,7 +351,7 @@ def _stop_now(answer: dict, seq: list[dict], options: CompareOptions) -> tuple[b
             return True, "the sequential t-test on per-fold F1 differences decided every pair"
         return False, ""
     f1 = [c for c in answer["comparisons"] if c["metric"] == "f1"]
-    if all(max(c["p_b_better"], c["p_a_better"]) >= options.threshold for c in f1):
+    if all(c["decision"] != NO_CLEAR_DIFFERENCE for c in f1):  # the report's decision rule, at --threshold
         return True, f"the Bayes test's P(better) for F1 reached {options.threshold} for every pair"
     return False, ""
 
@@ -349,18 +360,20 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``."""
     counts = {n: store.counts(n, m) for n in names}
     answer = compare_counts(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
-                            rho1=options.rho1, rho2=options.rho2)
+                            rho1=options.rho1, rho2=options.rho2, threshold=options.threshold)
     return counts, answer, _sequential(store, names, m, options)
 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
                     corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
-                    answer: tuple | None = None, heldout: Sequence | None = None, split: dict | None = None) -> dict:
+                    answer: tuple | None = None, heldout: Sequence | None = None, split: dict | None = None,
+                    splits_path: str | None = None) -> dict:
     """The ``report.json`` content of a comparison whose 2m folds per system are in ``store``.
 
     One function for every way folds come about — trained here (``compare``)
     or predicted elsewhere and imported (``evaluate``) — so both give the
-    same report from the same counts.
+    same report from the same counts. ``splits_path``: the manifest given
+    with ``--splits`` (recorded so that the report's command reuses it).
     """
     from textbcv.report import conclusion
 
@@ -373,6 +386,8 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         "seed": options.seed,
         "systems": list(systems),
     }
+    if splits_path is not None:
+        meta["splits"] = splits_path
     if imported is not None:
         meta["imported"] = imported
     report = {
@@ -397,16 +412,50 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
 
 
 def write_report(out: str | os.PathLike, report: dict, plots: bool = True) -> None:
-    """Write ``report.json``, ``report.md`` and (with ``plots``) the PNG plots of ``report`` into ``out``."""
+    """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the PNG plots of ``report`` into ``out``.
+
+    ``report.md`` embeds the plots written (relative links); a plot of an
+    earlier rendering that this one does not draw is removed, so that no
+    picture contradicts the report beside it.
+    """
     from textbcv._io import atomic_write
-    from textbcv.report import render_markdown, write_plots
+    from textbcv.report import plot_names, render_markdown, write_plots
+    from textbcv.report_tex import render_tex
 
     out = Path(out)
     write_json(out / "report.json", report)
-    with atomic_write(out / "report.md") as f:
-        f.write(render_markdown(report))
+    names = plot_names(report) if plots else []
     if plots:
         write_plots(report, out)
+    for stale in RUN_FILES:
+        if stale.endswith(".png") and stale not in names:
+            (out / stale).unlink(missing_ok=True)
+    with atomic_write(out / "report.md") as f:
+        f.write(render_markdown(report, names))
+    with atomic_write(out / "report.tex") as f:
+        f.write(render_tex(report))
+
+
+def rerender(report: dict, threshold: float | None = None, rope: float | None = None) -> dict:
+    """``report`` with its Bayes answer recomputed from its saved fold counts under another ``threshold`` and/or
+    ``rope`` (a fraction; 0 removes the rope; None keeps the report's own); nothing is retrained.
+
+    The folds, the splits and the sequential t-test are those of the run; with
+    ``--sequential --stop bayes``, m stays what the run's own threshold gave.
+    """
+    from textbcv.report import conclusion
+
+    o = dict(report["meta"]["options"])
+    if threshold is not None:
+        o["threshold"] = threshold
+    if rope is not None:
+        o["rope"] = rope or None
+    answer = compare_counts(report["fold_counts"], report["m"], alpha=report["alpha"], rope=o.get("rope"),
+                            variant=o.get("variant", report.get("variant")), rho1=o.get("rho1"), rho2=o.get("rho2"),
+                            threshold=o.get("threshold"), prior=report.get("prior") or 1.0)
+    new = {**report, **answer, "meta": {**report["meta"], "options": o}}
+    new["conclusion"] = conclusion(new)
+    return new
 
 
 @dataclass
@@ -434,6 +483,8 @@ class ComparePlan:
     notes: list = field(default_factory=list)
     #: How each CRF system's template was chosen ("given", "default", or the default that fits the columns).
     template_choices: dict = field(default_factory=dict)
+    read: dict = field(default_factory=dict)
+    splits_path: str | None = None
 
 
 def prepare_compare(
@@ -494,9 +545,9 @@ def prepare_compare(
     check_heldout_records(store, names, options.heldout)
     raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme,
                                                         encoding=encoding)
-    given = None
+    given, given_path = None, None
     if splits is not None:
-        given, _ = _given_splits(splits, raw)
+        given, given_path = _given_splits(splits, raw)
         options = options_from_splits(options, given)
         options.validate()
     prepared = prepare_corpus(raw, options.task)
@@ -513,9 +564,10 @@ def prepare_compare(
     payload = make_payload(prepared.sentences, gold, systems,
                            {h.name: (h.corpus.sentences, h.gold, h.stem, scheme_out) for h in heldout})
     t_feat = time.time()
+    read = {"columns": columns, "scheme": scheme, "encoding": None if _utf8(encoding) else encoding}
     return ComparePlan(out, options, raw.format, systems, raw, prepared, gold,
                        split_set, payload, store, {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat},
-                       heldout, notes, choices)
+                       heldout, notes, choices, read, given_path)
 
 
 def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus: Corpus,
@@ -568,6 +620,10 @@ def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpu
                      f"SCHEME+TEMPLATE names another (e.g. {names[0]}+{'ner-rich-words' if t == 'ner-words' else t})")
         notes.append(line)
     return out, notes, choices
+
+
+def _utf8(encoding: str | None) -> bool:
+    return encoding is None or encoding.lower().replace("_", "-") in ("utf-8", "utf8")
 
 
 def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Sequence[str]) -> None:
@@ -677,9 +733,11 @@ def run_compare(
     }
     specs = [{**s.to_dict(), **({"template_choice": plan.template_choices[s.name]}
                                  if s.name in plan.template_choices else {})} for s in systems]
-    report = assemble_report(store, names, m, options, splits_m.quality, corpus_meta(raw, corpus, gold, format),
+    report = assemble_report(store, names, m, options, splits_m.quality,
+                             corpus_meta(raw, corpus, gold, format, plan.read),
                              specs, stopping, run, answer=(counts, answer, seq),
-                             heldout=plan.heldout, split=split_info(splits_m, options, corpus))
+                             heldout=plan.heldout, split=split_info(splits_m, options, corpus),
+                             splits_path=plan.splits_path)
     write_report(out, report, plots)
     return report
 

@@ -1,95 +1,148 @@
-"""Reports of a comparison: markdown, a plain-language conclusion, and PNG plots.
+"""Reports of a comparison: ``report.md``, ``report.tex``, the conclusion and the PNG plots.
 
 Everything here reads the ``report.json`` dictionary written by
 :func:`textbcv.pipeline.compare` (or any dict of the same shape), so a report
 can be re-rendered from a run directory alone (``textbcv report DIR``).
+
+The decision of each pair was made once, by the rule of
+:func:`textbcv.stats.bayes.decide`, and is recorded in ``report.json``;
+the tables, conclusion, plot titles and LaTeX tables word it through
+:mod:`textbcv.verdicts` and never decide again.
+
+``report.md`` is the title, then the sections of :data:`MD_SECTIONS` in
+order — each a function ``report -> list of lines`` that returns no lines
+when it has nothing to say, so adding a section is adding one function to
+that list — then the plots, the run line and the methods paragraph.
 """
 
 from __future__ import annotations
 
 import os
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 
-from textbcv.stats.compare import system_posteriors
+from textbcv.stats.compare import pooled_scores, system_posteriors, undefined_reason
+from textbcv.verdicts import (points, better_label, conclusion, corpus_types, design_name, fmt_p, identical_groups,
+                              methods_paragraph, p_is, p_row_better, pct, ranking, reproduce_command, rope_points, rule, sequential_words, short_rule,
+                              system_settings, template_text, threshold_of, variant_text, verdict, verdict_line)
 
-__all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "textbook_tests",
-           "textbook_markdown", "format_statistic", "format_p", "write_cd_diagram", "DISAGREE", "one_split_markdown"]
+__all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "plot_names", "textbook_tests",
+           "textbook_markdown", "format_statistic", "format_p", "write_cd_diagram", "DISAGREE", "MD_SECTIONS",
+           "PLOT_CAPTIONS", "score_cell", "one_split_markdown"]
 
 METRICS = ("precision", "recall", "f1")
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
+#: The plots of every comparison; ``pairwise.png`` is added for three or more systems (:func:`plot_names`).
 PLOTS = ("posteriors.png", "f1_difference.png", "fold_f1.png")
+#: Short titles of the plots (the alternative text of their links in ``report.md``).
+PLOT_TITLES = {"posteriors.png": "Posteriors of precision, recall and F1", "f1_difference.png": "Posterior of the F1 "
+               "difference of each pair", "pairwise.png": "P(row better than column) on F1", "fold_f1.png": "Per-fold F1"}
+#: What each plot shows (its caption in ``report.md``).
+PLOT_CAPTIONS = {
+    "posteriors.png": "Posterior densities of precision, recall and F1 of each system (percent), the credible "
+                      "interval shaded.",
+    "f1_difference.png": "Exact posterior density of F1(B) − F1(A) for each pair, in F1 points: the area right of 0 "
+                         "(of the rope, with --rope) is P(B better), left of it P(A better), and the band of the rope "
+                         "P(equivalent).",
+    "pairwise.png": "P(row better than column) on F1 for every pair; bold cells reach the threshold.",
+    "fold_f1.png": "Per-fold F1 of each system (dotted: pooled F1).",
+}
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
+def plot_names(report: dict) -> list[str]:
+    """The PNG files :func:`write_plots` draws for ``report``, in the order ``report.md`` shows them."""
+    names = ["posteriors.png", "f1_difference.png"]
+    if len(report["systems"]) >= 3:
+        names.append("pairwise.png")
+    return names + ["fold_f1.png"]
 
 
 def _ci(ci) -> str:
-    return f"[{_pct(ci[0])}, {_pct(ci[1])}]"
+    return f"[{pct(ci[0])}, {pct(ci[1])}]"
 
 
-def conclusion(report: dict) -> str:
-    """One paragraph in plain language: which system is better on F1, how sure, how large.
+def score_cell(entry: dict) -> str:
+    """``68.42 [63.25, 72.91]``; ``—, no predicted chunks`` where undefined; a one-sided interval marked †.
 
     Examples
     --------
-    >>> r = {"m": 3, "alpha": 0.05, "systems": {"A": {"f1": {"estimate": .80, "ci": [.78, .82]}},
-    ...      "B": {"f1": {"estimate": .83, "ci": [.81, .85]}}},
-    ...      "comparisons": [{"a": "A", "b": "B", "metric": "f1", "p_b_better": .99, "p_a_better": .01,
-    ...                       "decision": "B better"}], "sequential": [], "stopping": {"m_used": 3}}
-    >>> print(conclusion(r))  # doctest: +NORMALIZE_WHITESPACE
-    On 3×2 block-regularized cross-validation (6 folds per system), B has the higher F1: 83.00 against
-    80.00 for A (3.00 points); the Bayes test gives P(B better) = 0.990, so the data favour B clearly.
+    >>> score_cell({"estimate": 0.6842, "ci": [0.6325, 0.7291], "interval": "equal-tailed"})
+    '68.42 [63.25, 72.91]'
+    >>> score_cell({"estimate": None, "ci": None, "undefined": "no predicted chunks"})
+    '—, no predicted chunks'
+    >>> score_cell({"estimate": 0.0, "ci": [0.0, 0.0312], "interval": "one-sided"})
+    '0.00 [0.00, 3.12]†'
     """
+    if entry.get("estimate") is None:
+        return f"—, {entry.get('undefined') or 'undefined'}"
+    mark = "†" if entry.get("interval") == "one-sided" else ""
+    return f"{pct(entry['estimate'])} {_ci(entry['ci'])}{mark}"
+
+
+def _counts_cell(c: dict) -> str:
+    """``P / R / F1`` of counts in percent, ``—`` for each undefined one."""
+    s = pooled_scores(c["tp"], c["fp"], c["fn"])
+    return " / ".join(pct(s[k]) for k in METRICS)
+
+
+# ----------------------------------------------------------------------------- sections of report.md
+
+
+def conclusion_markdown(report: dict) -> list[str]:
+    """``## Conclusion``: the plain-language answer (:func:`textbcv.verdicts.conclusion`)."""
+    return ["", "## Conclusion", "", report.get("conclusion") or conclusion(report)]
+
+
+def _fmt_count(n) -> str:
+    return f"{n:,}" if isinstance(n, int) else str(n)
+
+
+def setup_markdown(report: dict) -> list[str]:
+    """``## Setup``: corpus, split, systems, intervals, decision rule, version and the command that remakes the report."""
+    meta = report.get("meta") or {}
     m = report["m"]
-    parts = [f"On {m}×2 block-regularized cross-validation ({2 * m} folds per system),"]
-    sentences = []
-    for c in report["comparisons"]:
-        if c["metric"] != "f1":
-            continue
-        a, b = c["a"], c["b"]
-        fa, fb = report["systems"][a]["f1"]["estimate"], report["systems"][b]["f1"]["estimate"]
-        hi, lo = (b, a) if fb >= fa else (a, b)
-        p = c["p_b_better"] if hi == b else c["p_a_better"]
-        diff = 100 * (fb - fa)
-        if p >= 0.99:
-            strength = f"the data favour {hi} clearly"
-        elif p >= 0.95:
-            strength = f"the data favour {hi}"
-        elif p >= 0.75:
-            strength = f"{hi} is probably better, but the evidence is not strong"
-        else:
-            strength = "the difference is within the noise: neither system is shown to be better"
-        text = (f"{hi} has the higher F1: {_pct(max(fa, fb))} against {_pct(min(fa, fb))} for {lo} "
-                f"({abs(diff):.2f} points); the Bayes test gives P({hi} better) = {p:.3f}, so {strength}")
-        seq = next((s for s in report.get("sequential", []) if s["a"] == a and s["b"] == b), None)
-        if seq is not None:
-            if seq["decision"] == "no decision":
-                text += "; the sequential t-test does not reject equality"
-            else:
-                winner = b if seq["decision"] == "B better" else a
-                text += f"; the sequential t-test also finds {winner} better"
-        sentences.append(text)
-    return " ".join(parts) + " " + ". ".join(sentences) + "."
-
-
-def render_markdown(report: dict) -> str:
-    """The ``report.md`` text of a comparison."""
-    m, alpha = report["m"], report["alpha"]
-    level = f"{100 * (1 - alpha):g}%"
-    meta = report.get("meta", {})
-    names = list(report["systems"])
-    out = ["# textbcv comparison", ""]
+    out = ["", "## Setup", ""]
     corpus = meta.get("corpus")
     if corpus:
         files = ", ".join(f"`{f['path']}`" for f in corpus["files"])
-        method = meta.get("options", {}).get("split_method", "bcv")
-        design = "block-regularized CV" if method in ("bcv", "bcv-select") else f"{method} m×2 CV"
-        out += [f"Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} tokens, "
-                f"{corpus['gold_chunks']:,} gold chunks). Task: {meta.get('task')}. "
-                f"Design: {m}×2 {design} (seed {meta.get('seed')}), {2 * m} folds per system.", ""]
+        types = corpus_types(report)
+        per_type = (": " + ", ".join(f"{t or '(untyped)'} {n:,}" for t, n in types.items())) if types else ""
+        docs = corpus.get("documents")
+        docs_text = f", {docs:,} documents" if docs and docs > 1 else ""
+        out.append(f"- Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} "
+                   f"tokens{docs_text}; {corpus['gold_chunks']:,} gold chunks{per_type}). Task: {meta.get('task')}.")
+    sp = report.get("split") or {}
+    q = report.get("split_quality") or {}
+    design = f"- Design: {design_name(report)}, seed {meta.get('seed')}, {2 * m} folds per system"
+    if sp:
+        unit = "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
+        group = f" (--group-by {sp.get('group_by')})" if sp.get("group_by") else ""
+        design += f"; {unit}{group}; balanced: {', '.join(sp.get('balance') or []) or 'nothing'}"
+    design += "."
+    if q:
+        chi = {k: float(np.mean(v)) for k, v in (q.get("chi2_per_df") or {}).items() if v}
+        design += (f" Split quality: training halves overlap n/4 within {q.get('overlap_max_deviation')} sentences"
+                   + ("; mean χ²/J " + ", ".join(f"{k} {v:.2f}" for k, v in chi.items())
+                      + " (about 1 for a random halving; see Split)" if chi else "") + ".")
+    out.append(design)
+    specs = meta.get("systems") or []
+    if specs:
+        out += ["- Systems:", "", "| system | scheme | features | tagger and settings |", "|---|---|---|---|"]
+        for s in specs:
+            out.append(f"| {s.get('name')} | {(s.get('scheme') or '—').upper()} | {template_text(s)} | "
+                       f"{system_settings(s)} |")
+        out.append("")
+    level = f"{100 * (1 - report['alpha']):g}%"
+    out.append(f"- Intervals: {level} credible intervals (--alpha {report['alpha']:g}); count factor "
+               f"{variant_text(report, how=True)}.")
+    r = rope_points(report)
+    rope = (f"; rope ±{points(r)} (--rope {r:g}: percentage points of the metric, F1 points for F1)"
+            if r is not None else "; no rope (--rope, in points, adds one)")
+    out.append(f"- Decision: {short_rule(report)} (--threshold {threshold_of(report):g}){rope}.")
+    out.append(f"- textbcv {meta.get('textbcv', '?')}.")
     imported = meta.get("imported")
     if imported:
         parts = []
@@ -97,51 +150,159 @@ def render_markdown(report: dict) -> str:
             how = "" if s.get("scheme") is None else \
                 f" ({s['scheme'].upper()}, {'detected' if s.get('scheme_detected') else 'as given'})"
             parts.append(f"{name} from `{s['predictions']}`{how}")
-        out += [f"Predictions imported with `textbcv evaluate`, not made by textbcv: {'; '.join(parts)}. "
+        out += ["", f"Predictions imported with `textbcv evaluate`, not made by textbcv: {'; '.join(parts)}. "
                 f"Splits: `{imported.get('splits', {}).get('path')}`. Each system's predictions are decoded into chunks "
-                "and scored against the corpus's gold chunks.", ""]
-    out += ["## Conclusion", "", report.get("conclusion") or conclusion(report), ""]
-    out += [f"## Pooled scores with {level} credible intervals", "",
-            "| system | precision | recall | F1 |", "|---|---|---|---|"]
-    for n in names:
-        s = report["systems"][n]
-        out.append(f"| {n} | " + " | ".join(f"{_pct(s[k]['estimate'])} {_ci(s[k]['ci'])}" for k in METRICS) + " |")
-    out += ["", "Estimates are the pooled micro-averaged scores over all folds; intervals are equal-tailed "
-            f"{level} intervals of the correlation-corrected posteriors (variant {_variant(meta)}).", ""]
-    out += ["## Bayes test", "", "| A | B | metric | P(B better) | P(A better) | decision |", "|---|---|---|---|---|---|"]
+                "and scored against the corpus's gold chunks."]
+    cmd = reproduce_command(report)
+    if cmd:
+        out += ["", "To make this report again (into `./rerun`, from the directory the paths are relative to):", "",
+                "```", cmd, "```"]
+    elif meta:
+        out += ["", "Made with the Python API and taggers of your own: rerun the script that made it "
+                "(`meta.options` in report.json holds every setting)."]
+    return out
+
+
+def scores_markdown(report: dict) -> list[str]:
+    """``## Pooled scores``: P / R / F1 of each system with intervals; undefined scores as ``—, reason``."""
+    level = f"{100 * (1 - report['alpha']):g}%"
+    out = ["", f"## Pooled scores with {level} credible intervals", "",
+           "| system | precision | recall | F1 |", "|---|---|---|---|"]
+    one_sided = False
+    for n, s in report["systems"].items():
+        out.append(f"| {n} | " + " | ".join(score_cell(s[k]) for k in METRICS) + " |")
+        one_sided |= any(s[k].get("interval") == "one-sided" for k in METRICS)
+    out += ["", "Percent. Estimates are the pooled micro-averaged scores over all folds; intervals are "
+            f"{level} credible intervals of the correlation-corrected posteriors (variant {_variant(report)})."]
+    if one_sided:
+        out[-1] += (" † one-sided interval: at a score of 0 or 100% (or near) the equal-tailed interval would not "
+                    "hold the estimate, so the interval of the same credibility on its side is shown.")
+    if any(s[k].get("estimate") is None for s in report["systems"].values() for k in METRICS):
+        out[-1] += (" — marks a score that does not exist: precision without predicted chunks, recall without gold "
+                    "chunks.")
+    return out
+
+
+def _variant(report: dict) -> str:
+    o = report.get("meta", {}).get("options", {})
+    v = report.get("variant") or o.get("variant", "thesis")
+    return f"`{v}`, ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}" if v == "rho" else f"`{v}`"
+
+
+def ranking_markdown(report: dict) -> list[str]:
+    """``## Ranking on F1`` (three or more systems): best first, with intervals and whom each is better than."""
+    if len(report["systems"]) < 3:
+        return []
+    tau = threshold_of(report)
+    level = f"{100 * (1 - report['alpha']):g}%"
+    out = ["", "## Ranking on F1", "", f"| rank | system | F1 [{level} CI] | better than (P(better) ≥ {tau:g}) |",
+           "|---|---|---|---|"]
+    for x in ranking(report):
+        entry = report["systems"][x["name"]]["f1"]
+        out.append(f"| {x['rank'] or '—'} | {x['name']} | {score_cell(entry)} | {', '.join(x['better_than']) or '—'} |")
+    groups = identical_groups(report)
+    out += ["", "Systems with equal F1 share a rank; a rank is an order of the estimates, not a decision: only the "
+            "last column is." + (" Tied (the same counts in every fold): "
+                                 + "; ".join(", ".join(g) for g in groups) + "." if groups else "")]
+    return out
+
+
+def pairwise_markdown(report: dict) -> list[str]:
+    """``## Pairwise`` (three or more systems): the matrix of P(row better than column) on F1."""
+    if len(report["systems"]) < 3:
+        return []
+    tau = threshold_of(report)
+    order = [x["name"] for x in ranking(report)]
+    r = rope_points(report)
+    by = f" by more than {points(r)}" if r is not None else ""
+    out = ["", f"## Pairwise P(row better than column{by}) on F1", "",
+           "| | " + " | ".join(order) + " |", "|---" * (len(order) + 1) + "|"]
+    for row in order:
+        cells = []
+        for col in order:
+            if row == col:
+                cells.append("·")
+                continue
+            p = p_row_better(report, row, col)
+            cells.append(f"**{fmt_p(p)}**" if p is not None and p >= tau and p > (p_row_better(report, col, row) or 0)
+                         else fmt_p(p))
+        out.append(f"| {row} | " + " | ".join(cells) + " |")
+    out += ["", f"Bold: P(better) ≥ {tau:g}, the row is called better than the column. Rows and columns by pooled F1."]
+    return out
+
+
+def bayes_markdown(report: dict) -> list[str]:
+    """``## Bayes test``: P(B better), P(A better) (and P(equivalent) with a rope) and the decision, for every pair and metric."""
+    r = rope_points(report)
+    by = f" by > {r:g}" if r is not None else ""
+    head = f"| A | B | metric | P(B better{by}) | P(A better{by}) |" + (" P(equivalent) |" if r is not None else "") \
+        + " decision |"
+    out = ["", "## Bayes test", "", head, "|---" * (6 + (r is not None)) + "|"]
     for c in report["comparisons"]:
-        out.append(f"| {c['a']} | {c['b']} | {LABELS[c['metric']]} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {c['decision']} |")
+        eq = f" {fmt_p(c.get('p_equivalent'), 4)} |" if r is not None else ""
+        decision = f"undefined: {c['undefined']}" if c.get("undefined") else verdict(c)
+        out.append(f"| {c['a']} | {c['b']} | {LABELS[c['metric']]} | {fmt_p(c['p_b_better'], 4)} | "
+                   f"{fmt_p(c['p_a_better'], 4)} |{eq} {decision} |")
+    out += ["", rule(report)]
+    names = list(report["systems"])
     if len(names) > 2:
         k = len(names) * (len(names) - 1) // 2
-        out += ["", f"{k} pairs are compared: to keep the family-wise error at α = {alpha:g}, require "
-                f"P(better) ≥ {1 - alpha / k:.4f} (α/k) before calling a difference."]
+        alpha = report["alpha"]
+        out += ["", f"{k} pairs are compared: to keep the family-wise error at α = {alpha:g}, give --threshold "
+                f"{1 - alpha / k:.4f} (1 − α/k) before calling a difference."]
+    return out
+
+
+def sequential_markdown(report: dict) -> list[str]:
+    """``## Sequential t-test``: per pair, the mean per-fold F1 difference, its interval, and whether equality is rejected."""
     seq = report.get("sequential") or []
-    if seq:
-        out += ["", "## Sequential t-test (per-fold F1 differences, B − A)", "",
-                "| A | B | mean difference | CI | decision |", "|---|---|---|---|---|"]
-        for s in seq:
-            out.append(f"| {s['a']} | {s['b']} | {100 * s['estimate']:+.2f} | {_ci(s['ci'])} | {s['decision']} |")
-    out += textbook_markdown(report)
-    out += one_split_markdown(report)
+    if not seq:
+        return []
+    level = f"{100 * (1 - report['alpha']):g}%"
+    out = ["", "## Sequential t-test (per-fold F1 differences, B − A, points)", "",
+           f"| A | B | mean difference | {level} CI | t-test (α = {report['alpha']:g}) |", "|---|---|---|---|---|"]
+    for s in seq:
+        said = sequential_words(s)
+        out.append(f"| {s['a']} | {s['b']} | {100 * s['estimate']:+.2f} | "
+                   f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}] | {said} |")
+    return out
+
+
+def stopping_markdown(report: dict) -> list[str]:
+    """The ``Stopping:`` line of a run (how m was reached)."""
     stop = report.get("stopping") or {}
-    if stop.get("reason"):
-        out += ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
-    if report.get("heldout"):
-        out += heldout_markdown(report)
-    out += ["", "## Per-type scores (pooled over folds)", ""]
-    types = sorted({t for n in names for t in report.get("per_type", {}).get(n, {})})
+    if not stop.get("reason"):
+        return []
+    return ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
+
+
+def per_type_markdown(report: dict) -> list[str]:
+    """``## Per-type scores``: pooled P / R / F1 of each chunk type and system (— where undefined)."""
+    names = list(report["systems"])
+    out = ["", "## Per-type scores (pooled over folds, percent)", ""]
+    pt = report.get("per_type") or {}
+    types = sorted({t for n in names for t in pt.get(n, {})})
     if types:
         out += ["| type | " + " | ".join(f"{n} P / R / F1" for n in names) + " |", "|---" * (len(names) + 1) + "|"]
         for t in types:
             cells = []
             for n in names:
-                c = report["per_type"][n].get(t)
-                cells.append("–" if c is None else f"{_pct(c['precision'])} / {_pct(c['recall'])} / {_pct(c['f1'])}")
+                c = pt[n].get(t)
+                cells.append("–" if c is None else _counts_cell(c))
             out.append(f"| {t or '(untyped)'} | " + " | ".join(cells) + " |")
+        if any(undefined_reason(k, c["tp"], c["fp"], c["fn"]) for n in names for c in pt[n].values()
+               for k in METRICS):
+            out += ["", "— : undefined (precision of a type never predicted, recall of a type with no gold chunk)."]
+    return out
+
+
+def split_markdown(report: dict) -> list[str]:
+    """``## Split``: units, balance, notes, training-set overlap and χ²/J of the halves."""
     sp = report.get("split") or {}
     q = report.get("split_quality") or {}
-    if sp or q:
-        out += ["", "## Split", ""]
+    if not (sp or q):
+        return []
+    out = ["", "## Split", ""]
     if sp:
         unit = ("documents, kept whole" if sp["unit"] == "document"
                 else "sentences" + (" (exact duplicates kept together)" if sp.get("duplicates_together") else ""))
@@ -159,28 +320,71 @@ def render_markdown(report: dict) -> str:
                     out.append(f"| {k} | {np.mean(v):.4f} | {np.max(v):.4f} |")
             out += ["", "χ²/J compares the distribution of a property between the two halves of a split; random "
                     "halving gives about 1, smaller is better balanced."]
+    return out
+
+
+def per_fold_markdown(report: dict) -> list[str]:
+    """``## Per-fold F1``: one row per fold (— where a fold has neither gold nor predicted chunks)."""
     ff = report.get("fold_f1") or {}
-    if ff:
-        out += ["", "## Per-fold F1", "", "| fold | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-        for i in range(2 * m):
-            out.append(f"| S{i // 2 + 1} {'→' if i % 2 == 0 else '←'} | " + " | ".join(_pct(ff[n][i]) for n in names) + " |")
+    if not ff:
+        return []
+    names = list(report["systems"])
+    fc = report.get("fold_counts") or {}
+
+    def cell(n, i):
+        c = fc.get(n, [None] * (i + 1))[i] if n in fc else None
+        if c is not None and undefined_reason("f1", c["tp"], c["fp"], c["fn"]):
+            return "—"
+        return pct(ff[n][i])
+
+    out = ["", "## Per-fold F1", "", "| fold | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for i in range(2 * report["m"]):
+        out.append(f"| S{i // 2 + 1} {'→' if i % 2 == 0 else '←'} | " + " | ".join(cell(n, i) for n in names) + " |")
+    return out
+
+
+def plots_markdown(report: dict, plots: Sequence[str]) -> list[str]:
+    """``## Plots``: every PNG written beside ``report.md``, embedded by a relative link, with its caption."""
+    if not plots:
+        return []
+    out = ["", "## Plots"]
+    for name in plots:
+        out += ["", f"![{PLOT_TITLES.get(name, name)}]({name})", "", f"`{name}`: {PLOT_CAPTIONS.get(name, '')}"]
+    return out
+
+
+def run_markdown(report: dict) -> list[str]:
+    """The ``Run:`` line: wall time, folds trained, resumed or imported, textbcv version."""
     run = report.get("run") or {}
+    version = (report.get("meta") or {}).get("textbcv")
     if run and "folds_imported" in run:
-        out += ["", f"Run: {run.get('seconds')} s, {run.get('folds_imported')} folds imported; textbcv {meta.get('textbcv')}."]
-    elif run:
-        out += ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
-                f"{run.get('folds_resumed')} resumed; textbcv {meta.get('textbcv')}."]
+        return ["", f"Run: {run.get('seconds')} s, {run.get('folds_imported')} folds imported; textbcv {version}."]
+    if run:
+        return ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
+                f"{run.get('folds_resumed')} resumed; textbcv {version}."]
+    return []
+
+
+def methods_markdown(report: dict) -> list[str]:
+    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.verdicts.methods_paragraph`)."""
+    return ["", "## Methods (to paste)", "", methods_paragraph(report)]
+
+
+def render_markdown(report: dict, plots: Sequence[str] = ()) -> str:
+    """The ``report.md`` text of a comparison; ``plots``: the PNG files beside it, embedded by relative links."""
+    out = ["# textbcv comparison"]
+    for section in MD_SECTIONS:
+        out += section(report)
+    out += plots_markdown(report, plots)
+    out += run_markdown(report)
+    out += methods_markdown(report)
     return "\n".join(out) + "\n"
 
 
-def _variant(meta: dict) -> str:
-    o = meta.get("options", {})
-    v = o.get("variant", "thesis")
-    return f"`{v}`, ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}" if v == "rho" else f"`{v}`"
-
-
 def heldout_markdown(report: dict) -> list[str]:
-    """The "Held-out test sets" section of ``report.md`` (lines)."""
+    """The "Held-out test sets" section of ``report.md`` (lines; none without held-out files)."""
+    if not report.get("heldout"):
+        return []
     h = report["heldout"]
     level = f"{100 * (1 - report['alpha']):g}%"
     m = report["m"]
@@ -204,11 +408,13 @@ def heldout_markdown(report: dict) -> list[str]:
         for n, per in h["systems"].items():
             r = per[f]
             p = r["pooled"]
-            row = f"| {n} | {_pct(p['precision'])} / {_pct(p['recall'])} / {_pct(p['f1'])} |"
+            row = f"| {n} | {_counts_cell(p)} |"
             if dup:
-                row += f" {_pct(r['pooled_without_duplicates']['f1'])} |"
-            row += (f" {_pct(r['models_f1']['mean'])} ± {_pct(r['models_f1']['sd'])} | "
-                    f"{_pct(r['cv_f1']['estimate'])} {_ci(r['cv_f1']['ci'])} | {100 * r['gap']:+.2f} |")
+                row += f" {pct(r['pooled_without_duplicates']['f1'])} |"
+            cv = r["cv_f1"]
+            cv_text = "—" if cv["estimate"] is None else f"{pct(cv['estimate'])} {_ci(cv['ci'])}"
+            gap = "—" if r["gap"] is None else f"{100 * r['gap']:+.2f}"
+            row += f" {pct(r['models_f1']['mean'])} ± {pct(r['models_f1']['sd'])} | {cv_text} | {gap} |"
             out.append(row)
             if r["outside_interval"]:
                 notes.append(f"the cross-validation estimate for {n} is {abs(100 * r['gap']):.1f} points "
@@ -229,25 +435,43 @@ def heldout_markdown(report: dict) -> list[str]:
     return out
 
 
+
+
 def _posteriors(report: dict) -> dict:
     m = report["m"]
-    variant = report.get("meta", {}).get("options", {}).get("variant", "thesis")
+    opts = report.get("meta", {}).get("options", {})
+    variant = report.get("variant") or opts.get("variant", "thesis")
     out = {}
     for n, folds in report["fold_counts"].items():
         counts = np.array([[f["tp"], f["fp"], f["fn"]] for f in folds], dtype=float)
-        opts = report.get("meta", {}).get("options", {})
         out[n], _ = system_posteriors(counts, m, variant=variant, rho1=opts.get("rho1"), rho2=opts.get("rho2"),
-                                      alpha=report["alpha"])
+                                      alpha=report["alpha"], prior=report.get("prior") or 1.0)
     return out
 
 
+def _grid(n: int, width: float, height: float, max_cols: int = 3):
+    """Figure and axes of ``n`` panels in rows of at most ``max_cols``."""
+    import matplotlib.pyplot as plt
+
+    cols = min(n, max_cols)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False)
+    for ax in axes.ravel()[n:]:
+        ax.axis("off")
+    return fig, axes.ravel()[:n]
+
+
 def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
-    """Write the PNG plots of a comparison into ``out``; return their paths.
+    """Write the PNG plots of a comparison (:func:`plot_names`) into ``out``; return their paths.
 
     ``posteriors.png``: posterior densities of precision, recall and F1 per
-    system with their credible intervals; ``f1_difference.png``: the
-    posterior of F1(B) − F1(A) for each pair, P(B better) shaded;
-    ``fold_f1.png``: per-fold F1 of every system.
+    system with their credible intervals; ``f1_difference.png``: for each
+    pair the exact posterior density of F1(B) − F1(A) in points
+    (:func:`textbcv.stats.bayes.difference_density`), P(B better) and
+    P(A better) shaded — and the rope's band, P(equivalent), with a rope —
+    titled with the recorded decision; ``pairwise.png`` (three or more
+    systems): P(row better than column) on F1; ``fold_f1.png``: per-fold F1
+    of every system.
     """
     import matplotlib
 
@@ -255,11 +479,20 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
     import matplotlib.pyplot as plt
 
     from textbcv._io import atomic_write
+    from textbcv.stats.bayes import difference_density
 
     out = Path(out)
     posts = _posteriors(report)
     names = list(report["systems"])
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    color = {n: colors[i % len(colors)] for i, n in enumerate(names)}
+    many = len(names) >= 3
+    tau, rope = threshold_of(report), rope_points(report)
+    # a system with the same counts in every fold as an earlier one is drawn dashed over it, and says so
+    label, style = {n: n for n in names}, {n: "-" for n in names}
+    for group in identical_groups(report):
+        for n in group[1:]:
+            label[n], style[n] = f"{n} (= {group[0]})", (0, (4, 3))
     paths = []
 
     def save(fig, name):
@@ -268,72 +501,145 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
         plt.close(fig)
         paths.append(out / name)
 
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+    # --- posteriors.png
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.2 if many else 3.8))
     for ax, metric in zip(axes, METRICS):
-        lo = min(posts[n][metric].ppf(1e-4) for n in names)
-        hi = max(posts[n][metric].ppf(1 - 1e-4) for n in names)
+        shown = [n for n in names if report["systems"][n][metric].get("estimate") is not None]
+        if not shown:
+            ax.text(0.5, 0.5, f"{LABELS[metric]} undefined for every system", ha="center", va="center",
+                    transform=ax.transAxes)
+            ax.set_title(LABELS[metric])
+            continue
+        lo = min(posts[n][metric].ppf(1e-4) for n in shown)
+        hi = max(posts[n][metric].ppf(1 - 1e-4) for n in shown)
         if metric == "f1" and report.get("heldout"):  # the held-out F1 lines must be in view
-            vals = [r["pooled"]["f1"] for per in report["heldout"]["systems"].values() for r in per.values()]
+            vals = [r["pooled"]["f1"] for per in report["heldout"]["systems"].values() for r in per.values()
+                    if r["pooled"]["f1"] is not None]
             lo, hi = min(lo, *vals), max(hi, *vals)
         pad = 0.1 * (hi - lo)
         x = np.linspace(max(0.0, lo - pad), min(1.0, hi + pad), 600)
-        for i, n in enumerate(names):
+        for n in shown:
             p = posts[n][metric]
-            c = colors[i % len(colors)]
-            ax.plot(100 * x, p.pdf(x) / 100, color=c, label=n)
-            a, b = p.interval(report["alpha"])
+            ax.plot(100 * x, p.pdf(x) / 100, color=color[n], label=label[n], ls=style[n])
+            a, b = report["systems"][n][metric]["ci"]
             xs = x[(x >= a) & (x <= b)]
-            ax.fill_between(100 * xs, p.pdf(xs) / 100, color=c, alpha=0.15)
+            ax.fill_between(100 * xs, p.pdf(xs) / 100, color=color[n], alpha=0.15)
         if metric == "f1" and report.get("heldout"):
             styles = ("--", ":", "-.")
             for k, f in enumerate(report["heldout"]["files"]):
-                for i, n in enumerate(names):
-                    v = 100 * report["heldout"]["systems"][n][f]["pooled"]["f1"]
-                    ax.axvline(v, color=colors[i % len(colors)], ls=styles[k % len(styles)], lw=1,
-                               label=f"{n} on {Path(f).name}")
+                for n in names:
+                    v = report["heldout"]["systems"][n][f]["pooled"]["f1"]
+                    if v is not None:
+                        ax.axvline(100 * v, color=color[n], ls=styles[k % len(styles)], lw=1,
+                                   label=f"{n} on {Path(f).name}")
+        missing = [n for n in names if n not in shown]
+        if missing:
+            ax.text(0.02, 0.97, "undefined: " + "; ".join(
+                f"{n} ({report['systems'][n][metric].get('undefined')})" for n in missing),
+                transform=ax.transAxes, va="top", fontsize=7)
         ax.set_xlabel(f"{LABELS[metric]} (%)")
-        ax.set_ylabel("posterior density")
-        ax.set_title(f"{LABELS[metric]}")
-        ax.legend(frameon=False)
+        ax.set_ylabel("posterior density (per point)")
+        ax.set_title(LABELS[metric])
+        if not many:
+            ax.legend(frameon=False, fontsize=8)
+    if many:
+        handles = [plt.Line2D([], [], color=color[n], label=label[n], ls=style[n]) for n in names]
+        fig.legend(handles=handles, loc="lower center", ncol=min(len(names), 6), frameon=False)
     fig.suptitle(f"Posteriors of precision, recall and F1 ({report['m']}×2 BCV; shaded: "
                  f"{100 * (1 - report['alpha']):g}% credible intervals)")
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.08 if many else 0, 1, 1))
     save(fig, "posteriors.png")
 
+    # --- f1_difference.png: the exact density of ν_B − ν_A
     pairs = [c for c in report["comparisons"] if c["metric"] == "f1"]
-    fig, axes = plt.subplots(1, len(pairs), figsize=(5.2 * len(pairs), 3.8), squeeze=False)
-    rng = np.random.default_rng(report.get("meta", {}).get("seed", 0))
-    for ax, c in zip(axes[0], pairs):
-        d = posts[c["b"]]["f1"].sample(rng, 200_000) - posts[c["a"]]["f1"].sample(rng, 200_000)
-        d = 100 * d
-        hist, edges = np.histogram(d, bins=160, density=True)
-        mid = (edges[:-1] + edges[1:]) / 2
-        ax.plot(mid, hist, color="black", lw=1)
-        ax.fill_between(mid[mid > 0], hist[mid > 0], color=colors[1], alpha=0.4,
-                        label=f"P({c['b']} better) = {c['p_b_better']:.3f}")
-        ax.fill_between(mid[mid <= 0], hist[mid <= 0], color=colors[0], alpha=0.4,
-                        label=f"P({c['a']} better) = {c['p_a_better']:.3f}")
+    fig, axes = _grid(len(pairs), 5.2, 3.9)
+    r = 0.0 if rope is None else rope / 100
+    for ax, c in zip(axes, pairs):
+        a, b = c["a"], c["b"]
+        title = f"F1: {b} vs {a}"
+        if c.get("undefined"):
+            ax.text(0.5, 0.5, c["undefined"], ha="center", va="center", transform=ax.transAxes, wrap=True)
+            ax.set_title(title, fontsize=10)
+            ax.set_xticks([]), ax.set_yticks([])
+            continue
+        pa, pb = posts[a]["f1"], posts[b]["f1"]
+        mean, sd = pb.mean() - pa.mean(), float(np.sqrt(pa.var() + pb.var()))
+        lo, hi = max(mean - 4.5 * sd, -1.0), min(mean + 4.5 * sd, 1.0)
+        lo, hi = min(lo, -r), max(hi, r)  # 0 and the rope always in view
+        pad = 0.04 * (hi - lo)
+        x = np.union1d(np.linspace(lo - pad, hi + pad, 1201), [-r, 0.0, r])
+        y = difference_density(pa, pb, x) / 100  # per F1 point
+        px = 100 * x
+        ax.plot(px, y, color="black", lw=1)
+        right, left = x >= r, x <= -r
+        ax.fill_between(px[right], y[right], color=color[b], alpha=0.45,
+                        label=f"{better_label(c, 'b', rope)} {p_is(c['p_b_better'])}")
+        ax.fill_between(px[left], y[left], color=color[a], alpha=0.45,
+                        label=f"{better_label(c, 'a', rope)} {p_is(c['p_a_better'])}")
+        if rope is not None:
+            band = (x >= -r) & (x <= r)
+            ax.fill_between(px[band], y[band], color="grey", alpha=0.35,
+                            label=f"P(equivalent, ±{rope:g}) {p_is(c.get('p_equivalent'))}")
+            ax.axvspan(-rope, rope, color="grey", alpha=0.08, lw=0)
         ax.axvline(0, color="grey", lw=0.8)
-        ax.set_xlabel(f"F1({c['b']}) − F1({c['a']}) (points)")
-        ax.set_ylabel("posterior density")
-        verdict = {"B better": f"{c['b']} better", "A better": f"{c['a']} better"}.get(c["decision"], c["decision"])
-        ax.set_title(f"{c['b']} vs {c['a']}: {verdict}")
-        ax.legend(frameon=False, fontsize=8)
+        ax.set_xlabel(f"F1({b}) − F1({a}) (points)")
+        ax.set_ylabel("posterior density (per point)")
+        ax.set_title(title + "\n" + textwrap.fill(verdict_line(c, report), 62), fontsize=9)
+        ax.legend(frameon=False, fontsize=7.5)
     fig.tight_layout()
     save(fig, "f1_difference.png")
 
+    # --- pairwise.png
+    if many:
+        order = [x["name"] for x in ranking(report)]
+        k = len(order)
+        mat = np.full((k, k), np.nan)
+        for i, row in enumerate(order):
+            for j, col in enumerate(order):
+                if i != j:
+                    p = p_row_better(report, row, col)
+                    mat[i, j] = np.nan if p is None else p
+        fig, ax = plt.subplots(figsize=(1.3 * k + 2.6, 1.0 * k + 1.6))
+        im = ax.imshow(mat, cmap="RdBu", vmin=0, vmax=1)
+        for i in range(k):
+            for j in range(k):
+                if i == j:
+                    continue
+                p = mat[i, j]
+                clear = not np.isnan(p) and p >= tau and p > mat[j, i]
+                ax.text(j, i, "—" if np.isnan(p) else fmt_p(float(p)), ha="center", va="center", fontsize=9,
+                        fontweight="bold" if clear else "normal",
+                        color="white" if not np.isnan(p) and abs(p - 0.5) > 0.35 else "black")
+        ax.set_xticks(range(k), order, rotation=30, ha="right")
+        ax.set_yticks(range(k), order)
+        ax.set_xlabel("column")
+        ax.set_ylabel("row")
+        by = f" by > {points(rope)}" if rope is not None else ""
+        ax.set_title(f"P(row better than column{by}) on F1\nbold: ≥ {tau:g}, called better", fontsize=10)
+        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        fig.tight_layout()
+        save(fig, "pairwise.png")
+
+    # --- fold_f1.png
     ff = report["fold_f1"]
-    fig, ax = plt.subplots(figsize=(7, 3.8))
+    fig, ax = plt.subplots(figsize=(8.5 if many else 7, 3.8))
     m = report["m"]
     x = np.arange(2 * m)
     for i, n in enumerate(names):
-        ax.plot(x, 100 * np.array(ff[n]), marker="o", color=colors[i % len(colors)], label=n)
-        ax.axhline(100 * report["systems"][n]["f1"]["estimate"], color=colors[i % len(colors)], ls=":", lw=0.8)
+        # with many systems, a small sideways offset keeps equal values apart
+        shift = (i - (len(names) - 1) / 2) * 0.06 if many else 0.0
+        ax.plot(x + shift, 100 * np.array(ff[n]), marker="o", ms=4, color=color[n], label=label[n], ls=style[n])
+        est = report["systems"][n]["f1"]["estimate"]
+        if est is not None:
+            ax.axhline(100 * est, color=color[n], ls=":", lw=0.8)
     ax.set_xticks(x, [f"S{j // 2 + 1}{'→' if j % 2 == 0 else '←'}" for j in x])
     ax.set_xlabel("fold (split, direction)")
     ax.set_ylabel("F1 (%)")
     ax.set_title("Per-fold F1 (dotted: pooled F1)")
-    ax.legend(frameon=False)
+    if many:
+        ax.legend(frameon=False, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    else:
+        ax.legend(frameon=False)
     fig.tight_layout()
     save(fig, "fold_f1.png")
     return paths
@@ -530,3 +836,10 @@ def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, pa
         fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
     plt.close(fig)
     return path
+
+
+#: The sections of ``report.md`` after its title, in order (:func:`render_markdown`). Each takes the report
+#: dictionary and returns its lines (none when it has nothing to say); a new section is one function added here.
+MD_SECTIONS = [conclusion_markdown, setup_markdown, scores_markdown, ranking_markdown, pairwise_markdown,
+               bayes_markdown, sequential_markdown, textbook_markdown, one_split_markdown, stopping_markdown, heldout_markdown,
+               per_type_markdown, split_markdown, per_fold_markdown]

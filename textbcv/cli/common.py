@@ -6,9 +6,62 @@ import argparse
 
 from textbcv.corpus.model import Corpus
 
-__all__ = ["add_corpus_args", "read_corpus_args", "resolve_format", "detection_note"]
+__all__ = ["add_corpus_args", "read_corpus_args", "resolve_format", "detection_note", "rope_fraction",
+           "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "check_threshold"]
 
 FORMATS = ("conll", "conllu", "segmented")
+
+#: ``--threshold`` of every command that decides (the value is textbcv.stats.bayes.THRESHOLD, repeated so that
+#: `textbcv --help` does not import scipy; tests/test_report_decisions.py checks they agree).
+THRESHOLD_HELP = ("decision rule: a system is called better when its posterior probability of being better, "
+                  "P(better), is at least this; below it the report says \"no clear difference\" and gives P "
+                  "(default 0.95; 0.5 is the thesis's larger-probability rule)")
+ROPE_HELP = ("region of practical equivalence, in points of the metric (F1 points for F1), e.g. 0.5: \"better\" "
+             "then means better by more than this, and the report adds P(equivalent) (default: none)")
+
+
+def check_threshold(value: float) -> float:
+    """``--threshold`` checked: in [0.5, 1)."""
+    from textbcv.errors import InputError
+
+    if not 0.5 <= value < 1:
+        raise InputError(f"--threshold must lie in [0.5, 1), got {value:g}")
+    return value
+
+
+def rope_fraction(points: float | None) -> float | None:
+    """``--rope`` (points) as the fraction the statistics use; InputError outside [0, 100).
+
+    Examples
+    --------
+    >>> rope_fraction(0.5), rope_fraction(None)
+    (0.005, None)
+    """
+    from textbcv.errors import InputError
+
+    if points is None:
+        return None
+    if not 0 <= points < 100:
+        raise InputError(f"--rope must lie in [0, 100) points, got {points:g}")
+    return round(points / 100, 12)
+
+
+def rope_warning(points: float | None) -> str | None:
+    """The warning for a rope below 0.05 points — almost surely a fraction typed by habit (earlier versions
+    took ``--rope 0.005`` for half a point) — to print once every check has passed; else None.
+
+    Examples
+    --------
+    >>> print(rope_warning(0.005))
+    --rope 0.005 is in points: ±0.005 F1 points, a rope of almost nothing; for ±0.5 points give --rope 0.5
+    >>> rope_warning(0.5) is None
+    True
+    """
+    if points is None or not 0 < points < 0.05:
+        return None
+    return (f"--rope {points:g} is in points: ±{points:g} F1 points, a rope of almost nothing; "
+            f"for ±{100 * points:g} points give --rope {100 * points:g}")
+
 
 
 def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None:

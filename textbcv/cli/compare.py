@@ -6,9 +6,10 @@ import argparse
 import sys
 
 from textbcv import defaults
-from textbcv.cli.common import add_corpus_args
+from textbcv.cli.common import (ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction,
+                                rope_warning)
 from textbcv.cli.test import ALL_VARIANTS, VARIANT_HELP
-from textbcv.errors import InputError
+from textbcv.errors import InputError, warn
 
 __all__ = ["register", "run"]
 
@@ -60,11 +61,11 @@ def register(sub) -> None:
     g.add_argument("--sequential", action="store_true", help="start at m = 3 and add splits until the decision is clear or --m-max")
     p.add_argument("--m-max", type=int, default=12, help="largest m of a sequential run (default 12, as the thesis)")
     p.add_argument("--stop", choices=("t-test", "bayes"), default="t-test",
-                   help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, or the Bayes test's "
-                        "P(better) ≥ --threshold (default t-test)")
-    p.add_argument("--threshold", type=float, default=0.95, help="P(better) that stops a --sequential --stop bayes run (default 0.95)")
+                   help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, or the Bayes test's P(better) ≥ --threshold (default t-test)")
+    p.add_argument("--threshold", type=float, default=0.95,
+                   help=THRESHOLD_HELP + "; also the level at which --sequential --stop bayes stops")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
-    p.add_argument("--rope", type=float, help="region of practical equivalence for the Bayes test, as a fraction of the metric (0.005 = 0.5 F1 points; default: none)")
+    p.add_argument("--rope", type=float, metavar="POINTS", help=ROPE_HELP)
     p.add_argument("--variant", default=defaults.VARIANT, choices=ALL_VARIANTS, help=VARIANT_HELP)
     p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
@@ -117,6 +118,8 @@ def options_from_args(args: argparse.Namespace):
         raise InputError("--scheduler needs --backend dask")
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
+    check_threshold(args.threshold)
+    rope = rope_fraction(args.rope)
     m = 3 if args.m is None else args.m
     seed = 0 if args.seed is None else args.seed
     if getattr(args, "splits", None):
@@ -130,7 +133,7 @@ def options_from_args(args: argparse.Namespace):
         seed = given.seed
     return CompareOptions(
         task=args.task, systems=args.systems, m=m, sequential=args.sequential, m_max=args.m_max,
-        stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=args.rope, variant=args.variant,
+        stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=rope, variant=args.variant,
         rho1=args.rho1, rho2=args.rho2,
         seed=seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
         untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations, heldout=tuple(args.heldout))
@@ -149,6 +152,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for line in ([note] if note else []) + plan.notes:
             print(line, file=sys.stderr, flush=True)
+    if rope_warning(args.rope):
+        warn(rope_warning(args.rope))
     report = run_compare(plan, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                          progress=False if args.quiet else None, save_models=args.save_models,
                          save_predictions=args.save_predictions, plots=not args.no_plots)

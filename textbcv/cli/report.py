@@ -1,4 +1,9 @@
-"""``textbcv report DIR``: show a finished comparison's report in the terminal."""
+"""``textbcv report DIR``: show a finished comparison's report in the terminal, or redraw it under another rule.
+
+With ``--threshold`` or ``--rope`` the Bayes answer is recomputed from the
+fold counts saved in ``report.json`` (nothing is retrained) and
+``report.json``, ``report.md``, ``report.tex`` and the plots are rewritten.
+"""
 
 from __future__ import annotations
 
@@ -8,19 +13,27 @@ import re
 import sys
 from pathlib import Path
 
+from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, check_threshold, rope_fraction, rope_warning
 from textbcv.errors import InputError
 
-__all__ = ["register", "run", "print_report", "render_terminal", "read_report_md"]
+__all__ = ["register", "run", "print_report", "render_terminal", "read_report_md", "rewrite"]
 
 
 def register(sub) -> None:
     p = sub.add_parser("report", help="show the report of a comparison run directory",
-                       description="Show the report of a `textbcv compare` run directory in the terminal.")
+                       description="Show the report of a `textbcv compare` run directory in the terminal. With "
+                       "--threshold or --rope, recompute the decisions from the saved fold counts (no training) and "
+                       "rewrite report.json, report.md, report.tex and the plots first.")
     p.add_argument("dir", metavar="DIR", help="run directory written by textbcv compare")
     p.add_argument("--markdown", action="store_true", help="print report.md as it is")
     p.add_argument("--redraw", action="store_true",
                    help="first recompute the one-split tests (paired bootstrap, approximate randomization) from "
-                        "folds.jsonl and rewrite report.json and report.md; nothing is trained")
+                        "folds.jsonl and rewrite report.json, report.md and report.tex; nothing is trained (default: off)")
+    p.add_argument("--threshold", type=float, default=None,
+                   help=THRESHOLD_HELP.replace("(default 0.95;", "(default: the run's own;"))
+    p.add_argument("--rope", type=float, default=None, metavar="POINTS",
+                   help=ROPE_HELP.replace("(default: none)", "(default: the run's own; 0 removes it)"))
+    p.add_argument("--no-plots", action="store_true", help="with --threshold or --rope: do not redraw the plots")
     p.set_defaults(func=run)
 
 
@@ -41,11 +54,23 @@ def render_terminal(markdown: str, color: bool) -> str:
             out.append(("\033[1m" + line + "\033[0m") if color and k == 0 else line)
         table.clear()
 
+    code = False
     for line in markdown.splitlines():
+        if line.startswith("```"):  # a command: shown indented
+            flush()
+            code = not code
+            continue
+        if code:
+            out.append("    " + line)
+            continue
         if line.startswith("|"):
             table.append(line)
             continue
         flush()
+        image = re.fullmatch(r"!\[(.*)\]\((.*)\)", line.strip())
+        if image:  # an embedded plot: its file
+            out.append(f"[plot: {image.group(2)}]")
+            continue
         if line.startswith("#"):
             title = line.lstrip("#").strip()
             out.append(("\033[1;4m" + title + "\033[0m") if color else title.upper() if line.startswith("# ") else title)
@@ -70,9 +95,29 @@ def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None
     out = Path(out_dir)
     md = read_report_md(out)
     sys.stdout.write(render_terminal(md, color=sys.stdout.isatty()))
-    files = [p for p in ("report.md", "report.json", "splits.json", "folds.jsonl", "posteriors.png",
-                         "f1_difference.png", "fold_f1.png") if (out / p).exists()]
+    from textbcv.pipeline import RUN_FILES
+
+    files = [p for p in ("report.md", "report.tex", "report.json", *[f for f in RUN_FILES if f.endswith(".png")],
+                         "splits.json", "folds.jsonl") if (out / p).exists()]
     print(f"\nFiles in {out}/: " + ", ".join(files))
+
+
+def rewrite(out_dir: str | os.PathLike, threshold: float | None = None, rope: float | None = None,
+            plots: bool = True) -> dict:
+    """Recompute the report of ``out_dir`` under ``threshold`` / ``rope`` (a fraction; 0 removes it) from its
+    ``report.json`` and rewrite the report files; return the new report."""
+    from textbcv._io import loads_json, read_text
+    from textbcv.pipeline import REPORT_FORMAT, rerender, write_report
+
+    path = Path(out_dir) / "report.json"
+    if not path.is_file():
+        raise InputError("no report.json here: not a finished `textbcv compare` run directory", file=str(out_dir))
+    report = loads_json(read_text(path, hint="not a report written by textbcv"), str(path))
+    if not isinstance(report, dict) or report.get("format") != REPORT_FORMAT or "fold_counts" not in report:
+        raise InputError(f"not a report of this textbcv version (format {REPORT_FORMAT} with fold_counts)", str(path))
+    new = rerender(report, threshold=threshold, rope=rope)
+    write_report(out_dir, new, plots=plots)
+    return new
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,6 +126,18 @@ def run(args: argparse.Namespace) -> int:
         from textbcv.onesplit import redraw
 
         redraw(out)
+    if args.threshold is not None or args.rope is not None:
+        if args.threshold is not None:
+            check_threshold(args.threshold)
+        rewrite(out, args.threshold, rope_fraction(args.rope), plots=not args.no_plots)
+        print(f"textbcv: {out}: report.json, report.md, report.tex" + ("" if args.no_plots else " and the plots")
+              + " rewritten", file=sys.stderr)
+        if rope_warning(args.rope):
+            from textbcv.errors import warn
+
+            warn(rope_warning(args.rope))
+    elif args.no_plots:
+        raise InputError("--no-plots applies only when --threshold or --rope redraws the report")
     if args.markdown:
         sys.stdout.write(read_report_md(out))
     else:

@@ -25,6 +25,7 @@ from typing import Any
 
 from textbcv import defaults
 from textbcv._io import JSON_HINT, _show, dumps_json, json_count, loads_json, read_text
+from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, check_threshold, rope_fraction, rope_warning
 from textbcv.errors import InputError
 
 # The choices of textbcv.stats.compare, repeated here so that `textbcv --help` and the other commands
@@ -52,9 +53,8 @@ def register(subparsers) -> None:
                    help="COUNTS.json (format in docs/formats.md), a folds.jsonl of `textbcv compare`, or its run directory")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="1 − credibility of the intervals; level of the t-tests and the critical difference (default 0.05)")
-    p.add_argument("--rope", type=float, default=None, help="region of practical equivalence, as a fraction of the metric (0.005 = 0.5 F1 points; default: none)")
-    p.add_argument("--threshold", type=float, default=None,
-                   help="decide only if a probability exceeds this (default: the larger probability wins)")
+    p.add_argument("--rope", type=float, default=None, metavar="POINTS", help=ROPE_HELP)
+    p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
     p.add_argument("--variant", choices=ALL_VARIANTS, default=defaults.VARIANT, help=VARIANT_HELP)
     p.add_argument("--rho1", type=float, default=None, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, default=None, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
@@ -382,10 +382,8 @@ def _check_options(args) -> None:
     """Every option checked before any file is read."""
     if not 0 < args.alpha < 1:
         raise InputError(f"--alpha must lie in (0, 1), got {args.alpha}")
-    if args.rope is not None and not 0 <= args.rope < 1:
-        raise InputError(f"--rope must lie in [0, 1), got {args.rope}")
-    if args.threshold is not None and not 0 <= args.threshold < 1:
-        raise InputError(f"--threshold must lie in [0, 1), got {args.threshold}")
+    rope_fraction(args.rope)
+    check_threshold(args.threshold)
     if args.variant == "rho":
         if args.rho1 is None or args.rho2 is None:
             raise InputError("--variant rho needs --rho1 and --rho2")
@@ -433,7 +431,7 @@ def _sequential(values: dict[str, list[float]], m: int, alpha: float, metric: st
 def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
     """Pooled P / R / F1 of every type per system (report.json's ``per_type``) and P(B better) on each type's F1."""
     from textbcv.scoring import Tally
-    from textbcv.stats.compare import compare_counts
+    from textbcv.stats.compare import compare_counts, counts_scores
 
     names = list(data.systems)
     types = sorted({t for tl in data.types.values() for f in tl for t in f})
@@ -444,8 +442,8 @@ def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
         counts = {n: [f.get(t, zero) for f in data.types[n]] for n in names}
         for n in names:
             tot = Tally(*(sum(f[k] for f in counts[n]) for k in ("tp", "fp", "fn")))
-            per_type[n][t] = tot.to_score_dict()
-        r = compare_counts(counts, data.m, alpha=args.alpha, rope=args.rope, variant=args.variant, rho1=args.rho1,
+            per_type[n][t] = counts_scores(tot.tp, tot.fp, tot.fn)
+        r = compare_counts(counts, data.m, alpha=args.alpha, rope=rope_fraction(args.rope), variant=args.variant, rho1=args.rho1,
                            rho2=args.rho2, threshold=args.threshold)
         tests[t] = [{k: c[k] for k in ("a", "b", "p_b_better", "p_a_better", "decision")}
                     for c in r["comparisons"] if c["metric"] == "f1"]
@@ -517,8 +515,8 @@ def _classic(args, data: FoldCounts, values: dict[str, list[float]]) -> dict:
 # --- text ---------------------------------------------------------------------------------------
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}"
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.2f}"
 
 
 def _table(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
@@ -528,36 +526,47 @@ def _table(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
 
 
 def format_table(result: dict) -> str:
-    """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions."""
+    """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions, decisions
+    worded by :mod:`textbcv.verdicts` (the report's words)."""
+    from textbcv.report import score_cell
+    from textbcv.verdicts import fmt_p, rope_points, rule, sequential_words, verdict
+
     alpha = result["alpha"]
-    lines = [f"m = {result['m']}, {100 * (1 - alpha):g}% equal-tailed credible intervals, "
+    lines = [f"m = {result['m']}, {100 * (1 - alpha):g}% credible intervals, "
              f"count factor: {result['variant']} (P, R, F1 in %)", ""]
     names = list(result["systems"])
     rows = [["system", "metric", "estimate", "interval"]]
     for name in names:
         for metric, v in result["systems"][name].items():
-            lo, hi = v["ci"]
-            rows.append([name, metric, _pct(v["estimate"]), f"[{_pct(lo)}, {_pct(hi)}]"])
+            if v["estimate"] is None:
+                rows.append([name, metric, "—", f"undefined: {v['undefined']}"])
+            else:
+                est, _, ci = score_cell(v).partition(" ")
+                rows.append([name, metric, est, ci])
     lines += _table(rows, {2}) + [""]
-    rope = result.get("rope")
-    head = ["A", "B", "metric", "P(B better)", "P(A better)"] + (["P(equiv.)"] if rope else []) + ["decision"]
+    if any(v.get("interval") == "one-sided" for s in result["systems"].values() for v in s.values()):
+        lines += ["† one-sided interval: a score at or near 0 or 100%, where the equal-tailed one would not hold it", ""]
+    rope = rope_points(result)
+    by = f" by > {rope:g}" if rope is not None else ""
+    head = ["A", "B", "metric", f"P(B better{by})", f"P(A better{by})"] + (["P(equiv.)"] if rope is not None else []) \
+        + ["decision"]
     rows = [head]
     for c in result["comparisons"]:
-        rows.append([c["a"], c["b"], c["metric"], f"{c['p_b_better']:.4f}", f"{c['p_a_better']:.4f}"]
-                    + ([f"{c['p_equivalent']:.4f}"] if rope else []) + [c["decision"]])
-    lines += _table(rows, {3, 4, 5} if rope else {3, 4})
-    if rope:
-        lines.append(f"(rope = {rope:g}: 'better' means better by more than the rope)")
+        rows.append([c["a"], c["b"], c["metric"], fmt_p(c["p_b_better"], 4), fmt_p(c["p_a_better"], 4)]
+                    + ([fmt_p(c.get("p_equivalent"), 4)] if rope is not None else [])
+                    + [f"undefined: {c['undefined']}" if c.get("undefined") else verdict(c)])
+    lines += _table(rows, {3, 4, 5} if rope is not None else {3, 4})
+    lines += ["", rule(result)]
     if "family_wise" in result:
         lines += ["", "note: " + result["family_wise"]["note"]]
     seq = result.get("sequential")
     if seq:
         metric = seq[0]["metric"]
         lines += ["", f"Sequential t-test on per-fold {_label(metric)} differences (B − A, points), α = {alpha:g}:"]
-        rows = [["A", "B", "mean difference", f"{100 * (1 - alpha):g}% CI", "decision"]]
+        rows = [["A", "B", "mean difference", f"{100 * (1 - alpha):g}% CI", f"t-test (α = {alpha:g})"]]
         for s in seq:
             rows.append([s["a"], s["b"], f"{100 * s['estimate']:+.2f}",
-                         f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}]", s["decision"]])
+                         f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}]", sequential_words(s)])
         lines += _table(rows, {2})
     if "per_type" in result:
         lines += ["", *_per_type_text(result)]
@@ -573,6 +582,8 @@ def _label(metric: str) -> str:
 
 
 def _per_type_text(result: dict) -> list[str]:
+    from textbcv.verdicts import fmt_p
+
     pt, tests = result["per_type"], result["per_type_comparisons"]
     names = list(pt)
     pairs = [(c["a"], c["b"]) for c in next(iter(tests.values()), [])]
@@ -582,8 +593,8 @@ def _per_type_text(result: dict) -> list[str]:
         row = [t or "(untyped)"]
         for n in names:
             c = pt[n][t]
-            row.append(f"{_pct(c['precision'])} / {_pct(c['recall'])} / {_pct(c['f1'])}")
-        row += [f"{c['p_b_better']:.4f}" for c in tests[t]]
+            row.append(" / ".join(_pct(c[k]) for k in METRICS))
+        row += [fmt_p(c["p_b_better"], 4) for c in tests[t]]
         rows.append(row)
     return ["Per-type scores (pooled over folds, %) and the Bayes test on each type's F1:",
             *_table(rows, set(range(1 + len(names), len(head))))]
@@ -645,7 +656,7 @@ def run(args) -> int:
     try:
         from textbcv.stats.compare import compare_counts
 
-        result = compare_counts(data.systems, data.m, alpha=args.alpha, rope=args.rope, method=args.method,
+        result = compare_counts(data.systems, data.m, alpha=args.alpha, rope=rope_fraction(args.rope), method=args.method,
                                 variant=args.variant, rho1=args.rho1, rho2=args.rho2, threshold=args.threshold,
                                 draws=args.draws, seed=args.seed)
         values = _per_fold(data, args.metric)
@@ -663,6 +674,10 @@ def run(args) -> int:
     if args.plots is not None:
         _plots(args, data, result)
     print(dumps_json(result), end="") if args.json else print(format_table(result), end="")
+    if rope_warning(args.rope):
+        from textbcv.errors import warn
+
+        warn(rope_warning(args.rope))
     return 0
 
 

@@ -13,11 +13,17 @@ import math
 
 import numpy as np
 
-from .posterior import MetricPosterior, latent_grid
+from .posterior import MetricPosterior, latent_grid, truncated_latent_grid
 
-__all__ = ["prob_greater", "prob_better", "prob_better_mc", "decide", "DECISIONS"]
+__all__ = ["prob_greater", "prob_better", "prob_better_mc", "decide", "difference_density", "DECISIONS", "THRESHOLD",
+           "NO_CLEAR_DIFFERENCE"]
 
-DECISIONS = ("B better", "A better", "no decision")
+#: The decision of a pair below the threshold.
+NO_CLEAR_DIFFERENCE = "no clear difference"
+#: The values of a comparison's ``decision``.
+DECISIONS = ("B better", "A better", NO_CLEAR_DIFFERENCE)
+#: Default decision threshold: a side is called better when its P(better) is at least this.
+THRESHOLD = 0.95
 
 
 def _same(x: MetricPosterior, y: MetricPosterior) -> bool:
@@ -104,29 +110,61 @@ def prob_better_mc(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0, dr
     return out
 
 
-def decide(p_b_better: float, p_a_better: float, threshold: float | None = None,
-           p_equivalent: float | None = None) -> str:
-    """"B better", "A better" or "no decision".
+def decide(p_b_better: float | None, p_a_better: float | None, threshold: float | None = THRESHOLD) -> str:
+    """The decision rule of every textbcv report: "B better", "A better" or "no clear difference".
 
-    Without ``threshold`` the larger probability wins (Casella's rule as the
-    thesis uses it; a tie, or equivalence being the largest with a rope, is
-    "no decision"). With ``threshold`` τ a side wins only if its probability
-    exceeds τ.
+    A side is called better when its probability of being better is at
+    least ``threshold`` τ (default 0.95) and larger than the other side's;
+    otherwise — and when the probabilities are undefined (None) — "no clear
+    difference". With a rope the probabilities are those of being better by
+    more than the rope. τ = 0.5 gives the thesis's rule (the larger
+    probability wins; a tie at ½ decides nothing). ``None`` means the default.
 
     Examples
     --------
-    >>> decide(0.7, 0.3), decide(0.7, 0.3, threshold=0.95), decide(0.5, 0.5)
-    ('B better', 'no decision', 'no decision')
+    >>> decide(0.97, 0.03), decide(0.7, 0.3), decide(0.7, 0.3, threshold=0.5), decide(0.5, 0.5, threshold=0.5)
+    ('B better', 'no clear difference', 'B better', 'no clear difference')
     """
-    if threshold is None:
-        rest = p_equivalent if p_equivalent is not None else -1.0
-        if p_b_better > p_a_better and p_b_better > rest:
-            return "B better"
-        if p_a_better > p_b_better and p_a_better > rest:
-            return "A better"
-        return "no decision"
-    if p_b_better > threshold:
+    tau = THRESHOLD if threshold is None else threshold
+    if not 0.5 <= tau < 1:
+        raise ValueError(f"threshold must lie in [0.5, 1), got {tau}")
+    if p_b_better is None or p_a_better is None:
+        return NO_CLEAR_DIFFERENCE
+    if p_b_better >= tau and p_b_better > p_a_better:
         return "B better"
-    if p_a_better > threshold:
+    if p_a_better >= tau and p_a_better > p_b_better:
         return "A better"
-    return "no decision"
+    return NO_CLEAR_DIFFERENCE
+
+
+def difference_density(a: MetricPosterior, b: MetricPosterior, d) -> np.ndarray:
+    """Density of ν_B − ν_A at ``d`` for independent posteriors (exact, by quadrature).
+
+    f(d) = ∫ f_A(t) f_B(t + d) dt over t ∈ [max(0, −d), min(1, 1 − d)]: the
+    derivative in r of P(ν_B − ν_A > r) (:func:`prob_greater`), so that its
+    integral over d > r is ``prob_greater(b, a, r)``. The integral runs over
+    the latent Beta of the narrower posterior, on its quantile panels
+    clipped to that interval (:func:`textbcv.stats.posterior.truncated_latent_grid`),
+    with the wider one's density inside — exact also when a density jumps at
+    0 or 1 (a posterior of no true positives).
+
+    Examples
+    --------
+    >>> from textbcv.stats.posterior import BetaPosterior
+    >>> u = BetaPosterior(1, 1)
+    >>> [round(float(x), 12) for x in difference_density(u, u, [-0.5, 0.0, 0.25])]  # the triangle 1 − |d|
+    [0.5, 1.0, 0.75]
+    """
+    d = np.asarray(d, dtype=float)
+    ta, _ = latent_grid(a.alpha, a.beta)
+    tb, _ = latent_grid(b.alpha, b.beta)
+    va, vb = a.to_metric(ta), b.to_metric(tb)
+    if (va[-1] - va[0]) <= (vb[-1] - vb[0]):
+        outer, inner, shift = a, b, d        # ∫ f_A(t) f_B(t + d) dt
+    else:
+        outer, inner, shift = b, a, -d       # ∫ f_B(s) f_A(s − d) ds
+    lo = np.clip(-shift, 0.0, 1.0)
+    hi = np.clip(1.0 - shift, 0.0, 1.0)
+    t, w = truncated_latent_grid(outer.alpha, outer.beta, outer.to_latent(lo), outer.to_latent(hi))
+    v = outer.to_metric(t) + shift[..., None]
+    return (w * inner.pdf(np.clip(v, 0.0, 1.0))).sum(axis=-1)

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .bayes import decide, prob_better, prob_better_mc
+from .bayes import THRESHOLD, decide, prob_better, prob_better_mc
 from .correlation import C_hat, count_factor
 from .posterior import METRICS, MetricPosterior, posteriors
 
 __all__ = ["compare_counts", "fold_counts", "fold_metrics", "adaptive_count_factor", "system_posteriors",
-           "ALL_VARIANTS", "METHODS"]
+           "undefined_reason", "pooled_scores", "counts_scores", "credible_interval", "ALL_VARIANTS", "METHODS"]
 
 #: Count-factor variants accepted by :func:`compare_counts`.
 ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive")
@@ -62,6 +62,10 @@ def fold_counts(folds: Any, m: int | None = None) -> np.ndarray:
     return arr
 
 
+def _label(metric: str) -> str:
+    return {"precision": "precision", "recall": "recall", "f1": "F1"}[metric]
+
+
 def fold_metrics(counts: np.ndarray) -> dict[str, np.ndarray]:
     """Precision, recall and F1 of each fold (0 where undefined, as conlleval).
 
@@ -78,12 +82,78 @@ def fold_metrics(counts: np.ndarray) -> dict[str, np.ndarray]:
     return {"precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn), "f1": ratio(2 * tp, 2 * tp + fp + fn)}
 
 
-def _pooled(tp: float, fp: float, fn: float) -> dict[str, float]:
-    return {
-        "precision": tp / (tp + fp) if tp + fp > 0 else 0.0,
-        "recall": tp / (tp + fn) if tp + fn > 0 else 0.0,
-        "f1": 2 * tp / (2 * tp + fp + fn) if tp > 0 else 0.0,
-    }
+def undefined_reason(metric: str, tp: float, fp: float, fn: float) -> str | None:
+    """Why ``metric`` is undefined for these counts, or None when it is defined.
+
+    Precision needs a predicted chunk, recall a gold chunk, F1 either (with
+    TP = 0 and FP + FN > 0 it is 0, a defined score).
+
+    Examples
+    --------
+    >>> undefined_reason("precision", 0, 0, 5), undefined_reason("recall", 0, 3, 0), undefined_reason("f1", 0, 3, 0)
+    ('no predicted chunks', 'no gold chunks', None)
+    """
+    if metric == "precision":
+        return "no predicted chunks" if tp + fp == 0 else None
+    if metric == "recall":
+        return "no gold chunks" if tp + fn == 0 else None
+    if metric == "f1":
+        return "no gold and no predicted chunks" if 2 * tp + fp + fn == 0 else None
+    raise ValueError(f"unknown metric {metric!r}")
+
+
+def pooled_scores(tp: float, fp: float, fn: float) -> dict[str, float | None]:
+    """Precision, recall and F1 of pooled counts; None where undefined (:func:`undefined_reason`).
+
+    Examples
+    --------
+    >>> pooled_scores(8, 2, 0)
+    {'precision': 0.8, 'recall': 1.0, 'f1': 0.888...}
+    >>> pooled_scores(0, 0, 4)
+    {'precision': None, 'recall': 0.0, 'f1': 0.0}
+    """
+    value = {"precision": (tp, tp + fp), "recall": (tp, tp + fn), "f1": (2 * tp, 2 * tp + fp + fn)}
+    return {k: None if undefined_reason(k, tp, fp, fn) else num / den for k, (num, den) in value.items()}
+
+
+def counts_scores(tp: int, fp: int, fn: int) -> dict:
+    """Counts with their precision, recall and F1 (None where undefined, and then ``undefined``: metric → reason).
+
+    Examples
+    --------
+    >>> counts_scores(0, 0, 3)
+    {'tp': 0, 'fp': 0, 'fn': 3, 'precision': None, 'recall': 0.0, 'f1': 0.0, 'undefined': {'precision': 'no predicted chunks'}}
+    """
+    out = {"tp": int(tp), "fp": int(fp), "fn": int(fn), **pooled_scores(tp, fp, fn)}
+    why = {k: undefined_reason(k, tp, fp, fn) for k in METRICS}
+    if any(why.values()):
+        out["undefined"] = {k: v for k, v in why.items() if v}
+    return out
+
+
+def credible_interval(posterior: MetricPosterior, estimate: float, alpha: float = 0.05) -> tuple[list[float], str]:
+    """The (1 − alpha) interval shown beside ``estimate``, and its kind.
+
+    Equal-tailed (eq. 6.34–6.36) unless ``estimate`` lies outside it — a
+    score of 0 or 100% (or close), where the posterior's density falls away
+    from the estimate — then the one-sided interval of the same credibility
+    on the estimate's side, [0, q(1 − alpha)] or [q(alpha), 1], which holds
+    it. An estimate is never shown outside its own interval.
+
+    Examples
+    --------
+    >>> from textbcv.stats.posterior import BetaPosterior
+    >>> credible_interval(BetaPosterior(1.0, 4.0), 0.0)    # TP = 0: precision 0
+    ([0.0, 0.527...], 'one-sided')
+    >>> credible_interval(BetaPosterior(9.0, 3.0), 0.8)[1]
+    'equal-tailed'
+    """
+    lo, hi = posterior.interval(alpha)
+    if estimate < lo:
+        return [0.0, float(posterior.ppf(1 - alpha))], "one-sided"
+    if estimate > hi:
+        return [float(posterior.ppf(alpha)), 1.0], "one-sided"
+    return [lo, hi], "equal-tailed"
 
 
 def adaptive_count_factor(counts: np.ndarray, m: int, metric: str, alpha: float = 0.05,
@@ -132,7 +202,7 @@ def system_posteriors(counts: np.ndarray, m: int, variant: str = "thesis", rho1:
 
 def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05, rope: float | None = None,
                    method: str = "exact", variant: str = "thesis", rho1: float | None = None,
-                   rho2: float | None = None, threshold: float | None = None, prior: float = 1.0,
+                   rho2: float | None = None, threshold: float | None = THRESHOLD, prior: float = 1.0,
                    draws: int = 10**6, seed: int = 0) -> dict[str, Any]:
     """The ``textbcv test`` answer for per-fold counts of two or more systems.
 
@@ -147,24 +217,34 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
     alpha : float
         Credible intervals are equal-tailed 1 − alpha.
     rope : float, optional
-        Region of practical equivalence (metric units, e.g. 0.005): adds
-        ``p_equivalent`` and makes ``p_b_better`` = P(ν_B − ν_A > rope).
+        Region of practical equivalence, as a fraction of the metric (0.005
+        is half an F1 point; the command line's ``--rope`` takes points):
+        adds ``p_equivalent`` and ``equivalent`` and makes ``p_b_better`` =
+        P(ν_B − ν_A > rope).
     method : {"exact", "monte-carlo", "both"}
         Quadrature, Algorithm 6.1 (L = ``draws``, seeded), or exact with the
         Monte Carlo figures beside it (``mc_p_b_better``, ``mc_se``).
     variant : {"thesis", "independent", "averaged-counts", "rho", "adaptive"}
         Count factor (see :func:`textbcv.stats.correlation.count_factor`;
         ``adaptive`` is :func:`adaptive_count_factor`).
-    threshold : float, optional
-        Decision threshold; default: the larger probability wins (thesis).
+    threshold : float
+        The decision rule's threshold (:func:`textbcv.stats.bayes.decide`):
+        a side is called better when its probability is at least this
+        (default 0.95; 0.5 gives the thesis's larger-probability rule).
+        With a rope, ``equivalent`` is P(equivalent) ≥ threshold.
 
     Returns
     -------
     dict
         ``{"m", "alpha", "systems": {name: {metric: {"estimate", "ci", "mode",
-        "mean"}}}, "comparisons": [{"a", "b", "metric", "p_b_better",
-        "p_a_better", "decision", ...}], ...}``; pairs in input order (a
-        before b), metrics precision, recall, f1.
+        "mean", "interval"}}}, "comparisons": [{"a", "b", "metric", "p_b_better",
+        "p_a_better", "decision", ...}], "threshold", ...}``; pairs in input
+        order (a before b), metrics precision, recall, f1. A metric a system
+        cannot have (no predicted chunks: precision) has ``estimate``,
+        ``ci``, ``mode`` and ``mean`` None and ``undefined`` its reason; its
+        comparisons have None probabilities, ``undefined`` and decision "no
+        clear difference". ``interval`` is "equal-tailed", or "one-sided" at
+        a score of 0 or 100% (:func:`credible_interval`).
 
     Examples
     --------
@@ -174,7 +254,9 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
     >>> r["systems"]["A"]["f1"]["ci"]
     [0.8546..., 0.9161...]
     >>> [(c["metric"], round(c["p_b_better"], 3), c["decision"]) for c in r["comparisons"]]
-    [('precision', 0.664, 'B better'), ('recall', 0.758, 'B better'), ('f1', 0.777, 'B better')]
+    [('precision', 0.664, 'no clear difference'), ('recall', 0.758, 'no clear difference'), ('f1', 0.777, 'no clear difference')]
+    >>> [c["decision"] for c in compare_counts({"A": A, "B": B}, m=3, threshold=0.5)["comparisons"]]
+    ['B better', 'B better', 'B better']
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
@@ -184,8 +266,9 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
     if rope is not None and not 0 <= rope < 1:
         raise ValueError(f"rope must lie in [0, 1), got {rope}")
-    if threshold is not None and not 0 <= threshold < 1:
-        raise ValueError(f"threshold must lie in [0, 1), got {threshold}")
+    threshold = THRESHOLD if threshold is None else threshold
+    if not 0.5 <= threshold < 1:
+        raise ValueError(f"threshold must lie in [0.5, 1), got {threshold}")
     names = list(systems_counts)
     if len(names) < 2:
         raise ValueError(f"need at least 2 systems to compare, got {len(names)}")
@@ -197,23 +280,38 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
             raise ValueError(f"system {name!r}: {e}") from None
     r = 0.0 if rope is None else float(rope)
 
-    posts, factors, out_systems, out_counts = {}, {}, {}, {}
+    posts, factors, out_systems, out_counts, undefined = {}, {}, {}, {}, {}
     for name in names:
         posts[name], factors[name] = system_posteriors(counts[name], m, variant, rho1, rho2, prior, alpha)
         tot = counts[name].sum(axis=0)
         out_counts[name] = {"tp": int(tot[0]), "fp": int(tot[1]), "fn": int(tot[2])}
-        pooled = _pooled(*tot)
-        out_systems[name] = {
-            k: {"estimate": pooled[k], "ci": list(posts[name][k].interval(alpha)),
-                "mode": posts[name][k].mode(), "mean": posts[name][k].mean()}
-            for k in METRICS
-        }
+        pooled = pooled_scores(*tot)
+        out_systems[name] = {}
+        for k in METRICS:
+            why = undefined_reason(k, *tot)
+            undefined[name, k] = why
+            if why:
+                out_systems[name][k] = {"estimate": None, "ci": None, "mode": None, "mean": None, "interval": None,
+                                        "undefined": why}
+                continue
+            ci, kind = credible_interval(posts[name][k], pooled[k], alpha)
+            out_systems[name][k] = {"estimate": pooled[k], "ci": ci, "mode": posts[name][k].mode(),
+                                    "mean": posts[name][k].mean(), "interval": kind}
 
     comparisons = []
     pairs = list(itertools.combinations(names, 2))
     for a, b in pairs:
         for k in METRICS:
             pa, pb = posts[a][k], posts[b][k]
+            why = "; ".join(f"{n}: {undefined[n, k]}" for n in (a, b) if undefined[n, k])
+            if why:
+                entry = {"a": a, "b": b, "metric": k, "p_b_better": None, "p_a_better": None,
+                         "decision": decide(None, None, threshold)}
+                if r > 0:
+                    entry.update(p_equivalent=None, equivalent=False)
+                entry["undefined"] = f"{_label(k)} undefined ({why})"
+                comparisons.append(entry)
+                continue
             if method == "monte-carlo":
                 res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
                 row = {"p_b_better": res["p_b_better"], "p_a_better": res["p_a_better"]}
@@ -226,13 +324,12 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
                     res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
                     row["mc_p_b_better"] = res["p_b_better"]
                     row["mc_se"] = res["se_b_better"]
-            decision = decide(row["p_b_better"], row["p_a_better"], threshold, row.get("p_equivalent"))
+            decision = decide(row["p_b_better"], row["p_a_better"], threshold)
             entry = {"a": a, "b": b, "metric": k, "p_b_better": row["p_b_better"],
                      "p_a_better": row["p_a_better"], "decision": decision}
             entry.update({key: v for key, v in row.items() if key not in entry})
             if r > 0:
-                entry["equivalent"] = row["p_equivalent"] > max(row["p_a_better"], row["p_b_better"]) \
-                    if threshold is None else row["p_equivalent"] > threshold
+                entry["equivalent"] = row["p_equivalent"] >= threshold
             comparisons.append(entry)
 
     k_pairs = len(pairs)

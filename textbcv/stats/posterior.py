@@ -25,6 +25,7 @@ __all__ = [
     "effective_counts",
     "posteriors",
     "latent_grid",
+    "truncated_latent_grid",
     "METRICS",
 ]
 
@@ -46,6 +47,29 @@ def _gauss_legendre(n: int) -> tuple[np.ndarray, np.ndarray]:
 _EDGES = np.array([_TAIL, 1e-9, 1e-5, 1e-2, 0.2, 0.5, 0.8, 1 - 1e-2, 1 - 1e-5, 1 - 1e-9, 1 - _TAIL])
 
 
+def _panels(alpha: float, beta: float) -> np.ndarray:
+    """Edges of the quadrature panels of W ~ Beta(alpha, beta): its quantiles at :data:`_EDGES`."""
+    edges = special.betaincinv(alpha, beta, _EDGES)
+    if alpha == 1:
+        edges[0] = 0.0
+    if beta == 1:
+        edges[-1] = 1.0
+    return np.maximum.accumulate(edges)
+
+
+def _log_density_rel(t: np.ndarray, alpha: float, beta: float, lo: float, hi: float) -> np.ndarray:
+    """log of the Beta(alpha, beta) density at ``t`` minus its log at the mode (clipped to [lo, hi]), with ``log1p``."""
+    s = alpha + beta - 2.0
+    t0 = (alpha - 1.0) / s if s > 0 else 0.5
+    t0 = min(max(t0, lo), hi)
+    logf = np.zeros_like(t)
+    if alpha > 1:
+        logf += (alpha - 1.0) * np.log1p((t - t0) / t0)
+    if beta > 1:
+        logf += (beta - 1.0) * np.log1p((t0 - t) / (1.0 - t0))
+    return logf
+
+
 def latent_grid(alpha: float, beta: float, n: int = _NODES) -> tuple[np.ndarray, np.ndarray]:
     """Nodes and weights of a quadrature rule for E[g(W)], W ~ Beta(alpha, beta), alpha, beta ≥ 1.
 
@@ -61,12 +85,7 @@ def latent_grid(alpha: float, beta: float, n: int = _NODES) -> tuple[np.ndarray,
     >>> round(float(w @ t), 12)  # the mean a/(a+b)
     0.375
     """
-    edges = special.betaincinv(alpha, beta, _EDGES)
-    if alpha == 1:
-        edges[0] = 0.0
-    if beta == 1:
-        edges[-1] = 1.0
-    edges = np.maximum.accumulate(edges)
+    edges = _panels(alpha, beta)
     lo, hi = float(edges[0]), float(edges[-1])
     if not hi > lo:  # a point mass to double precision
         return np.array([alpha / (alpha + beta)]), np.array([1.0])
@@ -75,19 +94,49 @@ def latent_grid(alpha: float, beta: float, n: int = _NODES) -> tuple[np.ndarray,
     half = 0.5 * (right - left)
     t = (left + half * (x + 1.0)).ravel()
     w = (half * gw).ravel()
-    # log density relative to the mode t0 (alpha, beta >= 1 so t0 in [0, 1])
-    s = alpha + beta - 2.0
-    t0 = (alpha - 1.0) / s if s > 0 else 0.5
-    t0 = min(max(t0, lo), hi)
-    logf = np.zeros_like(t)
-    if alpha > 1:
-        logf += (alpha - 1.0) * np.log1p((t - t0) / t0)
-    if beta > 1:
-        logf += (beta - 1.0) * np.log1p((t0 - t) / (1.0 - t0))
+    logf = _log_density_rel(t, alpha, beta, lo, hi)
     w = w * np.exp(logf - logf.max())
     keep = w > 0
     t, w = t[keep], w[keep]
     return t, w / w.sum()
+
+
+def truncated_latent_grid(alpha: float, beta: float, lo, hi, n: int = _NODES) -> tuple[np.ndarray, np.ndarray]:
+    """Quadrature of E[g(W) 1{lo ≤ W ≤ hi}], W ~ Beta(alpha, beta), for arrays of bounds ``lo``, ``hi``.
+
+    The panels of :func:`latent_grid` clipped to each [lo, hi], so that an
+    integrand that jumps at the bounds (a density that is 0 outside [0, 1])
+    is integrated exactly as a smooth one; weights are normalised by the
+    whole distribution's mass. Returns nodes and weights of shape
+    ``lo.shape + (nodes,)``.
+
+    Examples
+    --------
+    >>> t, w = truncated_latent_grid(1.0, 1.0, np.array([0.2]), np.array([0.7]))
+    >>> round(float(w.sum()), 12), round(float((w * t).sum()), 12)  # P(0.2 ≤ W ≤ 0.7), E[W; 0.2 ≤ W ≤ 0.7]
+    (0.5, 0.225)
+    """
+    lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
+    edges = _panels(alpha, beta)
+    e_lo, e_hi = float(edges[0]), float(edges[-1])
+    x, gw = _gauss_legendre(n // (len(edges) - 1))
+    if not e_hi > e_lo:
+        t = np.broadcast_to(alpha / (alpha + beta), lo.shape + (1,)).copy()
+        return t, ((lo[..., None] <= t) & (t <= hi[..., None])).astype(float)
+    # the whole mass, on the full panels, for the normalisation
+    half = 0.5 * (edges[1:, None] - edges[:-1, None])
+    t_full = (edges[:-1, None] + half * (x + 1.0)).ravel()
+    logf_full = _log_density_rel(t_full, alpha, beta, e_lo, e_hi)
+    top = logf_full.max()
+    total = float(((half * gw).ravel() * np.exp(logf_full - top)).sum())
+    left = np.clip(edges[:-1], lo[..., None], hi[..., None])
+    right = np.clip(edges[1:], lo[..., None], hi[..., None])
+    right = np.maximum(right, left)
+    half = 0.5 * (right - left)
+    t = left[..., None] + half[..., None] * (x + 1.0)
+    w = half[..., None] * gw * np.exp(_log_density_rel(t, alpha, beta, e_lo, e_hi) - top) / total
+    shape = lo.shape + (t.shape[-2] * t.shape[-1],)
+    return t.reshape(shape), w.reshape(shape)
 
 
 @dataclass(frozen=True)

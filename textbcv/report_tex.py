@@ -1,0 +1,121 @@
+"""``report.tex``: the comparison's tables for a paper (booktabs), from the same values as ``report.json``.
+
+A complete LaTeX document that compiles with ``pdflatex`` as it is (T1 fonts,
+``inputenc`` utf8, ``booktabs``): a table of pooled precision, recall and F1
+with their credible intervals per system, a table of P(B better) per pair
+and metric with the decision on F1 (and P(equivalent) with a rope), and the
+methods paragraph of ``report.md``. Copy the ``table`` environments into a
+paper; its preamble needs ``\\usepackage{booktabs}``.
+
+Examples
+--------
+>>> tex_escape("iob2_x & 95% ≥ α")
+'iob2\\\\_x \\\\& 95\\\\% $\\\\geq$ $\\\\alpha$'
+"""
+
+from __future__ import annotations
+
+from textbcv.verdicts import (points, design_name, fmt_p, methods_paragraph, pct, rope_points, threshold_of,
+                              variant_text, verdict)
+
+__all__ = ["render_tex", "tex_escape"]
+
+_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{",
+            "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "<": r"\textless{}",
+            ">": r"\textgreater{}", "`": r"\textasciigrave{}", "|": r"\textbar{}"}
+_SYMBOLS = {"×": r"$\times$", "≥": r"$\geq$", "≤": r"$\leq$", "±": r"$\pm$", "—": "---", "–": "--", "−": r"$-$",
+            "α": r"$\alpha$", "ρ": r"$\rho$", "ν": r"$\nu$", "χ": r"$\chi$", "²": r"\textsuperscript{2}",
+            "·": r"$\cdot$", "†": r"$^\dagger$", "’": "'", "‘": "`", "“": "``", "”": "''", "…": r"\ldots{}",
+            "→": r"$\rightarrow$", "←": r"$\leftarrow$", "\u00a0": "~"}
+
+
+def tex_escape(text: str) -> str:
+    """``text`` as LaTeX source for pdflatex: special characters escaped, known symbols as math, other characters
+    outside Latin-1 (which T1 fonts cannot show) as ``?``."""
+    out = []
+    for ch in str(text):
+        if ch in _SPECIAL:
+            out.append(_SPECIAL[ch])
+        elif ch in _SYMBOLS:
+            out.append(_SYMBOLS[ch])
+        elif ord(ch) < 128 or 0xA0 <= ord(ch) <= 0xFF:
+            out.append(ch)
+        else:
+            out.append("?")
+    return "".join(out)
+
+
+def _cell(entry: dict) -> str:
+    if entry.get("estimate") is None:
+        return f"--- ({tex_escape(entry.get('undefined') or 'undefined')})"
+    lo, hi = entry["ci"]
+    mark = r"$^\dagger$" if entry.get("interval") == "one-sided" else ""
+    return f"{pct(entry['estimate'])} [{pct(lo)}, {pct(hi)}]{mark}"
+
+
+def _p(p) -> str:
+    return tex_escape(fmt_p(p))
+
+
+def render_tex(report: dict) -> str:
+    """The text of ``report.tex``."""
+    meta = report.get("meta") or {}
+    m, alpha = report["m"], report["alpha"]
+    level = f"{100 * (1 - alpha):g}"
+    tau, rope = threshold_of(report), rope_points(report)
+    names = list(report["systems"])
+    one_sided = any(report["systems"][n][k].get("interval") == "one-sided" for n in names
+                    for k in ("precision", "recall", "f1"))
+    lines = [
+        f"% report.tex written by textbcv {meta.get('textbcv', '?')} from the values of report.json.",
+        "% It compiles with pdflatex as it is; to use the tables in a paper, add \\usepackage{booktabs}.",
+        r"\documentclass{article}",
+        r"\usepackage[T1]{fontenc}",
+        r"\usepackage[utf8]{inputenc}",
+        r"\usepackage{booktabs}",
+        r"\begin{document}",
+        "",
+        r"\begin{table}[ht]",
+        r"\centering",
+        r"\small",
+        (r"\caption{Pooled precision, recall and F1 (\%) with " + f"{level}" + r"\% credible intervals: "
+         + tex_escape(f"{design_name(report)}, {2 * m} test folds per system; count factor: {variant_text(report)}.")
+         + (r" $^\dagger$One-sided interval (a score at or near 0 or 100\%)." if one_sided else "") + "}"),
+        r"\label{tab:textbcv-scores}",
+        r"\begin{tabular}{lccc}",
+        r"\toprule",
+        r"System & Precision & Recall & F1 \\",
+        r"\midrule",
+    ]
+    for n in names:
+        s = report["systems"][n]
+        lines.append(f"{tex_escape(n)} & " + " & ".join(_cell(s[k]) for k in ("precision", "recall", "f1")) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+
+    pairs: dict[tuple[str, str], dict[str, dict]] = {}
+    for c in report["comparisons"]:
+        pairs.setdefault((c["a"], c["b"]), {})[c["metric"]] = c
+    by = f" by more than {points(rope)}" if rope is not None else ""
+    eq_col = rope is not None
+    cols = "ll" + "ccc" + ("c" if eq_col else "") + "l"
+    caption = (r"Bayes test: posterior probability that B is better than A" + tex_escape(by) + r" on each metric"
+               + (r", and that their F1 differ by at most " + f"{rope:g}" + " points (equiv.)" if eq_col else "")
+               + r". Decision on F1: a system is called better when this probability is at least "
+               + f"{tau:g}" + r"; below, ``no clear difference''.")
+    lines += [r"\begin{table}[ht]", r"\centering", r"\small", r"\caption{" + caption + "}",
+              r"\label{tab:textbcv-bayes}", r"\begin{tabular}{" + cols + "}", r"\toprule",
+              r" & & \multicolumn{3}{c}{P(B better" + tex_escape(by.replace(" by more than", " by >")) + ")}"
+              + (" & " if eq_col else "") + r" & \\",
+              r"\cmidrule(lr){3-5}",
+              r"A & B & Precision & Recall & F1" + (r" & Equiv.\ (F1)" if eq_col else "") + r" & Decision (F1) \\",
+              r"\midrule"]
+    for (a, b), per in pairs.items():
+        f1 = per.get("f1", {})
+        row = [tex_escape(a), tex_escape(b)] + [_p(per.get(k, {}).get("p_b_better")) for k in ("precision", "recall", "f1")]
+        if eq_col:
+            row.append(_p(f1.get("p_equivalent")))
+        row.append(tex_escape(("undefined" if f1.get("undefined") else verdict(f1)) if f1 else "---"))
+        lines.append(" & ".join(row) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+    lines += [r"\paragraph{Methods.} " + tex_escape(methods_paragraph(report)), "", r"\end{document}", ""]
+    return "\n".join(lines)
