@@ -27,7 +27,7 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.export import fold_name
 from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
-from textbcv.pipeline import (CompareOptions, _prepare_out, _sha256, assemble_report, corpus_meta, split_info, gold_chunks,
+from textbcv.pipeline import (CompareOptions, _prepare_out, _sha256, assemble_report, corpus_meta, fold_clusters, split_info, gold_chunks,
                               options_from_splits, prepare_corpus, write_report)
 from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
 from textbcv.scoring import count_chunks, sentence_counts
@@ -234,7 +234,8 @@ def evaluate(
     report = assemble_report(store, names, m, options, split_set.quality,
                              corpus_meta(raw, prepared, gold, raw.format, {"columns": columns, "scheme": scheme}),
                              [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
-                             heldout=heldout, split=split_info(split_set, options, prepared))
+                             heldout=heldout, split=split_info(split_set, options, prepared),
+                             clusters=fold_clusters(split_set, prepared) if options.variant == "clustered" else None)
     out.mkdir(parents=True, exist_ok=True)
     split_set.save(out / "splits.json")
     store.finalize(names)

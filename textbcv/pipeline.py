@@ -356,18 +356,67 @@ def _stop_now(answer: dict, seq: list[dict], options: CompareOptions) -> tuple[b
     return False, ""
 
 
-def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions) -> tuple[dict, dict, list]:
-    """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``."""
+def fold_clusters(splits, corpus: Corpus) -> dict:
+    """The cluster of every test sentence of every fold, in test order (the order of ``sentence_counts``).
+
+    Documents where the corpus marks at least two (new text comes as new documents: the design
+    effect is measured over them whatever unit the splits kept whole), else sentences. Returns
+    ``{"clusters": "documents" | "sentences", "folds": {(split, direction): array or None}}``.
+    """
+    if corpus.n_documents > 1:
+        doc = np.asarray(corpus.document_ids)
+        return {"clusters": "documents",
+                "folds": {(j, k): doc[np.asarray(test, dtype=np.int64)] for j, k, _tr, test in splits.folds()}}
+    return {"clusters": "sentences", "folds": {}}
+
+
+def design_effects_of(store: FoldStore, names: Sequence[str], m: int, clusters: dict | None) -> dict:
+    """Each system's design effect (:mod:`textbcv.stats.clustering`) from its folds' per-sentence counts.
+
+    Returns ``{"clusters", "folds": {name: [[deff P, R, F1] per fold]}, "pooled": {name: {metric: deff}}}``;
+    an InputError when a fold has no per-sentence counts (runs of textbcv before 0.1 saved none).
+    """
+    from textbcv.stats.clustering import design_effect, pooled_design_effect
+
+    clusters = clusters or {"clusters": "sentences", "folds": {}}
+    out: dict = {"clusters": clusters["clusters"], "folds": {}, "pooled": {}}
+    for n in names:
+        effects = []
+        for j in range(m):
+            for k in (0, 1):
+                rec = store.records[(n, j, k)]
+                if "sentence_counts" not in rec:
+                    raise InputError(f"--variant clustered needs the per-sentence counts of every fold, and fold "
+                                     f"{j},{k} of {n!r} has none (a run of an older textbcv): choose another --variant, "
+                                     f"e.g. adaptive")
+                groups = clusters["folds"].get((j, k))
+                effects.append(design_effect(np.asarray(rec["sentence_counts"], dtype=float).reshape(-1, 3), groups))
+        out["folds"][n] = [[e.to_dict()["deff"][x] for x in ("precision", "recall", "f1")] for e in effects]
+        out["pooled"][n] = pooled_design_effect(effects)
+    return out
+
+
+def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions,
+               clusters: dict | None = None) -> tuple[dict, dict, list]:
+    """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``.
+
+    ``clusters`` (:func:`fold_clusters`) groups the test sentences for the ``clustered`` variant
+    (default: every sentence its own cluster).
+    """
     counts = {n: store.counts(n, m) for n in names}
+    deff = design_effects_of(store, names, m, clusters) if options.variant == "clustered" else None
     answer = compare_counts(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
-                            rho1=options.rho1, rho2=options.rho2, threshold=options.threshold)
+                            rho1=options.rho1, rho2=options.rho2, threshold=options.threshold,
+                            design_effects=None if deff is None else deff["pooled"])
+    if deff is not None:
+        answer["design_effect_folds"] = {"clusters": deff["clusters"], "folds": deff["folds"]}
     return counts, answer, _sequential(store, names, m, options)
 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
                     corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
                     answer: tuple | None = None, heldout: Sequence | None = None, split: dict | None = None,
-                    splits_path: str | None = None) -> dict:
+                    splits_path: str | None = None, clusters: dict | None = None) -> dict:
     """The ``report.json`` content of a comparison whose 2m folds per system are in ``store``.
 
     One function for every way folds come about — trained here (``compare``)
@@ -377,7 +426,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     """
     from textbcv.report import conclusion
 
-    counts, ans, seq = answer if answer is not None else answer_for(store, names, m, options)
+    counts, ans, seq = answer if answer is not None else answer_for(store, names, m, options, clusters)
     meta = {
         "textbcv": __version__,
         "task": options.task,
@@ -452,7 +501,8 @@ def rerender(report: dict, threshold: float | None = None, rope: float | None = 
         o["rope"] = rope or None
     answer = compare_counts(report["fold_counts"], report["m"], alpha=report["alpha"], rope=o.get("rope"),
                             variant=o.get("variant", report.get("variant")), rho1=o.get("rho1"), rho2=o.get("rho2"),
-                            threshold=o.get("threshold"), prior=report.get("prior") or 1.0)
+                            threshold=o.get("threshold"), prior=report.get("prior") or 1.0,
+                            design_effects=report.get("design_effects"))
     new = {**report, **answer, "meta": {**report["meta"], "options": o}}
     new["conclusion"] = conclusion(new)
     return new
@@ -697,6 +747,7 @@ def run_compare(
     m = options.m_start if options.sequential else options.m
     m = min(m, len(splits.splits))
     stopping = {"rule": options.stop if options.sequential else None, "m_max": options.m_max if options.sequential else None}
+    clusters = fold_clusters(splits, corpus) if options.variant == "clustered" else None
     while True:
         splits_m = _truncate(splits, m)
         splits_m.fingerprints = splits.fingerprints
@@ -705,7 +756,7 @@ def run_compare(
                   scheduler=scheduler, progress=progress,
                   save_models=str(out / "models") if save_models else None,
                   save_predictions=str(out / "predictions") if save_predictions else None)
-        counts, answer, seq = answer_for(store, names, m, options)
+        counts, answer, seq = answer_for(store, names, m, options, clusters)
         if not options.sequential:
             stopping["reason"] = f"fixed m = {m}"
             break

@@ -445,7 +445,8 @@ def _posteriors(report: dict) -> dict:
     for n, folds in report["fold_counts"].items():
         counts = np.array([[f["tp"], f["fp"], f["fn"]] for f in folds], dtype=float)
         out[n], _ = system_posteriors(counts, m, variant=variant, rho1=opts.get("rho1"), rho2=opts.get("rho2"),
-                                      alpha=report["alpha"], prior=report.get("prior") or 1.0)
+                                      alpha=report["alpha"], prior=report.get("prior") or 1.0,
+                                      deff=(report.get("design_effects") or {}).get(n))
     return out
 
 

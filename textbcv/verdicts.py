@@ -442,11 +442,13 @@ def balance_text(report: dict) -> str:
 
 
 _VARIANTS = {
-    "thesis": "the thesis's c_m",
-    "averaged-counts": "the counts of one average fold",
-    "independent": "none: the folds treated as independent",
+    "thesis": "the thesis's c_m: 1/(1 + ρ1 + (2m − 2)ρ2) averaged over ρ1 ∈ [0, ½], ρ2 ∈ [¼, ½]",
+    "averaged-counts": "the counts of one average fold: ρ1 = ρ2 = 1",
+    "independent": "none: the folds treated as independent, ρ1 = ρ2 = 0",
     "adaptive": "c_m, lowered when the folds disagree more than it implies",
-    "rho": "from given correlations",
+    "rho": "from the correlations given,",
+    "clustered": "the counts of one average fold (ρ1 = ρ2 = 1) divided by the design effect measured on the folds' "
+                 "test halves",
 }
 
 
@@ -461,6 +463,10 @@ def variant_text(report: dict, how: bool = False) -> str:
     desc = _VARIANTS.get(v, v)
     if v == "rho":
         desc += f" ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}"
+    if v == "clustered" and report.get("design_effects"):
+        clusters = (report.get("design_effect_folds") or {}).get("clusters", "sentences")
+        desc += (f" with {clusters} as clusters; F1 design effect "
+                 + ", ".join(f"{n} {d['f1']:.2f}" for n, d in report["design_effects"].items()))
     cf = report.get("count_factor") or {}
     vals = [x for x in cf.values() if isinstance(x, (int, float))]
     if vals and len(set(vals)) == 1:

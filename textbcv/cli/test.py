@@ -30,14 +30,16 @@ from textbcv.errors import InputError
 
 # The choices of textbcv.stats.compare, repeated here so that `textbcv --help` and the other commands
 # do not import scipy.stats (a second of start-up); tests/test_cli_basics.py checks they agree.
-ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive")
+ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered")
 METHODS = ("exact", "monte-carlo", "both")
 METRICS = ("precision", "recall", "f1")
 DECISION_UNITS = ("chunk", "token")
-VARIANT_HELP = (f"count factor of the posteriors (default {defaults.VARIANT}): averaged-counts (ρ1 = ρ2 = 1, the "
-                "counts of one average fold; covers F1 at the stated level in the calibration studies), adaptive (c_m, "
-                "widened when the folds disagree more than c_m implies), thesis (c_m; under-covers recall and F1 in "
-                "the thesis's own Example 6.1), independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2)")
+VARIANT_HELP = (f"count factor of the posteriors (default {defaults.VARIANT}): clustered (the counts of one average "
+                "fold divided by the design effect of sentences/documents, measured on the folds' per-sentence counts; "
+                "covered F1 on new text in the real-text study), averaged-counts (ρ1 = ρ2 = 1, ignores clustered errors), "
+                "adaptive (c_m, widened when the folds disagree more than c_m implies), thesis (c_m; under-covers), "
+                "independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2; measured ρ for CRF taggers and other learners: "
+                "docs/variance.md)")
 
 __all__ = ["register", "run", "read_counts_json", "read_folds_jsonl", "read_input", "FoldCounts", "format_table",
            "VARIANT_HELP"]
@@ -443,8 +445,9 @@ def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
         for n in names:
             tot = Tally(*(sum(f[k] for f in counts[n]) for k in ("tp", "fp", "fn")))
             per_type[n][t] = counts_scores(tot.tp, tot.fp, tot.fn)
-        r = compare_counts(counts, data.m, alpha=args.alpha, rope=rope_fraction(args.rope), variant=args.variant, rho1=args.rho1,
-                           rho2=args.rho2, threshold=args.threshold)
+        r = compare_counts(counts, data.m, alpha=args.alpha, rope=rope_fraction(args.rope),
+                           variant="adaptive" if args.variant == "clustered" else args.variant, rho1=args.rho1,
+                           rho2=args.rho2, threshold=args.threshold)  # per-type: no per-type sentence counts
         tests[t] = [{k: c[k] for k in ("a", "b", "p_b_better", "p_a_better", "decision")}
                     for c in r["comparisons"] if c["metric"] == "f1"]
     return per_type, tests
@@ -649,16 +652,60 @@ def _classic_text(c: dict, result: dict) -> list[str]:
 # --- the command ----------------------------------------------------------------------------------
 
 
+def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
+    """Each system's design effect for ``--variant clustered``, and where it came from; None when the input
+    has no per-sentence counts.
+
+    A run directory's ``report.json`` gives the effects ``compare`` measured with the corpus's documents
+    as clusters; a ``folds.jsonl`` alone gives per-sentence counts, with sentences as clusters.
+    """
+    from textbcv._io import load_json
+    from textbcv.foldfile import read_fold_records
+    from textbcv.stats.clustering import design_effect, pooled_design_effect
+
+    names = list(data.systems)
+    if data.run_dir is not None and (data.run_dir / "report.json").is_file():
+        rep = load_json(data.run_dir / "report.json")
+        d = rep.get("design_effects") if isinstance(rep, dict) else None
+        if rep.get("m") == data.m and isinstance(d, dict) and set(names) <= set(d):
+            clusters = (rep.get("design_effect_folds") or {}).get("clusters", "sentences")
+            return {n: d[n] for n in names}, f"measured by the run with {clusters} as clusters (report.json)"
+    if not str(data.path).endswith(".jsonl"):
+        return None, ""
+    recs = {(r["system"], r["split"], r["direction"]): r for _, r in read_fold_records(data.path)}
+    out = {}
+    for n in names:
+        effects = []
+        for j in range(data.m):
+            for k in (0, 1):
+                rec = recs.get((n, j, k))
+                if rec is None or "sentence_counts" not in rec:
+                    return None, ""
+                effects.append(design_effect(np.asarray(rec["sentence_counts"], dtype=float).reshape(-1, 3)))
+        out[n] = pooled_design_effect(effects)
+    return out, "from the folds' per-sentence counts with sentences as clusters (documents are not known here)"
+
+
 def run(args) -> int:
     _check_options(args)
     data = read_input(args.counts, args.chunk_type, args.per_type)
     notes = check_same_gold(data, args.allow_different_gold)
+    deff = None
+    if args.variant == "clustered":
+        deff, source = _design_effects(data)
+        if deff is None:
+            args.variant = "adaptive"
+            notes = list(notes or []) + ["--variant clustered needs per-sentence counts, which this input lacks "
+                                         "(COUNTS.json, or folds of an older textbcv): the adaptive variant was used"]
+            print(f"textbcv: note: {notes[-1]}", file=sys.stderr)
+        else:
+            notes = list(notes or []) + [f"design effects {source}"]
     try:
         from textbcv.stats.compare import compare_counts
 
         result = compare_counts(data.systems, data.m, alpha=args.alpha, rope=rope_fraction(args.rope), method=args.method,
                                 variant=args.variant, rho1=args.rho1, rho2=args.rho2, threshold=args.threshold,
-                                draws=args.draws, seed=args.seed)
+                                draws=args.draws, seed=args.seed, design_effects=deff)
         values = _per_fold(data, args.metric)
         result["sequential"] = _sequential(values, data.m, args.alpha, args.metric)
         if args.per_type:

@@ -23,7 +23,7 @@ __all__ = ["compare_counts", "fold_counts", "fold_metrics", "adaptive_count_fact
            "undefined_reason", "pooled_scores", "counts_scores", "credible_interval", "ALL_VARIANTS", "METHODS"]
 
 #: Count-factor variants accepted by :func:`compare_counts`.
-ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive")
+ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered")
 METHODS = ("exact", "monte-carlo", "both")
 
 
@@ -189,10 +189,26 @@ def adaptive_count_factor(counts: np.ndarray, m: int, metric: str, alpha: float 
 
 
 def system_posteriors(counts: np.ndarray, m: int, variant: str = "thesis", rho1: float | None = None,
-                      rho2: float | None = None, prior: float = 1.0, alpha: float = 0.05
+                      rho2: float | None = None, prior: float = 1.0, alpha: float = 0.05,
+                      deff: Mapping[str, float] | None = None
                       ) -> tuple[dict[str, MetricPosterior], dict[str, float]]:
-    """Posteriors of the three metrics of one system and the count factor used for each."""
+    """Posteriors of the three metrics of one system and the count factor used for each.
+
+    ``clustered`` needs ``deff``, the system's design effect per metric
+    (:func:`textbcv.stats.clustering.pooled_design_effect`): c = 1/(2m) / max(1, deff).
+
+    >>> folds = np.array([[90, 10, 12]] * 6, float)
+    >>> _, c = system_posteriors(folds, 3, "clustered", deff={"precision": 2.0, "recall": 0.5, "f1": 4.0})
+    >>> {k: round(v, 4) for k, v in c.items()}
+    {'precision': 0.0833, 'recall': 0.1667, 'f1': 0.0417}
+    """
     tot = counts.sum(axis=0)
+    if variant == "clustered":
+        if deff is None:
+            raise ValueError("variant 'clustered' needs the design effect of every system (per-sentence counts)")
+        base = count_factor(m, "averaged-counts")
+        factors = {k: base / max(1.0, float(deff[k])) for k in METRICS}
+        return {k: posteriors(*tot, c=factors[k], prior=prior)[k] for k in METRICS}, factors
     if variant == "adaptive":
         factors = {k: adaptive_count_factor(counts, m, k, alpha=alpha, prior=prior) for k in METRICS}
         return {k: posteriors(*tot, c=factors[k], prior=prior)[k] for k in METRICS}, factors
@@ -203,7 +219,8 @@ def system_posteriors(counts: np.ndarray, m: int, variant: str = "thesis", rho1:
 def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05, rope: float | None = None,
                    method: str = "exact", variant: str = "thesis", rho1: float | None = None,
                    rho2: float | None = None, threshold: float | None = THRESHOLD, prior: float = 1.0,
-                   draws: int = 10**6, seed: int = 0) -> dict[str, Any]:
+                   draws: int = 10**6, seed: int = 0,
+                   design_effects: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, Any]:
     """The ``textbcv test`` answer for per-fold counts of two or more systems.
 
     Parameters
@@ -224,14 +241,19 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
     method : {"exact", "monte-carlo", "both"}
         Quadrature, Algorithm 6.1 (L = ``draws``, seeded), or exact with the
         Monte Carlo figures beside it (``mc_p_b_better``, ``mc_se``).
-    variant : {"thesis", "independent", "averaged-counts", "rho", "adaptive"}
+    variant : {"thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered"}
         Count factor (see :func:`textbcv.stats.correlation.count_factor`;
-        ``adaptive`` is :func:`adaptive_count_factor`).
+        ``adaptive`` is :func:`adaptive_count_factor`; ``clustered`` divides
+        the averaged-counts factor 1/(2m) by each system's design effect,
+        :mod:`textbcv.stats.clustering`).
     threshold : float
         The decision rule's threshold (:func:`textbcv.stats.bayes.decide`):
         a side is called better when its probability is at least this
         (default 0.95; 0.5 gives the thesis's larger-probability rule).
         With a rope, ``equivalent`` is P(equivalent) ≥ threshold.
+    design_effects : mapping name → {metric: deff}, optional
+        Needed by ``clustered``: each system's design effect per metric
+        (:func:`textbcv.stats.clustering.pooled_design_effect`).
 
     Returns
     -------
@@ -282,7 +304,10 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
 
     posts, factors, out_systems, out_counts, undefined = {}, {}, {}, {}, {}
     for name in names:
-        posts[name], factors[name] = system_posteriors(counts[name], m, variant, rho1, rho2, prior, alpha)
+        if variant == "clustered" and (design_effects is None or name not in design_effects):
+            raise ValueError(f"variant 'clustered' needs the design effect of system {name!r} (per-sentence counts)")
+        posts[name], factors[name] = system_posteriors(counts[name], m, variant, rho1, rho2, prior, alpha,
+                                                       None if design_effects is None else design_effects.get(name))
         tot = counts[name].sum(axis=0)
         out_counts[name] = {"tp": int(tot[0]), "fp": int(tot[1]), "fn": int(tot[2])}
         pooled = pooled_scores(*tot)
@@ -339,13 +364,16 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
         "systems": out_systems,
         "comparisons": comparisons,
         "variant": variant,
-        "count_factor": {name: factors[name] if variant == "adaptive" else factors[name]["f1"] for name in names},
+        "count_factor": {name: factors[name] if variant in ("adaptive", "clustered") else factors[name]["f1"]
+                         for name in names},
         "method": method,
         "threshold": threshold,
         "rope": rope,
         "prior": prior,
         "counts": out_counts,
     }
+    if variant == "clustered":
+        out["design_effects"] = {name: {k: float(max(1.0, design_effects[name][k])) for k in METRICS} for name in names}
     if method != "exact":
         out["draws"] = draws
         out["seed"] = seed
