@@ -19,6 +19,7 @@ import pytest
 from scipy import stats
 
 from textbcv import defaults
+from textbcv.stats.clustering import design_effect, pooled_design_effect
 from textbcv.stats.compare import system_posteriors
 
 MU = (np.zeros(2), np.full(2, 0.5))
@@ -78,13 +79,16 @@ def test_default_variant_covers_f1_in_example_6_1(design):
     R = 500
     for _ in range(R):
         X, y = _data(rng, design)
-        counts = []
+        counts, effects = [], []
         for tr, te in _bcv_folds(rng):
             w, b = _fit(X[tr], y[tr])
             pred = X[te] @ w + b > 0
             yt = y[te] == 1
-            counts.append([int((pred & yt).sum()), int((pred & ~yt).sum()), int((~pred & yt).sum())])
-        post, _ = system_posteriors(np.array(counts, dtype=float), 3, defaults.VARIANT)
+            per_example = np.stack([pred & yt, pred & ~yt, ~pred & yt], axis=1).astype(float)
+            counts.append(per_example.sum(axis=0))
+            effects.append(design_effect(per_example))  # each example its own cluster (it is one here)
+        post, _ = system_posteriors(np.array(counts, dtype=float), 3, defaults.VARIANT,
+                                    deff=pooled_design_effect(effects))
         lo, hi = post["f1"].interval(0.05)
         hits += lo <= truth <= hi
     assert hits / R >= 0.93, (design, defaults.VARIANT, hits / R)
