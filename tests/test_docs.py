@@ -447,10 +447,17 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
     with contextlib.redirect_stdout(buf):
         assert main(["test", str(run), "--json"]) == 0
     default = json.loads(buf.getvalue())
-    assert default["variant"] == "averaged-counts"
+    assert default["variant"] == "clustered"
     lo, hi = default["systems"]["iob2"]["f1"]["ci"]
     p = _f1_row(default)["p_a_better"]
-    assert f"the default `--variant averaged-counts` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {p:.4f}" in page
+    assert f"default `--variant clustered` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {p:.4f}" in page
+    assert f"F1 design effect of {default['design_effects']['iob2']['f1']:.2f} (iob2)" in page
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["test", str(run), "--variant", "averaged-counts", "--json"]) == 0
+    ac = json.loads(buf.getvalue())
+    lo, hi = ac["systems"]["iob2"]["f1"]["ci"]
+    assert f"`--variant averaged-counts` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {_f1_row(ac)['p_a_better']:.4f}" in page
     note = next(n for n in report["split"]["notes"] if n.startswith("--variant adaptive"))
     assert f"Note: {note}." in page
     # the one-split section's prose (its table rows are checked with the others above)

@@ -235,7 +235,7 @@ def evaluate(
                              corpus_meta(raw, prepared, gold, raw.format, {"columns": columns, "scheme": scheme}),
                              [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
                              heldout=heldout, split=split_info(split_set, options, prepared),
-                             clusters=fold_clusters(split_set, prepared) if options.variant == "clustered" else None)
+                             clusters=fold_clusters(split_set, prepared))
     out.mkdir(parents=True, exist_ok=True)
     split_set.save(out / "splits.json")
     store.finalize(names)

@@ -404,11 +404,14 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     (default: every sentence its own cluster).
     """
     counts = {n: store.counts(n, m) for n in names}
-    deff = design_effects_of(store, names, m, clusters) if options.variant == "clustered" else None
+    have = all("sentence_counts" in store.records[(n, j, k)] for n in names for j in range(m) for k in (0, 1))
+    # measured whenever the folds allow (the report shows it, `textbcv test RUN` reuses it); needed by "clustered"
+    deff = design_effects_of(store, names, m, clusters) if have or options.variant == "clustered" else None
     answer = compare_counts(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
                             rho1=options.rho1, rho2=options.rho2, threshold=options.threshold,
                             design_effects=None if deff is None else deff["pooled"])
     if deff is not None:
+        answer["design_effects"] = deff["pooled"] if options.variant != "clustered" else answer["design_effects"]
         answer["design_effect_folds"] = {"clusters": deff["clusters"], "folds": deff["folds"]}
     return counts, answer, _sequential(store, names, m, options)
 
@@ -747,7 +750,7 @@ def run_compare(
     m = options.m_start if options.sequential else options.m
     m = min(m, len(splits.splits))
     stopping = {"rule": options.stop if options.sequential else None, "m_max": options.m_max if options.sequential else None}
-    clusters = fold_clusters(splits, corpus) if options.variant == "clustered" else None
+    clusters = fold_clusters(splits, corpus)
     while True:
         splits_m = _truncate(splits, m)
         splits_m.fingerprints = splits.fingerprints

@@ -659,6 +659,8 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
     A run directory's ``report.json`` gives the effects ``compare`` measured with the corpus's documents
     as clusters; a ``folds.jsonl`` alone gives per-sentence counts, with sentences as clusters.
     """
+    import numpy as np
+
     from textbcv._io import load_json
     from textbcv.foldfile import read_fold_records
     from textbcv.stats.clustering import design_effect, pooled_design_effect
@@ -692,12 +694,13 @@ def run(args) -> int:
     notes = check_same_gold(data, args.allow_different_gold)
     deff = None
     if args.variant == "clustered":
-        deff, source = _design_effects(data)
+        deff, source = (None, "") if args.chunk_type else _design_effects(data)
         if deff is None:
             args.variant = "adaptive"
-            notes = list(notes or []) + ["--variant clustered needs per-sentence counts, which this input lacks "
-                                         "(COUNTS.json, or folds of an older textbcv): the adaptive variant was used"]
-            print(f"textbcv: note: {notes[-1]}", file=sys.stderr)
+            lacks = ("per-type counts have none" if args.chunk_type
+                     else "this input lacks them (COUNTS.json, or folds of an older textbcv)")
+            notes = list(notes or []) + [f"--variant clustered needs per-sentence counts, and {lacks}: the adaptive "
+                                         "variant was used"]
         else:
             notes = list(notes or []) + [f"design effects {source}"]
     try:
