@@ -16,6 +16,7 @@ import shutil
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import numpy as np
 import pytest
 from scipy import integrate
 from scipy.stats import beta
@@ -140,20 +141,51 @@ def c_m(m: int) -> float:
     return 4 / (m - 1) * x
 
 
-def p_b_better(ca: dict, cb: dict, m: int, metric: str) -> float:
+def _post_var(tp: float, fp: float, fn: float, metric: str) -> float:
+    """Variance of the metric under its count posterior at c = 1 (F1 = 2Y/(1 + Y), Y the Beta variable)."""
+    second = {"precision": fp + 1, "recall": fn + 1, "f1": fp + fn + 2}[metric]
+    y = beta(tp + 1, second)
+    if metric != "f1":
+        return float(y.var())
+    g = lambda t: 2 * t / (1 + t)  # noqa: E731
+    lo, hi = y.ppf(1e-12), y.isf(1e-12)
+    m1 = integrate.quad(lambda t: g(t) * y.pdf(t), lo, hi, limit=200)[0]
+    m2 = integrate.quad(lambda t: g(t) ** 2 * y.pdf(t), lo, hi, limit=200)[0]
+    return m2 - m1 ** 2
+
+
+def design_effect_here(rows, groups, metric: str) -> float:
+    """The design effect of one fold, written out: the linearised cluster variance of the ratio
+    metric over the count posterior's variance (the definition in docs/method.md)."""
+    rows = np.asarray(rows, dtype=float)
+    tp, fp, fn = rows[:, 0], rows[:, 1], rows[:, 2]
+    a, b = {"precision": (tp, tp + fp), "recall": (tp, tp + fn), "f1": (2 * tp, 2 * tp + fp + fn)}[metric]
+    r = a.sum() / b.sum()
+    totals = {}
+    for g, x in zip(groups, a - r * b):
+        totals[g] = totals.get(g, 0.0) + x
+    z = np.array(list(totals.values()))
+    k = len(z)
+    v = k / (k - 1) * np.sum(z ** 2) / b.sum() ** 2
+    return v / _post_var(*rows.sum(axis=0), metric)
+
+
+def p_b_better(ca: dict, cb: dict, m: int, metric: str, deff: tuple[float, float] = (1.0, 1.0)) -> float:
     """P(metric_B > metric_A) by numerical integration of ∫ f_B(y) F_A(y) dy over independent Beta posteriors.
 
     Precision ~ Beta(TP_e + 1, FP_e + 1), recall ~ Beta(TP_e + 1, FN_e + 1); for F1, f1/(2 − f1) ~
-    Beta(TP_e + 1, FP_e + FN_e + 2), a monotone map, so P(F1_B > F1_A) = P(Y_B > Y_A).
+    Beta(TP_e + 1, FP_e + FN_e + 2), a monotone map, so P(F1_B > F1_A) = P(Y_B > Y_A). The counts are
+    scaled by the default variant's factor, clustered: the counts of one average fold, 1/(2m), divided
+    by each system's design effect ``deff`` (A, B).
     """
-    c = 1 / (2 * m)  # the default variant, averaged-counts: the counts of one average fold (c_m: --variant thesis)
 
-    def post(x):
+    def post(x, d):
+        c = 1 / (2 * m) / max(1.0, d)
         tp, fp, fn = (c * x[k] for k in ("tp", "fp", "fn"))
         second = {"precision": fp + 1, "recall": fn + 1, "f1": fp + fn + 2}[metric]
         return beta(tp + 1, second)
 
-    a, b = post(ca), post(cb)
+    a, b = post(ca, deff[0]), post(cb, deff[1])
     lo = min(a.ppf(1e-13), b.ppf(1e-13))
     hi = max(a.isf(1e-13), b.isf(1e-13))
     val, err = integrate.quad(lambda y: b.pdf(y) * a.cdf(y), lo, hi, limit=500, epsabs=1e-11, epsrel=1e-10,
@@ -210,8 +242,30 @@ def check_independent(d: Path, splits: Path, corpus: Path, folds: Path, m: int, 
         tot.update(r["counts"]["overall"])
     report = json.loads((out / "report.json").read_text())
     assert report["counts"] == {k: dict(v) for k, v in sums.items()}
+    # the default (clustered) variant's design effects, written out: documents of the corpus as clusters
+    doc_of, d_now, open_sentence = [], -1, False
+    for line in Path(corpus).read_text(encoding="utf-8").splitlines() + [""]:
+        f = line.split()
+        if f and f[0] == "-DOCSTART-":
+            d_now += 1
+        elif f:
+            open_sentence = True
+        elif open_sentence:
+            doc_of.append(max(d_now, 0))
+            open_sentence = False
+    manifest = json.loads(Path(splits).read_text())["splits"]
+    assert report["design_effect_folds"]["clusters"] == ("documents" if len(set(doc_of)) > 1 else "sentences")
+    deff = {}
+    for r in records:
+        half = manifest[r["split"]]["valid" if r["direction"] == 0 else "train"]
+        groups = [doc_of[i] for i in half] if len(set(doc_of)) > 1 else list(range(len(half)))
+        for metric in ("precision", "recall", "f1"):
+            deff.setdefault((r["system"], metric), []).append(design_effect_here(r["sentence_counts"], groups, metric))
+    for (name, metric), v in deff.items():
+        assert report["design_effects"][name][metric] == pytest.approx(max(1.0, float(np.mean(v))), rel=1e-3)
     for c in report["comparisons"]:
-        assert c["p_b_better"] == pytest.approx(p_b_better(sums["A"], sums["B"], m, c["metric"]), abs=1e-4)
+        dd = tuple(max(1.0, float(np.mean(deff[(x, c["metric"])]))) for x in ("A", "B"))
+        assert c["p_b_better"] == pytest.approx(p_b_better(sums["A"], sums["B"], m, c["metric"], dd), abs=1e-4)
     assert report["one_split"]["available"] and len(report["one_split"]["pairs"][0]["folds"]) == 2 * m
     # the run directory works with the other commands
     capsys.readouterr()
