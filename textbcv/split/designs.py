@@ -18,6 +18,7 @@ import scipy.sparse as sp
 
 from textbcv.errors import InputError
 from textbcv.split.balance import deal
+from textbcv.split.balance.stacking import as_csr
 from textbcv.split.oa import hadamard_matrix
 
 __all__ = ["near_equal_blocks", "random_mx2", "kfold", "oa_mx2", "brhs", "brlt"]
@@ -147,7 +148,7 @@ def brlt(weight: np.ndarray, J: int, n1: float, rng: np.random.Generator, **kw) 
         if B > J:
             targets[J] = total - nv * J
         X, W = kw.get("X"), kw.get("W")
-        Xr = X if X is not None else sp.csr_matrix((len(weight), 0))
+        Xr = as_csr(X) if X is not None else sp.csr_matrix((len(weight), 0))
         Wr = W if W is not None else np.zeros(0)
         perm = rng.permutation(len(weight)) if Xr.shape[1] == 0 else np.arange(len(weight))
         inv = np.empty_like(perm)
