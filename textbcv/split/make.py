@@ -31,9 +31,13 @@ from textbcv.split.profiles import MEASURES, corpus_items, items_of
 __all__ = ["make_splits", "split_units", "check_options"]
 
 
-def check_options(m: int, method: str = "bcv", seed: int = 0, *, balance: Sequence[str] | str | None = (),
+def check_options(m: int, method: str = "bcv", seed: int = 0, *, balance: Sequence[str] | str | None = None,
                   effort: float = 1.0, select: int = 100) -> tuple[str, ...]:
     """Refuse impossible split options, naming the Python parameter; return the balance measures as a tuple.
+
+    ``balance`` names the measures of :func:`make_splits` (a sequence, a
+    comma-separated string, or ``"none"``); None: no names to check (the
+    measures of :func:`split_units` are matrices).
 
     The command line calls it before reading the corpus and renames the
     parameters to its options (:meth:`textbcv.errors.InputError.renamed`).
@@ -47,9 +51,6 @@ def check_options(m: int, method: str = "bcv", seed: int = 0, *, balance: Sequen
     ...
     textbcv.errors.InputError: m must be at least 1, got 0
     """
-    if isinstance(balance, str):
-        balance = () if balance == "none" else tuple(x for x in balance.split(",") if x)
-    balance = tuple(balance or ())
     if method not in METHODS:
         raise InputError(f"unknown split method {method!r} (methods: {', '.join(METHODS)})")
     _at_least("m", m, 1)
@@ -57,6 +58,11 @@ def check_options(m: int, method: str = "bcv", seed: int = 0, *, balance: Sequen
     if not (isinstance(effort, (int, float)) and np.isfinite(effort) and effort >= 0):
         raise InputError(f"effort must be a non-negative number, got {effort!r}", param="effort")
     _at_least("select", select, 1)
+    if balance is None:
+        return ()
+    if isinstance(balance, str):
+        balance = () if balance == "none" else tuple(x for x in balance.split(",") if x)
+    balance = tuple(balance)
     bad = [b for b in balance if b not in MEASURES]
     if bad:
         raise InputError(f"unknown balance measure {bad[0]!r} (measures: {', '.join(MEASURES)}, or none)")
@@ -157,7 +163,7 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     >>> s.n, len(s.splits), s.quality["overlap_max_deviation"]
     (8, 3, 0.0)
     """
-    balance = check_options(m, method, seed, balance=balance, effort=effort, select=select)
+    balance = check_options(m, method, seed, balance=balance or (), effort=effort, select=select)
     unit = defaults.resolve_unit(group_by, corpus, m)
     items = corpus_items(corpus, balance, unit, duplicates_together)
     options = {"balance": list(balance), "group_by": unit,
