@@ -151,8 +151,8 @@ def test_mx2bcv_errors_are_worded_for_python(cv, message):
 
 def test_no_private_sklearn_import():
     root = Path(textbcv.__file__).parent
-    private = re.compile(r"^\s*(from\s+sklearn[\w.]*\s+import\s+.*\b_\w+|from\s+sklearn[\w.]*\._\w*|import\s+sklearn[\w.]*\._)",
-                         re.M)
+    private = re.compile(r"^\s*(from\s+sklearn[\w.]*\s+import\s+.*\b_\w+"  # a private name
+                         r"|from\s+sklearn[\w.]*\._\w*|import\s+sklearn[\w.]*\._)", re.M)  # a private module
     hits = [f"{p.relative_to(root)}: {m.group(0).strip()}" for p in root.rglob("*.py")
             for m in private.finditer(p.read_text(encoding="utf-8"))]
     assert hits == []
