@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from test_fuzz_invariants import check_partition, units  # n units, maybe grouped, maybe with measures
 
 import textbcv
 from textbcv.corpus.model import Corpus, Sentence
@@ -27,21 +27,6 @@ from textbcv.errors import InputError
 from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits, max_m, split_units
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-
-
-@st.composite
-def units(draw):
-    """n units, maybe grouped, maybe with a label measure to balance."""
-    n = draw(st.integers(4, 160))
-    groups = None
-    if draw(st.booleans()):
-        groups = np.array(draw(st.lists(st.integers(0, max(4, n // 2)), min_size=n, max_size=n)))
-    measures = {}
-    if draw(st.booleans()):
-        J = draw(st.integers(2, 5))
-        cats = draw(st.lists(st.integers(0, J - 1), min_size=n, max_size=n))
-        measures["label"] = sp.csr_matrix((np.ones(n), (np.arange(n), cats)), shape=(n, J))
-    return n, groups, measures
 
 
 def halves(s: SplitSet) -> list[tuple[list[int], list[int]]]:
@@ -62,6 +47,7 @@ def test_head_and_extend_keep_the_nesting(data, seed, method, sizes, effort):
     small = split_units(n, a, **kw)
     assert isinstance(small, NestedSplits)
     big = small.extend(b)
+    check_partition(big, n, groups)
     assert len(big) == b and halves(big)[:a] == halves(small)  # the first splits never change
     assert big.head(a).dumps() == small.dumps()  # nor their manifest (quality block included)
     assert big.extend(b) is big and small.head(a) is small

@@ -20,7 +20,7 @@ import scipy.sparse as sp
 from scipy.linalg import hadamard
 
 from textbcv.errors import InputError
-from textbcv.split.balance import deal, rarity_order
+from textbcv.split.balance import StackedCounts, deal, rarity_order
 from textbcv.split.labels import affordable_starts, best_labels
 
 __all__ = ["n_blocks_for", "max_m", "block_targets", "NestedBlocks", "halves_from_blocks"]
@@ -126,7 +126,7 @@ class NestedBlocks:
     ----------
     weight : (n_items,) int array
         Sentences per item (1 for plain sentences).
-    X, W : sparse (n_items, K) and (K,)
+    X, W : StackedCounts or sparse (n_items, K), and (K,)
         Balancing objective (:func:`textbcv.split.balance.objective`); K may be 0.
     seed : int
     effort : float
@@ -142,7 +142,7 @@ class NestedBlocks:
     """
 
     weight: np.ndarray
-    X: sp.csr_matrix
+    X: StackedCounts | sp.csr_matrix
     W: np.ndarray
     seed: int = 0
     effort: float = 1.0
