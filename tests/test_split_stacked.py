@@ -213,13 +213,13 @@ def test_split_units_same_blocks_as_full_matrix(monkeypatch, budgets, n, m, grou
         seen.append(X)
         return X, W
 
-    monkeypatch.setattr("textbcv.split.manifest.objective", spy)
+    monkeypatch.setattr("textbcv.split.designs.objective", spy)
     lazy = split_units(n, m, measures={k: v.copy() for k, v in measures.items()}, groups=groups, seed=seed,
                        quality=False)
     assert isinstance(seen[0], StackedCounts) or (n < 100 and seen[0].shape[1] == 0)
     if budgets == "as-at-10^6" and n >= 100:
         assert not seen[0].stacked  # the whole X was never stacked
-    monkeypatch.setattr("textbcv.split.manifest.objective", _objective_one_pass)  # plain CSR, built whole
+    monkeypatch.setattr("textbcv.split.designs.objective", _objective_one_pass)  # plain CSR, built whole
     full = split_units(n, m, measures={k: v.copy() for k, v in measures.items()}, groups=groups, seed=seed,
                        quality=False)
     for (t1, v1), (t2, v2) in zip(lazy.splits, full.splits, strict=True):
