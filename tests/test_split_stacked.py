@@ -25,7 +25,8 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from textbcv.split import balance, split_units
+from textbcv.split import split_units
+from textbcv.split.balance import dealing, descent, search
 from textbcv.split.balance import DEFAULT_WEIGHTS, MIN_COUNT, StackedCounts, objective, rarity_order
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -144,7 +145,7 @@ def test_stacked_counts_equal_one_pass_build(seed, n, fractional, min_count):
     if not isinstance(X, StackedCounts):  # nothing to balance
         _same_csr(X, ref)
         return
-    assert X.nnz == ref.nnz and "indices" not in vars(X)
+    assert X.nnz == ref.nnz and not X.stacked
     np.testing.assert_array_equal(X.indptr, ref.indptr)
     assert X.column_totals().tobytes() == np.asarray(ref.sum(axis=0)).ravel().tobytes()
     items = rng.integers(0, n, int(rng.integers(0, 2 * n)))  # repeats and any order
@@ -156,9 +157,9 @@ def test_stacked_counts_equal_one_pass_build(seed, n, fractional, min_count):
     np.testing.assert_array_equal(has, full)
     if full.any():
         np.testing.assert_array_equal(low, np.minimum.reduceat(crank[ref.indices], ref.indptr[:-1][full]))
-    assert "indices" not in vars(X)  # none of the above stacked X
-    _same_csr(sp.csr_matrix(X), ref)  # first use of the entries stacks them
-    _same_csr(X, ref)
+    assert not X.stacked  # none of the above stacked X
+    _same_csr(X.csr(), ref)  # first use of the entries stacks them
+    assert X.stacked and X.csr() is X.csr()
     _same_csr(X.rows(items), ref[items])
     assert X.column_totals().tobytes() == np.asarray(ref.sum(axis=0)).ravel().tobytes()
 
@@ -173,19 +174,19 @@ def test_rarity_order_equals_lexsort_on_full_matrix(seed, n, fractional):
     weight = rng.choice([1, 1, 1, 2, 5], size=n) if rng.random() < 0.5 else np.ones(n, dtype=np.int64)
     got = rarity_order(X, weight, np.random.default_rng(seed + 1))
     np.testing.assert_array_equal(got, _rarity_order_full(ref, weight, np.random.default_rng(seed + 1)))
-    assert not isinstance(X, StackedCounts) or "indices" not in vars(X)
+    assert not isinstance(X, StackedCounts) or not X.stacked
 
 
 @given(key=st.lists(st.one_of(st.integers(0, 5), st.integers(0, 2**16 + 3), st.integers(-3, 2**33)), max_size=200))
 @settings(max_examples=200, **SETTINGS)
 def test_radix_argsort_equals_stable_argsort(key):
     key = np.array(key, dtype=np.int64)
-    np.testing.assert_array_equal(balance._argsort_int(key), np.argsort(key, kind="stable"))
+    np.testing.assert_array_equal(dealing._argsort_int(key), np.argsort(key, kind="stable"))
     rng = np.random.default_rng(len(key))
     for r in (rng.random(len(key)), rng.choice([0.0, 0.25, 0.5, 0.75], size=len(key))):  # ties in r or not
-        np.testing.assert_array_equal(balance._lexsort_random(r, key), np.lexsort((r, key)))
+        np.testing.assert_array_equal(dealing._lexsort_random(r, key), np.lexsort((r, key)))
         small = np.abs(key) % 7
-        np.testing.assert_array_equal(balance._lexsort_random(r, small), np.lexsort((r, small)))
+        np.testing.assert_array_equal(dealing._lexsort_random(r, small), np.lexsort((r, small)))
 
 
 CASES = [  # n, m, with groups (duplicates / documents: item weights > 1), seed
@@ -201,24 +202,24 @@ def test_split_units_same_blocks_as_full_matrix(monkeypatch, budgets, n, m, grou
     groups = rng.integers(0, max(4, (3 * n) // 4), n) if grouped else None
     if budgets == "as-at-10^6":  # no refinement, no polish, greedy re-dealing only the first (rarest) rounds
         nnz = objective({k: v.copy() for k, v in measures.items()})[0].nnz
-        monkeypatch.setattr(balance, "WORK_BUDGET", 0.5)
-        monkeypatch.setattr(balance, "POLISH_BUDGET", 7.5)
-        monkeypatch.setattr(balance, "GREEDY_BUDGET", nnz / 4)
+        monkeypatch.setattr(descent, "WORK_BUDGET", 0.5)
+        monkeypatch.setattr(search, "POLISH_BUDGET", 7.5)
+        monkeypatch.setattr(dealing, "GREEDY_BUDGET", nnz / 4)
     seen = []
-    lazy_objective = balance.objective
+    lazy_objective = objective
 
     def spy(*a, **kw):
         X, W = lazy_objective(*a, **kw)
         seen.append(X)
         return X, W
 
-    monkeypatch.setattr("textbcv.split.manifest.objective", spy)
+    monkeypatch.setattr("textbcv.split.designs.objective", spy)
     lazy = split_units(n, m, measures={k: v.copy() for k, v in measures.items()}, groups=groups, seed=seed,
                        quality=False)
     assert isinstance(seen[0], StackedCounts) or (n < 100 and seen[0].shape[1] == 0)
     if budgets == "as-at-10^6" and n >= 100:
-        assert "indices" not in vars(seen[0])  # the whole X was never stacked
-    monkeypatch.setattr("textbcv.split.manifest.objective", _objective_one_pass)  # plain CSR, built whole
+        assert not seen[0].stacked  # the whole X was never stacked
+    monkeypatch.setattr("textbcv.split.designs.objective", _objective_one_pass)  # plain CSR, built whole
     full = split_units(n, m, measures={k: v.copy() for k, v in measures.items()}, groups=groups, seed=seed,
                        quality=False)
     for (t1, v1), (t2, v2) in zip(lazy.splits, full.splits, strict=True):

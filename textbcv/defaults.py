@@ -91,7 +91,7 @@ def resolve_unit(group_by: str, corpus, m: int = 3) -> str:
     documents as m splits need (4 for m ≤ 3, 8 for m ≤ 7, ...), else sentences.
     """
     if group_by not in GROUP_BY_CHOICES:
-        raise InputError(f"--group-by must be one of {', '.join(GROUP_BY_CHOICES)}, got {group_by!r}")
+        raise InputError(f"group_by must be one of {', '.join(GROUP_BY_CHOICES)}, got {group_by!r}", param="group_by")
     if group_by != "auto":
         return group_by
     n_docs = corpus.n_documents

@@ -7,6 +7,8 @@ option) is an :class:`InputError`. The command line prints it as one line
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 __all__ = ["InputError", "warn"]
 
 
@@ -21,20 +23,37 @@ class InputError(ValueError):
         The file the error is in.
     line : int, optional
         1-based line number in ``file``.
+    param : str, optional
+        The parameter whose value is wrong, when the message begins with its
+        Python name (``m must be at least 1``): the command line renames it
+        to its option (:meth:`renamed`), so that there is one validation.
 
     Examples
     --------
     >>> str(InputError("expected 4 columns, found 3", file="eng.train", line=12))
     'eng.train:12: expected 4 columns, found 3'
-    >>> str(InputError("--m must be at least 1, got 0"))
-    '--m must be at least 1, got 0'
+    >>> str(InputError("m must be at least 1, got 0", param="m"))
+    'm must be at least 1, got 0'
     """
 
-    def __init__(self, message: str, file: str | None = None, line: int | None = None):
+    def __init__(self, message: str, file: str | None = None, line: int | None = None, *, param: str | None = None):
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
+        self.param = param
+
+    def renamed(self, names: Mapping[str, str]) -> InputError:
+        """This error with its parameter called as ``names`` calls it (the command line's option names).
+
+        Examples
+        --------
+        >>> str(InputError("m must be at least 1, got 0", param="m").renamed({"m": "--m"}))
+        '--m must be at least 1, got 0'
+        """
+        if self.param not in names or not self.message.startswith(self.param):
+            return self
+        return InputError(names[self.param] + self.message[len(self.param):], self.file, self.line)
 
     def __str__(self) -> str:
         where = ""

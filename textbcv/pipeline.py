@@ -752,8 +752,7 @@ def run_compare(
     stopping = {"rule": options.stop if options.sequential else None, "m_max": options.m_max if options.sequential else None}
     clusters = fold_clusters(splits, corpus)
     while True:
-        splits_m = _truncate(splits, m)
-        splits_m.fingerprints = splits.fingerprints
+        splits_m = splits if m == len(splits) else splits.head(m)  # given splits are used whole
         splits_m.save(out / "splits.json")
         run_folds(payload, [f for f in all_folds if f[0] < m], systems, store, jobs=jobs, backend=backend,
                   scheduler=scheduler, progress=progress,
@@ -795,7 +794,3 @@ def run_compare(
     write_report(out, report, plots)
     return report
 
-
-def _truncate(splits, m: int):
-    """The first ``m`` splits of a nested BCV split set, with their quality block."""
-    return splits if m == len(splits.splits) else splits.extend(m)

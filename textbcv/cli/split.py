@@ -61,15 +61,17 @@ def corpus_command(args) -> list[str]:
     return out
 
 
-def run(args) -> int:
-    from textbcv.split.manifest import make_splits
+#: make_splits' parameters as this command's options (its errors name them so).
+OPTIONS = {"m": "--m", "seed": "--seed", "effort": "--effort", "select": "--select", "balance": "--balance"}
 
-    if args.m < 1:
-        raise InputError(f"--m must be at least 1, got {args.m}")
-    if args.select < 1:
-        raise InputError(f"--select must be at least 1, got {args.select}")
-    if args.seed < 0:
-        raise InputError(f"--seed must be a non-negative integer, got {args.seed}")
+
+def run(args) -> int:
+    from textbcv.split.make import check_options, make_splits
+
+    try:  # the library's validation, before the corpus is read, in the words of this command
+        check_options(args.m, args.method, args.seed, balance=args.balance, effort=args.effort, select=args.select)
+    except InputError as e:
+        raise e.renamed(OPTIONS) from None
     check_writable(args.out)
     if Path(args.out).exists() and not args.force:
         raise InputError("--out: the file exists; add --force to replace it, or choose another name", file=args.out)

@@ -7,14 +7,17 @@
 """
 
 from textbcv.split.bcv import NestedBlocks, halves_from_blocks, max_m, n_blocks_for
-from textbcv.split.manifest import METHODS, SplitSet, load_splits, make_splits, split_units
+from textbcv.split.designs import METHODS
+from textbcv.split.make import make_splits, split_units
+from textbcv.split.manifest import SplitSet, load_splits
+from textbcv.split.nested import NestedSplits
 from textbcv.split.oa import hadamard_matrix, orthogonal_array, sylvester_oa
 from textbcv.split.quality import chi2_per_df, overlap_matrix, split_quality
 
 __all__ = [
-    "SplitSet", "split_units", "make_splits", "load_splits", "METHODS", "NestedBlocks", "halves_from_blocks",
-    "max_m", "n_blocks_for", "hadamard_matrix", "orthogonal_array", "sylvester_oa", "chi2_per_df",
-    "overlap_matrix", "split_quality", "Mx2BCV",
+    "SplitSet", "NestedSplits", "split_units", "make_splits", "load_splits", "METHODS", "NestedBlocks",
+    "halves_from_blocks", "max_m", "n_blocks_for", "hadamard_matrix", "orthogonal_array", "sylvester_oa",
+    "chi2_per_df", "overlap_matrix", "split_quality", "Mx2BCV",
 ]
 
 

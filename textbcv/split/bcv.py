@@ -20,7 +20,8 @@ import scipy.sparse as sp
 from scipy.linalg import hadamard
 
 from textbcv.errors import InputError
-from textbcv.split.balance import deal, rarity_order
+from textbcv.split.balance import StackedCounts, deal, rarity_order
+from textbcv.split.labels import affordable_starts, best_labels
 
 __all__ = ["n_blocks_for", "max_m", "block_targets", "NestedBlocks", "halves_from_blocks"]
 
@@ -125,7 +126,7 @@ class NestedBlocks:
     ----------
     weight : (n_items,) int array
         Sentences per item (1 for plain sentences).
-    X, W : sparse (n_items, K) and (K,)
+    X, W : StackedCounts or sparse (n_items, K), and (K,)
         Balancing objective (:func:`textbcv.split.balance.objective`); K may be 0.
     seed : int
     effort : float
@@ -141,7 +142,7 @@ class NestedBlocks:
     """
 
     weight: np.ndarray
-    X: sp.csr_matrix
+    X: StackedCounts | sp.csr_matrix
     W: np.ndarray
     seed: int = 0
     effort: float = 1.0
@@ -190,6 +191,23 @@ class NestedBlocks:
             self._levels[N] = deal(self.X, self.W, self.weight, parent, children, targets, rng,
                                    effort=self.effort, order=self._order)
         return self._levels[N]
+
+    def label_leaves(self, counts: dict[str, sp.csr_matrix]) -> None:
+        """Rename the leaf blocks so that the halves are even on ``counts`` (per item, per measure).
+
+        The labels are :func:`textbcv.split.labels.best_labels` of the leaves'
+        counts; the search runs only when these blocks balance (``effort`` > 0,
+        categories to balance) and :func:`textbcv.split.labels.affordable_starts`
+        allows it, else the labels stay as dealt.
+        """
+        K = self.X.shape[1]
+        if K == 0 or self.effort <= 0 or not affordable_starts(self.leaves, K):
+            return
+        leaves = self.blocks(self.leaves)
+        onehot = sp.csr_matrix((np.ones(self.n_items), (leaves, np.arange(self.n_items))),
+                               shape=(self.leaves, self.n_items))
+        leaf_counts = {k: np.asarray((onehot @ M).todense()) for k, M in counts.items()}
+        self.relabel(best_labels(leaf_counts, np.random.default_rng([self.seed, 1])))
 
     def relabel(self, perm: np.ndarray) -> None:
         """Rename leaf block b to ``perm[b]`` (deeper levels are rebuilt from the renamed leaves).

@@ -1,6 +1,17 @@
-"""Other split designs, for comparison with m×2 BCV (docs/method.md §3).
+"""The split designs: m×2 BCV and the designs it is compared with (docs/method.md §3).
 
-Every design returns a list of boolean training-half masks over *items*
+:func:`build` makes the split set of a design (:data:`METHODS`) over the items
+of :mod:`textbcv.split.profiles`: the balancing objective
+(:func:`textbcv.split.balance.objective`), the design's blocks or halves, the
+sentences of every half and the quality block. Nested BCV (``bcv``,
+``bcv-select``) gives a :class:`textbcv.split.nested.NestedSplits`, which can
+later give more or fewer splits from the same blocks; the others give a
+:class:`textbcv.split.manifest.SplitSet`.
+
+- :func:`balanced_blocks` — nested blocks balanced by dealing, leaf labels evening out the halves (``bcv``).
+- :func:`select_blocks` — the thesis's best of R random nested block sets (``bcv-select``).
+
+The other designs return a list of boolean training-half masks over *items*
 (units or groups); validation = the complement.
 
 - :func:`random_mx2` — Dietterich's m×2 CV: m independent random halvings.
@@ -17,14 +28,120 @@ import numpy as np
 import scipy.sparse as sp
 
 from textbcv.errors import InputError
-from textbcv.split.balance import deal
+from textbcv.split.balance import deal, objective
+from textbcv.split.balance.stacking import StackedCounts, as_csr
+from textbcv.split.bcv import NestedBlocks, halves_from_blocks, max_m, n_blocks_for
+from textbcv.split.manifest import SplitSet
+from textbcv.split.nested import NestedSplits
 from textbcv.split.oa import hadamard_matrix
+from textbcv.split.profiles import Items
+from textbcv.split.quality import max_chi2_per_df, split_quality
 
-__all__ = ["near_equal_blocks", "random_mx2", "kfold", "oa_mx2", "brhs", "brlt"]
+__all__ = ["METHODS", "build", "balanced_blocks", "select_blocks", "near_equal_blocks", "random_mx2", "kfold", "oa_mx2",
+           "brhs", "brlt"]
+
+#: The designs :func:`build` makes: nested BCV (balanced, or the thesis's selection) and the comparison designs.
+METHODS = ("bcv", "bcv-select", "random", "brhs", "oa", "kfold")
 
 
-def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator, X: sp.csr_matrix | None = None,
-                      W: np.ndarray | None = None, effort: float = 1.0) -> np.ndarray:
+def build(items: Items, m: int, method: str = "bcv", seed: int = 0, *, weights: dict[str, float] | None = None,
+          effort: float = 1.0, select: int = 100, options: dict | None = None) -> SplitSet:
+    """The split set of one design over ``items``: balanced on ``items.counts``, quality over ``items.report``.
+
+    ``m`` and the options are those of :func:`textbcv.split.make.split_units`,
+    which checks them.
+
+    Examples
+    --------
+    >>> from textbcv.split.profiles import items_of
+    >>> s = build(items_of(10, report={}), 3, "random", seed=0)
+    >>> type(s).__name__, [len(t) for t, v in s.splits]
+    ('SplitSet', [5, 5, 5])
+    >>> type(build(items_of(10), 3)).__name__
+    'NestedSplits'
+    """
+    n_items = items.n_items
+    if n_items < 4:
+        raise InputError(f"BCV needs at least 4 units (or groups) to form 4 blocks, got {n_items}")
+    opts = dict(options or {})
+    if method in ("bcv", "bcv-select"):
+        if m > max_m(n_items):
+            why = f" (m ≤ N − 1 for N = {max_m(n_items) + 1} blocks of ≥ 1 unit)" if method == "bcv" else ""
+            raise InputError(f"m = {m} is impossible with {n_items} units: at most {max_m(n_items)}{why}")
+        if method == "bcv":
+            blocks = balanced_blocks(items, seed, weights, effort)
+        else:
+            blocks, r, score = select_blocks(items, m, select, seed)
+            opts.update({"select": int(select), "selected_draw": int(r), "select_score": round(float(score), 6)})
+        return NestedSplits.cut(blocks, items.item, m, method=method, seed=seed, options=opts, report=items.report)
+    X, W = _objective(items, weights)
+    rng = np.random.default_rng(seed)
+    kw = {"X": X, "W": W, "effort": effort} if X.shape[1] else {}
+    if method == "random":
+        masks = random_mx2(items.weight, m, rng)
+    elif method == "oa":
+        masks = oa_mx2(items.weight, m, rng, **kw)
+    elif method == "brhs":
+        masks = brhs(items.weight, 2 * m, rng, **kw)
+    elif method == "kfold":  # m folds
+        masks = kfold(items.weight, max(2, m), rng, **kw)
+    else:
+        raise InputError(f"unknown split method {method!r} (methods: {', '.join(METHODS)})")
+    train = np.array(masks)[:, items.item]  # item masks → sentence masks
+    splits = [(np.flatnonzero(t), np.flatnonzero(~t)) for t in train]
+    quality = None if items.report is None else split_quality(train, items.report)
+    return SplitSet(splits, items.n, method, m, seed, opts, quality)
+
+
+def _objective(items: Items, weights: dict[str, float] | None) -> tuple[StackedCounts | sp.csr_matrix, np.ndarray]:
+    """The balancing objective of the items' counts (no columns when there is nothing to balance)."""
+    if items.counts:
+        return objective(items.counts, weights)
+    return sp.csr_matrix((items.n_items, 0)), np.zeros(0)
+
+
+def balanced_blocks(items: Items, seed: int = 0, weights: dict[str, float] | None = None,
+                    effort: float = 1.0) -> NestedBlocks:
+    """Nested blocks balanced on the items' counts, leaves labelled to even out the halves (``bcv``).
+
+    See :class:`textbcv.split.bcv.NestedBlocks` and its ``label_leaves``.
+    """
+    X, W = _objective(items, weights)
+    blocks = NestedBlocks(items.weight, X, W, seed=seed, effort=effort, balance=bool(X.shape[1]))
+    blocks.label_leaves(items.counts)
+    return blocks
+
+
+def select_blocks(items: Items, m: int, R: int, seed: int) -> tuple[NestedBlocks, int, float]:
+    """The thesis's selection: R random nested block sets, the best by its largest χ²/J (over halves, measures).
+
+    Returns the chosen blocks, the index of the chosen draw and its score.
+
+    Examples
+    --------
+    >>> from textbcv.split.profiles import items_of
+    >>> rng = np.random.default_rng(0)
+    >>> lab = sp.csr_matrix((np.ones(64), (np.arange(64), rng.integers(0, 3, 64))))
+    >>> nb, r, score = select_blocks(items_of(64, measures={"label": lab}), 3, 20, 0)
+    >>> 0 <= r < 20, score < 1
+    (True, True)
+    """
+    n_items = items.n_items
+    best = None
+    for r in range(R):
+        s = int(np.random.default_rng([seed, r]).integers(2**31))
+        nb = NestedBlocks(items.weight, sp.csr_matrix((n_items, 0)), np.zeros(0), seed=s, balance=False)
+        masks = halves_from_blocks(nb.blocks(n_blocks_for(m)), m)
+        score = max_chi2_per_df(masks, items.counts) if items.counts else 0.0
+        if best is None or score < best[2]:
+            best = (nb, r, score)
+    assert best is not None  # R ≥ 1
+    return best
+
+
+def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator,
+                      X: StackedCounts | sp.csr_matrix | None = None, W: np.ndarray | None = None,
+                      effort: float = 1.0) -> np.ndarray:
     """Place items into B blocks of near-equal size (in sentences), balanced on X when given.
 
     Examples
@@ -147,7 +264,7 @@ def brlt(weight: np.ndarray, J: int, n1: float, rng: np.random.Generator, **kw) 
         if B > J:
             targets[J] = total - nv * J
         X, W = kw.get("X"), kw.get("W")
-        Xr = X if X is not None else sp.csr_matrix((len(weight), 0))
+        Xr = as_csr(X) if X is not None else sp.csr_matrix((len(weight), 0))
         Wr = W if W is not None else np.zeros(0)
         perm = rng.permutation(len(weight)) if Xr.shape[1] == 0 else np.arange(len(weight))
         inv = np.empty_like(perm)

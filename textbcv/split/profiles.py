@@ -13,11 +13,17 @@ quantile bins of the corpus's own lengths at several resolutions
 exact lengths, cut anywhere — stays balanced, not only the bins the splitter
 happens to use. :func:`length_bins` (fixed edges) remains for display and
 benchmarks.
+
+:class:`Items` is what a split design needs to know of a corpus: the items it
+places whole (sentences, duplicate groups or documents), their sizes, and the
+counts it balances and reports (:func:`corpus_items` for a corpus,
+:func:`items_of` for plain arrays).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -25,7 +31,8 @@ import scipy.sparse as sp
 from textbcv.errors import InputError
 
 __all__ = ["MEASURES", "LENGTH_EDGES", "LENGTH_RESOLUTIONS", "length_bins", "length_profile", "length_measures",
-           "count_matrix", "codes_matrix", "group_rows", "corpus_profiles"]
+           "count_matrix", "codes_matrix", "group_rows", "corpus_profiles", "Items", "items_of", "corpus_items",
+           "duplicate_groups"]
 
 MEASURES = ("label", "lemma", "length")
 
@@ -201,3 +208,98 @@ def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.
     if "length" in measures:
         out["length"] = length_profile([len(s) for s in sents])[0]
     return out
+
+
+@dataclass(frozen=True)
+class Items:
+    """The items a split places whole (sentences, duplicate groups or documents) and their category counts.
+
+    Attributes
+    ----------
+    item : (n,) int array
+        Item of every sentence; items are numbered in order of their first sentence.
+    weight : (n_items,) int array
+        Sentences per item.
+    measures : dict of sparse (n, J)
+        Counts per sentence of the measures to balance.
+    counts : dict of sparse (n_items, J)
+        The same counts per item.
+    report : dict of sparse (n, J), or None
+        Counts per sentence of the measures the manifest's quality block
+        reports (None: no quality block).
+    """
+
+    item: np.ndarray
+    weight: np.ndarray
+    measures: dict[str, sp.csr_matrix]
+    counts: dict[str, sp.csr_matrix]
+    report: dict[str, sp.csr_matrix] | None
+
+    @property
+    def n(self) -> int:
+        """Number of sentences."""
+        return len(self.item)
+
+    @property
+    def n_items(self) -> int:
+        return len(self.weight)
+
+
+def items_of(n: int, groups=None, measures: dict | None = None, report: dict | None = None) -> Items:
+    """The items of n sentences: one per sentence, or one per group id (sentences with equal ids stay together).
+
+    Examples
+    --------
+    >>> it = items_of(4, groups=["b", "a", "b", "c"], measures={"x": sp.csr_matrix(np.eye(4))})
+    >>> it.item.tolist(), it.weight.tolist(), it.counts["x"].toarray().tolist()[0]
+    ([0, 1, 0, 2], [2, 1, 1], [1.0, 0.0, 1.0, 0.0])
+    """
+    measures = dict(measures or {})
+    if groups is None:
+        item, weight = np.arange(n), np.ones(n, dtype=np.int64)
+        counts = {k: sp.csr_matrix(v) for k, v in measures.items()}
+    else:
+        g = np.asarray(groups)
+        if len(g) != n:
+            raise InputError(f"groups has {len(g)} entries for {n} units", param="groups")
+        _, first, inv = np.unique(g, return_index=True, return_inverse=True)
+        rank = np.empty(len(first), dtype=np.int64)
+        rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+        item = rank[inv.ravel()]
+        weight = np.bincount(item).astype(np.int64)
+        counts = {k: group_rows(v, item, len(weight)) for k, v in measures.items()}
+    return Items(item, weight, measures, counts, report)
+
+
+def duplicate_groups(corpus) -> np.ndarray:
+    """Group id of every sentence, equal for exact duplicates (:meth:`textbcv.corpus.model.Sentence.key`)."""
+    ids: dict = {}
+    return np.array([ids.setdefault(s.key(), len(ids)) for s in corpus.sentences], dtype=np.int64)
+
+
+def corpus_items(corpus, balance: Sequence[str], unit: str, duplicates_together: bool) -> Items:
+    """The items of a corpus: documents (``unit="document"``), duplicate groups or sentences, with their profiles.
+
+    The measures named in ``balance`` are balanced (``length`` as the whole
+    length distribution, :func:`length_measures`); all of :data:`MEASURES`
+    are reported.
+
+    Examples
+    --------
+    >>> from textbcv.corpus.model import Corpus, Sentence
+    >>> c = Corpus([Sentence((w,), ("O",), "iob2") for w in "abab"], ["x"], "conll", "iob2")
+    >>> it = corpus_items(c, ("label",), "sentence", duplicates_together=True)
+    >>> it.item.tolist(), it.weight.tolist(), sorted(it.counts), sorted(it.report)
+    ([0, 1, 0, 1], [2, 2], ['label'], ['label', 'lemma', 'length'])
+    """
+    report = corpus_profiles(corpus)
+    measures = {k: v for k, v in report.items() if k in balance}
+    if "length" in balance:  # the length distribution itself: exact lengths plus quantile bins
+        measures.update(length_measures([len(x) for x in corpus.sentences]))
+    if unit == "document":
+        groups = np.asarray(corpus.document_ids)
+    elif duplicates_together:
+        groups = duplicate_groups(corpus)
+    else:
+        groups = None
+    return items_of(len(corpus), groups, measures, report)

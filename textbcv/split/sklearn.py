@@ -1,4 +1,4 @@
-"""A scikit-learn splitter for m×2 BCV.
+"""A scikit-learn splitter for m×2 BCV (public scikit-learn API only).
 
 Examples
 --------
@@ -14,18 +14,20 @@ True
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.model_selection import BaseCrossValidator
-from sklearn.model_selection._split import GroupsConsumerMixin
-from sklearn.utils.validation import _num_samples
+from sklearn.utils import check_random_state, indexable
 
-from textbcv.split.manifest import split_units
+from textbcv.errors import InputError
+from textbcv.split.make import split_units
 
 __all__ = ["Mx2BCV"]
 
 
-class Mx2BCV(GroupsConsumerMixin, BaseCrossValidator):
+class Mx2BCV(BaseCrossValidator):
     """Block-regularized m×2 cross-validation.
 
     Parameters
@@ -36,19 +38,33 @@ class Mx2BCV(GroupsConsumerMixin, BaseCrossValidator):
         Category counts per sample to balance the halves on (e.g. from
         :func:`textbcv.split.profiles.count_matrix`), or ``callable(X, y)``
         returning such a dict. Default: y's classes when y is given.
-    random_state : int
+    random_state : int, numpy RandomState or None
+        An integer seeds the blocks (the same splits at every call); None or
+        a RandomState draws a seed at every call of :meth:`split`, as
+        scikit-learn's splitters do.
+
+    Notes
+    -----
+    ``groups`` (samples that must share a half) is requested by default when
+    scikit-learn's metadata routing is enabled, as by its group splitters.
     """
 
-    def __init__(self, m: int = 3, balance=None, random_state: int = 0):
+    # scikit-learn's documented default request of a consumer: pass `groups` to split()
+    __metadata_request__split = {"groups": True}  # noqa: RUF012
+
+    def __init__(self, m: int = 3, balance=None, random_state: int | np.random.RandomState | None = 0):
         self.m = m
         self.balance = balance
         self.random_state = random_state
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
+        """2m: the number of (train, test) pairs."""
         return 2 * self.m
 
     def split(self, X, y=None, groups=None):
-        n = _num_samples(X)
+        """Yield ``(train, test)`` index arrays: split 0 train→test, then test→train, split 1, ..."""
+        X, y, groups = indexable(X, y, groups)
+        n = X.shape[0] if hasattr(X, "shape") else len(X)
         if callable(self.balance):
             measures = self.balance(X, y)
         elif self.balance is not None:
@@ -58,10 +74,15 @@ class Mx2BCV(GroupsConsumerMixin, BaseCrossValidator):
             measures = {"label": sp.csr_matrix((np.ones(n), (np.arange(n), codes.ravel())))}
         else:
             measures = {}
-        s = split_units(n, self.m, measures=measures, groups=groups, seed=self.random_state, quality=False)
+        s = split_units(n, self.m, measures=measures, groups=groups, seed=self._seed(), quality=False)
         for _, _, train, test in s.folds():
             yield train, test
 
-    def _iter_test_indices(self, X=None, y=None, groups=None):  # pragma: no cover - split is overridden
-        for _, test in self.split(X, y, groups):
-            yield test
+    def _seed(self) -> int:
+        rs = self.random_state
+        if isinstance(rs, numbers.Integral) and not isinstance(rs, bool):
+            if rs < 0:
+                raise InputError(f"random_state must be a non-negative integer, None or a RandomState, got {rs}",
+                                 param="random_state")
+            return int(rs)
+        return int(check_random_state(rs).randint(np.iinfo(np.int32).max))

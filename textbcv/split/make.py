@@ -1,0 +1,177 @@
+"""Making split sets: a corpus (:func:`make_splits`) or n units (:func:`split_units`) → a manifest.
+
+Both read as the same pipeline, each step in its own module:
+
+1. check the options (:func:`check_options`, the one validation of them);
+2. profiles: the items kept whole and their category counts
+   (:func:`textbcv.split.profiles.corpus_items` / :func:`~textbcv.split.profiles.items_of`);
+3. design, balance and quality: :func:`textbcv.split.designs.build` places the
+   items (balanced by :mod:`textbcv.split.balance`) and reports the halves
+   (:mod:`textbcv.split.quality`);
+4. manifest: a :class:`textbcv.split.manifest.SplitSet` (a
+   :class:`textbcv.split.nested.NestedSplits` for nested BCV), with the
+   corpus's sentence fingerprints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+from textbcv import defaults
+from textbcv.corpus.fingerprint import corpus_fingerprints
+from textbcv.errors import InputError
+from textbcv.split import designs
+from textbcv.split.designs import METHODS
+from textbcv.split.manifest import SplitSet
+from textbcv.split.profiles import MEASURES, corpus_items, items_of
+
+__all__ = ["make_splits", "split_units", "check_options"]
+
+
+def check_options(m: int, method: str = "bcv", seed: int = 0, *, balance: Sequence[str] | str | None = None,
+                  effort: float = 1.0, select: int = 100) -> tuple[str, ...]:
+    """Refuse impossible split options, naming the Python parameter; return the balance measures as a tuple.
+
+    ``balance`` names the measures of :func:`make_splits` (a sequence, a
+    comma-separated string, or ``"none"``); None: no names to check (the
+    measures of :func:`split_units` are matrices).
+
+    The command line calls it before reading the corpus and renames the
+    parameters to its options (:meth:`textbcv.errors.InputError.renamed`).
+
+    Examples
+    --------
+    >>> check_options(3, balance="label,length")
+    ('label', 'length')
+    >>> check_options(0)
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: m must be at least 1, got 0
+    """
+    if method not in METHODS:
+        raise InputError(f"unknown split method {method!r} (methods: {', '.join(METHODS)})")
+    _at_least("m", m, 1)
+    _at_least("seed", seed, 0)
+    if not (isinstance(effort, (int, float)) and np.isfinite(effort) and effort >= 0):
+        raise InputError(f"effort must be a non-negative number, got {effort!r}", param="effort")
+    _at_least("select", select, 1)
+    if balance is None:
+        return ()
+    if isinstance(balance, str):
+        balance = () if balance == "none" else tuple(x for x in balance.split(",") if x)
+    balance = tuple(balance)
+    bad = [b for b in balance if b not in MEASURES]
+    if bad:
+        raise InputError(f"unknown balance measure {bad[0]!r} (measures: {', '.join(MEASURES)}, or none)")
+    if method == "bcv-select" and not balance:
+        raise InputError("balance: give at least one measure (e.g. label): bcv-select keeps the split set whose halves "
+                         "are closest on them", param="balance")
+    return balance
+
+
+def _at_least(name: str, value, low: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{name} must be an integer, got {value!r}", param=name)
+    if value < low:
+        raise InputError(f"{name} must be {'a non-negative integer' if low == 0 else f'at least {low}'}, got {value}",
+                         param=name)
+
+
+def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, sp.csr_matrix] | None = None,
+                groups=None, seed: int = 0, weights: dict[str, float] | None = None, effort: float = 1.0,
+                select: int = 100, quality: bool = True, options: dict | None = None) -> SplitSet:
+    """Split n units into m splits (the array core: no corpus needed).
+
+    Parameters
+    ----------
+    n : int
+        Number of units (sentences).
+    m : int
+        Number of splits (2m folds).
+    method : {"bcv", "bcv-select", "random", "brhs", "oa", "kfold"}
+        ``bcv-select`` is the thesis's selection (§4.2): ``select`` random
+        (unbalanced) nested BCV block sets, keeping the one with the smallest
+        largest χ²/J over halves and measures.
+        ``brhs`` gives J = 2m half-samples (2m folds, one direction each);
+        ``kfold`` gives K = m folds (one direction each); ``oa`` is the
+        non-nested m×2 BCV on OA(4k).
+    measures : dict of sparse (n, J), optional
+        Category counts per unit to balance (empty or None: no balancing).
+    groups : array, optional
+        Units with equal group ids always share a block (documents, duplicates).
+    seed : int
+    weights : dict, optional
+        Weight of every measure in the objective (default
+        :data:`textbcv.split.balance.DEFAULT_WEIGHTS`).
+    effort : float
+        Balancing search effort (0: dealing only).
+    select : int
+        Random block sets drawn by ``bcv-select``.
+    quality : bool
+        Compute the ``quality`` block (over ``measures``).
+    options : dict, optional
+        Recorded in the manifest's ``options``.
+
+    Returns
+    -------
+    SplitSet
+        A :class:`textbcv.split.nested.NestedSplits` for ``bcv`` and
+        ``bcv-select`` (``extend``, ``head``).
+
+    Examples
+    --------
+    >>> s = split_units(1003, m=7, seed=1)
+    >>> s.quality["overlap_max_deviation"] <= 8 / 4
+    True
+    """
+    check_options(m, method, seed, effort=effort, select=select)
+    items = items_of(n, groups, measures, report=dict(measures or {}) if quality else None)
+    return designs.build(items, m, method, seed, weights=weights, effort=effort, select=select, options=options)
+
+
+def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] | str | None = defaults.BALANCE,
+                group_by: str = defaults.GROUP_BY, seed: int = 0, duplicates_together: bool = True, *,
+                weights: dict[str, float] | None = None, effort: float = 1.0, select: int = 100) -> SplitSet:
+    """Split a :class:`textbcv.corpus.model.Corpus` into m splits (its sentences, kept whole as units say).
+
+    Parameters
+    ----------
+    balance : sequence of {"label", "lemma", "length"}, or None / "none"
+        Default :data:`textbcv.defaults.BALANCE` (none; see there why).
+    group_by : {"auto", "sentence", "document"}
+        ``document`` keeps documents whole; ``auto`` (the default) does so when
+        the corpus marks enough documents (:func:`textbcv.defaults.resolve_unit`).
+        The manifest's options record the unit used (``group_by``) and what
+        was asked (``group_by_requested``).
+    duplicates_together : bool
+        With sentences as units, exact duplicate sentences (``Sentence.key()``)
+        share a block, so that no sentence is both trained on and tested on in
+        one fold. With documents as units only documents are kept whole, and
+        the manifest records ``duplicates_together: false``.
+    weights, effort, select
+        As in :func:`split_units`; an ``effort`` other than 1 is recorded in
+        the manifest's options.
+
+    Examples
+    --------
+    >>> from textbcv.corpus.model import Corpus, Sentence
+    >>> c = Corpus([Sentence((w,), ("O",), "iob2") for w in "abcdefgh"], ["x"], "conll", "iob2")
+    >>> s = make_splits(c, m=3, seed=0)
+    >>> s.n, len(s.splits), s.quality["overlap_max_deviation"]
+    (8, 3, 0.0)
+    """
+    balance = check_options(m, method, seed, balance=balance or (), effort=effort, select=select)
+    unit = defaults.resolve_unit(group_by, corpus, m)
+    items = corpus_items(corpus, balance, unit, duplicates_together)
+    options = {"balance": list(balance), "group_by": unit,
+               "duplicates_together": bool(duplicates_together) and unit == "sentence"}
+    if group_by != unit:
+        options["group_by_requested"] = group_by
+    if effort != 1.0:
+        options["effort"] = effort
+    s = designs.build(items, m, method, seed, weights=weights, effort=effort, select=select, options=options)
+    s.fingerprints = corpus_fingerprints(corpus)
+    return s

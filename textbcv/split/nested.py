@@ -1,0 +1,99 @@
+"""Nested m×2 BCV splits as one object: the splits of an m, cut from blocks that give any other m.
+
+The splits of m×2 BCV on N blocks are the first m non-trivial columns of
+Sylvester's Hadamard matrix H_N, and the blocks of a level nest in those of the
+next (:mod:`textbcv.split.bcv`), so the splits of m = 3 are the first 3 of
+m = 7, 15, .... A :class:`NestedSplits` is the manifest of one m (a
+:class:`textbcv.split.manifest.SplitSet`, saved as such) that also owns the
+blocks it was cut from, so that :meth:`NestedSplits.head` gives its first
+splits and :meth:`NestedSplits.extend` more splits, each with its own quality
+block — what the sequential test does as it adds splits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from textbcv.errors import InputError
+from textbcv.split.bcv import NestedBlocks, halves_from_blocks, n_blocks_for
+from textbcv.split.manifest import SplitSet
+from textbcv.split.quality import split_quality
+
+__all__ = ["NestedSplits"]
+
+
+@dataclass
+class NestedSplits(SplitSet):
+    """The first m splits of nested m×2 BCV over ``blocks``; :meth:`head` and :meth:`extend` give other m.
+
+    Parameters
+    ----------
+    splits, n, method, m, seed, options, quality, fingerprints
+        As :class:`~textbcv.split.manifest.SplitSet`.
+    blocks : NestedBlocks
+        The items placed into nested blocks.
+    item : (n,) int array
+        Item (block member) of every sentence.
+    report : dict of sparse (n, J), or None
+        Counts per sentence reported in the quality block of every split set
+        cut from these blocks (None: no quality block).
+
+    Invariants: ``head(k).splits == splits[:k]`` and
+    ``extend(M).splits[:m] == splits``; a set cut again for the same m is equal.
+
+    Examples
+    --------
+    >>> from textbcv.split import split_units
+    >>> s = split_units(40, m=3, seed=0)
+    >>> big = s.extend(7)
+    >>> len(big), big.head(3).dumps() == s.dumps()
+    (7, True)
+    >>> [t.tolist() for t, _ in big.splits[:3]] == [t.tolist() for t, _ in s.splits]
+    True
+    """
+
+    blocks: NestedBlocks | None = field(default=None, repr=False, compare=False)
+    item: np.ndarray | None = field(default=None, repr=False, compare=False)
+    report: dict[str, sp.csr_matrix] | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def cut(cls, blocks: NestedBlocks, item: np.ndarray, m: int, *, method: str = "bcv", seed: int = 0,
+            options: dict | None = None, report: dict | None = None,
+            fingerprints: list[str] | None = None) -> NestedSplits:
+        """The first m splits of these blocks, sentences placed by ``item``, with their quality block."""
+        if m > blocks.max_m():
+            raise InputError(f"m = {m} is impossible with {blocks.n_items} units: at most {blocks.max_m()}")
+        train = halves_from_blocks(blocks.blocks(n_blocks_for(m)), m)[:, item]  # item masks → sentence masks
+        splits = [(np.flatnonzero(t), np.flatnonzero(~t)) for t in train]
+        options = dict(options or {})
+        quality = None
+        if report is not None:
+            quality = split_quality(train, report, floor=True, groups=item)
+            if options.get("group_by") == "document":  # N/4 bounds the overlap in documents, not in sentences
+                quality["overlap"]["unit"] = "document"
+            else:  # how far the sentence overlap may be from n/4: N/4 for N blocks of the items placed
+                N = n_blocks_for(m)
+                quality["overlap"].update({"bound": N / 4, "blocks": N, "units_placed": blocks.n_items})
+        return cls(splits, len(item), method, m, seed, options, quality, fingerprints, blocks=blocks, item=item,
+                   report=report)
+
+    def head(self, m: int) -> NestedSplits:
+        """The first m splits (1 ≤ m ≤ ``len(self)``), with their own quality block."""
+        if not 1 <= m <= len(self):
+            raise InputError(f"m must lie in 1..{len(self)} for head(m), got {m}", param="m")
+        return self if m == len(self) else self._again(m)
+
+    def extend(self, m: int) -> NestedSplits:
+        """These splits and more, m in all (m ≥ ``len(self)``): the first ``len(self)`` are unchanged."""
+        if m < len(self):
+            raise InputError(f"m must be at least {len(self)} for extend(m) (head(m) gives fewer splits), got {m}",
+                             param="m")
+        return self if m == len(self) else self._again(m)
+
+    def _again(self, m: int) -> NestedSplits:
+        return NestedSplits.cut(self.blocks, self.item, m, method=self.method, seed=self.seed, options=self.options,
+                                report=self.report, fingerprints=self.fingerprints)
+
