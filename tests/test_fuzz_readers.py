@@ -388,3 +388,10 @@ def test_seeds_are_valid(tmp_path):
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             assert main(["test", str(p), "--json"]) == 0
+
+
+def test_template_with_an_empty_conjunction_is_refused(tmp_path):
+    """Found by hypothesis: {"conjunctions": [[]]} loaded and then extracted no feature rows at all."""
+    p = tmp_path / "t.json"
+    p.write_text(json.dumps({"name": "x", "atoms": [], "conjunctions": [[]]}))
+    assert parse_or_input_error(p, p.read_bytes(), lambda q: get_template(str(q))) is None

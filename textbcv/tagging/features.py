@@ -123,9 +123,9 @@ class Template:
             if not isinstance(names, tuple) or not all(isinstance(a, str) for a in names):
                 raise InputError(f"{where}: {what} must be a list of atom names")
         if not isinstance(self.conjunctions, tuple) or not all(
-                isinstance(c, tuple) and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and _is_int(p[1])
-                                             for p in c) for c in self.conjunctions):
-            raise InputError(f"{where}: conjunctions must be lists of [atom, offset] pairs")
+                isinstance(c, tuple) and len(c) > 0 and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
+                                                            and _is_int(p[1]) for p in c) for c in self.conjunctions):
+            raise InputError(f"{where}: conjunctions must be non-empty lists of [atom, offset] pairs")
         for a in self.atoms + self.token_atoms + tuple(a for c in self.conjunctions for a, _ in c):
             if a not in ATOMS:
                 raise InputError(f"{where}: unknown atom {a!r} (atoms: {', '.join(sorted(ATOMS))})")
