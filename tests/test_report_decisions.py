@@ -208,8 +208,8 @@ def test_rope_shows_p_equivalent_everywhere(exported, tmp_path, titles):
     assert r["rope"] == 0.005 and r["meta"]["options"]["rope"] == 0.005  # JSON keeps fractions
     c = f1_row(r, "sysA", "sysB")
     assert c["p_b_better"] + c["p_a_better"] + c["p_equivalent"] == pytest.approx(1)
-    exact = prob_better(*[posteriors(**r["counts"][n], c=r["count_factor"][n])["f1"] for n in ("sysA", "sysB")],
-                        rope=0.005)
+    cf = {n: (f["f1"] if isinstance(f, dict) else f) for n, f in r["count_factor"].items()}  # per metric (clustered)
+    exact = prob_better(*[posteriors(**r["counts"][n], c=cf[n])["f1"] for n in ("sysA", "sysB")], rope=0.005)
     assert c["p_equivalent"] == pytest.approx(exact["p_equivalent"], abs=1e-12)
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "| P(equivalent) |" in md and f"| {c['p_equivalent']:.4f} |" in md
@@ -380,12 +380,12 @@ def test_report_is_self_contained_and_remade_by_its_command(exported, tmp_path, 
         assert f"{name} {n:,}" in md
     assert f"{r['meta']['corpus']['sentences']:,} sentences" in md and "seed 0" in md
     assert "Split quality: training halves overlap n/4 within" in md and "--threshold 0.95" in md
-    assert f"textbcv {r['meta']['textbcv']}" in md and "--variant averaged-counts" in md
+    assert f"textbcv {r['meta']['textbcv']}" in md and f"--variant {r['variant']}" in md
     methods = md.split("## Methods (to paste)")[1]
     assert md.rstrip().endswith(methods.strip())  # the last section
     for fact in ("3×2 block-regularized cross-validation", "seed 0", "at least 0.95", "95% credible",
                  "Research on Block-regularized Cross-Validation Methods for Comparing Supervised Algorithms",
-                 f"textbcv {r['meta']['textbcv']}", "averaged-counts"):
+                 f"textbcv {r['meta']['textbcv']}", r["variant"]):
         assert fact in methods, fact
     # the command remakes the same report.json
     command = md.split("```\n")[1].split("\n```")[0]

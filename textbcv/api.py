@@ -210,7 +210,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     >>> textbcv.compare(path, systems, variant="thesis2")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --variant: unknown variant 'thesis2' (variants: thesis, independent, averaged-counts, rho, adaptive)
+    textbcv.errors.InputError: --variant: unknown variant 'thesis2' (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
     """
     from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
     from textbcv.tagging.system import parse_system

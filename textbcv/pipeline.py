@@ -86,7 +86,7 @@ class CompareOptions:
         >>> CompareOptions(variant="thesis ").validate()
         Traceback (most recent call last):
         ...
-        textbcv.errors.InputError: --variant: unknown variant 'thesis ' (variants: thesis, independent, averaged-counts, rho, adaptive)
+        textbcv.errors.InputError: --variant: unknown variant 'thesis ' (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
         """
         if self.task not in TASKS:
             raise InputError(f"--task: unknown task {self.task!r} (tasks: {', '.join(TASKS)})")
