@@ -184,7 +184,7 @@ def summarize(key: str, report: dict, timing: dict, run_dir: Path) -> dict:
         "crf": report["meta"]["systems"][0]["params"] | {"algorithm": report["meta"]["systems"][0]["algorithm"]},
         "metrics": metrics,
         "sequential_t_test_f1": None if seq is None else {
-            "decision": seq["decision"], "estimate": seq["estimate"], "ci": seq["ci"],
+            "t_test": seq["t_test"], "ahead": seq["ahead"], "estimate": seq["estimate"], "ci": seq["ci"],
             "boundary_b_better": seq["b_better"].get("boundary")},
         "split_quality": {k: report["split_quality"].get(k) for k in ("overlap_max_deviation",) if k in (report["split_quality"] or {})},
         "timing": {"wall_seconds": round(timing["wall_seconds"], 1), "invocations": timing["invocations"],
@@ -200,6 +200,13 @@ def _pct(x: float) -> str:
 def _ci(ci) -> str:
     return "—" if ci is None else f"[{_pct(ci[0])}, {_pct(ci[1])}]"
 
+
+
+def _t_test_words(s: dict) -> str:
+    """The sequential t-test's result in words (JSON of this version: t_test/ahead; older: decision)."""
+    if "t_test" not in s:
+        return s["decision"]
+    return f"rejects equality ({s['ahead']} ahead)" if s.get("ahead") else "no decision"
 
 def _p3(p) -> str:
     return "—" if p is None else f"{p:.3f}"
@@ -250,7 +257,7 @@ def render(results: list[dict], meta: dict) -> str:
     for r in results:
         c = r["corpus"]
         s = r["sequential_t_test_f1"]
-        seq = "–" if s is None else f"{s['decision']}: {100 * s['estimate']:+.2f} points, CI {_ci(s['ci'])}"
+        seq = "–" if s is None else f"{_t_test_words(s)}: {100 * s['estimate']:+.2f} points, CI {_ci(s['ci'])}"
         files = ", ".join(Path(f["path"]).name for f in c["files"])
         lines.append(f"| {r['key']} | {files} | {c['sentences']:,} | {c['tokens']:,} | {c['gold_chunks']:,} | "
                      f"{fmt_seconds(r['timing']['wall_seconds'])} | {r['timing']['sum_fold_seconds']:.0f} | {seq} |")
@@ -279,7 +286,7 @@ def render(results: list[dict], meta: dict) -> str:
         if s is not None:
             td = r["metrics"]["f1"]["thesis"]["difference"]
             inside = s["ci"][0] <= td <= s["ci"][1]
-            lines.append(f"- Sequential t-test on per-fold F1 differences (m = 3): {s['decision']} "
+            lines.append(f"- Sequential t-test on per-fold F1 differences (m = 3): {_t_test_words(s)} "
                          f"(estimate {100 * s['estimate']:+.2f} points, CI {_ci(s['ci'])}); the thesis's F1 difference "
                          f"({100 * td:+.2f}) lies {'inside' if inside else 'outside'} this interval.")
         for mt in diffs:

@@ -147,7 +147,8 @@ def test_sequential_large_difference_stops_at_3(tmp_path):
     report = json.loads((out / "report.json").read_text())
     assert report["stopping"]["m_used"] == 3 and report["m"] == 3
     assert "stopped at m = 3" in report["stopping"]["reason"]
-    assert report["sequential"][0]["decision"] == "A better"
+    assert (report["sequential"][0]["t_test"], report["sequential"][0]["ahead"]) == ("rejects equality", "A")
+    assert "decision" not in report["sequential"][0]  # one decision rule: the Bayes test's
     assert len((out / "folds.jsonl").read_text().splitlines()) == 12
     assert len(json.loads((out / "splits.json").read_text())["splits"]) == 3
 
@@ -157,7 +158,7 @@ def test_sequential_identical_systems_run_to_M(tmp_path):
     assert main(compare_args(out, "--sequential", "--m-max", "4", systems="iob2,iob2+ner-thesis", iters=4)) == 0
     report = json.loads((out / "report.json").read_text())
     assert report["stopping"]["m_used"] == 4 and "without a decision" in report["stopping"]["reason"]
-    assert report["sequential"][0]["decision"] == "no decision"
+    assert (report["sequential"][0]["t_test"], report["sequential"][0]["ahead"]) == ("does not reject equality", None)
     f1 = next(c for c in report["comparisons"] if c["metric"] == "f1")
     assert f1["p_b_better"] == f1["p_a_better"] == 0.5 and f1["decision"] == "no clear difference"
     assert len((out / "folds.jsonl").read_text().splitlines()) == 16

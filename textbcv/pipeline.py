@@ -346,7 +346,7 @@ def _sequential(store: FoldStore, names: Sequence[str], m: int, options: Compare
 def _stop_now(answer: dict, seq: list[dict], options: CompareOptions) -> tuple[bool, str]:
     """Whether every pair's F1 comparison is decided under the chosen stopping rule."""
     if options.stop == "t-test":
-        undecided = [s for s in seq if s["decision"] == "no decision"]
+        undecided = [s for s in seq if s["t_test"] != "rejects equality"]
         if not undecided:
             return True, "the sequential t-test on per-fold F1 differences decided every pair"
         return False, ""

@@ -291,13 +291,14 @@ def sequential_words(s: dict) -> str:
 
     Examples
     --------
-    >>> sequential_words({"a": "A", "b": "B", "decision": "B better"}), sequential_words({"a": "A", "b": "B", "decision": "no decision"})
-    ('rejects equality: B ahead', 'does not reject equality')
+    >>> sequential_words({"a": "A", "b": "B", "t_test": "rejects equality", "ahead": "B"})
+    'rejects equality: B ahead'
+    >>> sequential_words({"a": "A", "b": "B", "t_test": "does not reject equality", "ahead": None})
+    'does not reject equality'
     """
-    d = s["decision"]
-    if d not in ("A better", "B better"):
+    if s.get("ahead") not in ("A", "B"):
         return "does not reject equality"
-    return f"rejects equality: {s['b'] if d == 'B better' else s['a']} ahead"
+    return f"rejects equality: {s['b'] if s['ahead'] == 'B' else s['a']} ahead"
 
 
 def _seq_sentence(report: dict, c: dict) -> str | None:
@@ -305,10 +306,10 @@ def _seq_sentence(report: dict, c: dict) -> str | None:
     if seq is None:
         return None
     alpha = report["alpha"]
-    if seq["decision"] not in ("A better", "B better"):
+    if seq.get("ahead") not in ("A", "B"):
         return (f"The sequential t-test on the per-fold F1 differences does not reject equality at α = {alpha:g} "
                 f"(mean difference {100 * seq['estimate']:+.2f} points, {c['b']} − {c['a']}).")
-    ahead = c["b"] if seq["decision"] == "B better" else c["a"]
+    ahead = c["b"] if seq["ahead"] == "B" else c["a"]
     text = (f"The sequential t-test on the per-fold F1 differences rejects equality at α = {alpha:g}: mean difference "
             f"{100 * seq['estimate']:+.2f} points ({c['b']} − {c['a']}), {ahead} ahead")
     if _winner(c) and _winner(c)[0] == ahead:
@@ -414,7 +415,7 @@ def conclusion(report: dict) -> str:
                      f"{tau:g}; see the pairwise table).")
     seq = report.get("sequential") or []
     if seq:
-        k = sum(s["decision"] in ("A better", "B better") for s in seq)
+        k = sum(s.get("ahead") in ("A", "B") for s in seq)
         parts.append(f"The sequential t-test on per-fold F1 differences rejects equality for {k} of the {len(seq)} pairs "
                      f"at α = {report['alpha']:g}.")
     return " ".join(parts)

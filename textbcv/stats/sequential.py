@@ -181,22 +181,29 @@ def sequential_t_test(differences: np.ndarray | Sequence[Sequence[float]], alpha
     return out
 
 
+#: ``t_test`` of :func:`sequential_pair` when one direction rejected equality
+REJECTS = "rejects equality"
+
+
 def sequential_pair(differences: np.ndarray | Sequence[Sequence[float]], alpha: float = 0.05, m_start: int = 3,
                     M: int | None = None) -> dict:
     """Algorithm 5.1 in both directions on the per-fold differences B − A of one pair (shape (m, 2)).
 
     H1 "B better" is tested on the differences and H1 "A better" on their
     negatives, each fed split by split until it stops (M defaults to m;
-    ``m_start`` is capped at m). ``decision`` is "B better", "A better" or
-    "no decision"; ``estimate`` is μ̂_m×2 over all m splits and ``ci`` the
+    ``m_start`` is capped at m). ``t_test`` is "rejects equality" or "does not
+    reject equality", and ``ahead`` the side ("A" or "B") the mean difference
+    favours when it rejects, else None — the t-test's own result at α, kept
+    apart from the report's one decision rule (the Bayes test's
+    ``decision``); ``estimate`` is μ̂_m×2 over all m splits and ``ci`` the
     interval (eq. 5.36) where the "B better" test stopped — the entries of
     ``sequential`` in a compare report.
 
     Examples
     --------
     >>> r = sequential_pair([[0.02, 0.03], [0.025, 0.02], [0.03, 0.028]])
-    >>> r["decision"], round(r["estimate"], 4), r["b_better"]["m"]
-    ('B better', 0.0255, 3)
+    >>> r["t_test"], r["ahead"], round(r["estimate"], 4), r["b_better"]["m"]
+    ('rejects equality', 'B', 0.0255, 3)
     """
     d = np.asarray(differences, dtype=float)
     if d.ndim != 2 or d.shape[1] != 2 or d.shape[0] < 1:
@@ -212,11 +219,11 @@ def sequential_pair(differences: np.ndarray | Sequence[Sequence[float]], alpha: 
                 break
         out[label] = state.as_dict()
     if out["b_better"]["decision"] == "reject H0":
-        out["decision"] = "B better"
+        out["t_test"], out["ahead"] = REJECTS, "B"
     elif out["a_better"]["decision"] == "reject H0":
-        out["decision"] = "A better"
+        out["t_test"], out["ahead"] = REJECTS, "A"
     else:
-        out["decision"] = "no decision"
+        out["t_test"], out["ahead"] = "does not reject equality", None
     out["estimate"] = float(d.mean())
     out["ci"] = out["b_better"]["ci"]
     return out
