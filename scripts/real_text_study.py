@@ -75,7 +75,7 @@ from textbcv import defaults as tdefaults  # noqa: E402
 from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
-from textbcv.scoring import count_chunks  # noqa: E402
+from textbcv.scoring import sentence_counts  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
 from textbcv.stats.compare import ALL_VARIANTS, system_posteriors  # noqa: E402
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
@@ -186,20 +186,11 @@ class Pool:
         crf = CRFTagger(self.templates[system], "ap", self.params)
         crf.fit_features([feats[i] for i in train], [self.tags[i] for i in train])
         pred = crf.predict_features([feats[i] for i in test])
-        out = np.zeros((len(test), 3), dtype=np.int64)
-        for row, (i, p) in enumerate(zip(test, pred)):
-            c = count_chunks([self.gold[i]], [decode(p, self.scheme)]).to_dict()["overall"]
-            out[row] = (c["tp"], c["fp"], c["fn"])
-        return out
+        return sentence_counts([self.gold[i] for i in test], [decode(p, self.scheme) for p in pred])
 
     def train_test(self, system: str, train: np.ndarray, test: np.ndarray) -> list[int]:
         """Fit system on ``train`` (pool indices), tag ``test``; overall [tp, fp, fn]."""
-        feats = self.features[system]
-        crf = CRFTagger(self.templates[system], "ap", self.params)
-        crf.fit_features([feats[i] for i in train], [self.tags[i] for i in train])
-        pred = crf.predict_features([feats[i] for i in test])
-        c = count_chunks([self.gold[i] for i in test], [decode(p, self.scheme) for p in pred]).to_dict()["overall"]
-        return [c["tp"], c["fp"], c["fn"]]
+        return [int(x) for x in self.train_test_sentences(system, train, test).sum(axis=0)]
 
 
 SPLIT_KW: dict = {}  # extra make_splits options (the smoke run lowers the balancing effort)

@@ -268,6 +268,18 @@ def fold_scores_from_stores(paths, system: str, minus: str | None = None, m: int
     return x
 
 
+def _study():
+    """scripts/real_text_study.py as a module (its pools, data-set draws and unit files), loaded once."""
+    import importlib.util
+
+    if "real_text_study" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("real_text_study", Path(__file__).with_name("real_text_study.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules["real_text_study"] = mod
+    return sys.modules["real_text_study"]
+
+
 def real_text_scores(study_dir: Path) -> list[tuple[dict, np.ndarray]]:
     """Fold F1 arrays (R × 7 × 2) from the real-text study's committed data sets, with their labels.
 
@@ -275,15 +287,10 @@ def real_text_scores(study_dir: Path) -> list[tuple[dict, np.ndarray]]:
     score (``A``, ``B`` and the paired difference ``B − A``). Only data sets holding that piece count;
     the fold order is the study's (split-major, m = 7, whose first 3 splits are its m = 3 design).
     """
+    rts = _study()
     out = []
     for path in sorted(Path(study_dir).glob("*.jsonl")):
-        merged: dict[int, dict] = {}
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if not line.strip():
-                continue
-            x = json.loads(line)
-            cur = merged.setdefault(x["r"], {**x, "pieces": {}})
-            cur["pieces"].update(x["pieces"])
+        merged = rts.merge_lines(rts.load_lines(path))
         if not merged:
             continue
         pool = next(iter(merged.values()))["pool"]
@@ -307,12 +314,9 @@ def pool_overlap(study_dir: Path, pool: str, rs: list[int]) -> dict:
     Redraws the study's data sets (``Pool.draw`` of scripts/real_text_study.py) from the pool's sentences
     and documents, without extracting features.
     """
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("real_text_study", Path(__file__).with_name("real_text_study.py"))
-    rts = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(rts)
     from textbcv.corpus import read_corpus
+
+    rts = _study()
 
     p = rts.POOLS[pool]
     corpus = read_corpus([str(rts.SHARED / f) for f in p["files"]], format=p["format"])

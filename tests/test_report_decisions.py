@@ -49,6 +49,8 @@ from textbcv.corpus import read_corpus, write_conll
 from textbcv.stats.bayes import THRESHOLD, difference_density, prob_better, prob_greater
 from textbcv.stats.compare import compare_counts
 from textbcv.verdicts import fmt_p
+
+from test_byo_evaluate import read_blocks
 from textbcv.stats.posterior import BetaPosterior, F1Posterior, posteriors
 
 M = 3
@@ -58,21 +60,6 @@ WINNER = re.compile(r"\bsys\w+ (?:is )?better than\b|\bsys\w+ better\b(?!\))")
 # ---------------------------------------------------------------- a tagger written outside textbcv
 
 
-def _blocks(path: Path) -> list[list[list[str]]]:
-    out, cur = [], []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        f = line.split()
-        if not f:
-            if cur:
-                out.append(cur)
-            cur = []
-        elif f[0] != "-DOCSTART-":
-            cur.append(f)
-    if cur:
-        out.append(cur)
-    return out
-
-
 def write_system(folds: Path, out: Path, blank: float, seed: int, nothing: bool = False) -> Path:
     """Predictions = the gold tags, each sentence blanked (all O) with probability ``blank``; or no chunk at all."""
     rng = random.Random(seed)
@@ -80,7 +67,7 @@ def write_system(folds: Path, out: Path, blank: float, seed: int, nothing: bool 
     for i in range(M):
         for d in (0, 1):
             lines = []
-            for s in _blocks(folds / f"fold-{i}-{d}" / "test.conll"):
+            for s in read_blocks(folds / f"fold-{i}-{d}" / "test.conll"):
                 drop = nothing or rng.random() < blank
                 lines += [f"{r[0]} {'O' if drop else r[-1]}" for r in s] + [""]
             (out / f"fold-{i}-{d}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -370,8 +370,10 @@ def fold_clusters(splits, corpus: Corpus) -> dict:
     return {"clusters": "sentences", "folds": {}}
 
 
-def design_effects_of(store: FoldStore, names: Sequence[str], m: int, clusters: dict | None) -> dict:
+def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: dict | None) -> dict:
     """Each system's design effect (:mod:`textbcv.stats.clustering`) from its folds' per-sentence counts.
+
+    ``records``: fold records by ``(system, split, direction)`` (a FoldStore's ``records``).
 
     Returns ``{"clusters", "folds": {name: [[deff P, R, F1] per fold]}, "pooled": {name: {metric: deff}}}``;
     an InputError when a fold has no per-sentence counts (runs of textbcv before 0.1 saved none).
@@ -384,7 +386,7 @@ def design_effects_of(store: FoldStore, names: Sequence[str], m: int, clusters: 
         effects = []
         for j in range(m):
             for k in (0, 1):
-                rec = store.records[(n, j, k)]
+                rec = records[(n, j, k)]
                 if "sentence_counts" not in rec:
                     raise InputError(f"--variant clustered needs the per-sentence counts of every fold, and fold "
                                      f"{j},{k} of {n!r} has none (a run of an older textbcv): choose another --variant, "
@@ -406,12 +408,12 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     counts = {n: store.counts(n, m) for n in names}
     have = all("sentence_counts" in store.records[(n, j, k)] for n in names for j in range(m) for k in (0, 1))
     # measured whenever the folds allow (the report shows it, `textbcv test RUN` reuses it); needed by "clustered"
-    deff = design_effects_of(store, names, m, clusters) if have or options.variant == "clustered" else None
+    deff = design_effects_of(store.records, names, m, clusters) if have or options.variant == "clustered" else None
     answer = compare_counts(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
                             rho1=options.rho1, rho2=options.rho2, threshold=options.threshold,
                             design_effects=None if deff is None else deff["pooled"])
     if deff is not None:
-        answer["design_effects"] = deff["pooled"] if options.variant != "clustered" else answer["design_effects"]
+        answer["design_effects"] = deff["pooled"]
         answer["design_effect_folds"] = {"clusters": deff["clusters"], "folds": deff["folds"]}
     return counts, answer, _sequential(store, names, m, options)
 

@@ -659,11 +659,9 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
     A run directory's ``report.json`` gives the effects ``compare`` measured with the corpus's documents
     as clusters; a ``folds.jsonl`` alone gives per-sentence counts, with sentences as clusters.
     """
-    import numpy as np
-
     from textbcv._io import load_json
     from textbcv.foldfile import read_fold_records
-    from textbcv.stats.clustering import design_effect, pooled_design_effect
+    from textbcv.pipeline import design_effects_of
 
     names = list(data.systems)
     if data.run_dir is not None and (data.run_dir / "report.json").is_file():
@@ -675,17 +673,10 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
     if not str(data.path).endswith(".jsonl"):
         return None, ""
     recs = {(r["system"], r["split"], r["direction"]): r for _, r in read_fold_records(data.path)}
-    out = {}
-    for n in names:
-        effects = []
-        for j in range(data.m):
-            for k in (0, 1):
-                rec = recs.get((n, j, k))
-                if rec is None or "sentence_counts" not in rec:
-                    return None, ""
-                effects.append(design_effect(np.asarray(rec["sentence_counts"], dtype=float).reshape(-1, 3)))
-        out[n] = pooled_design_effect(effects)
-    return out, "from the folds' per-sentence counts with sentences as clusters (documents are not known here)"
+    if not all("sentence_counts" in recs.get((n, j, k), {}) for n in names for j in range(data.m) for k in (0, 1)):
+        return None, ""
+    pooled = design_effects_of(recs, names, data.m, None)["pooled"]
+    return pooled, "from the folds' per-sentence counts with sentences as clusters (documents are not known here)"
 
 
 def run(args) -> int:
