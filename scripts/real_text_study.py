@@ -268,7 +268,13 @@ def piece_truth(pool: Pool, r: int, D: np.ndarray, unit: str, halvings: int, job
             "test_sentences": int(len(rest))}
 
 
-def piece_design(pool: Pool, r: int, D: np.ndarray, design: str, unit: str, jobs: int) -> dict:
+def piece_design(pool: Pool, r: int, D: np.ndarray, design: str, unit: str, jobs: int,
+                 deff_out: dict | None = None) -> dict:
+    """One design's folds at m = 7 (and its own m = 3 where not nested), pooled counts per fold and system.
+
+    ``deff_out`` (``bcv`` only): the same CRFs count per sentence and this dict receives the ``deff``
+    piece of these folds too, so the design effects cost no second training.
+    """
     method, balance = DESIGNS[design]
     sub = pool.corpus.subset(D.tolist())
     t0 = time.perf_counter()
@@ -289,7 +295,12 @@ def piece_design(pool: Pool, r: int, D: np.ndarray, design: str, unit: str, jobs
             oov[tag].append(round(pool.oov(tr, te), 6))
             for s in SYSTEMS:
                 tasks.append(((tag, j, k), s, tr, te))
-    res = run_tasks(tasks, jobs)
+    if deff_out is not None and sets.keys() == {""}:
+        res_s = run_tasks(tasks, jobs, fn=_task_sentences)
+        deff_out.update(_deff_piece(pool, D, list(s7.folds()), res_s, s7))
+        res = {(key, sy): [int(x) for x in c.sum(axis=0)] for (key, sy), c in res_s.items()}
+    else:
+        res = run_tasks(tasks, jobs)
     out: dict = {}
     for tag, ss in sets.items():
         q = ss.quality or {}
@@ -309,13 +320,17 @@ def piece_deff(pool: Pool, r: int, D: np.ndarray, unit: str, jobs: int) -> dict:
     design effect of precision, recall and F1 with sentences as clusters and, where the pool marks
     documents, with documents as clusters.
     """
-    from textbcv.stats.clustering import design_effect
-
     sub = pool.corpus.subset(D.tolist())
     s7 = make_splits(sub, m=M_MAX, method="bcv", balance=(), group_by=unit, seed=r, **SPLIT_KW)
     folds = list(s7.folds())
-    tasks = [((j, k), sy, D[np.asarray(tr)], D[np.asarray(te)]) for j, k, tr, te in folds for sy in SYSTEMS]
-    res = run_tasks(tasks, jobs, fn=_task_sentences)
+    tasks = [(("", j, k), sy, D[np.asarray(tr)], D[np.asarray(te)]) for j, k, tr, te in folds for sy in SYSTEMS]
+    return _deff_piece(pool, D, folds, run_tasks(tasks, jobs, fn=_task_sentences), s7)
+
+
+def _deff_piece(pool: Pool, D: np.ndarray, folds: list, res: dict, s7) -> dict:
+    """The ``deff`` piece from per-sentence counts ``res`` {(("", j, k), system): (n, 3) array} of ``folds``."""
+    from textbcv.stats.clustering import design_effect
+
     doc_of = None
     if pool.docs is not None:
         doc_of = np.empty(len(pool.sents), dtype=np.int64)
@@ -327,7 +342,7 @@ def piece_deff(pool: Pool, r: int, D: np.ndarray, unit: str, jobs: int) -> dict:
     for j, k, _tr, te in folds:
         te = D[np.asarray(te)]
         for sy in SYSTEMS:
-            c = res[((j, k), sy)]
+            c = res[(("", j, k), sy)]
             out["counts"][sy].append([int(x) for x in c.sum(axis=0)])
             d = design_effect(c).to_dict()["deff"]
             out["deff_sentence"][sy].append([d[x] for x in ("precision", "recall", "f1")])
@@ -381,7 +396,14 @@ def run_dataset(pool: Pool, r: int, n: int, halvings: int, jobs: int, work: Path
         elif what == "deff":
             res = piece_deff(pool, r, D, unit, jobs)
         else:
-            res = piece_design(pool, r, D, what, unit, jobs)
+            twin = f"deff/{unit}" if what == "bcv" and f"deff/{unit}" in todo and f"deff/{unit}" not in done else None
+            extra: dict | None = {} if twin else None
+            res = piece_design(pool, r, D, what, unit, jobs, deff_out=extra)
+            if twin and extra:  # the deff piece of the same folds, from the same training
+                extra["seconds"] = 0.0
+                with open(wfile, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"piece": twin, "result": extra}) + "\n")
+                done[twin] = extra
         res["seconds"] = round(time.time() - t0, 1)
         with open(wfile, "a", encoding="utf-8") as f:
             f.write(json.dumps({"piece": piece, "result": res}) + "\n")

@@ -169,7 +169,13 @@ def test_real_text_study_smoke_resumes_and_reports(shared, tmp_path, monkeypatch
     with pytest.raises(KeyboardInterrupt):
         rts.main(argv)
     assert not (out / "real_text_study" / "conll.jsonl").exists()
-    assert len((work / "conll" / "r0000.jsonl").read_text().splitlines()) == 1 + 2 + 2  # head, 2 truths, 2 designs
+    saved = [json.loads(x) for x in (work / "conll" / "r0000.jsonl").read_text().splitlines()]
+    # head, 2 truths, 2 designs, and the design effects of the bcv folds from the bcv piece's own training
+    assert [x["piece"] for x in saved] == ["head", "truth/document", "truth/sentence", "random/document",
+                                           "deff/document", "bcv/document"]
+    bcv, deff = saved[5]["result"], saved[4]["result"]
+    assert deff["digest"] == bcv["digest"] and deff["counts"] == bcv["counts"]
+    assert all(len(v) == 2 * rts.M_MAX for v in deff["deff_document"].values())
     calls.clear()
     monkeypatch.setattr(rts, "piece_design", lambda *a, **k: (calls.append(a[3:5]), real(*a, **k))[1])
     assert rts.main(argv) == 0
