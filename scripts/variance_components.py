@@ -339,6 +339,8 @@ def components_row(scores: np.ndarray, n_resamples: int, seed: int, **labels) ->
     row.update({q: vc[q] for q in QUANTITIES})
     row["c_m_thesis"] = thesis_count_factor(vc["m"])
     row["bootstrap"] = {"method": "BCa", "resamples": n_resamples, "confidence": vc["confidence"], "seed": seed}
+    if vc["percentile_fallback"]:
+        row["bootstrap"]["percentile_fallback"] = vc["percentile_fallback"]
     return row
 
 
@@ -555,7 +557,9 @@ def render(result: dict) -> str:
         f"R = {f'{rs[0]}–{rs[-1]}' if len(rs) > 1 else rs[0]} independent data sets per n (planned {meta['reps']}); "
         "σ², ω, γ are the mean diagonal, within-pair and across-pair entries of the sample covariance of the 2m fold "
         "F1s over the R data sets; Var = Var(μ̂_m×2) over the data sets, which equals (σ² + ω + (2m−2)γ)/(2m). "
-        "Intervals: 95% BCa bootstrap over the R data sets (2,000 resamples unless stated in the JSON). "
+        "Intervals: 95% BCa bootstrap over the R data sets (2,000 resamples unless stated in the JSON; where BCa "
+        "or a ratio is undefined in some resamples, the percentile interval of the defined ones, listed as "
+        "`percentile_fallback` in the row's `bootstrap`). "
         "c = σ²/(2m·Var) = 1/(1 + ρ1 + (2m−2)ρ2) is the share of Var that σ² explains and the factor the "
         "thesis's c_m stands in for. λ = (mean over data sets of a within-run variance estimate) / Var: "
         "λ_ind = S²/(2m) (all folds independent), λ_pair = var of the m pair means / m (pairs independent; "

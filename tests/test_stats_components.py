@@ -30,8 +30,8 @@ def test_tiny_array_by_hand():
     #   var(pair means)/2     1    | 0 | 1/4   -> mean 5/12
     #   mean s_j² / 4         1/8  | 0 | 5/8   -> mean 1/4
     #   (5/3) · var_ddof0     25/12| 0 | 5/2   -> mean 55/36
-    with pytest.warns(Warning):  # 3 runs: some bootstrap resamples are degenerate, scipy says so
-        vc = variance_components(TINY, n_resamples=200, seed=0)
+    # 3 runs: some bootstrap resamples repeat one run; their undefined ratios are left out of the intervals
+    vc = variance_components(TINY, n_resamples=200, seed=0)
     var = F(7, 12)
     expected = {
         "mean": F(11, 6), "sigma2": F(11, 6), "omega": F(1, 2), "gamma": F(0), "rho1": F(3, 11), "rho2": F(0),
@@ -147,3 +147,27 @@ def test_invariants(x, shift, scale, rnd):
     for q in QUANTITIES:
         assert getattr(vp, q).value == pytest.approx(getattr(vc, q).value, rel=1e-7, abs=1e-12)
         assert getattr(vp, q).low == pytest.approx(getattr(vc, q).low, rel=1e-6, abs=1e-12)
+
+
+def test_undefined_intervals_fall_back_to_the_percentiles_of_the_defined_resamples():
+    # with R = 3 runs, resamples that repeat one run make ρ1 = ω/σ² a 0/0; the interval is then the
+    # percentile interval of the resamples where ρ1 is defined, and the quantity is named
+    x = np.random.default_rng(0).multivariate_normal(np.zeros(6), fold_covariance(3, 1.0, 0.1, 0.3),
+                                                     size=3).reshape(3, 3, 2)
+    vc = variance_components(x, n_resamples=400, seed=5)
+    assert set(vc.percentile_fallback) == {"rho1", "rho2", "count_factor"}
+    assert vc.to_dict()["percentile_fallback"] == list(vc.percentile_fallback)
+    # the same resamples by hand: 400 draws of 3 runs with the generator scipy uses
+    flat = x.reshape(3, 6)
+    idx = np.random.default_rng(5).integers(0, 3, size=(400, 3))
+    from textbcv.stats.components import _statistics
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho1 = np.array([_statistics(flat[i], 3)[QUANTITIES.index("rho1")] for i in idx])
+    rho1 = rho1[np.isfinite(rho1)]
+    assert len(rho1) < 400  # some were undefined
+    lo, hi = np.percentile(rho1, [2.5, 97.5])
+    assert (vc.rho1.low, vc.rho1.high) == pytest.approx((lo, hi))
+    # enough runs: no fallback
+    y = np.random.default_rng(1).multivariate_normal(np.zeros(6), fold_covariance(3, 1.0, 0.1, 0.3),
+                                                     size=60).reshape(60, 3, 2)
+    assert variance_components(y, n_resamples=200, seed=0).percentile_fallback == ()

@@ -41,6 +41,7 @@ Var(μ̂) that σ² explains, and the factor c that the thesis's c_m
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -97,13 +98,15 @@ class VarianceComponents:
     lambda_pairs: Estimate
     lambda_5x2cv: Estimate
     lambda_corrected: Estimate
+    #: quantities whose interval was undefined and that carry the percentile interval of the defined resamples
+    percentile_fallback: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         """Plain dict: the settings, then every figure as ``{"value", "low", "high"}``."""
-        out = {}
+        out: dict = {}
         for f in fields(self):
             v = getattr(self, f.name)
-            out[f.name] = v.to_dict() if isinstance(v, Estimate) else v
+            out[f.name] = v.to_dict() if isinstance(v, Estimate) else (list(v) if isinstance(v, tuple) else v)
         return out
 
 
@@ -175,7 +178,12 @@ def variance_components(scores, confidence: float = 0.95, n_resamples: int = 200
     seed : int
         Seed of the bootstrap; same inputs and seed give the same intervals.
     method : {"BCa", "percentile", "basic"}
-        Interval method of ``scipy.stats.bootstrap``.
+        Interval method of ``scipy.stats.bootstrap``. Where a quantity's
+        interval comes out undefined (with few runs a resample can repeat one
+        run, making a ratio 0/0, or BCa's correction is undefined), it gets the
+        percentile interval of the resamples where it is defined (at least half
+        of them) and is named in ``percentile_fallback``; otherwise its bounds
+        stay NaN.
 
     Returns
     -------
@@ -226,15 +234,28 @@ def variance_components(scores, confidence: float = 0.95, n_resamples: int = 200
         return _statistics(flat[np.moveaxis(np.asarray(idx), axis, -1)], m)
 
     batch = max(1, int(2e7 // (R * 4 * m * m + R * 2 * m)))
-    kw = dict(n_resamples=n_resamples, batch=batch, vectorized=True, confidence_level=confidence, method=method)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    kw = dict(n_resamples=n_resamples, batch=batch, vectorized=True, confidence_level=confidence)
+
+    with warnings.catch_warnings(), np.errstate(divide="ignore", invalid="ignore"):
+        warnings.simplefilter("ignore", stats.DegenerateDataWarning)  # a degenerate BCa is handled below
         try:  # scipy >= 1.15 names the generator ``rng``
-            res = stats.bootstrap((np.arange(R),), statistic, rng=np.random.default_rng(seed), **kw)
+            res = stats.bootstrap((np.arange(R),), statistic, rng=np.random.default_rng(seed), method=method, **kw)
         except TypeError as e:
             if "rng" not in str(e):
                 raise
-            res = stats.bootstrap((np.arange(R),), statistic, random_state=np.random.default_rng(seed), **kw)
+            res = stats.bootstrap((np.arange(R),), statistic, random_state=np.random.default_rng(seed),
+                                  method=method, **kw)
     lo = np.asarray(res.confidence_interval.low, dtype=float)
     hi = np.asarray(res.confidence_interval.high, dtype=float)
+    fallback: list[str] = []
+    for i in np.flatnonzero(~(np.isfinite(lo) & np.isfinite(hi))):
+        # a ratio undefined in some resamples (e.g. σ² = 0 when a resample repeats one run), or BCa's
+        # correction undefined: the percentile interval of the resamples where it is defined stands in
+        dist = np.asarray(res.bootstrap_distribution[i], dtype=float)
+        dist = dist[np.isfinite(dist)]
+        if len(dist) >= 0.5 * n_resamples:
+            lo[i], hi[i] = np.percentile(dist, [50 * (1 - confidence), 50 * (1 + confidence)])
+            fallback.append(QUANTITIES[i])
     ests = {q: Estimate(float(point[i]), float(lo[i]), float(hi[i])) for i, q in enumerate(QUANTITIES)}
-    return VarianceComponents(R=R, m=m, confidence=confidence, n_resamples=n_resamples, seed=seed, **ests)
+    return VarianceComponents(R=R, m=m, confidence=confidence, n_resamples=n_resamples, seed=seed,
+                              percentile_fallback=tuple(fallback), **ests)
