@@ -704,6 +704,39 @@ def choose_variant(summary: dict, design: str) -> tuple[str | None, str]:
 
 # ------------------------------------------------------------------ report
 
+#: the rows of the summary that textbcv's option notes quote (textbcv/_evidence.py)
+EVIDENCE_ROWS = {"conll": ("document", "document"), "msr": ("sentence", "sentence")}  # pool: (unit, truth)
+EVIDENCE_MODULE = ROOT / "textbcv" / "_evidence.py"
+
+
+def evidence_figures(summary: dict, pools: Sequence[str]) -> dict:
+    """Coverage of every interval variant (BCV, m = 3) per pool, as the option notes quote it.
+
+    ``{variant: {pool: {"unit", "R", "coverage_f1", "coverage_delta", "width_f1"}}}``; CoNLL-2003 by
+    document against the document-half truth, MSR by sentence.
+    """
+    out: dict = {}
+    for c in summary["coverage"]:
+        unit_truth = EVIDENCE_ROWS.get(c["pool"])
+        if (c["pool"] not in pools or c["design"] != "bcv" or c["m"] != 3
+                or (c["unit"], c.get("truth", c["unit"])) != unit_truth):
+            continue
+        out.setdefault(c["variant"], {})[c["pool"]] = {
+            "unit": c["unit"], "R": c["R"], "coverage_f1": round(c["coverage_f1"], 4),
+            "coverage_delta": round(c["coverage_delta"], 4), "width_f1": round(c["width_f1"], 3)}
+    return {v: dict(sorted(out[v].items())) for v in sorted(out)}
+
+
+def write_evidence_module(figures: dict, path: Path = EVIDENCE_MODULE) -> None:
+    """Write ``textbcv/_evidence.py``: the real-text figures the option notes quote (generated)."""
+    text = ('"""Real-text study figures quoted by :mod:`textbcv.defaults` (generated: do not edit).\n\n'
+            "Written by ``scripts/real_text_study.py`` with its summary (``docs/real_text_study.json``): coverage "
+            "of\nthe true F1 on new text by each interval variant's 95% F1 interval, BCV without balancing, m = 3,\n"
+            'per pool (CoNLL-2003 by document, SIGHAN 2005 MSR by sentence); R data sets, two taggers each.\n"""\n\n'
+            f"REAL_TEXT = {json.dumps(figures, indent=4, sort_keys=True)}\n")
+    path.write_text(text, encoding="utf-8")
+
+
 def plot(result: dict, path: Path) -> bool:
     """Bias ± 2 SE of every design (F1 of B and ΔF1, m = 3 and 7) per pool and unit; False when nothing to draw."""
     rows = [r for r in result["summary"]["bias"] if r["estimator"] == "pooled" and r["truth"] == POOLS[r["pool"]]["units"][0]
@@ -971,6 +1004,8 @@ def main(argv=None) -> int:
                           "variant_text": variant_text}
     result["meta"]["plot"] = "real_text_study.png" if plot(result, out / "real_text_study.png") else None
     write_json(out / "real_text_study.json", result)
+    if not args.smoke and set(pools) == set(POOLS) and out.resolve() == (ROOT / "docs").resolve():
+        write_evidence_module(evidence_figures(summary, pools))  # only a summary of every pool speaks for them
     results_md = Path(args.results) if args.results else out / "RESULTS.md"
     update_section(results_md, "real-text", render(result))
     log(f"summary written: {out / 'real_text_study.json'} ({', '.join(f'{p}: {len(rows[p])}' for p in pools)} data sets)")

@@ -229,6 +229,18 @@ def test_committed_real_text_study_defaults_are_the_cli_defaults():
         assert chosen is None or chosen == d[key], (key, chosen, d[key], d["status"])
 
 
+def test_option_notes_quote_the_committed_real_text_study():
+    # textbcv/_evidence.py (what the option notes quote) is the committed study summary's figures
+    from textbcv import _evidence, defaults
+
+    rts = load("real_text_study")
+    d = json.loads((SCRIPTS.parent / "docs" / "real_text_study.json").read_text(encoding="utf-8"))
+    assert _evidence.REAL_TEXT == rts.evidence_figures(d["summary"], list(rts.POOLS))
+    r = _evidence.REAL_TEXT["averaged-counts"]["msr"]
+    assert f"{100 * r['coverage_f1']:.0f}% (SIGHAN 2005 MSR, {r['R']} data sets)" in defaults.EVIDENCE["averaged-counts"]
+    assert defaults.real_text_coverage("no-such-variant") is None
+
+
 def test_unit_leakage_smoke_sees_sentence_halves_easier(shared, tmp_path):
     shared("conll2003_en", "eng.train")
     ul = load("unit_leakage")
