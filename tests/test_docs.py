@@ -422,7 +422,14 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
             "--max-iterations", "10", "--variant", "adaptive", "--quiet", "--out", str(run)]
     assert main(args) == 0
     err = capsys.readouterr().err.strip()
-    assert err in page, err
+    # the notes quote the real-text study's current figures (textbcv/_evidence.py), which grow with the
+    # study: the page shows them as of its writing, so only there are the numbers free
+    masked = re.compile(r"(in the real-text study[^.]*?)(?=\(docs/RESULTS\.md\))")
+
+    def numbers_free(text: str) -> str:
+        return masked.sub(lambda mt: re.sub(r"\d+(\.\d+)?", "#", mt.group(1)), text)
+
+    assert numbers_free(err) in numbers_free(page), err
     report = json.loads((run / "report.json").read_text(encoding="utf-8"))
     md = (run / "report.md").read_text(encoding="utf-8")
     for line in md.splitlines():  # every table row of these sections is quoted verbatim
@@ -459,7 +466,7 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
     lo, hi = ac["systems"]["iob2"]["f1"]["ci"]
     assert f"`--variant averaged-counts` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {_f1_row(ac)['p_a_better']:.4f}" in page
     note = next(n for n in report["split"]["notes"] if n.startswith("--variant adaptive"))
-    assert f"Note: {note}." in page
+    assert numbers_free(f"Note: {note}.") in numbers_free(page)
     # the one-split section's prose (its table rows are checked with the others above)
     from textbcv.report import format_p
 

@@ -27,9 +27,9 @@ so one change moves every entry point at once.
   the folds' test halves, measured on their per-sentence counts with the
   corpus's documents (else its sentences) as clusters
   (:mod:`textbcv.stats.clustering`). Chunks of one sentence or document succeed
-  or fail together, which the count posteriors ignore: measured on one BCV fold
-  of a CRF, the F1 design effect is 4.3–5.1 on SIGHAN MSR (1,000 sentences) and
-  16–37 by document on CoNLL-2003 (about 2,500 sentences). In the real-text
+  or fail together, which the count posteriors ignore: measured on the BCV folds
+  of a CRF in the real-text study, the F1 design effect is 3.9–5.2 on SIGHAN MSR
+  (1,000 sentences) and 6–54 by document on CoNLL-2003 (about 2,500 sentences). In the real-text
   study ``clustered`` covers F1 on new text far more often than
   ``averaged-counts`` (:func:`real_text_coverage` gives the current figures,
   written by the study into ``textbcv/_evidence.py``; the study continues). Without per-sentence counts
