@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from sklearn.model_selection import RepeatedKFold
 
 from textbcv.split import split_units
+from textbcv.split.profiles import length_measures
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 10**6
 rng = np.random.default_rng(0)
@@ -32,7 +33,6 @@ nlab = rng.poisson(1.2, n)
 lr = np.repeat(np.arange(n), nlab)
 label = sp.csr_matrix((np.ones(len(lr)), (lr, rng.integers(0, 9, len(lr)))), shape=(n, 9))
 label.sum_duplicates()
-from textbcv.split.profiles import length_measures
 measures = {"label": label, "lemma": lemma, **length_measures(L)}  # length as make_splits balances it
 
 peak_input = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -69,17 +69,17 @@ import numpy as np
 from scipy import optimize, stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv import defaults as tdefaults  # noqa: E402
 from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
 from textbcv.scoring import sentence_counts  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
-from textbcv.stats.compare import ALL_VARIANTS, system_posteriors  # noqa: E402
+from textbcv.stats.compare import system_posteriors  # noqa: E402
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
 from textbcv.tagging.features import Template, extract  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 
@@ -651,7 +651,6 @@ def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
     for row in summary["bias"]:
         if row["estimator"] != "pooled" or row["truth"] != POOLS[row["pool"]]["units"][0]:
             continue
-        key = (row["design"], row["unit"] if row["unit"] == "sentence" or True else row["unit"])
         ok = (row["bias_se"] is not None and row["R"] >= MIN_R and abs(row["bias"]) < 2 * row["bias_se"]
               and abs(row["bias"]) < 0.1)
         c = cand.setdefault((row["design"], row["unit"], row["pool"]), {"ok": True, "rmse": []})
@@ -747,7 +746,7 @@ def render(result: dict) -> str:
     L = ["## Real-text study: bias and coverage of m×2 CV designs against new text", ""]
     if meta["smoke"]:
         L += ["**Smoke run**: tests the script, not the method.", ""]
-    L += [f"`scripts/real_text_study.py` — status: " + ", ".join(
+    L += ["`scripts/real_text_study.py` — status: " + ", ".join(
         f"{p}: {meta['done'][p]} of {meta['reps']} data sets" for p in meta["pools"]) + ".", ""]
     for p in meta["pools"]:
         spec = POOLS[p]

@@ -33,10 +33,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv._io import write_json  # noqa: E402
 from textbcv.pipeline import CompareOptions, compare  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 METRICS = ("precision", "recall", "f1")
@@ -83,7 +83,7 @@ def slice_file(src: Path, fmt: str, n: int, dest: Path) -> Path:
     """The first ``n`` sentences of ``src`` (blank-line blocks; lines for segmented text) written to ``dest``."""
     text = src.read_text(encoding="utf-8-sig")
     if fmt == "segmented":
-        lines = [l for l in text.splitlines() if l.strip()][:n]
+        lines = [line for line in text.splitlines() if line.strip()][:n]
         out = "\n".join(lines) + "\n"
     else:
         blocks, kept = [b for b in text.replace("\r\n", "\n").split("\n\n") if b.strip()], []
@@ -177,7 +177,7 @@ def summarize(key: str, report: dict, timing: dict, run_dir: Path) -> dict:
     fold_seconds = 0.0
     fstore = run_dir / "folds.jsonl"
     if fstore.exists():
-        fold_seconds = sum(json.loads(l)["run"]["seconds"] for l in fstore.read_text().splitlines() if l.strip())
+        fold_seconds = sum(json.loads(line)["run"]["seconds"] for line in fstore.read_text().splitlines() if line.strip())
     return {
         "key": key, "title": exp["title"], "thesis_table": th["table"], "systems": [a, b],
         "corpus": report["meta"]["corpus"], "options": report["meta"]["options"],

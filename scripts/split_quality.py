@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from _results import ROOT, machine, update_section
-
 from textbcv.corpus import read_corpus
 from textbcv.split import make_splits
+
+from _results import ROOT, machine, update_section
 
 CORPORA = {
     "CoNLL-2003 eng.train": (("conll2003_en", "eng.train"), "conll"),

@@ -60,12 +60,12 @@ import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv._io import append_line, write_json  # noqa: E402
 from textbcv.split import split_units  # noqa: E402
 from textbcv.stats import thesis_count_factor, variance_components  # noqa: E402
 from textbcv.stats.components import QUANTITIES  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 NS = (40, 80, 160, 200, 400, 800, 1200, 1600, 2000)
 MS = (3, 5, 7)
@@ -759,7 +759,10 @@ def main(argv=None) -> int:
         if x.shape[1] not in MS and x.shape[1] >= 2:
             new.append(components_row(x, n_resamples, stable_seed(source, sorted(labels.items()), x.shape[1]),
                                       source=source, **labels))
-        keyf = (lambda r: (r.get("source"), tuple(sorted((k, v) for k, v in r.items() if isinstance(v, str))), r["m"]))
+
+        def keyf(r):
+            return r.get("source"), tuple(sorted((k, v) for k, v in r.items() if isinstance(v, str))), r["m"]
+
         keys = {keyf(r) for r in new}
         result["rows"] = [r for r in result["rows"] if keyf(r) not in keys] + new
         result["findings"] = findings(result["rows"])

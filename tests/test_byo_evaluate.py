@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import shared_path
 from scipy import integrate
 from scipy.stats import beta
 from seqeval.metrics.sequence_labeling import get_entities
@@ -25,8 +26,6 @@ from seqeval.metrics.sequence_labeling import get_entities
 from textbcv.cli import main
 from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
-
-from conftest import shared_path
 
 # ---------------------------------------------------------------- a tagger written outside textbcv
 

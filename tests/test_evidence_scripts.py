@@ -122,7 +122,7 @@ def test_variance_smoke(shared, tmp_path):
     assert st.path.read_text() == before
     for d in vs.DESIGNS:
         p = tmp_path / "w" / "folds" / d / "r001.jsonl"
-        p.write_text("".join(l + "\n" for l in p.read_text().splitlines() if json.loads(l)["split"] < 3))
+        p.write_text("".join(x + "\n" for x in p.read_text().splitlines() if json.loads(x)["split"] < 3))
     assert vs.main(argv + ["--summarize-only"]) == 0
     v = json.loads(out_json.read_text())
     assert v["meta"]["reps_done"] == {"3": 2, "7": 1} and v["summary"]["bcv"]["7"]["f1_mean_folds"]["sd"] is None

@@ -18,6 +18,7 @@ manifest survives save/load.
 from __future__ import annotations
 
 import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp

@@ -100,7 +100,7 @@ def mutate(data: bytes, ops) -> bytes:
     for op in ops:
         kind, args = op[0], op[1:]
         if kind == "crlf":
-            lines = [l + b"\r" for l in lines]
+            lines = [x + b"\r" for x in lines]
         elif kind == "bom":
             lines[0] = b"\xef\xbb\xbf" + lines[0]
         elif kind == "truncate":

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_byo_evaluate import conlleval_chunks, fold_counts, read_blocks
 
 import textbcv
 from textbcv.cli import main
 from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.schemes import convert
-
-from test_byo_evaluate import conlleval_chunks, fold_counts, read_blocks
 
 
 @pytest.fixture(scope="module")

@@ -107,7 +107,13 @@ def test_interrupted_heldout_run_resumes_without_retraining(gsd, full):
     assert (rep["run"]["folds_trained"], rep["run"]["folds_resumed"]) == (7, 5)
     old = [json.loads(x) for x in lines]
     new = [json.loads(x) for x in (part / "folds.jsonl").read_text().splitlines()]
-    key = lambda r: (r["system"], r["split"], r["direction"])
+
+    def key(r):
+        return r["system"], r["split"], r["direction"]
+
     assert sorted((key(r), r["heldout"]) for r in new) == sorted((key(r), r["heldout"]) for r in old)
-    strip = lambda t: [x for x in t.splitlines() if not x.startswith("Run:")]
+
+    def strip(t):
+        return [x for x in t.splitlines() if not x.startswith("Run:")]
+
     assert strip((part / "report.md").read_text()) == strip((full / "report.md").read_text())

@@ -42,16 +42,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate
+from test_byo_evaluate import read_blocks
 
 from textbcv.cli import main
 from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.stats.bayes import THRESHOLD, difference_density, prob_better, prob_greater
 from textbcv.stats.compare import compare_counts
-from textbcv.verdicts import fmt_p
-
-from test_byo_evaluate import read_blocks
 from textbcv.stats.posterior import BetaPosterior, F1Posterior, posteriors
+from textbcv.verdicts import fmt_p
 
 M = 3
 WINNER = re.compile(r"\bsys\w+ (?:is )?better than\b|\bsys\w+ better\b(?!\))")

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from textbcv.errors import InputError
-from textbcv.schemes import is_valid, conlleval_end, conlleval_split, conlleval_start, decode, encode, scheme_names
+from textbcv.schemes import conlleval_end, conlleval_split, conlleval_start, decode, encode, is_valid, scheme_names
 from textbcv.scoring import (
     ChunkCounts,
     LexiconCounts,
-    Tally,
     TagScore,
+    Tally,
     count_chunks,
     count_lexicon,
     format_conlleval,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from textbcv.split import split_units
 from textbcv.split.labels import best_labels, half_ratios

@@ -58,7 +58,7 @@ def test_runner_scores_on_same_gold_chunks(slice600, tmp_path):
         assert 0 < o["tp"] and r["spec"]["template"]["name"] == "ner-thesis"
     # lines on disk are the canonical order
     lines = (tmp_path / "f.jsonl").read_text().splitlines()
-    assert [json.loads(l)["system"] for l in lines] == ["iob2", "iob2", "iobes", "iobes"]
+    assert [json.loads(x)["system"] for x in lines] == ["iob2", "iob2", "iobes", "iobes"]
 
 
 def test_features_extracted_once_per_template(slice600, monkeypatch):
@@ -142,8 +142,8 @@ def test_sigkill_then_resume_equals_uninterrupted(shared, slice600, tmp_path):
     assert len(trained_now) == 12 - n_before
     fresh = run_folds(payload, halvings(600, 3), systems, tmp_path / "fresh.jsonl")
     assert strip_run(resumed.ordered()) == strip_run(fresh.ordered())
-    assert [strip_run([json.loads(l)]) for l in store.read_text().splitlines()] == [
-        strip_run([json.loads(l)]) for l in (tmp_path / "fresh.jsonl").read_text().splitlines()]
+    assert [strip_run([json.loads(x)]) for x in store.read_text().splitlines()] == [
+        strip_run([json.loads(x)]) for x in (tmp_path / "fresh.jsonl").read_text().splitlines()]
 
 
 def test_resume_refuses_other_settings(slice600, tmp_path):
@@ -166,8 +166,10 @@ def test_lexicon_baseline_through_runner(slice600, tmp_path):
         f1 = 2 * o["tp"] / (2 * o["tp"] + o["fp"] + o["fn"])
         assert 0.2 < f1 < 0.8, f1  # a lexicon lookup finds many entities but far from all
     # saved predictions re-score to the same counts with `textbcv score --scheme iobes`
+    import contextlib
+    import io
+
     from textbcv.cli import main
-    import contextlib, io
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         assert main(["score", str(tmp_path / "pred" / "lexicon-iobes-split0-dir1.txt"), "--scheme", "iobes", "--json"]) == 0

@@ -15,8 +15,17 @@ Examples
 
 from __future__ import annotations
 
-from textbcv.verdicts import (points, design_name, fmt_p, methods_paragraph, pct, rope_points, threshold_of,
-                              variant_text, verdict)
+from textbcv.verdicts import (
+    design_name,
+    fmt_p,
+    methods_paragraph,
+    pct,
+    points,
+    rope_points,
+    threshold_of,
+    variant_text,
+    verdict,
+)
 
 __all__ = ["render_tex", "tex_escape"]
 

@@ -34,9 +34,9 @@ accuracy:  75.00%; precision:  50.00%; recall:  50.00%; FB1:  50.00
 
 from __future__ import annotations
 
-from itertools import chain
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 

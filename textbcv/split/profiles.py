@@ -198,7 +198,7 @@ def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.
         else:
             out["label"] = count_matrix((s.pos or () for s in sents), n)[0]
     if "lemma" in measures:
-        has_lemma = any(s.lemmas and any(l not in ("_", "") for l in s.lemmas) for s in sents)
+        has_lemma = any(s.lemmas and any(x not in ("_", "") for x in s.lemmas) for s in sents)
         if has_lemma:
             out["lemma"] = count_matrix((s.lemmas or () for s in sents), n)[0]
         elif corpus.format == "segmented":
