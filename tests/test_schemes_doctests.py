@@ -10,5 +10,5 @@ import pytest
     "module", ["textbcv.schemes", "textbcv.scoring", "textbcv.corpus.conlleval", "textbcv.cli.score"]
 )
 def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0

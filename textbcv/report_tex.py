@@ -120,7 +120,8 @@ def render_tex(report: dict) -> str:
               r"\midrule"]
     for (a, b), per in pairs.items():
         f1 = per.get("f1", {})
-        row = [tex_escape(a), tex_escape(b)] + [_p(per.get(k, {}).get("p_b_better")) for k in ("precision", "recall", "f1")]
+        row = [tex_escape(a), tex_escape(b)]
+        row += [_p(per.get(k, {}).get("p_b_better")) for k in ("precision", "recall", "f1")]
         if eq_col:
             row.append(_p(f1.get("p_equivalent")))
         row.append(tex_escape(("undefined" if f1.get("undefined") else verdict(f1)) if f1 else "---"))

@@ -83,7 +83,8 @@ def length_profile(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
     return _onehot(codes.ravel(), len(values)), [str(v) for v in values]
 
 
-def length_measures(lengths: Sequence[int], resolutions: Sequence[int] = LENGTH_RESOLUTIONS) -> dict[str, sp.csr_matrix]:
+def length_measures(lengths: Sequence[int],
+                    resolutions: Sequence[int] = LENGTH_RESOLUTIONS) -> dict[str, sp.csr_matrix]:
     """The balancing columns of the length measure: exact lengths, and quantile bins at each resolution.
 
     ``length`` is :func:`length_profile`; ``length:qK`` holds the bins cut at
