@@ -3,8 +3,8 @@
 
 Synthetic corpus: Zipfian lemmas (vocabulary 50,000, exponent 1.1), 9 label types,
 lengths 1–120 (log-normal, median 18); length balanced as ``make_splits`` does (exact lengths,
-quantile bins, tail thresholds: ``textbcv.split.profiles.length_measures``). Prints JSON: seconds, peak memory (whole process, and
-after building the input only), ratio.
+quantile bins, tail thresholds: ``textbcv.split.profiles.length_measures``). Prints JSON: seconds, peak
+memory (whole process, and after building the input only), ratio.
 """
 import json
 import resource

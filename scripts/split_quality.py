@@ -50,7 +50,8 @@ def measure(shared: Path, m: int, seed: int) -> dict:
         for design, kw in (("bcv", {}), ("bcv-apart", {"duplicates_together": False}), ("random", {"method": "random"}),
                            ("bcv-effort3", {"effort": 3.0})):
             t = time.perf_counter()
-            s = make_splits(corpus, m=m, seed=seed, **{"balance": ("label", "lemma", "length"), "group_by": "sentence", **kw})
+            s = make_splits(corpus, m=m, seed=seed,
+                            **{"balance": ("label", "lemma", "length"), "group_by": "sentence", **kw})
             q = s.quality
             row[design] = {
                 "seconds": round(time.perf_counter() - t, 2),

@@ -95,7 +95,8 @@ def render(result: dict) -> str:
     L = ["## Unit leakage: sentence-level against document-level halves", "",
          f"`scripts/unit_leakage.py`: {result['meta']['halvings']} random halvings per unit (both directions of each), "
          "no training. OOV = share of test tokens unseen in the training half; memorising tagger = each word's most "
-         "frequent training tag (\"O\" for unseen words), token-level F1 over the non-O tags. Mean (SD) over halves.", "",
+         "frequent training tag (\"O\" for unseen words), token-level F1 over the non-O tags. "
+         "Mean (SD) over halves.", "",
          "| corpus | documents | unit | OOV % | memorising F1 |", "|---|---:|---|---:|---:|"]
     for r in result["corpora"]:
         for unit in ("sentence", "document"):

@@ -66,7 +66,8 @@ def test_heldout_counts_on_an_unseen_corpus_equal_an_independent_word_count(gsd,
     recs = [json.loads(line) for line in (full / "folds.jsonl").read_text().splitlines()]
     assert len(recs) == 12
     for r in recs:
-        f = full / "predictions" / "heldout" / "zh_gsd-ud-test" / f"{r['system']}-split{r['split']}-dir{r['direction']}.txt"
+        name = f"{r['system']}-split{r['split']}-dir{r['direction']}.txt"
+        f = full / "predictions" / "heldout" / "zh_gsd-ud-test" / name
         blocks = [b for b in f.read_text(encoding="utf-8").split("\n\n") if b.strip()]
         assert len(blocks) == len(gold)
         tp = fp = fn = 0

@@ -59,7 +59,8 @@ def test_run_directory_contents(run_m3):
     assert report["m"] == 3 and set(report["systems"]) == {"iob2", "iobes"}
     assert report["meta"]["corpus"]["files"][0]["sha256"] and report["meta"]["corpus"]["sentences"] == 1000
     md = (run_m3 / "report.md").read_text()
-    for heading in ("## Conclusion", "## Pooled scores", "## Bayes test", "## Sequential t-test", "## Per-type scores", "## Split"):
+    for heading in ("## Conclusion", "## Pooled scores", "## Bayes test", "## Sequential t-test", "## Per-type scores",
+                    "## Split"):
         assert heading in md
 
 
@@ -212,8 +213,8 @@ def test_demo_starts_afresh_over_a_stale_run_and_resumes_a_current_one(tmp_path,
     small = tmp_path / "corpora"
     small.mkdir()
     write_conll(read_conll(bundled_corpora()["ner"])[:120], small / "ner.conll")
-    (small / "cws.txt").write_text("\n".join(bundled_corpora()["cws"].read_text(encoding="utf-8").splitlines()[:120]) + "\n",
-                                   encoding="utf-8")
+    cws_lines = bundled_corpora()["cws"].read_text(encoding="utf-8").splitlines()[:120]
+    (small / "cws.txt").write_text("\n".join(cws_lines) + "\n", encoding="utf-8")
     monkeypatch.setattr(demo, "bundled_corpora", lambda: {"ner": small / "ner.conll", "cws": small / "cws.txt"})
     out = tmp_path / "demo"
     # a run left with other splits (as an earlier textbcv version would have made them)

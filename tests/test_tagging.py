@@ -65,7 +65,8 @@ def test_features_extracted_once_per_template(slice600, monkeypatch):
     calls = []
     real = features_module.extract
     monkeypatch.setattr("textbcv.tagging.runner.extract", lambda s, t: calls.append(t.name) or real(s, t))
-    systems = [parse_system("iob2"), parse_system("iobes"), parse_system("bilou"), parse_system("iob2+wordshape", task="ner")]
+    systems = [parse_system("iob2"), parse_system("iobes"), parse_system("bilou"),
+               parse_system("iob2+wordshape", task="ner")]
     p = make_payload(slice600.sentences, [s.chunks for s in slice600], systems)
     assert calls == ["ner-thesis", "wordshape"]
     assert set(p.features) == {"ner-thesis", "wordshape"}
@@ -157,7 +158,8 @@ def test_resume_refuses_other_settings(slice600, tmp_path):
 
 def test_lexicon_baseline_through_runner(slice600, tmp_path):
     c = slice600
-    systems = [System("lexicon-iob2", "iob2", tagger=LexiconTagger), System("lexicon-iobes", "iobes", tagger=LexiconTagger)]
+    systems = [System("lexicon-iob2", "iob2", tagger=LexiconTagger),
+               System("lexicon-iobes", "iobes", tagger=LexiconTagger)]
     gold = [s.chunks for s in c]
     st = run_folds(make_payload(c.sentences, gold, systems), halvings(len(c), 1), systems, tmp_path / "lex.jsonl",
                    save_predictions=tmp_path / "pred")
@@ -172,7 +174,8 @@ def test_lexicon_baseline_through_runner(slice600, tmp_path):
     from textbcv.cli import main
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        assert main(["score", str(tmp_path / "pred" / "lexicon-iobes-split0-dir1.txt"), "--scheme", "iobes", "--json"]) == 0
+        pred = tmp_path / "pred" / "lexicon-iobes-split0-dir1.txt"
+        assert main(["score", str(pred), "--scheme", "iobes", "--json"]) == 0
     rec = next(r for r in st.ordered() if r["system"] == "lexicon-iobes" and r["direction"] == 1)
     got = json.loads(buf.getvalue())["overall"]
     assert {k: got[k] for k in ("tp", "fp", "fn")} == rec["counts"]["overall"]
@@ -182,7 +185,8 @@ def test_cws_bb2b3mes_round_trip_and_crf(tmp_path):
     p = tmp_path / "s.txt"
     p.write_text("中国  人民  站起来  了\n我们  的  祖国  繁荣昌盛\n" * 20, encoding="utf-8")
     c = read_segmented(p)
-    systems = [parse_system("bmes", task="cws", max_iterations=20), parse_system("bb2b3mes", task="cws", max_iterations=20)]
+    systems = [parse_system("bmes", task="cws", max_iterations=20),
+               parse_system("bb2b3mes", task="cws", max_iterations=20)]
     gold = [s.chunks for s in c]
     assert encode(gold[1], len(c[1]), "bb2b3mes") == ["B", "E", "S", "B", "E", "B", "B2", "B3", "E"]
     st = run_folds(make_payload(c.sentences, gold, systems), halvings(len(c), 1), systems, tmp_path / "f.jsonl")
