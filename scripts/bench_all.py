@@ -26,9 +26,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv._io import write_json  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 BENCHES = ("read", "score", "split", "stats", "tag")
 
@@ -97,7 +97,8 @@ def rows(name: str, r: dict) -> list[dict]:
     elif name == "tag":
         ref = o["crfsuite_seconds"] / o["jobs"]
         out.append({"figure": f"tag: {o['folds']} folds, {o['corpus']['sentences']:,} sentences, m = {o['m']}, "
-                              f"jobs = {o['jobs']}, {o['crf']['algorithm']} max_iterations = {o['crf'].get('max_iterations')}",
+                              f"jobs = {o['jobs']}, {o['crf']['algorithm']} "
+                              f"max_iterations = {o['crf'].get('max_iterations')}",
                     "textbcv_s": o["wall_seconds"], "reference": "time inside crfsuite / jobs",
                     "reference_s": round(ref, 3), "ratio": o["overhead_ratio"]})
     return out
@@ -120,8 +121,8 @@ def render(result: dict) -> str:
          "| benchmark | figure | textbcv (s) | reference | reference (s) | ratio |", "|---|---|---:|---|---:|---:|"]
     for name in result["order"]:
         for r in result["benchmarks"][name]["rows"]:
-            L.append(f"| {name} | {r['figure']} | {_num(r['textbcv_s'])} | {r['reference']} | {_num(r['reference_s'])} | "
-                     f"{_num(r['ratio'], 3)} |")
+            L.append(f"| {name} | {r['figure']} | {_num(r['textbcv_s'])} | {r['reference']} | "
+                     f"{_num(r['reference_s'])} | {_num(r['ratio'], 3)} |")
     L += ["", "Wall time per benchmark script: " + ", ".join(
         f"{n} {fmt_seconds(result['benchmarks'][n]['wall_seconds'])}" for n in result["order"])
         + f"; total {fmt_seconds(result['wall_seconds'])}."]
@@ -163,7 +164,8 @@ def main(argv=None) -> int:
               "wall_seconds": round(time.time() - t0, 2), "benchmarks": benches}
     write_json(args.json, result)
     update_section(args.results, "benchmarks", render(result))
-    print(json.dumps({n: [{"figure": r["figure"], "ratio": r["ratio"]} for r in benches[n]["rows"]] for n in order}, indent=2))
+    ratios = {n: [{"figure": r["figure"], "ratio": r["ratio"]} for r in benches[n]["rows"]] for n in order}
+    print(json.dumps(ratios, indent=2))
     return 0 if all(b["exit_code"] == 0 for b in benches.values()) else 1
 
 

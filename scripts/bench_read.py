@@ -59,7 +59,8 @@ def main() -> None:
     cases = [
         ("conll", shared / "conll2003_en" / "eng.train", read_conll, split_lines, "line.split() loop"),
         ("conllu", shared / "ud_english_ewt" / "en_ewt-ud-train.conllu", read_conllu, conllu_reference, "conllu.parse"),
-        ("segmented", shared / "sighan2005_cws" / "pku_test_gold.utf8", read_segmented, split_lines, "line.split() loop"),
+        ("segmented", shared / "sighan2005_cws" / "pku_test_gold.utf8", read_segmented, split_lines,
+         "line.split() loop"),
         ("conll-bundled", ROOT / "corpora" / "ner_en.conll", read_conll, split_lines, "line.split() loop"),
         ("segmented-bundled", ROOT / "corpora" / "cws_zh.txt", read_segmented, split_lines, "line.split() loop"),
     ]

@@ -3,8 +3,8 @@
 
 Synthetic corpus: Zipfian lemmas (vocabulary 50,000, exponent 1.1), 9 label types,
 lengths 1–120 (log-normal, median 18); length balanced as ``make_splits`` does (exact lengths,
-quantile bins, tail thresholds: ``textbcv.split.profiles.length_measures``). Prints JSON: seconds, peak memory (whole process, and
-after building the input only), ratio.
+quantile bins, tail thresholds: ``textbcv.split.profiles.length_measures``). Prints JSON: seconds, peak
+memory (whole process, and after building the input only), ratio.
 """
 import json
 import resource
@@ -16,6 +16,7 @@ import scipy.sparse as sp
 from sklearn.model_selection import RepeatedKFold
 
 from textbcv.split import split_units
+from textbcv.split.profiles import length_measures
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 10**6
 rng = np.random.default_rng(0)
@@ -32,7 +33,6 @@ nlab = rng.poisson(1.2, n)
 lr = np.repeat(np.arange(n), nlab)
 label = sp.csr_matrix((np.ones(len(lr)), (lr, rng.integers(0, 9, len(lr)))), shape=(n, 9))
 label.sum_duplicates()
-from textbcv.split.profiles import length_measures
 measures = {"label": label, "lemma": lemma, **length_measures(L)}  # length as make_splits balances it
 
 peak_input = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

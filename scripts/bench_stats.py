@@ -51,7 +51,8 @@ def main() -> int:
         t_exact = median_time(exact, 100)
         t_mc = median_time(mc, 5)
         out["cases"].append({"counts_per_fold": n, "exact_ms": round(1e3 * t_exact, 3),
-                             "monte_carlo_ms": round(1e3 * t_mc, 1), "speedup_vs_monte_carlo": round(t_mc / t_exact, 1)})
+                             "monte_carlo_ms": round(1e3 * t_mc, 1),
+                             "speedup_vs_monte_carlo": round(t_mc / t_exact, 1)})
     out["max_exact_ms"] = max(c["exact_ms"] for c in out["cases"])
     print(json.dumps(out, indent=2))
     return 0

@@ -218,7 +218,8 @@ def markdown(r: dict) -> str:
     lines += ["", "True values (ratio of expected population rates): " + "; ".join(
         f"{d}: " + ", ".join(f"{k} {v:.4f}" for k, v in cov["truth"].items()) for d, cov in r["coverage"].items()), ""]
     lines += ["## Null problems: false decisions", "",
-              "| design | variant | metric | P(B better) > 0.95 | P(A better) > 0.95 | P(B better) > 0.975 | default rule says B |",
+              "| design | variant | metric | P(B better) > 0.95 | P(A better) > 0.95 | P(B better) > 0.975 "
+              "| default rule says B |",
               "|---|---|---|---|---|---|---|"]
     for design, n in r["null"].items():
         for variant in VARIANTS:
@@ -227,7 +228,8 @@ def markdown(r: dict) -> str:
                 lines.append(f"| {design} | {variant} | {k} | {b['P(p_b_better > 0.95)']:.3f} | "
                              f"{b['P(p_a_better > 0.95)']:.3f} | {b['P(p_b_better > 0.975)']:.3f} | "
                              f"{b['P(default decision = B better)']:.3f} |")
-    lines += ["", "| design | sequential t-test (F1 differences, Δ = 0, M = %d) | type-I error | mean m_stop |" % s["M"],
+    lines += ["", "| design | sequential t-test (F1 differences, Δ = 0, M = %d) | type-I error | mean m_stop |"
+              % s["M"],
               "|---|---|---|---|"]
     for design, n in r["null"].items():
         for q, v in n["sequential"].items():

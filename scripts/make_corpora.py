@@ -211,7 +211,8 @@ LEX = {
     "said": "VBD", "told": "VBD", "beat": "VBD", "drew": "VBD", "won": "VBD", "lost": "VBD",
     "scored": "VBD", "rose": "VBD", "fell": "VBD", "closed": "VBD", "agreed": "VBD",
     "arrived": "VBD", "signed": "VBD", "met": "VBD", "was": "VBD", "were": "VBD", "had": "VBD",
-    "joined": "VBD", "added": "VBD", "reported": "VBD", "announced": "VBD", "named": "VBD", "failed": "VBN", "commented": "VBN",
+    "joined": "VBD", "added": "VBD", "reported": "VBD", "announced": "VBD", "named": "VBD", "failed": "VBN",
+    "commented": "VBN",
     "killed": "VBN", "wounded": "VBN", "approved": "VBN", "expected": "VBN", "sent": "VBN",
     "would": "MD", "will": "MD", "could": "MD", "not": "RB", "also": "RB", "twice": "RB",
     "sharply": "RB", "later": "RB", "off": "RP", "is": "VBZ", "has": "VBZ", "are": "VBP",
@@ -476,7 +477,8 @@ class NerWorld:
         for k in range(170):
             form = k % 4
             if form < 2:
-                events.append(self.cities[d.index(300)] + " " + d.choice(["Open", "Cup", "Grand Prix", "Games", "Prize"]))
+                events.append(self.cities[d.index(300)] + " "
+                              + d.choice(["Open", "Cup", "Grand Prix", "Games", "Prize"]))
             elif form == 2:
                 events.append(nationality(self.countries[d.index(100)]) + " " + d.choice(["Open", "Cup", "Games"]))
             else:
@@ -791,7 +793,8 @@ class CwsLexicon:
         for n, parts in ((200, ("n2", "n1")), (90, ("n2", "n2"))):
             made = 0
             while made < n:
-                w = "".join(d.choice(self.nouns2[:400]) if p == "n2" else d.choice(self.nouns1 + self.verbs1) for p in parts)
+                w = "".join(d.choice(self.nouns2[:400]) if p == "n2" else d.choice(self.nouns1 + self.verbs1)
+                            for p in parts)
                 split = (w[:2], w[2:])
                 if d.chance(0.5) and parts == ("n2", "n1"):
                     w = w[2] + w[:2]

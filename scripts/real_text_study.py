@@ -69,17 +69,17 @@ import numpy as np
 from scipy import optimize, stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv import defaults as tdefaults  # noqa: E402
 from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
 from textbcv.scoring import sentence_counts  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
-from textbcv.stats.compare import ALL_VARIANTS, system_posteriors  # noqa: E402
+from textbcv.stats.compare import system_posteriors  # noqa: E402
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
 from textbcv.tagging.features import Template, extract  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 
@@ -158,7 +158,8 @@ class Pool:
         self.docs = corpus.documents if "document" in spec["units"] else None
         # token ids for OOV rates
         vocab: dict[str, int] = {}
-        self.tok_ids = [np.array([vocab.setdefault(t, len(vocab)) for t in s.tokens], dtype=np.int64) for s in self.sents]
+        self.tok_ids = [np.array([vocab.setdefault(t, len(vocab)) for t in s.tokens], dtype=np.int64)
+                        for s in self.sents]
         self.n_vocab = len(vocab)
 
     def draw(self, r: int, n: int) -> np.ndarray:
@@ -363,13 +364,15 @@ def pieces_of(pool: Pool) -> list[str]:
     return [f"truth/{u}" for u in units] + [f"{d}/{u}" for u in units for d in ACTIVE]
 
 
-def run_dataset(pool: Pool, r: int, n: int, halvings: int, jobs: int, work: Path, log, have: dict | None) -> dict | None:
+def run_dataset(pool: Pool, r: int, n: int, halvings: int, jobs: int, work: Path, log,
+                have: dict | None) -> dict | None:
     """Run the pieces of data set r that ``have`` (its merged committed lines) lacks; the new pieces, or None."""
     D = pool.draw(r, n)
     head = {"pool": pool.name, "r": r, "n_sentences": int(len(D)), "n_tokens": int(sum(len(pool.sents[i]) for i in D)),
             "n_documents": int(len({pool.sents[i].document for i in D})), "digest": digest(D)}
     if have is not None and have["digest"] != head["digest"]:
-        raise SystemExit(f"data set {pool.name} r={r} differs from the committed one (pool or n changed); use another --out")
+        raise SystemExit(f"data set {pool.name} r={r} differs from the committed one (pool or n changed); "
+                         "use another --out")
     todo = [p for p in pieces_of(pool) if p not in (have or {}).get("pieces", {})]
     if not todo:
         return None
@@ -562,7 +565,8 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
                            "truth_unit": truth_unit,
                            **{f"truth_f1_{s}_{u}": 100 * float(np.mean([t["f1"][s] for t in truths[u]]))
                               for u in units for s in SYSTEMS},
-                           **{f"truth_delta_{u}": 100 * float(np.mean([t["delta_f1"] for t in truths[u]])) for u in units},
+                           **{f"truth_delta_{u}": 100 * float(np.mean([t["delta_f1"] for t in truths[u]]))
+                              for u in units},
                            "truth_se_mean": 100 * float(np.mean([t["se_f1"]["B"] or 0 for t in truths[truth_unit]])),
                            **{f"oov_truth_{u}": 100 * float(np.mean([t["oov"] for t in truths[u]])) for u in units}})
         present = [d for d in DESIGNS if any(f"{d}/{u}" in x["pieces"] for x in rows for u in units)]
@@ -601,12 +605,14 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
                             for est in ("f1", "f1_mean_folds"):
                                 err = np.array([e[est][s] - t["f1"][s] for e, t in zip(E, T)])
                                 bias_rows.append({**base, "metric": "f1", "system": s,
-                                                  "estimator": "pooled" if est == "f1" else "mean_folds", **_row_stats(err),
+                                                  "estimator": "pooled" if est == "f1" else "mean_folds",
+                                                  **_row_stats(err),
                                                   **shift(lambda e, est=est, s=s: e[est][s])})
                         for est in ("delta_f1", "delta_f1_mean_folds"):
                             err = np.array([e[est] - t["delta_f1"] for e, t in zip(E, T)])
                             bias_rows.append({**base, "metric": "delta_f1", "system": "B-A",
-                                              "estimator": "pooled" if est == "delta_f1" else "mean_folds", **_row_stats(err),
+                                              "estimator": "pooled" if est == "delta_f1" else "mean_folds",
+                                              **_row_stats(err),
                                               **shift(lambda e, est=est: e[est])})
                         if truth_u == truth_unit:
                             oov_rows.append({**base, "R": len(E), "oov": 100 * float(np.mean([e["oov"] for e in E])),
@@ -638,8 +644,10 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
                                             fdr += true_d <= ROPE
                                 R = len(ET)
                                 cov_rows.append({**base, "variant": v, "R": R,
-                                                 "coverage_f1": float(np.mean(cf)), "coverage_delta": float(np.mean(cd)),
-                                                 "width_f1": 100 * float(np.mean(wf)), "width_delta": 100 * float(np.mean(wd)),
+                                                 "coverage_f1": float(np.mean(cf)),
+                                                 "coverage_delta": float(np.mean(cd)),
+                                                 "width_f1": 100 * float(np.mean(wf)),
+                                                 "width_delta": 100 * float(np.mean(wd)),
                                                  "decisions": nd, "false_decisions": fd / R,
                                                  "false_decisions_rope": fdr / R})
     return {"bias": bias_rows, "coverage": cov_rows, "truth": truth_rows, "oov": oov_rows}
@@ -651,7 +659,6 @@ def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
     for row in summary["bias"]:
         if row["estimator"] != "pooled" or row["truth"] != POOLS[row["pool"]]["units"][0]:
             continue
-        key = (row["design"], row["unit"] if row["unit"] == "sentence" or True else row["unit"])
         ok = (row["bias_se"] is not None and row["R"] >= MIN_R and abs(row["bias"]) < 2 * row["bias_se"]
               and abs(row["bias"]) < 0.1)
         c = cand.setdefault((row["design"], row["unit"], row["pool"]), {"ok": True, "rmse": []})
@@ -664,7 +671,8 @@ def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
         v["ok"] &= c["ok"]
         v["rmse"] += float(np.mean(c["rmse"]))
         v["pools"].add(pool)
-    # the unit of a corpus without documents is always the sentence: combine "document" on doc pools with sentence elsewhere
+    # the unit of a corpus without documents is always the sentence: combine "document" on doc pools with sentence
+    # elsewhere
     ranked = []
     for design in DESIGNS:
         for unit in ("document", "sentence"):
@@ -739,7 +747,8 @@ def write_evidence_module(figures: dict, path: Path = EVIDENCE_MODULE) -> None:
 
 def plot(result: dict, path: Path) -> bool:
     """Bias ± 2 SE of every design (F1 of B and ΔF1, m = 3 and 7) per pool and unit; False when nothing to draw."""
-    rows = [r for r in result["summary"]["bias"] if r["estimator"] == "pooled" and r["truth"] == POOLS[r["pool"]]["units"][0]
+    rows = [r for r in result["summary"]["bias"]
+            if r["estimator"] == "pooled" and r["truth"] == POOLS[r["pool"]]["units"][0]
             and (r["metric"] == "delta_f1" or r["system"] == "B") and r["bias_se"] is not None]
     if not rows:
         return False
@@ -761,8 +770,8 @@ def plot(result: dict, path: Path) -> bool:
                 for dm, (m, color) in enumerate(((3, "tab:blue"), (7, "tab:orange"))):
                     r = [x for x in sel if x["unit"] == unit and x["design"] == design and x["m"] == m]
                     if r:
-                        ax.errorbar(r[0]["bias"], k + 0.15 * (dm * 2 - 1), xerr=2 * r[0]["bias_se"], fmt="o", color=color,
-                                    capsize=3, label=f"m = {m}" if k == 0 else None)
+                        ax.errorbar(r[0]["bias"], k + 0.15 * (dm * 2 - 1), xerr=2 * r[0]["bias_se"], fmt="o",
+                                    color=color, capsize=3, label=f"m = {m}" if k == 0 else None)
             ax.axvline(0, color="grey", lw=0.8)
             ax.set_yticks(range(len(labels)), labels, fontsize=8)
             ax.invert_yaxis()
@@ -780,21 +789,23 @@ def render(result: dict) -> str:
     L = ["## Real-text study: bias and coverage of m×2 CV designs against new text", ""]
     if meta["smoke"]:
         L += ["**Smoke run**: tests the script, not the method.", ""]
-    L += [f"`scripts/real_text_study.py` — status: " + ", ".join(
+    L += ["`scripts/real_text_study.py` — status: " + ", ".join(
         f"{p}: {meta['done'][p]} of {meta['reps']} data sets" for p in meta["pools"]) + ".", ""]
     for p in meta["pools"]:
         spec = POOLS[p]
         L.append(f"- **{p}**: {spec['label']}; data sets of ≈{meta['n'][p]:,} sentences "
                  + ("(whole documents)" if "document" in spec["units"] else "(random lines; no document marks)")
-                 + f"; truth from {2 * meta['truth_halvings']} models per data set trained on halves of it and tested on "
-                 "the rest of the pool.")
-    L += ["", f"CRF: crfsuite averaged perceptron, {meta['max_iterations']} iterations; systems: {meta['systems_text']}.", "",
-          "Bias = mean over data sets of (estimate − truth) in F1 points, with its standard error; SD = standard deviation "
-          "of that error; RMSE = root mean squared error. Estimate = the pooled F1 over the 2m folds (what the report "
-          "prints); truth by document where the pool has documents.", ""]
+                 + f"; truth from {2 * meta['truth_halvings']} models per data set trained on halves of it and "
+                 "tested on the rest of the pool.")
+    L += ["", f"CRF: crfsuite averaged perceptron, {meta['max_iterations']} iterations; "
+          f"systems: {meta['systems_text']}.", "",
+          "Bias = mean over data sets of (estimate − truth) in F1 points, with its standard error; SD = standard "
+          "deviation of that error; RMSE = root mean squared error. Estimate = the pooled F1 over the 2m folds "
+          "(what the report prints); truth by document where the pool has documents.", ""]
     for p in meta["pools"]:
         tu = POOLS[p]["units"][0]
-        rows = [r for r in result["summary"]["bias"] if r["pool"] == p and r["estimator"] == "pooled" and r["truth"] == tu]
+        rows = [r for r in result["summary"]["bias"]
+                if r["pool"] == p and r["estimator"] == "pooled" and r["truth"] == tu]
         if not rows:
             continue
         L += [f"### {p}: bias against the truth ({tu} halves)", "",
@@ -805,7 +816,8 @@ def render(result: dict) -> str:
         for unit in POOLS[p]["units"]:
             for d in DESIGNS:
                 for m in MS:
-                    sel = {(r["metric"], r["system"]): r for r in rows if r["design"] == d and r["unit"] == unit and r["m"] == m}
+                    sel = {(r["metric"], r["system"]): r for r in rows
+                           if r["design"] == d and r["unit"] == unit and r["m"] == m}
                     if not sel:
                         continue
 
@@ -817,8 +829,8 @@ def render(result: dict) -> str:
 
                     fb, fa, dl = sel[("f1", "B")], sel[("f1", "A")], sel[("delta_f1", "B-A")]
                     o = oov.get((d, unit, m), {})
-                    L.append(f"| {unit} | {DESIGN_LABELS[d]} | {m} | {fb['R']} | {b(fb)} | {sh(fb)} | {fb['rmse']:.2f} | "
-                             f"{b(fa)} | {b(dl)} | {sh(dl)} | {dl['rmse']:.2f} | "
+                    L.append(f"| {unit} | {DESIGN_LABELS[d]} | {m} | {fb['R']} | {b(fb)} | {sh(fb)} | "
+                             f"{fb['rmse']:.2f} | {b(fa)} | {b(dl)} | {sh(dl)} | {dl['rmse']:.2f} | "
                              + (f"{o['oov']:.2f} | {sh(o)} |" if o else "– | – |"))
         tr = [t for t in result["summary"]["truth"] if t["pool"] == p][0]
         L += ["", f"Truth (mean over data sets): F1 A {tr[f'truth_f1_A_{tu}']:.2f}, B {tr[f'truth_f1_B_{tu}']:.2f}, "
@@ -828,7 +840,8 @@ def render(result: dict) -> str:
         if cov:
             dflt = result["defaults"]
             L += [f"### {p}: coverage of the 95% intervals (design {dflt['balance_label']}, unit shown)", "",
-                  "| unit | m | variant | F1 coverage | F1 width | ΔF1 coverage | ΔF1 width | decisions | false (wrong sign) | false (within 0.5) |",
+                  "| unit | m | variant | F1 coverage | F1 width | ΔF1 coverage | ΔF1 width | decisions "
+                  "| false (wrong sign) | false (within 0.5) |",
                   "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
             for c in cov:
                 if c["design"] != dflt["design"]:
@@ -837,10 +850,11 @@ def render(result: dict) -> str:
                 L.append(f"| {c['unit']} | {c['m']} | {label} | {100 * c['coverage_f1']:.1f}% | {c['width_f1']:.2f} | "
                          f"{100 * c['coverage_delta']:.1f}% | {c['width_delta']:.2f} | {c['decisions']} | "
                          f"{100 * c['false_decisions']:.1f}% | {100 * c['false_decisions_rope']:.1f}% |")
-            L += ["", "Coverage counts both systems' F1 intervals (2 per data set) and the ΔF1 interval (1 per data set). "
-                  "`clustered` = averaged counts divided by the design effect of the folds' test halves (clusters: "
-                  "documents where the pool marks them, else sentences; `textbcv.stats.clustering`), from the `deff` "
-                  "pieces, which re-run the BCV folds counting per sentence; R = the data sets that have one.", ""]
+            L += ["", "Coverage counts both systems' F1 intervals (2 per data set) and the ΔF1 interval "
+                  "(1 per data set). `clustered` = averaged counts divided by the design effect of the folds' "
+                  "test halves (clusters: documents where the pool marks them, else sentences; "
+                  "`textbcv.stats.clustering`), from the `deff` pieces, which re-run the BCV folds counting per "
+                  "sentence; R = the data sets that have one.", ""]
     if meta.get("plot"):
         L += [f"![bias of each design against new text]({meta['plot']})", ""]
     d = result["defaults"]
@@ -868,7 +882,8 @@ def main(argv=None) -> int:
     ap.add_argument("--truth-halvings", type=int, default=4)
     ap.add_argument("--n-conll", type=int, default=POOLS["conll"]["n"])
     ap.add_argument("--n-msr", type=int, default=POOLS["msr"]["n"])
-    ap.add_argument("--out", default=str(ROOT / "docs"), help="folder of real_text_study.json and real_text_study/*.jsonl")
+    ap.add_argument("--out", default=str(ROOT / "docs"),
+                    help="folder of real_text_study.json and real_text_study/*.jsonl")
     ap.add_argument("--results", default=None, help="RESULTS.md to update (default OUT/RESULTS.md)")
     ap.add_argument("--work", default=str(ROOT / "docs" / "real_text_study" / "work"),
                     help="pieces of unfinished data sets (committed, so another machine resumes them)")
@@ -898,7 +913,8 @@ def main(argv=None) -> int:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     settings = {"max_iterations": args.max_iterations, "truth_halvings": args.truth_halvings, "n": n,
-                "smoke": args.smoke, "templates": {t: {k: v.to_dict() for k, v in TEMPLATES[t].items()} for t in TEMPLATES}}
+                "smoke": args.smoke,
+                "templates": {t: {k: v.to_dict() for k, v in TEMPLATES[t].items()} for t in TEMPLATES}}
     settings_path = units_dir / "settings.json"
     if settings_path.exists():
         old = json.loads(settings_path.read_text(encoding="utf-8"))
@@ -928,8 +944,8 @@ def main(argv=None) -> int:
             fp_path = units_dir / f"{p}.splitter"
             fp = splitter_fingerprint(_POOL)
             if fp_path.exists() and fp_path.read_text().strip() != fp:
-                raise SystemExit(f"the splitter's output changed since {p}'s committed data sets ({fp_path}): their pieces "
-                                 "would not match new ones; use another --out or rerun from scratch")
+                raise SystemExit(f"the splitter's output changed since {p}'s committed data sets ({fp_path}): "
+                                 "their pieces would not match new ones; use another --out or rerun from scratch")
             fp_path.write_text(fp + "\n")
             log(f"{p}: pool of {len(_POOL.sents):,} sentences loaded in {time.time() - t0:.0f} s; "
                 f"{args.reps - len(todo)} data sets complete, {len(todo)} to go")
@@ -976,7 +992,8 @@ def main(argv=None) -> int:
                                  "B = character types (BMES)",
                  "designs": {d: {"method": DESIGNS[d][0], "balance": list(DESIGNS[d][1] or [])} for d in DESIGNS},
                  "variants": [*INTERVALS, "clustered"], "rope": ROPE, "threshold": THRESHOLD,
-                 "wall_seconds": round(tot["wall_seconds"], 1), "invocations": tot["invocations"], "cpu_seconds": round(cpu, 1), "machine": machine(),
+                 "wall_seconds": round(tot["wall_seconds"], 1), "invocations": tot["invocations"],
+                 "cpu_seconds": round(cpu, 1), "machine": machine(),
                  "command": "scripts/real_text_study.py " + " ".join(
                      a for a in (argv if argv is not None else sys.argv[1:]) if a != "--summarize-only")},
         "summary": summary,
@@ -985,8 +1002,8 @@ def main(argv=None) -> int:
     }
     design = chosen["design"] if chosen else "bcv"
     variant, variant_text = choose_variant(summary, design)
-    rule = {"balance": balance, "group_by": None if not chosen else ("auto" if chosen["unit"] == "document" else "sentence"),
-            "variant": variant}
+    group_by = None if not chosen else ("auto" if chosen["unit"] == "document" else "sentence")
+    rule = {"balance": balance, "group_by": group_by, "variant": variant}
     cli = {"balance": list(tdefaults.BALANCE), "group_by": tdefaults.GROUP_BY, "variant": tdefaults.VARIANT}
     open_keys = [k for k, v in rule.items() if v is None]
     differ = [k for k, v in rule.items() if v is not None and v != cli[k]]
@@ -1008,7 +1025,8 @@ def main(argv=None) -> int:
         write_evidence_module(evidence_figures(summary, pools))  # only a summary of every pool speaks for them
     results_md = Path(args.results) if args.results else out / "RESULTS.md"
     update_section(results_md, "real-text", render(result))
-    log(f"summary written: {out / 'real_text_study.json'} ({', '.join(f'{p}: {len(rows[p])}' for p in pools)} data sets)")
+    counts = ", ".join(f"{p}: {len(rows[p])}" for p in pools)
+    log(f"summary written: {out / 'real_text_study.json'} ({counts} data sets)")
     if not args.summarize_only:
         write_json(timing_path, timing)
     return 0

@@ -33,10 +33,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv._io import write_json  # noqa: E402
 from textbcv.pipeline import CompareOptions, compare  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 METRICS = ("precision", "recall", "f1")
@@ -83,7 +83,7 @@ def slice_file(src: Path, fmt: str, n: int, dest: Path) -> Path:
     """The first ``n`` sentences of ``src`` (blank-line blocks; lines for segmented text) written to ``dest``."""
     text = src.read_text(encoding="utf-8-sig")
     if fmt == "segmented":
-        lines = [l for l in text.splitlines() if l.strip()][:n]
+        lines = [line for line in text.splitlines() if line.strip()][:n]
         out = "\n".join(lines) + "\n"
     else:
         blocks, kept = [b for b in text.replace("\r\n", "\n").split("\n\n") if b.strip()], []
@@ -167,7 +167,8 @@ def summarize(key: str, report: dict, timing: dict, run_dir: Path) -> dict:
             "p_h0": c["p_a_better"], "p_h1": c["p_b_better"], "decision": ours,
             "thesis": {"ci_a": th["ci_a"][mt], "ci_b": th["ci_b"][mt], "p_h0": th["p_h0"][mt], "p_h1": th["p_h1"][mt],
                        "decision": th["decision"][mt],
-                       "difference": ((th["ci_b"][mt][0] + th["ci_b"][mt][1]) - (th["ci_a"][mt][0] + th["ci_a"][mt][1])) / 200},
+                       "difference": ((th["ci_b"][mt][0] + th["ci_b"][mt][1])
+                                      - (th["ci_a"][mt][0] + th["ci_a"][mt][1])) / 200},
             "agrees_with_thesis": ours == th["decision"][mt],
             "fold_differences": [round(float(x), 6) for x in d],
             "folds_b_better": int((d > 0).sum()), "folds_a_better": int((d < 0).sum()),
@@ -177,7 +178,8 @@ def summarize(key: str, report: dict, timing: dict, run_dir: Path) -> dict:
     fold_seconds = 0.0
     fstore = run_dir / "folds.jsonl"
     if fstore.exists():
-        fold_seconds = sum(json.loads(l)["run"]["seconds"] for l in fstore.read_text().splitlines() if l.strip())
+        fold_seconds = sum(json.loads(line)["run"]["seconds"]
+                           for line in fstore.read_text().splitlines() if line.strip())
     return {
         "key": key, "title": exp["title"], "thesis_table": th["table"], "systems": [a, b],
         "corpus": report["meta"]["corpus"], "options": report["meta"]["options"],
@@ -186,7 +188,8 @@ def summarize(key: str, report: dict, timing: dict, run_dir: Path) -> dict:
         "sequential_t_test_f1": None if seq is None else {
             "t_test": seq["t_test"], "ahead": seq["ahead"], "estimate": seq["estimate"], "ci": seq["ci"],
             "boundary_b_better": seq["b_better"].get("boundary")},
-        "split_quality": {k: report["split_quality"].get(k) for k in ("overlap_max_deviation",) if k in (report["split_quality"] or {})},
+        "split_quality": {k: report["split_quality"].get(k) for k in ("overlap_max_deviation",)
+                          if k in (report["split_quality"] or {})},
         "timing": {"wall_seconds": round(timing["wall_seconds"], 1), "invocations": timing["invocations"],
                    "sum_fold_seconds": round(fold_seconds, 1), "jobs_last_run": report["run"]["jobs"]},
         "run_dir": str(run_dir),
@@ -226,7 +229,8 @@ def render(results: list[dict], meta: dict) -> str:
         f"`scripts/reproduce_thesis.py` ran `textbcv.pipeline.compare` with m = {meta['m']}, balanced BCV "
         f"(label, lemma, length), seed {meta['seed']}, CRF L-BFGS (c1 = c2 = 0.1, "
         f"max_iterations = {meta['max_iterations'] or 100}) and the `ner-thesis` / `cws-thesis` templates "
-        f"(word and POS, or character, uni/bi/trigrams in [−2, 2]), jobs = {meta['jobs']}; measured {meta['machine']['date']} "
+        f"(word and POS, or character, uni/bi/trigrams in [−2, 2]), jobs = {meta['jobs']}; "
+        f"measured {meta['machine']['date']} "
         f"on {meta['machine']['nproc']} CPUs shared with other jobs (load average at the end "
         f"{', '.join(map(str, meta['machine']['loadavg']))}). A = first scheme, B = second; "
         "P(H1) = P(ν_B > ν_A), P(H0) = 1 − P(H1) (eq. 6.37); decision = the larger one. Intervals are 95% "
@@ -236,11 +240,12 @@ def render(results: list[dict], meta: dict) -> str:
         "(only the PKU/MSR *test* gold files and UD Chinese are): our CWS rows use those corpora instead, so "
         "their numbers are not comparable with the thesis's, only the direction of the decision is. "
         "The thesis's NER text quotes P(H1) = 0.78 / 0.68 and NER-ORG 0.85 / 0.76 / 0.62, which disagree with "
-        "its own tables 6.3–6.4; we compare with the tables (whose P(H0) values follow from the intervals of its table 6.1).",
+        "its own tables 6.3–6.4; we compare with the tables (whose P(H0) values follow from the intervals of its "
+        "table 6.1).",
         "",
     ]
-    lines += ["| experiment | metric | thesis A | thesis B | ours A | ours B | thesis P(H0) / P(H1) | ours P(H0) / P(H1) | "
-              "thesis → ours decision |", "|---|---|---|---|---|---|---|---|---|"]
+    lines += ["| experiment | metric | thesis A | thesis B | ours A | ours B | thesis P(H0) / P(H1) "
+              "| ours P(H0) / P(H1) | thesis → ours decision |", "|---|---|---|---|---|---|---|---|---|"]
     for r in results:
         th = THESIS[EXPERIMENTS[r["key"]]["thesis"]]
         for mt in METRICS:
@@ -277,7 +282,8 @@ def render(results: list[dict], meta: dict) -> str:
                 continue
             lines.append(
                 f"- {NAMES[mt]}: pooled difference B − A = {100 * x['difference']:+.2f} points "
-                f"(thesis {100 * x['thesis']['difference']:+.2f}); our 95% interval of A is ±{100 * x['ci_half_width_a']:.2f} "
+                f"(thesis {100 * x['thesis']['difference']:+.2f}); "
+                f"our 95% interval of A is ±{100 * x['ci_half_width_a']:.2f} "
                 f"points, so the difference is {abs(x['difference']) / x['ci_half_width_a']:.2f} half-widths. "
                 f"Per-fold B − A (points): {', '.join(f'{100 * v:+.2f}' for v in x['fold_differences'])} — "
                 f"B better on {x['folds_b_better']} of {len(x['fold_differences'])} folds, mean "
@@ -294,8 +300,9 @@ def render(results: list[dict], meta: dict) -> str:
             near = x["p_h1"] is not None and abs(x["p_h1"] - 0.5) < 0.1 and abs(x["thesis"]["p_h1"] - 0.5) < 0.1
             small = near and abs(x["difference"]) < 0.25 * x["ci_half_width_a"]
             if near and small:
-                why = (f"both P(H1) values (ours {x['p_h1']:.3f}, thesis {x['thesis']['p_h1']:.3f}) lie within 0.1 of ½ "
-                       f"and our difference is {abs(x['difference']) / x['ci_half_width_a']:.2f} half-widths of an interval: "
+                why = (f"both P(H1) values (ours {x['p_h1']:.3f}, thesis {x['thesis']['p_h1']:.3f}) lie within 0.1 "
+                       f"of ½ and our difference is {abs(x['difference']) / x['ci_half_width_a']:.2f} half-widths "
+                       "of an interval: "
                        "a difference of chance size, whose sign another split seed or corpus can flip; neither the "
                        "thesis's decision nor ours is evidence of a real effect")
             elif x["p_h1"] is None:
@@ -307,7 +314,8 @@ def render(results: list[dict], meta: dict) -> str:
                 why = "a disagreement beyond chance size: see the per-fold differences above"
             lines.append(f"- Why {NAMES[mt]} differs: {why}.")
         lines.append("")
-    lines.append(f"Total wall time of the runs recorded here: {fmt_seconds(sum(r['timing']['wall_seconds'] for r in results))}. "
+    total = fmt_seconds(sum(r["timing"]["wall_seconds"] for r in results))
+    lines.append(f"Total wall time of the runs recorded here: {total}. "
                  f"Regenerate: `{meta['command']}`.")
     return "\n".join(lines)
 
@@ -315,7 +323,8 @@ def render(results: list[dict], meta: dict) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", default=str(ROOT / "runs" / "reproduce"), help="run directories (default runs/reproduce)")
-    ap.add_argument("--only", default=",".join(EXPERIMENTS), help=f"experiments, comma-separated (default all: {','.join(EXPERIMENTS)})")
+    ap.add_argument("--only", default=",".join(EXPERIMENTS),
+                    help=f"experiments, comma-separated (default all: {','.join(EXPERIMENTS)})")
     ap.add_argument("--m", type=int, default=3)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=2)
@@ -337,10 +346,14 @@ def main(argv=None) -> int:
         # write after every experiment, so a cut-off session keeps what finished
         meta = {"m": args.m, "seed": args.seed, "jobs": args.jobs, "sentences": args.sentences,
                 "max_iterations": args.max_iterations, "machine": machine(),
-                "command": ("scripts/reproduce_thesis.py " + " ".join(argv if argv is not None else sys.argv[1:])).strip()}
+                "command": ("scripts/reproduce_thesis.py "
+                            + " ".join(argv if argv is not None else sys.argv[1:])).strip()}
         write_json(args.json, {"meta": meta, "thesis": THESIS, "experiments": results})
         update_section(args.results, "reproduce", render(results, meta))
-    print(json.dumps({r["key"]: {mt: {"p_h1": None if r["metrics"][mt]["p_h1"] is None else round(r["metrics"][mt]["p_h1"], 4),
+    def p_h1(x):
+        return None if x["p_h1"] is None else round(x["p_h1"], 4)
+
+    print(json.dumps({r["key"]: {mt: {"p_h1": p_h1(r["metrics"][mt]),
                                       "thesis_p_h1": r["metrics"][mt]["thesis"]["p_h1"],
                                       "agrees": r["metrics"][mt]["agrees_with_thesis"]} for mt in METRICS}
                       | {"wall_seconds": r["timing"]["wall_seconds"]} for r in results}, indent=2))

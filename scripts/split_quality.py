@@ -28,10 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from _results import ROOT, machine, update_section
-
 from textbcv.corpus import read_corpus
 from textbcv.split import make_splits
+
+from _results import ROOT, machine, update_section
 
 CORPORA = {
     "CoNLL-2003 eng.train": (("conll2003_en", "eng.train"), "conll"),
@@ -50,7 +50,8 @@ def measure(shared: Path, m: int, seed: int) -> dict:
         for design, kw in (("bcv", {}), ("bcv-apart", {"duplicates_together": False}), ("random", {"method": "random"}),
                            ("bcv-effort3", {"effort": 3.0})):
             t = time.perf_counter()
-            s = make_splits(corpus, m=m, seed=seed, **{"balance": ("label", "lemma", "length"), "group_by": "sentence", **kw})
+            s = make_splits(corpus, m=m, seed=seed,
+                            **{"balance": ("label", "lemma", "length"), "group_by": "sentence", **kw})
             q = s.quality
             row[design] = {
                 "seconds": round(time.perf_counter() - t, 2),

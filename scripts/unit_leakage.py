@@ -20,16 +20,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter, defaultdict
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 CORPORA = {
@@ -96,7 +95,8 @@ def render(result: dict) -> str:
     L = ["## Unit leakage: sentence-level against document-level halves", "",
          f"`scripts/unit_leakage.py`: {result['meta']['halvings']} random halvings per unit (both directions of each), "
          "no training. OOV = share of test tokens unseen in the training half; memorising tagger = each word's most "
-         "frequent training tag (\"O\" for unseen words), token-level F1 over the non-O tags. Mean (SD) over halves.", "",
+         "frequent training tag (\"O\" for unseen words), token-level F1 over the non-O tags. "
+         "Mean (SD) over halves.", "",
          "| corpus | documents | unit | OOV % | memorising F1 |", "|---|---:|---|---:|---:|"]
     for r in result["corpora"]:
         for unit in ("sentence", "document"):

@@ -60,12 +60,12 @@ import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv._io import append_line, write_json  # noqa: E402
 from textbcv.split import split_units  # noqa: E402
 from textbcv.stats import thesis_count_factor, variance_components  # noqa: E402
 from textbcv.stats.components import QUANTITIES  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 NS = (40, 80, 160, 200, 400, 800, 1200, 1600, 2000)
 MS = (3, 5, 7)
@@ -151,7 +151,10 @@ def fold_counts(name: str, X, y, train, test) -> tuple[int, int, int]:
     else:
         pred = make_classifier(name).fit(X[train], y[train]).predict(X[test])
     yt = y[test]
-    return int(np.sum((pred == 1) & (yt == 1))), int(np.sum((pred == 1) & (yt == 0))), int(np.sum((pred == 0) & (yt == 1)))
+    tp = int(np.sum((pred == 1) & (yt == 1)))
+    fp = int(np.sum((pred == 1) & (yt == 0)))
+    fn = int(np.sum((pred == 0) & (yt == 1)))
+    return tp, fp, fn
 
 
 def run_unit(n: int, r: int, classifiers=CLASSIFIERS) -> dict:
@@ -207,7 +210,8 @@ def fold_scores_from_rows(rows, value: str = "f1", run: str = "run", split: str 
     every run must have all folds of splits 0..m−1 (m = the largest common number of complete splits when
     not given); a fold given twice is an error.
 
-    >>> rows = [{"run": r, "split": j, "fold": k, "f1": r + j / 10 + k / 100} for r in range(3) for j in range(2) for k in (0, 1)]
+    >>> rows = [{"run": r, "split": j, "fold": k, "f1": r + j / 10 + k / 100}
+    ...         for r in range(3) for j in range(2) for k in (0, 1)]
     >>> fold_scores_from_rows(rows)[2].tolist()
     [[2.0, 2.01], [2.1, 2.11]]
     """
@@ -413,8 +417,9 @@ def findings(rows: list[dict]) -> list[str]:
         highs = [r["rho2"]["high"] for r in rr if r["rho2"]["high"] is not None]
         vals = [r["rho2"]["value"] for r in rr]
         common = lows and highs and max(lows) <= min(highs)
-        parts.append(f"{SHORT[c]}: {min(vals):.2f}–{max(vals):.2f} for n ≥ {big[0]} "
-                     f"({'one value fits every interval: settles' if common else 'the intervals do not share a value: still moving'}; "
+        state = ("one value fits every interval: settles" if common
+                 else "the intervals do not share a value: still moving")
+        parts.append(f"{SHORT[c]}: {min(vals):.2f}–{max(vals):.2f} for n ≥ {big[0]} ({state}; "
                      f"at n = {lo_n}: {by[(c, lo_n, 3)]['rho2']['value']:.2f})")
     out.append("**ρ2 settles** (seed: ρ2 levels off below 0.4, SVM up to 0.4–0.5) — " + "; ".join(parts) + ".")
     # 3. share of σ²
@@ -448,8 +453,9 @@ def findings(rows: list[dict]) -> list[str]:
         parts.append(f"{SHORT[c]} {min(ratio):.2f}–{max(ratio):.2f} ({inside}/{len(ns)} within 1.5–3)")
     s2 = [6 * _v(by[(c, n, 3)], "lambda_independent") for c in clfs for n in ns]
     lind = [_v(by[(c, n, 3)], "lambda_independent") for c in clfs for n in ns]
-    out.append(f"**The sample variance is conservative** (seed) — S²/(2m) is not: λ_ind = {min(lind):.2f}–{max(lind):.2f} "
-               f"(always too narrow). S² itself taken as Var(μ̂) is: E[S²]/Var = {min(s2):.2f}–{max(s2):.2f}. Under that "
+    out.append(f"**The sample variance is conservative** (seed) — S²/(2m) is not: "
+               f"λ_ind = {min(lind):.2f}–{max(lind):.2f} (always too narrow). S² itself taken as Var(μ̂) is: "
+               f"E[S²]/Var = {min(s2):.2f}–{max(s2):.2f}. Under that "
                "reading (λ1 = E[S²]/Var, λ2 = E[S²_pairs]/Var) the ratio λ1/λ2 is " + "; ".join(parts) + ".")
     # 6. c_m
     for m in MS:
@@ -457,13 +463,13 @@ def findings(rows: list[dict]) -> list[str]:
         if not rr:
             continue
         cm = thesis_count_factor(m)
-        inside = sum(r["count_factor"]["low"] is not None and r["count_factor"]["low"] <= cm <= r["count_factor"]["high"]
-                     for r in rr)
+        inside = sum(r["count_factor"]["low"] is not None
+                     and r["count_factor"]["low"] <= cm <= r["count_factor"]["high"] for r in rr)
         above = sum(r["count_factor"]["low"] is not None and r["count_factor"]["low"] > cm for r in rr)
         below = sum(r["count_factor"]["high"] is not None and r["count_factor"]["high"] < cm for r in rr)
         cs = [r["count_factor"]["value"] for r in rr]
-        box = sum(THESIS_RHO1[0] <= _v(r, "rho1") <= THESIS_RHO1[1] and THESIS_RHO2[0] <= _v(r, "rho2") <= THESIS_RHO2[1]
-                  for r in rr)
+        box = sum(THESIS_RHO1[0] <= _v(r, "rho1") <= THESIS_RHO1[1]
+                  and THESIS_RHO2[0] <= _v(r, "rho2") <= THESIS_RHO2[1] for r in rr)
         out.append(f"**c_{m} = {cm:.4f} (thesis) against the measured c = 1/(1 + ρ1 + {2 * m - 2}ρ2)**, m = {m}: "
                    f"measured {min(cs):.3f}–{max(cs):.3f} over {len(rr)} rows; c_{m} inside the interval in {inside}, "
                    f"below it in {above} (c_{m} too small: intervals wider than the measured variance needs), "
@@ -546,7 +552,8 @@ def render(result: dict) -> str:
     ns = sorted({k[1] for k in sim})
     L = ["## Variance components of F1 under blocked m×2 CV (seed 003's simulation)", ""]
     if meta["smoke"]:
-        L += [f"**Smoke run** (n = {', '.join(map(str, ns))}, R ≤ {meta['reps']}): tests the script, not the method.", ""]
+        L += [f"**Smoke run** (n = {', '.join(map(str, ns))}, R ≤ {meta['reps']}): tests the script, not the method.",
+              ""]
     rs = sorted({r["R"] for r in sim.values()})
     L += [
         f"`scripts/variance_components.py`: the design of Yang & Wang (2016), experiment 1 — P(Y = 1) = ½ (i.i.d. "
@@ -581,21 +588,25 @@ def render(result: dict) -> str:
             L.append(f"| {SHORT[c]} | {n:,} | {r['R']} | {_v(r, 'mean'):.3f} | {1e4 * _v(r, 'sigma2'):.3g} | "
                      f"{1e4 * _v(r, 'omega'):.3g} | {1e4 * _v(r, 'gamma'):.3g} | {_ci(r, 'rho1')} | {_ci(r, 'rho2')} | "
                      f"{_ci(r, 'count_factor')} | " + " | ".join(f"{_v(r, q):.2f}" for q in LAMBDAS) + " |")
-    easy = sorted({SHORT[c] for (c, n, m), r in sim.items() if n >= 80 and _v(r, "mean") > 0.98}, key=list(SHORT.values()).index)
+    easy = sorted({SHORT[c] for (c, n, m), r in sim.items() if n >= 80 and _v(r, "mean") > 0.98},
+                  key=list(SHORT.values()).index)
     if easy:
-        L += ["", f"In this design {' and '.join(easy)} reach a mean F1 above 0.98 from n = 80 on (about 2% errors or fewer): "
-              "their fold F1 moves with a handful of errors, so their rows describe a near-perfect classifier."]
+        L += ["", f"In this design {' and '.join(easy)} reach a mean F1 above 0.98 from n = 80 on "
+              "(about 2% errors or fewer): their fold F1 moves with a handful of errors, so their rows describe a "
+              "near-perfect classifier."]
     L += ["", "m = 5 and m = 7 (same data sets; the first 5 and all 7 splits): ρ1, ρ2 and c against "
           f"c_5 = {thesis_count_factor(5):.4f}, c_7 = {thesis_count_factor(7):.4f}:", "",
-          "| classifier | n | ρ1 (m = 5) | ρ2 (m = 5) | c (m = 5) [95% CI] | ρ1 (m = 7) | ρ2 (m = 7) | c (m = 7) [95% CI] |",
+          "| classifier | n | ρ1 (m = 5) | ρ2 (m = 5) | c (m = 5) [95% CI] | ρ1 (m = 7) | ρ2 (m = 7) "
+          "| c (m = 7) [95% CI] |",
           "|---|---:|---:|---:|---|---:|---:|---|"]
     for c in CLASSIFIERS:
         for n in ns:
             a, b = sim.get((c, n, 5)), sim.get((c, n, 7))
             if a is None or b is None:
                 continue
-            L.append(f"| {SHORT[c]} | {n:,} | {_v(a, 'rho1'):.3f} | {_v(a, 'rho2'):.3f} | {_ci(a, 'count_factor', nd=3)} | "
-                     f"{_v(b, 'rho1'):.3f} | {_v(b, 'rho2'):.3f} | {_ci(b, 'count_factor', nd=3)} |")
+            L.append(f"| {SHORT[c]} | {n:,} | {_v(a, 'rho1'):.3f} | {_v(a, 'rho2'):.3f} | "
+                     f"{_ci(a, 'count_factor', nd=3)} | {_v(b, 'rho1'):.3f} | {_v(b, 'rho2'):.3f} | "
+                     f"{_ci(b, 'count_factor', nd=3)} |")
     L += ["", "Against the seed's findings (computed from the rows above):", ""]
     L += [f"- {x}" for x in result["findings"]]
     real = [r for r in rows if r.get("source") == "real_text"]
@@ -610,8 +621,8 @@ def render(result: dict) -> str:
               "comes from the data, by about the finite-population factor 1 − n/N); ρ1, ρ2 and c are ratios of these "
               "and shrink less, but with a few data sets their intervals are wide — read them as a first measurement.",
               "",
-              "| pool | unit | design | score | m | R | shared | F1 | ρ1 [95% CI] | ρ2 [95% CI] | c [95% CI] | c_m (thesis) "
-              "| λ_corr |",
+              "| pool | unit | design | score | m | R | shared | F1 | ρ1 [95% CI] | ρ2 [95% CI] | c [95% CI] "
+              "| c_m (thesis) | λ_corr |",
               "|---|---|---|---|---:|---:|---:|---:|---|---|---|---:|---:|"]
         for r in sorted(real, key=lambda r: (r["pool"], r["unit"], r["design"], r["score"], r["m"])):
             sh = r["overlap"]["mean_shared_share"]
@@ -622,7 +633,8 @@ def render(result: dict) -> str:
     ext = [r for r in rows if r.get("source") not in ("simulation", "real_text")]
     if ext:
         L += ["", "Fold scores from other sources (`--external` / `--stores`):", "",
-              "| source | labels | m | R | ρ1 [95% CI] | ρ2 [95% CI] | c [95% CI] | λ_corr |", "|---|---|---:|---:|---|---|---|---:|"]
+              "| source | labels | m | R | ρ1 [95% CI] | ρ2 [95% CI] | c [95% CI] | λ_corr |",
+              "|---|---|---:|---:|---|---|---|---:|"]
         for r in ext:
             labels = ", ".join(f"{k} = {v}" for k, v in r.items() if k not in QUANTITIES and k not in
                                ("source", "m", "R", "c_m_thesis", "bootstrap"))
@@ -658,7 +670,8 @@ def main(argv=None) -> int:
     ap.add_argument("--render-only", action="store_true",
                     help="recompute nothing: redraw the charts and the RESULTS.md section from --json")
     ap.add_argument("--real-text", nargs="?", const=str(ROOT / "docs" / "real_text_study"), default=None,
-                    metavar="DIR", help="add the components of the real-text study's fold F1 (default docs/real_text_study)")
+                    metavar="DIR",
+                    help="add the components of the real-text study's fold F1 (default docs/real_text_study)")
     ap.add_argument("--external", default=None, help="JSONL, one row per fold: add its components to the JSON")
     ap.add_argument("--stores", default=None, help="glob of textbcv fold stores, one per independent data set")
     ap.add_argument("--system", default=None, help="system of --stores")
@@ -763,7 +776,10 @@ def main(argv=None) -> int:
         if x.shape[1] not in MS and x.shape[1] >= 2:
             new.append(components_row(x, n_resamples, stable_seed(source, sorted(labels.items()), x.shape[1]),
                                       source=source, **labels))
-        keyf = (lambda r: (r.get("source"), tuple(sorted((k, v) for k, v in r.items() if isinstance(v, str))), r["m"]))
+
+        def keyf(r):
+            return r.get("source"), tuple(sorted((k, v) for k, v in r.items() if isinstance(v, str))), r["m"]
+
         keys = {keyf(r) for r in new}
         result["rows"] = [r for r in result["rows"] if keyf(r) not in keys] + new
         result["findings"] = findings(result["rows"])
@@ -789,7 +805,8 @@ def main(argv=None) -> int:
         wmeta["invocations"] += 1
         wmeta.setdefault("sklearn", sklearn.__version__)
         if wmeta["sklearn"] != sklearn.__version__:
-            progress(f"note: units so far were made with scikit-learn {wmeta['sklearn']}, this run uses {sklearn.__version__}")
+            progress(f"note: units so far were made with scikit-learn {wmeta['sklearn']}, "
+                     f"this run uses {sklearn.__version__}")
         write_json(meta_path, wmeta)
         for n in ns:
             check_nesting(n, 0)
@@ -849,7 +866,8 @@ def main(argv=None) -> int:
     update_section(results, "variance_components", render(result))
     for f in result["findings"]:
         print("- " + f)
-    progress(f"wrote {out_json}, {results} and {len(result['meta']['plots'])} plots in {fmt_seconds(time.time() - t_start)}")
+    progress(f"wrote {out_json}, {results} and {len(result['meta']['plots'])} plots "
+             f"in {fmt_seconds(time.time() - t_start)}")
     return 0
 
 

@@ -49,14 +49,14 @@ import numpy as np
 from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
-
 from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_conll  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
 from textbcv.tagging import FoldStore, make_payload, run_folds  # noqa: E402
 from textbcv.tagging.features import Template  # noqa: E402
 from textbcv.tagging.system import System  # noqa: E402
+
+from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
 DESIGNS = {
     "random": {"method": "random", "balance": None, "label": "random m×2 CV"},
@@ -198,10 +198,12 @@ def render(result: dict) -> str:
               f"{meta['max_iterations']}): tests the script, not the method.", ""]
     L += [
         f"`scripts/variance_study.py`: first {meta['sentences']:,} sentences of CoNLL-2003 eng.train "
-        f"({meta['tokens']:,} tokens, typed entities); split seeds r = 0, 1, ...: R = {meta['reps_done']['3']} seeds at m = 3 "
+        f"({meta['tokens']:,} tokens, typed entities); split seeds r = 0, 1, ...: "
+        f"R = {meta['reps_done']['3']} seeds at m = 3 "
         f"and {meta['reps_done']['7']} at m = 7 (of {meta['reps']} planned), the same seeds for every design. "
         f"CRF: {meta['crf']} — cheaper than the thesis's L-BFGS with n-gram templates, so that "
-        f"{meta['reps']} seeds × 3 designs × 28 trainings fit in the time budget (the study first runs every seed at m = 3, "
+        f"{meta['reps']} seeds × 3 designs × 28 trainings fit in the time budget "
+        "(the study first runs every seed at m = 3, "
         "then extends every seed to m = 7). System A: IOB2, word unigrams in [−1, 1]; "
         "system B: IOB2, word and POS unigrams in [−2, 2]. The m = 3 estimates use the first 3 splits of each "
         "m = 7 split set, which are exactly the m = 3 split sets of the same seed (nested; checked by the script). "
@@ -249,8 +251,10 @@ def render(result: dict) -> str:
         return "–" if x is None else f"{x:.2f}"
 
     L += ["", "SD ratios against random m×2 CV (below 1 = less split noise): " + "; ".join(
-        f"m = {m}: BCV {rt(ratios[str(m)]['bcv']['f1_mean_folds'])} / balanced {rt(ratios[str(m)]['bcv-balanced']['f1_mean_folds'])} "
-        f"(F1), {rt(ratios[str(m)]['bcv']['diff_mean_folds'])} / {rt(ratios[str(m)]['bcv-balanced']['diff_mean_folds'])} (ΔF1)"
+        f"m = {m}: BCV {rt(ratios[str(m)]['bcv']['f1_mean_folds'])} / "
+        f"balanced {rt(ratios[str(m)]['bcv-balanced']['f1_mean_folds'])} "
+        f"(F1), {rt(ratios[str(m)]['bcv']['diff_mean_folds'])} / "
+        f"{rt(ratios[str(m)]['bcv-balanced']['diff_mean_folds'])} (ΔF1)"
         for m in MS) + ".", ""]
     if "random" in result["summary"]:
         parts = []
@@ -265,14 +269,16 @@ def render(result: dict) -> str:
                         continue
                     shift = b["mean"] - a["mean"]
                     se = (a["sd"] ** 2 / a["n"] + b["sd"] ** 2 / b["n"]) ** 0.5
-                    parts.append(f"m = {m}, {DESIGNS[d]['label']}, {nm}: {100 * shift:+.3f} points ({shift / se:+.1f} standard errors)")
+                    parts.append(f"m = {m}, {DESIGNS[d]['label']}, {nm}: {100 * shift:+.3f} points "
+                                 f"({shift / se:+.1f} standard errors)")
         L += ["Shift of the mean estimate against random m×2 CV (same seeds; a shift of many standard errors means the "
               "design estimates a different quantity, not only with less noise): " + "; ".join(parts) + ".", ""]
     L += [
         f"![variance study]({meta['plot_name']})", "",
         f"Run time: {fmt_seconds(meta['wall_seconds'])} wall over {meta['invocations']} invocation(s), "
         f"{meta['sum_fold_seconds']:.0f} s summed over {meta['folds']:,} fold trainings (jobs = {meta['jobs']}); "
-        f"estimated beforehand: {meta['estimate']}. Measured {meta['machine']['date']} on {meta['machine']['nproc']} CPUs "
+        f"estimated beforehand: {meta['estimate']}. Measured {meta['machine']['date']} "
+        f"on {meta['machine']['nproc']} CPUs "
         f"(load average {', '.join(map(str, meta['machine']['loadavg']))}). Regenerate: `{meta['command']}`."]
     return "\n".join(L)
 
@@ -373,11 +379,12 @@ def main(argv=None) -> int:
 
     # nesting check: the m = 3 split set is the first 3 splits of m = 7, for every design
     for d in designs:
-        s3 = make_splits(corpus, m=3, method=DESIGNS[d]["method"], balance=DESIGNS[d]["balance"], group_by="sentence", seed=0)
-        s7 = make_splits(corpus, m=M_MAX, method=DESIGNS[d]["method"], balance=DESIGNS[d]["balance"], group_by="sentence",
-                         seed=0)
+        kw = dict(method=DESIGNS[d]["method"], balance=DESIGNS[d]["balance"], group_by="sentence", seed=0)
+        s3 = make_splits(corpus, m=3, **kw)
+        s7 = make_splits(corpus, m=M_MAX, **kw)
         if not all(np.array_equal(a[0], b[0]) for a, b in zip(s3.splits, s7.splits[:3])):
-            raise SystemExit(f"design {d}: the m = 3 splits are not the first 3 of m = 7; the m = 3 figures would be wrong")
+            raise SystemExit(f"design {d}: the m = 3 splits are not the first 3 of m = 7; "
+                             "the m = 3 figures would be wrong")
 
     # seeds complete at m for every design (the same seeds for every design)
     reps_m = {str(m): [r for r in range(args.reps) if all(complete(stores[(d, r)], m) for d in designs)] for m in MS}
@@ -393,19 +400,21 @@ def main(argv=None) -> int:
         for m in MS:
             summ[d][str(m)] = {key: summary([e[key] for e in per_rep[d][str(m)]], seed=1000 * i + m)
                                for key in ("f1_mean_folds", "f1_pooled", "diff_mean_folds", "diff_pooled")}
-            chi_label[d][str(m)] = float(np.mean([manifest["splits"][f"{d}/{r}"][f"chi2_per_df_max_m{m}"].get("label", 0.0)
-                                                  for r in reps_m[str(m)]])) if reps_m[str(m)] else None
+            chi = [manifest["splits"][f"{d}/{r}"][f"chi2_per_df_max_m{m}"].get("label", 0.0) for r in reps_m[str(m)]]
+            chi_label[d][str(m)] = float(np.mean(chi)) if reps_m[str(m)] else None
     ratios = {}
     if "random" in designs:
         for m in MS:
             ratios[str(m)] = {d: {key: summ[d][str(m)][key]["sd"] / summ["random"][str(m)][key]["sd"]
-                                  if summ["random"][str(m)][key]["sd"] and summ[d][str(m)][key]["sd"] is not None else None
+                                  if summ["random"][str(m)][key]["sd"] and summ[d][str(m)][key]["sd"] is not None
+                                  else None
                                   for key in ("f1_mean_folds", "diff_mean_folds")} for d in designs}
     fold_seconds = sum(rec["run"]["seconds"] for st in stores.values() for rec in st.records.values())
     n_folds = sum(len(st.records) for st in stores.values())
     smoke = args.sentences < 3000 or len(reps_m["3"]) < 100
     result = {
-        "meta": {"sentences": len(corpus), "tokens": corpus.n_tokens, "reps": args.reps, "reps_done": {m: len(v) for m, v in reps_m.items()},
+        "meta": {"sentences": len(corpus), "tokens": corpus.n_tokens, "reps": args.reps,
+                 "reps_done": {m: len(v) for m, v in reps_m.items()},
                  "seeds": reps_m, "designs": designs,
                  "ms": list(MS), "crf": crf, "algorithm": args.algorithm, "max_iterations": args.max_iterations,
                  "systems": [s.to_dict() for s in systems], "jobs": args.jobs, "smoke": smoke,
@@ -427,7 +436,8 @@ def main(argv=None) -> int:
     print(json.dumps({d: {str(m): {k: {"mean": v["mean"], "sd": v["sd"],
                                         "snr": None if v.get("snr") is None else round(v["snr"], 2)}
                                     for k, v in summ[d][str(m)].items() if k in ("f1_mean_folds", "diff_mean_folds")}
-                                for m in MS} for d in designs} | {"wall_seconds": round(timing["wall_seconds"], 1)}, indent=2))
+                                for m in MS} for d in designs}
+                     | {"wall_seconds": round(timing["wall_seconds"], 1)}, indent=2))
     return 0
 
 

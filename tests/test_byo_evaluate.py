@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import shared_path
 from scipy import integrate
 from scipy.stats import beta
 from seqeval.metrics.sequence_labeling import get_entities
@@ -25,8 +26,6 @@ from seqeval.metrics.sequence_labeling import get_entities
 from textbcv.cli import main
 from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
-
-from conftest import shared_path
 
 # ---------------------------------------------------------------- a tagger written outside textbcv
 
@@ -314,7 +313,8 @@ def test_same_gold_whatever_the_predicted_scheme(ner, tmp_path):
     assert evaluate(splits, corpus, tmp_path / "run", f"A={tmp_path / 'A'}", f"E={tmp_path / 'E'}") == 0
     rec = [json.loads(line) for line in (tmp_path / "run" / "folds.jsonl").read_text().splitlines()]
     assert [r["counts"] for r in rec if r["system"] == "A"] == [r["counts"] for r in rec if r["system"] == "E"]
-    assert json.loads((tmp_path / "run" / "report.json").read_text())["meta"]["imported"]["systems"]["E"]["scheme"] == "iobes"
+    meta = json.loads((tmp_path / "run" / "report.json").read_text())["meta"]
+    assert meta["imported"]["systems"]["E"]["scheme"] == "iobes"
 
 
 def test_chunk_type_filters(ner, tmp_path):
@@ -393,7 +393,8 @@ def test_retokenized_prediction_file(ner, preds, tmp_path, capsys):
 
 def test_missing_fold_file(ner, preds, tmp_path, capsys):
     (preds / "fold-2-0.txt").unlink()
-    refused(capsys, tmp_path / "run", _run(ner, tmp_path, preds), f"{preds / 'fold-2-0.txt'}:", "prediction file missing")
+    refused(capsys, tmp_path / "run", _run(ner, tmp_path, preds), f"{preds / 'fold-2-0.txt'}:",
+            "prediction file missing")
 
 
 def test_missing_prediction_directory(ner, tmp_path, capsys):
@@ -494,7 +495,8 @@ def cws(tmp_path_factory):
     for fold in sorted(folds.glob("fold-*")):
         lines = (fold / "test.txt").read_text(encoding="utf-8").splitlines()
         (d / "gold" / f"{fold.name}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        halves = [" ".join(p for w in line.split() for p in ((w[: len(w) // 2], w[len(w) // 2:]) if len(w) > 1 else (w,)))
+        halves = [" ".join(p for w in line.split()
+                           for p in ((w[: len(w) // 2], w[len(w) // 2:]) if len(w) > 1 else (w,)))
                   for line in lines]
         (d / "halves" / f"{fold.name}.txt").write_text("\n".join(halves) + "\n", encoding="utf-8")
     return d, corpus, splits, folds

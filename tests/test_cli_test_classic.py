@@ -88,13 +88,15 @@ def test_classic_at_m5_equals_published_formulas(run5, capsys):
     d = [b - a for a, b in zip(f1["iob2"], f1["iobes"])]
     p = [d[2 * i: 2 * i + 2] for i in range(5)]
     tests = {t["test"]: t for t in r["classic"]["pairs"][0]["tests"]}
-    assert list(tests) == ["paired_t_5x2cv", "combined_f_5x2cv", "combined_t_5x2cv", "corrected_resampled_t", "wilcoxon"]
+    assert list(tests) == ["paired_t_5x2cv", "combined_f_5x2cv", "combined_t_5x2cv", "corrected_resampled_t",
+                           "wilcoxon"]
     t, pt, _ = dietterich(p)
     assert tests["paired_t_5x2cv"]["statistic"] == pytest.approx(t, rel=1e-9, abs=1e-12)
     assert tests["paired_t_5x2cv"]["p_value"] == pytest.approx(pt, rel=1e-9) and tests["paired_t_5x2cv"]["df"] == 5
     f, pf = alpaydin(p)
     assert tests["combined_f_5x2cv"]["statistic"] == pytest.approx(f, rel=1e-9)
-    assert tests["combined_f_5x2cv"]["p_value"] == pytest.approx(pf, rel=1e-9) and tests["combined_f_5x2cv"]["df"] == [10, 5]
+    assert tests["combined_f_5x2cv"]["p_value"] == pytest.approx(pf, rel=1e-9)
+    assert tests["combined_f_5x2cv"]["df"] == [10, 5]
     tn, pn = nadeau_bengio(d)
     assert tests["corrected_resampled_t"]["statistic"] == pytest.approx(tn, rel=1e-9)
     assert tests["corrected_resampled_t"]["p_value"] == pytest.approx(pn, rel=1e-9)
@@ -158,7 +160,8 @@ def test_mcnemar_on_saved_predictions(run5, capsys):
         _, p_exact = ev.mcnemar(ary=np.array(n), exact=True)
         s_chi2, p_chi2 = ev.mcnemar(ary=np.array(n), corrected=True)
         assert exact["p_value"] == pytest.approx(p_exact, rel=1e-9) and exact["b"] == n[0][1] and exact["c"] == n[1][0]
-        assert chi2["statistic"] == pytest.approx(s_chi2, rel=1e-9) and chi2["p_value"] == pytest.approx(p_chi2, rel=1e-9)
+        assert chi2["statistic"] == pytest.approx(s_chi2, rel=1e-9)
+        assert chi2["p_value"] == pytest.approx(p_chi2, rel=1e-9)
         assert "exact" in exact["name"] and "continuity-corrected" in chi2["form"]
 
 
@@ -202,7 +205,8 @@ def test_sequential_and_per_type_equal_the_report(run5, capsys):
     # text: P/R/F1 in percent, probabilities as fractions, one per-type row per type
     rc, text, _ = run_cli(["test", run5, "--per-type"], capsys)
     f1 = report["systems"]["iob2"]["f1"]
-    assert f"iob2    f1            {100 * f1['estimate']:.2f}  [{100 * f1['ci'][0]:.2f}, {100 * f1['ci'][1]:.2f}]" in text
+    lo, hi = f1["ci"]
+    assert f"iob2    f1            {100 * f1['estimate']:.2f}  [{100 * lo:.2f}, {100 * hi:.2f}]" in text
     org = report["per_type"]["iob2"]["ORG"]
     assert f"ORG   {100 * org['precision']:.2f} / {100 * org['recall']:.2f} / {100 * org['f1']:.2f}" in text
     assert "Sequential t-test on per-fold F1 differences" in text
@@ -210,7 +214,8 @@ def test_sequential_and_per_type_equal_the_report(run5, capsys):
 
 def test_plots(run5, tmp_path, capsys):
     rc, out, err = run_cli(["test", run5, "--plots", tmp_path / "p"], capsys)
-    assert rc == 0 and sorted(x.name for x in (tmp_path / "p").iterdir()) == ["f1_difference.png", "fold_f1.png", "posteriors.png"]
+    assert rc == 0
+    assert sorted(x.name for x in (tmp_path / "p").iterdir()) == ["f1_difference.png", "fold_f1.png", "posteriors.png"]
     for png in (tmp_path / "p").iterdir():
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -226,7 +231,8 @@ def test_mcnemar_refuses_predictions_of_another_run(run5, tmp_path, capsys):
     pred.write_text("".join(lines))
     rc, out, err = run_cli(["test", run, "--classic"], capsys)
     assert rc == 2 and out == ""
-    assert err.startswith(f"textbcv: error: {pred}: these predictions give TP/FP/FN = ") and "not this run's predictions" in err
+    assert err.startswith(f"textbcv: error: {pred}: these predictions give TP/FP/FN = ")
+    assert "not this run's predictions" in err
     pred.unlink()
     rc, out, err = run_cli(["test", run, "--classic", "--fold", "0-0"], capsys)
     assert rc == 2 and err == f"textbcv: error: {pred}: no predictions of system 'iobes' for split 0 direction 0 " \
@@ -235,11 +241,13 @@ def test_mcnemar_refuses_predictions_of_another_run(run5, tmp_path, capsys):
     assert rc == 2 and err == "textbcv: error: --fold 5-0: this run has m = 5 splits (0..4)\n"
     shutil.rmtree(run / "predictions")
     rc, out, err = run_cli(["test", run, "--classic", "--fold", "1-0"], capsys)
-    assert rc == 2 and "McNemar's test needs the predictions of a run saved with `textbcv compare --save-predictions`" in err
+    assert rc == 2
+    assert "McNemar's test needs the predictions of a run saved with `textbcv compare --save-predictions`" in err
     rc, out, err = run_cli(["test", run, "--classic", "--json"], capsys)
     assert rc == 0 and json.loads(out)["classic"]["not_applicable"] == [
         {"test": "Friedman + Nemenyi critical difference", "reason": "needs 3 or more systems; this input has 2"},
-        {"test": "McNemar", "reason": "needs a run directory with saved predictions (textbcv compare --save-predictions)"}]
+        {"test": "McNemar",
+         "reason": "needs a run directory with saved predictions (textbcv compare --save-predictions)"}]
 
 
 # ----------------------------------------------------------------------------- COUNTS.json inputs
@@ -273,7 +281,8 @@ def test_friedman_and_cd_diagram_for_three_systems(tmp_path, capsys):
     assert fr["chi2"]["p_value"] == pytest.approx(sc.pvalue, rel=1e-12)
     ranks = np.array([stats.rankdata(-row) for row in x]).mean(axis=0)
     assert fr["average_ranks"] == pytest.approx(ranks.tolist())
-    assert fr["nemenyi_cd"] == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 6)), abs=1e-3)  # Demšar: q_0.05 = 2.343, k = 3
+    # Demšar: q_0.05 = 2.343, k = 3
+    assert fr["nemenyi_cd"] == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 6)), abs=1e-3)
     assert len(json.loads(out)["classic"]["pairs"]) == 3
     assert sorted(x.name for x in (tmp_path / "plots").iterdir()) == \
         ["cd_diagram.png", "f1_difference.png", "fold_f1.png", "pairwise.png", "posteriors.png"]
@@ -298,15 +307,15 @@ def test_different_gold_is_refused_naming_the_fold(tmp_path, capsys):
     rc, out, err = run_cli(["test", p], capsys)
     assert rc == 2 and out == ""
     line = [x.strip() for x in p.read_text().splitlines()].index('"tp": 50,')  # 1-based: the line of its "{"
-    assert err == (f"textbcv: error: {p}:{line}: split 1 direction 1: systems 'A' and 'B' were scored on different gold: "
-                   "103 against 55 gold chunks (TP + FN); add --allow-different-gold to test them anyway\n")
+    assert err == (f"textbcv: error: {p}:{line}: split 1 direction 1: systems 'A' and 'B' were scored on different "
+                   "gold: 103 against 55 gold chunks (TP + FN); add --allow-different-gold to test them anyway\n")
     rc, out, err = run_cli(["test", p, "--allow-different-gold"], capsys)
     assert rc == 0 and err == ""
     assert ("note: the systems were scored on different gold in 1 comparison(s) of a fold (first: split 1 direction 1, "
             "'A' 103 against 'B' 55 gold chunks); tested anyway (--allow-different-gold)") in out
     # folds.jsonl: the line of the second system's record
-    lines = [json.dumps({"system": s, "split": i // 2, "direction": i % 2,
-                         "counts": {"overall": f, "types": {"X": f}}}) for s, fs in (("A", A), ("B", bad)) for i, f in enumerate(fs)]
+    lines = [json.dumps({"system": s, "split": i // 2, "direction": i % 2, "counts": {"overall": f, "types": {"X": f}}})
+             for s, fs in (("A", A), ("B", bad)) for i, f in enumerate(fs)]
     pl = tmp_path / "folds.jsonl"
     pl.write_text("\n".join(lines) + "\n")
     rc, out, err = run_cli(["test", pl], capsys)
@@ -319,13 +328,16 @@ def test_per_type_gold_is_checked_too(tmp_path, capsys):
         for i, f in enumerate(A):
             types = {"X": f, "Y": {"tp": 0, "fp": 0, "fn": 0}} if s == "A" else {"X": {**f, "fn": f["fn"] - 1},
                                                                                "Y": {"tp": 0, "fp": 0, "fn": 1}}
-            lines.append(json.dumps({"system": s, "split": i // 2, "direction": i % 2, "counts": {"overall": f, "types": types}}))
+            lines.append(json.dumps({"system": s, "split": i // 2, "direction": i % 2,
+                                     "counts": {"overall": f, "types": types}}))
     pl = tmp_path / "folds.jsonl"
     pl.write_text("\n".join(lines) + "\n")
     rc, out, err = run_cli(["test", pl], capsys)
     assert rc == 0  # overall gold agrees
     rc, out, err = run_cli(["test", pl, "--per-type"], capsys)
-    assert rc == 2 and f"{pl}:7: split 0 direction 0: systems 'A' and 'B' were scored on different gold: 102 against 101 gold chunks of type X" in err
+    assert rc == 2
+    assert (f"{pl}:7: split 0 direction 0: systems 'A' and 'B' were scored on different gold: 102 against 101 gold "
+            "chunks of type X") in err
 
 
 @pytest.mark.parametrize("argv,message", [
@@ -351,9 +363,12 @@ def test_misuse_is_one_line_exit_2(tmp_path, capsys, argv, message):
 def test_per_type_needs_folds_jsonl(tmp_path, capsys):
     p = write(tmp_path, {"m": 3, "systems": {"A": A, "B": B}})
     rc, out, err = run_cli(["test", p, "--per-type"], capsys)
-    assert rc == 2 and err == f"textbcv: error: {p}: --per-type applies to a folds.jsonl only (COUNTS.json has no per-type counts)\n"
+    assert rc == 2
+    assert err == (f"textbcv: error: {p}: --per-type applies to a folds.jsonl only "
+                   "(COUNTS.json has no per-type counts)\n")
     rc, out, err = run_cli(["test", tmp_path], capsys)
-    assert rc == 2 and err == f"textbcv: error: {tmp_path}: no folds.jsonl here: not a `textbcv compare` run directory\n"
+    assert rc == 2
+    assert err == f"textbcv: error: {tmp_path}: no folds.jsonl here: not a `textbcv compare` run directory\n"
 
 
 def test_variant_lists_every_variant(capsys):

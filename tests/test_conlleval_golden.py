@@ -61,7 +61,8 @@ def test_score_json_counts_equal_conlleval(files, name, capsys):
     """--json counts are conlleval's, except that a -DOCSTART- line is a document boundary there, not a
     token: a predicted chunk on it (the perturbation puts some there) is one of conlleval's "found"."""
     head = (GOLDEN / f"{name}.txt").read_text().splitlines()[0]
-    gold, found, correct = map(int, re.search(r"with (\d+) phrases; found: (\d+) phrases; correct: (\d+)", head).groups())
+    counts = re.search(r"with (\d+) phrases; found: (\d+) phrases; correct: (\d+)", head)
+    gold, found, correct = map(int, counts.groups())
     on_docstart = sum(1 for line in files[name].read_text(encoding="utf-8").splitlines()
                       if line.startswith("-DOCSTART- ") and line.split()[-1] != "O")
     assert main(["score", str(files[name]), "--json"]) == 0

@@ -44,7 +44,8 @@ def test_unicode_spaces_stay_inside_conll_tokens(capsys):
     path = DATA / "unicode_spaces.conll"
     lines = path.read_text(encoding="utf-8").split("\n")
     # the case is real: str.split() would cut these lines differently
-    assert [line for line in lines if line.split() != split_fields(line)] == ["New\u00a0York B-LOC", "\u3000 O", "10\u2009000 O"]
+    assert [line for line in lines if line.split() != split_fields(line)] == [
+        "New\u00a0York B-LOC", "\u3000 O", "10\u2009000 O"]
     c = read_conll(path)
     assert [s.tokens for s in c] == [("Peter", "lives", "in", "New\u00a0York", "."), ("中", "国", "\u3000", "人"),
                                      ("10\u2009000", "fans")]
@@ -187,7 +188,8 @@ def test_truncated_gzip_is_an_input_error(tmp_path):
 
 
 ORPHANS = [
-    ("orphans_iob2.txt", "3 chunks start with I- (0 gold, 3 predicted), which never starts a chunk in IOB2: is the scheme IOB1?",
+    ("orphans_iob2.txt",
+     "3 chunks start with I- (0 gold, 3 predicted), which never starts a chunk in IOB2: is the scheme IOB1?",
      {"scheme": "iob2", "gold": 0, "predicted": 3, "prefixes": {"I": 3}}),
     ("orphans_iobes.txt", "2 chunks start with E- or I- (0 gold, 2 predicted), which never starts a chunk in IOBES:",
      {"scheme": "iobes", "gold": 0, "predicted": 2, "prefixes": {"E": 1, "I": 1}}),
@@ -233,7 +235,8 @@ def test_valid_files_get_no_orphan_warning(capsys):
 # ---------------------------------------------------------------- CoNLL-U: conllu.parse's reading, TAB fields only
 
 
-@pytest.mark.parametrize("parts", [("ud_english_ewt", "en_ewt-ud-dev.conllu"), ("ud_chinese_v1.4", "zh-ud-test.conllu")])
+@pytest.mark.parametrize("parts", [("ud_english_ewt", "en_ewt-ud-dev.conllu"),
+                                   ("ud_chinese_v1.4", "zh-ud-test.conllu")])
 def test_conllu_reads_as_conllu_parse(shared, parts):
     """Sentences, FORM, LEMMA, UPOS and XPOS (None for _) as conllu.parse gives them, words only."""
     conllu = pytest.importorskip("conllu")
@@ -252,7 +255,8 @@ def test_conllu_reads_as_conllu_parse(shared, parts):
 def test_conllu_spaces_inside_a_form_stay(tmp_path):
     """conllu.parse also cuts fields at two spaces; the format (and textbcv) only at TABs."""
     p = tmp_path / "x.conllu"
-    p.write_text("1\tNew  York\tNew  York\tPROPN\t_\t_\t0\troot\t_\t_\n2\t10\u00a0000\t_\tNUM\tCD\t_\t1\tnummod\t_\t_\n\n")
+    p.write_text("1\tNew  York\tNew  York\tPROPN\t_\t_\t0\troot\t_\t_\n"
+                 "2\t10\u00a0000\t_\tNUM\tCD\t_\t1\tnummod\t_\t_\n\n")
     s = read_conllu(p)[0]
     assert s.tokens == ("New  York", "10\u00a0000") and s.lemmas == ("New  York", "_") and s.pos == ("PROPN", "NUM")
 

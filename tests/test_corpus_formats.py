@@ -15,7 +15,8 @@ from textbcv.errors import InputError
 ROOT = Path(__file__).resolve().parents[1]
 NER = ROOT / "corpora" / "ner_en.conll"
 CWS = ROOT / "corpora" / "cws_zh.txt"
-CONLLU = ("# newdoc id = d1\n# text = don't go\n1-2\tdon't\t_\t_\t_\t_\t_\t_\t_\t_\n1\tdo\tdo\tAUX\tVBP\t_\t3\taux\t_\t_\n"
+CONLLU = ("# newdoc id = d1\n# text = don't go\n1-2\tdon't\t_\t_\t_\t_\t_\t_\t_\t_\n"
+          "1\tdo\tdo\tAUX\tVBP\t_\t3\taux\t_\t_\n"
           "2\tn't\tnot\tPART\tRB\t_\t3\tadvmod\t_\t_\n3\tgo\tgo\tVERB\tVB\t_\t0\troot\t_\t_\n\n")
 
 
@@ -49,7 +50,8 @@ def test_detected_from_content(files, name, fmt, reason):
 def test_conllu_read_without_format_and_said_on_stderr(files, capsys):
     status, out, err = cli(capsys, "stats", files / "ud.conllu", "--json")
     assert status == 0 and json.loads(out)["tokens"] == 3
-    assert err == f"textbcv: {files / 'ud.conllu'}: read as conllu (10 TAB-separated fields with word IDs); --format sets it\n"
+    assert err == (f"textbcv: {files / 'ud.conllu'}: read as conllu (10 TAB-separated fields with word IDs); "
+                   "--format sets it\n")
     status, out, err = cli(capsys, "stats", files / "ud.conllu", "--format", "conllu", "--json")
     assert status == 0 and err == ""  # a given format is not announced
 
@@ -65,7 +67,8 @@ def test_conllu_read_without_format_and_said_on_stderr(files, capsys):
 def test_wrong_format_fails_with_a_hint(files, capsys, name, given, likely):
     status, out, err = cli(capsys, "stats", files / name, "--format", given)
     assert status == 2 and out == ""
-    assert err.startswith(f"textbcv: error: {files / name}: --format {given} does not fit this file: it looks like {likely} (")
+    assert err.startswith(f"textbcv: error: {files / name}: --format {given} does not fit this file: "
+                          f"it looks like {likely} (")
     assert err.rstrip().endswith(f"use --format {likely} (or leave --format out)") and err.count("\n") == 1
     with pytest.raises(InputError, match=f"it looks like {likely}"):
         read_corpus(files / name, format=given)
@@ -80,7 +83,8 @@ def test_split_and_compare_refuse_a_wrong_format_before_any_work(files, capsys):
 
 
 def test_files_in_different_formats_are_refused(files):
-    with pytest.raises(InputError, match="the files are in different formats: .*ner.txt looks like conll .*ud.conllu like conllu"):
+    with pytest.raises(InputError,
+                       match="the files are in different formats: .*ner.txt looks like conll .*ud.conllu like conllu"):
         check_format([files / "ner.txt", files / "ud.conllu"])
 
 

@@ -360,7 +360,8 @@ def test_measured_figures_match_their_sources():
     for q, v in zip(quoted.groups(), avg):  # calibration.md rounds 0.9555 up, as the page does
         assert abs(float(q) - 100 * v) <= 0.05 + 1e-9, (q, v)
     assert f"independent folds covered {100 * iid['independent']['f1']['coverage']:.1f}% for F1" in text
-    ratios = [cal[d]["adaptive"]["f1"]["mean_length"] / cal[d]["thesis"]["f1"]["mean_length"] for d in ("iid", "balanced")]
+    ratios = [cal[d]["adaptive"]["f1"]["mean_length"] / cal[d]["thesis"]["f1"]["mean_length"]
+              for d in ("iid", "balanced")]
     assert all(round(x, 1) == 1.7 for x in ratios) and "about 1.7 times as long" in text
     results = " ".join((DOCS / "RESULTS.md").read_text(encoding="utf-8").split())
     assert "m = 3, m×2 BCV, balanced, F1: +0.442 points (+13.4 standard errors)" in results
@@ -464,7 +465,8 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
         assert main(["test", str(run), "--variant", "averaged-counts", "--json"]) == 0
     ac = json.loads(buf.getvalue())
     lo, hi = ac["systems"]["iob2"]["f1"]["ci"]
-    assert f"`--variant averaged-counts` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {_f1_row(ac)['p_a_better']:.4f}" in page
+    p_a = _f1_row(ac)["p_a_better"]
+    assert f"`--variant averaged-counts` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {p_a:.4f}" in page
     note = next(n for n in report["split"]["notes"] if n.startswith("--variant adaptive"))
     assert numbers_free(f"Note: {note}.") in numbers_free(page)
     # the one-split section's prose (its table rows are checked with the others above)

@@ -122,7 +122,7 @@ def test_variance_smoke(shared, tmp_path):
     assert st.path.read_text() == before
     for d in vs.DESIGNS:
         p = tmp_path / "w" / "folds" / d / "r001.jsonl"
-        p.write_text("".join(l + "\n" for l in p.read_text().splitlines() if json.loads(l)["split"] < 3))
+        p.write_text("".join(x + "\n" for x in p.read_text().splitlines() if json.loads(x)["split"] < 3))
     assert vs.main(argv + ["--summarize-only"]) == 0
     v = json.loads(out_json.read_text())
     assert v["meta"]["reps_done"] == {"3": 2, "7": 1} and v["summary"]["bcv"]["7"]["f1_mean_folds"]["sd"] is None
@@ -189,7 +189,8 @@ def test_real_text_study_smoke_resumes_and_reports(shared, tmp_path, monkeypatch
     assert {(r["pool"], r["unit"]) for r in rows} == {("conll", "document"), ("conll", "sentence"), ("msr", "sentence")}
     assert all({"bias", "bias_se", "sd", "rmse", "design", "m"} <= set(r) for r in rows)
     cov = d["summary"]["coverage"]
-    assert {c["variant"] for c in cov} == {"thesis", "independent", "averaged-counts", "adaptive", "nadeau-bengio", "clustered"}
+    assert {c["variant"] for c in cov} == {"thesis", "independent", "averaged-counts", "adaptive", "nadeau-bengio",
+                                           "clustered"}
     assert all(0 <= c["coverage_f1"] <= 1 and 0 <= c["coverage_delta"] <= 1 and "false_decisions" in c for c in cov)
     assert set(d["defaults"]) >= {"balance", "group_by", "variant"}
     assert "<!-- BEGIN real-text -->" in (out / "RESULTS.md").read_text()
@@ -245,7 +246,8 @@ def test_unit_leakage_smoke_sees_sentence_halves_easier(shared, tmp_path):
     shared("conll2003_en", "eng.train")
     ul = load("unit_leakage")
     out = tmp_path / "u.json"
-    assert ul.main(["--halvings", "2", "--corpora", "conll", "--json", str(out), "--results", str(tmp_path / "R.md")]) == 0
+    argv = ["--halvings", "2", "--corpora", "conll", "--json", str(out), "--results", str(tmp_path / "R.md")]
+    assert ul.main(argv) == 0
     r = json.loads(out.read_text())["corpora"][0]
     assert r["sentences"] == 14041 and r["documents"] == 946
     assert r["sentence"]["oov_mean"] < r["document"]["oov_mean"]

@@ -109,9 +109,9 @@ def test_progress_lines_when_stderr_is_a_file(corpora, tmp_path):
         r = subprocess.run(TEXTBCV + compare(corpora["four"], tmp_path / "run", m="2"), stdout=subprocess.DEVNULL,
                            stderr=f)
     assert r.returncode == 0, log.read_text()
-    lines = [l for l in log.read_text().splitlines() if l.startswith("textbcv: fold ")]
+    lines = [x for x in log.read_text().splitlines() if x.startswith("textbcv: fold ")]
     assert len(lines) == 8, log.read_text()
-    found = [LINE.match(l) for l in lines]
+    found = [LINE.match(x) for x in lines]
     assert all(found), lines
     assert [int(m.group(1)) for m in found] == list(range(1, 9))
     assert sorted((m.group(2), m.group(3), m.group(4)) for m in found) == sorted(

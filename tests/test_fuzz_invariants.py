@@ -18,6 +18,7 @@ manifest survives save/load.
 from __future__ import annotations
 
 import os
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -148,8 +149,8 @@ def units(draw):
 
 
 @settings(max_examples=60 * DEEP, **SETTINGS)
-@given(data=units(), m=st.sampled_from([1, 2, 3, 5, 7]), method=st.sampled_from(["bcv", "bcv-select", "random", "oa", "brhs", "kfold"]),
-       seed=st.integers(0, 2**32))
+@given(data=units(), m=st.sampled_from([1, 2, 3, 5, 7]),
+       method=st.sampled_from(["bcv", "bcv-select", "random", "oa", "brhs", "kfold"]), seed=st.integers(0, 2**32))
 def test_split_units_partitions_and_groups(data, m, method, seed):
     n, groups, measures = data
     assume(not (method == "kfold" and m % 2 and measures))  # reported bug: see test_kfold_odd_k_with_measures
@@ -208,7 +209,8 @@ def corpora(draw):
 @settings(max_examples=40 * DEEP, **SETTINGS)
 @given(corpus=corpora(), group_by=st.sampled_from(["sentence", "document"]), together=st.booleans(),
        balance=st.sampled_from(["label,lemma,length", "none", "length"]), seed=st.integers(0, 1000))
-def test_make_splits_keeps_documents_and_duplicates_together(tmp_path_factory, corpus, group_by, together, balance, seed):
+def test_make_splits_keeps_documents_and_duplicates_together(tmp_path_factory, corpus, group_by, together, balance,
+                                                             seed):
     kw = dict(balance=balance, group_by=group_by, seed=seed, duplicates_together=together)
     try:
         s = make_splits(corpus, m=3, **kw)

@@ -100,7 +100,7 @@ def mutate(data: bytes, ops) -> bytes:
     for op in ops:
         kind, args = op[0], op[1:]
         if kind == "crlf":
-            lines = [l + b"\r" for l in lines]
+            lines = [x + b"\r" for x in lines]
         elif kind == "bom":
             lines[0] = b"\xef\xbb\xbf" + lines[0]
         elif kind == "truncate":
@@ -269,7 +269,8 @@ def test_textbcv_test_folds_jsonl(fuzz_dir, data, chunk_type):
 
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 10**16) | st.floats(allow_nan=True) | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["m", "tp", "fp", "fn", "A", "B"]), inner, max_size=4),
+    lambda inner: (st.lists(inner, max_size=4)
+                   | st.dictionaries(st.sampled_from(["m", "tp", "fp", "fn", "A", "B"]), inner, max_size=4)),
     max_leaves=12,
 )
 
@@ -331,7 +332,7 @@ def test_feature_template_values(fuzz_dir, obj):
     check_template_loads(fuzz_dir / "values.json", json.dumps(obj).encode())
 
 
-# ----------------------------------------------------------------------------- splits.json (textbcv.split: reported, not fixed here)
+# ------------------------------------------------------------ splits.json (textbcv.split: reported, not fixed here)
 
 def check_manifest_loads(path: Path, data: bytes) -> None:
     s = parse_or_input_error(path, data, load_splits)
@@ -343,7 +344,8 @@ def check_manifest_loads(path: Path, data: bytes) -> None:
 # Bugs of load_splits (textbcv/split/manifest.py, owned by the splitter branch; reported with these reproducers):
 LOAD_SPLITS_BUGS = [
     pytest.param(b'{"format": "textbcv-splits/1", "splits": []}', id="missing-n_sentences-KeyError"),
-    pytest.param(b'{"format": "textbcv-splits/1", "n_sentences": 2, "splits": [[0, 1]]}', id="split-not-object-TypeError"),
+    pytest.param(b'{"format": "textbcv-splits/1", "n_sentences": 2, "splits": [[0, 1]]}',
+                 id="split-not-object-TypeError"),
     pytest.param(b'{"format": "textbcv-splits/1", "n_sentences": "x", "splits": []}', id="n-not-integer-ValueError"),
     pytest.param(b'{"format": "textbcv-splits/1", "n_sentences": 2, "splits": [{"train": ["a"], "valid": [1]}]}',
                  id="index-not-integer-ValueError"),
@@ -376,8 +378,9 @@ def test_load_splits_fuzz(fuzz_dir, data):
 
 def test_seeds_are_valid(tmp_path):
     """The seeds above are valid files (so mutations start from something real)."""
-    for name, data, read in [("a.conll", CONLL, read_conll), ("b.conll", CONLL2, read_conll), ("c.conllu", CONLLU, read_conllu),
-                             ("d.txt", SEGMENTED, read_segmented), ("e.txt", CONLLEVAL, read_conlleval),
+    for name, data, read in [("a.conll", CONLL, read_conll), ("b.conll", CONLL2, read_conll),
+                             ("c.conllu", CONLLU, read_conllu), ("d.txt", SEGMENTED, read_segmented),
+                             ("e.txt", CONLLEVAL, read_conlleval),
                              ("s.json", SPLITS, load_splits), ("t.json", TEMPLATE, lambda p: get_template(str(p)))]:
         p = tmp_path / name
         p.write_bytes(data)

@@ -9,14 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_byo_evaluate import conlleval_chunks, fold_counts, read_blocks
 
 import textbcv
 from textbcv.cli import main
 from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.schemes import convert
-
-from test_byo_evaluate import conlleval_chunks, fold_counts, read_blocks
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +83,8 @@ def test_report_heldout_section(files, run):
             assert {k: s["pooled"][k] for k in ("tp", "fp", "fn")} == dict(tot)
             f1s = [2 * p["counts"]["overall"]["tp"] / (2 * p["counts"]["overall"]["tp"] + p["counts"]["overall"]["fp"]
                                                       + p["counts"]["overall"]["fn"]) for p in mine]
-            assert s["models_f1"]["mean"] == pytest.approx(np.mean(f1s)) and s["models_f1"]["sd"] == pytest.approx(np.std(f1s, ddof=1))
+            assert s["models_f1"]["mean"] == pytest.approx(np.mean(f1s))
+            assert s["models_f1"]["sd"] == pytest.approx(np.std(f1s, ddof=1))
             assert s["gap"] == pytest.approx(report["systems"][n]["f1"]["estimate"] - s["pooled"]["f1"])
             lo, hi = report["systems"][n]["f1"]["ci"]
             assert s["outside_interval"] == (not lo <= s["pooled"]["f1"] <= hi)
@@ -164,8 +164,8 @@ def _refused(capsys, code, out, where, what):
 def test_heldout_in_another_scheme_refused(files, tmp_path, capsys):
     c = read_corpus(files / "h2.conll")
     other = tmp_path / "h2-iob2.conll"
-    text = "".join("\n".join(f"{t} {p} {ch} {g}" for t, p, ch, g in zip(s.tokens, s.pos, s.columns["chunk"],
-                                                                     convert(s.tags, "iob1", "iob2"))) + "\n\n" for s in c)
+    rows = [zip(s.tokens, s.pos, s.columns["chunk"], convert(s.tags, "iob1", "iob2")) for s in c]
+    text = "".join("\n".join(f"{t} {p} {ch} {g}" for t, p, ch, g in r) + "\n\n" for r in rows)
     other.write_text(text)
     capsys.readouterr()
     code = main(["compare", str(files / "corpus.conll"), "--task", "ner", "--systems", "iob2,iobes", "--quiet",
@@ -216,7 +216,10 @@ def test_evaluate_heldout_equals_compare(files, run, tmp_path):
                  str(out), "--heldout", str(files / "h1.conll"), str(files / "h2.conll")]) == 0
     a, b = records(run), records(out)
     assert [(r["counts"], r["heldout"]) for r in a] == [(r["counts"], r["heldout"]) for r in b]
-    assert json.loads((run / "report.json").read_text())["heldout"] == json.loads((out / "report.json").read_text())["heldout"]
+    def heldout_of(d):
+        return json.loads((d / "report.json").read_text())["heldout"]
+
+    assert heldout_of(run) == heldout_of(out)
     # a missing held-out prediction file is named
     (pred / "iobes" / "heldout" / "h2" / "fold-1-0.txt").unlink()
     assert main(["evaluate", str(run / "splits.json"), str(files / "corpus.conll"), "--task", "ner", "--quiet",
@@ -228,7 +231,8 @@ def test_evaluate_heldout_equals_compare(files, run, tmp_path):
 def test_python_compare_heldout(files):
     from textbcv.tagging import LexiconTagger
 
-    systems = [textbcv.System("lex", "iob2", tagger=LexiconTagger()), textbcv.System("lower", "iob2", tagger=LexiconTagger(True))]
+    systems = [textbcv.System("lex", "iob2", tagger=LexiconTagger()),
+               textbcv.System("lower", "iob2", tagger=LexiconTagger(True))]
     r = textbcv.compare(files / "corpus.conll", systems, m=1, heldout=[files / "h2.conll"], progress=False)
     h = r.report["heldout"]
     assert list(h["files"]) == [str(files / "h2.conll")] and len(h["pairs"]) == 1

@@ -66,7 +66,8 @@ def test_heldout_counts_on_an_unseen_corpus_equal_an_independent_word_count(gsd,
     recs = [json.loads(line) for line in (full / "folds.jsonl").read_text().splitlines()]
     assert len(recs) == 12
     for r in recs:
-        f = full / "predictions" / "heldout" / "zh_gsd-ud-test" / f"{r['system']}-split{r['split']}-dir{r['direction']}.txt"
+        name = f"{r['system']}-split{r['split']}-dir{r['direction']}.txt"
+        f = full / "predictions" / "heldout" / "zh_gsd-ud-test" / name
         blocks = [b for b in f.read_text(encoding="utf-8").split("\n\n") if b.strip()]
         assert len(blocks) == len(gold)
         tp = fp = fn = 0
@@ -107,7 +108,13 @@ def test_interrupted_heldout_run_resumes_without_retraining(gsd, full):
     assert (rep["run"]["folds_trained"], rep["run"]["folds_resumed"]) == (7, 5)
     old = [json.loads(x) for x in lines]
     new = [json.loads(x) for x in (part / "folds.jsonl").read_text().splitlines()]
-    key = lambda r: (r["system"], r["split"], r["direction"])
+
+    def key(r):
+        return r["system"], r["split"], r["direction"]
+
     assert sorted((key(r), r["heldout"]) for r in new) == sorted((key(r), r["heldout"]) for r in old)
-    strip = lambda t: [x for x in t.splitlines() if not x.startswith("Run:")]
+
+    def strip(t):
+        return [x for x in t.splitlines() if not x.startswith("Run:")]
+
     assert strip((part / "report.md").read_text()) == strip((full / "report.md").read_text())

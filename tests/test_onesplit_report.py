@@ -155,7 +155,8 @@ def test_redraw_needs_a_run_directory(tmp_path, capsys):
 
 @pytest.mark.parametrize("change,message", [
     (lambda r: r["sentence_counts"].pop(), '"sentence_counts" has'),
-    (lambda r: r["sentence_counts"][0].__setitem__(1, r["sentence_counts"][0][1] + 1), '"sentence_counts" add up to fp'),
+    (lambda r: r["sentence_counts"][0].__setitem__(1, r["sentence_counts"][0][1] + 1),
+     '"sentence_counts" add up to fp'),
     (lambda r: r["sentence_counts"][0].__setitem__(0, -1), "sentence_counts[0][0] must be an integer in [0, 10^15]"),
     (lambda r: r["sentence_counts"][0].__setitem__(2, 0.5), "sentence_counts[0][2] must be a non-negative integer"),
     (lambda r: r["sentence_counts"].__setitem__(0, [1, 2]), '"sentence_counts" must be a list of [tp, fp, fn]'),

@@ -15,7 +15,6 @@ import pytest
 
 from textbcv.cli import main
 from textbcv.cli.demo import bundled_corpora
-
 from textbcv.corpus import read_conll, write_conll
 
 #: The first 1,000 sentences (68 documents) of the bundled NER corpus, written once per session.
@@ -33,7 +32,7 @@ def compare_args(out, *extra, systems="iob2,iobes", iters=8):
 
 
 def load_folds(path: Path) -> list[dict]:
-    return [{k: v for k, v in json.loads(l).items() if k != "run"} for l in path.read_text().splitlines()]
+    return [{k: v for k, v in json.loads(x).items() if k != "run"} for x in path.read_text().splitlines()]
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +50,7 @@ def test_run_directory_contents(run_m3):
         assert (run_m3 / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     splits = json.loads((run_m3 / "splits.json").read_text())
     assert splits["format"] == "textbcv-splits/1" and splits["m"] == 3 and len(splits["splits"]) == 3
-    folds = [json.loads(l) for l in (run_m3 / "folds.jsonl").read_text().splitlines()]
+    folds = [json.loads(x) for x in (run_m3 / "folds.jsonl").read_text().splitlines()]
     assert [(f["system"], f["split"], f["direction"]) for f in folds] == [
         (s, j, k) for s in ("iob2", "iobes") for j in range(3) for k in (0, 1)]
     for f in folds:
@@ -60,7 +59,8 @@ def test_run_directory_contents(run_m3):
     assert report["m"] == 3 and set(report["systems"]) == {"iob2", "iobes"}
     assert report["meta"]["corpus"]["files"][0]["sha256"] and report["meta"]["corpus"]["sentences"] == 1000
     md = (run_m3 / "report.md").read_text()
-    for heading in ("## Conclusion", "## Pooled scores", "## Bayes test", "## Sequential t-test", "## Per-type scores", "## Split"):
+    for heading in ("## Conclusion", "## Pooled scores", "## Bayes test", "## Sequential t-test", "## Per-type scores",
+                    "## Split"):
         assert heading in md
 
 
@@ -79,7 +79,7 @@ def test_report_consistent_with_textbcv_test_on_folds(run_m3, capsys):
     assert f"P({side} better) {p_is(max(f1['p_b_better'], f1['p_a_better']))}" in report["conclusion"]
     assert (f"{side} is better than" in report["conclusion"]) == (f1["decision"] != "no clear difference")
     # pooled counts in the report equal the sums over folds.jsonl
-    folds = [json.loads(l) for l in (run_m3 / "folds.jsonl").read_text().splitlines()]
+    folds = [json.loads(x) for x in (run_m3 / "folds.jsonl").read_text().splitlines()]
     for name in ("iob2", "iobes"):
         tp = sum(f["counts"]["overall"]["tp"] for f in folds if f["system"] == name)
         assert tp == sum(c["tp"] for c in report["fold_counts"][name])
@@ -213,8 +213,8 @@ def test_demo_starts_afresh_over_a_stale_run_and_resumes_a_current_one(tmp_path,
     small = tmp_path / "corpora"
     small.mkdir()
     write_conll(read_conll(bundled_corpora()["ner"])[:120], small / "ner.conll")
-    (small / "cws.txt").write_text("\n".join(bundled_corpora()["cws"].read_text(encoding="utf-8").splitlines()[:120]) + "\n",
-                                   encoding="utf-8")
+    cws_lines = bundled_corpora()["cws"].read_text(encoding="utf-8").splitlines()[:120]
+    (small / "cws.txt").write_text("\n".join(cws_lines) + "\n", encoding="utf-8")
     monkeypatch.setattr(demo, "bundled_corpora", lambda: {"ner": small / "ner.conll", "cws": small / "cws.txt"})
     out = tmp_path / "demo"
     # a run left with other splits (as an earlier textbcv version would have made them)

@@ -42,16 +42,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate
+from test_byo_evaluate import read_blocks
 
 from textbcv.cli import main
 from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.stats.bayes import THRESHOLD, difference_density, prob_better, prob_greater
 from textbcv.stats.compare import compare_counts
-from textbcv.verdicts import fmt_p
-
-from test_byo_evaluate import read_blocks
 from textbcv.stats.posterior import BetaPosterior, F1Posterior, posteriors
+from textbcv.verdicts import fmt_p
 
 M = 3
 WINNER = re.compile(r"\bsys\w+ (?:is )?better than\b|\bsys\w+ better\b(?!\))")
@@ -79,7 +78,8 @@ def exported(tmp_path_factory):
     d = tmp_path_factory.mktemp("decisions")
     corpus = d / "ner.conll"
     write_conll(read_corpus(bundled_corpora()["ner"])[:400], corpus)
-    assert main(["split", str(corpus), "--m", str(M), "--out", str(d / "splits.json"), "--export", str(d / "folds")]) == 0
+    assert main(["split", str(corpus), "--m", str(M), "--out", str(d / "splits.json"),
+                 "--export", str(d / "folds")]) == 0
     preds = d / "preds"
     systems = {
         "sysA": write_system(d / "folds", preds / "A", 0.20, 1),
@@ -312,7 +312,8 @@ def test_no_predicted_chunks_is_undefined_precision(exported, tmp_path):
     scores = md.split("## Pooled scores")[1].split("##")[0]
     row = next(line for line in scores.splitlines() if line.startswith("| sysNone |"))
     assert row.startswith("| sysNone | —, no predicted chunks | 0.00 [") and "† |" in row
-    assert "| sysA | sysNone | precision | — | — | undefined: precision undefined (sysNone: no predicted chunks) |" in md
+    assert ("| sysA | sysNone | precision | — | — | undefined: precision undefined (sysNone: no predicted chunks) |"
+            in md)
     tex = (out / "report.tex").read_text(encoding="utf-8")
     assert "--- (no predicted chunks)" in tex
     for per in r["per_type"]["sysNone"].values():

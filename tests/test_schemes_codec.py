@@ -226,7 +226,8 @@ def read_ner_column(path):
 
 
 @pytest.mark.shared
-@pytest.mark.parametrize("name,chunks,not_iob1", [("eng.train", 23499, 2), ("eng.testa", 5942, 0), ("eng.testb", 5648, 0)])
+@pytest.mark.parametrize("name,chunks,not_iob1",
+                         [("eng.train", 23499, 2), ("eng.testa", 5942, 0), ("eng.testb", 5648, 0)])
 def test_conll2003_is_iob1_and_converts_losslessly(shared, name, chunks, not_iob1):
     sents = read_ner_column(shared("conll2003_en", name))
     assert detect(sents) == "iob1"

@@ -10,5 +10,6 @@ import pytest
     "module", ["textbcv.schemes", "textbcv.scoring", "textbcv.corpus.conlleval", "textbcv.cli.score"]
 )
 def test_docstring_examples(module):
-    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+    result = doctest.testmod(importlib.import_module(module), optionflags=flags)
     assert result.failed == 0

@@ -48,7 +48,8 @@ def test_golden_numbers_by_hand():
     # correct: John Smith, U.N., EU, Paris (4): P = 4/7, R = 4/6, F = 16/26
     text = (DATA / "score_iob2.expected").read_text()
     assert "processed 15 tokens with 6 phrases; found: 7 phrases; correct: 4." in text
-    assert f"accuracy: {100 * 9 / 15:6.2f}%; precision: {400 / 7:6.2f}%; recall: {400 / 6:6.2f}%; FB1: {1600 / 26:6.2f}" in text
+    assert (f"accuracy: {100 * 9 / 15:6.2f}%; precision: {400 / 7:6.2f}%; recall: {400 / 6:6.2f}%; "
+            f"FB1: {1600 / 26:6.2f}") in text
     assert f"ORG: precision: {200 / 3:6.2f}%; recall: 100.00%; FB1: {80:6.2f}  3" in text
 
 
@@ -132,4 +133,5 @@ def test_eng_train_against_itself(shared, tmp_path, capsys):
     ]
     status, text, _ = run(capsys, out, "--json", "--scheme", "iob1")
     d = json.loads(text)
-    assert d["tokens"] == 203621 and d["overall"] == {"tp": 23499, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0}
+    assert d["tokens"] == 203621
+    assert d["overall"] == {"tp": 23499, "fp": 0, "fn": 0, "precision": 1.0, "recall": 1.0, "f1": 1.0}

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from textbcv.errors import InputError
-from textbcv.schemes import is_valid, conlleval_end, conlleval_split, conlleval_start, decode, encode, scheme_names
+from textbcv.schemes import conlleval_end, conlleval_split, conlleval_start, decode, encode, is_valid, scheme_names
 from textbcv.scoring import (
     ChunkCounts,
     LexiconCounts,
-    Tally,
     TagScore,
+    Tally,
     count_chunks,
     count_lexicon,
     format_conlleval,
@@ -208,7 +208,8 @@ def test_counts_arithmetic_and_dicts():
     s = sum([a, b])
     assert s.to_dict() == {
         "overall": {"tp": 4, "fp": 3, "fn": 3},
-        "types": {"LOC": {"tp": 1, "fp": 0, "fn": 0}, "ORG": {"tp": 0, "fp": 2, "fn": 1}, "PER": {"tp": 3, "fp": 1, "fn": 2}},
+        "types": {"LOC": {"tp": 1, "fp": 0, "fn": 0}, "ORG": {"tp": 0, "fp": 2, "fn": 1},
+                  "PER": {"tp": 3, "fp": 1, "fn": 2}},
     }
     assert list(s.to_dict()["types"]) == ["LOC", "ORG", "PER"]
     assert ChunkCounts.from_dict(s.to_dict()) == s
@@ -220,7 +221,8 @@ def test_counts_arithmetic_and_dicts():
         ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 0, "fn": 0}, "types": {"X": {"tp": 2, "fp": 0, "fn": 0}}})
     with pytest.raises(InputError, match="counts.overall.fp must be a non-negative integer, got 0.5"):
         ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 0.5, "fn": 0}})
-    assert ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 2.0, "fn": 3}}).overall == Tally(1, 2, 3)  # as `textbcv test`
+    # whole floats are counts, as in `textbcv test`
+    assert ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 2.0, "fn": 3}}).overall == Tally(1, 2, 3)
     only_overall = ChunkCounts.from_dict({"overall": {"tp": 1, "fp": 2, "fn": 3}})
     assert (only_overall + only_overall).overall == Tally(2, 4, 6)
 

@@ -66,7 +66,8 @@ def textbcv_counts(counts) -> dict:
     return {t: (v.tp, v.fp, v.fn) for t, v in counts.types.items() if v.tp or v.fp or v.fn}
 
 
-TAGS = {"iob2": ["O", "B-X", "I-X", "B-Y", "I-Y"], "iobes": ["O", "B-X", "I-X", "E-X", "S-X", "B-Y", "I-Y", "E-Y", "S-Y"]}
+TAGS = {"iob2": ["O", "B-X", "I-X", "B-Y", "I-Y"],
+        "iobes": ["O", "B-X", "I-X", "E-X", "S-X", "B-Y", "I-Y", "E-Y", "S-Y"]}
 
 
 @settings(max_examples=400, deadline=None)

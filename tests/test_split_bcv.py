@@ -7,7 +7,8 @@ import json
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from textbcv.errors import InputError
 from textbcv.split import split_units

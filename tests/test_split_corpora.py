@@ -162,7 +162,8 @@ def _binnings(L: np.ndarray) -> dict[str, np.ndarray]:
         "width 3": L // 3,
         "width 7, offset 2": (L + 2) // 7,
         "log2": np.floor(np.log2(np.maximum(L, 1))).astype(int),
-        "20-quantiles, right-closed": np.searchsorted(np.unique(np.quantile(L, np.arange(1, 20) / 20)), L, side="right"),
+        "20-quantiles, right-closed": np.searchsorted(np.unique(np.quantile(L, np.arange(1, 20) / 20)), L,
+                                                      side="right"),
     }
     for k in range(6):
         edges = np.sort(rng.choice(np.arange(2, 80), size=int(rng.integers(4, 12)), replace=False))
@@ -183,6 +184,7 @@ def test_length_balanced_under_binnings_the_splitter_does_not_use():
             x = chi2_per_df(np.bincount(codes[t], minlength=J), np.bincount(codes[v], minlength=J))[0]
             assert x <= 0.3, (name, i, x)
         for t, v in rnd.splits:
-            worst_random = max(worst_random, chi2_per_df(np.bincount(codes[t], minlength=J), np.bincount(codes[v], minlength=J))[0])
+            x = chi2_per_df(np.bincount(codes[t], minlength=J), np.bincount(codes[v], minlength=J))[0]
+            worst_random = max(worst_random, x)
     assert worst_random > 0.3  # the binnings can see imbalance: a random halving fails them
     assert max(bcv.quality["chi2_per_df"]["label"]) <= LIMIT["label"]

@@ -8,7 +8,8 @@ from functools import lru_cache
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from textbcv.split.bcv import halves_from_blocks
 from textbcv.split.quality import chi2_floor, split_quality

@@ -26,8 +26,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from textbcv.split import split_units
-from textbcv.split.balance import dealing, descent, search
-from textbcv.split.balance import DEFAULT_WEIGHTS, MIN_COUNT, StackedCounts, objective, rarity_order
+from textbcv.split.balance import (
+    DEFAULT_WEIGHTS,
+    MIN_COUNT,
+    StackedCounts,
+    dealing,
+    descent,
+    objective,
+    rarity_order,
+    search,
+)
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

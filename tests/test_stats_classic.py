@@ -76,7 +76,8 @@ def test_against_scipy():
     one = classic.t_test(v, 0.0)
     assert one.statistic == pytest.approx(stats.ttest_1samp(v, 0).statistic, abs=1e-9)
     a_vals, b_vals = rng.random(10), rng.random(10)
-    assert classic.paired_t_test(a_vals, b_vals).p_value == pytest.approx(stats.ttest_rel(b_vals, a_vals).pvalue, abs=1e-12)
+    want = stats.ttest_rel(b_vals, a_vals).pvalue
+    assert classic.paired_t_test(a_vals, b_vals).p_value == pytest.approx(want, abs=1e-12)
     w = classic.wilcoxon(a_vals, b_vals)
     assert w.p_value == pytest.approx(stats.wilcoxon(b_vals - a_vals).pvalue, abs=1e-12) and "exact" in w.form
     # ties among |d| (n ≤ 13): the exact permutation distribution, as scipy's default chooses it
@@ -301,7 +302,8 @@ def test_impossible_alpha(alpha):
 def test_wrong_shapes_say_what_is_wrong():
     with pytest.raises(ValueError, match=r"values must be a 2-D array, one row per data set .* got shape \(5,\)"):
         classic.friedman([0.8, 0.7, 0.9, 0.6, 0.5])
-    with pytest.raises(ValueError, match=r"Friedman needs N >= 2 data sets \(rows\) and k >= 3 systems \(columns\), got N=4, k=2"):
+    with pytest.raises(ValueError,
+                       match=r"Friedman needs N >= 2 data sets \(rows\) and k >= 3 systems \(columns\), got N=4, k=2"):
         classic.friedman(np.ones((4, 2)))
     with pytest.raises(ValueError, match="values_a has 6 values and values_b has 5; the test pairs them"):
         classic.wilcoxon([0.1] * 6, [0.2] * 5)
@@ -330,7 +332,8 @@ def test_identical_systems_are_undefined():
     w = classic.wilcoxon([0.8, 0.7, 0.9], [0.8, 0.7, 0.9])
     assert w.undefined == "identical systems: every paired difference is 0"
     fr = classic.friedman(np.tile([[0.8], [0.7], [0.9], [0.85]], (1, 3)))
-    assert fr.chi2.undefined == fr.iman_davenport.undefined == "identical systems: every data set ranks all systems equal"
+    assert (fr.chi2.undefined == fr.iman_davenport.undefined
+            == "identical systems: every data set ranks all systems equal")
 
 
 def test_friedman_perfect_agreement_has_chi2_but_no_f():

@@ -38,7 +38,8 @@ def test_json_answer_follows_contract(tmp_path, capsys):
         for k in ("precision", "recall", "f1"):
             lo, hi = s[k]["ci"]
             assert 0 <= lo < s[k]["estimate"] < hi <= 1
-    assert [(c["a"], c["b"], c["metric"]) for c in r["comparisons"]] == [("A", "B", k) for k in ("precision", "recall", "f1")]
+    assert [(c["a"], c["b"], c["metric"]) for c in r["comparisons"]] == [
+        ("A", "B", k) for k in ("precision", "recall", "f1")]
     for c in r["comparisons"]:
         assert c["p_b_better"] + c["p_a_better"] == pytest.approx(1)
         assert c["decision"] in ("B better", "A better", "no clear difference")

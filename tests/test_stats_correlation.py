@@ -5,8 +5,18 @@ import math
 import pytest
 from scipy import integrate
 
-from textbcv.stats.correlation import (C_hat, C_m, arrci, arrv, choose_max_m, count_factor, f_hat, f_m,
-                                       thesis_count_factor, v_m)
+from textbcv.stats.correlation import (
+    C_hat,
+    C_m,
+    arrci,
+    arrv,
+    choose_max_m,
+    count_factor,
+    f_hat,
+    f_m,
+    thesis_count_factor,
+    v_m,
+)
 
 C_TABLE = {2: 0.5053, 3: 0.3688, 4: 0.2907, 5: 0.2401, 6: 0.2045, 7: 0.1782, 8: 0.1578, 9: 0.1417, 10: 0.1285}
 

@@ -58,14 +58,15 @@ def test_runner_scores_on_same_gold_chunks(slice600, tmp_path):
         assert 0 < o["tp"] and r["spec"]["template"]["name"] == "ner-thesis"
     # lines on disk are the canonical order
     lines = (tmp_path / "f.jsonl").read_text().splitlines()
-    assert [json.loads(l)["system"] for l in lines] == ["iob2", "iob2", "iobes", "iobes"]
+    assert [json.loads(x)["system"] for x in lines] == ["iob2", "iob2", "iobes", "iobes"]
 
 
 def test_features_extracted_once_per_template(slice600, monkeypatch):
     calls = []
     real = features_module.extract
     monkeypatch.setattr("textbcv.tagging.runner.extract", lambda s, t: calls.append(t.name) or real(s, t))
-    systems = [parse_system("iob2"), parse_system("iobes"), parse_system("bilou"), parse_system("iob2+wordshape", task="ner")]
+    systems = [parse_system("iob2"), parse_system("iobes"), parse_system("bilou"),
+               parse_system("iob2+wordshape", task="ner")]
     p = make_payload(slice600.sentences, [s.chunks for s in slice600], systems)
     assert calls == ["ner-thesis", "wordshape"]
     assert set(p.features) == {"ner-thesis", "wordshape"}
@@ -142,8 +143,8 @@ def test_sigkill_then_resume_equals_uninterrupted(shared, slice600, tmp_path):
     assert len(trained_now) == 12 - n_before
     fresh = run_folds(payload, halvings(600, 3), systems, tmp_path / "fresh.jsonl")
     assert strip_run(resumed.ordered()) == strip_run(fresh.ordered())
-    assert [strip_run([json.loads(l)]) for l in store.read_text().splitlines()] == [
-        strip_run([json.loads(l)]) for l in (tmp_path / "fresh.jsonl").read_text().splitlines()]
+    assert [strip_run([json.loads(x)]) for x in store.read_text().splitlines()] == [
+        strip_run([json.loads(x)]) for x in (tmp_path / "fresh.jsonl").read_text().splitlines()]
 
 
 def test_resume_refuses_other_settings(slice600, tmp_path):
@@ -157,7 +158,8 @@ def test_resume_refuses_other_settings(slice600, tmp_path):
 
 def test_lexicon_baseline_through_runner(slice600, tmp_path):
     c = slice600
-    systems = [System("lexicon-iob2", "iob2", tagger=LexiconTagger), System("lexicon-iobes", "iobes", tagger=LexiconTagger)]
+    systems = [System("lexicon-iob2", "iob2", tagger=LexiconTagger),
+               System("lexicon-iobes", "iobes", tagger=LexiconTagger)]
     gold = [s.chunks for s in c]
     st = run_folds(make_payload(c.sentences, gold, systems), halvings(len(c), 1), systems, tmp_path / "lex.jsonl",
                    save_predictions=tmp_path / "pred")
@@ -166,11 +168,14 @@ def test_lexicon_baseline_through_runner(slice600, tmp_path):
         f1 = 2 * o["tp"] / (2 * o["tp"] + o["fp"] + o["fn"])
         assert 0.2 < f1 < 0.8, f1  # a lexicon lookup finds many entities but far from all
     # saved predictions re-score to the same counts with `textbcv score --scheme iobes`
+    import contextlib
+    import io
+
     from textbcv.cli import main
-    import contextlib, io
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        assert main(["score", str(tmp_path / "pred" / "lexicon-iobes-split0-dir1.txt"), "--scheme", "iobes", "--json"]) == 0
+        pred = tmp_path / "pred" / "lexicon-iobes-split0-dir1.txt"
+        assert main(["score", str(pred), "--scheme", "iobes", "--json"]) == 0
     rec = next(r for r in st.ordered() if r["system"] == "lexicon-iobes" and r["direction"] == 1)
     got = json.loads(buf.getvalue())["overall"]
     assert {k: got[k] for k in ("tp", "fp", "fn")} == rec["counts"]["overall"]
@@ -180,7 +185,8 @@ def test_cws_bb2b3mes_round_trip_and_crf(tmp_path):
     p = tmp_path / "s.txt"
     p.write_text("中国  人民  站起来  了\n我们  的  祖国  繁荣昌盛\n" * 20, encoding="utf-8")
     c = read_segmented(p)
-    systems = [parse_system("bmes", task="cws", max_iterations=20), parse_system("bb2b3mes", task="cws", max_iterations=20)]
+    systems = [parse_system("bmes", task="cws", max_iterations=20),
+               parse_system("bb2b3mes", task="cws", max_iterations=20)]
     gold = [s.chunks for s in c]
     assert encode(gold[1], len(c[1]), "bb2b3mes") == ["B", "E", "S", "B", "E", "B", "B2", "B3", "E"]
     st = run_folds(make_payload(c.sentences, gold, systems), halvings(len(c), 1), systems, tmp_path / "f.jsonl")

@@ -199,7 +199,8 @@ def test_smoke_resume_and_external(tmp_path):
 
 def test_fold_scores_from_rows_and_stores(tmp_path):
     vc = load()
-    rows = [{"run": r, "split": j, "fold": k, "f1": r + j / 10 + k / 100} for r in range(4) for j in range(3) for k in (0, 1)]
+    rows = [{"run": r, "split": j, "fold": k, "f1": r + j / 10 + k / 100}
+            for r in range(4) for j in range(3) for k in (0, 1)]
     x = vc.fold_scores_from_rows(rows)
     assert x.shape == (4, 3, 2) and x[3, 2, 1] == pytest.approx(3.21)
     assert vc.fold_scores_from_rows(rows[:-1]).shape == (4, 2, 2)  # run 3 lacks a fold of split 2
@@ -216,7 +217,8 @@ def test_fold_scores_from_rows_and_stores(tmp_path):
             for j in range(3):
                 for k in (0, 1):
                     st.append({"system": name, "split": j, "direction": k,
-                               "counts": {"overall": {"tp": tp + r + j, "fp": 10 + k, "fn": 10}}, "run": {"seconds": 0}})
+                               "counts": {"overall": {"tp": tp + r + j, "fp": 10 + k, "fn": 10}},
+                               "run": {"seconds": 0}})
         paths.append(st.path)
     b = vc.fold_scores_from_stores(paths, "B")
     d = vc.fold_scores_from_stores(paths, "B", minus="A")

@@ -109,7 +109,8 @@ def check_encoding(encoding: str) -> str:
     try:
         info = codecs.lookup(encoding)
     except (LookupError, TypeError, ValueError):
-        raise InputError(f"--encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, cp1252, gb18030)") from None
+        raise InputError(f"--encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, cp1252, gb18030)"
+                         ) from None
     if not hasattr(info, "_is_text_encoding") or info._is_text_encoding:
         return info.name
     raise InputError(f"--encoding: {encoding!r} is not a text encoding")
@@ -162,7 +163,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
     >>> decode_text(b"ok\\ncaf\\xe9\\n", "a.txt")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: a.txt:2: invalid UTF-8: byte 0xe9 at byte offset 6; if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)
+    textbcv.errors.InputError: a.txt:2: invalid UTF-8: byte 0xe9 at byte offset 6; if the file is not UTF-8, give its
+    encoding (e.g. --encoding latin-1)
     """
     if encoding in ("utf-8", "utf8", "UTF-8"):
         try:
@@ -177,8 +179,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError as e:
-            raise InputError(f"not valid {encoding}: byte 0x{data[e.start]:02x} at byte offset {offset + e.start} ({e.reason})",
-                             file=name, line=first_line + line_at(data, e.start) - 1) from None
+            raise InputError(f"not valid {encoding}: byte 0x{data[e.start]:02x} at byte offset {offset + e.start} "
+                             f"({e.reason})", file=name, line=first_line + line_at(data, e.start) - 1) from None
     if offset == 0 and text.startswith("\ufeff"):
         text = text[1:]
     return text
@@ -276,8 +278,8 @@ def json_count(value: Any, where: str, file: str | None = None, line: int | None
     ...
     textbcv.errors.InputError: counts.overall.fp must be a non-negative integer, got 1.5
     """
-    ok = not isinstance(value, bool) and (
-        isinstance(value, int) or (isinstance(value, float) and value == value and abs(value) != float("inf") and value == int(value)))
+    finite_whole = isinstance(value, float) and value == value and abs(value) != float("inf") and value == int(value)
+    ok = not isinstance(value, bool) and (isinstance(value, int) or finite_whole)
     if not ok or value < 0:
         raise InputError(f"{where} must be a non-negative integer, got {_show(value)}", file, line)
     if value > MAX_COUNT:

@@ -52,7 +52,8 @@ from __future__ import annotations
 
 from textbcv.errors import InputError
 
-__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "resolve_unit", "unit_note", "option_notes", "EVIDENCE"]
+__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "resolve_unit", "unit_note", "option_notes",
+           "EVIDENCE"]
 
 BALANCE: tuple[str, ...] = ()
 GROUP_BY = "auto"

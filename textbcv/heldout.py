@@ -122,9 +122,9 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     for name in names:
         h_raw = read_corpus([name], format=format, columns=columns, scheme=scheme)
         if scheme is None and raw.scheme and h_raw.scheme and h_raw.scheme != raw.scheme:
-            raise InputError(f"--heldout: its tags are in {h_raw.scheme.upper()}, the corpus's in {raw.scheme.upper()}; "
-                             "a held-out file must be annotated as the corpus is (or give --scheme to read both alike)",
-                             file=name)
+            raise InputError(f"--heldout: its tags are in {h_raw.scheme.upper()}, the corpus's in "
+                             f"{raw.scheme.upper()}; a held-out file must be annotated as the corpus is (or give "
+                             "--scheme to read both alike)", file=name)
         h = prepare_corpus(h_raw, options.task)
         for s in h:
             bad = [t for _, _, t in s.chunks if t not in types]
@@ -147,7 +147,8 @@ def heldout_record(gold: Sequence, pred: Sequence) -> dict:
     Examples
     --------
     >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])
-    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}, 'sentences': [[1, 0, 0], [0, 1, 0]]}
+    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1,
+    'fp': 0, 'fn': 0}}}, 'sentences': [[1, 0, 0], [0, 1, 0]]}
     """
     from textbcv.scoring import count_chunks, sentence_counts
 
@@ -223,7 +224,8 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
             systems[n][f] = {
                 "pooled": total,
                 "pooled_without_duplicates": _scores(sent[keep].sum(axis=0)),
-                "models_f1": {"mean": float(model_f1.mean()), "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
+                "models_f1": {"mean": float(model_f1.mean()),
+                              "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
                               "values": model_f1.tolist()},
                 "cv_f1": {"estimate": est["estimate"], "ci": est["ci"]},
                 "gap": None if gap is None else float(gap),

@@ -27,8 +27,19 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.export import fold_name
 from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
-from textbcv.pipeline import (CompareOptions, _prepare_out, _sha256, assemble_report, corpus_meta, fold_clusters, split_info, gold_chunks,
-                              options_from_splits, prepare_corpus, write_report)
+from textbcv.pipeline import (
+    CompareOptions,
+    _prepare_out,
+    _sha256,
+    assemble_report,
+    corpus_meta,
+    fold_clusters,
+    gold_chunks,
+    options_from_splits,
+    prepare_corpus,
+    split_info,
+    write_report,
+)
 from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
 from textbcv.scoring import count_chunks, sentence_counts
 from textbcv.split import SplitSet, load_splits
@@ -83,7 +94,8 @@ def check_pred_scheme(scheme: str | None, task: str) -> str | None:
     try:
         return get_scheme(scheme.lower()).name
     except (InputError, KeyError, ValueError):
-        raise InputError(f"--pred-scheme: unknown scheme {scheme!r} (schemes: {', '.join(sorted(scheme_names()))})") from None
+        known = ", ".join(sorted(scheme_names()))
+        raise InputError(f"--pred-scheme: unknown scheme {scheme!r} (schemes: {known})") from None
 
 
 def _digest(paths: Sequence[Path]) -> str:
@@ -94,7 +106,8 @@ def _digest(paths: Sequence[Path]) -> str:
 
 
 def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold: Sequence, options: CompareOptions,
-                  pred_scheme: str | None, types: set[str], heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
+                  pred_scheme: str | None, types: set[str],
+                  heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
     """Fold records of one imported system (every fold file read and checked) and its provenance.
 
     With held-out files, ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` holds
@@ -139,7 +152,8 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
                "tokens": int(sum(len(sents[j]) for j in test)), "sentences": int(len(test)),
                "sentence_counts": sentence_counts(test_gold, pred).tolist(), "spec": spec}
         if heldout:
-            rec["heldout"] = {h.name: heldout_record(h.gold, chunks[k * per_fold + 1 + q]) for q, h in enumerate(heldout)}
+            rec["heldout"] = {h.name: heldout_record(h.gold, chunks[k * per_fold + 1 + q])
+                              for q, h in enumerate(heldout)}
         rec["run"] = {"imported": str(paths[k * per_fold])}
         records.append(rec)
     provenance = {"predictions": system.predictions, "scheme": scheme,

@@ -26,7 +26,8 @@ Examples
 >>> read_tag_predictions(p, sents)
 Traceback (most recent call last):
 ...
-textbcv.errors.InputError: ...fold-0-0.txt:2: token 'rejected', but test sentence 1 has 'rejects' here (token 2 of c.conll:3)
+textbcv.errors.InputError: ...fold-0-0.txt:2: token 'rejected', but test sentence 1 has 'rejects' here (token 2 of
+c.conll:3)
 """
 
 from __future__ import annotations
@@ -174,7 +175,8 @@ def read_segmented_predictions(path: str | os.PathLike, sentences: Sequence[Sent
         out.append(tuple(chunks))
     if len(out) < n:
         raise InputError(f"the file ends after {len(out)} of the {n} sentences of the test half (truncated?); "
-                         f"test sentence {len(out) + 1} is {_where(sentences[len(out)])}", file=name, line=max(len(lines), 1))
+                         f"test sentence {len(out) + 1} is {_where(sentences[len(out)])}", file=name,
+                         line=max(len(lines), 1))
     return out
 
 

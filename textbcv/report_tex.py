@@ -15,8 +15,17 @@ Examples
 
 from __future__ import annotations
 
-from textbcv.verdicts import (points, design_name, fmt_p, methods_paragraph, pct, rope_points, threshold_of,
-                              variant_text, verdict)
+from textbcv.verdicts import (
+    design_name,
+    fmt_p,
+    methods_paragraph,
+    pct,
+    points,
+    rope_points,
+    threshold_of,
+    variant_text,
+    verdict,
+)
 
 __all__ = ["render_tex", "tex_escape"]
 
@@ -111,7 +120,8 @@ def render_tex(report: dict) -> str:
               r"\midrule"]
     for (a, b), per in pairs.items():
         f1 = per.get("f1", {})
-        row = [tex_escape(a), tex_escape(b)] + [_p(per.get(k, {}).get("p_b_better")) for k in ("precision", "recall", "f1")]
+        row = [tex_escape(a), tex_escape(b)]
+        row += [_p(per.get(k, {}).get("p_b_better")) for k in ("precision", "recall", "f1")]
         if eq_col:
             row.append(_p(f1.get("p_equivalent")))
         row.append(tex_escape(("undefined" if f1.get("undefined") else verdict(f1)) if f1 else "---"))

@@ -400,7 +400,8 @@ def _check_strict(tags: Sequence[str], chunks: list[Chunk], sch: Scheme) -> None
     canonical = encode(chunks, len(tags), sch)
     if canonical != list(tags):
         i = next(i for i, (a, b) in enumerate(zip(tags, canonical)) if a != b)
-        raise InputError(f"position {i}: tag {tags[i]!r} is not valid {sch.name.upper()} here (expected {canonical[i]!r})")
+        raise InputError(f"position {i}: tag {tags[i]!r} is not valid {sch.name.upper()} here "
+                         f"(expected {canonical[i]!r})")
 
 
 def is_valid(tags: Sequence[str], scheme: str | Scheme) -> bool:
@@ -578,7 +579,8 @@ def detect(tags: Iterable) -> str:
             if c is None:
                 c = codes_of[t] = len(codes_of)
             flat.append(c)
-    return detect_codes(np.array(flat, dtype=np.int64), list(codes_of), np.array([len(s) for s in seqs], dtype=np.int64))
+    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    return detect_codes(np.array(flat, dtype=np.int64), list(codes_of), lengths)
 
 
 # ----------------------------------------------------------------------------- tag arrays
@@ -760,7 +762,7 @@ def _chunk_starts(pairs, vocab: Sequence[str], sch: Scheme) -> dict[str, int]:
 
 
 def detect_codes(codes, vocab: Sequence[str], lengths) -> str:
-    """:func:`detect` on integer-coded tags: ``vocab[c]`` is the tag of code ``c``; ``lengths`` are the sentence lengths.
+    """:func:`detect` on integer-coded tags: ``vocab[c]`` is the tag of code ``c``; ``lengths``: sentence lengths.
 
     Examples
     --------

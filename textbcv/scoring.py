@@ -21,7 +21,8 @@ Examples
 >>> pred = [["B-PER", "I-PER", "O", "B-ORG"]]
 >>> s = score_tags(gold, pred)
 >>> s.counts.to_dict()
-{'overall': {'tp': 1, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 0, 'fp': 0, 'fn': 1}, 'ORG': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}
+{'overall': {'tp': 1, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 0, 'fp': 0, 'fn': 1}, 'ORG': {'tp': 0, 'fp': 1, 'fn':
+0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}
 >>> s.accuracy
 0.75
 >>> print(format_conlleval(s), end="")
@@ -34,9 +35,9 @@ accuracy:  75.00%; precision:  50.00%; recall:  50.00%; FB1:  50.00
 
 from __future__ import annotations
 
-from itertools import chain
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
@@ -163,7 +164,8 @@ class ChunkCounts:
     >>> a = ChunkCounts({"PER": (2, 1, 0)})
     >>> b = ChunkCounts({"LOC": (1, 0, 1), "PER": (1, 0, 0)})
     >>> (a + b).to_dict()
-    {'overall': {'tp': 4, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 1, 'fp': 0, 'fn': 1}, 'PER': {'tp': 3, 'fp': 1, 'fn': 0}}}
+    {'overall': {'tp': 4, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 1, 'fp': 0, 'fn': 1}, 'PER': {'tp': 3, 'fp': 1,
+    'fn': 0}}}
     >>> ChunkCounts.from_dict((a + b).to_dict()) == a + b
     True
     >>> round((a + b).f1, 4), round((a + b).macro_f1, 4)
@@ -315,7 +317,8 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
     Examples
     --------
     >>> count_chunks([[(0, 2, "PER"), (3, 4, "LOC")]], [[(0, 2, "PER"), (3, 5, "LOC")]]).to_dict()
-    {'overall': {'tp': 1, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 1}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}
+    {'overall': {'tp': 1, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 1}, 'PER': {'tp': 1, 'fp': 0,
+    'fn': 0}}}
     """
     gold_n: dict[str, int] = {}
     pred_n: dict[str, int] = {}
@@ -328,7 +331,8 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
         p = next(pi, sentinel)
         if g is sentinel or p is sentinel:
             if g is not p:
-                raise InputError(f"gold and predicted chunks have different numbers of sentences (differ after {n_sent})")
+                raise InputError("gold and predicted chunks have different numbers of sentences "
+                                 f"(differ after {n_sent})")
             break
         n_sent += 1
         gs = set(g)
@@ -346,7 +350,8 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
     return ChunkCounts(types)
 
 
-def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> np.ndarray:
+def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]],
+                    pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> np.ndarray:
     """TP, FP and FN of every sentence (all types together): an (n, 3) integer array.
 
     The rows add up to :func:`count_chunks`'s overall counts; a bootstrap

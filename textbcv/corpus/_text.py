@@ -31,13 +31,13 @@ from contextlib import contextmanager
 from textbcv._io import decode_text, read_bytes
 from textbcv.errors import InputError
 
-__all__ = ["read_lines", "load_lines", "split_lines", "split_fields", "split_all", "is_blank", "check_text", "long_lived",
-           "has_other_spaces"]
+__all__ = ["read_lines", "load_lines", "split_lines", "split_fields", "split_all", "is_blank", "check_text",
+           "long_lived", "has_other_spaces"]
 
 #: Characters ``str.isspace`` calls white space other than space, TAB, LF and CR (none separates columns;
 #: tests/test_corpus_bytes.py checks the list against ``str.isspace``).
-OTHER_SPACES = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680", *map(chr, range(0x2000, 0x200B)),
-                "\u2028", "\u2029", "\u202f", "\u205f", "\u3000")
+OTHER_SPACES = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680",
+                *map(chr, range(0x2000, 0x200B)), "\u2028", "\u2029", "\u202f", "\u205f", "\u3000")
 _SEPARATORS = re.compile("[ \t]+")
 _OTHER_SPACES = frozenset(OTHER_SPACES)
 _ASCII_OTHER_SPACES = tuple(c for c in OTHER_SPACES if c < "\x80")
@@ -97,7 +97,8 @@ def is_blank(line: str) -> bool:
 def check_text(text: str, name: str) -> None:
     """InputError for text that cannot be a corpus: a NUL character (a binary file)."""
     if "\x00" in text:
-        raise InputError("NUL byte in text: this looks like a binary file", file=name, line=text.count("\n", 0, text.index("\x00")) + 1)
+        raise InputError("NUL byte in text: this looks like a binary file", file=name,
+                         line=text.count("\n", 0, text.index("\x00")) + 1)
 
 
 def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " \t") -> tuple[str, list[str]]:

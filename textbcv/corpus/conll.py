@@ -251,7 +251,8 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
     from textbcv.schemes import SCHEMES, TagCodes, detect_codes, get_scheme, split_tag
 
     codes_of = TagCodes()
-    codes = np.fromiter(map(codes_of.__getitem__, chain.from_iterable(tag_seqs)), dtype=np.int64, count=int(lengths.sum()))
+    codes = np.fromiter(map(codes_of.__getitem__, chain.from_iterable(tag_seqs)), dtype=np.int64,
+                        count=int(lengths.sum()))
     vocab = list(codes_of)
 
     def check(prefixes, what: str) -> None:
@@ -349,7 +350,8 @@ def write_conll(
     --------
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.conll")
-    >>> write_conll([Sentence(("EU", "rejects"), ("I-ORG", "O"), "iob1", pos=("NNP", "VBZ"))], p, ("token", "pos", "ner"))
+    >>> s = Sentence(("EU", "rejects"), ("I-ORG", "O"), "iob1", pos=("NNP", "VBZ"))
+    >>> write_conll([s], p, ("token", "pos", "ner"))
     >>> print(open(p).read(), end="")
     -DOCSTART- -X- O
     <BLANKLINE>
@@ -381,7 +383,7 @@ def write_conll(
             for row in zip(*cols):
                 for v in row:
                     if not v or any(c in v for c in " \t\n\r"):
-                        raise InputError(f"cannot write {v!r} in a column file: empty or holds a space, TAB or line end",
-                                         file=s.source, line=s.line)
+                        raise InputError(f"cannot write {v!r} in a column file: empty or holds a space, TAB or "
+                                         "line end", file=s.source, line=s.line)
                 f.write(" ".join(row) + "\n")
             f.write("\n")

@@ -131,7 +131,8 @@ def _parse_block(block: list[str], path: str, start: int):
         if "-" in tid:
             a, b = (int(x) for x in tid.split("-"))
             if a != expected or b <= a:
-                raise InputError(f"bad range ID {tid!r}: expected a range {expected}-M with M > {expected}", file=path, line=lineno)
+                raise InputError(f"bad range ID {tid!r}: expected a range {expected}-M with M > {expected}",
+                                 file=path, line=lineno)
             ranges.append((b, lineno, tid))
         elif int(tid.split(".")[0]) != expected - 1:
             raise InputError(f"empty node {tid!r} out of order: expected {expected - 1}.K", file=path, line=lineno)

@@ -74,7 +74,8 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
             del text
             for lineno, words in enumerate(map(split, lines), 1):
                 if words:
-                    append(make(tuple("".join(words)), bmes_tags(words), "bmes", None, None, {}, document, path, lineno))
+                    append(make(tuple("".join(words)), bmes_tags(words), "bmes", None, None, {}, document, path,
+                                lineno))
     return Corpus(sentences, paths, "segmented", "bmes", encoding)
 
 

@@ -29,7 +29,8 @@ Examples
 >>> check_format([p], "segmented")
 Traceback (most recent call last):
 ...
-textbcv.errors.InputError: .../x.txt: --format segmented does not fit this file: it looks like conll (2 columns, tags in the last); use --format conll (or leave --format out)
+textbcv.errors.InputError: .../x.txt: --format segmented does not fit this file: it looks like conll (2 columns, tags in
+the last); use --format conll (or leave --format out)
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGues
     if guess.decisive or guess.format is not None and ext in (None, guess.format):
         return guess
     if ext is not None:
-        return FormatGuess(ext, f"the extension {_extension(path)}" + (f"; the content: {guess.reason}" if guess.reason else ""))
+        content = f"; the content: {guess.reason}" if guess.reason else ""
+        return FormatGuess(ext, f"the extension {_extension(path)}{content}")
     return guess
 
 

@@ -27,12 +27,15 @@ def words_to_characters(corpus: Corpus) -> Corpus:
     out = []
     for s in corpus:
         if any(not w or any(ch.isspace() for ch in w) for w in s.tokens):
-            raise InputError("a word is empty or holds white space; cannot split it into characters", file=s.source, line=s.line)
-        out.append(Sentence(tuple("".join(s.tokens)), bmes_tags(s.tokens), "bmes", None, None, {}, s.document, s.source, s.line))
+            raise InputError("a word is empty or holds white space; cannot split it into characters", file=s.source,
+                             line=s.line)
+        out.append(Sentence(tuple("".join(s.tokens)), bmes_tags(s.tokens), "bmes", None, None, {}, s.document, s.source,
+                            s.line))
     return Corpus(out, corpus.files, "segmented", "bmes", corpus.encoding)
 
 
-def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None, untyped: bool = False) -> tuple[Chunk, ...]:
+def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None,
+                  untyped: bool = False) -> tuple[Chunk, ...]:
     """Keep only chunks of the types in ``keep``; with ``untyped`` drop the types (boundaries only).
 
     Examples

@@ -178,8 +178,9 @@ class NestedBlocks:
                 rng = np.random.default_rng([self.seed, self.leaves])
                 n = self.n_items
                 self._levels[self.leaves] = deal(self.X, self.W, self.weight, np.zeros(n, dtype=np.int64),
-                                                 np.arange(self.leaves)[None, :], block_targets(self.total, self.leaves),
-                                                 rng, effort=self.effort, order=self._order)
+                                                 np.arange(self.leaves)[None, :],
+                                                 block_targets(self.total, self.leaves), rng, effort=self.effort,
+                                                 order=self._order)
             return self._levels[self.leaves] % N
         if N not in self._levels:
             L = N // 2

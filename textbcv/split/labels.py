@@ -13,6 +13,8 @@ halves.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from scipy.linalg import hadamard
 
@@ -42,27 +44,46 @@ def half_ratios(perm: np.ndarray, block_counts: dict[str, np.ndarray], limits: d
     >>> half_ratios(np.array([0, 2, 1, 3]), cnt, {"x": 1.0}).round(2).tolist()
     [0.0, 40.0, 0.0]
     """
+    return _half_ratios_many(np.asarray(perm)[None, :], block_counts, limits, min_expected)[0]
+
+
+@lru_cache(maxsize=None)
+def _plus(N: int) -> np.ndarray:
+    """(N, N − 1) float array: 1 where block b is in half i (row b of H_N, columns 1..N−1, is +1)."""
+    plus = (hadamard(N)[:, 1:] > 0).astype(np.float64)
+    plus.flags.writeable = False
+    return plus
+
+
+def _half_ratios_many(perms: np.ndarray, block_counts: dict[str, np.ndarray], limits: dict[str, float] | None = None,
+                      min_expected: float = 5.0) -> np.ndarray:
+    """:func:`half_ratios` of every row of ``perms`` (P, N) at once: (P, N − 1).
+
+    Each row gets the values :func:`half_ratios` gives it alone: the half
+    totals are sums of whole counts (exact in any order) and every other step
+    is elementwise or a sum along the categories of one half.
+    """
     limits = {**LIMITS, **(limits or {})}
-    N = len(perm)
-    plus = (hadamard(N)[np.asarray(perm)][:, 1:] > 0).astype(np.float64)  # (blocks, halves)
-    worst = np.zeros(N - 1)
+    P, N = perms.shape
+    plus = _plus(N)[perms]  # (P, blocks, halves)
+    worst = np.zeros((P, N - 1))
     for name, cnt in block_counts.items():
         cnt = np.asarray(cnt, dtype=np.float64)
         C = cnt.sum(axis=0)
         total = C.sum()
         if total <= 0:
             continue
-        T = plus.T @ cnt  # (halves, categories)
-        ft = T.sum(axis=1, keepdims=True) / total
+        T = np.matmul(plus.transpose(0, 2, 1), cnt)  # (P, halves, categories)
+        ft = T.sum(axis=2, keepdims=True) / total
         fv = 1.0 - ft
         keep = np.minimum(C * ft, C * fv) >= min_expected
         with np.errstate(divide="ignore", invalid="ignore"):
             term = np.where(keep, (T - C * ft) ** 2 / (C * ft * fv), 0.0)
-            Tp = np.where(keep, 0.0, T).sum(axis=1)
-            Cp = np.where(keep, 0.0, C).sum(axis=1)
-            pool = np.where(Cp > 0, (Tp - Cp * ft[:, 0]) ** 2 / (Cp * ft[:, 0] * fv[:, 0]), 0.0)
-        J = keep.sum(axis=1) + (Cp > 0)
-        chi = np.where(J >= 2, (term.sum(axis=1) + pool) / np.maximum(J, 1), 0.0)
+            Tp = np.where(keep, 0.0, T).sum(axis=2)
+            Cp = np.where(keep, 0.0, C).sum(axis=2)
+            pool = np.where(Cp > 0, (Tp - Cp * ft[..., 0]) ** 2 / (Cp * ft[..., 0] * fv[..., 0]), 0.0)
+        J = keep.sum(axis=2) + (Cp > 0)
+        chi = np.where(J >= 2, (term.sum(axis=2) + pool) / np.maximum(J, 1), 0.0)
         worst = np.maximum(worst, np.nan_to_num(chi) / limits.get(name, 1.0))
     return worst
 
@@ -126,24 +147,46 @@ def best_labels(block_counts: dict[str, np.ndarray], rng: np.random.Generator, l
     if restarts == 0:
         return np.arange(N)
 
-    def key(perm):
-        r = half_ratios(perm, block_counts, limits)
-        return (round(float(r.max()), 12), round(float(r[:3].max()), 12), round(float(r[:7].max()), 12))
+    pairs = np.array([(a, b) for a in range(N) for b in range(a + 1, N)])
+    # the largest batch of candidates: bounds the (batch, halves, categories) arrays to ~2 million values
+    cap = int(np.clip(2_000_000 // ((N - 1) * max(K, 1)), 1, len(pairs)))
+
+    def keys(perms):
+        r = _half_ratios_many(perms, block_counts, limits)
+        return [(round(float(a), 12), round(float(b), 12), round(float(c), 12))
+                for a, b, c in zip(r.max(axis=1), r[:, :3].max(axis=1), r[:, :7].max(axis=1))]
+
+    def first_better(perm, cur, start):
+        """The first exchange from ``pairs[start]`` on that lowers the key: (its index, perm, key), or None.
+
+        The same exchange a scan trying the pairs one at a time would take:
+        candidates are scored in batches, all from the current ``perm``; the
+        batches double from 1 (up to ``cap``), so that little is scored past
+        an exchange found early.
+        """
+        lo, size = start, 1
+        while lo < len(pairs):
+            a, b = pairs[lo:lo + size].T
+            cand = np.repeat(perm[None, :], len(a), axis=0)
+            rows = np.arange(len(a))
+            cand[rows, a], cand[rows, b] = perm[b], perm[a]
+            for i, k2 in enumerate(keys(cand)):
+                if k2 < cur:
+                    return lo + i, cand[i], k2
+            lo, size = lo + len(a), min(2 * size, cap)
+        return None
 
     best = None
     for s in range(restarts):
         perm = np.arange(N) if s == 0 else rng.permutation(N)
-        cur = key(perm)
+        cur = keys(perm[None, :])[0]
         improved = True
-        while improved:
-            improved = False
-            for a in range(N):
-                for b in range(a + 1, N):
-                    p2 = perm.copy()
-                    p2[a], p2[b] = p2[b], p2[a]
-                    k2 = key(p2)
-                    if k2 < cur:
-                        perm, cur, improved = p2, k2, True
+        while improved:  # passes of first-improvement exchanges over all pairs (a, b), a < b, in order
+            improved, start = False, 0
+            while (found := first_better(perm, cur, start)) is not None:
+                i, perm, cur = found
+                improved, start = True, i + 1
         if best is None or cur < best[0]:
             best = (cur, perm)
+    assert best is not None  # restarts ≥ 1
     return best[1]

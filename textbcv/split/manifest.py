@@ -99,13 +99,15 @@ class SplitSet:
         --------
         >>> from textbcv.corpus.model import Corpus, Sentence
         >>> from textbcv.split import make_splits
-        >>> c = Corpus([Sentence((w,), source="x.txt", line=i + 1) for i, w in enumerate("abcdefgh")], ["x.txt"], "segmented")
+        >>> sents = [Sentence((w,), source="x.txt", line=i + 1) for i, w in enumerate("abcdefgh")]
+        >>> c = Corpus(sents, ["x.txt"], "segmented")
         >>> s = make_splits(c, m=1, balance="none")
         >>> s.check_corpus(c)
         >>> s.check_corpus(c[::-1])
         Traceback (most recent call last):
         ...
-        textbcv.errors.InputError: x.txt:8: sentence 0 is not the sentence 0 that SPLITS.json was made with (another corpus, order or tokenization?)
+        textbcv.errors.InputError: x.txt:8: sentence 0 is not the sentence 0 that SPLITS.json was made with (another
+        corpus, order or tokenization?)
         """
         from textbcv.corpus.fingerprint import fingerprint
 
@@ -179,8 +181,10 @@ def load_splits(path: str | os.PathLike) -> SplitSet:
     fps = d.get("fingerprints")
     if fps is not None:
         if d.get("fingerprint_method") != FINGERPRINT_METHOD:
-            raise InputError(f'"fingerprint_method" must be {json.dumps(FINGERPRINT_METHOD)} (made by another textbcv version?)',
+            raise InputError(f'"fingerprint_method" must be {json.dumps(FINGERPRINT_METHOD)} '
+                             "(made by another textbcv version?)", file=name)
+        well_formed = isinstance(fps, list) and all(isinstance(f, str) and _HEX16.fullmatch(f) for f in fps)
+        if not well_formed or len(fps) != n:
+            raise InputError(f'"fingerprints" must be a list of {n} fingerprints (16 hexadecimal digits each)',
                              file=name)
-        if not isinstance(fps, list) or len(fps) != n or not all(isinstance(f, str) and _HEX16.fullmatch(f) for f in fps):
-            raise InputError(f'"fingerprints" must be a list of {n} fingerprints (16 hexadecimal digits each)', file=name)
     return SplitSet(splits, n, method, m, seed, options, d.get("quality"), fingerprints=fps)

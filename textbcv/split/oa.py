@@ -155,7 +155,8 @@ def is_hadamard(H: np.ndarray) -> bool:
     """
     H = np.asarray(H)
     N = H.shape[0]
-    return H.shape == (N, N) and bool(np.all(np.abs(H) == 1)) and bool(np.array_equal(H @ H.T, N * np.eye(N, dtype=H.dtype)))
+    return (H.shape == (N, N) and bool(np.all(np.abs(H) == 1))
+            and bool(np.array_equal(H @ H.T, N * np.eye(N, dtype=H.dtype))))
 
 
 def hadamard_matrix(N: int) -> np.ndarray:

@@ -83,7 +83,8 @@ def length_profile(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
     return _onehot(codes.ravel(), len(values)), [str(v) for v in values]
 
 
-def length_measures(lengths: Sequence[int], resolutions: Sequence[int] = LENGTH_RESOLUTIONS) -> dict[str, sp.csr_matrix]:
+def length_measures(lengths: Sequence[int],
+                    resolutions: Sequence[int] = LENGTH_RESOLUTIONS) -> dict[str, sp.csr_matrix]:
     """The balancing columns of the length measure: exact lengths, and quantile bins at each resolution.
 
     ``length`` is :func:`length_profile`; ``length:qK`` holds the bins cut at
@@ -198,7 +199,7 @@ def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.
         else:
             out["label"] = count_matrix((s.pos or () for s in sents), n)[0]
     if "lemma" in measures:
-        has_lemma = any(s.lemmas and any(l not in ("_", "") for l in s.lemmas) for s in sents)
+        has_lemma = any(s.lemmas and any(x not in ("_", "") for x in s.lemmas) for s in sents)
         if has_lemma:
             out["lemma"] = count_matrix((s.lemmas or () for s in sents), n)[0]
         elif corpus.format == "segmented":

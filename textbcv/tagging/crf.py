@@ -35,7 +35,10 @@ def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
     global _LIBC
     if _LIBC is None:
         try:
-            _LIBC = ctypes.CDLL(None) if os.name != "nt" else ctypes.CDLL(ctypes.util.find_library("msvcrt") or "msvcrt")
+            if os.name != "nt":
+                _LIBC = ctypes.CDLL(None)
+            else:
+                _LIBC = ctypes.CDLL(ctypes.util.find_library("msvcrt") or "msvcrt")
             _LIBC.srand.argtypes = [ctypes.c_uint]
         except (OSError, AttributeError):
             _LIBC = False
@@ -94,7 +97,10 @@ class CRFTagger:
         """Train on pre-extracted features (one list of feature strings per token)."""
         trainer = pycrfsuite.Trainer(verbose=False)
         trainer.select(self.algorithm)
-        trainer.set_params({**self.params, "feature.possible_transitions": True} if self.algorithm == "lbfgs" else dict(self.params))
+        if self.algorithm == "lbfgs":
+            trainer.set_params({**self.params, "feature.possible_transitions": True})
+        else:
+            trainer.set_params(dict(self.params))
         t0 = time.perf_counter()
         for x, y in zip(features, tags, strict=True):
             trainer.append(x, y)

@@ -122,9 +122,11 @@ class Template:
         for what, names in (("atoms", self.atoms), ("token_atoms", self.token_atoms)):
             if not isinstance(names, tuple) or not all(isinstance(a, str) for a in names):
                 raise InputError(f"{where}: {what} must be a list of atom names")
+        def is_part(p) -> bool:
+            return isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and _is_int(p[1])
+
         if not isinstance(self.conjunctions, tuple) or not all(
-                isinstance(c, tuple) and len(c) > 0 and all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
-                                                            and _is_int(p[1]) for p in c) for c in self.conjunctions):
+                isinstance(c, tuple) and len(c) > 0 and all(is_part(p) for p in c) for c in self.conjunctions):
             raise InputError(f"{where}: conjunctions must be non-empty lists of [atom, offset] pairs")
         for a in self.atoms + self.token_atoms + tuple(a for c in self.conjunctions for a, _ in c):
             if a not in ATOMS:
@@ -173,7 +175,8 @@ class Template:
         >>> Template.from_dict({"name": "t", "atoms": ["w"], "window": [0, 9]})
         Traceback (most recent call last):
         ...
-        textbcv.errors.InputError: bad feature template: feature template 't': window offsets must be within [-8, 8], got (0, 9)
+        textbcv.errors.InputError: bad feature template: feature template 't': window offsets must be within [-8, 8],
+        got (0, 9)
         """
         if not isinstance(d, dict):
             raise InputError(f"bad feature template: expected a JSON object, got {type(d).__name__}")
@@ -183,7 +186,8 @@ class Template:
             raise InputError(f"bad feature template: feature template {d['name']!r}: missing \"atoms\"")
         unknown = set(d) - {"name", "atoms", "window", "ngrams", "token_atoms", "conjunctions", "bias"}
         if unknown:
-            raise InputError(f"bad feature template: feature template {d['name']!r}: unknown key(s) {', '.join(sorted(map(repr, unknown)))}")
+            keys = ", ".join(sorted(map(repr, unknown)))
+            raise InputError(f"bad feature template: feature template {d['name']!r}: unknown key(s) {keys}")
 
         def tup(v):
             return tuple(tup(x) for x in v) if isinstance(v, list) else v

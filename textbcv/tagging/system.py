@@ -66,7 +66,8 @@ class System:
     >>> System("lexicon", "iob9", tagger=LexiconTagger())
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: system 'lexicon': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1, iob2, iobes, ioe1, ioe2)
+    textbcv.errors.InputError: system 'lexicon': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1,
+    iob2, iobes, ioe1, ioe2)
     """
 
     name: str
@@ -98,10 +99,12 @@ class System:
                 raise InputError(f"system {self.name!r}: a CRF system needs a feature template")
             allowed = _PARAMS.get(self.algorithm)
             if allowed is None:
-                raise InputError(f"system {self.name!r}: unknown CRF algorithm {self.algorithm!r} (known: {', '.join(_PARAMS)})")
+                raise InputError(f"system {self.name!r}: unknown CRF algorithm {self.algorithm!r} "
+                                 f"(known: {', '.join(_PARAMS)})")
             bad = set(self.params) - allowed
             if bad:
-                raise InputError(f"system {self.name!r}: parameters {sorted(bad)} do not apply to {self.algorithm} (allowed: {sorted(allowed)})")
+                raise InputError(f"system {self.name!r}: parameters {sorted(bad)} do not apply to {self.algorithm} "
+                                 f"(allowed: {sorted(allowed)})")
 
     def new_tagger(self):
         """A fresh, unfitted tagger for one fold (a copy of an object, or the factory's product)."""
@@ -164,8 +167,10 @@ def default_template(task: str, columns: Iterable[str] | None = None) -> Templat
 
     Examples
     --------
-    >>> default_template("ner").name, default_template("ner", {"pos", "chunk"}).name, default_template("ner", set()).name
-    ('ner-thesis', 'ner-thesis', 'ner-words')
+    >>> default_template("ner").name, default_template("ner", {"pos", "chunk"}).name
+    ('ner-thesis', 'ner-thesis')
+    >>> default_template("ner", set()).name
+    'ner-words'
     """
     if columns is None:
         return get_template(DEFAULT_TEMPLATES[task])
@@ -181,7 +186,9 @@ def check_columns(system: System, columns: Iterable[str], task: str = "ner") -> 
     >>> check_columns(parse_system("iob2+ner-rich"), {"pos"})
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: system 'iob2+ner-rich': feature template 'ner-rich' reads the chunk column, which the corpus does not have (its columns besides tokens and tags: pos); templates that fit: ner-thesis, wordshape, ner-words, ner-rich-words, or a .json template
+    textbcv.errors.InputError: system 'iob2+ner-rich': feature template 'ner-rich' reads the chunk column, which the
+    corpus does not have (its columns besides tokens and tags: pos); templates that fit: ner-thesis, wordshape,
+    ner-words, ner-rich-words, or a .json template
     """
     t = system.template
     if t is None or system.tagger is not None:
@@ -216,11 +223,14 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     >>> parse_system("iob2+wordshape", columns=[])
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: system 'iob2+wordshape': feature template 'wordshape' reads the pos column, which the corpus does not have (its columns besides tokens and tags: none); templates that fit: ner-words, ner-rich-words, or a .json template
+    textbcv.errors.InputError: system 'iob2+wordshape': feature template 'wordshape' reads the pos column, which the
+    corpus does not have (its columns besides tokens and tags: none); templates that fit: ner-words, ner-rich-words, or
+    a .json template
     >>> parse_system("iob9")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: system 'iob9': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1, iob2, iobes, ioe1, ioe2)
+    textbcv.errors.InputError: system 'iob9': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1, iob2,
+    iobes, ioe1, ioe2)
     """
     from textbcv.schemes import scheme_names
 
@@ -235,7 +245,10 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
         ) from None
     tpl = get_template(template) if template else default_template(task, columns)
     algorithm = str(crf.pop("algorithm", CRF_DEFAULTS["algorithm"]))
-    params = {k: v for k, v in CRF_DEFAULTS.items() if k != "algorithm"} if algorithm == "lbfgs" else {"max_iterations": CRF_DEFAULTS["max_iterations"]}
+    if algorithm == "lbfgs":
+        params = {k: v for k, v in CRF_DEFAULTS.items() if k != "algorithm"}
+    else:
+        params = {"max_iterations": CRF_DEFAULTS["max_iterations"]}
     params.update({k: v for k, v in crf.items() if v is not None})
     system = System(name=name.strip(), scheme=scheme, template=tpl, algorithm=algorithm, params=params)
     if columns is not None:

@@ -25,7 +25,8 @@ from textbcv.split.balance.stacking import StackedCounts, as_csr
 
 __all__ = ["MAX_ITER", "MAX_TABLE", "WORK_BUDGET", "refine"]
 
-#: Refinement work per level, in touched non-zeros (iterations = budget / nnz, at most MAX_ITER; none at ~10^6 sentences).
+#: Refinement work per level, in touched non-zeros (iterations = budget / nnz, at most MAX_ITER; none at ~10^6
+#: sentences).
 WORK_BUDGET = 1.5e7
 MAX_ITER = 400
 #: Dense (blocks × categories) deviation tables are kept below this many entries (most frequent columns kept).
@@ -180,7 +181,8 @@ def _exact_candidates(X, W, M, cand, side, pid, rank, wclass, L):
     same = pu == pv
     cross[pu[same], prod.row[same] % L, prod.col[same] % L] = prod.data[same]
     delta = M[np.maximum(U, 0)][:, :, None] + M[np.maximum(V, 0)][:, None, :] - 4.0 * cross
-    bad = (U < 0)[:, :, None] | (V < 0)[:, None, :] | (wclass[np.maximum(U, 0)][:, :, None] != wclass[np.maximum(V, 0)][:, None, :])
+    bad = ((U < 0)[:, :, None] | (V < 0)[:, None, :]
+           | (wclass[np.maximum(U, 0)][:, :, None] != wclass[np.maximum(V, 0)][:, None, :]))
     delta[bad] = np.inf
     out_u, out_v, out_e, out_p = [], [], [], []
     ar = np.arange(npairs)

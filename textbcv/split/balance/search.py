@@ -113,7 +113,8 @@ def polish(X: StackedCounts | sp.csr_matrix, W: np.ndarray, weight: np.ndarray, 
         o = np.lexsort((M, out))
         st = np.searchsorted(out[o], np.arange(B))
         cnt = np.diff(np.r_[st, n])
-        top = np.where(np.arange(L)[None, :] < cnt[:, None], o[np.minimum(st[:, None] + np.arange(L)[None, :], n - 1)], -1)
+        top = np.where(np.arange(L)[None, :] < cnt[:, None], o[np.minimum(st[:, None] + np.arange(L)[None, :], n - 1)],
+                       -1)
         U, V = top[A], top[Bb]
         Uc, Vc = np.maximum(U, 0), np.maximum(V, 0)
         prod = (Xw[Uc.ravel()] @ X[Vc.ravel()].T).toarray().reshape(P, L, P, L)
