@@ -238,7 +238,8 @@ def test_option_notes_quote_the_committed_real_text_study():
     d = json.loads((SCRIPTS.parent / "docs" / "real_text_study.json").read_text(encoding="utf-8"))
     assert _evidence.REAL_TEXT == rts.evidence_figures(d["summary"], list(rts.POOLS))
     r = _evidence.REAL_TEXT["averaged-counts"]["msr"]
-    assert f"{100 * r['coverage_f1']:.0f}% (SIGHAN 2005 MSR, {r['R']} data sets)" in defaults.EVIDENCE["averaged-counts"]
+    quoted = f"{100 * r['coverage_f1']:.0f}% (SIGHAN 2005 MSR, {r['R']} data sets)"
+    assert quoted in defaults.EVIDENCE["averaged-counts"]
     assert defaults.real_text_coverage("no-such-variant") is None
 
 

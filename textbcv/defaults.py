@@ -96,8 +96,9 @@ EVIDENCE: dict[str, str] = {
                                    "Example 6.1 (docs/calibration.md)", "independent"),
     "averaged-counts": _with_real_text("the counts of one average fold ignore how errors cluster in sentences and "
                                        "documents", "averaged-counts"),
-    "adaptive": _with_real_text("the adaptive factor covered F1 94.9% in the thesis's Example 6.1 (docs/calibration.md) "
-                                "but 91.8% in an independent re-implementation: borderline", "adaptive"),
+    "adaptive": _with_real_text("the adaptive factor covered F1 94.9% in the thesis's Example 6.1 "
+                                "(docs/calibration.md) but 91.8% in an independent re-implementation: borderline",
+                                "adaptive"),
 }
 
 
