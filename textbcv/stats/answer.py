@@ -59,7 +59,8 @@ class Posterior:
 
     Examples
     --------
-    >>> Posterior.from_dict({"estimate": 0.8, "ci": [0.7, 0.9], "mode": 0.8, "mean": 0.79, "interval": "equal-tailed"}).ci
+    >>> d = {"estimate": 0.8, "ci": [0.7, 0.9], "mode": 0.8, "mean": 0.79, "interval": "equal-tailed"}
+    >>> Posterior.from_dict(d).ci
     (0.7, 0.9)
     >>> Posterior.undefined_because("no gold chunks").to_dict()
     {'estimate': None, 'ci': None, 'mode': None, 'mean': None, 'interval': None, 'undefined': 'no gold chunks'}

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from .answer import BayesAnswer, Comparison, Posterior
 from .bayes import THRESHOLD, decide, prob_better, prob_better_mc
 from .correlation import C_hat, count_factor
-from .answer import BayesAnswer, Comparison, Posterior
 from .posterior import METRICS, MetricPosterior, posteriors
 
-__all__ = ["compare_counts", "bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor", "system_posteriors",
-           "undefined_reason", "pooled_scores", "counts_scores", "credible_interval", "ALL_VARIANTS", "METHODS"]
+__all__ = ["compare_counts", "bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor",
+           "system_posteriors", "undefined_reason", "pooled_scores", "counts_scores", "credible_interval",
+           "ALL_VARIANTS", "METHODS"]
 
 #: Count-factor variants accepted by :func:`compare_counts`.
 ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered")
@@ -122,8 +123,9 @@ def counts_scores(tp: int, fp: int, fn: int) -> dict:
 
     Examples
     --------
-    >>> counts_scores(0, 0, 3)
-    {'tp': 0, 'fp': 0, 'fn': 3, 'precision': None, 'recall': 0.0, 'f1': 0.0, 'undefined': {'precision': 'no predicted chunks'}}
+    >>> counts_scores(0, 0, 3)  # doctest: +NORMALIZE_WHITESPACE
+    {'tp': 0, 'fp': 0, 'fn': 3, 'precision': None, 'recall': 0.0, 'f1': 0.0,
+     'undefined': {'precision': 'no predicted chunks'}}
     """
     out = {"tp": int(tp), "fp": int(fp), "fn": int(fn), **pooled_scores(tp, fp, fn)}
     why = {k: undefined_reason(k, tp, fp, fn) for k in METRICS}
@@ -246,8 +248,10 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
     >>> r = compare_counts({"A": A, "B": B}, m=3)
     >>> r["systems"]["A"]["f1"]["ci"]
     [0.8546..., 0.9161...]
-    >>> [(c["metric"], round(c["p_b_better"], 3), c["decision"]) for c in r["comparisons"]]
-    [('precision', 0.664, 'no clear difference'), ('recall', 0.758, 'no clear difference'), ('f1', 0.777, 'no clear difference')]
+    >>> [(c["metric"], round(c["p_b_better"], 3), c["decision"])
+    ...  for c in r["comparisons"]]  # doctest: +NORMALIZE_WHITESPACE
+    [('precision', 0.664, 'no clear difference'), ('recall', 0.758, 'no clear difference'),
+     ('f1', 0.777, 'no clear difference')]
     >>> [c["decision"] for c in compare_counts({"A": A, "B": B}, m=3, threshold=0.5)["comparisons"]]
     ['B better', 'B better', 'B better']
     """
@@ -350,7 +354,8 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
             "pairs": k_pairs,
             "alpha_per_pair": alpha / k_pairs,
             "note": (f"{k_pairs} pairwise comparisons: for a family-wise level {alpha:g}, judge each pair at "
-                     f"{alpha / k_pairs:.4g} (alpha/k, thesis §4.3), e.g. decision threshold {1 - alpha / k_pairs:.4g}"),
+                     f"{alpha / k_pairs:.4g} (alpha/k, thesis §4.3), e.g. decision threshold "
+                     f"{1 - alpha / k_pairs:.4g}"),
         }
     return BayesAnswer(
         m=m, alpha=alpha, systems=out_systems, comparisons=tuple(comparisons), variant=variant,
