@@ -21,11 +21,15 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError, warn
+
+if TYPE_CHECKING:
+    from textbcv.stats.answer import BayesAnswer
 
 __all__ = ["HeldoutSet", "read_heldout", "heldout_record", "heldout_section", "file_stem", "RESAMPLES"]
 
@@ -180,7 +184,8 @@ def _bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, resamples
     return {"ci": [float(lo), float(hi)], "p_b_better": float(np.mean(d > 0)), "p_a_better": float(np.mean(d < 0))}
 
 
-def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mapping[str, dict], answer: dict,
+def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mapping[str, dict],
+                    answer: BayesAnswer | Mapping,
                     seed: int = 0, alpha: float = 0.05, resamples: int = RESAMPLES) -> dict:
     """The ``heldout`` block of ``report.json``.
 
@@ -194,8 +199,8 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     sets : mapping file → info
         For every held-out file: ``{"sentences", "tokens", "gold_chunks", "duplicates"}`` and
         ``"duplicate"``, the indices of the sentences that also occur in the corpus.
-    answer : dict
-        The Bayes answer (:func:`textbcv.stats.compare.compare_counts`): its F1 estimates and intervals.
+    answer : BayesAnswer or dict
+        The Bayes answer (:func:`textbcv.stats.compare.bayes_answer`, or its JSON): its F1 estimates and intervals.
     seed : int
         Seed of the bootstrap (one stream per file, shared by every pair).
 
@@ -204,6 +209,10 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     dict
         ``{"files": {FILE: info}, "systems": {NAME: {FILE: {...}}}, "pairs": [{...}], "bootstrap": {...}}``.
     """
+    if isinstance(answer, Mapping):
+        from textbcv.stats.answer import BayesAnswer
+
+        answer = BayesAnswer.from_dict(answer)
     files = {f: {k: v for k, v in info.items() if k != "duplicate"} for f, info in sets.items()}
     systems: dict = {n: {} for n in names}
     pooled: dict = {}
@@ -217,17 +226,17 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
             pooled[(n, f)] = sent
             model_f1 = _f1(per.sum(axis=1))
             total = _scores(sent.sum(axis=0))
-            est = answer["systems"][n]["f1"]
-            defined = est["estimate"] is not None and total["f1"] is not None
-            gap = est["estimate"] - total["f1"] if defined else None
+            est = answer.systems[n]["f1"]
+            defined = est.estimate is not None and total["f1"] is not None
+            gap = est.estimate - total["f1"] if defined else None
             systems[n][f] = {
                 "pooled": total,
                 "pooled_without_duplicates": _scores(sent[keep].sum(axis=0)),
                 "models_f1": {"mean": float(model_f1.mean()), "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
                               "values": model_f1.tolist()},
-                "cv_f1": {"estimate": est["estimate"], "ci": est["ci"]},
+                "cv_f1": {"estimate": est.estimate, "ci": None if est.ci is None else list(est.ci)},
                 "gap": None if gap is None else float(gap),
-                "outside_interval": defined and not (est["ci"][0] <= total["f1"] <= est["ci"][1]),
+                "outside_interval": defined and not (est.ci[0] <= total["f1"] <= est.ci[1]),
             }
     pairs = []
     for fi, (f, info) in enumerate(sets.items()):

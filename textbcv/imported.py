@@ -27,8 +27,9 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.export import fold_name
 from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
-from textbcv.pipeline import (CompareOptions, _prepare_out, _sha256, assemble_report, corpus_meta, fold_clusters, split_info, gold_chunks,
+from textbcv.pipeline import (CompareOptions, _sha256, assemble_report, corpus_meta, fold_clusters, split_info, gold_chunks,
                               options_from_splits, prepare_corpus, write_report)
+from textbcv.run_dir import RunDir
 from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
 from textbcv.scoring import count_chunks, sentence_counts
 from textbcv.split import SplitSet, load_splits
@@ -208,7 +209,8 @@ def evaluate(
             raise InputError(f"--system {s.name}: " + ("is not a directory" if p.exists() else "no such directory"),
                              file=s.predictions)
     out = Path(out)
-    _prepare_out(out, resume=False)
+    run_dir = RunDir(out)
+    run_dir.check_out(resume=False)
     raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme)
     split_set.check_corpus(raw, file=os.fspath(splits))
     prepared = prepare_corpus(raw, options.task)
@@ -217,7 +219,7 @@ def evaluate(
     types = (set(prepared.chunk_counts()) | ({""} if options.untyped else set())) if options.task == "ner" else None
     heldout = read_heldout(options.heldout, raw, options, format=raw.format,
                            columns=columns, scheme=scheme) if options.heldout else []
-    store = FoldStore(out / "folds.jsonl")  # in memory until written (no file exists: checked above)
+    store = FoldStore(run_dir.folds)  # in memory until written (no file exists: checked above)
     imported = {"splits": {"path": os.fspath(splits), "sha256": _sha256(os.fspath(splits))}, "systems": {}}
     for s in systems:
         records, provenance = _score_system(s, split_set, prepared, gold, options, pred_scheme, types, heldout)
@@ -237,7 +239,7 @@ def evaluate(
                              heldout=heldout, split=split_info(split_set, options, prepared),
                              clusters=fold_clusters(split_set, prepared))
     out.mkdir(parents=True, exist_ok=True)
-    split_set.save(out / "splits.json")
+    split_set.save(run_dir.splits)
     store.finalize(names)
     write_report(out, report, plots)
-    return report
+    return report.to_dict()

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
 
@@ -136,20 +135,18 @@ def redraw(out_dir: str | os.PathLike) -> dict:
     from textbcv._io import load_json
     from textbcv.errors import InputError
     from textbcv.foldfile import read_fold_records
-    from textbcv.pipeline import write_report
+    from textbcv.run_dir import RunDir
     from textbcv.tagging.store import fold_key
 
-    out = Path(out_dir)
-    for name in ("report.json", "folds.jsonl"):
-        if not (out / name).is_file():
-            raise InputError(f"--redraw: no {name} here: not a finished `textbcv compare` run directory", file=str(out))
-    report = load_json(out / "report.json")
+    run = RunDir(out_dir)
+    run.require("report.json", "folds.jsonl", prefix="--redraw: ")
+    report = load_json(run.report_json)
     if not isinstance(report, dict) or not isinstance(report.get("systems"), dict) or "m" not in report:
-        raise InputError("--redraw: not a report written by textbcv", file=str(out / "report.json"))
-    records = {fold_key(rec): rec for _, rec in read_fold_records(out / "folds.jsonl")}
+        raise InputError("--redraw: not a report written by textbcv", file=str(run.report_json))
+    records = {fold_key(rec): rec for _, rec in read_fold_records(run.folds)}
     opts = report.get("meta", {}).get("options", {})
     report["one_split"] = one_split_section(records, list(report["systems"]), int(report["m"]),
                                             seed=int(report.get("meta", {}).get("seed", opts.get("seed", 0))),
                                             alpha=float(report.get("alpha", 0.05)))
-    write_report(out, report, plots=False)
+    run.write_report(report, plots=False)
     return report

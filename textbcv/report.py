@@ -24,10 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
+from textbcv.compare_report import CompareReport
+from textbcv.stats.answer import Posterior
 from textbcv.stats.compare import pooled_scores, system_posteriors, undefined_reason
-from textbcv.verdicts import (points, better_label, conclusion, corpus_types, design_name, fmt_p, identical_groups,
-                              methods_paragraph, p_is, p_row_better, pct, ranking, reproduce_command, rope_points, rule, sequential_words, short_rule,
-                              system_settings, template_text, threshold_of, variant_text, verdict, verdict_line)
+from textbcv.verdicts import (Report, as_report, better_label, conclusion, corpus_types, design_name, fmt_p,
+                              identical_groups, methods_paragraph, p_is, p_row_better, pct, points, ranking,
+                              reproduce_command, rope_points, rule, sequential_words, short_rule, system_settings,
+                              template_text, threshold_of, variant_text, verdict, verdict_line)
 
 __all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "plot_names", "textbook_tests",
            "textbook_markdown", "format_statistic", "format_p", "write_cd_diagram", "DISAGREE", "MD_SECTIONS",
@@ -52,10 +55,10 @@ PLOT_CAPTIONS = {
 }
 
 
-def plot_names(report: dict) -> list[str]:
+def plot_names(report: Report) -> list[str]:
     """The PNG files :func:`write_plots` draws for ``report``, in the order ``report.md`` shows them."""
     names = ["posteriors.png", "f1_difference.png"]
-    if len(report["systems"]) >= 3:
+    if len(as_report(report).systems) >= 3:
         names.append("pairwise.png")
     return names + ["fold_f1.png"]
 
@@ -64,7 +67,7 @@ def _ci(ci) -> str:
     return f"[{pct(ci[0])}, {pct(ci[1])}]"
 
 
-def score_cell(entry: dict) -> str:
+def score_cell(entry: Posterior | dict) -> str:
     """``68.42 [63.25, 72.91]``; ``—, no predicted chunks`` where undefined; a one-sided interval marked †.
 
     Examples
@@ -76,10 +79,12 @@ def score_cell(entry: dict) -> str:
     >>> score_cell({"estimate": 0.0, "ci": [0.0, 0.0312], "interval": "one-sided"})
     '0.00 [0.00, 3.12]†'
     """
-    if entry.get("estimate") is None:
-        return f"—, {entry.get('undefined') or 'undefined'}"
-    mark = "†" if entry.get("interval") == "one-sided" else ""
-    return f"{pct(entry['estimate'])} {_ci(entry['ci'])}{mark}"
+    if isinstance(entry, dict):
+        entry = Posterior.from_dict(entry)
+    if entry.estimate is None:
+        return f"—, {entry.undefined or 'undefined'}"
+    mark = "†" if entry.interval == "one-sided" else ""
+    return f"{pct(entry.estimate)} {_ci(entry.ci)}{mark}"
 
 
 def _counts_cell(c: dict) -> str:
@@ -91,21 +96,23 @@ def _counts_cell(c: dict) -> str:
 # ----------------------------------------------------------------------------- sections of report.md
 
 
-def conclusion_markdown(report: dict) -> list[str]:
+def conclusion_markdown(report: Report) -> list[str]:
     """``## Conclusion``: the plain-language answer (:func:`textbcv.verdicts.conclusion`)."""
-    return ["", "## Conclusion", "", report.get("conclusion") or conclusion(report)]
+    report = as_report(report)
+    return ["", "## Conclusion", "", report.conclusion or conclusion(report)]
 
 
 def _fmt_count(n) -> str:
     return f"{n:,}" if isinstance(n, int) else str(n)
 
 
-def setup_markdown(report: dict) -> list[str]:
+def setup_markdown(report: Report) -> list[str]:
     """``## Setup``: corpus, split, systems, intervals, decision rule, version and the command that remakes the report."""
-    meta = report.get("meta") or {}
-    m = report["m"]
+    report = as_report(report)
+    meta = report.meta
+    m = report.m
     out = ["", "## Setup", ""]
-    corpus = meta.get("corpus")
+    corpus = report.corpus
     if corpus:
         files = ", ".join(f"`{f['path']}`" for f in corpus["files"])
         types = corpus_types(report)
@@ -114,9 +121,9 @@ def setup_markdown(report: dict) -> list[str]:
         docs_text = f", {docs:,} documents" if docs and docs > 1 else ""
         out.append(f"- Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} "
                    f"tokens{docs_text}; {corpus['gold_chunks']:,} gold chunks{per_type}). Task: {meta.get('task')}.")
-    sp = report.get("split") or {}
-    q = report.get("split_quality") or {}
-    design = f"- Design: {design_name(report)}, seed {meta.get('seed')}, {2 * m} folds per system"
+    sp = report.split or {}
+    q = report.split_quality or {}
+    design = f"- Design: {design_name(report)}, seed {report.seed}, {2 * m} folds per system"
     if sp:
         unit = "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
         group = f" (--group-by {sp.get('group_by')})" if sp.get("group_by") else ""
@@ -135,14 +142,14 @@ def setup_markdown(report: dict) -> list[str]:
             out.append(f"| {s.get('name')} | {(s.get('scheme') or '—').upper()} | {template_text(s)} | "
                        f"{system_settings(s)} |")
         out.append("")
-    level = f"{100 * (1 - report['alpha']):g}%"
-    out.append(f"- Intervals: {level} credible intervals (--alpha {report['alpha']:g}); count factor "
+    level = f"{100 * (1 - report.alpha):g}%"
+    out.append(f"- Intervals: {level} credible intervals (--alpha {report.alpha:g}); count factor "
                f"{variant_text(report, how=True)}.")
     r = rope_points(report)
     rope = (f"; rope ±{points(r)} (--rope {r:g}: percentage points of the metric, F1 points for F1)"
             if r is not None else "; no rope (--rope, in points, adds one)")
     out.append(f"- Decision: {short_rule(report)} (--threshold {threshold_of(report):g}){rope}.")
-    out.append(f"- textbcv {meta.get('textbcv', '?')}.")
+    out.append(f"- textbcv {report.version}.")
     imported = meta.get("imported")
     if imported:
         parts = []
@@ -163,42 +170,44 @@ def setup_markdown(report: dict) -> list[str]:
     return out
 
 
-def scores_markdown(report: dict) -> list[str]:
+def scores_markdown(report: Report) -> list[str]:
     """``## Pooled scores``: P / R / F1 of each system with intervals; undefined scores as ``—, reason``."""
-    level = f"{100 * (1 - report['alpha']):g}%"
+    report = as_report(report)
+    level = f"{100 * (1 - report.alpha):g}%"
     out = ["", f"## Pooled scores with {level} credible intervals", "",
            "| system | precision | recall | F1 |", "|---|---|---|---|"]
     one_sided = False
-    for n, s in report["systems"].items():
+    for n, s in report.systems.items():
         out.append(f"| {n} | " + " | ".join(score_cell(s[k]) for k in METRICS) + " |")
-        one_sided |= any(s[k].get("interval") == "one-sided" for k in METRICS)
+        one_sided |= any(s[k].interval == "one-sided" for k in METRICS)
     out += ["", "Percent. Estimates are the pooled micro-averaged scores over all folds; intervals are "
             f"{level} credible intervals of the correlation-corrected posteriors (variant {_variant(report)})."]
     if one_sided:
         out[-1] += (" † one-sided interval: at a score of 0 or 100% (or near) the equal-tailed interval would not "
                     "hold the estimate, so the interval of the same credibility on its side is shown.")
-    if any(s[k].get("estimate") is None for s in report["systems"].values() for k in METRICS):
+    if any(s[k].estimate is None for s in report.systems.values() for k in METRICS):
         out[-1] += (" — marks a score that does not exist: precision without predicted chunks, recall without gold "
                     "chunks.")
     return out
 
 
-def _variant(report: dict) -> str:
-    o = report.get("meta", {}).get("options", {})
-    v = report.get("variant") or o.get("variant", "thesis")
+def _variant(report: CompareReport) -> str:
+    o = report.options
+    v = report.variant
     return f"`{v}`, ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}" if v == "rho" else f"`{v}`"
 
 
-def ranking_markdown(report: dict) -> list[str]:
+def ranking_markdown(report: Report) -> list[str]:
     """``## Ranking on F1`` (three or more systems): best first, with intervals and whom each is better than."""
-    if len(report["systems"]) < 3:
+    report = as_report(report)
+    if len(report.systems) < 3:
         return []
     tau = threshold_of(report)
-    level = f"{100 * (1 - report['alpha']):g}%"
+    level = f"{100 * (1 - report.alpha):g}%"
     out = ["", "## Ranking on F1", "", f"| rank | system | F1 [{level} CI] | better than (P(better) ≥ {tau:g}) |",
            "|---|---|---|---|"]
     for x in ranking(report):
-        entry = report["systems"][x["name"]]["f1"]
+        entry = report.systems[x["name"]]["f1"]
         out.append(f"| {x['rank'] or '—'} | {x['name']} | {score_cell(entry)} | {', '.join(x['better_than']) or '—'} |")
     groups = identical_groups(report)
     out += ["", "Systems with equal F1 share a rank; a rank is an order of the estimates, not a decision: only the "
@@ -207,9 +216,10 @@ def ranking_markdown(report: dict) -> list[str]:
     return out
 
 
-def pairwise_markdown(report: dict) -> list[str]:
+def pairwise_markdown(report: Report) -> list[str]:
     """``## Pairwise`` (three or more systems): the matrix of P(row better than column) on F1."""
-    if len(report["systems"]) < 3:
+    report = as_report(report)
+    if len(report.systems) < 3:
         return []
     tau = threshold_of(report)
     order = [x["name"] for x in ranking(report)]
@@ -231,56 +241,57 @@ def pairwise_markdown(report: dict) -> list[str]:
     return out
 
 
-def bayes_markdown(report: dict) -> list[str]:
+def bayes_markdown(report: Report) -> list[str]:
     """``## Bayes test``: P(B better), P(A better) (and P(equivalent) with a rope) and the decision, for every pair and metric."""
+    report = as_report(report)
     r = rope_points(report)
     by = f" by > {r:g}" if r is not None else ""
     head = f"| A | B | metric | P(B better{by}) | P(A better{by}) |" + (" P(equivalent) |" if r is not None else "") \
         + " decision |"
     out = ["", "## Bayes test", "", head, "|---" * (6 + (r is not None)) + "|"]
-    for c in report["comparisons"]:
-        eq = f" {fmt_p(c.get('p_equivalent'), 4)} |" if r is not None else ""
-        decision = f"undefined: {c['undefined']}" if c.get("undefined") else verdict(c)
-        out.append(f"| {c['a']} | {c['b']} | {LABELS[c['metric']]} | {fmt_p(c['p_b_better'], 4)} | "
-                   f"{fmt_p(c['p_a_better'], 4)} |{eq} {decision} |")
+    for c in report.comparisons:
+        eq = f" {fmt_p(c.p_equivalent, 4)} |" if r is not None else ""
+        decision = f"undefined: {c.undefined}" if c.undefined else verdict(c)
+        out.append(f"| {c.a} | {c.b} | {LABELS[c.metric]} | {fmt_p(c.p_b_better, 4)} | "
+                   f"{fmt_p(c.p_a_better, 4)} |{eq} {decision} |")
     out += ["", rule(report)]
-    names = list(report["systems"])
+    names = report.names
     if len(names) > 2:
         k = len(names) * (len(names) - 1) // 2
-        alpha = report["alpha"]
+        alpha = report.alpha
         out += ["", f"{k} pairs are compared: to keep the family-wise error at α = {alpha:g}, give --threshold "
                 f"{1 - alpha / k:.4f} (1 − α/k) before calling a difference."]
     return out
 
 
-def sequential_markdown(report: dict) -> list[str]:
+def sequential_markdown(report: Report) -> list[str]:
     """``## Sequential t-test``: per pair, the mean per-fold F1 difference, its interval, and whether equality is rejected."""
-    seq = report.get("sequential") or []
-    if not seq:
+    report = as_report(report)
+    if not report.sequential:
         return []
-    level = f"{100 * (1 - report['alpha']):g}%"
+    level = f"{100 * (1 - report.alpha):g}%"
     out = ["", "## Sequential t-test (per-fold F1 differences, B − A, points)", "",
-           f"| A | B | mean difference | {level} CI | t-test (α = {report['alpha']:g}) |", "|---|---|---|---|---|"]
-    for s in seq:
-        said = sequential_words(s)
-        out.append(f"| {s['a']} | {s['b']} | {100 * s['estimate']:+.2f} | "
-                   f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}] | {said} |")
+           f"| A | B | mean difference | {level} CI | t-test (α = {report.alpha:g}) |", "|---|---|---|---|---|"]
+    for s in report.sequential:
+        out.append(f"| {s.a} | {s.b} | {100 * s.estimate:+.2f} | "
+                   f"[{100 * s.ci[0]:+.2f}, {100 * s.ci[1]:+.2f}] | {sequential_words(s)} |")
     return out
 
 
-def stopping_markdown(report: dict) -> list[str]:
+def stopping_markdown(report: Report) -> list[str]:
     """The ``Stopping:`` line of a run (how m was reached)."""
-    stop = report.get("stopping") or {}
+    stop = as_report(report).stopping or {}
     if not stop.get("reason"):
         return []
     return ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
 
 
-def per_type_markdown(report: dict) -> list[str]:
+def per_type_markdown(report: Report) -> list[str]:
     """``## Per-type scores``: pooled P / R / F1 of each chunk type and system (— where undefined)."""
-    names = list(report["systems"])
+    report = as_report(report)
+    names = report.names
     out = ["", "## Per-type scores (pooled over folds, percent)", ""]
-    pt = report.get("per_type") or {}
+    pt = report.per_type
     types = sorted({t for n in names for t in pt.get(n, {})})
     if types:
         out += ["| type | " + " | ".join(f"{n} P / R / F1" for n in names) + " |", "|---" * (len(names) + 1) + "|"]
@@ -296,10 +307,11 @@ def per_type_markdown(report: dict) -> list[str]:
     return out
 
 
-def split_markdown(report: dict) -> list[str]:
+def split_markdown(report: Report) -> list[str]:
     """``## Split``: units, balance, notes, training-set overlap and χ²/J of the halves."""
-    sp = report.get("split") or {}
-    q = report.get("split_quality") or {}
+    report = as_report(report)
+    sp = report.split or {}
+    q = report.split_quality or {}
     if not (sp or q):
         return []
     out = ["", "## Split", ""]
@@ -323,13 +335,14 @@ def split_markdown(report: dict) -> list[str]:
     return out
 
 
-def per_fold_markdown(report: dict) -> list[str]:
+def per_fold_markdown(report: Report) -> list[str]:
     """``## Per-fold F1``: one row per fold (— where a fold has neither gold nor predicted chunks)."""
-    ff = report.get("fold_f1") or {}
+    report = as_report(report)
+    ff = report.fold_f1
     if not ff:
         return []
-    names = list(report["systems"])
-    fc = report.get("fold_counts") or {}
+    names = report.names
+    fc = report.fold_counts
 
     def cell(n, i):
         c = fc.get(n, [None] * (i + 1))[i] if n in fc else None
@@ -338,12 +351,12 @@ def per_fold_markdown(report: dict) -> list[str]:
         return pct(ff[n][i])
 
     out = ["", "## Per-fold F1", "", "| fold | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
-    for i in range(2 * report["m"]):
+    for i in range(2 * report.m):
         out.append(f"| S{i // 2 + 1} {'→' if i % 2 == 0 else '←'} | " + " | ".join(cell(n, i) for n in names) + " |")
     return out
 
 
-def plots_markdown(report: dict, plots: Sequence[str]) -> list[str]:
+def plots_markdown(report: Report, plots: Sequence[str]) -> list[str]:
     """``## Plots``: every PNG written beside ``report.md``, embedded by a relative link, with its caption."""
     if not plots:
         return []
@@ -353,10 +366,11 @@ def plots_markdown(report: dict, plots: Sequence[str]) -> list[str]:
     return out
 
 
-def run_markdown(report: dict) -> list[str]:
+def run_markdown(report: Report) -> list[str]:
     """The ``Run:`` line: wall time, folds trained, resumed or imported, textbcv version."""
-    run = report.get("run") or {}
-    version = (report.get("meta") or {}).get("textbcv")
+    report = as_report(report)
+    run = report.run or {}
+    version = report.meta.get("textbcv")
     if run and "folds_imported" in run:
         return ["", f"Run: {run.get('seconds')} s, {run.get('folds_imported')} folds imported; textbcv {version}."]
     if run:
@@ -365,13 +379,14 @@ def run_markdown(report: dict) -> list[str]:
     return []
 
 
-def methods_markdown(report: dict) -> list[str]:
+def methods_markdown(report: Report) -> list[str]:
     """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.verdicts.methods_paragraph`)."""
     return ["", "## Methods (to paste)", "", methods_paragraph(report)]
 
 
-def render_markdown(report: dict, plots: Sequence[str] = ()) -> str:
+def render_markdown(report: Report, plots: Sequence[str] = ()) -> str:
     """The ``report.md`` text of a comparison; ``plots``: the PNG files beside it, embedded by relative links."""
+    report = as_report(report)
     out = ["# textbcv comparison"]
     for section in MD_SECTIONS:
         out += section(report)
@@ -381,13 +396,14 @@ def render_markdown(report: dict, plots: Sequence[str] = ()) -> str:
     return "\n".join(out) + "\n"
 
 
-def heldout_markdown(report: dict) -> list[str]:
+def heldout_markdown(report: Report) -> list[str]:
     """The "Held-out test sets" section of ``report.md`` (lines; none without held-out files)."""
-    if not report.get("heldout"):
+    report = as_report(report)
+    if not report.heldout:
         return []
-    h = report["heldout"]
-    level = f"{100 * (1 - report['alpha']):g}%"
-    m = report["m"]
+    h = report.heldout
+    level = f"{100 * (1 - report.alpha):g}%"
+    m = report.m
     out = ["", "## Held-out test sets", "",
            f"Every one of the {2 * m} fold models of each system also tagged these files. Held-out scores pool the "
            f"{2 * m} models' predictions (P / R / F1 of their summed counts); beside them the mean ± SD of the "
@@ -437,16 +453,20 @@ def heldout_markdown(report: dict) -> list[str]:
 
 
 
-def _posteriors(report: dict) -> dict:
-    m = report["m"]
-    opts = report.get("meta", {}).get("options", {})
-    variant = report.get("variant") or opts.get("variant", "thesis")
+def _posteriors(report: CompareReport) -> dict:
+    """The posterior distribution of every metric of every system (those the answer holds, else recomputed
+    from the fold counts, as the answer computed them)."""
+    opts = report.options
     out = {}
-    for n, folds in report["fold_counts"].items():
+    for n, folds in report.fold_counts.items():
+        held = {k: p.distribution for k, p in report.systems.get(n, {}).items()}
+        if len(held) == len(METRICS) and all(d is not None for d in held.values()):
+            out[n] = held
+            continue
         counts = np.array([[f["tp"], f["fp"], f["fn"]] for f in folds], dtype=float)
-        out[n], _ = system_posteriors(counts, m, variant=variant, rho1=opts.get("rho1"), rho2=opts.get("rho2"),
-                                      alpha=report["alpha"], prior=report.get("prior") or 1.0,
-                                      deff=(report.get("design_effects") or {}).get(n))
+        out[n], _ = system_posteriors(counts, report.m, variant=report.variant, rho1=opts.get("rho1"),
+                                      rho2=opts.get("rho2"), alpha=report.alpha, prior=report.prior or 1.0,
+                                      deff=(report.design_effects or {}).get(n))
     return out
 
 
@@ -462,7 +482,7 @@ def _grid(n: int, width: float, height: float, max_cols: int = 3):
     return fig, axes.ravel()[:n]
 
 
-def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
+def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     """Write the PNG plots of a comparison (:func:`plot_names`) into ``out``; return their paths.
 
     ``posteriors.png``: posterior densities of precision, recall and F1 per
@@ -482,9 +502,10 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
     from textbcv._io import atomic_write
     from textbcv.stats.bayes import difference_density
 
+    report = as_report(report)
     out = Path(out)
     posts = _posteriors(report)
-    names = list(report["systems"])
+    names = report.names
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     color = {n: colors[i % len(colors)] for i, n in enumerate(names)}
     many = len(names) >= 3
@@ -505,7 +526,7 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
     # --- posteriors.png
     fig, axes = plt.subplots(1, 3, figsize=(13, 4.2 if many else 3.8))
     for ax, metric in zip(axes, METRICS):
-        shown = [n for n in names if report["systems"][n][metric].get("estimate") is not None]
+        shown = [n for n in names if report.systems[n][metric].estimate is not None]
         if not shown:
             ax.text(0.5, 0.5, f"{LABELS[metric]} undefined for every system", ha="center", va="center",
                     transform=ax.transAxes)
@@ -513,8 +534,8 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
             continue
         lo = min(posts[n][metric].ppf(1e-4) for n in shown)
         hi = max(posts[n][metric].ppf(1 - 1e-4) for n in shown)
-        if metric == "f1" and report.get("heldout"):  # the held-out F1 lines must be in view
-            vals = [r["pooled"]["f1"] for per in report["heldout"]["systems"].values() for r in per.values()
+        if metric == "f1" and report.heldout:  # the held-out F1 lines must be in view
+            vals = [r["pooled"]["f1"] for per in report.heldout["systems"].values() for r in per.values()
                     if r["pooled"]["f1"] is not None]
             lo, hi = min(lo, *vals), max(hi, *vals)
         pad = 0.1 * (hi - lo)
@@ -522,21 +543,21 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
         for n in shown:
             p = posts[n][metric]
             ax.plot(100 * x, p.pdf(x) / 100, color=color[n], label=label[n], ls=style[n])
-            a, b = report["systems"][n][metric]["ci"]
+            a, b = report.systems[n][metric].ci
             xs = x[(x >= a) & (x <= b)]
             ax.fill_between(100 * xs, p.pdf(xs) / 100, color=color[n], alpha=0.15)
-        if metric == "f1" and report.get("heldout"):
+        if metric == "f1" and report.heldout:
             styles = ("--", ":", "-.")
-            for k, f in enumerate(report["heldout"]["files"]):
+            for k, f in enumerate(report.heldout["files"]):
                 for n in names:
-                    v = report["heldout"]["systems"][n][f]["pooled"]["f1"]
+                    v = report.heldout["systems"][n][f]["pooled"]["f1"]
                     if v is not None:
                         ax.axvline(100 * v, color=color[n], ls=styles[k % len(styles)], lw=1,
                                    label=f"{n} on {Path(f).name}")
         missing = [n for n in names if n not in shown]
         if missing:
             ax.text(0.02, 0.97, "undefined: " + "; ".join(
-                f"{n} ({report['systems'][n][metric].get('undefined')})" for n in missing),
+                f"{n} ({report.systems[n][metric].undefined})" for n in missing),
                 transform=ax.transAxes, va="top", fontsize=7)
         ax.set_xlabel(f"{LABELS[metric]} (%)")
         ax.set_ylabel("posterior density (per point)")
@@ -546,20 +567,20 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
     if many:
         handles = [plt.Line2D([], [], color=color[n], label=label[n], ls=style[n]) for n in names]
         fig.legend(handles=handles, loc="lower center", ncol=min(len(names), 6), frameon=False)
-    fig.suptitle(f"Posteriors of precision, recall and F1 ({report['m']}×2 BCV; shaded: "
-                 f"{100 * (1 - report['alpha']):g}% credible intervals)")
+    fig.suptitle(f"Posteriors of precision, recall and F1 ({report.m}×2 BCV; shaded: "
+                 f"{100 * (1 - report.alpha):g}% credible intervals)")
     fig.tight_layout(rect=(0, 0.08 if many else 0, 1, 1))
     save(fig, "posteriors.png")
 
     # --- f1_difference.png: the exact density of ν_B − ν_A
-    pairs = [c for c in report["comparisons"] if c["metric"] == "f1"]
+    pairs = report.comparisons_of("f1")
     fig, axes = _grid(len(pairs), 5.2, 3.9)
     r = 0.0 if rope is None else rope / 100
     for ax, c in zip(axes, pairs):
-        a, b = c["a"], c["b"]
+        a, b = c.a, c.b
         title = f"F1: {b} vs {a}"
-        if c.get("undefined"):
-            ax.text(0.5, 0.5, c["undefined"], ha="center", va="center", transform=ax.transAxes, wrap=True)
+        if c.undefined:
+            ax.text(0.5, 0.5, c.undefined, ha="center", va="center", transform=ax.transAxes, wrap=True)
             ax.set_title(title, fontsize=10)
             ax.set_xticks([]), ax.set_yticks([])
             continue
@@ -574,13 +595,13 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
         ax.plot(px, y, color="black", lw=1)
         right, left = x >= r, x <= -r
         ax.fill_between(px[right], y[right], color=color[b], alpha=0.45,
-                        label=f"{better_label(c, 'b', rope)} {p_is(c['p_b_better'])}")
+                        label=f"{better_label(c, 'b', rope)} {p_is(c.p_b_better)}")
         ax.fill_between(px[left], y[left], color=color[a], alpha=0.45,
-                        label=f"{better_label(c, 'a', rope)} {p_is(c['p_a_better'])}")
+                        label=f"{better_label(c, 'a', rope)} {p_is(c.p_a_better)}")
         if rope is not None:
             band = (x >= -r) & (x <= r)
             ax.fill_between(px[band], y[band], color="grey", alpha=0.35,
-                            label=f"P(equivalent, ±{rope:g}) {p_is(c.get('p_equivalent'))}")
+                            label=f"P(equivalent, ±{rope:g}) {p_is(c.p_equivalent)}")
             ax.axvspan(-rope, rope, color="grey", alpha=0.08, lw=0)
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel(f"F1({b}) − F1({a}) (points)")
@@ -622,15 +643,15 @@ def write_plots(report: dict, out: str | os.PathLike) -> list[Path]:
         save(fig, "pairwise.png")
 
     # --- fold_f1.png
-    ff = report["fold_f1"]
+    ff = report.fold_f1
     fig, ax = plt.subplots(figsize=(8.5 if many else 7, 3.8))
-    m = report["m"]
+    m = report.m
     x = np.arange(2 * m)
     for i, n in enumerate(names):
         # with many systems, a small sideways offset keeps equal values apart
         shift = (i - (len(names) - 1) / 2) * 0.06 if many else 0.0
         ax.plot(x + shift, 100 * np.array(ff[n]), marker="o", ms=4, color=color[n], label=label[n], ls=style[n])
-        est = report["systems"][n]["f1"]["estimate"]
+        est = report.systems[n]["f1"].estimate
         if est is not None:
             ax.axhline(100 * est, color=color[n], ls=":", lw=0.8)
     ax.set_xticks(x, [f"S{j // 2 + 1}{'→' if j % 2 == 0 else '←'}" for j in x])
@@ -708,12 +729,13 @@ def format_p(r: dict) -> str:
     return "–" if p is None else f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
-def textbook_markdown(report: dict) -> list[str]:
+def textbook_markdown(report: Report) -> list[str]:
     """The short "Textbook tests" section of ``report.md`` (from ``fold_f1``; empty without it)."""
-    ff = report.get("fold_f1") or {}
+    report = as_report(report)
+    ff = report.fold_f1
     if len(ff) < 2:
         return []
-    t = textbook_tests(ff, report["m"], report["alpha"])
+    t = textbook_tests(ff, report.m, report.alpha)
     out = ["", "## Textbook tests (per-fold F1 differences, B − A)", "",
            "| A | B | test | statistic | p-value |", "|---|---|---|---|---|"]
     for pair in t["pairs"]:
@@ -723,17 +745,19 @@ def textbook_markdown(report: dict) -> list[str]:
     if fr:
         names = list(ff)
         for r in (fr["chi2"], fr["iman_davenport"]):
-            out.append(f"| all {len(names)} | | {r['name']} over the {2 * report['m']} folds | {format_statistic(r)} | {format_p(r)} |")
+            out.append(f"| all {len(names)} | | {r['name']} over the {2 * report.m} folds | {format_statistic(r)} | "
+                       f"{format_p(r)} |")
     out.append("")
     skipped = t["pairs"][0]["not_applicable"]
     if skipped:
-        out.append(f"Not run at m = {report['m']}: " + "; ".join(f"{s['test']} ({s['reason'].split(';')[0]})" for s in skipped) + ".")
+        out.append(f"Not run at m = {report.m}: "
+                   + "; ".join(f"{s['test']} ({s['reason'].split(';')[0]})" for s in skipped) + ".")
         out.append("")
     out.append(DISAGREE)
     return out
 
 
-def one_split_markdown(report: dict) -> list[str]:
+def one_split_markdown(report: Report) -> list[str]:
     """The "What one split would claim" section of ``report.md`` (lines), from ``report["one_split"]``.
 
     Examples
@@ -741,8 +765,9 @@ def one_split_markdown(report: dict) -> list[str]:
     >>> one_split_markdown({"one_split": {"available": False, "reason": "no counts"}})[-1]
     'Not available for this run: no counts.'
     """
+    report = as_report(report)
     out = ["", "## What one split would claim", ""]
-    o = report.get("one_split")
+    o = report.one_split
     if o is None:
         return out + ["Not computed: this report was written by an earlier textbcv version. `textbcv report DIR "
                       "--redraw` computes it from `folds.jsonl` without training, when the folds hold per-sentence "
@@ -750,7 +775,7 @@ def one_split_markdown(report: dict) -> list[str]:
     if not o.get("available"):
         return out + [f"Not available for this run: {o['reason']}."]
     fold, alpha = o["fold"], o["alpha"]
-    p_better = {(c["a"], c["b"]): c["p_b_better"] for c in report.get("comparisons", []) if c.get("metric") == "f1"}
+    p_better = {(c.a, c.b): c.p_b_better for c in report.comparisons_of("f1")}
     out += [f"Papers usually compare two taggers on one train/test split, with a paired test over its test sentences. "
             f"On this run's first fold alone — {fold['label']}: split {fold['split'] + 1} trained on its first half "
             f"and tested on the {o['sentences']:,} sentences of the second (`{fold['id']}`) — those tests would claim:",

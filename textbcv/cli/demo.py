@@ -44,7 +44,8 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from textbcv.cli.report import print_report
-    from textbcv.pipeline import RUN_FILES, CompareOptions, StaleRunError, prepare_compare, run_compare
+    from textbcv.pipeline import CompareOptions, StaleRunError, prepare_compare, run_compare
+    from textbcv.run_dir import RunDir
 
     paths = bundled_corpora()
     for path in paths.values():
@@ -62,8 +63,7 @@ def run(args: argparse.Namespace) -> int:
             plans.append(prepare_compare(*args_, format=fmt, resume=True))
         except StaleRunError:
             # the demo's own earlier run with other splits (another --m or textbcv version): start it afresh
-            for f in RUN_FILES:
-                (out / name / f).unlink(missing_ok=True)
+            RunDir(out / name).remove_run_files()
             print(f"textbcv: note: {out / name} held a demo run with other splits; starting it afresh",
                   file=sys.stderr, flush=True)
             plans.append(prepare_compare(*args_, format=fmt, resume=True))

@@ -326,9 +326,11 @@ def read_input(path: str, chunk_type: str | None = None, per_type: bool = False)
     """Read COUNTS.json, a folds.jsonl or a run directory (its folds.jsonl); InputError naming file and line."""
     p = Path(path)
     if p.is_dir():
-        if not (p / "folds.jsonl").is_file():
-            raise InputError("no folds.jsonl here: not a `textbcv compare` run directory", str(path))
-        return _folds_jsonl(str(p / "folds.jsonl"), chunk_type, per_type)
+        from textbcv.run_dir import RunDir
+
+        run = RunDir(p)
+        run.require("folds.jsonl", what="a `textbcv compare` run directory")
+        return _folds_jsonl(str(run.folds), chunk_type, per_type)
     if str(path).endswith(".jsonl"):
         return _folds_jsonl(str(path), chunk_type, per_type)
     if chunk_type is not None:
@@ -416,24 +418,10 @@ def _per_fold(data: FoldCounts, metric: str) -> dict[str, list[float]]:
     return {n: fold_metrics(fold_counts(f))[metric].tolist() for n, f in data.systems.items()}
 
 
-def _sequential(values: dict[str, list[float]], m: int, alpha: float, metric: str) -> list[dict]:
-    """The sequential t-test on per-fold differences of every pair, as in a compare report of fixed m."""
-    import numpy as np
-
-    from textbcv.stats.sequential import sequential_pair
-
-    names, out = list(values), []
-    for i, a in enumerate(names):
-        for b in names[i + 1:]:
-            d = (np.array(values[b]) - np.array(values[a])).reshape(m, 2)
-            out.append({"a": a, "b": b, "metric": metric, **sequential_pair(d, alpha=alpha)})
-    return out
-
-
 def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
     """Pooled P / R / F1 of every type per system (report.json's ``per_type``) and P(B better) on each type's F1."""
     from textbcv.scoring import Tally
-    from textbcv.stats.compare import compare_counts, counts_scores
+    from textbcv.stats.compare import bayes_answer, counts_scores
 
     names = list(data.systems)
     types = sorted({t for tl in data.types.values() for f in tl for t in f})
@@ -445,22 +433,24 @@ def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
         for n in names:
             tot = Tally(*(sum(f[k] for f in counts[n]) for k in ("tp", "fp", "fn")))
             per_type[n][t] = counts_scores(tot.tp, tot.fp, tot.fn)
-        r = compare_counts(counts, data.m, alpha=args.alpha, rope=rope_fraction(args.rope),
-                           variant="adaptive" if args.variant == "clustered" else args.variant, rho1=args.rho1,
-                           rho2=args.rho2, threshold=args.threshold)  # per-type: no per-type sentence counts
-        tests[t] = [{k: c[k] for k in ("a", "b", "p_b_better", "p_a_better", "decision")}
-                    for c in r["comparisons"] if c["metric"] == "f1"]
+        r = bayes_answer(counts, data.m, alpha=args.alpha, rope=rope_fraction(args.rope),
+                         variant="adaptive" if args.variant == "clustered" else args.variant, rho1=args.rho1,
+                         rho2=args.rho2, threshold=args.threshold)  # per-type: no per-type sentence counts
+        tests[t] = [{"a": c.a, "b": c.b, "p_b_better": c.p_b_better, "p_a_better": c.p_a_better,
+                     "decision": c.decision} for c in r.comparisons_of("f1")]
     return per_type, tests
 
 
 def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
     """McNemar's test on one fold's decisions of every pair, from the run's saved predictions; or the reason it cannot run."""
-    from textbcv.decisions import fold_decisions, prediction_path, read_fold_predictions
+    from textbcv.decisions import fold_decisions, read_fold_predictions
+    from textbcv.run_dir import RunDir
     from textbcv.scoring import count_chunks
     from textbcv.stats import classic
 
     split, direction = (0, 0) if args.fold is None else (int(x) for x in args.fold.split("-"))
-    if data.run_dir is None or not (data.run_dir / "predictions").is_dir():
+    run = None if data.run_dir is None else RunDir(data.run_dir)
+    if run is None or not run.predictions.is_dir():
         where = data.path if data.run_dir is None else str(data.run_dir)
         if args.fold is not None:
             raise InputError("--fold: McNemar's test needs the predictions of a run saved with `textbcv compare "
@@ -471,7 +461,7 @@ def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
     fold = 2 * split + direction
     preds = {}
     for name in data.systems:
-        path = prediction_path(data.run_dir, name, split, direction)
+        path = run.prediction(name, split, direction)
         if not path.is_file():
             raise InputError(f"no predictions of system {name!r} for split {split} direction {direction} "
                              "(needed by McNemar's test; choose another --fold?)", str(path))
@@ -532,44 +522,43 @@ def format_table(result: dict) -> str:
     """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions, decisions
     worded by :mod:`textbcv.verdicts` (the report's words)."""
     from textbcv.report import score_cell
-    from textbcv.verdicts import fmt_p, rope_points, rule, sequential_words, verdict
+    from textbcv.verdicts import as_report, fmt_p, rope_points, rule, sequential_words, verdict
 
-    alpha = result["alpha"]
-    lines = [f"m = {result['m']}, {100 * (1 - alpha):g}% credible intervals, "
-             f"count factor: {result['variant']} (P, R, F1 in %)", ""]
-    names = list(result["systems"])
+    answer = as_report(result)
+    alpha = answer.alpha
+    lines = [f"m = {answer.m}, {100 * (1 - alpha):g}% credible intervals, "
+             f"count factor: {answer.variant} (P, R, F1 in %)", ""]
     rows = [["system", "metric", "estimate", "interval"]]
-    for name in names:
-        for metric, v in result["systems"][name].items():
-            if v["estimate"] is None:
-                rows.append([name, metric, "—", f"undefined: {v['undefined']}"])
+    for name, per in answer.systems.items():
+        for metric, v in per.items():
+            if v.estimate is None:
+                rows.append([name, metric, "—", f"undefined: {v.undefined}"])
             else:
                 est, _, ci = score_cell(v).partition(" ")
                 rows.append([name, metric, est, ci])
     lines += _table(rows, {2}) + [""]
-    if any(v.get("interval") == "one-sided" for s in result["systems"].values() for v in s.values()):
+    if any(v.interval == "one-sided" for per in answer.systems.values() for v in per.values()):
         lines += ["† one-sided interval: a score at or near 0 or 100%, where the equal-tailed one would not hold it", ""]
-    rope = rope_points(result)
+    rope = rope_points(answer)
     by = f" by > {rope:g}" if rope is not None else ""
     head = ["A", "B", "metric", f"P(B better{by})", f"P(A better{by})"] + (["P(equiv.)"] if rope is not None else []) \
         + ["decision"]
     rows = [head]
-    for c in result["comparisons"]:
-        rows.append([c["a"], c["b"], c["metric"], fmt_p(c["p_b_better"], 4), fmt_p(c["p_a_better"], 4)]
-                    + ([fmt_p(c.get("p_equivalent"), 4)] if rope is not None else [])
-                    + [f"undefined: {c['undefined']}" if c.get("undefined") else verdict(c)])
+    for c in answer.comparisons:
+        rows.append([c.a, c.b, c.metric, fmt_p(c.p_b_better, 4), fmt_p(c.p_a_better, 4)]
+                    + ([fmt_p(c.p_equivalent, 4)] if rope is not None else [])
+                    + [f"undefined: {c.undefined}" if c.undefined else verdict(c)])
     lines += _table(rows, {3, 4, 5} if rope is not None else {3, 4})
-    lines += ["", rule(result)]
-    if "family_wise" in result:
-        lines += ["", "note: " + result["family_wise"]["note"]]
-    seq = result.get("sequential")
-    if seq:
-        metric = seq[0]["metric"]
+    lines += ["", rule(answer)]
+    if answer.answer.family_wise is not None:
+        lines += ["", "note: " + answer.answer.family_wise["note"]]
+    if answer.sequential:
+        metric = answer.sequential[0].metric
         lines += ["", f"Sequential t-test on per-fold {_label(metric)} differences (B − A, points), α = {alpha:g}:"]
         rows = [["A", "B", "mean difference", f"{100 * (1 - alpha):g}% CI", f"t-test (α = {alpha:g})"]]
-        for s in seq:
-            rows.append([s["a"], s["b"], f"{100 * s['estimate']:+.2f}",
-                         f"[{100 * s['ci'][0]:+.2f}, {100 * s['ci'][1]:+.2f}]", sequential_words(s)])
+        for sp in answer.sequential:
+            rows.append([sp.a, sp.b, f"{100 * sp.estimate:+.2f}",
+                         f"[{100 * sp.ci[0]:+.2f}, {100 * sp.ci[1]:+.2f}]", sequential_words(sp)])
         lines += _table(rows, {2})
     if "per_type" in result:
         lines += ["", *_per_type_text(result)]
@@ -660,12 +649,14 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
     as clusters; a ``folds.jsonl`` alone gives per-sentence counts, with sentences as clusters.
     """
     from textbcv._io import load_json
+    from textbcv.design_effects import design_effects_of
     from textbcv.foldfile import read_fold_records
-    from textbcv.pipeline import design_effects_of
+    from textbcv.run_dir import RunDir
 
     names = list(data.systems)
-    if data.run_dir is not None and (data.run_dir / "report.json").is_file():
-        rep = load_json(data.run_dir / "report.json")
+    run = None if data.run_dir is None else RunDir(data.run_dir)
+    if run is not None and run.report_json.is_file():
+        rep = load_json(run.report_json)
         d = rep.get("design_effects") if isinstance(rep, dict) else None
         if rep.get("m") == data.m and isinstance(d, dict) and set(names) <= set(d):
             clusters = (rep.get("design_effect_folds") or {}).get("clusters", "sentences")
@@ -695,13 +686,16 @@ def run(args) -> int:
         else:
             notes = list(notes or []) + [f"design effects {source}"]
     try:
-        from textbcv.stats.compare import compare_counts
+        from textbcv.stats.compare import bayes_answer
+        from textbcv.stats.sequential import sequential_pairs
 
-        result = compare_counts(data.systems, data.m, alpha=args.alpha, rope=rope_fraction(args.rope), method=args.method,
-                                variant=args.variant, rho1=args.rho1, rho2=args.rho2, threshold=args.threshold,
-                                draws=args.draws, seed=args.seed, design_effects=deff)
+        answer = bayes_answer(data.systems, data.m, alpha=args.alpha, rope=rope_fraction(args.rope),
+                              method=args.method, variant=args.variant, rho1=args.rho1, rho2=args.rho2,
+                              threshold=args.threshold, draws=args.draws, seed=args.seed, design_effects=deff)
         values = _per_fold(data, args.metric)
-        result["sequential"] = _sequential(values, data.m, args.alpha, args.metric)
+        # the sequential t-test as in a compare report of fixed m
+        seq = sequential_pairs(values, data.m, alpha=args.alpha, metric=args.metric)
+        result = {**answer.to_dict(), "sequential": [s.to_dict() for s in seq]}
         if args.per_type:
             result["per_type"], result["per_type_comparisons"] = _per_type(data, args)
         if args.classic:

@@ -295,8 +295,8 @@ class BayesAnswer:
         """Read the JSON of :meth:`to_dict` back (also the top of ``report.json``; absent keys take defaults)."""
         variant = d.get("variant") or ((d.get("meta") or {}).get("options") or {}).get("variant", "thesis")
         return cls(
-            m=d["m"], alpha=d.get("alpha", 0.05),
-            systems={n: {k: Posterior.from_dict(p) for k, p in s.items()} for n, s in d["systems"].items()},
+            m=d.get("m", 0), alpha=d.get("alpha", 0.05),
+            systems={n: {k: Posterior.from_dict(p) for k, p in s.items()} for n, s in (d.get("systems") or {}).items()},
             comparisons=tuple(Comparison.from_dict(c) for c in d.get("comparisons", ())),
             variant=variant, count_factor=d.get("count_factor") or {}, method=d.get("method", "exact"),
             threshold=THRESHOLD if d.get("threshold") is None else d["threshold"], rope=d.get("rope"),

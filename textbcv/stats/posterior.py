@@ -16,7 +16,6 @@ from functools import lru_cache
 import numpy as np
 from scipy import special
 
-from .correlation import count_factor
 
 __all__ = [
     "MetricPosterior",
