@@ -104,15 +104,16 @@ def check_encoding(encoding: str) -> str:
     >>> check_encoding("klingon")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --encoding: unknown text encoding 'klingon' (e.g. utf-8, latin-1, cp1252, gb18030)
+    textbcv.errors.InputError: encoding: unknown text encoding 'klingon' (e.g. utf-8, latin-1, cp1252, gb18030)
     """
     try:
         info = codecs.lookup(encoding)
     except (LookupError, TypeError, ValueError):
-        raise InputError(f"--encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, cp1252, gb18030)") from None
+        raise InputError(f"encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, cp1252, gb18030)",
+                         param="encoding") from None
     if not hasattr(info, "_is_text_encoding") or info._is_text_encoding:
         return info.name
-    raise InputError(f"--encoding: {encoding!r} is not a text encoding")
+    raise InputError(f"encoding: {encoding!r} is not a text encoding", param="encoding")
 
 
 def line_at(data: bytes | str, offset: int) -> int:

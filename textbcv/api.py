@@ -215,10 +215,15 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     (1, 4, ['lexicon', 'lexicon-lower'])
     >>> 0 <= r.p_better("lexicon", "lexicon-lower") <= 1
     True
-    >>> textbcv.compare(path, systems, variant="thesis2")
+    >>> textbcv.compare(path, systems, variant="thesis2")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --variant: unknown variant 'thesis2' (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
+    textbcv.errors.InputError: variant: unknown variant 'thesis2'
+    (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
+    >>> textbcv.compare(path, systems, m=0)  # errors name the Python parameters (the command line says --m)
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: m must be at least 1, got 0
     """
     from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
     from textbcv.tagging.system import parse_system

@@ -62,57 +62,70 @@ class CompareOptions:
     def validate(self) -> None:
         """Raise :class:`InputError` for an impossible option (before anything is read or trained).
 
+        The message names the field, as a Python parameter (``m``, ``max_iterations``); the command line
+        calls it by its option (``--m``, ``--max-iterations``: :meth:`textbcv.errors.InputError.renamed`).
+
         Examples
         --------
-        >>> CompareOptions(variant="thesis ").validate()
+        >>> CompareOptions(variant="thesis ").validate()  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        textbcv.errors.InputError: --variant: unknown variant 'thesis ' (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
+        textbcv.errors.InputError: variant: unknown variant 'thesis '
+        (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
+        >>> CompareOptions(m=0).validate()
+        Traceback (most recent call last):
+        ...
+        textbcv.errors.InputError: m must be at least 1, got 0
         """
+        def fail(message: str, *params: str) -> None:
+            raise InputError(message, param=params)
+
         if self.task not in TASKS:
-            raise InputError(f"--task: unknown task {self.task!r} (tasks: {', '.join(TASKS)})")
+            fail(f"task: unknown task {self.task!r} (tasks: {', '.join(TASKS)})", "task")
         if len(self.systems) < 2:
-            raise InputError(f"--systems: give at least two systems to compare, got {','.join(self.systems) or 'none'}")
+            fail(f"systems: give at least two systems to compare, got {','.join(self.systems) or 'none'}", "systems")
         if len(set(self.systems)) != len(self.systems):
-            raise InputError(f"--systems: a system is named twice in {','.join(self.systems)}")
+            fail(f"systems: a system is named twice in {','.join(self.systems)}", "systems")
         if self.m < 1:
-            raise InputError(f"--m must be at least 1, got {self.m}")
+            fail(f"m must be at least 1, got {self.m}", "m")
         if self.seed < 0:
-            raise InputError(f"--seed must be a non-negative integer, got {self.seed}")
+            fail(f"seed must be a non-negative integer, got {self.seed}", "seed")
         if self.sequential:
             if self.m_max < self.m_start:
-                raise InputError(f"--m-max must be at least {self.m_start} (the sequential test starts at m = {self.m_start}), got {self.m_max}")
+                fail(f"m_max must be at least {self.m_start} (the sequential test starts at m = {self.m_start}), "
+                     f"got {self.m_max}", "m_max")
             if self.stop not in STOP_RULES:
-                raise InputError(f"--stop: unknown rule {self.stop!r} (rules: {', '.join(STOP_RULES)})")
+                fail(f"stop: unknown rule {self.stop!r} (rules: {', '.join(STOP_RULES)})", "stop")
         if self.split_method not in SPLIT_METHODS:
-            raise InputError(f"splits made with --method {self.split_method} cannot be compared: each split needs both "
-                             f"directions (methods: {', '.join(SPLIT_METHODS)})")
+            fail(f"splits made with method {self.split_method} cannot be compared: each split needs both directions "
+                 f"(methods: {', '.join(SPLIT_METHODS)})")
         if self.sequential and self.split_method != "bcv":
-            raise InputError("--sequential adds nested BCV splits; it cannot extend given splits")
+            fail("{sequential}=True adds nested BCV splits; it cannot extend given splits", "sequential")
         if len(set(self.heldout)) != len(self.heldout):
-            raise InputError(f"--heldout: a file is named twice in {' '.join(self.heldout)}")
+            fail(f"heldout: a file is named twice in {' '.join(self.heldout)}", "heldout")
         if self.chunk_types is not None and not self.chunk_types:
-            raise InputError("--chunk-types: give at least one chunk type")
+            fail("chunk_types: give at least one chunk type", "chunk_types")
         if not 0 < self.alpha < 1:
-            raise InputError(f"--alpha must lie strictly between 0 and 1, got {self.alpha}")
+            fail(f"alpha must lie strictly between 0 and 1, got {self.alpha}", "alpha")
         if not 0.5 <= self.threshold < 1:
-            raise InputError(f"--threshold must lie in [0.5, 1), got {self.threshold}")
+            fail(f"threshold must lie in [0.5, 1), got {self.threshold}", "threshold")
         if self.rope is not None and not 0 <= self.rope < 1:
-            raise InputError(f"rope must lie in [0, 1) as a fraction of the metric (--rope takes points), got {self.rope}")
+            # the command line checks its --rope (points) before: this is the Python fraction
+            fail(f"rope must lie in [0, 1) as a fraction of the metric (0.005 is half a point), got {self.rope}")
         if self.variant not in ALL_VARIANTS:
-            raise InputError(f"--variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})")
+            fail(f"variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})", "variant")
         if self.variant == "rho":
             if self.rho1 is None or self.rho2 is None:
-                raise InputError("--variant rho needs --rho1 and --rho2")
+                fail('{variant}="rho" needs {rho1} and {rho2}', "variant", "rho1", "rho2")
             for k in ("rho1", "rho2"):
                 if not 0 <= getattr(self, k) <= 1:
-                    raise InputError(f"--{k} must lie in [0, 1], got {getattr(self, k)}")
+                    fail(f"{k} must lie in [0, 1], got {getattr(self, k)}", k)
         for k in ("c1", "c2"):
             v = getattr(self, k)
             if v is not None and v < 0:
-                raise InputError(f"--{k} must be non-negative, got {v}")
+                fail(f"{k} must be non-negative, got {v}", k)
         if self.max_iterations is not None and self.max_iterations < 1:
-            raise InputError(f"--max-iterations must be at least 1, got {self.max_iterations}")
+            fail(f"max_iterations must be at least 1, got {self.max_iterations}", "max_iterations")
 
     def make_systems(self, columns=None) -> list[System]:
         """The systems named by :attr:`systems`, with the CRF options.

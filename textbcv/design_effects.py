@@ -50,9 +50,9 @@ def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: 
             for k in (0, 1):
                 rec = records[(n, j, k)]
                 if "sentence_counts" not in rec:
-                    raise InputError(f"--variant clustered needs the per-sentence counts of every fold, and fold "
-                                     f"{j},{k} of {n!r} has none (a run of an older textbcv): choose another --variant, "
-                                     f"e.g. adaptive")
+                    raise InputError(f'{{variant}}="clustered" needs the per-sentence counts of every fold, and fold '
+                                     f"{j},{k} of {n!r} has none (a run of an older textbcv): choose another {{variant}}, "
+                                     f"e.g. adaptive", param="variant")
                 groups = clusters["folds"].get((j, k))
                 effects.append(design_effect(np.asarray(rec["sentence_counts"], dtype=float).reshape(-1, 3), groups))
         out["folds"][n] = [[e.to_dict()["deff"][x] for x in ("precision", "recall", "f1")] for e in effects]

@@ -116,8 +116,8 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     for n in names:
         st = file_stem(n)
         if st in stems:
-            raise InputError(f"--heldout: {n} and {stems[st]} have the same name {st!r} (predictions of held-out "
-                             "files are kept by name); rename one")
+            raise InputError(f"heldout: {n} and {stems[st]} have the same name {st!r} (predictions of held-out "
+                             "files are kept by name); rename one", param="heldout")
         stems[st] = n
     prepared = prepare_corpus(raw, options.task)
     types = set(prepared.chunk_counts())
@@ -126,16 +126,16 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     for name in names:
         h_raw = read_corpus([name], format=format, columns=columns, scheme=scheme)
         if scheme is None and raw.scheme and h_raw.scheme and h_raw.scheme != raw.scheme:
-            raise InputError(f"--heldout: its tags are in {h_raw.scheme.upper()}, the corpus's in {raw.scheme.upper()}; "
-                             "a held-out file must be annotated as the corpus is (or give --scheme to read both alike)",
-                             file=name)
+            raise InputError(f"heldout: its tags are in {h_raw.scheme.upper()}, the corpus's in {raw.scheme.upper()}; "
+                             "a held-out file must be annotated as the corpus is (or give {scheme} to read both alike)",
+                             file=name, param=("heldout", "scheme"))
         h = prepare_corpus(h_raw, options.task)
         for s in h:
             bad = [t for _, _, t in s.chunks if t not in types]
             if bad:
                 known = ", ".join(sorted(t or "(untyped)" for t in types)) or "none"
-                raise InputError(f"--heldout: chunk type {bad[0]!r} is not a type of the corpus (types: {known})",
-                                 file=s.source, line=s.line)
+                raise InputError(f"heldout: chunk type {bad[0]!r} is not a type of the corpus (types: {known})",
+                                 file=s.source, line=s.line, param="heldout")
         gold = [filter_chunks(s.chunks, options.chunk_types, options.untyped) for s in h]
         dup = np.fromiter((s.tokens in seen for s in h_raw), dtype=bool, count=len(h_raw))
         if dup.any():

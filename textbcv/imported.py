@@ -52,7 +52,7 @@ class ImportedSystem:
     >>> ImportedSystem.parse("runs/bert-preds")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --system: expected NAME=PRED_DIR, got 'runs/bert-preds'
+    textbcv.errors.InputError: systems: expected NAME=PRED_DIR, got 'runs/bert-preds'
     """
 
     name: str
@@ -63,7 +63,7 @@ class ImportedSystem:
         """From ``NAME=PRED_DIR``."""
         name, eq, path = text.partition("=")
         if not eq or not name.strip() or not path:
-            raise InputError(f"--system: expected NAME=PRED_DIR, got {text!r}")
+            raise InputError(f"systems: expected NAME=PRED_DIR, got {text!r}", param="systems")
         return cls(name.strip(), path)
 
 
@@ -80,11 +80,13 @@ def check_pred_scheme(scheme: str | None, task: str) -> str | None:
     from textbcv.schemes import get_scheme, scheme_names
 
     if task != "ner":
-        raise InputError("--pred-scheme applies to --task ner (segmentation predictions are words, not tags)")
+        raise InputError('{pred_scheme} applies to {task}="ner" (segmentation predictions are words, not tags)',
+                         param=("pred_scheme", "task"))
     try:
         return get_scheme(scheme.lower()).name
     except (InputError, KeyError, ValueError):
-        raise InputError(f"--pred-scheme: unknown scheme {scheme!r} (schemes: {', '.join(sorted(scheme_names()))})") from None
+        raise InputError(f"pred_scheme: unknown scheme {scheme!r} (schemes: {', '.join(sorted(scheme_names()))})",
+                         param="pred_scheme") from None
 
 
 def _digest(paths: Sequence[Path]) -> str:
@@ -126,7 +128,7 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
                 scheme = detect(t for p in preds for t in p.tags)
             except InputError as e:
                 raise InputError(f"cannot detect the scheme of the predicted tags ({e.message}); give it with "
-                                 "--pred-scheme", file=str(base)) from None
+                                 "{pred_scheme}", file=str(base), param="pred_scheme") from None
         chunks = decode_predictions(preds, scheme, types)
     chunks = [[filter_chunks(c, options.chunk_types, options.untyped) for c in file] for file in chunks]
     spec = {"name": system.name, "scheme": scheme, "tagger": IMPORTED, "predictions": system.predictions}
@@ -206,8 +208,8 @@ def evaluate(
     for s in systems:
         p = Path(s.predictions)
         if not p.is_dir():
-            raise InputError(f"--system {s.name}: " + ("is not a directory" if p.exists() else "no such directory"),
-                             file=s.predictions)
+            raise InputError(f"systems {s.name}: " + ("is not a directory" if p.exists() else "no such directory"),
+                             file=s.predictions, param="systems")
     out = Path(out)
     run_dir = RunDir(out)
     run_dir.check_out(resume=False)

@@ -48,8 +48,8 @@ def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
         return words_to_characters(corpus)
     if not any(s.tags for s in corpus):
         first = corpus[0]
-        raise InputError("--task ner needs a tag column (e.g. --columns token,pos,chunk,ner); this corpus has none",
-                         file=first.source, line=first.line)
+        raise InputError('{task}="ner" needs a tag column (e.g. {columns}="token,pos,chunk,ner"); this corpus has none',
+                         file=first.source, line=first.line, param=("task", "columns"))
     return corpus
 
 
@@ -60,7 +60,8 @@ def gold_chunks(corpus: Corpus, options: CompareOptions) -> list[tuple]:
         present = set(corpus.chunk_counts())
         missing = [t for t in keep if t not in present]
         if missing:
-            raise InputError(f"--chunk-types: no chunks of type {', '.join(missing)} in the corpus (types: {', '.join(sorted(present)) or 'none'})")
+            raise InputError(f"chunk_types: no chunks of type {', '.join(missing)} in the corpus "
+                             f"(types: {', '.join(sorted(present)) or 'none'})", param="chunk_types")
     return [filter_chunks(s.chunks, keep, options.untyped) for s in corpus]
 
 
@@ -99,7 +100,8 @@ def options_from_splits(options: CompareOptions, splits: SplitSet) -> CompareOpt
         When ``options`` asks for another m or a sequential run.
     """
     if options.sequential:
-        raise InputError("--sequential adds nested splits as it goes; it cannot be used with given splits")
+        raise InputError("{sequential}=True adds nested splits as it goes; it cannot be used with given splits",
+                         param="sequential")
     k = len(splits.splits)
     if options.m != k:
         raise InputError(f"the splits hold m = {k} splits, but m = {options.m} was asked for; leave m out to use them")
@@ -127,10 +129,10 @@ def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: P
             np.array_equal(a, b) and np.array_equal(c, d) for (a, c), (b, d) in zip(old.splits, splits.splits[:k]))
         if same and old.fingerprints is not None and old.fingerprints != splits.fingerprints:
             raise StaleRunError("the saved splits were made for another corpus (the sentences differ); use another "
-                                "--out", file=str(path))
+                                "{out}", file=str(path), param="out")
         if not same:
             raise StaleRunError("the saved splits differ from the ones these options give (another corpus, seed, "
-                                "option or textbcv version?); use another --out", file=str(path))
+                                "option or textbcv version?); use another {out}", file=str(path), param="out")
     return splits
 
 
@@ -349,8 +351,9 @@ def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Seque
     for (name, j, k), rec in store.records.items():
         if name in names and set(rec.get("heldout", {})) != want:
             have = ", ".join(sorted(rec.get("heldout", {}))) or "none"
-            raise InputError(f"the finished folds were made with other held-out files ({have}) than --heldout gives "
-                             f"({', '.join(heldout) or 'none'}); use another --out", file=str(store.path))
+            raise InputError(f"the finished folds were made with other held-out files ({have}) than {{heldout}} gives "
+                             f"({', '.join(heldout) or 'none'}); use another {{out}}", file=str(store.path),
+                             param=("heldout", "out"))
 
 
 def compare(

@@ -102,26 +102,27 @@ class RunDir:
         >>> RunDir(d).check_out(resume=False)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        textbcv.errors.InputError: ...: --out: the directory is not empty and holds no textbcv run (thesis.tex); choose a new or empty directory
+        textbcv.errors.InputError: ...: out: the directory is not empty and holds no textbcv run (thesis.tex); choose a new or empty directory
         """
         from textbcv._io import check_writable
 
         out = self.path
         if out.exists() and not out.is_dir():
-            raise InputError("--out must be a directory", file=str(out))
+            raise InputError("out must be a directory", file=str(out), param="out")
         check_writable(out, directory=True)
         if out.is_dir():
             try:
                 names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
             except OSError as e:
-                raise InputError(f"--out: cannot read the directory: {e.strerror or e}", file=str(out)) from None
+                raise InputError(f"out: cannot read the directory: {e.strerror or e}", file=str(out),
+                                 param="out") from None
             if names and not any(n in RUN_MARKERS for n in names):
                 shown = ", ".join(names[:3]) + (f", … ({len(names)} entries)" if len(names) > 3 else "")
-                raise InputError(f"--out: the directory is not empty and holds no textbcv run ({shown}); choose a new "
-                                 "or empty directory", file=str(out))
+                raise InputError(f"out: the directory is not empty and holds no textbcv run ({shown}); choose a new "
+                                 "or empty directory", file=str(out), param="out")
         if self.folds.exists() and not resume:
-            raise InputError("holds a previous run (folds.jsonl); add --resume to continue it, or choose another --out",
-                             file=str(out))
+            raise InputError("holds a previous run (folds.jsonl); add {resume}=True to continue it, or choose another "
+                             "{out}", file=str(out), param=("resume", "out"))
 
     def require(self, *files: str, what: str = "a finished `textbcv compare` run directory", prefix: str = "") -> None:
         """InputError (naming the directory) unless every one of ``files`` is in it."""

@@ -61,17 +61,11 @@ def corpus_command(args) -> list[str]:
     return out
 
 
-#: make_splits' parameters as this command's options (its errors name them so).
-OPTIONS = {"m": "--m", "seed": "--seed", "effort": "--effort", "select": "--select", "balance": "--balance"}
-
-
 def run(args) -> int:
     from textbcv.split.make import check_options, make_splits
 
-    try:  # the library's validation, before the corpus is read, in the words of this command
-        check_options(args.m, args.method, args.seed, balance=args.balance, effort=args.effort, select=args.select)
-    except InputError as e:
-        raise e.renamed(OPTIONS) from None
+    # the library's validation, before the corpus is read (main() words its errors as this command's options)
+    check_options(args.m, args.method, args.seed, balance=args.balance, effort=args.effort, select=args.select)
     check_writable(args.out)
     if Path(args.out).exists() and not args.force:
         raise InputError("--out: the file exists; add --force to replace it, or choose another name", file=args.out)
