@@ -43,7 +43,8 @@ from textbcv.stats.bayes import prob_better  # noqa: E402
 from textbcv.stats.compare import system_posteriors  # noqa: E402
 from textbcv.stats.posterior import METRICS  # noqa: E402
 from textbcv.stats.sequential import SequentialTTest  # noqa: E402
-from textbcv.stats.simulate import bcv_splits, fit_fold_counts, gaussian_data  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _simulate import bcv_splits, fit_fold_counts, gaussian_data  # noqa: E402  (the study's engine, beside this script)
 
 N = 600
 ALPHA = 0.05

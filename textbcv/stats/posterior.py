@@ -16,7 +16,6 @@ from functools import lru_cache
 import numpy as np
 from scipy import special
 
-
 __all__ = [
     "MetricPosterior",
     "BetaPosterior",
