@@ -26,15 +26,50 @@ from collections.abc import Sequence
 import numpy as np
 
 from textbcv.compare_report import CompareReport
+from textbcv.methods_text import (
+    corpus_types,
+    methods_paragraph,
+    reproduce_command,
+    system_settings,
+    template_text,
+    variant_text,
+)
 from textbcv.onesplit import one_split_markdown
-from textbcv.plots import PLOT_CAPTIONS, PLOT_TITLES, PLOTS, plot_names, write_cd_diagram, write_plots
+from textbcv.plots import (
+    PLOT_CAPTIONS,
+    PLOT_TITLES,
+    PLOTS,
+    plot_names,
+    write_cd_diagram,
+    write_plots,
+)
 from textbcv.stats.answer import Posterior
 from textbcv.stats.compare import pooled_scores, undefined_reason
-from textbcv.textbook import DISAGREE, format_p, format_statistic, textbook_markdown, textbook_tests
-from textbcv.verdicts import (Report, as_report, conclusion, corpus_types, design_name, fmt_p, identical_groups,
-                              methods_paragraph, p_row_better, pct, points, ranking, reproduce_command, rope_points,
-                              rule, sequential_words, short_rule, system_settings, template_text, threshold_of,
-                              variant_text, verdict)
+from textbcv.textbook import (
+    DISAGREE,
+    format_p,
+    format_statistic,
+    textbook_markdown,
+    textbook_tests,
+)
+from textbcv.verdicts import (
+    Report,
+    as_report,
+    conclusion,
+    design_name,
+    fmt_p,
+    identical_groups,
+    p_row_better,
+    pct,
+    points,
+    ranking,
+    rope_points,
+    rule,
+    sequential_words,
+    short_rule,
+    threshold_of,
+    verdict,
+)
 
 __all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "plot_names", "textbook_tests",
            "textbook_markdown", "format_statistic", "format_p", "write_cd_diagram", "DISAGREE", "MD_SECTIONS",

@@ -15,9 +15,19 @@ Examples
 
 from __future__ import annotations
 
+from textbcv.methods_text import methods_paragraph, variant_text
 from textbcv.stats.answer import Comparison, Posterior
-from textbcv.verdicts import (Report, as_report, design_name, fmt_p, methods_paragraph, pct, points, rope_points,
-                              threshold_of, variant_text, verdict)
+from textbcv.verdicts import (
+    Report,
+    as_report,
+    design_name,
+    fmt_p,
+    pct,
+    points,
+    rope_points,
+    threshold_of,
+    verdict,
+)
 
 __all__ = ["render_tex", "tex_escape"]
 
