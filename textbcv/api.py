@@ -373,7 +373,7 @@ def score(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], scheme: 
     ...
     textbcv.errors.InputError: gold: expected one list of tags per sentence (a list of lists), got a list of str
     """
-    from textbcv.scoring import score_tags
+    from textbcv.tag_scoring import score_tags
 
     for what, seqs in (("gold", gold), ("pred", pred)):
         if isinstance(seqs, str) or any(isinstance(s, str) for s in seqs):
