@@ -81,7 +81,8 @@ def test_bad_options_fail_before_training(small, kw, what):
     (["--variant", "rho", "--rho1", "0.2"], {"variant": "rho", "rho1": 0.2}, "--variant rho needs --rho1 and --rho2"),
     (["--sequential", "--m-max", "2"], {"sequential": True, "m_max": 2},
      "--m-max must be at least 3 (the sequential test starts at m = 3), got 2"),
-    (["--chunk-types", "ORGANISATION"], {"chunk_types": ["ORGANISATION"]}, "--chunk-types: no chunks of type ORGANISATION"),
+    (["--chunk-types", "ORGANISATION"], {"chunk_types": ["ORGANISATION"]}, "--chunk-types: no chunks of type "
+                                                                           "ORGANISATION"),
 ])
 def test_one_validation_two_wordings(small, tmp_path, capsys, argv, python, cli):
     """The same check words its error in Python parameters from Python and in the command's options from the CLI."""

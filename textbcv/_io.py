@@ -178,7 +178,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
         try:
             text = data.decode(encoding)
         except UnicodeDecodeError as e:
-            raise InputError(f"not valid {encoding}: byte 0x{data[e.start]:02x} at byte offset {offset + e.start} ({e.reason})",
+            raise InputError(f"not valid {encoding}: byte 0x{data[e.start]:02x} at byte offset {offset + e.start} "
+                             f"({e.reason})",
                              file=name, line=first_line + line_at(data, e.start) - 1) from None
     if offset == 0 and text.startswith("\ufeff"):
         text = text[1:]

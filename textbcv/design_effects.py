@@ -51,7 +51,8 @@ def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: 
                 rec = records[(n, j, k)]
                 if "sentence_counts" not in rec:
                     raise InputError(f'{{variant}}="clustered" needs the per-sentence counts of every fold, and fold '
-                                     f"{j},{k} of {n!r} has none (a run of an older textbcv): choose another {{variant}}, "
+                                     f"{j},{k} of {n!r} has none (a run of an older textbcv): choose another "
+                                     f"{{variant}}, "
                                      f"e.g. adaptive", param="variant")
                 groups = clusters["folds"].get((j, k))
                 effects.append(design_effect(np.asarray(rec["sentence_counts"], dtype=float).reshape(-1, 3), groups))

@@ -171,7 +171,8 @@ def _counts_json(path: str) -> FoldCounts:
             missing = [k for k in ("tp", "fp", "fn") if k not in f]
             if missing:
                 raise InputError(f"system {name!r}, fold {i}: missing key(s) {', '.join(missing)}", file, fline)
-            rows.append({k: _check_count(f[k], f"system {name!r}, fold {i}: {k}", file, fline) for k in ("tp", "fp", "fn")})
+            rows.append({k: _check_count(f[k], f"system {name!r}, fold {i}: "
+                                               f"{k}", file, fline) for k in ("tp", "fp", "fn")})
         out[name], lines[name] = rows, flines
     return FoldCounts(file, m, out, lines, out, None, {n: None for n in out}, None)
 

@@ -27,10 +27,20 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.export import fold_name
 from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
-from textbcv.pipeline import (CompareOptions, _sha256, assemble_report, corpus_meta, fold_clusters, split_info, gold_chunks,
-                              options_from_splits, prepare_corpus, write_report)
-from textbcv.run_dir import RunDir
+from textbcv.pipeline import (
+    CompareOptions,
+    _sha256,
+    assemble_report,
+    corpus_meta,
+    fold_clusters,
+    gold_chunks,
+    options_from_splits,
+    prepare_corpus,
+    split_info,
+    write_report,
+)
 from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
+from textbcv.run_dir import RunDir
 from textbcv.scoring import count_chunks, sentence_counts
 from textbcv.split import SplitSet, load_splits
 from textbcv.tagging import FoldStore

@@ -21,8 +21,7 @@ import numpy as np
 
 from textbcv import defaults
 from textbcv.compare_options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
-from textbcv.compare_report import (REPORT_FORMAT, CompareReport, FoldsAnswer, answer_for, assemble_report,
-                                    rerender)
+from textbcv.compare_report import REPORT_FORMAT, CompareReport, FoldsAnswer, answer_for, assemble_report, rerender
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, words_to_characters

@@ -15,8 +15,20 @@ import numpy as np
 
 from textbcv.compare_report import CompareReport
 from textbcv.stats.compare import system_posteriors
-from textbcv.verdicts import (Report, as_report, better_label, fmt_p, identical_groups, p_is, p_row_better, points,
-                              ranking, rope_points, threshold_of, verdict_line)
+from textbcv.verdicts import (
+    Report,
+    as_report,
+    better_label,
+    fmt_p,
+    identical_groups,
+    p_is,
+    p_row_better,
+    points,
+    ranking,
+    rope_points,
+    threshold_of,
+    verdict_line,
+)
 
 __all__ = ["PLOTS", "PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram"]
 
@@ -26,7 +38,8 @@ LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
 PLOTS = ("posteriors.png", "f1_difference.png", "fold_f1.png")
 #: Short titles of the plots (the alternative text of their links in ``report.md``).
 PLOT_TITLES = {"posteriors.png": "Posteriors of precision, recall and F1", "f1_difference.png": "Posterior of the F1 "
-               "difference of each pair", "pairwise.png": "P(row better than column) on F1", "fold_f1.png": "Per-fold F1"}
+               "difference of each "
+               "pair", "pairwise.png": "P(row better than column) on F1", "fold_f1.png": "Per-fold F1"}
 #: What each plot shows (its caption in ``report.md``).
 PLOT_CAPTIONS = {
     "posteriors.png": "Posterior densities of precision, recall and F1 of each system (percent), the credible "

@@ -172,7 +172,8 @@ def setup_markdown(report: Report) -> list[str]:
                 f" ({s['scheme'].upper()}, {'detected' if s.get('scheme_detected') else 'as given'})"
             parts.append(f"{name} from `{s['predictions']}`{how}")
         out += ["", f"Predictions imported with `textbcv evaluate`, not made by textbcv: {'; '.join(parts)}. "
-                f"Splits: `{imported.get('splits', {}).get('path')}`. Each system's predictions are decoded into chunks "
+                f"Splits: `{imported.get('splits', {}).get('path')}`. Each system's predictions are decoded into "
+                "chunks "
                 "and scored against the corpus's gold chunks."]
     cmd = reproduce_command(report)
     if cmd:
@@ -337,7 +338,8 @@ def split_markdown(report: Report) -> list[str]:
         out += [f"Note: {n}." for n in sp.get("notes", [])]
     if q:
         out += ["",
-                f"Largest deviation of a training-set overlap from n/4: {q.get('overlap_max_deviation')} sentences.", ""]
+                f"Largest deviation of a training-set overlap from n/4: {q.get('overlap_max_deviation')} "
+                "sentences.", ""]
         chi = q.get("chi2_per_df") or {}
         if chi:
             out += ["| measure | mean χ²/J | max χ²/J |", "|---|---|---|"]

@@ -397,7 +397,8 @@ def _check_strict(tags: Sequence[str], chunks: list[Chunk], sch: Scheme) -> None
     canonical = encode(chunks, len(tags), sch)
     if canonical != list(tags):
         i = next(i for i, (a, b) in enumerate(zip(tags, canonical)) if a != b)
-        raise InputError(f"position {i}: tag {tags[i]!r} is not valid {sch.name.upper()} here (expected {canonical[i]!r})")
+        raise InputError(f"position {i}: tag {tags[i]!r} is not valid {sch.name.upper()} here (expected "
+                         f"{canonical[i]!r})")
 
 
 def is_valid(tags: Sequence[str], scheme: str | Scheme) -> bool:

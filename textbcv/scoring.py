@@ -302,7 +302,8 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
         p = next(pi, sentinel)
         if g is sentinel or p is sentinel:
             if g is not p:
-                raise InputError(f"gold and predicted chunks have different numbers of sentences (differ after {n_sent})")
+                raise InputError("gold and predicted chunks have different numbers of sentences (differ after "
+                                 f"{n_sent})")
             break
         n_sent += 1
         gs = set(g)

@@ -34,7 +34,8 @@ def register(sub) -> None:
     p = sub.add_parser("demo", help="compare tagging schemes on the bundled corpora",
                        description="Compare IOB2 with IOBES (NER) and BMES with BB2B3MES (word segmentation) on "
                        "the bundled corpora with balanced 3×2 BCV, and print the reports.")
-    p.add_argument("--out", default="textbcv-demo", help="directory for the two run directories (default ./textbcv-demo)")
+    p.add_argument("--out", default="textbcv-demo", help="directory for the two run directories (default "
+                                                         "./textbcv-demo)")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
     p.add_argument("--m", type=int, default=3, help="number of 2-fold splits (default 3)")
     p.add_argument("--quiet", action="store_true",

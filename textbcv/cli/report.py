@@ -28,7 +28,8 @@ def register(sub) -> None:
     p.add_argument("--markdown", action="store_true", help="print report.md as it is")
     p.add_argument("--redraw", action="store_true",
                    help="first recompute the one-split tests (paired bootstrap, approximate randomization) from "
-                        "folds.jsonl and rewrite report.json, report.md and report.tex; nothing is trained (default: off)")
+                        "folds.jsonl and rewrite report.json, report.md and report.tex; nothing is trained (default: "
+                        "off)")
     p.add_argument("--threshold", type=float, default=None,
                    help=THRESHOLD_HELP.replace("(default 0.95;", "(default: the run's own;"))
     p.add_argument("--rope", type=float, default=None, metavar="POINTS",

@@ -54,7 +54,8 @@ def register(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE",
-                   help="one token per line, gold and predicted tag in the last two columns (a .gz file is decompressed)")
+                   help="one token per line, gold and predicted tag in the last two columns (a .gz file is "
+                        "decompressed)")
     p.add_argument(
         "--scheme",
         type=_scheme,
@@ -65,7 +66,8 @@ def register(subparsers) -> None:
     )
     p.add_argument("--encoding", default="utf-8", metavar="ENC",
                    help="text encoding of FILE, e.g. latin-1 (default: utf-8)")
-    p.add_argument("--json", action="store_true", help="print JSON (described in docs/formats.md) instead of conlleval's report")
+    p.add_argument("--json", action="store_true", help="print JSON (described in docs/formats.md) instead of "
+                                                       "conlleval's report")
     p.set_defaults(func=run)
 
 
@@ -121,7 +123,8 @@ def orphan_report(stream, scheme: str) -> dict | None:
     n = n_gold + n_pred
     hint = "is the scheme IOB1?" if name == "IOB2" else f"are the tags really {name}?"
     message = (f"{n} chunk{'s start' if n != 1 else ' starts'} with {shown} ({n_gold} gold, {n_pred} predicted), "
-               f"which never starts a chunk in {name}: {hint} Each is scored as the start of a chunk, as conlleval does.")
+               f"which never starts a chunk in {name}: {hint} Each is scored as the start of a chunk, as conlleval "
+               "does.")
     return {"scheme": get_scheme(scheme).name, "gold": n_gold, "predicted": n_pred, "prefixes": prefixes, "message": message}
 
 

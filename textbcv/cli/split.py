@@ -28,7 +28,8 @@ def register(subparsers) -> None:
                         "test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003; length balances the "
                         "length distribution itself)")
     p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
-                   help="units kept whole (default auto: documents when the corpus marks them, else sentences; on CoNLL-2003 "
+                   help="units kept whole (default auto: documents when the corpus marks them, else sentences; on "
+                        "CoNLL-2003 "
                         "sentence-level halves leave 8.9%% of test tokens unseen against 11.5%% by document)")
     p.add_argument("--keep-duplicates-apart", action="store_true",
                    help="do not force exact duplicate sentences into one block")
@@ -44,7 +45,8 @@ def register(subparsers) -> None:
     p.add_argument("--force", action="store_true", help="replace --out when it exists")
     p.add_argument("--export", metavar="DIR",
                    help="also write every fold's train and test sentences (as in the source) to DIR/fold-{i}-{d}/, "
-                        "for a tagger trained outside textbcv; then `textbcv evaluate` scores its predictions (default: none; "
+                        "for a tagger trained outside textbcv; then `textbcv evaluate` scores its predictions "
+                        "(default: none; "
                         "DIR must be new or empty)")
     p.set_defaults(func=run)
 
@@ -138,7 +140,8 @@ def _report(method: str, s, others) -> str:
         for name, floor in s.quality.get("chi2_floor", {}).items():
             target = TARGETS.get(name)
             if target is not None and floor > target:
-                lines.append(f"{name}: the floor {floor:.4f} is above the target χ²/J ≤ {target:g}: no split keeping these "
+                lines.append(f"{name}: the floor {floor:.4f} is above the target χ²/J ≤ {target:g}: no split keeping "
+                             "these "
                              "units whole can reach it (units holding much of one category: duplicates, documents, "
                              "paragraphs repeating their words); judge this measure against its floor")
     return "\n".join(lines)

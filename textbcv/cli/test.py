@@ -49,9 +49,11 @@ METRICS = ("precision", "recall", "f1")
 DECISION_UNITS = ("chunk", "token")
 VARIANT_HELP = (f"count factor of the posteriors (default {defaults.VARIANT}): clustered (the counts of one average "
                 "fold divided by the design effect of sentences/documents, measured on the folds' per-sentence counts; "
-                "covered F1 on new text in the real-text study), averaged-counts (ρ1 = ρ2 = 1, ignores clustered errors), "
+                "covered F1 on new text in the real-text study), averaged-counts (ρ1 = ρ2 = 1, ignores clustered "
+                "errors), "
                 "adaptive (c_m, widened when the folds disagree more than c_m implies), thesis (c_m; under-covers), "
-                "independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2; measured ρ for CRF taggers and other learners: "
+                "independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2; measured ρ for CRF taggers and other "
+                "learners: "
                 "docs/variance.md)")
 
 __all__ = ["register", "run", "read_counts_json", "read_folds_jsonl", "read_input", "FoldCounts", "format_table",
@@ -65,15 +67,20 @@ def register(subparsers) -> None:
                     "pair of systems, and the sequential t-test on per-fold differences, from per-fold TP/FP/FN of "
                     "an m×2 BCV run (COUNTS.json, folds.jsonl, or a run directory).")
     p.add_argument("counts", metavar="COUNTS.json|folds.jsonl|RUN",
-                   help="COUNTS.json (format in docs/formats.md), a folds.jsonl of `textbcv compare`, or its run directory")
+                   help="COUNTS.json (format in docs/formats.md), a folds.jsonl of `textbcv compare`, or its run "
+                        "directory")
     p.add_argument("--alpha", type=float, default=0.05,
-                   help="1 − credibility of the intervals; level of the t-tests and the critical difference (default 0.05)")
+                   help="1 − credibility of the intervals; level of the t-tests and the critical difference (default "
+                        "0.05)")
     p.add_argument("--rope", type=float, default=None, metavar="POINTS", help=ROPE_HELP)
     p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
     p.add_argument("--variant", choices=ALL_VARIANTS, default=defaults.VARIANT, help=VARIANT_HELP)
-    p.add_argument("--rho1", type=float, default=None, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
-    p.add_argument("--rho2", type=float, default=None, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
-    p.add_argument("--method", choices=METHODS, default="exact", help="exact quadrature (default), monte-carlo, or both")
+    p.add_argument("--rho1", type=float, default=None, help="ρ1 in [0, 1], for --variant rho (no default: needed with "
+                                                            "it)")
+    p.add_argument("--rho2", type=float, default=None, help="ρ2 in [0, 1], for --variant rho (no default: needed with "
+                                                            "it)")
+    p.add_argument("--method", choices=METHODS, default="exact", help="exact quadrature (default), monte-carlo, or "
+                                                                      "both")
     p.add_argument("--draws", type=int, default=10**6, help="Monte Carlo draws L (default 1000000)")
     p.add_argument("--seed", type=int, default=0, help="Monte Carlo seed (default 0)")
     p.add_argument("--type", dest="chunk_type", default=None,
@@ -92,7 +99,8 @@ def register(subparsers) -> None:
     p.add_argument("--fold", default=None, metavar="SPLIT-DIRECTION",
                    help="with --classic: the fold McNemar's test judges, e.g. 0-1 (default 0-0)")
     p.add_argument("--decisions", choices=DECISION_UNITS, default=None,
-                   help="with --classic: McNemar's units — chunks (gold or predicted by either system; default) or tokens")
+                   help="with --classic: McNemar's units — chunks (gold or predicted by either system; default) or "
+                        "tokens")
     p.add_argument("--plots", metavar="DIR", default=None,
                    help="draw the report's plots (posteriors, F1 difference, per-fold F1; with --classic and 3 or "
                         "more systems the critical-difference diagram) into DIR (default: no plots)")
@@ -207,7 +215,8 @@ def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
                           "tests": [classic.mcnemar(table, exact=True).to_dict(), classic.mcnemar(table).to_dict()]})
     what = ("every chunk that is gold or predicted by either system; a system is right on one when it predicts it "
             "exactly when it is gold" if unit == "chunk" else
-            "every token; a system is right on one when its chunks give it the gold role and type (both written in IOBES)")
+            "every token; a system is right on one when its chunks give it the gold role and type (both written in "
+            "IOBES)")
     return {"split": split, "direction": direction, "decisions": unit, "units": int(sum(pairs[0]["table"][0]) + sum(pairs[0]["table"][1])),
             "unit_definition": what, "pairs": pairs}, None
 

@@ -45,7 +45,8 @@ def format_table(result: dict) -> str:
                 rows.append([name, metric, est, ci])
     lines += _table(rows, {2}) + [""]
     if any(v.interval == "one-sided" for per in answer.systems.values() for v in per.values()):
-        lines += ["† one-sided interval: a score at or near 0 or 100%, where the equal-tailed one would not hold it", ""]
+        lines += ["† one-sided interval: a score at or near 0 or 100%, where the equal-tailed one would not hold "
+                  "it", ""]
     rope = rope_points(answer)
     by = f" by > {rope:g}" if rope is not None else ""
     head = ["A", "B", "metric", f"P(B better{by})", f"P(A better{by})"] + (["P(equiv.)"] if rope is not None else []) \
@@ -119,7 +120,8 @@ def _classic_text(c: dict, result: dict) -> list[str]:
                     f"{_label(c['metric'])}:",
                 "  average ranks: " + ", ".join(f"{n} {r:.2f}" for n, r in zip(names, fr["average_ranks"]))]
         for r in (fr["chi2"], fr["iman_davenport"]):
-            out.append(f"  {r['name']}: " + (format_statistic(r) if r["undefined"] else f"{format_statistic(r)}, p = {p(r)}"))
+            out.append(f"  {r['name']}: "
+                       "" + (format_statistic(r) if r["undefined"] else f"{format_statistic(r)}, p = {p(r)}"))
             seen.setdefault(r["name"], (r["form"], r["assumption"]))
         differ = [f"{names[i]}–{names[j]}" for i, j in fr["nemenyi_differing_pairs"]]
         out.append(f"  Nemenyi critical difference (α = {fr['alpha']:g}): {fr['nemenyi_cd']:.3f}; pairs whose average "

@@ -383,7 +383,8 @@ def write_conll(
             for row in zip(*cols):
                 for v in row:
                     if not v or any(c in v for c in " \t\n\r"):
-                        raise InputError(f"cannot write {v!r} in a column file: empty or holds a space, TAB or line end",
+                        raise InputError(f"cannot write {v!r} in a column file: empty or holds a space, TAB or line "
+                                         "end",
                                          file=s.source, line=s.line)
                 f.write(" ".join(row) + "\n")
             f.write("\n")

@@ -418,7 +418,8 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
                     text = data[(int(newline[i - 1]) + 1 if i else 0):int(newline[i])].decode("utf-8").strip(" \t")
                     raise InputError(f"expected at least 2 columns (token ... gold predicted), found {n}: {text!r}",
                                      file=name, line=first_line + i)
-                raise InputError(f"expected {ncols} columns as on line {ncols_line}, found {n}", file=name, line=first_line + i)
+                raise InputError(f"expected {ncols} columns as on line {ncols_line}, found "
+                                 f"{n}", file=name, line=first_line + i)
         first_start, first_end, gold_start, gold_end, pred_start, pred_end = spans(ncols)
         boundary = _fields_equal(b, first_start, first_end, BOUNDARY.encode())
         if docstart == "boundary":

@@ -124,7 +124,8 @@ def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGues
     if guess.decisive or guess.format is not None and ext in (None, guess.format):
         return guess
     if ext is not None:
-        return FormatGuess(ext, f"the extension {_extension(path)}" + (f"; the content: {guess.reason}" if guess.reason else ""))
+        return FormatGuess(ext, "the extension "
+                                f"{_extension(path)}" + (f"; the content: {guess.reason}" if guess.reason else ""))
     return guess
 
 
@@ -207,7 +208,8 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
     if format is not None:
         for p, g in guesses:
             if g.decisive and g.format != format:
-                raise InputError(f'{{format}}="{format}" does not fit this file: it looks like {g.format} ({g.reason}); '
+                raise InputError(f'{{format}}="{format}" does not fit this file: it looks like {g.format} '
+                                 f'({g.reason}); '
                                  f'use {{format}}="{g.format}" (or leave {{format}} out)', file=p, param="format")
         return FormatGuess(format, f"--format {format}", True)
     found = {g.format for _, g in guesses if g.format is not None}

@@ -33,7 +33,8 @@ def mcnemar_table(correct_a: Sequence[bool], correct_b: Sequence[bool]) -> np.nd
         if v.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional (one decision per unit), got shape {v.shape}")
         if v.size and not np.isin(v, (0, 1)).all():
-            raise ValueError(f"{name} must hold right/wrong decisions (True/False or 1/0), got {v[~np.isin(v, (0, 1))][0]!r}")
+            raise ValueError(f"{name} must hold right/wrong decisions (True/False or 1/0), got "
+                             f"{v[~np.isin(v, (0, 1))][0]!r}")
     if a.size != b.size:
         raise ValueError(f"correct_a has {a.size} decisions and correct_b has {b.size}; they must judge the same units")
     a, b = a.astype(bool), b.astype(bool)

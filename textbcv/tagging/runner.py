@@ -433,7 +433,8 @@ def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, s
         try:
             client = Client(scheduler, timeout="20s")
         except OSError as e:
-            raise InputError(f"scheduler: cannot reach the dask scheduler at {scheduler}: {e}", param="scheduler") from None
+            raise InputError(f"scheduler: cannot reach the dask scheduler at {scheduler}: "
+                             f"{e}", param="scheduler") from None
     else:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
