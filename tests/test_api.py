@@ -107,7 +107,8 @@ def test_sklearn_splitter_and_split_options_name_python_parameters():
 
 def test_bad_systems_fail_before_training(small):
     with pytest.raises(InputError, match="unknown tagging scheme 'iob9'"):
-        textbcv.compare(small, [textbcv.System("a", "iob2", tagger=Refuses()), textbcv.System("b", "iob9", tagger=Refuses())])
+        textbcv.compare(small, [textbcv.System("a", "iob2", tagger=Refuses()),
+                                textbcv.System("b", "iob9", tagger=Refuses())])
     with pytest.raises(InputError, match="unknown tagging scheme 'iob9'"):
         textbcv.compare(small, ["iob2", "iob9"])
     with pytest.raises(InputError, match="the tagger must have fit"):
@@ -115,7 +116,8 @@ def test_bad_systems_fail_before_training(small):
     with pytest.raises(InputError, match="at least two systems"):
         textbcv.compare(small, [textbcv.System("a", "iob2", tagger=Refuses())])
     with pytest.raises(InputError, match="named twice"):
-        textbcv.compare(small, [textbcv.System("a", "iob2", tagger=Refuses()), textbcv.System("a", "iobes", tagger=Refuses())])
+        textbcv.compare(small, [textbcv.System("a", "iob2", tagger=Refuses()),
+                                textbcv.System("a", "iobes", tagger=Refuses())])
 
 
 def test_compare_in_python_equals_the_command(small, tmp_path):

@@ -141,7 +141,8 @@ def test_conllu_newdoc_and_empty_nodes(tmp_path):
         "# newdoc id = a", "# text = x", "1\tA\ta\tDET\t_\t_\t2\tdet\t_\t_", "2\tB\tb\tNOUN\t_\t_\t0\troot\t_\t_",
         "2.1\tC\tc\tVERB\t_\t_\t_\t_\t2:conj\t_", "",
         "1\tD\td\tNOUN\t_\t_\t0\troot\t_\t_", "",
-        "# newdoc", "1-2\tEF\t_\t_\t_\t_\t_\t_\t_\t_", "1\tE\te\tX\t_\t_\t0\troot\t_\t_", "2\tF\tf\tX\t_\t_\t1\tdep\t_\t_", "", "",
+        "# newdoc", "1-2\tEF\t_\t_\t_\t_\t_\t_\t_\t_", "1\tE\te\tX\t_\t_\t0\troot\t_\t_",
+        "2\tF\tf\tX\t_\t_\t1\tdep\t_\t_", "", "",
     ]
     c = read_conllu(write(tmp_path, "x.conllu", "\n".join(rows)))
     assert [s.tokens for s in c] == [("A", "B"), ("D",), ("E", "F")]

@@ -13,7 +13,7 @@ from textbcv.errors import InputError
 from textbcv.schemes import OUTSIDE, SCHEMES, decode, detect, encode, is_valid, split_tag
 from textbcv.tag_arrays import TagCodes, _valid_pairs, orphan_chunks, tag_pairs, tag_stream
 
-# ---------------------------------------------------------------- the sequence-by-sequence detect of textbcv 0.1 (reference)
+# ------------------------------------------------------ the sequence-by-sequence detect of textbcv 0.1 (reference)
 
 _PREFERENCE = ("iob2", "iob1", "ioe2", "ioe1", "iobes", "bilou", "bmes", "bb2b3mes")
 
@@ -106,7 +106,8 @@ def test_valid_pairs_equals_is_valid(sents, scheme, noise):
 @settings(max_examples=200, deadline=None)
 @given(sents=st.lists(chunks_strategy(("X", "Y")), min_size=1, max_size=4),
        scheme=st.sampled_from(["iob2", "iobes", "bilou"]),
-       noise=st.lists(st.tuples(st.integers(0, 100), st.sampled_from(["I-X", "I-Y", "E-X", "L-Y", "B-X", "O"])), max_size=3))
+       noise=st.lists(st.tuples(st.integers(0, 100), st.sampled_from(["I-X", "I-Y", "E-X", "L-Y", "B-X", "O"])),
+                      max_size=3))
 def test_orphan_chunks_are_chunks_that_start_badly(sents, scheme, noise):
     """Orphans = lenient chunks whose first tag is not the scheme's start (counted one sentence at a time)."""
     seqs = [encode(ch, n, scheme) for n, ch in sents]
@@ -119,7 +120,8 @@ def test_orphan_chunks_are_chunks_that_start_badly(sents, scheme, noise):
     if any(split_tag(t)[0] not in sch.prefixes for s in seqs for t in s if t != OUTSIDE):
         return
     starts = {sch.single, sch.heads[0]}
-    want = Counter(split_tag(s[a])[0] for s in seqs for a, _, _ in decode(s, scheme) if split_tag(s[a])[0] not in starts)
+    want = Counter(split_tag(s[a])[0] for s in seqs for a, _, _ in decode(s, scheme)
+                   if split_tag(s[a])[0] not in starts)
     codes = TagCodes()
     flat = np.array([codes[t] for s in seqs for t in s], dtype=np.int64)
     stream, _ = tag_stream(flat, [len(s) for s in seqs], 0)

@@ -1,4 +1,4 @@
-"""The calibration engine of scripts/calibrate.py (scripts/_simulate.py): OA splits are BCV, population rates are exact."""
+"""The calibration engine of scripts/calibrate.py (scripts/_simulate.py): OA splits are BCV, population rates exact."""
 
 import doctest
 import importlib.util

@@ -163,7 +163,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
     >>> decode_text(b"ok\\ncaf\\xe9\\n", "a.txt")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: a.txt:2: invalid UTF-8: byte 0xe9 at byte offset 6; if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)
+    textbcv.errors.InputError: a.txt:2: invalid UTF-8: byte 0xe9 at byte offset 6;
+    if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)
     """
     if encoding in ("utf-8", "utf8", "UTF-8"):
         try:
@@ -279,7 +280,8 @@ def json_count(value: Any, where: str, file: str | None = None, line: int | None
     textbcv.errors.InputError: counts.overall.fp must be a non-negative integer, got 1.5
     """
     ok = not isinstance(value, bool) and (
-        isinstance(value, int) or (isinstance(value, float) and value == value and abs(value) != float("inf") and value == int(value)))
+        isinstance(value, int) or (isinstance(value, float) and value == value and abs(value) != float("inf")
+                                   and value == int(value)))
     if not ok or value < 0:
         raise InputError(f"{where} must be a non-negative integer, got {_show(value)}", file, line)
     if value > MAX_COUNT:

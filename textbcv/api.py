@@ -188,7 +188,8 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
         line's ``--rope 0.5`` points), ``variant``, ``chunk_types``, ``untyped``,
         ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``,
         ``threshold`` (the decision rule's, default 0.95), ``c1``, ``c2``, ``max_iterations`` (CRF systems),
-        ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``, ``backend``, ``scheduler``,
+        ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``,
+        ``backend``, ``scheduler``,
         ``save_models``, ``save_predictions`` — as the options of
         ``textbcv compare``.
 
@@ -314,7 +315,8 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     ...         if name == "chars":
     ...             lines = [" ".join("".join(line.split())) for line in lines]
     ...         _ = open(os.path.join(d, name, fold + ".txt"), "w", encoding="utf-8").write("\\n".join(lines) + "\\n")
-    >>> r = evaluate(os.path.join(d, "splits.json"), corpus, {"copy": os.path.join(d, "copy"), "chars": os.path.join(d, "chars")})
+    >>> preds = {"copy": os.path.join(d, "copy"), "chars": os.path.join(d, "chars")}
+    >>> r = evaluate(os.path.join(d, "splits.json"), corpus, preds)
     >>> r.report["counts"]["copy"], r.report["counts"]["chars"]
     ({'tp': 30, 'fp': 0, 'fn': 0}, {'tp': 6, 'fp': 54, 'fn': 24})
     """

@@ -90,7 +90,7 @@ def read_fold_predictions(path: str | os.PathLike, scheme: str | None = None) ->
 
 def chunk_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[Chunk]],
                     pred_b: Sequence[Sequence[Chunk]]) -> tuple[list[tuple], list[bool], list[bool]]:
-    """Units (sentence, start, end, type) that are gold or predicted by A or B, and whether A and B are right on each."""
+    """Units (sentence, start, end, type) gold or predicted by A or B, and whether A and B are right on each."""
     units, right_a, right_b = [], [], []
     for k, (g, a, b) in enumerate(zip(gold, pred_a, pred_b, strict=True)):
         g, a, b = set(g), set(a), set(b)

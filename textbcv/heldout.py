@@ -151,7 +151,9 @@ def heldout_record(gold: Sequence, pred: Sequence) -> dict:
     Examples
     --------
     >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])
-    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}, 'sentences': [[1, 0, 0], [0, 1, 0]]}
+    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0},
+                'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}},
+     'sentences': [[1, 0, 0], [0, 1, 0]]}
     """
     from textbcv.scoring import count_chunks, sentence_counts
 
@@ -232,7 +234,8 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
             systems[n][f] = {
                 "pooled": total,
                 "pooled_without_duplicates": _scores(sent[keep].sum(axis=0)),
-                "models_f1": {"mean": float(model_f1.mean()), "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
+                "models_f1": {"mean": float(model_f1.mean()),
+                              "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
                               "values": model_f1.tolist()},
                 "cv_f1": {"estimate": est.estimate, "ci": None if est.ci is None else list(est.ci)},
                 "gap": None if gap is None else float(gap),

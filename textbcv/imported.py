@@ -107,7 +107,8 @@ def _digest(paths: Sequence[Path]) -> str:
 
 
 def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold: Sequence, options: CompareOptions,
-                  pred_scheme: str | None, types: set[str], heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
+                  pred_scheme: str | None, types: set[str],
+                  heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
     """Fold records of one imported system (every fold file read and checked) and its provenance.
 
     With held-out files, ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` holds
@@ -152,7 +153,8 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
                "tokens": int(sum(len(sents[j]) for j in test)), "sentences": int(len(test)),
                "sentence_counts": sentence_counts(test_gold, pred).tolist(), "spec": spec}
         if heldout:
-            rec["heldout"] = {h.name: heldout_record(h.gold, chunks[k * per_fold + 1 + q]) for q, h in enumerate(heldout)}
+            rec["heldout"] = {h.name: heldout_record(h.gold, chunks[k * per_fold + 1 + q])
+                              for q, h in enumerate(heldout)}
         rec["run"] = {"imported": str(paths[k * per_fold])}
         records.append(rec)
     provenance = {"predictions": system.predictions, "scheme": scheme,

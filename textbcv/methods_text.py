@@ -104,7 +104,7 @@ def system_settings(spec: dict) -> str:
 
 
 def corpus_types(report: Report) -> dict[str, int]:
-    """Gold chunks per type in the corpus: ``meta.corpus.chunks_per_type``, else the per-type counts of the folds / m."""
+    """Gold chunks per type in the corpus: ``meta.corpus.chunks_per_type``, else the folds' per-type counts / m."""
     report = as_report(report)
     if report.corpus.get("chunks_per_type") is not None:
         return dict(report.corpus["chunks_per_type"])
@@ -113,7 +113,8 @@ def corpus_types(report: Report) -> dict[str, int]:
 
 
 def methods_paragraph(report: Report) -> str:
-    """A short methods paragraph for a paper: design, m, seed, units, balance, variant, alpha, threshold, version, reference."""
+    """A short methods paragraph for a paper: design, m, seed, units, balance, variant, alpha, threshold, version,
+    reference."""
     report = as_report(report)
     m = report.m
     names = report.names
@@ -122,7 +123,8 @@ def methods_paragraph(report: Report) -> str:
     tau, r = threshold_of(report), rope_points(report)
     seed = report.seed
     sentences = f" ({corpus['sentences']:,} sentences)" if corpus.get("sentences") else ""
-    imported = " Their predictions were made outside textbcv, on the folds it exported." if report.meta.get("imported") else ""
+    imported = (" Their predictions were made outside textbcv, on the folds it exported."
+                if report.meta.get("imported") else "")
     rope = (f", and practically equivalent when the probability that they differ by at most {points(r)} is at least "
             f"{tau:g}") if r is not None else ""
     by = f" by more than {points(r)}" if r is not None else ""
@@ -152,7 +154,8 @@ def reproduce_command(report: Report, out: str = "rerun") -> str | None:
     ...      "corpus": {"format": "conll", "files": [{"path": "ner.conll"}]},
     ...      "systems": [{"tagger": "crf"}, {"tagger": "crf"}]}}
     >>> print(reproduce_command(r))
-    textbcv compare ner.conll --format conll --task ner --systems iob2,iobes --m 3 --seed 0 --balance none --group-by auto --variant averaged-counts --alpha 0.05 --threshold 0.95 --out rerun
+    textbcv compare ner.conll --format conll --task ner --systems iob2,iobes --m 3 --seed 0 --balance none
+    --group-by auto --variant averaged-counts --alpha 0.05 --threshold 0.95 --out rerun
     """
     report = as_report(report)
     meta, o, corpus = report.meta, report.options, report.corpus
@@ -173,7 +176,8 @@ def reproduce_command(report: Report, out: str = "rerun") -> str | None:
         head = ["textbcv", "evaluate", _q(imported["splits"]["path"])]
         for name, s in imported["systems"].items():
             words += ["--system", _q(f"{name}={s['predictions']}")]
-        given = {s.get("scheme") for s in imported["systems"].values() if s.get("scheme") and not s.get("scheme_detected")}
+        given = {s.get("scheme") for s in imported["systems"].values()
+                 if s.get("scheme") and not s.get("scheme_detected")}
         if len(given) == 1:
             words += ["--pred-scheme", given.pop()]
     else:

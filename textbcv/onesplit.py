@@ -122,7 +122,8 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
 
 
 def redraw(out_dir: str | os.PathLike) -> dict:
-    """Recompute the ``one_split`` block of a finished run from its ``folds.jsonl``; rewrite ``report.json`` and ``report.md``.
+    """Recompute the ``one_split`` block of a finished run from its ``folds.jsonl``; rewrite ``report.json`` and
+    ``report.md``.
 
     Nothing is trained and nothing else in the report changes; a run whose
     folds have no per-sentence counts gets a block saying so. Returns the

@@ -106,7 +106,8 @@ def options_from_splits(options: CompareOptions, splits: SplitSet) -> CompareOpt
         raise InputError(f"the splits hold m = {k} splits, but m = {options.m} was asked for; leave m out to use them")
     o = splits.options
     return replace(options, seed=splits.seed, split_method=splits.method,
-                   balance=tuple(o.get("balance", options.balance)), group_by=o.get("group_by_requested", o.get("group_by", options.group_by)))
+                   balance=tuple(o.get("balance", options.balance)),
+                   group_by=o.get("group_by_requested", o.get("group_by", options.group_by)))
 
 
 def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: Path, resume: bool,
@@ -416,7 +417,8 @@ def run_compare(
     all_folds = list(splits.folds())
     m = options.m_start if options.sequential else options.m
     m = min(m, len(splits.splits))
-    stopping = {"rule": options.stop if options.sequential else None, "m_max": options.m_max if options.sequential else None}
+    stopping = {"rule": options.stop if options.sequential else None,
+                "m_max": options.m_max if options.sequential else None}
     clusters = fold_clusters(splits, corpus)
     while True:
         splits_m = splits if m == len(splits) else splits.head(m)  # given splits are used whole

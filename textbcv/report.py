@@ -121,7 +121,7 @@ def _fmt_count(n) -> str:
 
 
 def setup_markdown(report: Report) -> list[str]:
-    """``## Setup``: corpus, split, systems, intervals, decision rule, version and the command that remakes the report."""
+    """``## Setup``: corpus, split, systems, intervals, decision rule, version, the command that remakes the report."""
     report = as_report(report)
     meta = report.meta
     m = report.m
@@ -257,7 +257,8 @@ def pairwise_markdown(report: Report) -> list[str]:
 
 
 def bayes_markdown(report: Report) -> list[str]:
-    """``## Bayes test``: P(B better), P(A better) (and P(equivalent) with a rope) and the decision, for every pair and metric."""
+    """``## Bayes test``: P(B better), P(A better) (and P(equivalent) with a rope) and the decision, for every pair
+    and metric."""
     report = as_report(report)
     r = rope_points(report)
     by = f" by > {r:g}" if r is not None else ""
@@ -280,7 +281,8 @@ def bayes_markdown(report: Report) -> list[str]:
 
 
 def sequential_markdown(report: Report) -> list[str]:
-    """``## Sequential t-test``: per pair, the mean per-fold F1 difference, its interval, and whether equality is rejected."""
+    """``## Sequential t-test``: per pair, the mean per-fold F1 difference, its interval, and whether equality is
+    rejected."""
     report = as_report(report)
     if not report.sequential:
         return []
@@ -473,5 +475,6 @@ def heldout_markdown(report: Report) -> list[str]:
 #: CompareReport, or report.json's dict) and returns its lines (none when it has nothing to say); a new section is
 #: one function added here.
 MD_SECTIONS = [conclusion_markdown, setup_markdown, scores_markdown, ranking_markdown, pairwise_markdown,
-               bayes_markdown, sequential_markdown, textbook_markdown, one_split_markdown, stopping_markdown, heldout_markdown,
+               bayes_markdown, sequential_markdown, textbook_markdown, one_split_markdown, stopping_markdown,
+               heldout_markdown,
                per_type_markdown, split_markdown, per_fold_markdown]

@@ -102,7 +102,8 @@ class RunDir:
         >>> RunDir(d).check_out(resume=False)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        textbcv.errors.InputError: ...: out: the directory is not empty and holds no textbcv run (thesis.tex); choose a new or empty directory
+        textbcv.errors.InputError: ...: out: the directory is not empty and holds no textbcv run (thesis.tex);
+        choose a new or empty directory
         """
         from textbcv._io import check_writable
 

@@ -482,7 +482,8 @@ def detect(tags: Iterable) -> str:
             if c is None:
                 c = codes_of[t] = len(codes_of)
             flat.append(c)
-    return detect_codes(np.array(flat, dtype=np.int64), list(codes_of), np.array([len(s) for s in seqs], dtype=np.int64))
+    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    return detect_codes(np.array(flat, dtype=np.int64), list(codes_of), lengths)
 
 
 #: Names that live in :mod:`textbcv.tag_arrays` (the same rules on integer-coded tags), still importable from here.

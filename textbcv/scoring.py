@@ -135,8 +135,8 @@ class ChunkCounts:
     --------
     >>> a = ChunkCounts({"PER": (2, 1, 0)})
     >>> b = ChunkCounts({"LOC": (1, 0, 1), "PER": (1, 0, 0)})
-    >>> (a + b).to_dict()
-    {'overall': {'tp': 4, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 1, 'fp': 0, 'fn': 1}, 'PER': {'tp': 3, 'fp': 1, 'fn': 0}}}
+    >>> (a + b).to_dict()["overall"], (a + b).to_dict()["types"]["LOC"]
+    ({'tp': 4, 'fp': 1, 'fn': 1}, {'tp': 1, 'fp': 0, 'fn': 1})
     >>> ChunkCounts.from_dict((a + b).to_dict()) == a + b
     True
     >>> round((a + b).f1, 4), round((a + b).macro_f1, 4)
@@ -288,8 +288,9 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
 
     Examples
     --------
-    >>> count_chunks([[(0, 2, "PER"), (3, 4, "LOC")]], [[(0, 2, "PER"), (3, 5, "LOC")]]).to_dict()
-    {'overall': {'tp': 1, 'fp': 1, 'fn': 1}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 1}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}}
+    >>> c = count_chunks([[(0, 2, "PER"), (3, 4, "LOC")]], [[(0, 2, "PER"), (3, 5, "LOC")]]).to_dict()
+    >>> c["overall"], c["types"]
+    ({'tp': 1, 'fp': 1, 'fn': 1}, {'LOC': {'tp': 0, 'fp': 1, 'fn': 1}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}})
     """
     gold_n: dict[str, int] = {}
     pred_n: dict[str, int] = {}
@@ -321,7 +322,8 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
     return ChunkCounts(types)
 
 
-def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> np.ndarray:
+def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]],
+                    pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> np.ndarray:
     """TP, FP and FN of every sentence (all types together): an (n, 3) integer array.
 
     The rows add up to :func:`count_chunks`'s overall counts; a bootstrap

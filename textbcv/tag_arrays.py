@@ -200,7 +200,8 @@ def _chunk_starts(pairs, vocab: Sequence[str], sch: Scheme) -> dict[str, int]:
 
 
 def detect_codes(codes, vocab: Sequence[str], lengths) -> str:
-    """:func:`detect` on integer-coded tags: ``vocab[c]`` is the tag of code ``c``; ``lengths`` are the sentence lengths.
+    """:func:`textbcv.schemes.detect` on integer-coded tags: ``vocab[c]`` is the tag of code ``c``; ``lengths`` are
+    the sentence lengths.
 
     Examples
     --------

@@ -19,7 +19,8 @@ methods paragraph, the command that remakes a report) are
 Examples
 --------
 >>> r = {"m": 3, "alpha": 0.05, "threshold": 0.95, "rope": None,
-...      "systems": {"A": {"f1": {"estimate": .80, "ci": [.78, .82]}}, "B": {"f1": {"estimate": .81, "ci": [.79, .83]}}},
+...      "systems": {"A": {"f1": {"estimate": .80, "ci": [.78, .82]}},
+...                  "B": {"f1": {"estimate": .81, "ci": [.79, .83]}}},
 ...      "comparisons": [{"a": "A", "b": "B", "metric": "f1", "p_b_better": .7, "p_a_better": .3,
 ...                       "decision": "no clear difference"}], "sequential": []}
 >>> verdict(r["comparisons"][0])
@@ -145,8 +146,9 @@ def rule(report: Report) -> str:
 
     Examples
     --------
-    >>> print(rule({"threshold": 0.95, "rope": None}))
-    Decision rule: a system is called better than another when the posterior probability that it is better, P(better), is at least 0.95 (--threshold); below that the answer is "no clear difference", with P.
+    >>> print(rule({"threshold": 0.95, "rope": None}))  # doctest: +NORMALIZE_WHITESPACE
+    Decision rule: a system is called better than another when the posterior probability that it is better,
+    P(better), is at least 0.95 (--threshold); below that the answer is "no clear difference", with P.
     """
     tau, r = threshold_of(report), rope_points(report)
     if r is None:

@@ -31,7 +31,8 @@ def csv_names(text: str) -> tuple[str, ...]:
     >>> csv_names("iob2,")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: an empty name in 'iob2,' (separate names by commas without spaces, e.g. iob2,iobes, or quote the list: "iob2, iobes")
+    argparse.ArgumentTypeError: an empty name in 'iob2,' (separate names by commas without spaces, e.g. iob2,iobes,
+    or quote the list: "iob2, iobes")
     """
     names = tuple(x.strip() for x in text.split(","))
     if not all(names):

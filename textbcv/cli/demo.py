@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr, flush=True)
             plans.append(prepare_compare(*args_, format=fmt, resume=True))
     for (name, task, key, systems), plan in zip(DEMOS, plans):
-        title = f"{' vs '.join(s.upper() for s in systems)} on the bundled {'NER' if task == 'ner' else 'word-segmentation'} corpus"
+        kind = "NER" if task == "ner" else "word-segmentation"
+        title = f"{' vs '.join(s.upper() for s in systems)} on the bundled {kind} corpus"
         print(f"\n=== {title} ===\n", flush=True)
         if not args.quiet:
             for line in plan.notes:

@@ -34,7 +34,8 @@ def register(sub) -> None:
                                                              "(default 0.05)")
     p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
     p.add_argument("--rope", type=float, metavar="POINTS", help=ROPE_HELP)
-    p.add_argument("--variant", default=defaults.VARIANT, metavar="VARIANT", help=VARIANT_HELP)  # checked by CompareOptions
+    # the choices are checked by CompareOptions
+    p.add_argument("--variant", default=defaults.VARIANT, metavar="VARIANT", help=VARIANT_HELP)
     p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--chunk-types", type=csv_names, metavar="TYPE[,TYPE...]",
@@ -56,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     check_threshold(args.threshold)
     options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha,
                              rope=rope_fraction(args.rope), threshold=args.threshold,
-                             variant=args.variant, rho1=args.rho1, rho2=args.rho2, chunk_types=args.chunk_types, untyped=args.untyped,
+                             variant=args.variant, rho1=args.rho1, rho2=args.rho2, chunk_types=args.chunk_types,
+                             untyped=args.untyped,
                              heldout=tuple(args.heldout))
     options.validate()
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,

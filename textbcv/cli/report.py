@@ -45,7 +45,8 @@ def render_terminal(markdown: str, color: bool) -> str:
     def flush():
         if not table:
             return
-        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in table if not re.fullmatch(r"\|?[-|\s]+\|?", r.strip())]
+        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in table
+                if not re.fullmatch(r"\|?[-|\s]+\|?", r.strip())]
         if not rows:  # separator lines only
             table.clear()
             return
@@ -74,7 +75,8 @@ def render_terminal(markdown: str, color: bool) -> str:
             continue
         if line.startswith("#"):
             title = line.lstrip("#").strip()
-            out.append(("\033[1;4m" + title + "\033[0m") if color else title.upper() if line.startswith("# ") else title)
+            plain = title.upper() if line.startswith("# ") else title
+            out.append(("\033[1;4m" + title + "\033[0m") if color else plain)
         else:
             out.append(line.replace("`", ""))
     flush()

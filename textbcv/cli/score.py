@@ -125,7 +125,8 @@ def orphan_report(stream, scheme: str) -> dict | None:
     message = (f"{n} chunk{'s start' if n != 1 else ' starts'} with {shown} ({n_gold} gold, {n_pred} predicted), "
                f"which never starts a chunk in {name}: {hint} Each is scored as the start of a chunk, as conlleval "
                "does.")
-    return {"scheme": get_scheme(scheme).name, "gold": n_gold, "predicted": n_pred, "prefixes": prefixes, "message": message}
+    return {"scheme": get_scheme(scheme).name, "gold": n_gold, "predicted": n_pred, "prefixes": prefixes,
+            "message": message}
 
 
 def _check_tags(stream, scheme: str) -> None:

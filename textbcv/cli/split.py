@@ -84,7 +84,8 @@ def run(args) -> int:
     if args.report:  # computed before writing, so that a failure leaves no output file
         balanced = args.balance.strip() not in ("", "none")  # bcv-select selects on the balance measures
         others = [(meth, make_splits(corpus, method=meth, select=args.select, **kw))
-                  for meth in ("bcv", "bcv-select", "random") if meth != args.method and (balanced or meth != "bcv-select")]
+                  for meth in ("bcv", "bcv-select", "random")
+                  if meth != args.method and (balanced or meth != "bcv-select")]
     if args.export:
         from textbcv.export import export_folds
 

@@ -171,7 +171,7 @@ def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
 
 
 def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
-    """McNemar's test on one fold's decisions of every pair, from the run's saved predictions; or the reason it cannot run."""
+    """McNemar's test on one fold's decisions of every pair, from the run's saved predictions; or why it cannot run."""
     from textbcv.decisions import fold_decisions, read_fold_predictions
     from textbcv.run_dir import RunDir
     from textbcv.scoring import count_chunks
@@ -217,7 +217,8 @@ def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
             "exactly when it is gold" if unit == "chunk" else
             "every token; a system is right on one when its chunks give it the gold role and type (both written in "
             "IOBES)")
-    return {"split": split, "direction": direction, "decisions": unit, "units": int(sum(pairs[0]["table"][0]) + sum(pairs[0]["table"][1])),
+    units = int(sum(pairs[0]["table"][0]) + sum(pairs[0]["table"][1]))
+    return {"split": split, "direction": direction, "decisions": unit, "units": units,
             "unit_definition": what, "pairs": pairs}, None
 
 

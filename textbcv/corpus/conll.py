@@ -252,7 +252,8 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
     from textbcv.tag_arrays import TagCodes, detect_codes
 
     codes_of = TagCodes()
-    codes = np.fromiter(map(codes_of.__getitem__, chain.from_iterable(tag_seqs)), dtype=np.int64, count=int(lengths.sum()))
+    codes = np.fromiter(map(codes_of.__getitem__, chain.from_iterable(tag_seqs)), dtype=np.int64,
+                        count=int(lengths.sum()))
     vocab = list(codes_of)
 
     def check(prefixes, what: str, param: str | None = None) -> None:
@@ -351,7 +352,8 @@ def write_conll(
     --------
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.conll")
-    >>> write_conll([Sentence(("EU", "rejects"), ("I-ORG", "O"), "iob1", pos=("NNP", "VBZ"))], p, ("token", "pos", "ner"))
+    >>> s = Sentence(("EU", "rejects"), ("I-ORG", "O"), "iob1", pos=("NNP", "VBZ"))
+    >>> write_conll([s], p, ("token", "pos", "ner"))
     >>> print(open(p).read(), end="")
     -DOCSTART- -X- O
     <BLANKLINE>

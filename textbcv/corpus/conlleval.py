@@ -438,7 +438,8 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
         pred_parts.append(p)
         token_parts.append(tok)
         if tokens is not None:
-            tokens.extend(data[s:e].decode("utf-8") for s, e in zip(first_start[keep].tolist(), first_end[keep].tolist()))
+            tokens.extend(data[s:e].decode("utf-8")
+                          for s, e in zip(first_start[keep].tolist(), first_end[keep].tolist()))
     if not any_text:
         raise InputError("file is empty (no sentences)", file=name, line=1)
     token = np.concatenate(token_parts)

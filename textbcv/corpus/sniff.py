@@ -29,7 +29,8 @@ Examples
 >>> check_format([p], "segmented")
 Traceback (most recent call last):
 ...
-textbcv.errors.InputError: .../x.txt: format="segmented" does not fit this file: it looks like conll (2 columns, tags in the last); use format="conll" (or leave format out)
+textbcv.errors.InputError: .../x.txt: format="segmented" does not fit this file: it looks like conll
+(2 columns, tags in the last); use format="conll" (or leave format out)
 """
 
 from __future__ import annotations

@@ -236,7 +236,8 @@ def blocked_t_3x2(differences: Any) -> ClassicResult:
     v = d.ravel()
     m = d.shape[0]
     name = "blocked 3×2 t (Wang et al. 2014)" if m == 3 else f"blocked {m}×2 t (Wang et al.'s form)"
-    form = f"t = mean / √Var2 (Var2: 1/{v.size} variance of the {v.size} differences, Ĉ = 1), {v.size - 1} df; two-sided"
+    form = (f"t = mean / √Var2 (Var2: 1/{v.size} variance of the {v.size} differences, Ĉ = 1), {v.size - 1} df; "
+            "two-sided")
     assumption = "the fold differences are normal with the correlation of a balanced (blocked) m×2 design"
     ss = float(((v - v.mean()) ** 2).sum())
     if _no_spread(ss, v):

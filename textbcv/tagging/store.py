@@ -88,7 +88,8 @@ class FoldStore:
     def ordered(self, systems: Sequence[str] | None = None) -> list[dict]:
         """Records in canonical order: systems as given (else by name), then split, direction."""
         rank = {s: i for i, s in enumerate(systems)} if systems is not None else {}
-        return sorted(self.records.values(), key=lambda r: (rank.get(r["system"], len(rank)), r["system"], r["split"], r["direction"]))
+        return sorted(self.records.values(),
+                      key=lambda r: (rank.get(r["system"], len(rank)), r["system"], r["split"], r["direction"]))
 
     def finalize(self, systems: Sequence[str] | None = None) -> None:
         """Rewrite the file in canonical order (atomically)."""
