@@ -86,7 +86,7 @@ class CompareResult:
     @property
     def conclusion(self) -> str:
         """The plain-language conclusion (which system is better on F1, how sure, by how much)."""
-        return self.typed.conclusion
+        return self.report["conclusion"]
 
     def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
         """P(``b`` better than ``a``) on ``metric`` (``precision``, ``recall`` or ``f1``; None where undefined)."""

@@ -316,7 +316,8 @@ def rerender(report: dict, threshold: float | None = None, rope: float | None = 
     if rope is not None:
         o["rope"] = rope or None
     answer = bayes_answer(report["fold_counts"], report["m"], alpha=report["alpha"], rope=o.get("rope"),
-                          variant=o.get("variant", report.get("variant")), rho1=o.get("rho1"), rho2=o.get("rho2"),
+                          variant=o.get("variant") or report.get("variant") or "thesis", rho1=o.get("rho1"),
+                          rho2=o.get("rho2"),
                           threshold=o.get("threshold"), prior=report.get("prior") or 1.0,
                           design_effects=report.get("design_effects"))
     new = {**report, **answer.to_dict(), "meta": {**report["meta"], "options": o}}

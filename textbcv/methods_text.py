@@ -108,7 +108,7 @@ def corpus_types(report: Report) -> dict[str, int]:
     report = as_report(report)
     if report.corpus.get("chunks_per_type") is not None:
         return dict(report.corpus["chunks_per_type"])
-    first = next(iter(report.per_type.values()), {})
+    first: dict = next(iter(report.per_type.values()), {})
     return {t: (c["tp"] + c["fn"]) // report.m for t, c in sorted(first.items())}
 
 

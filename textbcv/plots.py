@@ -66,8 +66,8 @@ def _posteriors(report: CompareReport) -> dict:
     opts = report.options
     out = {}
     for n, folds in report.fold_counts.items():
-        held = {k: p.distribution for k, p in report.systems.get(n, {}).items()}
-        if len(held) == len(METRICS) and all(d is not None for d in held.values()):
+        held = {k: p.distribution for k, p in report.systems.get(n, {}).items() if p.distribution is not None}
+        if len(held) == len(METRICS):
             out[n] = held
             continue
         counts = np.array([[f["tp"], f["fp"], f["fn"]] for f in folds], dtype=float)
@@ -118,7 +118,8 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     many = len(names) >= 3
     tau, rope = threshold_of(report), rope_points(report)
     # a system with the same counts in every fold as an earlier one is drawn dashed over it, and says so
-    label, style = {n: n for n in names}, {n: "-" for n in names}
+    label: dict[str, str] = {n: n for n in names}
+    style: dict[str, object] = {n: "-" for n in names}
     for group in identical_groups(report):
         for n in group[1:]:
             label[n], style[n] = f"{n} (= {group[0]})", (0, (4, 3))
@@ -150,8 +151,10 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
         for n in shown:
             p = posts[n][metric]
             ax.plot(100 * x, p.pdf(x) / 100, color=color[n], label=label[n], ls=style[n])
-            a, b = report.systems[n][metric].ci
-            xs = x[(x >= a) & (x <= b)]
+            ci = report.systems[n][metric].ci
+            assert ci is not None  # shown: defined, with its interval
+            lo_ci, hi_ci = ci
+            xs = x[(x >= lo_ci) & (x <= hi_ci)]
             ax.fill_between(100 * xs, p.pdf(xs) / 100, color=color[n], alpha=0.15)
         if metric == "f1" and report.heldout:
             styles = ("--", ":", "-.")

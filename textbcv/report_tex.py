@@ -59,6 +59,7 @@ def tex_escape(text: str) -> str:
 def _cell(entry: Posterior) -> str:
     if entry.estimate is None:
         return f"--- ({tex_escape(entry.undefined or 'undefined')})"
+    assert entry.ci is not None  # defined with its estimate
     lo, hi = entry.ci
     mark = r"$^\dagger$" if entry.interval == "one-sided" else ""
     return f"{pct(entry.estimate)} [{pct(lo)}, {pct(hi)}]{mark}"

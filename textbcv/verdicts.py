@@ -337,11 +337,25 @@ def _seq_sentence(report: CompareReport, c: Comparison) -> str | None:
                    "the two tests answer different questions (see the note under the textbook tests).")
 
 
+def _probabilities(c: Comparison) -> tuple[float, float]:
+    """(P(B better), P(A better)) of a comparison that is not undefined."""
+    assert c.p_b_better is not None and c.p_a_better is not None, c
+    return c.p_b_better, c.p_a_better
+
+
+def _estimate(report: CompareReport, name: str) -> float:
+    """The F1 estimate of a system whose F1 is defined."""
+    f1 = report.systems[name]["f1"].estimate
+    assert f1 is not None, name
+    return f1
+
+
 def _undecided(c: Comparison, r: float | None, tau: float, below: str) -> str:
     """The probability behind "no clear difference": the larger side's P and the threshold it misses, or a tie."""
-    if c.p_b_better == c.p_a_better:
+    p_b, p_a = _probabilities(c)
+    if p_b == p_a:
         return f"{better_label(c, 'a', r)} = {better_label(c, 'b', r)} {p_is(c.p_b_better)}, a tie"
-    side = "b" if c.p_b_better > c.p_a_better else "a"
+    side = "b" if p_b > p_a else "a"
     sep = " " if below == "<" else ", "
     return f"{better_label(c, side, r)} {p_is(c.p_side(side))}{sep}{below} {tau:g}"
 
@@ -352,7 +366,7 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
     a, b = c.a, c.b
     if c.undefined:
         return f"F1 cannot be compared for {a} and {b}: {c.undefined}."
-    fa, fb = report.systems[a]["f1"].estimate, report.systems[b]["f1"].estimate
+    fa, fb = _estimate(report, a), _estimate(report, b)
     if identical:
         return f"{a} and {b} are tied: the same chunk counts in every fold (F1 {pct(fa)}% each)."
     eq = ""
@@ -364,7 +378,7 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         side = "b" if win == b else "a"
         return (f"{win} is better than {lose} on F1: {pct(fw)}% against {pct(fl)}% ({100 * (fw - fl):+.2f} points); "
                 f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}.")
-    if c.equivalent:
+    if c.equivalent and r is not None:
         return (f"{a} and {b} are practically equivalent on F1 ({pct(fa)}% and {pct(fb)}%): P(equivalent: within "
                 f"±{points(r)}) {p_is(c.p_equivalent)} ≥ {tau:g}.")
     if fa == fb:
@@ -406,9 +420,10 @@ def conclusion(report: Report) -> str:
         return " ".join(parts)
     order = [x["name"] for x in ranking(report)]
     parts = [intro]
-    clear = sorted((c for c in pairs if c.winner), key=lambda c: (order.index(c.winner[0]), order.index(c.winner[1])))
+    winners = {c: c.winner for c in pairs if c.winner}
+    clear = sorted(winners, key=lambda c: (order.index(winners[c][0]), order.index(winners[c][1])))
     for c in clear:
-        win, lose = c.winner
+        win, lose = winners[c]
         side = "b" if win == c.b else "a"
         parts.append(f"{win} is better than {lose} on F1 ({better_label(c, side, rope_points(report))} "
                      f"{p_is(c.p_side(side))}).")
@@ -423,8 +438,9 @@ def conclusion(report: Report) -> str:
             parts.append(f"F1 cannot be compared for {c.a} and {c.b}: {c.undefined}.")
     rest = [c for c in pairs if not c.winner and not c.equivalent and not same(c) and not c.undefined]
     if rest and not clear:
-        best = max(rest, key=lambda c: max(c.p_b_better, c.p_a_better))
-        side = "b" if best.p_b_better >= best.p_a_better else "a"
+        best = max(rest, key=lambda c: max(_probabilities(c)))
+        p_b, p_a = _probabilities(best)
+        side = "b" if p_b >= p_a else "a"
         other = "a" if side == "b" else "b"
         parts.append(f"No{' other' if groups else ''} pair differs clearly on F1: the largest P(better) is "
                      f"{fmt_p(best.p_side(side))} ({best.name(side)} over {best.name(other)}), below {tau:g}.")

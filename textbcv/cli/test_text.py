@@ -12,7 +12,7 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:.2f}"
 
 
-def _table(rows: list[list[str]], right: set[int] = frozenset()) -> list[str]:
+def _table(rows: list[list[str]], right: set[int] | frozenset[int] = frozenset()) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     return ["  ".join((c.rjust(w) if i in right else c.ljust(w)) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
             for r in rows]

@@ -186,6 +186,7 @@ def sequential_t_test(differences: np.ndarray | Sequence[Sequence[float]], alpha
         state = test.update(row)
         if state.done:
             break
+    assert state is not None  # d has at least one split
     out = state.as_dict()
     out["m_stop"] = state.m
     out["history"] = [s.as_dict() for s in test.history]
@@ -269,15 +270,13 @@ class SequentialPair:
         if d.ndim != 2 or d.shape[1] != 2 or d.shape[0] < 1:
             raise ValueError(f"differences must have shape (m, 2), got {d.shape}")
         m = d.shape[0]
-        states = {}
+        states: dict[str, SequentialState] = {}
         for label, sign in (("b_better", 1.0), ("a_better", -1.0)):
             test = SequentialTTest(alpha=alpha, m_start=min(m_start, m), M=max(m, m if M is None else M))
-            state = None
             for row in sign * d:
-                state = test.update(tuple(row))
-                if state.done:
+                states[label] = test.update(tuple(row))
+                if states[label].done:
                     break
-            states[label] = state
         if states["b_better"].decision == "reject H0":
             t_test, ahead = REJECTS, "B"
         elif states["a_better"].decision == "reject H0":
