@@ -43,7 +43,9 @@ from textbcv.stats.bayes import prob_better  # noqa: E402
 from textbcv.stats.compare import system_posteriors  # noqa: E402
 from textbcv.stats.posterior import METRICS  # noqa: E402
 from textbcv.stats.sequential import SequentialTTest  # noqa: E402
-from textbcv.stats.simulate import bcv_splits, fit_fold_counts, gaussian_data  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _simulate import bcv_splits, fit_fold_counts, gaussian_data  # noqa: E402  (the study's engine, beside this script)
 
 N = 600
 ALPHA = 0.05
@@ -218,8 +220,8 @@ def markdown(r: dict) -> str:
     lines += ["", "True values (ratio of expected population rates): " + "; ".join(
         f"{d}: " + ", ".join(f"{k} {v:.4f}" for k, v in cov["truth"].items()) for d, cov in r["coverage"].items()), ""]
     lines += ["## Null problems: false decisions", "",
-              "| design | variant | metric | P(B better) > 0.95 | P(A better) > 0.95 | P(B better) > 0.975 "
-              "| default rule says B |",
+              "| design | variant | metric | P(B better) > 0.95 | P(A better) > 0.95 | P(B better) > 0.975 | default "
+              "rule says B |",
               "|---|---|---|---|---|---|---|"]
     for design, n in r["null"].items():
         for variant in VARIANTS:
@@ -228,8 +230,8 @@ def markdown(r: dict) -> str:
                 lines.append(f"| {design} | {variant} | {k} | {b['P(p_b_better > 0.95)']:.3f} | "
                              f"{b['P(p_a_better > 0.95)']:.3f} | {b['P(p_b_better > 0.975)']:.3f} | "
                              f"{b['P(default decision = B better)']:.3f} |")
-    lines += ["", "| design | sequential t-test (F1 differences, Δ = 0, M = %d) | type-I error | mean m_stop |"
-              % s["M"],
+    lines += ["", "| design | sequential t-test (F1 differences, Δ = 0, M = %d) | type-I error | mean m_stop "
+                  "|" % s["M"],
               "|---|---|---|---|"]
     for design, n in r["null"].items():
         for q, v in n["sequential"].items():

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -53,17 +55,54 @@ def small(tmp_path_factory):
 
 
 @pytest.mark.parametrize("kw, what", [
-    ({"variant": "thesis2"}, "--variant: unknown variant 'thesis2'"),
-    ({"alpha": 0}, "--alpha must lie strictly between 0 and 1"),
-    ({"task": "pos"}, "--task: unknown task 'pos'"),
-    ({"m": 0}, "--m must be at least 1"),
+    ({"variant": "thesis2"}, "variant: unknown variant 'thesis2'"),
+    ({"alpha": 0}, "alpha must lie strictly between 0 and 1"),
+    ({"task": "pos"}, "task: unknown task 'pos'"),
+    ({"m": 0}, "m must be at least 1"),
+    ({"max_iterations": 0}, "max_iterations must be at least 1, got 0"),
+    ({"variant": "rho", "rho1": 0.2}, 'variant="rho" needs rho1 and rho2'),
+    ({"sequential": True, "m_max": 2}, "m_max must be at least 3"),
     ({"colour": "red"}, "unknown option 'colour'"),
-    ({"chunk_types": ["ORGANISATION"]}, "--chunk-types: no chunks of type ORGANISATION"),
+    ({"chunk_types": ["ORGANISATION"]}, "chunk_types: no chunks of type ORGANISATION"),
+    ({"format": "conllu"}, 'format="conllu" does not fit this file'),
+    ({"jobs": 0}, "jobs must be at least 1"),
 ])
 def test_bad_options_fail_before_training(small, kw, what):
+    """Errors from Python name the Python parameters (`m`, `max_iterations`), never the command's options."""
     systems = [textbcv.System("a", "iob2", tagger=Refuses()), textbcv.System("b", "iobes", tagger=Refuses)]
-    with pytest.raises(InputError, match=what.replace("(", r"\(")):
+    with pytest.raises(InputError, match=re.escape(what)) as e:
         textbcv.compare(small, systems, **kw)
+    assert "--" not in str(e.value)
+
+
+@pytest.mark.parametrize("argv, python, cli", [
+    (["--m", "0"], {"m": 0}, "--m must be at least 1, got 0"),
+    (["--max-iterations", "0"], {"max_iterations": 0}, "--max-iterations must be at least 1, got 0"),
+    (["--variant", "rho", "--rho1", "0.2"], {"variant": "rho", "rho1": 0.2}, "--variant rho needs --rho1 and --rho2"),
+    (["--sequential", "--m-max", "2"], {"sequential": True, "m_max": 2},
+     "--m-max must be at least 3 (the sequential test starts at m = 3), got 2"),
+    (["--chunk-types", "ORGANISATION"], {"chunk_types": ["ORGANISATION"]}, "--chunk-types: no chunks of type "
+                                                                           "ORGANISATION"),
+])
+def test_one_validation_two_wordings(small, tmp_path, capsys, argv, python, cli):
+    """The same check words its error in Python parameters from Python and in the command's options from the CLI."""
+    with pytest.raises(InputError) as e:
+        textbcv.compare(small, ["iob2", "iobes"], **python)
+    assert "--" not in str(e.value)
+    assert main(["compare", str(small), "--task", "ner", "--systems", "iob2,iobes", *argv, "--out",
+                 str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("textbcv: error: ") and cli in err, err
+    assert not (tmp_path / "run").exists()
+
+
+def test_sklearn_splitter_and_split_options_name_python_parameters():
+    from textbcv.split.sklearn import Mx2BCV
+
+    with pytest.raises(InputError, match="^m must be at least 1, got 0$"):
+        list(Mx2BCV(m=0).split(np.zeros((8, 1))))
+    with pytest.raises(InputError, match="^seed must be a non-negative integer, got -1$"):
+        textbcv.make_splits(textbcv.read_corpus(bundled_corpora()["ner"])[:20], m=1, seed=-1)
 
 
 def test_bad_systems_fail_before_training(small):

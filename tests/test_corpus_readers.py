@@ -171,7 +171,9 @@ def test_write_conlleval(tmp_path):
 
 def test_read_corpus_dispatch_errors(tmp_path):
     p = write(tmp_path, "s.txt", "a  b\n")
-    with pytest.raises(InputError, match="--columns applies to --format conll only"):
+    with pytest.raises(InputError, match='^columns applies to format="conll" only') as e:  # Python words
         read_corpus([p], format="segmented", columns="token")
+    assert str(e.value.renamed({"columns": "--columns", "format": "--format"})).startswith(
+        "--columns applies to --format conll only")  # the command line's
     with pytest.raises(InputError, match="unknown format"):
         read_corpus([p], format="xml")

@@ -1,6 +1,6 @@
 """The default interval variant covers the truth in the thesis's Example 6.1, checked independently.
 
-Written here without textbcv's simulation engine (``textbcv.stats.simulate``) or
+Written here without the calibration study's simulation engine (``scripts/_simulate.py``) or
 ``scripts/calibrate.py``: n = 600, P(Y = 1) = ½ (``iid``) or exactly 300 per class (``balanced``),
 X | Y ~ N(μ_Y, I₂) with μ₀ = (0, 0), μ₁ = (½, ½); unpenalised logistic regression; 3×2 BCV from a
 4 × 4 Hadamard matrix over 4 random blocks. The truth is what the pooled m×2 estimate of F1

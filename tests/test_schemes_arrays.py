@@ -10,20 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from textbcv.errors import InputError
-from textbcv.schemes import (
-    OUTSIDE,
-    SCHEMES,
-    TagCodes,
-    _valid_pairs,
-    decode,
-    detect,
-    encode,
-    is_valid,
-    orphan_chunks,
-    split_tag,
-    tag_pairs,
-    tag_stream,
-)
+from textbcv.schemes import OUTSIDE, SCHEMES, decode, detect, encode, is_valid, split_tag
+from textbcv.tag_arrays import TagCodes, _valid_pairs, orphan_chunks, tag_pairs, tag_stream
 
 # ------------------------------------------------------ the sequence-by-sequence detect of textbcv 0.1 (reference)
 

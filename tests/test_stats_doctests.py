@@ -12,7 +12,10 @@ MODULES = [
     "textbcv.stats.compare",
     "textbcv.stats.sequential",
     "textbcv.stats.classic",
-    "textbcv.stats.simulate",
+    "textbcv.stats.classic_result",
+    "textbcv.stats.mcnemar",
+    "textbcv.stats.ranks",
+    "textbcv.stats.answer",
     "textbcv.stats.components",
     "textbcv.stats.onesplit",
 ]

@@ -104,16 +104,16 @@ def check_encoding(encoding: str) -> str:
     >>> check_encoding("klingon")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --encoding: unknown text encoding 'klingon' (e.g. utf-8, latin-1, cp1252, gb18030)
+    textbcv.errors.InputError: encoding: unknown text encoding 'klingon' (e.g. utf-8, latin-1, cp1252, gb18030)
     """
     try:
         info = codecs.lookup(encoding)
     except (LookupError, TypeError, ValueError):
-        raise InputError(f"--encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, cp1252, gb18030)"
-                         ) from None
+        raise InputError(f"encoding: unknown text encoding {encoding!r} (e.g. utf-8, latin-1, cp1252, gb18030)",
+                         param="encoding") from None
     if not hasattr(info, "_is_text_encoding") or info._is_text_encoding:
         return info.name
-    raise InputError(f"--encoding: {encoding!r} is not a text encoding")
+    raise InputError(f"encoding: {encoding!r} is not a text encoding", param="encoding")
 
 
 def line_at(data: bytes | str, offset: int) -> int:
@@ -163,8 +163,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
     >>> decode_text(b"ok\\ncaf\\xe9\\n", "a.txt")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: a.txt:2: invalid UTF-8: byte 0xe9 at byte offset 6; if the file is not UTF-8, give its
-    encoding (e.g. --encoding latin-1)
+    textbcv.errors.InputError: a.txt:2: invalid UTF-8: byte 0xe9 at byte offset 6;
+    if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)
     """
     if encoding in ("utf-8", "utf8", "UTF-8"):
         try:
@@ -180,7 +180,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
             text = data.decode(encoding)
         except UnicodeDecodeError as e:
             raise InputError(f"not valid {encoding}: byte 0x{data[e.start]:02x} at byte offset {offset + e.start} "
-                             f"({e.reason})", file=name, line=first_line + line_at(data, e.start) - 1) from None
+                             f"({e.reason})",
+                             file=name, line=first_line + line_at(data, e.start) - 1) from None
     if offset == 0 and text.startswith("\ufeff"):
         text = text[1:]
     return text
@@ -278,8 +279,9 @@ def json_count(value: Any, where: str, file: str | None = None, line: int | None
     ...
     textbcv.errors.InputError: counts.overall.fp must be a non-negative integer, got 1.5
     """
-    finite_whole = isinstance(value, float) and value == value and abs(value) != float("inf") and value == int(value)
-    ok = not isinstance(value, bool) and (isinstance(value, int) or finite_whole)
+    ok = not isinstance(value, bool) and (
+        isinstance(value, int) or (isinstance(value, float) and value == value and abs(value) != float("inf")
+                                   and value == int(value)))
     if not ok or value < 0:
         raise InputError(f"{where} must be a non-negative integer, got {_show(value)}", file, line)
     if value > MAX_COUNT:

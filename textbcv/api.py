@@ -22,13 +22,19 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
+from textbcv.run_dir import RunDir
 from textbcv.scoring import TagScore
 from textbcv.split.manifest import SplitSet, load_splits
 from textbcv.tagging.system import System
+
+if TYPE_CHECKING:
+    from textbcv.compare_report import CompareReport
 
 __all__ = ["compare", "evaluate", "score", "CompareResult", "RUN_KEYS_THAT_DIFFER"]
 
@@ -48,7 +54,8 @@ class CompareResult:
     Attributes
     ----------
     report : dict
-        Exactly what ``report.json`` holds (see :meth:`to_dict`).
+        Exactly what ``report.json`` holds (see :meth:`to_dict`); :attr:`typed`
+        is the same as a :class:`~textbcv.compare_report.CompareReport`.
     folds : tuple of dict
         The ``folds.jsonl`` records (one per system and fold, in canonical order).
     splits : SplitSet
@@ -58,6 +65,13 @@ class CompareResult:
     report: dict
     folds: tuple
     splits: SplitSet
+
+    @cached_property
+    def typed(self) -> CompareReport:
+        """The report as a typed value: ``typed.systems["iob2"]["f1"].ci``, ``typed.comparison("iob2", "iobes")``."""
+        from textbcv.compare_report import CompareReport
+
+        return CompareReport.from_dict(self.report)
 
     def to_dict(self) -> dict:
         """A copy of the ``report.json`` content."""
@@ -74,14 +88,9 @@ class CompareResult:
         """The plain-language conclusion (which system is better on F1, how sure, by how much)."""
         return self.report["conclusion"]
 
-    def p_better(self, a: str, b: str, metric: str = "f1") -> float:
-        """P(``b`` better than ``a``) on ``metric`` (``precision``, ``recall`` or ``f1``)."""
-        for c in self.report["comparisons"]:
-            if c["metric"] == metric and (c["a"], c["b"]) == (a, b):
-                return c["p_b_better"]
-            if c["metric"] == metric and (c["a"], c["b"]) == (b, a):
-                return c["p_a_better"]
-        raise KeyError(f"no comparison of {a!r} and {b!r} on {metric!r}")
+    def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
+        """P(``b`` better than ``a``) on ``metric`` (``precision``, ``recall`` or ``f1``; None where undefined)."""
+        return self.typed.p_better(a, b, metric)
 
     def write(self, out: str | os.PathLike, plots: bool = True) -> Path:
         """Write the run directory (``splits.json``, ``folds.jsonl``, ``report.json``, ``report.md``, plots).
@@ -89,24 +98,23 @@ class CompareResult:
         A directory that holds another run's ``folds.jsonl`` is refused.
         """
         from textbcv._io import atomic_write, check_writable, dumps_json
-        from textbcv.pipeline import write_report
+        from textbcv.run_dir import RunDir
 
-        out = Path(out)
-        check_writable(out, directory=True)
+        run = RunDir(out)
+        check_writable(run.path, directory=True)
         folds = "".join(dumps_json(r, indent=None) + "\n" for r in self.folds)
-        existing = out / "folds.jsonl"
-        if existing.exists() and existing.read_text(encoding="utf-8") != folds:
-            raise InputError("holds another run (folds.jsonl); choose another directory", file=str(out))
-        out.mkdir(parents=True, exist_ok=True)
-        self.splits.save(out / "splits.json")
-        with atomic_write(existing) as f:
+        if run.folds.exists() and run.folds.read_text(encoding="utf-8") != folds:
+            raise InputError("holds another run (folds.jsonl); choose another directory", file=str(run.path))
+        run.path.mkdir(parents=True, exist_ok=True)
+        self.splits.save(run.splits)
+        with atomic_write(run.folds) as f:
             f.write(folds)
-        write_report(out, self.report, plots)
-        return out
+        run.write_report(self.report, plots)
+        return run.path
 
     def __repr__(self) -> str:
-        names = ", ".join(self.report["systems"])
-        return f"<CompareResult of {names} on {2 * self.report['m']} folds: {self.report['conclusion'][:80]}...>"
+        names = ", ".join(self.typed.names)
+        return f"<CompareResult of {names} on {2 * self.typed.m} folds: {self.conclusion[:80]}...>"
 
 
 def _corpus_arg(corpus) -> tuple[list[str] | None, Corpus | None]:
@@ -180,7 +188,8 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
         line's ``--rope 0.5`` points), ``variant``, ``chunk_types``, ``untyped``,
         ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``,
         ``threshold`` (the decision rule's, default 0.95), ``c1``, ``c2``, ``max_iterations`` (CRF systems),
-        ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``, ``backend``, ``scheduler``,
+        ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``,
+        ``backend``, ``scheduler``,
         ``save_models``, ``save_predictions`` — as the options of
         ``textbcv compare``.
 
@@ -207,10 +216,15 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     (1, 4, ['lexicon', 'lexicon-lower'])
     >>> 0 <= r.p_better("lexicon", "lexicon-lower") <= 1
     True
-    >>> textbcv.compare(path, systems, variant="thesis2")
+    >>> textbcv.compare(path, systems, variant="thesis2")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --variant: unknown variant 'thesis2' (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
+    textbcv.errors.InputError: variant: unknown variant 'thesis2'
+    (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
+    >>> textbcv.compare(path, systems, m=0)  # errors name the Python parameters (the command line says --m)
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: m must be at least 1, got 0
     """
     from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
     from textbcv.tagging.system import parse_system
@@ -248,7 +262,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
                              save_predictions=rest.get("save_predictions", False),
                              plots=rest.get("plots", True) and out is not None)
         folds = tuple(plan.store.ordered([s.name for s in objs]))
-        split_set = load_splits(Path(run_out) / "splits.json")
+        split_set = load_splits(RunDir(run_out).splits)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -301,7 +315,8 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     ...         if name == "chars":
     ...             lines = [" ".join("".join(line.split())) for line in lines]
     ...         _ = open(os.path.join(d, name, fold + ".txt"), "w", encoding="utf-8").write("\\n".join(lines) + "\\n")
-    >>> r = evaluate(os.path.join(d, "splits.json"), corpus, {"copy": os.path.join(d, "copy"), "chars": os.path.join(d, "chars")})
+    >>> preds = {"copy": os.path.join(d, "copy"), "chars": os.path.join(d, "chars")}
+    >>> r = evaluate(os.path.join(d, "splits.json"), corpus, preds)
     >>> r.report["counts"]["copy"], r.report["counts"]["chars"]
     ({'tp': 30, 'fp': 0, 'fn': 0}, {'tp': 6, 'fp': 54, 'fn': 24})
     """
@@ -323,8 +338,9 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
         report = run_evaluate(splits, files, systems, run_out, opts, format=fmt, columns=rest.get("columns"),
                               scheme=rest.get("scheme"), pred_scheme=pred_scheme,
                               plots=rest.get("plots", True) and out is not None, corpus=corpus_obj)
-        folds = tuple(json.loads(line) for line in (Path(run_out) / "folds.jsonl").read_text(encoding="utf-8").splitlines())
-        split_set = load_splits(Path(run_out) / "splits.json")
+        run = RunDir(run_out)
+        folds = tuple(json.loads(line) for line in run.folds.read_text(encoding="utf-8").splitlines())
+        split_set = load_splits(run.splits)
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -359,7 +375,7 @@ def score(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], scheme: 
     ...
     textbcv.errors.InputError: gold: expected one list of tags per sentence (a list of lists), got a list of str
     """
-    from textbcv.scoring import score_tags
+    from textbcv.tag_scoring import score_tags
 
     for what, seqs in (("gold", gold), ("pred", pred)):
         if isinstance(seqs, str) or any(isinstance(s, str) for s in seqs):

@@ -7,7 +7,8 @@ option) is an :class:`InputError`. The command line prints it as one line
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 
 __all__ = ["InputError", "warn"]
 
@@ -23,10 +24,14 @@ class InputError(ValueError):
         The file the error is in.
     line : int, optional
         1-based line number in ``file``.
-    param : str, optional
-        The parameter whose value is wrong, when the message begins with its
-        Python name (``m must be at least 1``): the command line renames it
-        to its option (:meth:`renamed`), so that there is one validation.
+    param : str or sequence of str, optional
+        The parameter(s) the message names, so that one validation speaks
+        both languages: Python (``m must be at least 1``) and, through
+        :meth:`renamed`, the command line's options (``--m must be at least
+        1``). A message that begins with the parameter's name needs nothing
+        more; elsewhere a mention is marked ``{name}`` (``{variant}="rho"
+        needs {rho1} and {rho2}``), shown in Python as the name (a value
+        given as ``name=value``, a flag as ``name=True``).
 
     Examples
     --------
@@ -34,26 +39,68 @@ class InputError(ValueError):
     'eng.train:12: expected 4 columns, found 3'
     >>> str(InputError("m must be at least 1, got 0", param="m"))
     'm must be at least 1, got 0'
+    >>> str(InputError('{variant}="rho" needs {rho1} and {rho2}', param=("variant", "rho1", "rho2")))
+    'variant="rho" needs rho1 and rho2'
     """
 
-    def __init__(self, message: str, file: str | None = None, line: int | None = None, *, param: str | None = None):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, file: str | None = None, line: int | None = None, *,
+                 param: str | Sequence[str] | None = None):
+        self.param = param
+        self.template = message
+        self.message = self._words(lambda p: p, python=True)
+        super().__init__(self.message)
         self.file = file
         self.line = line
-        self.param = param
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The parameters the message names (none when it names none)."""
+        if self.param is None:
+            return ()
+        return (self.param,) if isinstance(self.param, str) else tuple(self.param)
+
+    def _words(self, name_of, python: bool = False) -> str:
+        """The message with each parameter called ``name_of(param)``."""
+        text = self.template
+        for p in self.params:
+            mark = "{" + p + "}"
+            if mark not in text:  # the message begins with the parameter's name
+                if not python and re.match(rf"{re.escape(p)}(?![\w-])", text):
+                    text = name_of(p) + text[len(p):]
+                continue
+            if python:
+                text = text.replace(mark, p)
+                continue
+
+            def given(match: re.Match, option: str = name_of(p)) -> str:
+                value = match.group(1)
+                return option if value == "True" else f"{option} {value.strip(chr(34) + chr(39))}"
+
+            text = re.sub(re.escape(mark) + r"""=(True\b|"[^"]*"|'[^']*'|[^\s,;)]+)""", given, text)
+            text = text.replace(mark, name_of(p))
+        return text
 
     def renamed(self, names: Mapping[str, str]) -> InputError:
-        """This error with its parameter called as ``names`` calls it (the command line's option names).
+        """This error with its parameters called as ``names`` calls them (the command line's option names).
+
+        A value given as ``name=value`` becomes ``option value`` (a flag,
+        ``name=True``, the option alone); the rest of the message stays.
 
         Examples
         --------
         >>> str(InputError("m must be at least 1, got 0", param="m").renamed({"m": "--m"}))
         '--m must be at least 1, got 0'
+        >>> e = InputError('{variant}="rho" needs {rho1} and {rho2}', param=("variant", "rho1", "rho2"))
+        >>> str(e.renamed({"variant": "--variant", "rho1": "--rho1", "rho2": "--rho2"}))
+        '--variant rho needs --rho1 and --rho2'
+        >>> e = InputError("holds a run; add {resume}=True to continue it", param="resume")
+        >>> str(e), str(e.renamed({"resume": "--resume"}))
+        ('holds a run; add resume=True to continue it', 'holds a run; add --resume to continue it')
         """
-        if self.param not in names or not self.message.startswith(self.param):
+        message = self._words(lambda p: names.get(p, p))
+        if message == self.message:
             return self
-        return InputError(names[self.param] + self.message[len(self.param):], self.file, self.line)
+        return type(self)(message, self.file, self.line)
 
     def __str__(self) -> str:
         where = ""

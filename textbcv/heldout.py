@@ -21,11 +21,15 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError, warn
+
+if TYPE_CHECKING:
+    from textbcv.stats.answer import BayesAnswer
 
 __all__ = ["HeldoutSet", "read_heldout", "heldout_record", "heldout_section", "file_stem", "RESAMPLES"]
 
@@ -112,8 +116,8 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     for n in names:
         st = file_stem(n)
         if st in stems:
-            raise InputError(f"--heldout: {n} and {stems[st]} have the same name {st!r} (predictions of held-out "
-                             "files are kept by name); rename one")
+            raise InputError(f"heldout: {n} and {stems[st]} have the same name {st!r} (predictions of held-out "
+                             "files are kept by name); rename one", param="heldout")
         stems[st] = n
     prepared = prepare_corpus(raw, options.task)
     types = set(prepared.chunk_counts())
@@ -122,16 +126,16 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     for name in names:
         h_raw = read_corpus([name], format=format, columns=columns, scheme=scheme)
         if scheme is None and raw.scheme and h_raw.scheme and h_raw.scheme != raw.scheme:
-            raise InputError(f"--heldout: its tags are in {h_raw.scheme.upper()}, the corpus's in "
-                             f"{raw.scheme.upper()}; a held-out file must be annotated as the corpus is (or give "
-                             "--scheme to read both alike)", file=name)
+            raise InputError(f"heldout: its tags are in {h_raw.scheme.upper()}, the corpus's in {raw.scheme.upper()}; "
+                             "a held-out file must be annotated as the corpus is (or give {scheme} to read both alike)",
+                             file=name, param=("heldout", "scheme"))
         h = prepare_corpus(h_raw, options.task)
         for s in h:
             bad = [t for _, _, t in s.chunks if t not in types]
             if bad:
                 known = ", ".join(sorted(t or "(untyped)" for t in types)) or "none"
-                raise InputError(f"--heldout: chunk type {bad[0]!r} is not a type of the corpus (types: {known})",
-                                 file=s.source, line=s.line)
+                raise InputError(f"heldout: chunk type {bad[0]!r} is not a type of the corpus (types: {known})",
+                                 file=s.source, line=s.line, param="heldout")
         gold = [filter_chunks(s.chunks, options.chunk_types, options.untyped) for s in h]
         dup = np.fromiter((s.tokens in seen for s in h_raw), dtype=bool, count=len(h_raw))
         if dup.any():
@@ -147,8 +151,9 @@ def heldout_record(gold: Sequence, pred: Sequence) -> dict:
     Examples
     --------
     >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])
-    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0}, 'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1,
-    'fp': 0, 'fn': 0}}}, 'sentences': [[1, 0, 0], [0, 1, 0]]}
+    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0},
+                'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}},
+     'sentences': [[1, 0, 0], [0, 1, 0]]}
     """
     from textbcv.scoring import count_chunks, sentence_counts
 
@@ -181,7 +186,8 @@ def _bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, resamples
     return {"ci": [float(lo), float(hi)], "p_b_better": float(np.mean(d > 0)), "p_a_better": float(np.mean(d < 0))}
 
 
-def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mapping[str, dict], answer: dict,
+def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mapping[str, dict],
+                    answer: BayesAnswer | Mapping,
                     seed: int = 0, alpha: float = 0.05, resamples: int = RESAMPLES) -> dict:
     """The ``heldout`` block of ``report.json``.
 
@@ -195,8 +201,8 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     sets : mapping file → info
         For every held-out file: ``{"sentences", "tokens", "gold_chunks", "duplicates"}`` and
         ``"duplicate"``, the indices of the sentences that also occur in the corpus.
-    answer : dict
-        The Bayes answer (:func:`textbcv.stats.compare.compare_counts`): its F1 estimates and intervals.
+    answer : BayesAnswer or dict
+        The Bayes answer (:func:`textbcv.stats.compare.bayes_answer`, or its JSON): its F1 estimates and intervals.
     seed : int
         Seed of the bootstrap (one stream per file, shared by every pair).
 
@@ -205,6 +211,10 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     dict
         ``{"files": {FILE: info}, "systems": {NAME: {FILE: {...}}}, "pairs": [{...}], "bootstrap": {...}}``.
     """
+    if isinstance(answer, Mapping):
+        from textbcv.stats.answer import BayesAnswer
+
+        answer = BayesAnswer.from_dict(answer)
     files = {f: {k: v for k, v in info.items() if k != "duplicate"} for f, info in sets.items()}
     systems: dict = {n: {} for n in names}
     pooled: dict = {}
@@ -218,18 +228,18 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
             pooled[(n, f)] = sent
             model_f1 = _f1(per.sum(axis=1))
             total = _scores(sent.sum(axis=0))
-            est = answer["systems"][n]["f1"]
-            defined = est["estimate"] is not None and total["f1"] is not None
-            gap = est["estimate"] - total["f1"] if defined else None
+            est = answer.systems[n]["f1"]
+            defined = est.estimate is not None and total["f1"] is not None
+            gap = est.estimate - total["f1"] if defined else None
             systems[n][f] = {
                 "pooled": total,
                 "pooled_without_duplicates": _scores(sent[keep].sum(axis=0)),
                 "models_f1": {"mean": float(model_f1.mean()),
                               "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
                               "values": model_f1.tolist()},
-                "cv_f1": {"estimate": est["estimate"], "ci": est["ci"]},
+                "cv_f1": {"estimate": est.estimate, "ci": None if est.ci is None else list(est.ci)},
                 "gap": None if gap is None else float(gap),
-                "outside_interval": defined and not (est["ci"][0] <= total["f1"] <= est["ci"][1]),
+                "outside_interval": defined and not (est.ci[0] <= total["f1"] <= est.ci[1]),
             }
     pairs = []
     for fi, (f, info) in enumerate(sets.items()):

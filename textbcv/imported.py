@@ -29,7 +29,6 @@ from textbcv.export import fold_name
 from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
 from textbcv.pipeline import (
     CompareOptions,
-    _prepare_out,
     _sha256,
     assemble_report,
     corpus_meta,
@@ -41,6 +40,7 @@ from textbcv.pipeline import (
     write_report,
 )
 from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
+from textbcv.run_dir import RunDir
 from textbcv.scoring import count_chunks, sentence_counts
 from textbcv.split import SplitSet, load_splits
 from textbcv.tagging import FoldStore
@@ -62,7 +62,7 @@ class ImportedSystem:
     >>> ImportedSystem.parse("runs/bert-preds")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --system: expected NAME=PRED_DIR, got 'runs/bert-preds'
+    textbcv.errors.InputError: systems: expected NAME=PRED_DIR, got 'runs/bert-preds'
     """
 
     name: str
@@ -73,7 +73,7 @@ class ImportedSystem:
         """From ``NAME=PRED_DIR``."""
         name, eq, path = text.partition("=")
         if not eq or not name.strip() or not path:
-            raise InputError(f"--system: expected NAME=PRED_DIR, got {text!r}")
+            raise InputError(f"systems: expected NAME=PRED_DIR, got {text!r}", param="systems")
         return cls(name.strip(), path)
 
 
@@ -90,12 +90,13 @@ def check_pred_scheme(scheme: str | None, task: str) -> str | None:
     from textbcv.schemes import get_scheme, scheme_names
 
     if task != "ner":
-        raise InputError("--pred-scheme applies to --task ner (segmentation predictions are words, not tags)")
+        raise InputError('{pred_scheme} applies to {task}="ner" (segmentation predictions are words, not tags)',
+                         param=("pred_scheme", "task"))
     try:
         return get_scheme(scheme.lower()).name
     except (InputError, KeyError, ValueError):
-        known = ", ".join(sorted(scheme_names()))
-        raise InputError(f"--pred-scheme: unknown scheme {scheme!r} (schemes: {known})") from None
+        raise InputError(f"pred_scheme: unknown scheme {scheme!r} (schemes: {', '.join(sorted(scheme_names()))})",
+                         param="pred_scheme") from None
 
 
 def _digest(paths: Sequence[Path]) -> str:
@@ -138,7 +139,7 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
                 scheme = detect(t for p in preds for t in p.tags)
             except InputError as e:
                 raise InputError(f"cannot detect the scheme of the predicted tags ({e.message}); give it with "
-                                 "--pred-scheme", file=str(base)) from None
+                                 "{pred_scheme}", file=str(base), param="pred_scheme") from None
         chunks = decode_predictions(preds, scheme, types)
     chunks = [[filter_chunks(c, options.chunk_types, options.untyped) for c in file] for file in chunks]
     spec = {"name": system.name, "scheme": scheme, "tagger": IMPORTED, "predictions": system.predictions}
@@ -219,10 +220,11 @@ def evaluate(
     for s in systems:
         p = Path(s.predictions)
         if not p.is_dir():
-            raise InputError(f"--system {s.name}: " + ("is not a directory" if p.exists() else "no such directory"),
-                             file=s.predictions)
+            raise InputError(f"systems {s.name}: " + ("is not a directory" if p.exists() else "no such directory"),
+                             file=s.predictions, param="systems")
     out = Path(out)
-    _prepare_out(out, resume=False)
+    run_dir = RunDir(out)
+    run_dir.check_out(resume=False)
     raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme)
     split_set.check_corpus(raw, file=os.fspath(splits))
     prepared = prepare_corpus(raw, options.task)
@@ -231,7 +233,7 @@ def evaluate(
     types = (set(prepared.chunk_counts()) | ({""} if options.untyped else set())) if options.task == "ner" else None
     heldout = read_heldout(options.heldout, raw, options, format=raw.format,
                            columns=columns, scheme=scheme) if options.heldout else []
-    store = FoldStore(out / "folds.jsonl")  # in memory until written (no file exists: checked above)
+    store = FoldStore(run_dir.folds)  # in memory until written (no file exists: checked above)
     imported = {"splits": {"path": os.fspath(splits), "sha256": _sha256(os.fspath(splits))}, "systems": {}}
     for s in systems:
         records, provenance = _score_system(s, split_set, prepared, gold, options, pred_scheme, types, heldout)
@@ -251,7 +253,7 @@ def evaluate(
                              heldout=heldout, split=split_info(split_set, options, prepared),
                              clusters=fold_clusters(split_set, prepared))
     out.mkdir(parents=True, exist_ok=True)
-    split_set.save(out / "splits.json")
+    split_set.save(run_dir.splits)
     store.finalize(names)
     write_report(out, report, plots)
-    return report
+    return report.to_dict()

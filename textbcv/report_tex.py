@@ -15,15 +15,17 @@ Examples
 
 from __future__ import annotations
 
+from textbcv.methods_text import methods_paragraph, variant_text
+from textbcv.stats.answer import Comparison, Posterior
 from textbcv.verdicts import (
+    Report,
+    as_report,
     design_name,
     fmt_p,
-    methods_paragraph,
     pct,
     points,
     rope_points,
     threshold_of,
-    variant_text,
     verdict,
 )
 
@@ -54,29 +56,29 @@ def tex_escape(text: str) -> str:
     return "".join(out)
 
 
-def _cell(entry: dict) -> str:
-    if entry.get("estimate") is None:
-        return f"--- ({tex_escape(entry.get('undefined') or 'undefined')})"
-    lo, hi = entry["ci"]
-    mark = r"$^\dagger$" if entry.get("interval") == "one-sided" else ""
-    return f"{pct(entry['estimate'])} [{pct(lo)}, {pct(hi)}]{mark}"
+def _cell(entry: Posterior) -> str:
+    if entry.estimate is None:
+        return f"--- ({tex_escape(entry.undefined or 'undefined')})"
+    assert entry.ci is not None  # defined with its estimate
+    lo, hi = entry.ci
+    mark = r"$^\dagger$" if entry.interval == "one-sided" else ""
+    return f"{pct(entry.estimate)} [{pct(lo)}, {pct(hi)}]{mark}"
 
 
 def _p(p) -> str:
     return tex_escape(fmt_p(p))
 
 
-def render_tex(report: dict) -> str:
+def render_tex(report: Report) -> str:
     """The text of ``report.tex``."""
-    meta = report.get("meta") or {}
-    m, alpha = report["m"], report["alpha"]
+    report = as_report(report)
+    m, alpha = report.m, report.alpha
     level = f"{100 * (1 - alpha):g}"
     tau, rope = threshold_of(report), rope_points(report)
-    names = list(report["systems"])
-    one_sided = any(report["systems"][n][k].get("interval") == "one-sided" for n in names
-                    for k in ("precision", "recall", "f1"))
+    names = report.names
+    one_sided = any(report.systems[n][k].interval == "one-sided" for n in names for k in ("precision", "recall", "f1"))
     lines = [
-        f"% report.tex written by textbcv {meta.get('textbcv', '?')} from the values of report.json.",
+        f"% report.tex written by textbcv {report.version} from the values of report.json.",
         "% It compiles with pdflatex as it is; to use the tables in a paper, add \\usepackage{booktabs}.",
         r"\documentclass{article}",
         r"\usepackage[T1]{fontenc}",
@@ -97,13 +99,13 @@ def render_tex(report: dict) -> str:
         r"\midrule",
     ]
     for n in names:
-        s = report["systems"][n]
+        s = report.systems[n]
         lines.append(f"{tex_escape(n)} & " + " & ".join(_cell(s[k]) for k in ("precision", "recall", "f1")) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
 
-    pairs: dict[tuple[str, str], dict[str, dict]] = {}
-    for c in report["comparisons"]:
-        pairs.setdefault((c["a"], c["b"]), {})[c["metric"]] = c
+    pairs: dict[tuple[str, str], dict[str, Comparison]] = {}
+    for c in report.comparisons:
+        pairs.setdefault((c.a, c.b), {})[c.metric] = c
     by = f" by more than {points(rope)}" if rope is not None else ""
     eq_col = rope is not None
     cols = "ll" + "ccc" + ("c" if eq_col else "") + "l"
@@ -119,12 +121,12 @@ def render_tex(report: dict) -> str:
               r"A & B & Precision & Recall & F1" + (r" & Equiv.\ (F1)" if eq_col else "") + r" & Decision (F1) \\",
               r"\midrule"]
     for (a, b), per in pairs.items():
-        f1 = per.get("f1", {})
-        row = [tex_escape(a), tex_escape(b)]
-        row += [_p(per.get(k, {}).get("p_b_better")) for k in ("precision", "recall", "f1")]
+        f1 = per.get("f1")
+        row = [tex_escape(a), tex_escape(b)] + [_p(per[k].p_b_better if k in per else None)
+                                                for k in ("precision", "recall", "f1")]
         if eq_col:
-            row.append(_p(f1.get("p_equivalent")))
-        row.append(tex_escape(("undefined" if f1.get("undefined") else verdict(f1)) if f1 else "---"))
+            row.append(_p(None if f1 is None else f1.p_equivalent))
+        row.append(tex_escape(("undefined" if f1.undefined else verdict(f1)) if f1 else "---"))
         lines.append(" & ".join(row) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
     lines += [r"\paragraph{Methods.} " + tex_escape(methods_paragraph(report)), "", r"\end{document}", ""]

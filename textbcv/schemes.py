@@ -52,6 +52,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from textbcv.conlleval_rules import (
+    _decode_conlleval,
+    conlleval_end,
+    conlleval_split,
+    conlleval_start,
+)
 from textbcv.errors import InputError
 
 __all__ = [
@@ -68,18 +74,9 @@ __all__ = [
     "convert",
     "detect",
     "is_valid",
-    "TagCodes",
-    "detect_codes",
-    "detect_stream",
-    "orphan_chunks",
-    "tag_stream",
-    "chunk_spans",
-    "chunk_flags",
-    "tag_pairs",
-    "detect_pairs",
-    "orphan_pairs",
     "conlleval_start",
     "conlleval_end",
+    "conlleval_split",
 ]
 
 Chunk = tuple[int, int, str]
@@ -400,8 +397,8 @@ def _check_strict(tags: Sequence[str], chunks: list[Chunk], sch: Scheme) -> None
     canonical = encode(chunks, len(tags), sch)
     if canonical != list(tags):
         i = next(i for i, (a, b) in enumerate(zip(tags, canonical)) if a != b)
-        raise InputError(f"position {i}: tag {tags[i]!r} is not valid {sch.name.upper()} here "
-                         f"(expected {canonical[i]!r})")
+        raise InputError(f"position {i}: tag {tags[i]!r} is not valid {sch.name.upper()} here (expected "
+                         f"{canonical[i]!r})")
 
 
 def is_valid(tags: Sequence[str], scheme: str | Scheme) -> bool:
@@ -428,102 +425,6 @@ def convert(tags: Sequence[str], src: str | Scheme, dst: str | Scheme) -> list[s
     ['B-PER', 'L-PER', 'U-LOC', 'O']
     """
     return encode(decode(tags, src), len(tags), dst)
-
-
-# ----------------------------------------------------------------------------- conlleval rules
-
-
-def conlleval_end(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
-    """conlleval.pl ``endOfChunk``: did a chunk end between the previous and this token?
-
-    Arguments are prefixes and types (as split by :func:`conlleval_split`).
-
-    Examples
-    --------
-    >>> conlleval_end("I", "O", "PER", ""), conlleval_end("E", "B", "PER", "PER")
-    (True, False)
-    """
-    end = (
-        (prev_tag == "B" and tag in ("B", "O"))
-        or (prev_tag == "I" and tag in ("B", "O"))
-        or (prev_tag == "E" and tag in ("E", "I", "O"))
-    )
-    if prev_tag != "O" and prev_tag != "." and prev_type != typ:
-        end = True
-    if prev_tag in ("]", "["):
-        end = True
-    return end
-
-
-def conlleval_start(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
-    """conlleval.pl ``startOfChunk``: did a chunk start between the previous and this token?
-
-    Examples
-    --------
-    >>> conlleval_start("O", "I", "", "PER"), conlleval_start("S", "S", "PER", "PER")
-    (True, False)
-    """
-    start = (
-        (prev_tag in ("B", "I", "O") and tag == "B")
-        or (prev_tag == "O" and tag in ("I", "E"))
-        or (prev_tag == "E" and tag in ("E", "I"))
-    )
-    if tag != "O" and tag != "." and prev_type != typ:
-        start = True
-    if tag in ("[", "]"):
-        start = True
-    return start
-
-
-def conlleval_split(tag: str) -> tuple[str, str]:
-    """conlleval.pl's reading of a tag: ``/^([^-]*)-(.*)$/``, and a type ``"0"`` is ``""`` (Perl truth).
-
-    Examples
-    --------
-    >>> conlleval_split("B-PER"), conlleval_split("O"), conlleval_split("B-0")
-    (('B', 'PER'), ('O', ''), ('B', ''))
-    """
-    prefix, sep, typ = tag.partition("-")
-    if typ == "0":
-        typ = ""
-    return prefix, typ
-
-
-_CONLL_PAIRS: dict[tuple[str, str], tuple[bool, bool, str]] = {}
-
-
-def _conll_pair(prev: str, tag: str) -> tuple[bool, bool, str]:
-    """(end before ``tag``, start at ``tag``, type of ``tag``) for the tag bigram, cached."""
-    r = _CONLL_PAIRS.get((prev, tag))
-    if r is None:
-        pp, pt = conlleval_split(prev)
-        cp, ct = conlleval_split(tag)
-        r = (conlleval_end(pp, cp, pt, ct), conlleval_start(pp, cp, pt, ct), ct)
-        if len(_CONLL_PAIRS) < 1_000_000:
-            _CONLL_PAIRS[(prev, tag)] = r
-    return r
-
-
-def _decode_conlleval(tags: Sequence[str]) -> list[Chunk]:
-    chunks: list[Chunk] = []
-    prev = OUTSIDE
-    start = -1
-    ctype = ""
-    pairs = _CONLL_PAIRS
-    for i, tag in enumerate(tags):
-        r = pairs.get((prev, tag))
-        if r is None:
-            r = _conll_pair(prev, tag)
-        end, begin, t = r
-        if start >= 0 and (end or begin):
-            chunks.append((start, i, ctype))
-            start = -1
-        if begin:
-            start, ctype = i, t
-        prev = tag
-    if start >= 0:
-        chunks.append((start, len(tags), ctype))
-    return chunks
 
 
 # ----------------------------------------------------------------------------- detect
@@ -570,6 +471,8 @@ def detect(tags: Iterable) -> str:
     """
     import numpy as np
 
+    from textbcv.tag_arrays import detect_codes
+
     seqs = _sequences(tags)
     codes_of: dict[str, int] = {OUTSIDE: 0}
     flat = []
@@ -583,282 +486,14 @@ def detect(tags: Iterable) -> str:
     return detect_codes(np.array(flat, dtype=np.int64), list(codes_of), lengths)
 
 
-# ----------------------------------------------------------------------------- tag arrays
+#: Names that live in :mod:`textbcv.tag_arrays` (the same rules on integer-coded tags), still importable from here.
+_ARRAYS = ("TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs", "detect_codes",
+           "detect_stream", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES")
 
 
-class TagCodes(dict):
-    """Tag -> integer code, giving the next code to a tag seen for the first time; ``O`` is code 0.
+def __getattr__(name: str):
+    if name in _ARRAYS:
+        from textbcv import tag_arrays
 
-    ``numpy.fromiter(map(codes.__getitem__, tags), ...)`` codes a tag stream
-    at C speed; ``list(codes)`` is then the vocabulary (code ``i`` is its
-    ``i``-th tag).
-
-    Examples
-    --------
-    >>> c = TagCodes()
-    >>> [c[t] for t in ["B-X", "O", "I-X", "B-X"]], list(c)
-    ([1, 0, 2, 1], ['O', 'B-X', 'I-X'])
-    """
-
-    def __init__(self):
-        super().__init__({OUTSIDE: 0})
-
-    def __missing__(self, tag):
-        code = self[tag] = len(self)
-        return code
-
-#
-# The same rules on integer-coded tags, with array operations: a corpus is one
-# stream of codes in which every sentence is preceded by an ``O`` (so no chunk
-# crosses a sentence boundary and lenient decoding of the stream equals
-# decoding each sentence).
-
-
-def tag_stream(codes, lengths, outside: int):
-    """The stream of ``codes`` (sentences of ``lengths``) with ``outside`` before every sentence and at the end.
-
-    Returns the stream and the index in it of every original code.
-    """
-    import numpy as np
-
-    lengths = np.asarray(lengths, dtype=np.int64)
-    starts = np.zeros(len(lengths), dtype=np.int64)
-    if len(lengths) > 1:
-        np.cumsum(lengths[:-1], out=starts[1:])
-    stream = np.insert(np.asarray(codes), np.append(starts, len(codes)), outside)
-    pos = np.arange(len(codes), dtype=np.int64) + np.repeat(np.arange(1, len(lengths) + 1, dtype=np.int64), lengths)
-    return stream, pos
-
-
-def scheme_arrays(vocab: Sequence[str], sch: Scheme):
-    """``(kind, type id, types)`` arrays of every tag of ``vocab`` under ``sch`` (InputError for a tag not of it)."""
-    import numpy as np
-
-    kinds = [sch.kind(t) for t in vocab]
-    types = sorted({t for _, t in kinds})
-    tix = {t: i for i, t in enumerate(types)}
-    return (np.array([k for k, _ in kinds], dtype=np.int8), np.array([tix[t] for _, t in kinds], dtype=np.int32), types)
-
-
-def chunk_flags(stream, kind, typ):
-    """``(inside, start, stop, type id)`` at every position of a code stream, decoded leniently (as :func:`decode`)."""
-    k = kind[stream]
-    t = typ[stream]
-    inside = k != 0
-    start = inside.copy()
-    start[1:] &= ~inside[:-1] | ((k[1:] & _BEGIN) != 0) | ((k[:-1] & _END) != 0) | (t[1:] != t[:-1])
-    stop = inside.copy()
-    stop[:-1] &= ~inside[1:] | start[1:]
-    return inside, start, stop, t
-
-
-def chunk_spans(stream, kind, typ):
-    """Starts, ends (exclusive) and type ids of the chunks of a code stream, decoded leniently (as :func:`decode`)."""
-    import numpy as np
-
-    _, start, stop, t = chunk_flags(stream, kind, typ)
-    s = np.flatnonzero(start)
-    return s, np.flatnonzero(stop) + 1, t[s]
-
-
-def tag_pairs(stream, n_codes: int, outside: int = 0):
-    """How often each code follows each other in ``stream`` (an ``n_codes`` × ``n_codes`` matrix).
-
-    The stream is read as starting after an ``O`` and ending before one
-    (code ``outside``): the first and last pairs count too. Whether tags are
-    valid in a scheme, which scheme they are, how many chunks start
-    wrongly: all of it depends on these pairs only (see :func:`_allowed_pairs`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> tag_pairs(np.array([0, 1, 2, 0, 1]), 3).tolist()
-    [[1, 2, 0], [1, 0, 1], [1, 0, 0]]
-    """
-    import numpy as np
-
-    stream = np.asarray(stream, dtype=np.int64)
-    if not len(stream):
-        return np.zeros((n_codes, n_codes), dtype=np.int64)
-    index = stream[:-1] * n_codes
-    index += stream[1:]
-    counts = np.bincount(index, minlength=n_codes * n_codes).reshape(n_codes, n_codes)
-    counts[outside, stream[0]] += 1
-    counts[stream[-1], outside] += 1
-    return counts
-
-
-_ALLOWED: dict[str, frozenset] = {}
-
-
-def _allowed_pairs(sch: Scheme) -> frozenset:
-    """``(prefix, next prefix, same type)`` of every tag bigram in what ``sch`` writes (``O`` around).
-
-    A tag sequence is valid in ``sch`` (what :func:`encode` writes for its
-    chunks) exactly when each tag is written canonically (``B-X``, ``B``,
-    not ``B-``) and each of its bigrams, with an ``O`` before and after, is
-    one of these: every scheme's rules are about neighbouring tags (a
-    prefix says where in its chunk a token is, up to the heads it counts).
-    tests/test_schemes_arrays.py checks this against :func:`is_valid`.
-    """
-    out = _ALLOWED.get(sch.name)
-    if out is None:
-        longest = len(sch.heads) + 3  # long enough for every prefix, and every prefix after itself
-        # the prefixes of a chunk of every length, right after (before) a chunk of its type or not
-        chunks = [(sch.prefixes_for(n, before, after), before, after)
-                  for n in range(1, longest + 1) for before in (False, True) for after in (False, True)]
-        pairs = {(OUTSIDE, OUTSIDE, False)}
-        for p, before, after in chunks:
-            pairs.update((x, y, True) for x, y in zip(p, p[1:]))
-            if not before:
-                pairs.add((OUTSIDE, p[0], False))
-            if not after:
-                pairs.add((p[-1], OUTSIDE, False))
-            for q, q_before, _ in chunks:  # a chunk right before another (of its type or not)
-                if after == q_before:
-                    pairs.add((p[-1], q[0], after))
-        out = _ALLOWED[sch.name] = frozenset(pairs)
-    return out
-
-
-def _pair_info(pairs, vocab: Sequence[str]):
-    """Occurring pairs ``(a, b)`` and, per code, prefix, type and whether it is written canonically."""
-    import numpy as np
-
-    a, b = np.nonzero(pairs)
-    split = [split_tag(t) for t in vocab]
-    canonical = [t == OUTSIDE or make_tag(p, ty) == t for t, (p, ty) in zip(vocab, split)]
-    return a.tolist(), b.tolist(), split, canonical
-
-
-def _valid_pairs(pairs, vocab: Sequence[str], sch: Scheme) -> bool:
-    """Whether a stream with these :func:`tag_pairs` is valid in ``sch`` (each sentence :func:`is_valid`)."""
-    allowed = _allowed_pairs(sch)
-    a, b, split, canonical = _pair_info(pairs, vocab)
-    for x, y in zip(a, b):
-        (px, tx), (py, ty) = split[x], split[y]
-        if not (canonical[x] and canonical[y]):
-            return False
-        same = vocab[x] != OUTSIDE and vocab[y] != OUTSIDE and tx == ty
-        if (px, py, same) not in allowed:
-            return False
-    return True
-
-
-def _chunk_starts(pairs, vocab: Sequence[str], sch: Scheme) -> dict[str, int]:
-    """Chunks (decoded leniently with ``sch``) by the prefix of their first tag, from :func:`tag_pairs`."""
-    a, b, split, _ = _pair_info(pairs, vocab)
-    out: dict[str, int] = {}
-    for x, y in zip(a, b):
-        if vocab[y] == OUTSIDE:
-            continue
-        ky, ty = sch.kind(vocab[y])
-        kx, tx = sch.kind(vocab[x])
-        # as chunk_flags: a chunk starts after O, at a begin prefix, after an end prefix, or at a type change
-        if not kx or ky & _BEGIN or kx & _END or tx != ty:
-            p = split[y][0]
-            out[p] = out.get(p, 0) + int(pairs[x, y])
-    return out
-
-
-def detect_codes(codes, vocab: Sequence[str], lengths) -> str:
-    """:func:`detect` on integer-coded tags: ``vocab[c]`` is the tag of code ``c``; ``lengths``: sentence lengths.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> detect_codes(np.array([1, 0, 1, 2]), ["O", "I-PER", "B-PER"], [4])
-    'iob1'
-    """
-    import numpy as np
-
-    vocab = list(vocab) + [OUTSIDE]
-    stream, _ = tag_stream(np.asarray(codes, dtype=np.int64), lengths, len(vocab) - 1)
-    return detect_pairs(tag_pairs(stream, len(vocab), len(vocab) - 1), vocab)
-
-
-def detect_stream(stream, vocab: Sequence[str]) -> str:
-    """:func:`detect` on a code stream whose sentences are separated by the code of ``O`` (see :func:`tag_stream`)."""
-    vocab = list(vocab)
-    if OUTSIDE not in vocab:
-        vocab.append(OUTSIDE)
-    return detect_pairs(tag_pairs(stream, len(vocab), vocab.index(OUTSIDE)), vocab)
-
-
-def detect_pairs(pairs, vocab: Sequence[str]) -> str:
-    """:func:`detect` from the :func:`tag_pairs` of the tags (codes that never occur are ignored)."""
-    import numpy as np
-
-    pairs = np.asarray(pairs)
-    present = (pairs.sum(axis=0) + pairs.sum(axis=1)) > 0
-    used_tags = [t for t, p in zip(vocab, present) if p and t != OUTSIDE]
-    split = [split_tag(t) for t in used_tags]
-    used = {p for p, _ in split}
-    untyped = all(t == "" for _, t in split)
-    candidates = [n for n in _PREFERENCE if used <= SCHEMES[n].prefixes]
-    if not candidates:
-        raise InputError(f"no tagging scheme uses the prefixes {', '.join(sorted(used))}")
-    if untyped and "bmes" in candidates and "iobes" in candidates:
-        candidates.remove("bmes")
-        candidates.insert(candidates.index("iobes"), "bmes")
-    for name in candidates:
-        if _valid_pairs(pairs, vocab, SCHEMES[name]):
-            return name
-    if used <= {"B", "I"}:
-        # Mixed use (annotation slips): IOB1 if more chunks open with I- than with a B- that
-        # does not follow a chunk of its type, else IOB2. Their lenient decodings are the same.
-        starts = _chunk_starts(pairs, vocab, SCHEMES["iob1"])
-        opens_i = starts.get("I", 0)
-        # a B- start that follows a chunk of its type does not count
-        a, b, split_all, _ = _pair_info(pairs, vocab)
-        follows = sum(int(pairs[x, y]) for x, y in zip(a, b)
-                      if split_all[y][0] == "B" and vocab[x] != OUTSIDE and vocab[y] != OUTSIDE
-                      and split_all[x][1] == split_all[y][1])
-        opens_b = starts.get("B", 0) - follows
-        return "iob1" if opens_i >= opens_b else "iob2"
-    return candidates[0]
-
-
-def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme, outside: int | None = None) -> dict[str, int]:
-    """Chunks that do not start the way ``scheme`` starts a chunk, by the prefix they start with.
-
-    In IOB2 a chunk starts with ``B-``; one that starts with ``I-`` (after
-    ``O`` or a chunk of another type) is an *orphan*: conlleval and lenient
-    decoding open a chunk there, but the tags are not IOB2 (often they are
-    IOB1). Likewise ``I-``/``E-`` starts in IOBES, ``I-``/``L-`` in BILOU,
-    ``M``/``E`` in BMES. Schemes in which such starts are normal (IOB1,
-    IOE1, IOE2) have no orphans.
-
-    Parameters
-    ----------
-    stream : array of int
-        Tag codes, sentences separated by the code of ``O`` (see :func:`tag_stream`).
-    vocab : sequence of str
-        The tag of every code; each that occurs must be a tag of ``scheme``.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> vocab = ["O", "B-PER", "I-PER", "I-LOC"]
-    >>> orphan_chunks(np.array([0, 2, 0, 1, 2, 3, 0]), vocab, "iob2")
-    {'I': 2}
-    >>> orphan_chunks(np.array([0, 2, 0, 1, 2, 3, 0]), vocab, "iob1")
-    {}
-    """
-    vocab = list(vocab)
-    if OUTSIDE not in vocab:
-        vocab.append(OUTSIDE)
-    return orphan_pairs(tag_pairs(stream, len(vocab), vocab.index(OUTSIDE)), vocab, scheme)
-
-
-def orphan_pairs(pairs, vocab: Sequence[str], scheme: str | Scheme) -> dict[str, int]:
-    """:func:`orphan_chunks` from the :func:`tag_pairs` of the tags."""
-    sch = get_scheme(scheme)
-    if sch.name not in ORPHAN_SCHEMES:
-        return {}
-    firsts = {sch.single, sch.heads[0]} | ({sch.touch_begin} if sch.touch_begin else set())
-    return {p: n for p, n in sorted(_chunk_starts(pairs, vocab, sch).items()) if p not in firsts and n}
-
-
-#: Schemes whose chunks must start with their own start prefixes (orphan starts are counted and reported).
-ORPHAN_SCHEMES = ("iob2", "iobes", "bilou", "bmes", "bb2b3mes")
+        return getattr(tag_arrays, name)
+    raise AttributeError(f"module 'textbcv.schemes' has no attribute {name!r}")

@@ -4,6 +4,11 @@ Every subcommand lives in its own module of this package, defining
 ``register(subparsers)`` (adds its parser and sets ``func``) and is listed in
 :data:`COMMANDS`. User errors (:class:`textbcv.errors.InputError`, bad
 options) end with one line ``textbcv: error: ...`` on stderr and exit 2.
+
+The checks of options live once, in the Python API, and name Python
+parameters (``m must be at least 1``); :func:`option_name` is the one
+place that says which option of a command a parameter is (``--m``), and
+:func:`main` words every error so.
 """
 
 from __future__ import annotations
@@ -16,10 +21,29 @@ from collections.abc import Sequence
 from textbcv import __version__
 from textbcv.errors import InputError
 
-__all__ = ["main", "COMMANDS", "ArgumentParser"]
+__all__ = ["main", "COMMANDS", "ArgumentParser", "option_name", "OPTION_NAMES"]
 
 #: Subcommand modules, in the order ``textbcv --help`` lists them.
 COMMANDS: tuple[str, ...] = ("stats", "split", "score", "test", "compare", "evaluate", "report", "demo")
+
+#: Python parameters whose option in a command is not ``--`` + the name with ``-`` for ``_`` (command → name → option).
+OPTION_NAMES: dict[str, dict[str, str]] = {"evaluate": {"systems": "--system"}}
+
+
+def option_name(param: str, command: str | None = None) -> str:
+    """The option of ``command`` that sets the Python parameter ``param``.
+
+    Examples
+    --------
+    >>> option_name("max_iterations"), option_name("m"), option_name("systems", "evaluate")
+    ('--max-iterations', '--m', '--system')
+    """
+    return OPTION_NAMES.get(command or "", {}).get(param, "--" + param.replace("_", "-"))
+
+
+def _in_option_words(error: InputError, command: str | None) -> InputError:
+    """``error`` with the Python parameters it names called by ``command``'s options."""
+    return error.renamed({p: option_name(p, command) for p in error.params})
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -54,6 +78,7 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``textbcv`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    command = argv[0] if argv and argv[0] in COMMANDS else None
     try:
         # `textbcv score FILE` imports only what `score` needs (start-up time is part of every run)
         parser = build_parser([argv[0]] if argv and argv[0] in COMMANDS else COMMANDS)
@@ -63,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(note, file=sys.stderr)
         return int(status or 0)
     except InputError as e:
-        print(f"textbcv: error: {e}", file=sys.stderr)
+        print(f"textbcv: error: {_in_option_words(e, command)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("textbcv: interrupted", file=sys.stderr)

@@ -6,8 +6,7 @@ import argparse
 import sys
 
 from textbcv import defaults
-from textbcv.cli.common import (ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction,
-                                rope_warning)
+from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction, rope_warning
 from textbcv.cli.test import ALL_VARIANTS, VARIANT_HELP
 from textbcv.errors import InputError, warn
 
@@ -32,7 +31,8 @@ def csv_names(text: str) -> tuple[str, ...]:
     >>> csv_names("iob2,")
     Traceback (most recent call last):
     ...
-    argparse.ArgumentTypeError: an empty name in 'iob2,' (separate names by commas without spaces, e.g. iob2,iobes, or quote the list: "iob2, iobes")
+    argparse.ArgumentTypeError: an empty name in 'iob2,' (separate names by commas without spaces, e.g. iob2,iobes,
+    or quote the list: "iob2, iobes")
     """
     names = tuple(x.strip() for x in text.split(","))
     if not all(names):
@@ -47,34 +47,43 @@ def register(sub) -> None:
         description="Compare tagging systems on a corpus with balanced m×2 block-regularized cross-validation: "
         "split, train CRFs on every half, score chunks, and report posteriors, intervals and P(B better).")
     add_corpus_args(p)
-    p.add_argument("--task", choices=("ner", "cws"), required=True, help="ner (chunks from the tag column) or cws (words)")
+    p.add_argument("--task", choices=("ner", "cws"), required=True, help="ner (chunks from the tag column) or cws "
+                                                                         "(words)")
     p.add_argument("--systems", required=True, type=csv_names, metavar="NAME[,NAME...]",
-                   help="systems to compare, comma-separated: a tagging scheme (iob1, iob2, ioe1, ioe2, iobes, bilou, bmes, "
+                   help="systems to compare, comma-separated: a tagging scheme (iob1, iob2, ioe1, ioe2, iobes, bilou, "
+                        "bmes, "
                         "bb2b3mes), optionally +TEMPLATE, e.g. iob2,iobes+wordshape. Templates: a .json file or "
                         "ner-thesis (word and POS n-grams), ner-words (word n-grams), wordshape, ner-rich (needs pos "
-                        "and chunk columns), ner-rich-words, cws-thesis, cws-rich. Default template: ner-thesis for ner "
+                        "and chunk columns), ner-rich-words, cws-thesis, cws-rich. Default template: ner-thesis for "
+                        "ner "
                         "(ner-words when the corpus has no pos column), cws-thesis for cws; stderr and report.json "
                         "say which was used")
     g = p.add_mutually_exclusive_group()
     # default None, not 3: argparse does not see "--m 3 --sequential" as a conflict when the value is the default object
     g.add_argument("--m", type=int, default=None, help="number of 2-fold splits (default 3)")
-    g.add_argument("--sequential", action="store_true", help="start at m = 3 and add splits until the decision is clear or --m-max")
+    g.add_argument("--sequential", action="store_true", help="start at m = 3 and add splits until the decision is "
+                                                             "clear or --m-max")
     p.add_argument("--m-max", type=int, default=12, help="largest m of a sequential run (default 12, as the thesis)")
     p.add_argument("--stop", choices=("t-test", "bayes"), default="t-test",
-                   help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, or the Bayes test's P(better) ≥ --threshold (default t-test)")
+                   help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, or the Bayes "
+                        "test's P(better) ≥ --threshold (default t-test)")
     p.add_argument("--threshold", type=float, default=0.95,
                    help=THRESHOLD_HELP + "; also the level at which --sequential --stop bayes stops")
-    p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
+    p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test "
+                                                             "(default 0.05)")
     p.add_argument("--rope", type=float, metavar="POINTS", help=ROPE_HELP)
     p.add_argument("--variant", default=defaults.VARIANT, choices=ALL_VARIANTS, help=VARIANT_HELP)
     p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none",
-                   help="properties balanced between halves (label, lemma, length) or none (default none: lemma balancing "
+                   help="properties balanced between halves (label, lemma, length) or none (default none: lemma "
+                        "balancing "
                         "made test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003)")
     p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
-                   help="units kept whole by the splits (default auto: documents when the corpus marks them, else sentences; "
-                        "on CoNLL-2003 sentence-level halves leave 8.9%% of test tokens unseen against 11.5%% by document)")
+                   help="units kept whole by the splits (default auto: documents when the corpus marks them, else "
+                        "sentences; "
+                        "on CoNLL-2003 sentence-level halves leave 8.9%% of test tokens unseen against 11.5%% by "
+                        "document)")
     p.add_argument("--chunk-types", type=csv_names, metavar="TYPE[,TYPE...]",
                    help="score only chunks of these types, e.g. ORG,PER (default: every type)")
     p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
@@ -82,24 +91,31 @@ def register(sub) -> None:
     p.add_argument("--c2", type=float, help="CRF L2 regularisation (default 0.1)")
     p.add_argument("--max-iterations", type=int, help="CRF training iterations (default 100)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where folds run (default loky: local processes)")
-    p.add_argument("--scheduler", metavar="ADDRESS", help="dask.distributed scheduler address, with --backend dask (default: a local cluster of --jobs "
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where folds run (default loky: local "
+                                                                               "processes)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="dask.distributed scheduler address, with --backend dask "
+                                                          "(default: a local cluster of --jobs "
                         "workers)")
     p.add_argument("--seed", type=int, default=None, help="seed of the splits (default 0)")
     p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
                    help="independent test files (same format and scheme as the corpus): every fold's model also "
                         "tags them; the report sets their scores beside the m×2 estimate (default: none)")
     p.add_argument("--splits", metavar="SPLITS.json",
-                   help="use these splits (from `textbcv split`, made from this corpus) instead of making them (default: "
+                   help="use these splits (from `textbcv split`, made from this corpus) instead of making them "
+                        "(default: "
                         "made here from --m, --seed, --balance and --group-by)")
     p.add_argument("--resume", action="store_true", help="continue a run in --out, training only the missing folds")
-    p.add_argument("--save-models", action="store_true", help="keep every fold's crfsuite model in OUT/models/SYSTEM-splitJ-dirK.crfsuite")
-    p.add_argument("--save-predictions", action="store_true", help="keep every fold's predictions in OUT/predictions/SYSTEM-splitJ-dirK.txt, conlleval format (token, "
+    p.add_argument("--save-models", action="store_true", help="keep every fold's crfsuite model in "
+                                                              "OUT/models/SYSTEM-splitJ-dirK.crfsuite")
+    p.add_argument("--save-predictions", action="store_true", help="keep every fold's predictions in "
+                                                                   "OUT/predictions/SYSTEM-splitJ-dirK.txt, conlleval "
+                                                                   "format (token, "
                         "gold tag, predicted tag) in the system's own tagging scheme: an iobes system's file holds "
                         "IOBES tags, gold included (score it with `textbcv score --scheme iobes`); held-out files' "
                         "predictions go to OUT/predictions/heldout/NAME/ in the corpus's scheme")
     p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
-    p.add_argument("--quiet", action="store_true", help="print nothing but errors: no progress (a bar on a terminal, else one line per finished fold on "
+    p.add_argument("--quiet", action="store_true", help="print nothing but errors: no progress (a bar on a terminal, "
+                                                        "else one line per finished fold on "
                         "stderr), no notes, no report")
     p.add_argument("--out", required=True,
                    help="run directory: new, empty, or a textbcv run (with --resume to continue it); a non-empty "

@@ -34,7 +34,8 @@ def register(sub) -> None:
     p = sub.add_parser("demo", help="compare tagging schemes on the bundled corpora",
                        description="Compare IOB2 with IOBES (NER) and BMES with BB2B3MES (word segmentation) on "
                        "the bundled corpora with balanced 3×2 BCV, and print the reports.")
-    p.add_argument("--out", default="textbcv-demo", help="directory for the two run directories (default ./textbcv-demo)")
+    p.add_argument("--out", default="textbcv-demo", help="directory for the two run directories (default "
+                                                         "./textbcv-demo)")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
     p.add_argument("--m", type=int, default=3, help="number of 2-fold splits (default 3)")
     p.add_argument("--quiet", action="store_true",
@@ -44,7 +45,8 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from textbcv.cli.report import print_report
-    from textbcv.pipeline import RUN_FILES, CompareOptions, StaleRunError, prepare_compare, run_compare
+    from textbcv.pipeline import CompareOptions, StaleRunError, prepare_compare, run_compare
+    from textbcv.run_dir import RunDir
 
     paths = bundled_corpora()
     for path in paths.values():
@@ -62,13 +64,13 @@ def run(args: argparse.Namespace) -> int:
             plans.append(prepare_compare(*args_, format=fmt, resume=True))
         except StaleRunError:
             # the demo's own earlier run with other splits (another --m or textbcv version): start it afresh
-            for f in RUN_FILES:
-                (out / name / f).unlink(missing_ok=True)
+            RunDir(out / name).remove_run_files()
             print(f"textbcv: note: {out / name} held a demo run with other splits; starting it afresh",
                   file=sys.stderr, flush=True)
             plans.append(prepare_compare(*args_, format=fmt, resume=True))
     for (name, task, key, systems), plan in zip(DEMOS, plans):
-        title = f"{' vs '.join(s.upper() for s in systems)} on the bundled {'NER' if task == 'ner' else 'word-segmentation'} corpus"
+        kind = "NER" if task == "ner" else "word-segmentation"
+        title = f"{' vs '.join(s.upper() for s in systems)} on the bundled {kind} corpus"
         print(f"\n=== {title} ===\n", flush=True)
         if not args.quiet:
             for line in plan.notes:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 
 from textbcv import defaults
-from textbcv.cli.common import (ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction,
-                                rope_warning)
-from textbcv.cli.test import VARIANT_HELP
+from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction, rope_warning
 from textbcv.cli.compare import csv_names
+from textbcv.cli.test import VARIANT_HELP
 
 __all__ = ["register", "run"]
 
@@ -29,11 +28,14 @@ def register(sub) -> None:
                    help="tagging scheme of the predicted tags (default: detected for each system)")
     p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
                    help="independent test files the fold models also tagged: predictions in "
-                        "PRED_DIR/heldout/{name of FILE without .conll, .conllu, .txt, ...}/fold-{i}-{d}.txt (default: none)")
-    p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test (default 0.05)")
+                        "PRED_DIR/heldout/{name of FILE without .conll, .conllu, .txt, ...}/fold-{i}-{d}.txt (default: "
+                        "none)")
+    p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test "
+                                                             "(default 0.05)")
     p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
     p.add_argument("--rope", type=float, metavar="POINTS", help=ROPE_HELP)
-    p.add_argument("--variant", default=defaults.VARIANT, metavar="VARIANT", help=VARIANT_HELP)  # checked by CompareOptions
+    # the choices are checked by CompareOptions
+    p.add_argument("--variant", default=defaults.VARIANT, metavar="VARIANT", help=VARIANT_HELP)
     p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--chunk-types", type=csv_names, metavar="TYPE[,TYPE...]",
@@ -55,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     check_threshold(args.threshold)
     options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha,
                              rope=rope_fraction(args.rope), threshold=args.threshold,
-                             variant=args.variant, rho1=args.rho1, rho2=args.rho2, chunk_types=args.chunk_types, untyped=args.untyped,
+                             variant=args.variant, rho1=args.rho1, rho2=args.rho2, chunk_types=args.chunk_types,
+                             untyped=args.untyped,
                              heldout=tuple(args.heldout))
     options.validate()
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,

@@ -28,7 +28,8 @@ def register(sub) -> None:
     p.add_argument("--markdown", action="store_true", help="print report.md as it is")
     p.add_argument("--redraw", action="store_true",
                    help="first recompute the one-split tests (paired bootstrap, approximate randomization) from "
-                        "folds.jsonl and rewrite report.json, report.md and report.tex; nothing is trained (default: off)")
+                        "folds.jsonl and rewrite report.json, report.md and report.tex; nothing is trained (default: "
+                        "off)")
     p.add_argument("--threshold", type=float, default=None,
                    help=THRESHOLD_HELP.replace("(default 0.95;", "(default: the run's own;"))
     p.add_argument("--rope", type=float, default=None, metavar="POINTS",
@@ -44,7 +45,8 @@ def render_terminal(markdown: str, color: bool) -> str:
     def flush():
         if not table:
             return
-        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in table if not re.fullmatch(r"\|?[-|\s]+\|?", r.strip())]
+        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in table
+                if not re.fullmatch(r"\|?[-|\s]+\|?", r.strip())]
         if not rows:  # separator lines only
             table.clear()
             return
@@ -73,7 +75,8 @@ def render_terminal(markdown: str, color: bool) -> str:
             continue
         if line.startswith("#"):
             title = line.lstrip("#").strip()
-            out.append(("\033[1;4m" + title + "\033[0m") if color else title.upper() if line.startswith("# ") else title)
+            plain = title.upper() if line.startswith("# ") else title
+            out.append(("\033[1;4m" + title + "\033[0m") if color else plain)
         else:
             out.append(line.replace("`", ""))
     flush()
@@ -82,41 +85,30 @@ def render_terminal(markdown: str, color: bool) -> str:
 
 def read_report_md(out_dir: str | os.PathLike) -> str:
     """The text of ``out_dir/report.md``; InputError (naming the file) when it is missing or unreadable."""
-    path = Path(out_dir) / "report.md"
-    if not path.is_file():
-        raise InputError("no report.md here: not a finished `textbcv compare` run directory", file=str(out_dir))
-    from textbcv._io import read_text
+    from textbcv.run_dir import RunDir
 
-    return read_text(path, hint="not a report written by textbcv")
+    return RunDir(out_dir).read_report_md()
 
 
 def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None:
     """Print the report of ``out_dir`` and where its files are."""
-    out = Path(out_dir)
-    md = read_report_md(out)
-    sys.stdout.write(render_terminal(md, color=sys.stdout.isatty()))
-    from textbcv.pipeline import RUN_FILES
+    from textbcv.run_dir import RunDir
 
-    files = [p for p in ("report.md", "report.tex", "report.json", *[f for f in RUN_FILES if f.endswith(".png")],
-                         "splits.json", "folds.jsonl") if (out / p).exists()]
-    print(f"\nFiles in {out}/: " + ", ".join(files))
+    run = RunDir(out_dir)
+    sys.stdout.write(render_terminal(run.read_report_md(), color=sys.stdout.isatty()))
+    print(f"\nFiles in {run.path}/: " + ", ".join(run.files()))
 
 
 def rewrite(out_dir: str | os.PathLike, threshold: float | None = None, rope: float | None = None,
             plots: bool = True) -> dict:
     """Recompute the report of ``out_dir`` under ``threshold`` / ``rope`` (a fraction; 0 removes it) from its
     ``report.json`` and rewrite the report files; return the new report."""
-    from textbcv._io import loads_json, read_text
-    from textbcv.pipeline import REPORT_FORMAT, rerender, write_report
+    from textbcv.compare_report import rerender
+    from textbcv.run_dir import RunDir
 
-    path = Path(out_dir) / "report.json"
-    if not path.is_file():
-        raise InputError("no report.json here: not a finished `textbcv compare` run directory", file=str(out_dir))
-    report = loads_json(read_text(path, hint="not a report written by textbcv"), str(path))
-    if not isinstance(report, dict) or report.get("format") != REPORT_FORMAT or "fold_counts" not in report:
-        raise InputError(f"not a report of this textbcv version (format {REPORT_FORMAT} with fold_counts)", str(path))
-    new = rerender(report, threshold=threshold, rope=rope)
-    write_report(out_dir, new, plots=plots)
+    run = RunDir(out_dir)
+    new = rerender(run.load_report(), threshold=threshold, rope=rope)
+    run.write_report(new, plots=plots)
     return new
 
 

@@ -54,7 +54,8 @@ def register(subparsers) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("file", metavar="FILE",
-                   help="one token per line, gold and predicted tag in the last two columns (a .gz file is decompressed)")
+                   help="one token per line, gold and predicted tag in the last two columns (a .gz file is "
+                        "decompressed)")
     p.add_argument(
         "--scheme",
         type=_scheme,
@@ -65,14 +66,15 @@ def register(subparsers) -> None:
     )
     p.add_argument("--encoding", default="utf-8", metavar="ENC",
                    help="text encoding of FILE, e.g. latin-1 (default: utf-8)")
-    p.add_argument("--json", action="store_true", help="print JSON (described in docs/formats.md) instead of conlleval's report")
+    p.add_argument("--json", action="store_true", help="print JSON (described in docs/formats.md) instead of "
+                                                       "conlleval's report")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Score ``args.file`` and print the report."""
     from textbcv.corpus.conlleval import read_tag_stream
-    from textbcv.scoring import format_conlleval, score_codes
+    from textbcv.tag_scoring import format_conlleval, score_codes
 
     s = read_tag_stream(args.file, docstart="boundary" if args.json else "token", encoding=args.encoding)
     if args.scheme != "conlleval":
@@ -99,7 +101,8 @@ def orphan_report(stream, scheme: str) -> dict | None:
     (always for IOB1, IOE1, IOE2), else ``{"scheme", "gold", "predicted",
     "prefixes", "message"}``.
     """
-    from textbcv.schemes import CONLLEVAL, detect_pairs, get_scheme, orphan_pairs, split_tag, tag_pairs
+    from textbcv.schemes import CONLLEVAL, get_scheme, split_tag
+    from textbcv.tag_arrays import detect_pairs, orphan_pairs, tag_pairs
 
     n = len(stream.vocab)
     gold_pairs, pred_pairs = tag_pairs(stream.gold, n), tag_pairs(stream.pred, n)
@@ -120,8 +123,10 @@ def orphan_report(stream, scheme: str) -> dict | None:
     n = n_gold + n_pred
     hint = "is the scheme IOB1?" if name == "IOB2" else f"are the tags really {name}?"
     message = (f"{n} chunk{'s start' if n != 1 else ' starts'} with {shown} ({n_gold} gold, {n_pred} predicted), "
-               f"which never starts a chunk in {name}: {hint} Each is scored as the start of a chunk, as conlleval does.")
-    return {"scheme": get_scheme(scheme).name, "gold": n_gold, "predicted": n_pred, "prefixes": prefixes, "message": message}
+               f"which never starts a chunk in {name}: {hint} Each is scored as the start of a chunk, as conlleval "
+               "does.")
+    return {"scheme": get_scheme(scheme).name, "gold": n_gold, "predicted": n_pred, "prefixes": prefixes,
+            "message": message}
 
 
 def _check_tags(stream, scheme: str) -> None:

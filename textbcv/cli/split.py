@@ -28,7 +28,8 @@ def register(subparsers) -> None:
                         "test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003; length balances the "
                         "length distribution itself)")
     p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
-                   help="units kept whole (default auto: documents when the corpus marks them, else sentences; on CoNLL-2003 "
+                   help="units kept whole (default auto: documents when the corpus marks them, else sentences; on "
+                        "CoNLL-2003 "
                         "sentence-level halves leave 8.9%% of test tokens unseen against 11.5%% by document)")
     p.add_argument("--keep-duplicates-apart", action="store_true",
                    help="do not force exact duplicate sentences into one block")
@@ -44,7 +45,8 @@ def register(subparsers) -> None:
     p.add_argument("--force", action="store_true", help="replace --out when it exists")
     p.add_argument("--export", metavar="DIR",
                    help="also write every fold's train and test sentences (as in the source) to DIR/fold-{i}-{d}/, "
-                        "for a tagger trained outside textbcv; then `textbcv evaluate` scores its predictions (default: none; "
+                        "for a tagger trained outside textbcv; then `textbcv evaluate` scores its predictions "
+                        "(default: none; "
                         "DIR must be new or empty)")
     p.set_defaults(func=run)
 
@@ -61,17 +63,11 @@ def corpus_command(args) -> list[str]:
     return out
 
 
-#: make_splits' parameters as this command's options (its errors name them so).
-OPTIONS = {"m": "--m", "seed": "--seed", "effort": "--effort", "select": "--select", "balance": "--balance"}
-
-
 def run(args) -> int:
     from textbcv.split.make import check_options, make_splits
 
-    try:  # the library's validation, before the corpus is read, in the words of this command
-        check_options(args.m, args.method, args.seed, balance=args.balance, effort=args.effort, select=args.select)
-    except InputError as e:
-        raise e.renamed(OPTIONS) from None
+    # the library's validation, before the corpus is read (main() words its errors as this command's options)
+    check_options(args.m, args.method, args.seed, balance=args.balance, effort=args.effort, select=args.select)
     check_writable(args.out)
     if Path(args.out).exists() and not args.force:
         raise InputError("--out: the file exists; add --force to replace it, or choose another name", file=args.out)
@@ -88,7 +84,8 @@ def run(args) -> int:
     if args.report:  # computed before writing, so that a failure leaves no output file
         balanced = args.balance.strip() not in ("", "none")  # bcv-select selects on the balance measures
         others = [(meth, make_splits(corpus, method=meth, select=args.select, **kw))
-                  for meth in ("bcv", "bcv-select", "random") if meth != args.method and (balanced or meth != "bcv-select")]
+                  for meth in ("bcv", "bcv-select", "random")
+                  if meth != args.method and (balanced or meth != "bcv-select")]
     if args.export:
         from textbcv.export import export_folds
 
@@ -144,7 +141,8 @@ def _report(method: str, s, others) -> str:
         for name, floor in s.quality.get("chi2_floor", {}).items():
             target = TARGETS.get(name)
             if target is not None and floor > target:
-                lines.append(f"{name}: the floor {floor:.4f} is above the target χ²/J ≤ {target:g}: no split keeping these "
+                lines.append(f"{name}: the floor {floor:.4f} is above the target χ²/J ≤ {target:g}: no split keeping "
+                             "these "
                              "units whole can reach it (units holding much of one category: duplicates, documents, "
                              "paragraphs repeating their words); judge this measure against its floor")
     return "\n".join(lines)

@@ -79,9 +79,10 @@ def read_corpus(
     if format == "conll":
         return read_conll(paths, columns=columns, scheme=scheme, encoding=encoding)
     if columns is not None:
-        raise InputError(f"--columns applies to --format conll only, not {format}")
+        raise InputError(f'{{columns}} applies to {{format}}="conll" only, not {format}', param=("columns", "format"))
     if scheme is not None and not (format == "segmented" and scheme.lower() == "bmes"):
-        raise InputError(f"--scheme applies to --format conll only ({format} files have no tag column to read)")
+        raise InputError(f'{{scheme}} applies to {{format}}="conll" only ({format} files have no tag column to read)',
+                         param=("scheme", "format"))
     if format == "conllu":
         return read_conllu(paths, encoding=encoding)
     return read_segmented(paths, encoding=encoding)

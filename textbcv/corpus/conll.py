@@ -11,7 +11,7 @@ space inside a token stays part of it. Columns get roles (``token``,
 
 Files are read whole and split in bulk (a 200,000-token file in a small
 multiple of a bare ``line.split()`` loop); the tag scheme is detected with
-array operations (:func:`textbcv.schemes.detect_codes`).
+array operations (:func:`textbcv.tag_arrays.detect_codes`).
 """
 
 from __future__ import annotations
@@ -46,19 +46,19 @@ def parse_columns(columns: str | Sequence[str] | None) -> tuple[str, ...] | None
     >>> parse_columns("token,colour")
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: --columns: unknown role 'colour' (roles: token, lemma, pos, chunk, ner, _)
+    textbcv.errors.InputError: columns: unknown role 'colour' (roles: token, lemma, pos, chunk, ner, _)
     """
     if columns is None:
         return None
     roles = tuple(r.strip() for r in (columns.split(",") if isinstance(columns, str) else columns))
     for r in roles:
         if r not in ROLES:
-            raise InputError(f"--columns: unknown role {r!r} (roles: {', '.join(ROLES)})")
+            raise InputError(f"columns: unknown role {r!r} (roles: {', '.join(ROLES)})", param="columns")
     if "token" not in roles:
-        raise InputError("--columns: one column must have the role 'token'")
+        raise InputError("columns: one column must have the role 'token'", param="columns")
     for r in set(roles) - {"_"}:
         if roles.count(r) > 1:
-            raise InputError(f"--columns: role {r!r} given twice")
+            raise InputError(f"columns: role {r!r} given twice", param="columns")
     return roles
 
 
@@ -235,46 +235,48 @@ def read_conll(
         return _build(files, paths, scheme, encoding)
 
 
-def _tag_error(files: list[_File], flat_index: int, message: str) -> InputError:
-    """InputError at the FILE:LINE of the ``flat_index``-th tag over all files."""
+def _tag_error(files: list[_File], flat_index: int, message: str, param: str | None = None) -> InputError:
+    """InputError at the FILE:LINE of the ``flat_index``-th tag over all files (``param``: the parameter it names)."""
     for f in files:
         n = int(f.sizes.sum()) if "ner" in f.roles else 0
         if flat_index < n:
-            return InputError(message, file=f.path, line=int(f.token_lines[flat_index]))
+            return InputError(message, file=f.path, line=int(f.token_lines[flat_index]), param=param)
         flat_index -= n
-    return InputError(message, file=files[0].path)  # pragma: no cover - index within the tags
+    return InputError(message, file=files[0].path, param=param)  # pragma: no cover - index within the tags
 
 
 def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarray, paths: list[str],
                     scheme: str | None) -> str | None:
     """The scheme of the ``ner`` columns (given or detected), after checking every distinct tag."""
-    from textbcv.schemes import SCHEMES, TagCodes, detect_codes, get_scheme, split_tag
+    from textbcv.schemes import SCHEMES, get_scheme, split_tag
+    from textbcv.tag_arrays import TagCodes, detect_codes
 
     codes_of = TagCodes()
     codes = np.fromiter(map(codes_of.__getitem__, chain.from_iterable(tag_seqs)), dtype=np.int64,
                         count=int(lengths.sum()))
     vocab = list(codes_of)
 
-    def check(prefixes, what: str) -> None:
+    def check(prefixes, what: str, param: str | None = None) -> None:
         bad = [codes_of[t] for t in vocab[1:] if split_tag(t)[0] not in prefixes]
         if bad:
             first = int(np.flatnonzero(np.isin(codes, bad))[0])
             tag = vocab[codes[first]]
-            raise _tag_error(files, first, f"tag {tag!r} {what} (prefixes: {', '.join(sorted(prefixes))} and O)")
+            raise _tag_error(files, first, f"tag {tag!r} {what} (prefixes: {', '.join(sorted(prefixes))} and O)",
+                             param)
 
     if scheme is not None:
         try:
             sch = get_scheme(scheme.lower())
         except (InputError, ValueError) as e:
-            raise InputError(f"--scheme: {getattr(e, 'message', e)}") from None
-        check(sch.prefixes, f"is not a tag of --scheme {sch.name}")
+            raise InputError(f"scheme: {getattr(e, 'message', e)}", param="scheme") from None
+        check(sch.prefixes, f'is not a tag of {{scheme}}="{sch.name}"', "scheme")
         return sch.name
     try:
         return detect_codes(codes, vocab, lengths)
     except InputError as e:
         known = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
         check(known, "is not a tag of any scheme")
-        raise InputError(f"{e.message}; give the scheme with --scheme", file=paths[0]) from None
+        raise InputError(f"{e.message}; give the scheme with {{scheme}}", file=paths[0], param="scheme") from None
 
 
 def _build(files: list[_File], paths: list[str], scheme: str | None, encoding: str) -> Corpus:
@@ -383,7 +385,8 @@ def write_conll(
             for row in zip(*cols):
                 for v in row:
                     if not v or any(c in v for c in " \t\n\r"):
-                        raise InputError(f"cannot write {v!r} in a column file: empty or holds a space, TAB or "
-                                         "line end", file=s.source, line=s.line)
+                        raise InputError(f"cannot write {v!r} in a column file: empty or holds a space, TAB or line "
+                                         "end",
+                                         file=s.source, line=s.line)
                 f.write(" ".join(row) + "\n")
             f.write("\n")

@@ -15,6 +15,11 @@ with array operations and codes the tags as integers, without one Python
 object per token (10^7 tokens in a few hundred MB). :func:`read_conlleval`
 gives the sentences with their tokens.
 
+The module is one format's home — reading and writing conlleval files — and a
+little over 500 lines on purpose: most of it is the block reader's array code
+(fields found and tags coded without a Python object per token), one idea that
+would only be scattered by a split.
+
 Examples
 --------
 >>> import tempfile, os
@@ -413,8 +418,8 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
                     text = data[(int(newline[i - 1]) + 1 if i else 0):int(newline[i])].decode("utf-8").strip(" \t")
                     raise InputError(f"expected at least 2 columns (token ... gold predicted), found {n}: {text!r}",
                                      file=name, line=first_line + i)
-                raise InputError(f"expected {ncols} columns as on line {ncols_line}, found {n}", file=name,
-                                 line=first_line + i)
+                raise InputError(f"expected {ncols} columns as on line {ncols_line}, found "
+                                 f"{n}", file=name, line=first_line + i)
         first_start, first_end, gold_start, gold_end, pred_start, pred_end = spans(ncols)
         boundary = _fields_equal(b, first_start, first_end, BOUNDARY.encode())
         if docstart == "boundary":
@@ -433,8 +438,8 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
         pred_parts.append(p)
         token_parts.append(tok)
         if tokens is not None:
-            starts, ends = first_start[keep].tolist(), first_end[keep].tolist()
-            tokens.extend(data[s:e].decode("utf-8") for s, e in zip(starts, ends))
+            tokens.extend(data[s:e].decode("utf-8")
+                          for s, e in zip(first_start[keep].tolist(), first_end[keep].tolist()))
     if not any_text:
         raise InputError("file is empty (no sentences)", file=name, line=1)
     token = np.concatenate(token_parts)

@@ -29,8 +29,8 @@ Examples
 >>> check_format([p], "segmented")
 Traceback (most recent call last):
 ...
-textbcv.errors.InputError: .../x.txt: --format segmented does not fit this file: it looks like conll (2 columns, tags in
-the last); use --format conll (or leave --format out)
+textbcv.errors.InputError: .../x.txt: format="segmented" does not fit this file: it looks like conll
+(2 columns, tags in the last); use format="conll" (or leave format out)
 """
 
 from __future__ import annotations
@@ -125,8 +125,8 @@ def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGues
     if guess.decisive or guess.format is not None and ext in (None, guess.format):
         return guess
     if ext is not None:
-        content = f"; the content: {guess.reason}" if guess.reason else ""
-        return FormatGuess(ext, f"the extension {_extension(path)}{content}")
+        return FormatGuess(ext, "the extension "
+                                f"{_extension(path)}" + (f"; the content: {guess.reason}" if guess.reason else ""))
     return guess
 
 
@@ -209,8 +209,9 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
     if format is not None:
         for p, g in guesses:
             if g.decisive and g.format != format:
-                raise InputError(f"--format {format} does not fit this file: it looks like {g.format} ({g.reason}); "
-                                 f"use --format {g.format} (or leave --format out)", file=p)
+                raise InputError(f'{{format}}="{format}" does not fit this file: it looks like {g.format} '
+                                 f'({g.reason}); '
+                                 f'use {{format}}="{g.format}" (or leave {{format}} out)', file=p, param="format")
         return FormatGuess(format, f"--format {format}", True)
     found = {g.format for _, g in guesses if g.format is not None}
     if len(found) > 1:
@@ -220,12 +221,14 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
                 first.setdefault(g.format, (p, g))
         (pa, ga), (pb, gb) = list(first.values())[:2]
         raise InputError(f"the files are in different formats: {pa} looks like {ga.format} ({ga.reason}), "
-                         f"{pb} like {gb.format} ({gb.reason}); give --format, or read them separately")
+                         f"{pb} like {gb.format} ({gb.reason}); give {{format}}, or read them separately",
+                         param="format")
     if not found:
         p, g = guesses[0]
         if not g.reason:  # nothing to read (no file, no text): the reader says what is wrong
             return FormatGuess("conll", "", False)
-        raise InputError(f"cannot tell the format ({g.reason}); give --format ({', '.join(FORMATS)})", file=p)
+        raise InputError(f"cannot tell the format ({g.reason}); give {{format}} ({', '.join(FORMATS)})", file=p,
+                         param="format")
     fmt = found.pop()
     reasons = sorted({g.reason for _, g in guesses if g.format == fmt})
     return FormatGuess(fmt, "; ".join(reasons), all(g.decisive for _, g in guesses if g.format == fmt))

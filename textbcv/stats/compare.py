@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from .answer import BayesAnswer, Comparison, Posterior
 from .bayes import THRESHOLD, decide, prob_better, prob_better_mc
 from .correlation import C_hat, count_factor
 from .posterior import METRICS, MetricPosterior, posteriors
 
-__all__ = ["compare_counts", "fold_counts", "fold_metrics", "adaptive_count_factor", "system_posteriors",
-           "undefined_reason", "pooled_scores", "counts_scores", "credible_interval", "ALL_VARIANTS", "METHODS"]
+__all__ = ["compare_counts", "bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor",
+           "system_posteriors", "undefined_reason", "pooled_scores", "counts_scores", "credible_interval",
+           "ALL_VARIANTS", "METHODS"]
 
 #: Count-factor variants accepted by :func:`compare_counts`.
 ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered")
@@ -121,8 +123,9 @@ def counts_scores(tp: int, fp: int, fn: int) -> dict:
 
     Examples
     --------
-    >>> counts_scores(0, 0, 3)
-    {'tp': 0, 'fp': 0, 'fn': 3, 'precision': None, 'recall': 0.0, 'f1': 0.0, 'undefined': {'precision': 'no predicted chunks'}}
+    >>> counts_scores(0, 0, 3)  # doctest: +NORMALIZE_WHITESPACE
+    {'tp': 0, 'fp': 0, 'fn': 3, 'precision': None, 'recall': 0.0, 'f1': 0.0,
+     'undefined': {'precision': 'no predicted chunks'}}
     """
     out = {"tp": int(tp), "fp": int(fp), "fn": int(fn), **pooled_scores(tp, fp, fn)}
     why = {k: undefined_reason(k, tp, fp, fn) for k in METRICS}
@@ -221,7 +224,48 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
                    rho2: float | None = None, threshold: float | None = THRESHOLD, prior: float = 1.0,
                    draws: int = 10**6, seed: int = 0,
                    design_effects: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, Any]:
-    """The ``textbcv test`` answer for per-fold counts of two or more systems.
+    """The ``textbcv test`` answer for per-fold counts of two or more systems, as JSON-ready dict.
+
+    :func:`bayes_answer` with the same parameters, as its ``to_dict()``.
+
+    Returns
+    -------
+    dict
+        ``{"m", "alpha", "systems": {name: {metric: {"estimate", "ci", "mode",
+        "mean", "interval"}}}, "comparisons": [{"a", "b", "metric", "p_b_better",
+        "p_a_better", "decision", ...}], "threshold", ...}``; pairs in input
+        order (a before b), metrics precision, recall, f1. A metric a system
+        cannot have (no predicted chunks: precision) has ``estimate``,
+        ``ci``, ``mode`` and ``mean`` None and ``undefined`` its reason; its
+        comparisons have None probabilities, ``undefined`` and decision "no
+        clear difference". ``interval`` is "equal-tailed", or "one-sided" at
+        a score of 0 or 100% (:func:`credible_interval`).
+
+    Examples
+    --------
+    >>> A = [{"tp": 90, "fp": 10, "fn": 12}] * 6
+    >>> B = [{"tp": 93, "fp": 9, "fn": 10}] * 6
+    >>> r = compare_counts({"A": A, "B": B}, m=3)
+    >>> r["systems"]["A"]["f1"]["ci"]
+    [0.8546..., 0.9161...]
+    >>> [(c["metric"], round(c["p_b_better"], 3), c["decision"])
+    ...  for c in r["comparisons"]]  # doctest: +NORMALIZE_WHITESPACE
+    [('precision', 0.664, 'no clear difference'), ('recall', 0.758, 'no clear difference'),
+     ('f1', 0.777, 'no clear difference')]
+    >>> [c["decision"] for c in compare_counts({"A": A, "B": B}, m=3, threshold=0.5)["comparisons"]]
+    ['B better', 'B better', 'B better']
+    """
+    return bayes_answer(systems_counts, m, alpha=alpha, rope=rope, method=method, variant=variant, rho1=rho1,
+                        rho2=rho2, threshold=threshold, prior=prior, draws=draws, seed=seed,
+                        design_effects=design_effects).to_dict()
+
+
+def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05, rope: float | None = None,
+                 method: str = "exact", variant: str = "thesis", rho1: float | None = None,
+                 rho2: float | None = None, threshold: float | None = THRESHOLD, prior: float = 1.0,
+                 draws: int = 10**6, seed: int = 0,
+                 design_effects: Mapping[str, Mapping[str, float]] | None = None) -> BayesAnswer:
+    """Posteriors, credible intervals and the Bayes test for per-fold counts of two or more systems.
 
     Parameters
     ----------
@@ -257,28 +301,17 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
 
     Returns
     -------
-    dict
-        ``{"m", "alpha", "systems": {name: {metric: {"estimate", "ci", "mode",
-        "mean", "interval"}}}, "comparisons": [{"a", "b", "metric", "p_b_better",
-        "p_a_better", "decision", ...}], "threshold", ...}``; pairs in input
-        order (a before b), metrics precision, recall, f1. A metric a system
-        cannot have (no predicted chunks: precision) has ``estimate``,
-        ``ci``, ``mode`` and ``mean`` None and ``undefined`` its reason; its
-        comparisons have None probabilities, ``undefined`` and decision "no
-        clear difference". ``interval`` is "equal-tailed", or "one-sided" at
-        a score of 0 or 100% (:func:`credible_interval`).
+    BayesAnswer
+        ``to_dict()`` is :func:`compare_counts`'s dict.
 
     Examples
     --------
     >>> A = [{"tp": 90, "fp": 10, "fn": 12}] * 6
     >>> B = [{"tp": 93, "fp": 9, "fn": 10}] * 6
-    >>> r = compare_counts({"A": A, "B": B}, m=3)
-    >>> r["systems"]["A"]["f1"]["ci"]
-    [0.8546..., 0.9161...]
-    >>> [(c["metric"], round(c["p_b_better"], 3), c["decision"]) for c in r["comparisons"]]
-    [('precision', 0.664, 'no clear difference'), ('recall', 0.758, 'no clear difference'), ('f1', 0.777, 'no clear difference')]
-    >>> [c["decision"] for c in compare_counts({"A": A, "B": B}, m=3, threshold=0.5)["comparisons"]]
-    ['B better', 'B better', 'B better']
+    >>> ans = bayes_answer({"A": A, "B": B}, m=3, rope=0.005)
+    >>> c = ans.comparison("A", "B", "f1")
+    >>> round(c.p_b_better, 3), round(c.p_equivalent, 3), c.decision, c.equivalent
+    (0.7, 0.14, 'no clear difference', False)
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
@@ -302,7 +335,7 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
             raise ValueError(f"system {name!r}: {e}") from None
     r = 0.0 if rope is None else float(rope)
 
-    posts, factors, out_systems, out_counts, undefined = {}, {}, {}, {}, {}
+    posts, factors, out_systems, out_counts = {}, {}, {}, {}
     for name in names:
         if variant == "clustered" and (design_effects is None or name not in design_effects):
             raise ValueError(f"variant 'clustered' needs the design effect of system {name!r} (per-sentence counts)")
@@ -310,78 +343,60 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
                                                        None if design_effects is None else design_effects.get(name))
         tot = counts[name].sum(axis=0)
         out_counts[name] = {"tp": int(tot[0]), "fp": int(tot[1]), "fn": int(tot[2])}
-        pooled = pooled_scores(*tot)
-        out_systems[name] = {}
-        for k in METRICS:
-            why = undefined_reason(k, *tot)
-            undefined[name, k] = why
-            if why:
-                out_systems[name][k] = {"estimate": None, "ci": None, "mode": None, "mean": None, "interval": None,
-                                        "undefined": why}
-                continue
-            ci, kind = credible_interval(posts[name][k], pooled[k], alpha)
-            out_systems[name][k] = {"estimate": pooled[k], "ci": ci, "mode": posts[name][k].mode(),
-                                    "mean": posts[name][k].mean(), "interval": kind}
+        out_systems[name] = {k: _posterior(posts[name][k], tot, k, alpha) for k in METRICS}
 
-    comparisons = []
-    pairs = list(itertools.combinations(names, 2))
-    for a, b in pairs:
-        for k in METRICS:
-            pa, pb = posts[a][k], posts[b][k]
-            why = "; ".join(f"{n}: {undefined[n, k]}" for n in (a, b) if undefined[n, k])
-            if why:
-                entry = {"a": a, "b": b, "metric": k, "p_b_better": None, "p_a_better": None,
-                         "decision": decide(None, None, threshold)}
-                if r > 0:
-                    entry.update(p_equivalent=None, equivalent=False)
-                entry["undefined"] = f"{_label(k)} undefined ({why})"
-                comparisons.append(entry)
-                continue
-            if method == "monte-carlo":
-                res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
-                row = {"p_b_better": res["p_b_better"], "p_a_better": res["p_a_better"]}
-                if r > 0:
-                    row["p_equivalent"] = res["p_equivalent"]
-                row["mc_se"] = res["se_b_better"]
-            else:
-                row = prob_better(pa, pb, rope=r)
-                if method == "both":
-                    res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
-                    row["mc_p_b_better"] = res["p_b_better"]
-                    row["mc_se"] = res["se_b_better"]
-            decision = decide(row["p_b_better"], row["p_a_better"], threshold)
-            entry = {"a": a, "b": b, "metric": k, "p_b_better": row["p_b_better"],
-                     "p_a_better": row["p_a_better"], "decision": decision}
-            entry.update({key: v for key, v in row.items() if key not in entry})
-            if r > 0:
-                entry["equivalent"] = row["p_equivalent"] >= threshold
-            comparisons.append(entry)
-
-    k_pairs = len(pairs)
-    out = {
-        "m": m,
-        "alpha": alpha,
-        "systems": out_systems,
-        "comparisons": comparisons,
-        "variant": variant,
-        "count_factor": {name: factors[name] if variant in ("adaptive", "clustered") else factors[name]["f1"]
-                         for name in names},
-        "method": method,
-        "threshold": threshold,
-        "rope": rope,
-        "prior": prior,
-        "counts": out_counts,
-    }
-    if variant == "clustered":
-        out["design_effects"] = {name: {k: float(max(1.0, design_effects[name][k])) for k in METRICS} for name in names}
-    if method != "exact":
-        out["draws"] = draws
-        out["seed"] = seed
+    comparisons = [_comparison(a, b, k, out_systems, posts, r, method, threshold, draws, seed)
+                   for a, b in itertools.combinations(names, 2) for k in METRICS]
+    k_pairs = len(names) * (len(names) - 1) // 2
+    family_wise = None
     if k_pairs > 1:
-        out["family_wise"] = {
+        family_wise = {
             "pairs": k_pairs,
             "alpha_per_pair": alpha / k_pairs,
             "note": (f"{k_pairs} pairwise comparisons: for a family-wise level {alpha:g}, judge each pair at "
-                     f"{alpha / k_pairs:.4g} (alpha/k, thesis §4.3), e.g. decision threshold {1 - alpha / k_pairs:.4g}"),
+                     f"{alpha / k_pairs:.4g} (alpha/k, thesis §4.3), e.g. decision threshold "
+                     f"{1 - alpha / k_pairs:.4g}"),
         }
-    return out
+    return BayesAnswer(
+        m=m, alpha=alpha, systems=out_systems, comparisons=tuple(comparisons), variant=variant,
+        count_factor={name: factors[name] if variant in ("adaptive", "clustered") else factors[name]["f1"]
+                      for name in names},
+        method=method, threshold=threshold, rope=rope, prior=prior, counts=out_counts,
+        design_effects=({name: {k: float(max(1.0, design_effects[name][k])) for k in METRICS} for name in names}
+                        if variant == "clustered" else None),
+        draws=draws if method != "exact" else None, seed=seed if method != "exact" else None,
+        family_wise=family_wise)
+
+
+def _posterior(post: MetricPosterior, tot: np.ndarray, metric: str, alpha: float) -> Posterior:
+    """The :class:`Posterior` entry of one metric of one system from its pooled counts ``tot``."""
+    why = undefined_reason(metric, *tot)
+    if why:
+        return Posterior.undefined_because(why)
+    estimate = pooled_scores(*tot)[metric]
+    ci, kind = credible_interval(post, estimate, alpha)
+    return Posterior(estimate, (ci[0], ci[1]), post.mode(), post.mean(), kind, distribution=post)
+
+
+def _comparison(a: str, b: str, metric: str, systems: Mapping[str, Mapping[str, Posterior]],
+                posts: Mapping[str, Mapping[str, MetricPosterior]], r: float, method: str, threshold: float,
+                draws: int, seed: int) -> Comparison:
+    """The Bayes test of one pair on one metric (``r``: the rope, 0 for none)."""
+    why = "; ".join(f"{n}: {systems[n][metric].undefined}" for n in (a, b) if systems[n][metric].undefined)
+    if why:
+        return Comparison(a, b, metric, None, None, decide(None, None, threshold),
+                          equivalent=False if r > 0 else None, undefined=f"{_label(metric)} undefined ({why})")
+    pa, pb = posts[a][metric], posts[b][metric]
+    mc_p, mc_se = None, None
+    if method == "monte-carlo":
+        res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
+        mc_se = res["se_b_better"]
+    else:
+        res = prob_better(pa, pb, rope=r)
+        if method == "both":
+            mc = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
+            mc_p, mc_se = mc["p_b_better"], mc["se_b_better"]
+    p_eq = res.get("p_equivalent") if r > 0 else None
+    return Comparison(a, b, metric, res["p_b_better"], res["p_a_better"],
+                      decide(res["p_b_better"], res["p_a_better"], threshold), p_equivalent=p_eq,
+                      equivalent=p_eq >= threshold if p_eq is not None else None, mc_p_b_better=mc_p, mc_se=mc_se)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from scipy import integrate, special, stats
 
 __all__ = [
@@ -214,13 +213,15 @@ def arrci(m: int, alpha: float = 0.05, corrected: bool = True) -> float:
     m = _check_m(m)
 
     def rate(r2: float, r1: float) -> float:
-        return 1.0 - _expected_halfwidth(m + 1, r1, r2, alpha, corrected) / _expected_halfwidth(m, r1, r2, alpha, corrected)
+        return 1.0 - (_expected_halfwidth(m + 1, r1, r2, alpha, corrected)
+                      / _expected_halfwidth(m, r1, r2, alpha, corrected))
 
     val, _ = integrate.dblquad(rate, 0.0, 0.5, 0.0, 0.5, epsabs=1e-10, epsrel=1e-8)
     return 4.0 * val
 
 
-def choose_max_m(alpha: float = 0.05, gamma: float = 0.05, corrected: bool = True, m_start: int = 3, limit: int = 100) -> int:
+def choose_max_m(alpha: float = 0.05, gamma: float = 0.05, corrected: bool = True, m_start: int = 3,
+                 limit: int = 100) -> int:
     """M: the smallest m ≥ m_start whose ARRCI_α(m) ≤ γ (extra splits then shorten the CI by < γ).
 
     Examples

@@ -16,8 +16,6 @@ from functools import lru_cache
 import numpy as np
 from scipy import special
 
-from .correlation import count_factor
-
 __all__ = [
     "MetricPosterior",
     "BetaPosterior",
@@ -213,7 +211,8 @@ class BetaPosterior(MetricPosterior):
         """Beta density."""
         t = np.asarray(t, dtype=float)
         with np.errstate(divide="ignore"):
-            logf = special.xlogy(self.alpha - 1, t) + special.xlog1py(self.beta - 1, -t) - special.betaln(self.alpha, self.beta)
+            logf = (special.xlogy(self.alpha - 1, t) + special.xlog1py(self.beta - 1, -t)
+                    - special.betaln(self.alpha, self.beta))
         return np.where((t >= 0) & (t <= 1), np.exp(logf), 0.0)
 
     def mode(self) -> float:

@@ -14,15 +14,18 @@ trains the models of split j only when the test asks for it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from .bayes import NO_CLEAR_DIFFERENCE
 from .correlation import C_hat, f_hat
 
-__all__ = ["SequentialTTest", "SequentialState", "sequential_t_test", "sequential_pair", "var2", "Q_CHOICES"]
+__all__ = ["SequentialTTest", "SequentialState", "SequentialPair", "sequential_t_test", "sequential_pair",
+           "sequential_pairs", "stop_reason", "STOP_RULES", "var2", "Q_CHOICES"]
 
 #: ``"alpha/2"``: t quantile at upper α/2 as printed (eq. 5.40); ``"alpha"``: the one-sided textbook choice.
 Q_CHOICES = ("alpha/2", "alpha")
@@ -63,6 +66,14 @@ class SequentialState:
         return {"m": self.m, "mean": self.mean, "var2": self.var2, "sigma": self.sigma, "C_hat": self.C_hat,
                 "f_hat": self.f_hat, "t_q": self.t_q, "boundary": self.boundary, "ci": list(self.ci),
                 "decision": self.decision}
+
+    to_dict = as_dict
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SequentialState:
+        """Read :meth:`as_dict`'s JSON back."""
+        return cls(d["m"], d["mean"], d["var2"], d["sigma"], d["C_hat"], d["f_hat"], d["t_q"], d["boundary"],
+                   (d["ci"][0], d["ci"][1]), d["decision"])
 
 
 @dataclass
@@ -175,6 +186,7 @@ def sequential_t_test(differences: np.ndarray | Sequence[Sequence[float]], alpha
         state = test.update(row)
         if state.done:
             break
+    assert state is not None  # d has at least one split
     out = state.as_dict()
     out["m_stop"] = state.m
     out["history"] = [s.as_dict() for s in test.history]
@@ -197,7 +209,7 @@ def sequential_pair(differences: np.ndarray | Sequence[Sequence[float]], alpha: 
     apart from the report's one decision rule (the Bayes test's
     ``decision``); ``estimate`` is μ̂_m×2 over all m splits and ``ci`` the
     interval (eq. 5.36) where the "B better" test stopped — the entries of
-    ``sequential`` in a compare report.
+    ``sequential`` in a compare report (:class:`SequentialPair` without the names).
 
     Examples
     --------
@@ -205,25 +217,137 @@ def sequential_pair(differences: np.ndarray | Sequence[Sequence[float]], alpha: 
     >>> r["t_test"], r["ahead"], round(r["estimate"], 4), r["b_better"]["m"]
     ('rejects equality', 'B', 0.0255, 3)
     """
-    d = np.asarray(differences, dtype=float)
-    if d.ndim != 2 or d.shape[1] != 2 or d.shape[0] < 1:
-        raise ValueError(f"differences must have shape (m, 2), got {d.shape}")
-    m = d.shape[0]
-    out: dict = {}
-    for label, sign in (("b_better", 1.0), ("a_better", -1.0)):
-        test = SequentialTTest(alpha=alpha, m_start=min(m_start, m), M=max(m, m if M is None else M))
-        state = None
-        for row in sign * d:
-            state = test.update(tuple(row))
-            if state.done:
-                break
-        out[label] = state.as_dict()
-    if out["b_better"]["decision"] == "reject H0":
-        out["t_test"], out["ahead"] = REJECTS, "B"
-    elif out["a_better"]["decision"] == "reject H0":
-        out["t_test"], out["ahead"] = REJECTS, "A"
-    else:
-        out["t_test"], out["ahead"] = "does not reject equality", None
-    out["estimate"] = float(d.mean())
-    out["ci"] = out["b_better"]["ci"]
+    out = SequentialPair.of("A", "B", differences, alpha=alpha, m_start=m_start, M=M).to_dict()
+    for k in ("a", "b", "metric"):
+        del out[k]
     return out
+
+
+@dataclass(frozen=True)
+class SequentialPair:
+    """The sequential t-test of one pair in both directions (:func:`sequential_pair`), with the pair's names.
+
+    Attributes
+    ----------
+    a, b : str
+    metric : str
+        The per-fold score whose differences B − A were tested.
+    b_better, a_better : SequentialState
+        Where the test of H1 "B better" (on the differences) and of H1 "A
+        better" (on their negatives) stopped.
+    t_test : {"rejects equality", "does not reject equality"}
+    ahead : {"A", "B"} or None
+        The side a rejection favours.
+    estimate : float
+        μ̂_m×2 over all m splits.
+    ci : (float, float)
+        The interval where the "B better" test stopped (eq. 5.36).
+
+    Examples
+    --------
+    >>> s = SequentialPair.of("iob2", "iobes", [[0.02, 0.03], [0.025, 0.02], [0.03, 0.028]])
+    >>> s.t_test, s.ahead, s.ahead_name, list(s.to_dict())[:4]
+    ('rejects equality', 'B', 'iobes', ['a', 'b', 'metric', 'b_better'])
+    >>> SequentialPair.from_dict(s.to_dict()) == s
+    True
+    """
+
+    a: str
+    b: str
+    metric: str
+    b_better: SequentialState
+    a_better: SequentialState
+    t_test: str
+    ahead: str | None
+    estimate: float
+    ci: tuple[float, float]
+
+    @classmethod
+    def of(cls, a: str, b: str, differences: np.ndarray | Sequence[Sequence[float]], metric: str = "f1",
+           alpha: float = 0.05, m_start: int = 3, M: int | None = None) -> SequentialPair:
+        """Run the test on the per-fold differences ``b − a`` (shape (m, 2); M defaults to m)."""
+        d = np.asarray(differences, dtype=float)
+        if d.ndim != 2 or d.shape[1] != 2 or d.shape[0] < 1:
+            raise ValueError(f"differences must have shape (m, 2), got {d.shape}")
+        m = d.shape[0]
+        states: dict[str, SequentialState] = {}
+        for label, sign in (("b_better", 1.0), ("a_better", -1.0)):
+            test = SequentialTTest(alpha=alpha, m_start=min(m_start, m), M=max(m, m if M is None else M))
+            for row in sign * d:
+                states[label] = test.update(tuple(row))
+                if states[label].done:
+                    break
+        if states["b_better"].decision == "reject H0":
+            t_test, ahead = REJECTS, "B"
+        elif states["a_better"].decision == "reject H0":
+            t_test, ahead = REJECTS, "A"
+        else:
+            t_test, ahead = "does not reject equality", None
+        return cls(a, b, metric, states["b_better"], states["a_better"], t_test, ahead, float(d.mean()),
+                   states["b_better"].ci)
+
+    @property
+    def ahead_name(self) -> str | None:
+        """The system a rejection favours, or None."""
+        return {"A": self.a, "B": self.b}.get(self.ahead or "")
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "metric": self.metric, "b_better": self.b_better.as_dict(),
+                "a_better": self.a_better.as_dict(), "t_test": self.t_test, "ahead": self.ahead,
+                "estimate": self.estimate, "ci": list(self.ci)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> SequentialPair:
+        ci = d["ci"]
+        return cls(d["a"], d["b"], d.get("metric", "f1"), SequentialState.from_dict(d["b_better"]),
+                   SequentialState.from_dict(d["a_better"]), d["t_test"], d.get("ahead"), d["estimate"],
+                   (ci[0], ci[1]))
+
+
+def sequential_pairs(values: Mapping[str, Sequence[float]], m: int, alpha: float = 0.05, metric: str = "f1",
+                     m_start: int = 3, M: int | None = None) -> list[SequentialPair]:
+    """The sequential t-test of every pair (a before b, in the order of ``values``) on per-fold differences.
+
+    ``values``: name → the 2m per-fold scores (split 0 direction 0, split 0
+    direction 1, ...); ``M`` (default m) is the largest m of a sequential run.
+
+    Examples
+    --------
+    >>> v = {"A": [0.80, 0.81, 0.79, 0.80, 0.81, 0.80], "B": [0.83, 0.84, 0.82, 0.83, 0.85, 0.83]}
+    >>> [(s.a, s.b, s.t_test, s.ahead) for s in sequential_pairs(v, 3)]
+    [('A', 'B', 'rejects equality', 'B')]
+    """
+    arrays = {n: np.asarray(v, dtype=float).reshape(m, 2) for n, v in values.items()}
+    names = list(arrays)
+    return [SequentialPair.of(a, b, arrays[b] - arrays[a], metric=metric, alpha=alpha, m_start=m_start, M=M)
+            for i, a in enumerate(names) for b in names[i + 1:]]
+
+
+#: Stopping rules of a sequential comparison: the sequential t-test, or the Bayes test's decision.
+STOP_RULES = ("t-test", "bayes")
+
+
+def stop_reason(rule: str, pairs: Sequence[SequentialPair], decisions: Sequence[str],
+                threshold: float) -> str | None:
+    """Why a sequential comparison stops at this m under ``rule``, or None when it goes on.
+
+    ``"t-test"``: the sequential t-test rejected equality for every pair;
+    ``"bayes"``: every pair's F1 ``decisions`` (the Bayes test's, made at
+    ``threshold`` by :func:`textbcv.stats.bayes.decide`) names a winner.
+
+    Examples
+    --------
+    >>> stop_reason("bayes", [], ["B better"], 0.95)
+    "the Bayes test's P(better) for F1 reached 0.95 for every pair"
+    >>> stop_reason("bayes", [], ["B better", "no clear difference"], 0.95) is None
+    True
+    """
+    if rule not in STOP_RULES:
+        raise ValueError(f"unknown stopping rule {rule!r} (rules: {', '.join(STOP_RULES)})")
+    if rule == "t-test":
+        if all(s.t_test == REJECTS for s in pairs):
+            return "the sequential t-test on per-fold F1 differences decided every pair"
+        return None
+    if all(d != NO_CLEAR_DIFFERENCE for d in decisions):
+        return f"the Bayes test's P(better) for F1 reached {threshold} for every pair"
+    return None

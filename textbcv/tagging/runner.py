@@ -271,9 +271,9 @@ def run_folds(
         Rewritten in canonical order once every fold is done.
     """
     if backend not in BACKENDS:
-        raise InputError(f"--backend: unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+        raise InputError(f"backend: unknown backend {backend!r} (backends: {', '.join(BACKENDS)})", param="backend")
     if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {jobs}")
+        raise InputError(f"jobs must be at least 1, got {jobs}", param="jobs")
     store = store if isinstance(store, FoldStore) else FoldStore(store)
     names = [s.name for s in systems]
     if len(set(names)) != len(names):
@@ -426,13 +426,15 @@ def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, s
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError:
-        raise InputError("--backend dask needs the optional dependency: pip install 'textbcv[dask]'") from None
+        raise InputError("{backend}=\"dask\" needs the optional dependency: pip install 'textbcv[dask]'",
+                         param="backend") from None
     cluster = None
     if scheduler:
         try:
             client = Client(scheduler, timeout="20s")
         except OSError as e:
-            raise InputError(f"--scheduler: cannot reach the dask scheduler at {scheduler}: {e}") from None
+            raise InputError(f"scheduler: cannot reach the dask scheduler at {scheduler}: "
+                             f"{e}", param="scheduler") from None
     else:
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)

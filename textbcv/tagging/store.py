@@ -60,8 +60,8 @@ class FoldStore:
         try:
             records = read_fold_records(self.path, torn="truncate")  # a torn last line from a killed run: cut
         except InputError as e:
-            raise InputError(f"not a fold record ({e.message}); delete the file or choose another --out",
-                             file=e.file, line=e.line) from None
+            raise InputError(f"not a fold record ({e.message}); delete the file or choose another {{out}}",
+                             file=e.file, line=e.line, param="out") from None
         for _, rec in records:
             self.records[fold_key(rec)] = rec
 

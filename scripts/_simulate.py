@@ -1,4 +1,7 @@
-"""Simulation engine for the calibration study (thesis Example 6.1; numpy/scipy only).
+"""Simulation engine for the calibration study (thesis Example 6.1; numpy/scipy only), used by ``calibrate.py``.
+
+Study code, not part of textbcv (it lived in ``textbcv.stats.simulate`` before):
+the scripts import it as ``_simulate`` from this directory.
 
 Data model of Example 6.1: Z = (X, Y), P(Y = 1) = ½, X | Y = y ~ N(μ_y, I₂),
 μ₀ = (0, 0), μ₁ = (½, ½), n = 600. Two designs: ``iid`` labels, or

@@ -1,0 +1,143 @@
+"""The options of a comparison (:class:`CompareOptions`) and their one validation.
+
+Every option that decides a comparison's result is a field here, saved in
+``report.json``'s ``meta.options``; :meth:`CompareOptions.validate` refuses an
+impossible one before anything is read or trained.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textbcv import defaults
+from textbcv.errors import InputError
+from textbcv.stats.bayes import THRESHOLD
+from textbcv.stats.compare import ALL_VARIANTS
+from textbcv.stats.sequential import STOP_RULES
+from textbcv.tagging import System, parse_system
+
+__all__ = ["CompareOptions", "TASKS", "STOP_RULES", "VARIANTS", "SPLIT_METHODS"]
+
+TASKS = ("ner", "cws")
+#: Count-factor variants of a comparison, as ``textbcv test`` has them (``rho`` needs ρ1 and ρ2).
+VARIANTS = ALL_VARIANTS
+#: Split designs whose 2m folds a comparison can use (two directions per split).
+SPLIT_METHODS = ("bcv", "bcv-select", "random")
+
+
+@dataclass
+class CompareOptions:
+    """Everything that decides a comparison's result (saved in ``report.json``).
+
+    Parameters mirror ``textbcv compare``'s options, with rates as fractions:
+    ``rope`` = 0.005 is the command line's ``--rope 0.5`` (points).
+    ``threshold`` is the decision rule's (:func:`textbcv.stats.bayes.decide`)
+    and the stopping level of ``stop="bayes"``.
+    """
+
+    task: str = "ner"
+    systems: tuple[str, ...] = ("iob2", "iobes")
+    m: int = 3
+    sequential: bool = False
+    m_start: int = 3
+    m_max: int = 12
+    stop: str = "t-test"
+    threshold: float = THRESHOLD
+    alpha: float = 0.05
+    rope: float | None = None
+    variant: str = defaults.VARIANT
+    rho1: float | None = None
+    rho2: float | None = None
+    seed: int = 0
+    balance: tuple[str, ...] = defaults.BALANCE
+    group_by: str = defaults.GROUP_BY
+    chunk_types: tuple[str, ...] | None = None
+    untyped: bool = False
+    c1: float | None = None
+    c2: float | None = None
+    max_iterations: int | None = None
+    split_method: str = "bcv"
+    heldout: tuple[str, ...] = ()
+
+    def validate(self) -> None:
+        """Raise :class:`InputError` for an impossible option (before anything is read or trained).
+
+        The message names the field, as a Python parameter (``m``, ``max_iterations``); the command line
+        calls it by its option (``--m``, ``--max-iterations``: :meth:`textbcv.errors.InputError.renamed`).
+
+        Examples
+        --------
+        >>> CompareOptions(variant="thesis ").validate()  # doctest: +NORMALIZE_WHITESPACE
+        Traceback (most recent call last):
+        ...
+        textbcv.errors.InputError: variant: unknown variant 'thesis '
+        (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
+        >>> CompareOptions(m=0).validate()
+        Traceback (most recent call last):
+        ...
+        textbcv.errors.InputError: m must be at least 1, got 0
+        """
+        def fail(message: str, *params: str) -> None:
+            raise InputError(message, param=params)
+
+        if self.task not in TASKS:
+            fail(f"task: unknown task {self.task!r} (tasks: {', '.join(TASKS)})", "task")
+        if len(self.systems) < 2:
+            fail(f"systems: give at least two systems to compare, got {','.join(self.systems) or 'none'}", "systems")
+        if len(set(self.systems)) != len(self.systems):
+            fail(f"systems: a system is named twice in {','.join(self.systems)}", "systems")
+        if self.m < 1:
+            fail(f"m must be at least 1, got {self.m}", "m")
+        if self.seed < 0:
+            fail(f"seed must be a non-negative integer, got {self.seed}", "seed")
+        if self.sequential:
+            if self.m_max < self.m_start:
+                fail(f"m_max must be at least {self.m_start} (the sequential test starts at m = {self.m_start}), "
+                     f"got {self.m_max}", "m_max")
+            if self.stop not in STOP_RULES:
+                fail(f"stop: unknown rule {self.stop!r} (rules: {', '.join(STOP_RULES)})", "stop")
+        if self.split_method not in SPLIT_METHODS:
+            fail(f"splits made with method {self.split_method} cannot be compared: each split needs both directions "
+                 f"(methods: {', '.join(SPLIT_METHODS)})")
+        if self.sequential and self.split_method != "bcv":
+            fail("{sequential}=True adds nested BCV splits; it cannot extend given splits", "sequential")
+        if len(set(self.heldout)) != len(self.heldout):
+            fail(f"heldout: a file is named twice in {' '.join(self.heldout)}", "heldout")
+        if self.chunk_types is not None and not self.chunk_types:
+            fail("chunk_types: give at least one chunk type", "chunk_types")
+        if not 0 < self.alpha < 1:
+            fail(f"alpha must lie strictly between 0 and 1, got {self.alpha}", "alpha")
+        if not 0.5 <= self.threshold < 1:
+            fail(f"threshold must lie in [0.5, 1), got {self.threshold}", "threshold")
+        if self.rope is not None and not 0 <= self.rope < 1:
+            # the command line checks its --rope (points) before: this is the Python fraction
+            fail(f"rope must lie in [0, 1) as a fraction of the metric (0.005 is half a point), got {self.rope}")
+        if self.variant not in ALL_VARIANTS:
+            fail(f"variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})", "variant")
+        if self.variant == "rho":
+            if self.rho1 is None or self.rho2 is None:
+                fail('{variant}="rho" needs {rho1} and {rho2}', "variant", "rho1", "rho2")
+            for k in ("rho1", "rho2"):
+                if not 0 <= getattr(self, k) <= 1:
+                    fail(f"{k} must lie in [0, 1], got {getattr(self, k)}", k)
+        for k in ("c1", "c2"):
+            v = getattr(self, k)
+            if v is not None and v < 0:
+                fail(f"{k} must be non-negative, got {v}", k)
+        if self.max_iterations is not None and self.max_iterations < 1:
+            fail(f"max_iterations must be at least 1, got {self.max_iterations}", "max_iterations")
+
+    def make_systems(self, columns=None) -> list[System]:
+        """The systems named by :attr:`systems`, with the CRF options.
+
+        ``columns`` (the corpus's columns besides tokens and tags, see
+        :func:`textbcv.tagging.features.feature_columns`) chooses the default
+        template and refuses a named one that reads another column; None
+        (not known yet) only checks the names.
+        """
+        return [self.make_system(name, columns) for name in self.systems]
+
+    def make_system(self, name: str, columns=None) -> System:
+        """One system named ``SCHEME[+TEMPLATE]`` (see :meth:`make_systems`)."""
+        crf = {"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations}
+        return parse_system(name, task=self.task, columns=columns, **crf)

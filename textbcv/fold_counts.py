@@ -1,0 +1,315 @@
+"""Per-fold counts read from a file (:class:`FoldCounts`): a COUNTS.json, a ``folds.jsonl`` or a run directory.
+
+What ``textbcv test`` reads (docs/formats.md). COUNTS.json is ``{"m": 3, "systems": {"A": [{"tp": .., "fp": ..,
+"fn": ..}, ... 2m folds], ...}}``; a ``folds.jsonl`` of ``textbcv compare`` has one fold per line (read by
+:mod:`textbcv.foldfile`, its one parser). Every error names the file and the line of the fold at fault.
+Systems whose per-fold gold totals (TP + FN) differ were not scored on the same gold
+(:func:`check_same_gold`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textbcv._io import JSON_HINT, _show, json_count, loads_json, read_text
+from textbcv.errors import InputError
+
+__all__ = ["FoldCounts", "read_input", "read_counts_json", "read_folds_jsonl", "gold_differences", "check_same_gold"]
+
+
+# --- locating things in a JSON text, for error messages ---------------------------------
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos) + 1
+
+
+def _skip_string(text: str, i: int) -> int:
+    i += 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == '"':
+            return i + 1
+        i += 1
+    return i
+
+
+def _element_positions(text: str, start: int) -> list[int]:
+    """Start offsets of the elements of the JSON array whose '[' is at or after ``start``."""
+    i = text.find("[", start)
+    if i < 0:
+        return []
+    out, depth, i = [], 0, i + 1
+    expect = True
+    while i < len(text):
+        ch = text[i]
+        if ch == '"':
+            if depth == 0 and expect:
+                out.append(i)
+                expect = False
+            i = _skip_string(text, i)
+            continue
+        if ch in " \t\r\n":
+            i += 1
+            continue
+        if depth == 0 and ch == "]":
+            break
+        if depth == 0 and ch == ",":
+            expect = True
+        elif depth == 0 and expect:
+            out.append(i)
+            expect = False
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return out
+
+
+def _system_line(text: str, name: str, fold: int | None = None) -> int | None:
+    m = re.search(r'"' + re.escape(json.dumps(name)[1:-1]) + r'"\s*:', text)
+    if not m:
+        return None
+    if fold is None:
+        return _line_of(text, m.start())
+    pos = _element_positions(text, m.end())
+    return _line_of(text, pos[fold]) if fold < len(pos) else _line_of(text, m.start())
+
+
+def _check_count(v: Any, what: str, file: str, line: int | None) -> int:
+    return json_count(v, what, file, line)
+
+
+def _read_text(path: str) -> str:
+    """The UTF-8 text of ``path`` (one loader for every file textbcv reads: textbcv._io)."""
+    return read_text(path, hint=JSON_HINT)
+
+
+def _loads(text: str, file: str, line: int | None = None) -> Any:
+    return loads_json(text, file, line)
+
+
+Counts = dict[str, int]
+
+
+@dataclass(frozen=True)
+class FoldCounts:
+    """The per-fold counts of one input file, read and checked.
+
+    Attributes
+    ----------
+    path : str
+        The file read (``RUN/folds.jsonl`` for a run directory).
+    m : int
+    systems : dict
+        name → 2m ``{"tp", "fp", "fn"}`` in fold order (split 0 direction 0,
+        split 0 direction 1, ...): the overall counts, or those of ``chunk_type``.
+    lines : dict
+        name → the line of each fold in ``path`` (None where unknown), for errors.
+    overall : dict
+        name → 2m overall counts (equal to ``systems`` without ``chunk_type``).
+    types : dict or None
+        name → 2m ``{TYPE: counts}`` (folds.jsonl, when per-type counts were asked for).
+    specs : dict
+        name → the system spec recorded in folds.jsonl (None for COUNTS.json).
+    run_dir : Path or None
+        The run directory of a folds.jsonl.
+    chunk_type : str or None
+    """
+
+    path: str
+    m: int
+    systems: dict[str, list[Counts]]
+    lines: dict[str, list[int | None]]
+    overall: dict[str, list[Counts]]
+    types: dict[str, list[dict[str, Counts]]] | None
+    specs: dict[str, dict | None]
+    run_dir: Path | None
+    chunk_type: str | None = None
+
+
+def _counts_json(path: str) -> FoldCounts:
+    file = str(path)
+    text = _read_text(path)
+    data = _loads(text, file)
+    if not isinstance(data, dict):
+        raise InputError('expected a JSON object {"m": M, "systems": {...}}', file, 1)
+    for key in ("m", "systems"):
+        if key not in data:
+            raise InputError(f'missing key "{key}"', file, 1)
+    m = data["m"]
+    mline = _line_of(text, text.find('"m"')) if '"m"' in text else 1
+    if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+        raise InputError(f'"m" must be an integer >= 1, got {_show(m)}', file, mline)
+    systems = data["systems"]
+    sline = _line_of(text, text.find('"systems"'))
+    if not isinstance(systems, dict):
+        raise InputError('"systems" must be an object {NAME: [folds...]}', file, sline)
+    if len(systems) < 2:
+        raise InputError(f"need at least 2 systems to compare, got {len(systems)}", file, sline)
+    out, lines = {}, {}
+    for name, folds in systems.items():
+        line = _system_line(text, name)
+        if not isinstance(folds, list):
+            raise InputError(f"system {name!r}: expected a list of 2m = {2 * m} folds", file, line)
+        if len(folds) != 2 * m:
+            raise InputError(f"system {name!r}: expected 2m = {2 * m} folds for m = {m}, got {len(folds)}", file, line)
+        key = re.search(r'"' + re.escape(json.dumps(name)[1:-1]) + r'"\s*:', text)
+        pos = _element_positions(text, key.end()) if key else []
+        flines = [_line_of(text, pos[i]) if i < len(pos) else line for i in range(2 * m)]
+        rows = []
+        for i, f in enumerate(folds):
+            fline = flines[i]
+            if not isinstance(f, dict):
+                raise InputError(f'system {name!r}, fold {i}: expected {{"tp": .., "fp": .., "fn": ..}}', file, fline)
+            missing = [k for k in ("tp", "fp", "fn") if k not in f]
+            if missing:
+                raise InputError(f"system {name!r}, fold {i}: missing key(s) {', '.join(missing)}", file, fline)
+            rows.append({k: _check_count(f[k], f"system {name!r}, fold {i}: "
+                                               f"{k}", file, fline) for k in ("tp", "fp", "fn")})
+        out[name], lines[name] = rows, flines
+    return FoldCounts(file, m, out, lines, out, None, {n: None for n in out}, None)
+
+
+def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
+    """Read and validate COUNTS.json; return (m, {system: [{"tp", "fp", "fn"}, ...]})."""
+    c = _counts_json(path)
+    return c.m, c.systems
+
+
+def _tally(c: Any, where: str, file: str, no: int) -> Counts:
+    if not isinstance(c, dict):
+        raise InputError(f'missing "{where}"', file, no)
+    missing = [k for k in ("tp", "fp", "fn") if k not in c]
+    if missing:
+        raise InputError(f"{where}: missing key(s) {', '.join(missing)}", file, no)
+    return {k: _check_count(c[k], f"{where}.{k}", file, no) for k in ("tp", "fp", "fn")}
+
+
+def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = False) -> FoldCounts:
+    file = str(path)
+    want_types = per_type or chunk_type is not None
+    found: dict[str, dict[tuple[int, int], tuple]] = {}
+    from textbcv.foldfile import read_fold_records
+
+    for no, obj in read_fold_records(path):  # the one parser of the format (a torn last line is left out)
+        system, split, direction = obj["system"], obj["split"], obj["direction"]
+        counts = obj["counts"]
+        if not isinstance(counts, dict):
+            raise InputError('"counts" must be an object', file, no)
+        overall = _tally(counts.get("overall"), "counts.overall", file, no)
+        types = None
+        if want_types:
+            raw_types = counts.get("types")
+            if not isinstance(raw_types, dict):
+                raise InputError('missing "counts.types"', file, no)
+            types = {t: _tally(c, f"counts.types.{t}", file, no) for t, c in raw_types.items()}
+        spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else None
+        prev = found.setdefault(system, {}).get((split, direction))
+        if prev is not None and (prev[0] != overall or prev[1] != types):
+            raise InputError(f"system {system!r}, split {split}, direction {direction} recorded twice with different "
+                             f"counts (first on line {prev[2]})", file, no)
+        found[system][(split, direction)] = (overall, types, no, spec)
+    if len(found) < 2:
+        raise InputError(f"need at least 2 systems to compare, got {len(found)}", file)
+    m = max(s for folds in found.values() for s, _d in folds) + 1
+    out, flines, overall, types, specs = {}, {}, {}, ({} if want_types else None), {}
+    for system, folds in found.items():
+        n_missing = 2 * m - len(folds)
+        if n_missing:
+            # (lazily: a corrupt "split" can make m huge)
+            missing = [f"split {s} direction {d}" for s, d in
+                       itertools.islice(((s, d) for s in range(m) for d in (0, 1) if (s, d) not in folds), 5)]
+            raise InputError(f"system {system!r}: {n_missing} of 2m = {2 * m} folds missing "
+                             f"({', '.join(missing[:4])}{', ...' if n_missing > 4 else ''})", file)
+        ordered = [folds[(s, d)] for s in range(m) for d in (0, 1)]
+        overall[system] = [f[0] for f in ordered]
+        flines[system] = [f[2] for f in ordered]
+        specs[system] = ordered[0][3]
+        if want_types:
+            types[system] = [f[1] for f in ordered]
+    if chunk_type is not None:
+        present = sorted({t for tl in types.values() for f in tl for t in f})
+        if chunk_type not in present:
+            raise InputError(f"--type {chunk_type}: no chunk of type {chunk_type!r} in any fold "
+                             f"(types: {', '.join(present) or 'none'})", file)
+        zero = {"tp": 0, "fp": 0, "fn": 0}
+        out = {n: [f.get(chunk_type, zero) for f in tl] for n, tl in types.items()}
+    else:
+        out = overall
+    run_dir = Path(file).parent
+    return FoldCounts(file, m, out, flines, overall, types, specs, run_dir, chunk_type)
+
+
+def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dict[str, list[dict[str, int]]]]:
+    """Read a folds.jsonl of ``textbcv compare``; return (m, {system: 2m folds in fold order (docs/formats.md)}).
+
+    A last line without a trailing newline (a fold being written when a run
+    was killed) is ignored. A fold recorded twice must have equal counts.
+    ``chunk_type``: the counts of that type (InputError if no fold has it).
+    """
+    c = _folds_jsonl(path, chunk_type)
+    return c.m, c.systems
+
+
+def read_input(path: str, chunk_type: str | None = None, per_type: bool = False) -> FoldCounts:
+    """Read COUNTS.json, a folds.jsonl or a run directory (its folds.jsonl); InputError naming file and line."""
+    p = Path(path)
+    if p.is_dir():
+        from textbcv.run_dir import RunDir
+
+        run = RunDir(p)
+        run.require("folds.jsonl", what="a `textbcv compare` run directory")
+        return _folds_jsonl(str(run.folds), chunk_type, per_type)
+    if str(path).endswith(".jsonl"):
+        return _folds_jsonl(str(path), chunk_type, per_type)
+    if chunk_type is not None:
+        raise InputError("--type applies to a folds.jsonl only", str(path))
+    if per_type:
+        raise InputError("--per-type applies to a folds.jsonl only (COUNTS.json has no per-type counts)", str(path))
+    return _counts_json(str(path))
+
+
+def gold_differences(data: FoldCounts) -> list[tuple[str, int, str, int, str, int]]:
+    """Folds where a system's gold total TP + FN differs from the first system's, overall and (when read) per type.
+
+    Each item: (what, fold, first system, its gold, other system, its gold);
+    ``what`` is ``""`` for the overall counts or ``" of type T"``.
+    """
+    names = list(data.systems)
+    checks = [("", data.overall)]
+    if data.types is not None:
+        types = sorted({t for tl in data.types.values() for f in tl for t in f})
+        zero = {"tp": 0, "fp": 0, "fn": 0}
+        checks += [(f" of type {t}", {n: [f.get(t, zero) for f in data.types[n]] for n in names}) for t in types]
+    out = []
+    for what, counts in checks:
+        for i in range(2 * data.m):
+            first = names[0]
+            g0 = counts[first][i]["tp"] + counts[first][i]["fn"]
+            for name in names[1:]:
+                g = counts[name][i]["tp"] + counts[name][i]["fn"]
+                if g != g0:
+                    out.append((what, i, first, g0, name, g))
+    return out
+
+
+def check_same_gold(data: FoldCounts, allow: bool = False) -> list[str]:
+    """InputError naming the first fold (and its line) where two systems' gold totals differ; with ``allow``, a note."""
+    diff = gold_differences(data)
+    if not diff:
+        return []
+    what, i, first, g0, name, g = diff[0]
+    where = f"split {i // 2} direction {i % 2}"
+    if not allow:
+        raise InputError(f"{where}: systems {first!r} and {name!r} were scored on different gold: {g0} against {g} "
+                         f"gold chunks{what} (TP + FN); add --allow-different-gold to test them anyway",
+                         data.path, data.lines[name][i])
+    return [f"the systems were scored on different gold in {len(diff)} comparison(s) of a fold (first: {where}, "
+            f"{first!r} {g0} against {name!r} {g} gold chunks{what}); tested anyway (--allow-different-gold)"]

@@ -1,0 +1,213 @@
+"""The setup of a comparison in words: units, balance, count factor, systems, the methods paragraph to paste,
+and the ``textbcv`` command that remakes the report.
+
+Read from the report alone (a :class:`~textbcv.compare_report.CompareReport` or ``report.json``'s dict), for
+``report.md``'s setup and methods sections and ``report.tex``.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from textbcv.stats.bayes import THRESHOLD
+from textbcv.verdicts import (
+    Report,
+    _and,
+    as_report,
+    design_name,
+    points,
+    rope_points,
+    threshold_of,
+)
+
+__all__ = ["REFERENCE", "unit_text", "balance_text", "variant_text", "template_text", "system_settings",
+           "corpus_types", "methods_paragraph", "reproduce_command"]
+
+#: The method's reference, as the report's methods paragraph cites it.
+REFERENCE = ("Ruibo Wang. Research on Block-regularized Cross-Validation Methods for Comparing Supervised "
+             "Algorithms. Doctoral thesis, Shanxi University, 2019")
+
+
+def unit_text(report: Report) -> str:
+    """What the splits kept whole: ``documents kept whole`` or ``sentences``."""
+    sp = as_report(report).split or {}
+    return "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
+
+
+def balance_text(report: Report) -> str:
+    """``no property balanced`` or ``balanced for label and length``."""
+    report = as_report(report)
+    sp = report.split or {}
+    b = sp.get("balance", report.options.get("balance", []))
+    return f"balanced for {_and(list(b))}" if b else "no property balanced"
+
+
+_VARIANTS = {
+    "thesis": "the thesis's c_m: 1/(1 + ρ1 + (2m − 2)ρ2) averaged over ρ1 ∈ [0, ½], ρ2 ∈ [¼, ½]",
+    "averaged-counts": "the counts of one average fold: ρ1 = ρ2 = 1",
+    "independent": "none: the folds treated as independent, ρ1 = ρ2 = 0",
+    "adaptive": "c_m, lowered when the folds disagree more than it implies",
+    "rho": "from the correlations given,",
+    "clustered": "the counts of one average fold (ρ1 = ρ2 = 1) divided by the design effect measured on the folds' "
+                 "test halves",
+}
+
+
+def variant_text(report: Report, how: bool = False) -> str:
+    """The count factor in words, with its value when one value serves every system.
+
+    ``the averaged-counts count factor (the counts of one average fold, c = 0.1667)``; with ``how``, the
+    form of the report's setup: ``averaged-counts (the counts of one average fold, c = 0.1667; --variant)``.
+    """
+    report = as_report(report)
+    o = report.options
+    v = report.variant
+    desc = _VARIANTS.get(v, v)
+    if v == "rho":
+        desc += f" ρ1 = {o.get('rho1')}, ρ2 = {o.get('rho2')}"
+    if v == "clustered" and report.design_effects:
+        clusters = (report.design_effect_folds or {}).get("clusters", "sentences")
+        desc += (f" with {clusters} as clusters; F1 design effect "
+                 + ", ".join(f"{n} {d['f1']:.2f}" for n, d in report.design_effects.items()))
+    cf = report.count_factor or {}
+    vals = [x for x in cf.values() if isinstance(x, (int, float))]
+    if vals and len(set(vals)) == 1:
+        desc += f", c = {vals[0]:.4g}"
+    return f"{v} ({desc}; --variant)" if how else f"the {v} count factor ({desc})"
+
+
+def template_text(spec: dict) -> str:
+    """A feature template in a few words: ``ner-thesis (w, pos; window -2..2; 1-3-grams)``."""
+    t = spec.get("template")
+    if not t:
+        return "—"
+    w = t.get("window") or [0, 0]
+    ng = t.get("ngrams") or [1]
+    grams = f"{min(ng)}–{max(ng)}-grams" if len(ng) > 1 else f"{ng[0]}-grams"
+    atoms = ", ".join(t.get("atoms") or [])
+    extra = t.get("token_atoms") or []
+    more = f"; token features {', '.join(extra)}" if extra else ""
+    return f"{t.get('name', 'custom')} ({atoms}; window {w[0]}..{w[1]}; {grams}{more})"
+
+
+def system_settings(spec: dict) -> str:
+    """The tagger and its settings: ``CRF (lbfgs; c1 = 0.1, c2 = 0.1, max iterations = 100)``."""
+    if spec.get("tagger") == "crf":
+        p = spec.get("params") or {}
+        return (f"CRF ({spec.get('algorithm')}; c1 = {p.get('c1')}, c2 = {p.get('c2')}, "
+                f"max iterations = {p.get('max_iterations')})")
+    if spec.get("tagger") in (None, "imported"):
+        return "predictions made outside textbcv"
+    params = spec.get("params")
+    shown = "" if not params else " (" + ", ".join(f"{k} = {v}" for k, v in params.items()) + ")"
+    return f"your tagger {spec['tagger']}{shown}"
+
+
+def corpus_types(report: Report) -> dict[str, int]:
+    """Gold chunks per type in the corpus: ``meta.corpus.chunks_per_type``, else the folds' per-type counts / m."""
+    report = as_report(report)
+    if report.corpus.get("chunks_per_type") is not None:
+        return dict(report.corpus["chunks_per_type"])
+    first: dict = next(iter(report.per_type.values()), {})
+    return {t: (c["tp"] + c["fn"]) // report.m for t, c in sorted(first.items())}
+
+
+def methods_paragraph(report: Report) -> str:
+    """A short methods paragraph for a paper: design, m, seed, units, balance, variant, alpha, threshold, version,
+    reference."""
+    report = as_report(report)
+    m = report.m
+    names = report.names
+    corpus = report.corpus
+    level = f"{100 * (1 - report.alpha):g}%"
+    tau, r = threshold_of(report), rope_points(report)
+    seed = report.seed
+    sentences = f" ({corpus['sentences']:,} sentences)" if corpus.get("sentences") else ""
+    imported = (" Their predictions were made outside textbcv, on the folds it exported."
+                if report.meta.get("imported") else "")
+    rope = (f", and practically equivalent when the probability that they differ by at most {points(r)} is at least "
+            f"{tau:g}") if r is not None else ""
+    by = f" by more than {points(r)}" if r is not None else ""
+    return (f"We compared {_and(names)} with {design_name(report)} (Wang, 2019): the corpus{sentences} was split "
+            f"{m} times into two halves (seed {seed}; {unit_text(report)}; {balance_text(report)}), and each system "
+            f"was trained on each half and tested on the other, {2 * m} test folds per system.{imported} Chunks were "
+            "scored with conlleval's rules and their counts pooled over the folds. Precision, recall and F1 have "
+            f"Beta-type posteriors from the pooled counts scaled by {variant_text(report)}, which allows for the "
+            f"overlap between folds; intervals are equal-tailed {level} credible intervals. A system is called better "
+            f"than another when the posterior probability that its F1 is higher{by} is at least {tau:g}{rope}. "
+            f"Computed with textbcv {report.version}. Reference: {REFERENCE}.")
+
+
+def _q(x) -> str:
+    return shlex.quote(str(x))
+
+
+def reproduce_command(report: Report, out: str = "rerun") -> str | None:
+    """The ``textbcv`` command that remakes this report into ``out``, every setting explicit; None when it cannot
+    (systems with the user's own Python taggers, or a corpus passed as an object).
+
+    Examples
+    --------
+    >>> r = {"meta": {"options": {"task": "ner", "systems": ["iob2", "iobes"], "m": 3, "seed": 0, "balance": [],
+    ...      "group_by": "auto", "variant": "averaged-counts", "alpha": 0.05, "threshold": 0.95, "rope": None,
+    ...      "split_method": "bcv", "sequential": False, "heldout": []},
+    ...      "corpus": {"format": "conll", "files": [{"path": "ner.conll"}]},
+    ...      "systems": [{"tagger": "crf"}, {"tagger": "crf"}]}}
+    >>> print(reproduce_command(r))
+    textbcv compare ner.conll --format conll --task ner --systems iob2,iobes --m 3 --seed 0 --balance none
+    --group-by auto --variant averaged-counts --alpha 0.05 --threshold 0.95 --out rerun
+    """
+    report = as_report(report)
+    meta, o, corpus = report.meta, report.options, report.corpus
+    files = [f["path"] for f in corpus.get("files") or []]
+    if not o or not files:
+        return None
+    read = corpus.get("read") or {}
+    words = [*map(_q, files), "--format", corpus.get("format", "conll")]
+    if read.get("columns"):
+        words += ["--columns", _q(read["columns"])]
+    if read.get("scheme"):
+        words += ["--scheme", _q(read["scheme"])]
+    if read.get("encoding") and read["encoding"].lower().replace("_", "-") not in ("utf-8", "utf8"):
+        words += ["--encoding", _q(read["encoding"])]
+    words += ["--task", o["task"]]
+    imported = meta.get("imported")
+    if imported:
+        head = ["textbcv", "evaluate", _q(imported["splits"]["path"])]
+        for name, s in imported["systems"].items():
+            words += ["--system", _q(f"{name}={s['predictions']}")]
+        given = {s.get("scheme") for s in imported["systems"].values()
+                 if s.get("scheme") and not s.get("scheme_detected")}
+        if len(given) == 1:
+            words += ["--pred-scheme", given.pop()]
+    else:
+        if any((s or {}).get("tagger") != "crf" for s in meta.get("systems") or []):
+            return None
+        head = ["textbcv", "compare"]
+        words += ["--systems", _q(",".join(o["systems"]))]
+        if o.get("sequential"):
+            words += ["--sequential", "--m-max", str(o["m_max"]), "--stop", o["stop"]]
+        else:
+            words += ["--m", str(o["m"])]
+        if meta.get("splits"):
+            words += ["--splits", _q(meta["splits"])]
+        else:
+            words += ["--seed", str(o["seed"]), "--balance", ",".join(o.get("balance") or []) or "none",
+                      "--group-by", o.get("group_by", "auto")]
+    words += ["--variant", o["variant"]]
+    if o["variant"] == "rho":
+        words += ["--rho1", str(o["rho1"]), "--rho2", str(o["rho2"])]
+    words += ["--alpha", f"{o['alpha']:g}", "--threshold", f"{o.get('threshold', THRESHOLD):g}"]
+    if o.get("rope"):
+        words += ["--rope", f"{round(100 * o['rope'], 10):g}"]
+    if o.get("chunk_types"):
+        words += ["--chunk-types", _q(",".join(o["chunk_types"]))]
+    if o.get("untyped"):
+        words.append("--untyped")
+    if not imported:
+        for k in ("c1", "c2", "max_iterations"):
+            if o.get(k) is not None:
+                words += [f"--{k.replace('_', '-')}", f"{o[k]:g}" if isinstance(o[k], float) else str(o[k])]
+    if o.get("heldout"):
+        words += ["--heldout", *map(_q, o["heldout"])]
+    return " ".join(head + words + ["--out", _q(out)])

@@ -1,0 +1,330 @@
+"""The PNG plots of a comparison: posteriors, the F1 difference of each pair, P(row better) and per-fold F1;
+and Demšar's critical-difference diagram of ``textbcv test --classic``.
+
+Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.compare_report.CompareReport`, or
+``report.json``'s dict), byte-identical for the same report: the PNG metadata holds no software version.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import numpy as np
+
+from textbcv.compare_report import CompareReport
+from textbcv.stats.compare import system_posteriors
+from textbcv.verdicts import (
+    Report,
+    as_report,
+    better_label,
+    fmt_p,
+    identical_groups,
+    p_is,
+    p_row_better,
+    points,
+    ranking,
+    rope_points,
+    threshold_of,
+    verdict_line,
+)
+
+__all__ = ["PLOTS", "PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram"]
+
+METRICS = ("precision", "recall", "f1")
+LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
+#: The plots of every comparison; ``pairwise.png`` is added for three or more systems (:func:`plot_names`).
+PLOTS = ("posteriors.png", "f1_difference.png", "fold_f1.png")
+#: Short titles of the plots (the alternative text of their links in ``report.md``).
+PLOT_TITLES = {"posteriors.png": "Posteriors of precision, recall and F1", "f1_difference.png": "Posterior of the F1 "
+               "difference of each "
+               "pair", "pairwise.png": "P(row better than column) on F1", "fold_f1.png": "Per-fold F1"}
+#: What each plot shows (its caption in ``report.md``).
+PLOT_CAPTIONS = {
+    "posteriors.png": "Posterior densities of precision, recall and F1 of each system (percent), the credible "
+                      "interval shaded.",
+    "f1_difference.png": "Exact posterior density of F1(B) − F1(A) for each pair, in F1 points: the area right of 0 "
+                         "(of the rope, with --rope) is P(B better), left of it P(A better), and the band of the rope "
+                         "P(equivalent).",
+    "pairwise.png": "P(row better than column) on F1 for every pair; bold cells reach the threshold.",
+    "fold_f1.png": "Per-fold F1 of each system (dotted: pooled F1).",
+}
+
+
+def plot_names(report: Report) -> list[str]:
+    """The PNG files :func:`write_plots` draws for ``report``, in the order ``report.md`` shows them."""
+    names = ["posteriors.png", "f1_difference.png"]
+    if len(as_report(report).systems) >= 3:
+        names.append("pairwise.png")
+    return names + ["fold_f1.png"]
+
+
+def _posteriors(report: CompareReport) -> dict:
+    """The posterior distribution of every metric of every system (those the answer holds, else recomputed
+    from the fold counts, as the answer computed them)."""
+    opts = report.options
+    out = {}
+    for n, folds in report.fold_counts.items():
+        held = {k: p.distribution for k, p in report.systems.get(n, {}).items() if p.distribution is not None}
+        if len(held) == len(METRICS):
+            out[n] = held
+            continue
+        counts = np.array([[f["tp"], f["fp"], f["fn"]] for f in folds], dtype=float)
+        out[n], _ = system_posteriors(counts, report.m, variant=report.variant, rho1=opts.get("rho1"),
+                                      rho2=opts.get("rho2"), alpha=report.alpha, prior=report.prior or 1.0,
+                                      deff=(report.design_effects or {}).get(n))
+    return out
+
+
+def _grid(n: int, width: float, height: float, max_cols: int = 3):
+    """Figure and axes of ``n`` panels in rows of at most ``max_cols``."""
+    import matplotlib.pyplot as plt
+
+    cols = min(n, max_cols)
+    rows = -(-n // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(width * cols, height * rows), squeeze=False)
+    for ax in axes.ravel()[n:]:
+        ax.axis("off")
+    return fig, axes.ravel()[:n]
+
+
+def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
+    """Write the PNG plots of a comparison (:func:`plot_names`) into ``out``; return their paths.
+
+    ``posteriors.png``: posterior densities of precision, recall and F1 per
+    system with their credible intervals; ``f1_difference.png``: for each
+    pair the exact posterior density of F1(B) − F1(A) in points
+    (:func:`textbcv.stats.bayes.difference_density`), P(B better) and
+    P(A better) shaded — and the rope's band, P(equivalent), with a rope —
+    titled with the recorded decision; ``pairwise.png`` (three or more
+    systems): P(row better than column) on F1; ``fold_f1.png``: per-fold F1
+    of every system.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from textbcv._io import atomic_write
+    from textbcv.stats.bayes import difference_density
+
+    report = as_report(report)
+    out = Path(out)
+    posts = _posteriors(report)
+    names = report.names
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    color = {n: colors[i % len(colors)] for i, n in enumerate(names)}
+    many = len(names) >= 3
+    tau, rope = threshold_of(report), rope_points(report)
+    # a system with the same counts in every fold as an earlier one is drawn dashed over it, and says so
+    label: dict[str, str] = {n: n for n in names}
+    style: dict[str, object] = {n: "-" for n in names}
+    for group in identical_groups(report):
+        for n in group[1:]:
+            label[n], style[n] = f"{n} (= {group[0]})", (0, (4, 3))
+    paths = []
+
+    def save(fig, name):
+        with atomic_write(out / name, mode="wb", encoding=None) as f:
+            fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
+        plt.close(fig)
+        paths.append(out / name)
+
+    # --- posteriors.png
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.2 if many else 3.8))
+    for ax, metric in zip(axes, METRICS):
+        shown = [n for n in names if report.systems[n][metric].estimate is not None]
+        if not shown:
+            ax.text(0.5, 0.5, f"{LABELS[metric]} undefined for every system", ha="center", va="center",
+                    transform=ax.transAxes)
+            ax.set_title(LABELS[metric])
+            continue
+        lo = min(posts[n][metric].ppf(1e-4) for n in shown)
+        hi = max(posts[n][metric].ppf(1 - 1e-4) for n in shown)
+        if metric == "f1" and report.heldout:  # the held-out F1 lines must be in view
+            vals = [r["pooled"]["f1"] for per in report.heldout["systems"].values() for r in per.values()
+                    if r["pooled"]["f1"] is not None]
+            lo, hi = min(lo, *vals), max(hi, *vals)
+        pad = 0.1 * (hi - lo)
+        x = np.linspace(max(0.0, lo - pad), min(1.0, hi + pad), 600)
+        for n in shown:
+            p = posts[n][metric]
+            ax.plot(100 * x, p.pdf(x) / 100, color=color[n], label=label[n], ls=style[n])
+            ci = report.systems[n][metric].ci
+            assert ci is not None  # shown: defined, with its interval
+            lo_ci, hi_ci = ci
+            xs = x[(x >= lo_ci) & (x <= hi_ci)]
+            ax.fill_between(100 * xs, p.pdf(xs) / 100, color=color[n], alpha=0.15)
+        if metric == "f1" and report.heldout:
+            styles = ("--", ":", "-.")
+            for k, f in enumerate(report.heldout["files"]):
+                for n in names:
+                    v = report.heldout["systems"][n][f]["pooled"]["f1"]
+                    if v is not None:
+                        ax.axvline(100 * v, color=color[n], ls=styles[k % len(styles)], lw=1,
+                                   label=f"{n} on {Path(f).name}")
+        missing = [n for n in names if n not in shown]
+        if missing:
+            ax.text(0.02, 0.97, "undefined: " + "; ".join(
+                f"{n} ({report.systems[n][metric].undefined})" for n in missing),
+                transform=ax.transAxes, va="top", fontsize=7)
+        ax.set_xlabel(f"{LABELS[metric]} (%)")
+        ax.set_ylabel("posterior density (per point)")
+        ax.set_title(LABELS[metric])
+        if not many:
+            ax.legend(frameon=False, fontsize=8)
+    if many:
+        handles = [plt.Line2D([], [], color=color[n], label=label[n], ls=style[n]) for n in names]
+        fig.legend(handles=handles, loc="lower center", ncol=min(len(names), 6), frameon=False)
+    fig.suptitle(f"Posteriors of precision, recall and F1 ({report.m}×2 BCV; shaded: "
+                 f"{100 * (1 - report.alpha):g}% credible intervals)")
+    fig.tight_layout(rect=(0, 0.08 if many else 0, 1, 1))
+    save(fig, "posteriors.png")
+
+    # --- f1_difference.png: the exact density of ν_B − ν_A
+    pairs = report.comparisons_of("f1")
+    fig, axes = _grid(len(pairs), 5.2, 3.9)
+    r = 0.0 if rope is None else rope / 100
+    for ax, c in zip(axes, pairs):
+        a, b = c.a, c.b
+        title = f"F1: {b} vs {a}"
+        if c.undefined:
+            ax.text(0.5, 0.5, c.undefined, ha="center", va="center", transform=ax.transAxes, wrap=True)
+            ax.set_title(title, fontsize=10)
+            ax.set_xticks([]), ax.set_yticks([])
+            continue
+        pa, pb = posts[a]["f1"], posts[b]["f1"]
+        mean, sd = pb.mean() - pa.mean(), float(np.sqrt(pa.var() + pb.var()))
+        lo, hi = max(mean - 4.5 * sd, -1.0), min(mean + 4.5 * sd, 1.0)
+        lo, hi = min(lo, -r), max(hi, r)  # 0 and the rope always in view
+        pad = 0.04 * (hi - lo)
+        x = np.union1d(np.linspace(lo - pad, hi + pad, 1201), [-r, 0.0, r])
+        y = difference_density(pa, pb, x) / 100  # per F1 point
+        px = 100 * x
+        ax.plot(px, y, color="black", lw=1)
+        right, left = x >= r, x <= -r
+        ax.fill_between(px[right], y[right], color=color[b], alpha=0.45,
+                        label=f"{better_label(c, 'b', rope)} {p_is(c.p_b_better)}")
+        ax.fill_between(px[left], y[left], color=color[a], alpha=0.45,
+                        label=f"{better_label(c, 'a', rope)} {p_is(c.p_a_better)}")
+        if rope is not None:
+            band = (x >= -r) & (x <= r)
+            ax.fill_between(px[band], y[band], color="grey", alpha=0.35,
+                            label=f"P(equivalent, ±{rope:g}) {p_is(c.p_equivalent)}")
+            ax.axvspan(-rope, rope, color="grey", alpha=0.08, lw=0)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_xlabel(f"F1({b}) − F1({a}) (points)")
+        ax.set_ylabel("posterior density (per point)")
+        ax.set_title(title + "\n" + textwrap.fill(verdict_line(c, report), 62), fontsize=9)
+        ax.legend(frameon=False, fontsize=7.5)
+    fig.tight_layout()
+    save(fig, "f1_difference.png")
+
+    # --- pairwise.png
+    if many:
+        order = [x["name"] for x in ranking(report)]
+        k = len(order)
+        mat = np.full((k, k), np.nan)
+        for i, row in enumerate(order):
+            for j, col in enumerate(order):
+                if i != j:
+                    p = p_row_better(report, row, col)
+                    mat[i, j] = np.nan if p is None else p
+        fig, ax = plt.subplots(figsize=(1.3 * k + 2.6, 1.0 * k + 1.6))
+        im = ax.imshow(mat, cmap="RdBu", vmin=0, vmax=1)
+        for i in range(k):
+            for j in range(k):
+                if i == j:
+                    continue
+                p = mat[i, j]
+                clear = not np.isnan(p) and p >= tau and p > mat[j, i]
+                ax.text(j, i, "—" if np.isnan(p) else fmt_p(float(p)), ha="center", va="center", fontsize=9,
+                        fontweight="bold" if clear else "normal",
+                        color="white" if not np.isnan(p) and abs(p - 0.5) > 0.35 else "black")
+        ax.set_xticks(range(k), order, rotation=30, ha="right")
+        ax.set_yticks(range(k), order)
+        ax.set_xlabel("column")
+        ax.set_ylabel("row")
+        by = f" by > {points(rope)}" if rope is not None else ""
+        ax.set_title(f"P(row better than column{by}) on F1\nbold: ≥ {tau:g}, called better", fontsize=10)
+        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+        fig.tight_layout()
+        save(fig, "pairwise.png")
+
+    # --- fold_f1.png
+    ff = report.fold_f1
+    fig, ax = plt.subplots(figsize=(8.5 if many else 7, 3.8))
+    m = report.m
+    x = np.arange(2 * m)
+    for i, n in enumerate(names):
+        # with many systems, a small sideways offset keeps equal values apart
+        shift = (i - (len(names) - 1) / 2) * 0.06 if many else 0.0
+        ax.plot(x + shift, 100 * np.array(ff[n]), marker="o", ms=4, color=color[n], label=label[n], ls=style[n])
+        est = report.systems[n]["f1"].estimate
+        if est is not None:
+            ax.axhline(100 * est, color=color[n], ls=":", lw=0.8)
+    ax.set_xticks(x, [f"S{j // 2 + 1}{'→' if j % 2 == 0 else '←'}" for j in x])
+    ax.set_xlabel("fold (split, direction)")
+    ax.set_ylabel("F1 (%)")
+    ax.set_title("Per-fold F1 (dotted: pooled F1)")
+    if many:
+        ax.legend(frameon=False, fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    else:
+        ax.legend(frameon=False)
+    fig.tight_layout()
+    save(fig, "fold_f1.png")
+    return paths
+
+
+def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, path: str | os.PathLike,
+                     title: str | None = None) -> Path:
+    """Demšar's critical-difference diagram: average ranks on an axis, the Nemenyi CD as a bar, and a thick
+    line under each group of systems whose ranks differ by less than the CD. Returns ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from textbcv._io import atomic_write
+
+    k = len(names)
+    order = sorted(range(k), key=lambda i: (average_ranks[i], names[i]))
+    ranks = [average_ranks[i] for i in order]
+    groups, last = [], -1
+    for i in range(k):
+        j = max(j for j in range(i, k) if ranks[j] - ranks[i] <= cd + 1e-12)
+        if j > i and j > last:
+            groups.append((i, j))
+            last = j
+    half = (k + 1) // 2
+    height = 1.2 + 0.3 * max(half, k - half) + 0.15 * len(groups)
+    fig, ax = plt.subplots(figsize=(7, height))
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_ylim(-(0.35 * max(half, k - half) + 0.2 * len(groups) + 0.3), 1.0)
+    ax.axis("off")
+    ax.plot([1, k], [0, 0], color="black", lw=1)
+    for x in range(1, k + 1):
+        ax.plot([x, x], [0, 0.08], color="black", lw=1)
+        ax.text(x, 0.14, str(x), ha="center", va="bottom", fontsize=9)
+    ax.text((1 + k) / 2, 0.42, "average rank (1 = best)", ha="center", fontsize=9)
+    ax.plot([1, 1 + cd], [0.75, 0.75], color="black", lw=2)
+    ax.text(1 + cd / 2, 0.8, f"CD = {cd:.3f}", ha="center", va="bottom", fontsize=9)
+    for pos, (i, r) in enumerate(zip(order, ranks)):
+        left = pos < half
+        depth = -0.35 * ((pos if left else k - 1 - pos) + 1) - 0.2 * len(groups)
+        xend = 0.6 if left else k + 0.4
+        ax.plot([r, r, xend], [0, depth, depth], color="black", lw=0.8)
+        ax.text(xend + (-0.02 if left else 0.02), depth, f"{names[i]} ({r:.2f})", ha="right" if left else "left",
+                va="center", fontsize=9)
+    for g, (i, j) in enumerate(groups):
+        y = -0.12 - 0.18 * g
+        ax.plot([ranks[i] - 0.03, ranks[j] + 0.03], [y, y], color="black", lw=3, solid_capstyle="round")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    path = Path(path)
+    with atomic_write(path, mode="wb", encoding=None) as f:
+        fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return path

@@ -1,0 +1,308 @@
+"""The answer of the Bayes test as typed values: :class:`Posterior`, :class:`Comparison`, :class:`BayesAnswer`.
+
+:func:`textbcv.stats.compare.bayes_answer` computes a :class:`BayesAnswer`
+from per-fold counts; its :meth:`~BayesAnswer.to_dict` is the JSON of
+``textbcv test --json`` and the top of ``report.json`` (key for key, in the
+same order), and :meth:`~BayesAnswer.from_dict` reads that JSON back, so
+the report's renderers read attributes rather than re-learning keys.
+
+Examples
+--------
+>>> from textbcv.stats.compare import bayes_answer
+>>> A = [{"tp": 90, "fp": 10, "fn": 12}] * 6
+>>> B = [{"tp": 93, "fp": 9, "fn": 10}] * 6
+>>> ans = bayes_answer({"A": A, "B": B}, m=3)
+>>> ans.systems["A"]["f1"].ci
+(0.8546..., 0.9161...)
+>>> c = ans.comparison("A", "B")
+>>> c.metric, round(c.p_b_better, 3), c.decision, c.winner
+('f1', 0.777, 'no clear difference', None)
+>>> BayesAnswer.from_dict(ans.to_dict()) == ans
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bayes import THRESHOLD
+from .posterior import MetricPosterior
+
+__all__ = ["Posterior", "Comparison", "BayesAnswer"]
+
+#: The metrics of every answer, in the order of its tables.
+METRICS = ("precision", "recall", "f1")
+
+
+@dataclass(frozen=True)
+class Posterior:
+    """One metric of one system: its pooled estimate, credible interval and posterior summary.
+
+    Attributes
+    ----------
+    estimate : float or None
+        The pooled score (None where the metric is undefined).
+    ci : (float, float) or None
+        The credible interval shown beside it
+        (:func:`textbcv.stats.compare.credible_interval`).
+    mode, mean : float or None
+        Of the posterior distribution.
+    interval : {"equal-tailed", "one-sided"} or None
+    undefined : str or None
+        Why the metric does not exist (e.g. ``"no predicted chunks"``), else None.
+    distribution : MetricPosterior or None
+        The posterior itself (:mod:`textbcv.stats.posterior`) when computed in
+        this process; None when read back from JSON. Not part of the JSON and
+        not compared.
+
+    Examples
+    --------
+    >>> d = {"estimate": 0.8, "ci": [0.7, 0.9], "mode": 0.8, "mean": 0.79, "interval": "equal-tailed"}
+    >>> Posterior.from_dict(d).ci
+    (0.7, 0.9)
+    >>> Posterior.undefined_because("no gold chunks").to_dict()
+    {'estimate': None, 'ci': None, 'mode': None, 'mean': None, 'interval': None, 'undefined': 'no gold chunks'}
+    """
+
+    estimate: float | None
+    ci: tuple[float, float] | None
+    mode: float | None
+    mean: float | None
+    interval: str | None
+    undefined: str | None = None
+    distribution: MetricPosterior | None = field(default=None, compare=False, repr=False)
+
+    @classmethod
+    def undefined_because(cls, reason: str) -> Posterior:
+        """The entry of a metric a system cannot have."""
+        return cls(None, None, None, None, None, reason)
+
+    @property
+    def defined(self) -> bool:
+        """Whether the metric exists (has an estimate)."""
+        return self.estimate is not None
+
+    def to_dict(self) -> dict:
+        out = {"estimate": self.estimate, "ci": None if self.ci is None else list(self.ci), "mode": self.mode,
+               "mean": self.mean, "interval": self.interval}
+        if self.undefined:
+            out["undefined"] = self.undefined
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Posterior:
+        ci = d.get("ci")
+        return cls(d.get("estimate"), None if ci is None else (ci[0], ci[1]), d.get("mode"), d.get("mean"),
+                   d.get("interval"), d.get("undefined"))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The Bayes test of one pair on one metric: P(B better), P(A better) and the recorded decision.
+
+    Attributes
+    ----------
+    a, b : str
+        The systems (``b`` is the one after ``a`` in the input order).
+    metric : {"precision", "recall", "f1"}
+    p_b_better, p_a_better : float or None
+        With a rope, the probabilities of being better by more than it; None
+        where the metric is undefined for either system.
+    decision : {"B better", "A better", "no clear difference"}
+        Made once, by :func:`textbcv.stats.bayes.decide`.
+    p_equivalent : float or None
+        P(the two differ by at most the rope) (with a rope).
+    equivalent : bool or None
+        P(equivalent) ≥ the threshold; None without a rope (and then
+        ``p_equivalent`` is absent from the JSON too).
+    mc_p_b_better, mc_se : float or None
+        The Monte Carlo figures (``method`` "both" / "monte-carlo").
+    undefined : str or None
+        Why the comparison cannot be made.
+
+    Examples
+    --------
+    >>> c = Comparison("iob2", "iobes", "f1", 0.97, 0.03, "B better")
+    >>> c.winner, c.p_better("iob2"), c.to_dict()["decision"]
+    (('iobes', 'iob2'), 0.03, 'B better')
+    """
+
+    a: str
+    b: str
+    metric: str
+    p_b_better: float | None
+    p_a_better: float | None
+    decision: str
+    p_equivalent: float | None = None
+    equivalent: bool | None = None
+    mc_p_b_better: float | None = None
+    mc_se: float | None = None
+    undefined: str | None = None
+
+    @property
+    def winner(self) -> tuple[str, str] | None:
+        """(better, worse) when the decision names a winner, else None."""
+        if self.decision == "B better":
+            return self.b, self.a
+        if self.decision == "A better":
+            return self.a, self.b
+        return None
+
+    def name(self, side: str) -> str:
+        """The system of ``side`` ("a" or "b")."""
+        return self.a if side == "a" else self.b
+
+    def p_side(self, side: str) -> float | None:
+        """P(side better) for ``side`` "a" or "b"."""
+        return self.p_a_better if side == "a" else self.p_b_better
+
+    def p_better(self, system: str) -> float | None:
+        """P(``system`` better than the other one of the pair)."""
+        if system not in (self.a, self.b):
+            raise KeyError(f"{system!r} is not in the comparison of {self.a!r} and {self.b!r}")
+        return self.p_b_better if system == self.b else self.p_a_better
+
+    def to_dict(self) -> dict:
+        out: dict = {"a": self.a, "b": self.b, "metric": self.metric, "p_b_better": self.p_b_better,
+                     "p_a_better": self.p_a_better, "decision": self.decision}
+        if self.equivalent is not None:
+            out["p_equivalent"] = self.p_equivalent
+        for key in ("mc_p_b_better", "mc_se"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.equivalent is not None:
+            out["equivalent"] = self.equivalent
+        if self.undefined:
+            out["undefined"] = self.undefined
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Comparison:
+        return cls(d["a"], d["b"], d["metric"], d.get("p_b_better"), d.get("p_a_better"), d["decision"],
+                   d.get("p_equivalent"), d.get("equivalent"), d.get("mc_p_b_better"), d.get("mc_se"),
+                   d.get("undefined"))
+
+
+@dataclass(frozen=True)
+class BayesAnswer:
+    """Posteriors of every system and the Bayes test of every pair: the answer of ``textbcv test``.
+
+    Attributes
+    ----------
+    m : int
+    alpha : float
+        Credible intervals are 1 − alpha.
+    systems : dict
+        name → metric → :class:`Posterior`, in input order.
+    comparisons : tuple of Comparison
+        Every pair (a before b, input order), metrics precision, recall, F1.
+    variant : str
+        The count-factor variant.
+    count_factor : dict
+        name → the factor (a float; for ``adaptive`` and ``clustered``, metric → float).
+    method : {"exact", "monte-carlo", "both"}
+    threshold : float
+        The decision rule's.
+    rope : float or None
+        As a fraction of the metric.
+    prior : float
+    counts : dict
+        name → pooled ``{"tp", "fp", "fn"}``.
+    design_effects : dict or None
+        name → metric → the design effect the ``clustered`` variant divided by (≥ 1).
+    draws, seed : int or None
+        Of the Monte Carlo figures.
+    family_wise : dict or None
+        With three or more systems: the note on judging many pairs.
+    """
+
+    m: int
+    alpha: float
+    systems: dict[str, dict[str, Posterior]]
+    comparisons: tuple[Comparison, ...]
+    variant: str
+    count_factor: dict
+    method: str
+    threshold: float
+    rope: float | None
+    prior: float
+    counts: dict[str, dict[str, int]]
+    design_effects: dict | None = None
+    draws: int | None = None
+    seed: int | None = None
+    family_wise: dict | None = None
+
+    @property
+    def names(self) -> list[str]:
+        """The systems, in input order."""
+        return list(self.systems)
+
+    @property
+    def rope_points(self) -> float | None:
+        """The rope in points, or None without one (0 is none).
+
+        Examples
+        --------
+        >>> from dataclasses import replace
+        >>> ans = BayesAnswer(1, 0.05, {}, (), "thesis", {}, "exact", 0.95, 0.005, 1.0, {})
+        >>> ans.rope_points, replace(ans, rope=0.0).rope_points
+        (0.5, None)
+        """
+        return None if not self.rope else round(100 * self.rope, 10)
+
+    def comparisons_of(self, metric: str = "f1") -> list[Comparison]:
+        """The comparisons of ``metric``, in order."""
+        return [c for c in self.comparisons if c.metric == metric]
+
+    def comparison(self, a: str, b: str, metric: str = "f1") -> Comparison:
+        """The comparison of ``a`` and ``b`` (either order) on ``metric``; KeyError if there is none."""
+        for c in self.comparisons_of(metric):
+            if {c.a, c.b} == {a, b} and a != b:
+                return c
+        raise KeyError(f"no comparison of {a!r} and {b!r} on {metric!r}")
+
+    def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
+        """P(``b`` better than ``a``) on ``metric``."""
+        return self.comparison(a, b, metric).p_better(b)
+
+    def to_dict(self) -> dict:
+        out: dict = {
+            "m": self.m,
+            "alpha": self.alpha,
+            "systems": {n: {k: p.to_dict() for k, p in s.items()} for n, s in self.systems.items()},
+            "comparisons": [c.to_dict() for c in self.comparisons],
+            "variant": self.variant,
+            "count_factor": self.count_factor,
+            "method": self.method,
+            "threshold": self.threshold,
+            "rope": self.rope,
+            "prior": self.prior,
+            "counts": self.counts,
+        }
+        if self.design_effects is not None:
+            out["design_effects"] = self.design_effects
+        if self.draws is not None:
+            out["draws"] = self.draws
+            out["seed"] = self.seed
+        if self.family_wise is not None:
+            out["family_wise"] = self.family_wise
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> BayesAnswer:
+        """Read the JSON of :meth:`to_dict` back (also the top of ``report.json``; absent keys take defaults)."""
+        variant = d.get("variant") or ((d.get("meta") or {}).get("options") or {}).get("variant", "thesis")
+        return cls(
+            m=d.get("m", 0), alpha=d.get("alpha", 0.05),
+            systems={n: {k: Posterior.from_dict(p) for k, p in s.items()} for n, s in (d.get("systems") or {}).items()},
+            comparisons=tuple(Comparison.from_dict(c) for c in d.get("comparisons", ())),
+            variant=variant, count_factor=d.get("count_factor") or {}, method=d.get("method", "exact"),
+            threshold=THRESHOLD if d.get("threshold") is None else d["threshold"], rope=d.get("rope"),
+            prior=d.get("prior", 1.0), counts=d.get("counts") or {},
+            # compare_counts writes design_effects for the clustered variant only; a report also holds the
+            # effects it measured for the other variants (CompareReport.design_effects)
+            design_effects=d.get("design_effects") if variant == "clustered" else None,
+            draws=d.get("draws"), seed=d.get("seed") if d.get("draws") is not None else None,
+            family_wise=d.get("family_wise"))

@@ -1,0 +1,334 @@
+"""Scoring tag sequences (:func:`score_tags`) and conlleval.pl's report of the score (:func:`format_conlleval`).
+
+Gold and predicted tags are decoded with one scheme and their chunks counted
+into a :class:`textbcv.scoring.TagScore`. The default ``scheme="conlleval"``
+reproduces conlleval.pl exactly (its chunk rules *and* its counting automaton,
+which treats the text as one stream with a boundary ``O`` between sentences);
+a named scheme (``"iobes"``, ``"bmes"``, ...) decodes each sentence with
+:func:`textbcv.schemes.decode` instead. Both are vectorised with numpy (tag
+strings are looked up once per distinct tag).
+
+Examples
+--------
+>>> gold = [["B-PER", "I-PER", "O", "B-LOC"]]
+>>> pred = [["B-PER", "I-PER", "O", "B-ORG"]]
+>>> s = score_tags(gold, pred)
+>>> s.counts.to_dict()["overall"], sorted(s.counts.to_dict()["types"])
+({'tp': 1, 'fp': 1, 'fn': 1}, ['LOC', 'ORG', 'PER'])
+>>> s.accuracy
+0.75
+>>> print(format_conlleval(s), end="")
+processed 4 tokens with 2 phrases; found: 2 phrases; correct: 1.
+accuracy:  75.00%; precision:  50.00%; recall:  50.00%; FB1:  50.00
+              LOC: precision:   0.00%; recall:   0.00%; FB1:   0.00  0
+              ORG: precision:   0.00%; recall:   0.00%; FB1:   0.00  1
+              PER: precision: 100.00%; recall: 100.00%; FB1: 100.00  1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import chain
+
+import numpy as np
+
+from textbcv.errors import InputError
+from textbcv.schemes import (
+    CONLLEVAL,
+    conlleval_end,
+    conlleval_split,
+    conlleval_start,
+    get_scheme,
+)
+from textbcv.scoring import ChunkCounts, TagScore, Tally
+from textbcv.tag_arrays import TagCodes, chunk_spans
+
+__all__ = ["score_tags", "score_codes", "format_conlleval"]
+
+
+# ----------------------------------------------------------------------------- tag sequences
+
+# conlleval prefix classes: every prefix conlleval.pl names, plus "anything else".
+_CONLL_CLASSES = ("O", "B", "I", "E", "[", "]", ".", "S")  # "S" stands for any other prefix
+_CONLL_CLASS = {p: i for i, p in enumerate(_CONLL_CLASSES)}
+
+
+def _conll_table(rule) -> np.ndarray:
+    n = len(_CONLL_CLASSES)
+    tab = np.zeros((n, n, 2), dtype=bool)
+    for i, p in enumerate(_CONLL_CLASSES):
+        for j, c in enumerate(_CONLL_CLASSES):
+            tab[i, j, 0] = rule(p, c, "X", "X")
+            tab[i, j, 1] = rule(p, c, "X", "Y")
+    return tab
+
+
+_CONLL_START = _conll_table(conlleval_start)
+_CONLL_END = _conll_table(conlleval_end)
+_N_CLASSES = len(_CONLL_CLASSES)
+# flags of (previous class, class, type changed), flattened: bit 0 = chunk end, bit 1 = chunk start
+_CONLL_FLAGS = (_CONLL_END.astype(np.uint8) | (_CONLL_START.astype(np.uint8) << 1)).ravel()
+
+
+def _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary: bool):
+    """Integer-coded streams of both sides: a boundary ``O`` first, then each sentence and a boundary.
+
+    Returns the gold and predicted code arrays, the token mask (False at
+    boundaries), the sentence lengths and the tag vocabulary (code ``i`` is
+    ``vocab[i]``; code 0 is ``O``).
+    """
+    gold = gold_tag_seqs if isinstance(gold_tag_seqs, list) else list(gold_tag_seqs)
+    pred = pred_tag_seqs if isinstance(pred_tag_seqs, list) else list(pred_tag_seqs)
+    if len(gold) != len(pred):
+        raise InputError(f"gold and predicted tags have different numbers of sentences ({len(gold)} and {len(pred)})")
+    lg = np.fromiter(map(len, gold), dtype=np.int64, count=len(gold))
+    lp = np.fromiter(map(len, pred), dtype=np.int64, count=len(pred))
+    if not np.array_equal(lg, lp):
+        k = int(np.flatnonzero(lg != lp)[0])
+        raise InputError(f"sentence {k}: {lg[k]} gold tags but {lp[k]} predicted tags")
+    codes = TagCodes()
+    get = codes.__getitem__
+    g = np.fromiter(map(get, chain.from_iterable(gold)), dtype=np.int32, count=int(lg.sum()))
+    p = np.fromiter(map(get, chain.from_iterable(pred)), dtype=np.int32, count=int(lg.sum()))
+    # boundaries before every sentence and after the last one (if final_boundary)
+    offsets = np.concatenate(([0], np.cumsum(lg)))
+    if not final_boundary and len(lg):
+        offsets = offsets[:-1]
+    g = np.insert(g, offsets, 0)
+    p = np.insert(p, offsets, 0)
+    token = np.ones(len(g), dtype=bool)
+    token[offsets + np.arange(len(offsets))] = False
+    return g, p, token, lg, list(codes)
+
+
+def _where(lengths: np.ndarray, flat_index: int) -> tuple[int, int]:
+    """(sentence, position) of a flat stream index (the stream starts with a boundary)."""
+    ends = np.cumsum(np.asarray(lengths) + 1)
+    s = int(np.searchsorted(ends, flat_index, side="right"))
+    start = int(ends[s - 1]) if s else 0
+    return s, flat_index - start - 1
+
+
+def score_tags(
+    gold_tag_seqs: Iterable[Sequence[str]],
+    pred_tag_seqs: Iterable[Sequence[str]],
+    scheme: str = CONLLEVAL,
+    *,
+    final_boundary: bool = True,
+) -> TagScore:
+    """Score predicted tag sequences against gold ones.
+
+    Parameters
+    ----------
+    gold_tag_seqs, pred_tag_seqs : iterables of tag sequences, one per sentence
+    scheme : str
+        ``"conlleval"`` (default): conlleval.pl's chunk rules and counting,
+        exactly; or a scheme name: chunks decoded leniently with that scheme
+        (see :func:`textbcv.schemes.decode`) and compared as sets.
+    final_boundary : bool
+        Whether conlleval.pl would see a sentence boundary after the last
+        sentence (its input ends with a blank line). Only conlleval's
+        degenerate tags (e.g. an untyped ``S``, which no boundary closes)
+        can make this matter.
+
+    Notes
+    -----
+    conlleval credits a correct chunk to the type of the gold token before
+    the point where it ends. For a chunk left open by a ``.`` tag (which
+    conlleval never closes) that can be another type than the one it
+    started with, so per-type ``fp``/``fn`` can then be negative; the
+    overall counts and :func:`format_conlleval` stay exactly conlleval's.
+
+    Returns
+    -------
+    TagScore
+
+    Examples
+    --------
+    >>> g = [["B-X", "E-X", "S-X", "S-X"]]
+    >>> score_tags(g, g).counts.overall.tp, score_tags(g, g, "iobes").counts.overall.tp
+    (1, 3)
+    """
+    g, p, token, lengths, vocab = _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary)
+
+    def where(index: int) -> str:
+        s, pos = _where(lengths, index)
+        return f"sentence {s}, position {pos}"
+
+    return score_codes(g, p, token, vocab, scheme, where)
+
+
+def score_codes(g: np.ndarray, p: np.ndarray, token: np.ndarray, vocab: Sequence[str], scheme: str = CONLLEVAL,
+                where=None) -> TagScore:
+    """Score integer-coded tag streams (e.g. a :class:`textbcv.corpus.conlleval.TagStream`).
+
+    Parameters
+    ----------
+    g, p : numpy.ndarray of int
+        Gold and predicted tag codes of one stream: conlleval.pl's loop over
+        the lines, boundaries included (code of ``O``), starting after a
+        boundary.
+    token : numpy.ndarray of bool
+        False at boundaries (they are not tokens).
+    vocab : sequence of str
+        ``vocab[c]`` is the tag of code ``c``.
+    scheme : str
+        As for :func:`score_tags`.
+    where : callable, optional
+        ``where(index)`` names stream position ``index`` in an error message
+        for a tag that is not of ``scheme``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> vocab = ["O", "B-PER", "I-PER"]
+    >>> s = score_codes(np.array([0, 1, 2, 0]), np.array([0, 1, 0, 0]), np.array([False, True, True, False]), vocab)
+    >>> s.counts.overall, s.tokens, s.correct_tags
+    (Tally(tp=0, fp=1, fn=1), 2, 1)
+    """
+    tokens = int(np.count_nonzero(token))
+    if isinstance(scheme, str) and scheme.lower() == CONLLEVAL:
+        split = [conlleval_split(t) for t in vocab]
+        canon_index: dict[tuple[str, str], int] = {}
+        canon = np.array([canon_index.setdefault(s, len(canon_index)) for s in split], dtype=np.int32)
+        same = canon[g] == canon[p] if len(canon_index) < len(vocab) else g == p
+        types = sorted({t for _, t in split})
+        tix = {t: i for i, t in enumerate(types)}
+        cls = np.array([_CONLL_CLASS.get(pr, 7) for pr, _ in split], dtype=np.int8)
+        typ = np.array([tix[t] for _, t in split], dtype=np.int32)
+        tp, n_pred, n_gold = _conlleval_counts(g, p, cls, typ, len(types))
+    else:
+        sch = get_scheme(scheme)
+        present = np.zeros(len(vocab), dtype=bool)
+        present[g] = True
+        present[p] = True
+        kinds = []
+        for i, t in enumerate(vocab):
+            if not present[i]:  # (e.g. a tag of a boundary line)
+                kinds.append((0, ""))
+                continue
+            try:
+                kinds.append(sch.kind(t))
+            except InputError as e:
+                at = int(np.flatnonzero((g == i) | (p == i))[0])
+                raise InputError(f"{where(at)}: {e}" if where else str(e)) from None
+        same = g == p
+        types = sorted({t for _, t in kinds})
+        tix = {t: i for i, t in enumerate(types)}
+        kind = np.array([k for k, _ in kinds], dtype=np.int8)
+        typ = np.array([tix[t] for _, t in kinds], dtype=np.int32)
+        tp, n_pred, n_gold = _scheme_counts(g, p, kind, typ, len(types))
+    correct_tags = int(np.count_nonzero(same & token))
+    counts = ChunkCounts(
+        {
+            t: Tally(int(tp[i]), int(n_pred[i] - tp[i]), int(n_gold[i] - tp[i]))
+            for i, t in enumerate(types)
+            if tp[i] or n_pred[i] or n_gold[i]
+        }
+    )
+    return TagScore(counts, tokens, correct_tags)
+
+
+def _scheme_counts(g, p, kind, typ, n_types):
+    gs, ge, gt = chunk_spans(g, kind, typ)
+    ps, pe, pt = chunk_spans(p, kind, typ)
+    n = len(g)
+    end_at = np.full(n, -1, dtype=np.int64)
+    type_at = np.full(n, -1, dtype=np.int32)
+    end_at[gs] = ge
+    type_at[gs] = gt
+    match = (end_at[ps] == pe) & (type_at[ps] == pt)
+    return (
+        np.bincount(pt[match], minlength=n_types),
+        np.bincount(pt, minlength=n_types),
+        np.bincount(gt, minlength=n_types),
+    )
+
+
+def _conlleval_counts(g, p, cls, typ, n_types):
+    """conlleval.pl's counting automaton, vectorised.
+
+    Per step k (token k, previous token k-1; the stream starts with a
+    boundary), conlleval first settles the chunk it is tracking
+    (``$inCorrect``): counted when both chunks end here with equal previous
+    types, dropped when only one ends or the current types differ; then it
+    starts tracking when both start here with equal types. After the last
+    token a tracked chunk is counted. The state after each step is set by the
+    last event, so each possible count looks up the event before it.
+    """
+    tg, tp_ = typ[g], typ[p]
+    # one lookup per token and side in a (previous class, class, type changed) -> flags table
+    kg = cls[g].astype(np.int16)
+    kp = cls[p].astype(np.int16)
+    kg = (kg[:-1] * _N_CLASSES + kg[1:]) * 2 + (tg[1:] != tg[:-1])
+    kp = (kp[:-1] * _N_CLASSES + kp[1:]) * 2 + (tp_[1:] != tp_[:-1])
+    fg = _CONLL_FLAGS[kg]
+    fp = _CONLL_FLAGS[kp]
+    eg, sg = (fg & 1).astype(bool), fg >= 2
+    ep, sp = (fp & 1).astype(bool), fp >= 2
+    count_ev = np.append(eg & ep & (tg[:-1] == tp_[:-1]), True)  # final flush counts
+    drop_ev = np.append(~count_ev[:-1] & ((eg != ep) | (tg[1:] != tp_[1:])), False)
+    track_ev = np.append(sg & sp & (tg[1:] == tp_[1:]), False)
+    # tracking before step k = the last event before k was a "track" event
+    events = np.flatnonzero(track_ev | count_ev | drop_ev)
+    candidates = np.flatnonzero(count_ev)
+    j = np.searchsorted(events, candidates) - 1
+    previous = events[np.maximum(j, 0)]
+    counted = candidates[(j >= 0) & track_ev[previous]]
+    last_type = tg  # type of the previous gold token at step k is tg[k-1]; the flush uses tg[-1]
+    return (
+        np.bincount(last_type[counted], minlength=n_types),
+        np.bincount(tp_[1:][sp], minlength=n_types),
+        np.bincount(tg[1:][sg], minlength=n_types),
+    )
+
+
+# ----------------------------------------------------------------------------- report
+
+
+def _pad17(s: str) -> str:
+    # Perl's %17s pads by bytes (conlleval reads raw bytes).
+    return " " * max(0, 17 - len(s.encode("utf-8"))) + s
+
+
+def format_conlleval(score: TagScore) -> str:
+    """conlleval.pl's report of ``score``, byte for byte.
+
+    The numbers are computed with conlleval's own formulas (percentages first,
+    FB1 from them), its zero cases (no accuracy line without tokens; 0.00
+    when a denominator is 0) and its order of types (ASCII). Like conlleval,
+    the untyped type ``""`` is listed twice when both gold and predicted
+    chunks have it (a Perl truth-value quirk of its de-duplication).
+
+    Examples
+    --------
+    >>> print(format_conlleval(TagScore(ChunkCounts(), 0, 0)), end="")
+    processed 0 tokens with 0 phrases; found: 0 phrases; correct: 0.
+    """
+    c = score.counts
+    tp, n_gold, n_pred = c.overall.tp, c.overall.n_gold, c.overall.n_pred
+    precision = 100 * tp / n_pred if n_pred > 0 else 0.0
+    recall = 100 * tp / n_gold if n_gold > 0 else 0.0
+    fb1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    out = [f"processed {score.tokens} tokens with {n_gold} phrases; found: {n_pred} phrases; correct: {tp}.\n"]
+    if score.tokens > 0:
+        out.append(
+            "accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n"
+            % (100 * score.correct_tags / score.tokens, precision, recall, fb1)
+        )
+    keys = sorted([t for t, v in c.types.items() if v.n_gold] + [t for t, v in c.types.items() if v.n_pred])
+    sorted_types: list[str] = []
+    last = None
+    for t in keys:
+        if not last or last != t:  # Perl: not($lastType) is true for undef and ""
+            sorted_types.append(t)
+        last = t
+    for t in sorted_types:
+        v = c.types[t]
+        precision = 100 * v.tp / v.n_pred if v.n_pred else 0.0
+        recall = 100 * v.tp / v.n_gold if v.n_gold else 0.0
+        fb1 = 0.0 if precision + recall == 0.0 else 2 * precision * recall / (precision + recall)
+        out.append(
+            "%s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n" % (_pad17(t), precision, recall, fb1, v.n_pred)
+        )
+    return "".join(out)
