@@ -8,96 +8,96 @@ per pool (CoNLL-2003 by document, SIGHAN 2005 MSR by sentence); R data sets, two
 REAL_TEXT = {
     "adaptive": {
         "conll": {
-            "R": 22,
+            "R": 33,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9091,
+            "coverage_f1": 0.9394,
             "unit": "document",
-            "width_f1": 17.132
+            "width_f1": 18.451
         },
         "msr": {
-            "R": 54,
+            "R": 57,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9722,
+            "coverage_f1": 0.9737,
             "unit": "sentence",
-            "width_f1": 2.757
+            "width_f1": 2.758
         }
     },
     "averaged-counts": {
         "conll": {
-            "R": 22,
-            "coverage_delta": 0.5909,
+            "R": 33,
+            "coverage_delta": 0.6364,
             "coverage_f1": 0.4091,
             "unit": "document",
-            "width_f1": 3.737
+            "width_f1": 3.726
         },
         "msr": {
-            "R": 54,
-            "coverage_delta": 0.9815,
-            "coverage_f1": 0.7407,
+            "R": 57,
+            "coverage_delta": 0.9825,
+            "coverage_f1": 0.7281,
             "unit": "sentence",
-            "width_f1": 1.084
+            "width_f1": 1.085
         }
     },
     "clustered": {
         "conll": {
-            "R": 22,
+            "R": 33,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9545,
+            "coverage_f1": 0.9697,
             "unit": "document",
-            "width_f1": 15.358
+            "width_f1": 15.819
         },
         "msr": {
-            "R": 54,
+            "R": 57,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9722,
+            "coverage_f1": 0.9737,
             "unit": "sentence",
-            "width_f1": 2.294
+            "width_f1": 2.293
         }
     },
     "independent": {
         "conll": {
-            "R": 22,
-            "coverage_delta": 0.1818,
-            "coverage_f1": 0.1591,
+            "R": 33,
+            "coverage_delta": 0.2121,
+            "coverage_f1": 0.1364,
             "unit": "document",
-            "width_f1": 1.526
+            "width_f1": 1.522
         },
         "msr": {
-            "R": 54,
-            "coverage_delta": 0.5926,
-            "coverage_f1": 0.3796,
+            "R": 57,
+            "coverage_delta": 0.5965,
+            "coverage_f1": 0.3684,
             "unit": "sentence",
             "width_f1": 0.443
         }
     },
     "nadeau-bengio": {
         "conll": {
-            "R": 22,
-            "coverage_delta": 0.9545,
-            "coverage_f1": 0.9318,
+            "R": 33,
+            "coverage_delta": 0.9697,
+            "coverage_f1": 0.9545,
             "unit": "document",
-            "width_f1": 17.225
+            "width_f1": 18.57
         },
         "msr": {
-            "R": 54,
+            "R": 57,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9722,
+            "coverage_f1": 0.9737,
             "unit": "sentence",
-            "width_f1": 2.757
+            "width_f1": 2.758
         }
     },
     "thesis": {
         "conll": {
-            "R": 22,
-            "coverage_delta": 0.4091,
-            "coverage_f1": 0.2955,
+            "R": 33,
+            "coverage_delta": 0.4242,
+            "coverage_f1": 0.2727,
             "unit": "document",
-            "width_f1": 2.513
+            "width_f1": 2.506
         },
         "msr": {
-            "R": 54,
-            "coverage_delta": 0.7963,
-            "coverage_f1": 0.5556,
+            "R": 57,
+            "coverage_delta": 0.7895,
+            "coverage_f1": 0.5439,
             "unit": "sentence",
             "width_f1": 0.729
         }
