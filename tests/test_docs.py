@@ -211,13 +211,14 @@ def test_variance_factor_example():
         " ".join(_method().split())
 
 
-def _test_json(*args: str) -> dict:
+def _test_json(*args: str, run: Path | None = None) -> dict:
+    """``textbcv test RUN --json ARGS`` (RUN the worked example unless given), parsed."""
     import contextlib
     import io
 
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
-        assert main(["test", str(EXAMPLE), "--json", *args]) == 0
+        assert main(["test", str(run or EXAMPLE), "--json", *args]) == 0
     return json.loads(buf.getvalue())
 
 
@@ -411,8 +412,6 @@ def test_split_figures_of_the_report_page(tmp_path, capsys):
 @pytest.mark.slow
 def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
     """Rerun the documented command (about 25 s) and find its numbers on the page."""
-    import contextlib
-    import io
 
     page = _report_page()
     assert ("textbcv compare corpora/ner_en.conll --task ner --systems iob2,iobes --m 3 --max-iterations 10 "
@@ -444,26 +443,17 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
     d = 100 * (np.array(report["fold_f1"]["iobes"]) - f1)
     assert "Here the differences are " + ", ".join(_minus(f"{x:+.2f}") for x in d[:-1]) + \
         f" and {_minus(f'{d[-1]:+.2f}')} points" in page
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        assert main(["test", str(run), "--variant", "thesis", "--json"]) == 0
-    thesis = json.loads(buf.getvalue())
+    thesis = _test_json("--variant", "thesis", run=run)
     lo, hi = thesis["systems"]["iob2"]["f1"]["ci"]
     p = _f1_row(thesis)["p_a_better"]
     assert f"iob2 F1 68.42 [{100 * lo:.2f}, {100 * hi:.2f}] and P(iob2 better) = {p:.4f}" in page
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        assert main(["test", str(run), "--json"]) == 0
-    default = json.loads(buf.getvalue())
+    default = _test_json(run=run)
     assert default["variant"] == "clustered"
     lo, hi = default["systems"]["iob2"]["f1"]["ci"]
     p = _f1_row(default)["p_a_better"]
     assert f"default `--variant clustered` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {p:.4f}" in page
     assert f"F1 design effect of {default['design_effects']['iob2']['f1']:.2f} (iob2)" in page
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        assert main(["test", str(run), "--variant", "averaged-counts", "--json"]) == 0
-    ac = json.loads(buf.getvalue())
+    ac = _test_json("--variant", "averaged-counts", run=run)
     lo, hi = ac["systems"]["iob2"]["f1"]["ci"]
     p_a = _f1_row(ac)["p_a_better"]
     assert f"`--variant averaged-counts` prints [{100 * lo:.2f}, {100 * hi:.2f}] and {p_a:.4f}" in page
@@ -489,16 +479,11 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
 
 @pytest.mark.slow
 def test_mcnemar_example_of_the_report_page(tmp_path):
-    import contextlib
-    import io
 
     run = tmp_path / "run3"
     assert main(["compare", str(ROOT / "corpora" / "ner_en.conll"), "--task", "ner", "--systems", "iob2,iobes,bilou",
                  "--m", "3", "--max-iterations", "10", "--save-predictions", "--quiet", "--out", str(run)]) == 0
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        assert main(["test", str(run), "--classic", "--fold", "0-1", "--json"]) == 0
-    r = json.loads(buf.getvalue())
+    r = _test_json("--classic", "--fold", "0-1", run=run)
     pair = next(p for p in r["classic"]["mcnemar"]["pairs"] if (p["a"], p["b"]) == ("iob2", "iobes"))
     chi2 = next(t for t in pair["tests"] if t["test"] == "mcnemar_chi2")
     page = _report_page()
