@@ -254,3 +254,72 @@ def test_unit_leakage_smoke_sees_sentence_halves_easier(shared, tmp_path):
     assert r["sentence"]["oov_mean"] < r["document"]["oov_mean"]
     assert r["sentence"]["memorising_f1_mean"] > r["document"]["memorising_f1_mean"]
     assert "<!-- BEGIN unit-leakage -->" in (tmp_path / "R.md").read_text()
+
+
+def _rule_summary(R=50, shifts=None, sentence_bias=10.0, mse=None):
+    """A synthetic study summary: bias rows for both pools, loss rows, and coverage rows of unbalanced BCV."""
+    rts = load("real_text_study")
+    shifts = shifts or {}
+    mse = mse or {}
+    bias, loss, cov = [], [], []
+    for pool in ("conll", "msr"):
+        units = rts.POOLS[pool]["units"]
+        for unit in units:
+            for design in rts.DESIGNS:
+                for m in rts.MS:
+                    for metric, system in (("f1", "A"), ("f1", "B"), ("delta_f1", "B-A")):
+                        b = sentence_bias if (unit == "sentence" and "document" in units) else 0.2
+                        row = {"pool": pool, "design": design, "unit": unit, "m": m, "truth": units[0],
+                               "metric": metric, "system": system, "estimator": "pooled", "R": R,
+                               "bias": b, "bias_se": 0.3, "sd": 0.3 * R ** 0.5, "rmse": 2.0}
+                        if design != "random":
+                            row.update(shift_vs_random=shifts.get((pool, design), 0.0), shift_se=0.15)
+                        bias.append(row)
+                lr = {"pool": pool, "design": design, "unit": unit, "truth": units[0], "R": R, "rmse": 2.0}
+                if design != "bcv":
+                    lr.update(mse_vs_bcv=mse.get((pool, design), 0.0), mse_vs_bcv_se=0.1)
+                loss.append(lr)
+            for m in rts.MS:
+                for v, c in (("thesis", 0.5), ("adaptive", 0.95), ("clustered", 0.96)):
+                    cov.append({"pool": pool, "design": "bcv", "unit": unit, "m": m, "truth": units[0], "variant": v,
+                                "R": R, "coverage_f1": c if unit == units[0] else 0.0, "coverage_delta": c,
+                                "width_f1": 3.0 if v == "clustered" else 4.0, "width_delta": 4.0})
+    return {"bias": bias, "loss": loss, "coverage": cov}
+
+
+def test_real_text_rule_keeps_documents_whole_and_rejects_shifting_balance():
+    rts = load("real_text_study")
+    pools = ["conll", "msr"]
+    ev = rts.choose_defaults(_rule_summary(shifts={("conll", "label"): 0.45}), pools)
+    assert ev["enough"] and ev["group_by"] == "auto"
+    ok = {x["design"]: x["ok"] for x in ev["ranked"]}
+    assert ok["label"] is False and ok["bcv"] is True and ok["length"] is True
+    assert ev["chosen"]["design"] == "bcv"  # nothing beats unbalanced BCV in paired MSE
+    assert ev["chosen"]["units"] == {"conll": "document", "msr": "sentence"}
+    # within 0.1 points a significant shift is tolerated (MSR resolves shifts of a few hundredths)
+    ev = rts.choose_defaults(_rule_summary(shifts={("msr", "bcv"): 0.08}), pools)
+    assert {x["design"]: x["ok"] for x in ev["ranked"]}["bcv"] is True
+    # unbiased sentence halves: sentences are the unit
+    assert rts.choose_defaults(_rule_summary(sentence_bias=0.1), pools)["group_by"] == "sentence"
+    # too few data sets: nothing is chosen, and the text says how many the rule needs
+    ev = rts.choose_defaults(_rule_summary(R=rts.MIN_R - 1), pools)
+    assert ev["chosen"] is None and ev["group_by"] is None
+    assert f"needs {rts.MIN_R} per pool" in rts.rule_text(ev)
+
+
+def test_real_text_rule_prefers_balance_only_when_it_beats_unbalanced_bcv_everywhere():
+    rts = load("real_text_study")
+    pools = ["conll", "msr"]
+    ev = rts.choose_defaults(_rule_summary(mse={("conll", "length"): -0.5, ("msr", "length"): -0.3}), pools)
+    assert ev["chosen"]["design"] == "length" and ev["chosen"]["beats_bcv"]
+    ev = rts.choose_defaults(_rule_summary(mse={("conll", "length"): -0.5, ("msr", "length"): -0.1}), pools)
+    assert ev["chosen"]["design"] == "bcv"  # not better by 2 SE on MSR
+
+
+def test_real_text_variant_rule_judges_the_chosen_unit_only():
+    rts = load("real_text_study")
+    s = _rule_summary()
+    # sentence halves of CoNLL cover 0% of the document truth; judged at the chosen unit, clustered is shortest
+    v, text = rts.choose_variant(s, "bcv", {"conll": "document", "msr": "sentence"})
+    assert v == "clustered" and "adaptive, clustered" in text
+    assert rts.choose_variant(s, "bcv")[0] is None  # every unit at once: none covers
