@@ -323,3 +323,26 @@ def test_real_text_variant_rule_judges_the_chosen_unit_only():
     v, text = rts.choose_variant(s, "bcv", {"conll": "document", "msr": "sentence"})
     assert v == "clustered" and "adaptive, clustered" in text
     assert rts.choose_variant(s, "bcv")[0] is None  # every unit at once: none covers
+
+
+def test_bench_all_tables_the_score_and_read_targets(tmp_path, monkeypatch):
+    # bench_score's and bench_read's JSON (their current shapes) become table rows that state each target
+    ba = load("bench_all")
+    score = {"benchmark": "score", "tokens": 1000, "noise": 0.1, "seed": 0, "results_equal": True,
+             "cli": {"seconds": 0.5, "reference_seconds": 12.0, "ratio": 24.0, "target": 30.0, "met": False},
+             "in_memory": {"textbcv_score_tags_seconds": 0.2, "seqeval_classification_report_seconds": 10.0},
+             "memory": {"tokens": 10000, "file_mb": 1.5, "seconds": 2.0, "peak_rss_mb": 400.0, "target_mb": 1024,
+                        "met": True}}
+    read = {"benchmark": "read", "results": {"conll": {"file": "x/eng.train", "tokens": 10, "seconds": 0.2,
+                                                       "reference": "line.split() loop", "reference_seconds": 0.1,
+                                                       "ratio": 2.0}},
+            "targets": {"conll": {"ratio": 2.0, "limit": 4.0, "met": True}}}
+    monkeypatch.setattr(ba, "commands", lambda args: {
+        n: [sys.executable, "-c", f"import json; print(json.dumps({o!r}))"] for n, o in (("score", score),
+                                                                                          ("read", read))})
+    out_json, out_md = tmp_path / "b.json", tmp_path / "R.md"
+    assert ba.main(["--only", "read,score", "--json", str(out_json), "--results", str(out_md)]) == 0
+    md = out_md.read_text()
+    assert "| ≥ 30× faster: NOT met (24×) |" in md
+    assert "peak RSS 400 MB | 2 | – | – | – | < 1024 MB: met |" in md
+    assert "| 2 | ≤ 4: met |" in md
