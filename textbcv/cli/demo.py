@@ -1,7 +1,7 @@
 """``textbcv demo``: the main job on the bundled corpora (what ``scripts/demo`` runs).
 
 Compares IOB2 with IOBES on the bundled NER corpus and BMES with BB2B3MES on
-the bundled word-segmentation corpus, each with balanced 3×2 BCV, and prints
+the bundled word-segmentation corpus, each with 3×2 BCV and the default options, and prints
 both reports. A second run reuses the finished folds (it resumes); a demo run
 left by other options or another textbcv version (other splits) is started afresh.
 """
@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from textbcv import defaults
 from textbcv.errors import InputError
 
 __all__ = ["register", "run", "bundled_corpora", "DEMOS"]
@@ -33,7 +34,9 @@ def bundled_corpora() -> dict[str, Path]:
 def register(sub) -> None:
     p = sub.add_parser("demo", help="compare tagging schemes on the bundled corpora",
                        description="Compare IOB2 with IOBES (NER) and BMES with BB2B3MES (word segmentation) on "
-                       "the bundled corpora with balanced 3×2 BCV, and print the reports.")
+                       "the bundled corpora with 3×2 BCV and the default options ("
+                       + ("no balancing" if not defaults.BALANCE else "balancing " + ", ".join(defaults.BALANCE))
+                       + f", --group-by {defaults.GROUP_BY}, --variant {defaults.VARIANT}), and print the reports.")
     p.add_argument("--out", default="textbcv-demo", help="directory for the two run directories (default "
                                                          "./textbcv-demo)")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
