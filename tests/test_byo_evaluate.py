@@ -472,6 +472,20 @@ def test_one_system_or_a_bad_system_argument(ner, tmp_path, capsys):
             "--system: expected NAME=PRED_DIR")
 
 
+def test_python_evaluate_without_files_or_corpus_is_an_input_error(ner, tmp_path):
+    """textbcv.imported.evaluate(splits, None, ...) without corpus=: a worded InputError, not None in the reader."""
+    from textbcv.errors import InputError
+    from textbcv.imported import evaluate as evaluate_imported
+    from textbcv.pipeline import CompareOptions
+
+    d, _, splits, _ = ner
+    out = tmp_path / "run"
+    with pytest.raises(InputError, match="^files: give the corpus files, or a Corpus as corpus="):
+        evaluate_imported(splits, None, {"A": d / "preds" / "A", "B": d / "preds" / "B"}, out,
+                          CompareOptions(task="ner"))
+    assert not out.exists()
+
+
 def test_previous_run_not_overwritten(ner, capsys):
     d, corpus, splits, _ = ner
     before = (d / "run" / "report.json").read_bytes()

@@ -237,3 +237,26 @@ def test_python_compare_heldout(files):
     h = r.report["heldout"]
     assert list(h["files"]) == [str(files / "h2.conll")] and len(h["pairs"]) == 1
     assert all("heldout" in f for f in r.folds)
+
+
+def test_python_compare_heldout_predictions_of_a_corpus_without_scheme(files, tmp_path):
+    """A Corpus object that names no scheme: held-out predictions are saved in the held-out file's own scheme.
+
+    (The corpus's scheme, None here, used to reach the tag encoder after training: "unknown tagging scheme None".)
+    """
+    import dataclasses
+
+    from textbcv.tagging import LexiconTagger
+
+    corpus = dataclasses.replace(read_corpus(files / "corpus.conll"), scheme=None)
+    systems = [textbcv.System("lex", "iob2", tagger=LexiconTagger()),
+               textbcv.System("lower", "iobes", tagger=LexiconTagger(True))]
+    out = tmp_path / "run"
+    textbcv.compare(corpus, systems, m=1, heldout=[files / "h2.conll"], progress=False, out=out,
+                    save_predictions=True, plots=False)
+    own = read_blocks(files / "h2.conll")
+    saved = sorted((out / "predictions" / "heldout" / "h2").iterdir())
+    assert len(saved) == 4
+    for path in saved:
+        blocks = read_blocks(path)
+        assert [[row[1] for row in s] for s in blocks] == [[row[-1] for row in s] for s in own]  # IOB1, as the file

@@ -197,6 +197,17 @@ def test_bad_options_leave_no_output(tmp_path, args, message):
     assert not out.exists()
 
 
+def test_prepare_compare_without_files_or_corpus_is_an_input_error(tmp_path):
+    """prepare_compare(None, ...) without corpus=: a worded InputError (None used to reach the corpus reader)."""
+    from textbcv.errors import InputError
+    from textbcv.pipeline import CompareOptions, prepare_compare
+
+    out = tmp_path / "out"
+    with pytest.raises(InputError, match="^files: give the corpus files, or a Corpus as corpus="):
+        prepare_compare(None, out, CompareOptions(task="ner", systems=("iob2", "iobes"), m=1))
+    assert not out.exists()
+
+
 def test_cws_words_from_conllu(shared, tmp_path):
     path = shared("ud_chinese_v1.4", "zh-ud-dev.conllu")
     out = tmp_path / "zh"

@@ -95,6 +95,30 @@ def test_manifest_round_trip(tmp_path, kw):
         y.check_corpus(_corpus())
 
 
+def test_nested_splits_made_without_blocks_say_so():
+    """A NestedSplits built directly (no blocks) cannot give another m: a worded ValueError, not a None inside."""
+    halves_ = [(np.array([0, 1]), np.array([2, 3])), (np.array([0, 2]), np.array([1, 3]))]
+    s = NestedSplits(halves_, 4, "bcv", 2, 0, {}, None, None)
+    with pytest.raises(ValueError, match="^these splits hold no blocks"):
+        s.head(1)
+    with pytest.raises(ValueError, match="^these splits hold no blocks"):
+        s.extend(3)
+    assert s.head(2) is s and s.extend(2) is s
+
+
+def test_near_equal_blocks_needs_the_weights_of_x():
+    """near_equal_blocks balances on X only with its column weights W: without them a worded ValueError."""
+    import scipy.sparse as sp
+
+    from textbcv.split.designs import near_equal_blocks
+
+    X = sp.csr_matrix(np.random.default_rng(0).integers(0, 3, (20, 4)).astype(float))
+    with pytest.raises(ValueError, match="^X needs its column weights W"):
+        near_equal_blocks(np.ones(20, int), 4, np.random.default_rng(0), X=X)
+    blocks = near_equal_blocks(np.ones(20, int), 4, np.random.default_rng(0), X=X, W=np.ones(4))
+    assert np.bincount(blocks).tolist() == [5, 5, 5, 5]
+
+
 def test_sequential_heads_are_the_smaller_runs():
     """The sequential mode's splits for m are what a run with that m writes."""
     c = _corpus()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import io
 import json
 import os
 import tempfile
@@ -42,7 +43,7 @@ def _read_error(e: OSError, name: str) -> InputError:
     return InputError(f"cannot read: {e.strerror or e}", file=name)
 
 
-def open_bytes(path: str | os.PathLike) -> IO[bytes]:
+def open_bytes(path: str | os.PathLike) -> io.BufferedIOBase:
     """Open ``path`` for reading bytes; a gzip file (by its magic bytes) is decompressed on the fly.
 
     Raises
@@ -124,8 +125,9 @@ def line_at(data: bytes | str, offset: int) -> int:
     >>> line_at(b"a\\r\\nb\\rc\\nd", 7), line_at("a\\nb", 0)
     (4, 1)
     """
-    nl, cr = ("\n", "\r") if isinstance(data, str) else (b"\n", b"\r")
-    return data.count(nl, 0, offset) + data.count(cr, 0, offset) - data.count(cr + nl, 0, offset) + 1
+    if isinstance(data, str):
+        return data.count("\n", 0, offset) + data.count("\r", 0, offset) - data.count("\r\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + data.count(b"\r", 0, offset) - data.count(b"\r\n", 0, offset) + 1
 
 
 ENCODING_HINT = "if the file is not UTF-8, give its encoding (e.g. --encoding latin-1)"

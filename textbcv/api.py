@@ -249,10 +249,11 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     if out is None and (rest.get("save_models") or rest.get("save_predictions") or rest.get("resume")):
         raise InputError("save_models, save_predictions and resume need a run directory: give out=")
     tmp = None
-    run_out = out
+    run_out: str | os.PathLike
     if out is None:
-        tmp = tempfile.mkdtemp(prefix="textbcv-run-")
-        run_out = tmp
+        run_out = tmp = tempfile.mkdtemp(prefix="textbcv-run-")
+    else:
+        run_out = out
     try:
         plan = prepare_compare(files, run_out, opts, format=fmt, columns=rest.get("columns"),
                                scheme=rest.get("scheme"), resume=rest.get("resume", False), corpus=corpus_obj,
@@ -330,10 +331,11 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
         ours["task"] = "cws" if (corpus_obj.format if corpus_obj is not None else fmt) == "segmented" else "ner"
     opts = CompareOptions(**ours)
     tmp = None
-    run_out = out
+    run_out: str | os.PathLike
     if out is None:
-        tmp = tempfile.mkdtemp(prefix="textbcv-run-")
-        run_out = tmp
+        run_out = tmp = tempfile.mkdtemp(prefix="textbcv-run-")
+    else:
+        run_out = out
     try:
         report = run_evaluate(splits, files, systems, run_out, opts, format=fmt, columns=rest.get("columns"),
                               scheme=rest.get("scheme"), pred_scheme=pred_scheme,

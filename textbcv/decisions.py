@@ -93,11 +93,11 @@ def chunk_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[C
     """Units (sentence, start, end, type) gold or predicted by A or B, and whether A and B are right on each."""
     units, right_a, right_b = [], [], []
     for k, (g, a, b) in enumerate(zip(gold, pred_a, pred_b, strict=True)):
-        g, a, b = set(g), set(a), set(b)
-        for c in sorted(g | a | b):
+        g_set, a_set, b_set = set(g), set(a), set(b)
+        for c in sorted(g_set | a_set | b_set):
             units.append((k, *c))
-            right_a.append((c in a) == (c in g))
-            right_b.append((c in b) == (c in g))
+            right_a.append((c in a_set) == (c in g_set))
+            right_b.append((c in b_set) == (c in g_set))
     return units, right_a, right_b
 
 

@@ -50,6 +50,9 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from textbcv.errors import InputError
 
 __all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "resolve_unit", "unit_note", "option_notes",
@@ -71,7 +74,7 @@ def real_text_coverage(variant: str) -> str | None:
     """
     from textbcv._evidence import REAL_TEXT
 
-    rows = REAL_TEXT.get(variant)
+    rows: Mapping[str, Mapping[str, Any]] | None = REAL_TEXT.get(variant)  # generated JSON: pool → figures
     if not rows:
         return None
     parts = [f"{100 * r['coverage_f1']:.0f}% ({_POOL_NAMES.get(p, p)}, {r['R']} data sets)" for p, r in rows.items()]

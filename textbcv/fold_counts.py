@@ -160,8 +160,8 @@ def _counts_json(path: str) -> FoldCounts:
             raise InputError(f"system {name!r}: expected a list of 2m = {2 * m} folds", file, line)
         if len(folds) != 2 * m:
             raise InputError(f"system {name!r}: expected 2m = {2 * m} folds for m = {m}, got {len(folds)}", file, line)
-        key = re.search(r'"' + re.escape(json.dumps(name)[1:-1]) + r'"\s*:', text)
-        pos = _element_positions(text, key.end()) if key else []
+        key_match = re.search(r'"' + re.escape(json.dumps(name)[1:-1]) + r'"\s*:', text)
+        pos = _element_positions(text, key_match.end()) if key_match else []
         flines = [_line_of(text, pos[i]) if i < len(pos) else line for i in range(2 * m)]
         rows = []
         for i, f in enumerate(folds):
@@ -204,22 +204,25 @@ def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = Fals
         if not isinstance(counts, dict):
             raise InputError('"counts" must be an object', file, no)
         overall = _tally(counts.get("overall"), "counts.overall", file, no)
-        types = None
+        fold_types = None
         if want_types:
             raw_types = counts.get("types")
             if not isinstance(raw_types, dict):
                 raise InputError('missing "counts.types"', file, no)
-            types = {t: _tally(c, f"counts.types.{t}", file, no) for t, c in raw_types.items()}
+            fold_types = {t: _tally(c, f"counts.types.{t}", file, no) for t, c in raw_types.items()}
         spec = obj.get("spec") if isinstance(obj.get("spec"), dict) else None
         prev = found.setdefault(system, {}).get((split, direction))
-        if prev is not None and (prev[0] != overall or prev[1] != types):
+        if prev is not None and (prev[0] != overall or prev[1] != fold_types):
             raise InputError(f"system {system!r}, split {split}, direction {direction} recorded twice with different "
                              f"counts (first on line {prev[2]})", file, no)
-        found[system][(split, direction)] = (overall, types, no, spec)
+        found[system][(split, direction)] = (overall, fold_types, no, spec)
     if len(found) < 2:
         raise InputError(f"need at least 2 systems to compare, got {len(found)}", file)
     m = max(s for folds in found.values() for s, _d in folds) + 1
-    out, flines, overall, types, specs = {}, {}, {}, ({} if want_types else None), {}
+    flines: dict[str, list[int | None]] = {}
+    overall_of: dict[str, list[Counts]] = {}
+    types: dict[str, list[dict[str, Counts]]] | None = {} if want_types else None
+    specs: dict[str, dict | None] = {}
     for system, folds in found.items():
         n_missing = 2 * m - len(folds)
         if n_missing:
@@ -229,12 +232,14 @@ def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = Fals
             raise InputError(f"system {system!r}: {n_missing} of 2m = {2 * m} folds missing "
                              f"({', '.join(missing[:4])}{', ...' if n_missing > 4 else ''})", file)
         ordered = [folds[(s, d)] for s in range(m) for d in (0, 1)]
-        overall[system] = [f[0] for f in ordered]
+        overall_of[system] = [f[0] for f in ordered]
         flines[system] = [f[2] for f in ordered]
         specs[system] = ordered[0][3]
-        if want_types:
+        if types is not None:  # want_types
             types[system] = [f[1] for f in ordered]
+    out: dict[str, list[Counts]]
     if chunk_type is not None:
+        assert types is not None  # want_types: a chunk type was asked for
         present = sorted({t for tl in types.values() for f in tl for t in f})
         if chunk_type not in present:
             raise InputError(f"--type {chunk_type}: no chunk of type {chunk_type!r} in any fold "
@@ -242,9 +247,9 @@ def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = Fals
         zero = {"tp": 0, "fp": 0, "fn": 0}
         out = {n: [f.get(chunk_type, zero) for f in tl] for n, tl in types.items()}
     else:
-        out = overall
+        out = overall_of
     run_dir = Path(file).parent
-    return FoldCounts(file, m, out, flines, overall, types, specs, run_dir, chunk_type)
+    return FoldCounts(file, m, out, flines, overall_of, types, specs, run_dir, chunk_type)
 
 
 def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dict[str, list[dict[str, int]]]]:

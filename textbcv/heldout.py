@@ -239,7 +239,8 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
                               "values": model_f1.tolist()},
                 "cv_f1": {"estimate": est.estimate, "ci": None if est.ci is None else list(est.ci)},
                 "gap": None if gap is None else float(gap),
-                "outside_interval": defined and not (est.ci[0] <= total["f1"] <= est.ci[1]),
+                # (ci is None exactly when the estimate is: Posterior.undefined_because)
+                "outside_interval": defined and est.ci is not None and not (est.ci[0] <= total["f1"] <= est.ci[1]),
             }
     pairs = []
     for fi, (f, info) in enumerate(sets.items()):

@@ -107,7 +107,7 @@ def _digest(paths: Sequence[Path]) -> str:
 
 
 def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold: Sequence, options: CompareOptions,
-                  pred_scheme: str | None, types: set[str],
+                  pred_scheme: str | None, types: set[str] | None,
                   heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
     """Fold records of one imported system (every fold file read and checked) and its provenance.
 
@@ -166,7 +166,7 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
 def evaluate(
     splits: str | os.PathLike,
     files: Sequence[str] | None,
-    systems: Sequence[ImportedSystem | str] | Mapping[str, str],
+    systems: Sequence[ImportedSystem | str] | Mapping[str, str | os.PathLike],
     out: str | os.PathLike,
     options: CompareOptions,
     format: str = "conll",
@@ -208,16 +208,19 @@ def evaluate(
         its test half (``FILE:LINE``). Nothing is written then.
     """
     t_start = time.time()
+    given: Sequence[ImportedSystem | str]
     if isinstance(systems, Mapping):
-        systems = [ImportedSystem(str(k), os.fspath(v)) for k, v in systems.items()]
-    systems = [s if isinstance(s, ImportedSystem) else ImportedSystem.parse(s) for s in systems]
+        given = [ImportedSystem(str(k), os.fspath(v)) for k, v in systems.items()]
+    else:
+        given = systems
+    imported_systems = [s if isinstance(s, ImportedSystem) else ImportedSystem.parse(s) for s in given]
     split_set = load_splits(splits)
-    options = replace(options, systems=tuple(s.name for s in systems), m=len(split_set.splits))
+    options = replace(options, systems=tuple(s.name for s in imported_systems), m=len(split_set.splits))
     options.validate()
     options = options_from_splits(options, split_set)
     options.validate()
     pred_scheme = check_pred_scheme(pred_scheme, options.task)
-    for s in systems:
+    for s in imported_systems:
         p = Path(s.predictions)
         if not p.is_dir():
             raise InputError(f"systems {s.name}: " + ("is not a directory" if p.exists() else "no such directory"),
@@ -225,7 +228,12 @@ def evaluate(
     out = Path(out)
     run_dir = RunDir(out)
     run_dir.check_out(resume=False)
-    raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme)
+    if corpus is not None:
+        raw = corpus
+    elif files is not None:
+        raw = read_corpus(files, format=format, columns=columns, scheme=scheme)
+    else:
+        raise InputError("files: give the corpus files, or a Corpus as corpus=", param="files")
     split_set.check_corpus(raw, file=os.fspath(splits))
     prepared = prepare_corpus(raw, options.task)
     gold = gold_chunks(prepared, options)
@@ -235,12 +243,12 @@ def evaluate(
                            columns=columns, scheme=scheme) if options.heldout else []
     store = FoldStore(run_dir.folds)  # in memory until written (no file exists: checked above)
     imported = {"splits": {"path": os.fspath(splits), "sha256": _sha256(os.fspath(splits))}, "systems": {}}
-    for s in systems:
+    for s in imported_systems:
         records, provenance = _score_system(s, split_set, prepared, gold, options, pred_scheme, types, heldout)
         for rec in records:
             store.records[(rec["system"], rec["split"], rec["direction"])] = rec
         imported["systems"][s.name] = provenance
-    names = [s.name for s in systems]
+    names = [s.name for s in imported_systems]
     m = len(split_set.splits)
     stopping = {"rule": None, "m_max": None, "reason": f"fixed m = {m}", "m_used": m, "folds_per_system": 2 * m}
     t_end = time.time()

@@ -29,9 +29,9 @@ from textbcv.design_effects import design_effects_of, fold_clusters
 from textbcv.errors import InputError
 from textbcv.heldout import read_heldout
 from textbcv.run_dir import RUN_FILES, RUN_MARKERS, RunDir
-from textbcv.split import SplitSet, load_splits, make_splits
+from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits
 from textbcv.stats.sequential import stop_reason
-from textbcv.tagging import FoldStore, System, make_payload, run_folds
+from textbcv.tagging import FoldStore, Payload, System, make_payload, run_folds
 
 __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_MARKERS", "compare", "prepare_compare",
            "run_compare", "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta",
@@ -193,8 +193,8 @@ class ComparePlan:
     raw: Corpus
     corpus: Corpus
     gold: list[tuple]
-    splits: object
-    payload: object
+    splits: SplitSet  # a NestedSplits when made here (a sequential run cuts its heads); given splits are used whole
+    payload: Payload
     store: FoldStore
     times: dict = field(default_factory=dict)
     heldout: list = field(default_factory=list)
@@ -216,7 +216,7 @@ def prepare_compare(
     resume: bool = False,
     *,
     corpus: Corpus | None = None,
-    systems: Sequence[System] | None = None,
+    systems: Sequence[System | str] | None = None,
     splits: SplitSet | str | os.PathLike | None = None,
     encoding: str = "utf-8",
 ) -> ComparePlan:
@@ -262,8 +262,12 @@ def prepare_compare(
     RunDir(out).check_out(resume)
     store = FoldStore(RunDir(out).folds)
     check_heldout_records(store, names, options.heldout)
-    raw = corpus if corpus is not None else read_corpus(files, format=format, columns=columns, scheme=scheme,
-                                                        encoding=encoding)
+    if corpus is not None:
+        raw = corpus
+    elif files is not None:
+        raw = read_corpus(files, format=format, columns=columns, scheme=scheme, encoding=encoding)
+    else:
+        raise InputError("files: give the corpus files, or a Corpus as corpus=", param="files")
     given, given_path = None, None
     if splits is not None:
         given, given_path = _given_splits(splits, raw)
@@ -279,9 +283,11 @@ def prepare_compare(
     t_read = time.time()
     split_set = _split_manifest(raw, prepared, options, out, resume, given)
     t_split = time.time()
+    # held-out predictions are saved in the corpus's scheme; a Corpus object may name none (then: the file's own)
     scheme_out = prepared.scheme
     payload = make_payload(prepared.sentences, gold, systems,
-                           {h.name: (h.corpus.sentences, h.gold, h.stem, scheme_out) for h in heldout})
+                           {h.name: (h.corpus.sentences, h.gold, h.stem, scheme_out or h.corpus.scheme)
+                            for h in heldout})
     t_feat = time.time()
     read = {"columns": columns, "scheme": scheme, "encoding": None if _utf8(encoding) else encoding}
     return ComparePlan(out, options, raw.format, systems, raw, prepared, gold,
@@ -306,7 +312,9 @@ def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpu
     columns = set(feature_columns(corpus.sentences))
     for h in heldout:
         columns &= feature_columns(h.corpus.sentences)
-    out, choices, defaulted = [], {}, {}
+    out: list[System] = []
+    choices: dict[str, str] = {}
+    defaulted: dict[str, list[str]] = {}  # default template → the systems named without a template that use it
     for s in systems:
         if isinstance(s, System):
             check_columns(s, columns, options.task)
@@ -319,6 +327,7 @@ def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpu
         if "+" in s:
             choices[system.name] = "given"
             continue
+        assert system.template is not None  # a system named SCHEME[+TEMPLATE] is a CRF system: it has one
         t, default = system.template.name, DEFAULT_TEMPLATES[options.task]
         if t == default:
             choices[system.name] = "default"
@@ -421,7 +430,11 @@ def run_compare(
                 "m_max": options.m_max if options.sequential else None}
     clusters = fold_clusters(splits, corpus)
     while True:
-        splits_m = splits if m == len(splits) else splits.head(m)  # given splits are used whole
+        if m == len(splits):  # given splits are used whole
+            splits_m = splits
+        else:
+            assert isinstance(splits, NestedSplits)  # made by prepare_compare (bcv): nested, with heads
+            splits_m = splits.head(m)
         splits_m.save(run_dir.splits)
         run_folds(payload, [f for f in all_folds if f[0] < m], systems, store, jobs=jobs, backend=backend,
                   scheduler=scheduler, progress=progress,

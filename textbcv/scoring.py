@@ -279,6 +279,13 @@ class TagScore:
 # ----------------------------------------------------------------------------- chunk sets
 
 
+class _End:
+    """Type of :data:`_END`, the end marker of :func:`count_chunks`'s two iterators."""
+
+
+_END = _End()
+
+
 def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> ChunkCounts:
     """Compare gold and predicted chunks sentence by sentence.
 
@@ -296,12 +303,11 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
     pred_n: dict[str, int] = {}
     tp_n: dict[str, int] = {}
     n_sent = 0
-    sentinel = object()
     gi, pi = iter(gold_chunk_seqs), iter(pred_chunk_seqs)
     while True:
-        g = next(gi, sentinel)
-        p = next(pi, sentinel)
-        if g is sentinel or p is sentinel:
+        g = next(gi, _END)
+        p = next(pi, _END)
+        if isinstance(g, _End) or isinstance(p, _End):
             if g is not p:
                 raise InputError("gold and predicted chunks have different numbers of sentences (differ after "
                                  f"{n_sent})")

@@ -168,8 +168,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         for line in ([note] if note else []) + plan.notes:
             print(line, file=sys.stderr, flush=True)
-    if rope_warning(args.rope):
-        warn(rope_warning(args.rope))
+    rope_note = rope_warning(args.rope)
+    if rope_note:
+        warn(rope_note)
     report = run_compare(plan, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                          progress=False if args.quiet else None, save_models=args.save_models,
                          save_predictions=args.save_predictions, plots=not args.no_plots)

@@ -63,10 +63,11 @@ def run(args: argparse.Namespace) -> int:
     options.validate()
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots)
-    if rope_warning(args.rope):
+    rope_note = rope_warning(args.rope)
+    if rope_note:
         from textbcv.errors import warn
 
-        warn(rope_warning(args.rope))
+        warn(rope_note)
     if not args.quiet:
         from textbcv.cli.report import print_report
 

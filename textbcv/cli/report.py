@@ -40,7 +40,8 @@ def register(sub) -> None:
 
 def render_terminal(markdown: str, color: bool) -> str:
     """Markdown made pleasant in a terminal: aligned tables, bold headings (ANSI when ``color``)."""
-    out, table = [], []
+    out: list[str] = []
+    table: list[str] = []
 
     def flush():
         if not table:
@@ -124,10 +125,11 @@ def run(args: argparse.Namespace) -> int:
         rewrite(out, args.threshold, rope_fraction(args.rope), plots=not args.no_plots)
         print(f"textbcv: {out}: report.json, report.md, report.tex" + ("" if args.no_plots else " and the plots")
               + " rewritten", file=sys.stderr)
-        if rope_warning(args.rope):
+        rope_note = rope_warning(args.rope)
+        if rope_note:
             from textbcv.errors import warn
 
-            warn(rope_warning(args.rope))
+            warn(rope_note)
     elif args.no_plots:
         raise InputError("--no-plots applies only when --threshold or --rope redraws the report")
     if args.markdown:

@@ -153,12 +153,14 @@ def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
     from textbcv.stats.compare import bayes_answer, counts_scores
 
     names = list(data.systems)
-    types = sorted({t for tl in data.types.values() for f in tl for t in f})
+    by_type = data.types
+    assert by_type is not None  # run() read the input with per_type=True
+    types = sorted({t for tl in by_type.values() for f in tl for t in f})
     zero = {"tp": 0, "fp": 0, "fn": 0}
-    per_type = {n: {} for n in names}
+    per_type: dict[str, dict[str, dict]] = {n: {} for n in names}
     tests = {}
     for t in types:
-        counts = {n: [f.get(t, zero) for f in data.types[n]] for n in names}
+        counts = {n: [f.get(t, zero) for f in by_type[n]] for n in names}
         for n in names:
             tot = Tally(*(sum(f[k] for f in counts[n]) for k in ("tp", "fp", "fn")))
             per_type[n][t] = counts_scores(tot.tp, tot.fp, tot.fn)
@@ -226,7 +228,7 @@ def _classic(args, data: FoldCounts, values: dict[str, list[float]]) -> dict:
     from textbcv.report import DISAGREE, textbook_tests
 
     t = textbook_tests(values, data.m, args.alpha)
-    not_applicable = []
+    not_applicable: list[dict[str, str | None]] = []
     if t["friedman"] is None:
         not_applicable.append({"test": "Friedman + Nemenyi critical difference",
                                "reason": "needs 3 or more systems; this input has 2"})
@@ -307,10 +309,11 @@ def run(args) -> int:
     if args.plots is not None:
         _plots(args, data, result)
     print(dumps_json(result), end="") if args.json else print(format_table(result), end="")
-    if rope_warning(args.rope):
+    rope_note = rope_warning(args.rope)
+    if rope_note:
         from textbcv.errors import warn
 
-        warn(rope_warning(args.rope))
+        warn(rope_note)
     return 0
 
 

@@ -279,8 +279,13 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
         raise InputError(f"{e.message}; give the scheme with {{scheme}}", file=paths[0], param="scheme") from None
 
 
+#: One sentence read by :func:`_build`: (tokens, tags, lemmas, pos, other columns, document, path, line).
+_Row = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...] | None, tuple[str, ...] | None,
+             dict[str, tuple[str, ...]], int, str, int]
+
+
 def _build(files: list[_File], paths: list[str], scheme: str | None, encoding: str) -> Corpus:
-    rows = []  # per sentence: (tokens, tags, lemmas, pos, chunk, document, path, line)
+    rows: list[_Row] = []  # per sentence: (tokens, tags, lemmas, pos, chunk, document, path, line)
     append = rows.append
     document = -1
     tag_seqs = []
@@ -371,6 +376,7 @@ def write_conll(
                 last_doc = s.document
             cols = []
             for role in columns:
+                col: tuple[str, ...] | None
                 if role == "token":
                     col = s.tokens
                 elif role == "ner":

@@ -468,6 +468,8 @@ def read_conlleval(path: str | os.PathLike, docstart: str = "boundary", encoding
         ``FILE`` when the file holds no token.
     """
     s = read_tag_stream(path, docstart=docstart, encoding=encoding, keep_tokens=True)
+    tokens = s.tokens
+    assert tokens is not None  # kept: keep_tokens=True
     vocab = s.vocab
     token = s.token
     starts = np.flatnonzero(token & ~np.concatenate(([False], token[:-1])))
@@ -478,7 +480,7 @@ def read_conlleval(path: str | os.PathLike, docstart: str = "boundary", encoding
     k = 0
     for a, z in zip(starts.tolist(), ends.tolist()):
         n = z - a
-        sentences.append(ConllevalSentence(tuple(s.tokens[k:k + n]), tuple(gold[k:k + n]), tuple(pred[k:k + n]), a))
+        sentences.append(ConllevalSentence(tuple(tokens[k:k + n]), tuple(gold[k:k + n]), tuple(pred[k:k + n]), a))
         k += n
     return ConllevalFile(sentences, s.final_boundary, s.columns, s.path)
 

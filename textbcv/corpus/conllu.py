@@ -61,11 +61,11 @@ def read_conllu(paths: str | os.PathLike | Iterable[str | os.PathLike], encoding
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    paths = [os.fspath(p) for p in paths]
+    names: list[str] = [os.fspath(p) for p in paths]
     sentences: list[Sentence] = []
     document = -1
     with long_lived():
-        for path in paths:
+        for path in names:
             _, lines = load_lines(path, encoding)
             new_document = True
             block: list[str] = []
@@ -89,7 +89,7 @@ def read_conllu(paths: str | os.PathLike | Iterable[str | os.PathLike], encoding
                     document += 1
                     new_document = False
                 sentences.append(Sentence._make(tokens, (), None, lemmas, upos, {"xpos": xpos}, document, path, start))
-    return Corpus(sentences, paths, "conllu", None, encoding)
+    return Corpus(sentences, names, "conllu", None, encoding)
 
 
 def _parse_block(block: list[str], path: str, start: int):

@@ -60,12 +60,12 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
-    paths = [os.fspath(p) for p in paths]
-    sentences = []
+    names: list[str] = [os.fspath(p) for p in paths]
+    sentences: list[Sentence] = []
     append = sentences.append
     make = Sentence._make
     with long_lived():
-        for document, path in enumerate(paths):
+        for document, path in enumerate(names):
             text, lines = load_lines(path, encoding, blank="".join(WORD_SEPARATORS))
             if "\u3000" in text:
                 text = text.replace("\u3000", " ")
@@ -76,7 +76,7 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
                 if words:
                     append(make(tuple("".join(words)), bmes_tags(words), "bmes", None, None, {}, document, path,
                                 lineno))
-    return Corpus(sentences, paths, "segmented", "bmes", encoding)
+    return Corpus(sentences, names, "segmented", "bmes", encoding)
 
 
 def write_segmented(sentences: Iterable[Sentence], path: str | os.PathLike, separator: str = "  ") -> None:

@@ -202,10 +202,10 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
         format), when files are in different formats, or when no format is
         given and none can be told.
     """
-    paths = [os.fspath(p) for p in paths]
+    names: list[str] = [os.fspath(p) for p in paths]
     if format is not None and format not in FORMATS:
         raise InputError(f"unknown format {format!r} (formats: {', '.join(FORMATS)})")
-    guesses = [(p, sniff_format(p, encoding)) for p in paths]
+    guesses = [(p, sniff_format(p, encoding)) for p in names]
     if format is not None:
         for p, g in guesses:
             if g.decisive and g.format != format:
@@ -215,7 +215,7 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
         return FormatGuess(format, f"--format {format}", True)
     found = {g.format for _, g in guesses if g.format is not None}
     if len(found) > 1:
-        first = {}
+        first: dict[str, tuple[str, FormatGuess]] = {}
         for p, g in guesses:
             if g.format is not None:
                 first.setdefault(g.format, (p, g))

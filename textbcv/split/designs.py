@@ -162,6 +162,8 @@ def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator,
         inv[perm] = np.arange(n)
         return deal(sp.csr_matrix((n, 0)), np.zeros(0), weight[perm], np.zeros(n, dtype=np.int64),
                     np.arange(B)[None, :], targets, rng, effort=0)[inv]
+    if W is None:
+        raise ValueError("X needs its column weights W (textbcv.split.balance.objective gives both)")
     return deal(X, W, weight, np.zeros(n, dtype=np.int64), np.arange(B)[None, :], targets, rng, effort=effort)
 
 

@@ -94,6 +94,9 @@ class NestedSplits(SplitSet):
         return self if m == len(self) else self._again(m)
 
     def _again(self, m: int) -> NestedSplits:
+        if self.blocks is None or self.item is None:
+            raise ValueError("these splits hold no blocks to cut other splits from: make them with "
+                             "NestedSplits.cut (or textbcv.split.split_units), not NestedSplits(...)")
         return NestedSplits.cut(self.blocks, self.item, m, method=self.method, seed=self.seed, options=self.options,
                                 report=self.report, fingerprints=self.fingerprints)
 

@@ -91,8 +91,10 @@ class _GF:
 
 
 def _jacobsthal(q: int) -> np.ndarray:
-    p, k = _prime_power(q)
-    gf = _GF(p, k)
+    pk = _prime_power(q)
+    if pk is None:  # the callers pass prime powers only
+        raise ValueError(f"{q} is not a prime power")
+    gf = _GF(*pk)
     return gf.chi()[gf.sub_table()]
 
 

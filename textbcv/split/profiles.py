@@ -69,7 +69,7 @@ def _onehot(codes: np.ndarray, J: int) -> sp.csr_matrix:
     return sp.csr_matrix((np.ones(n), codes, np.arange(n + 1)), shape=(n, J))
 
 
-def length_profile(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
+def length_profile(lengths: Sequence[int] | np.ndarray) -> tuple[sp.csr_matrix, list[str]]:
     """One-hot matrix of every unit's exact length (columns: the distinct lengths, ascending) and their names.
 
     Examples
@@ -83,7 +83,7 @@ def length_profile(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
     return _onehot(codes.ravel(), len(values)), [str(v) for v in values]
 
 
-def length_measures(lengths: Sequence[int],
+def length_measures(lengths: Sequence[int] | np.ndarray,
                     resolutions: Sequence[int] = LENGTH_RESOLUTIONS) -> dict[str, sp.csr_matrix]:
     """The balancing columns of the length measure: exact lengths, and quantile bins at each resolution.
 
@@ -117,9 +117,9 @@ def length_measures(lengths: Sequence[int],
     t0 = np.quantile(L, TAIL, method="inverted_cdf")
     ts = np.unique(L[L > t0])
     if len(ts):
-        k = np.searchsorted(ts, L, side="right")  # thresholds each unit reaches
-        rows = np.repeat(np.arange(len(L)), k)
-        cols = np.arange(k.sum()) - np.repeat(np.cumsum(k) - k, k)
+        reached = np.searchsorted(ts, L, side="right")  # thresholds each unit reaches
+        rows = np.repeat(np.arange(len(L)), reached)
+        cols = np.arange(reached.sum()) - np.repeat(np.cumsum(reached) - reached, reached)
         out["length:tail"] = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(L), len(ts)))
     return out
 

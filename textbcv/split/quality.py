@@ -44,13 +44,13 @@ def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected
             k = int(np.argmin(np.array(T) + np.array(V)))
             T[k] += rt
             V[k] += rv
-    T, V = np.array(T), np.array(V)
-    J = len(T)
+    Ta, Va = np.array(T), np.array(V)
+    J = len(Ta)
     if J < 2:
         return 0.0, J
-    C = T + V
+    C = Ta + Va
     Et, Ev = C * ft, C * fv
-    chi2 = float((((T - Et) ** 2) / Et).sum() + (((V - Ev) ** 2) / Ev).sum())
+    chi2 = float((((Ta - Et) ** 2) / Et).sum() + (((Va - Ev) ** 2) / Ev).sum())
     return chi2 / J, J
 
 

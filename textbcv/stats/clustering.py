@@ -119,7 +119,8 @@ def design_effect(counts: np.ndarray, groups: Sequence[int] | np.ndarray | None 
         if len(g) != len(c):
             raise ValueError("groups must give one cluster per sentence")
     tp, fp, fn = c[:, 0], c[:, 1], c[:, 2]
-    post = posteriors(*c.sum(axis=0), c=1.0, prior=prior)
+    tp_sum, fp_sum, fn_sum = c.sum(axis=0)
+    post = posteriors(tp_sum, fp_sum, fn_sum, c=1.0, prior=prior)
     cluster = {"precision": _ratio_var(tp, tp + fp, g), "recall": _ratio_var(tp, tp + fn, g),
                "f1": _ratio_var(2 * tp, 2 * tp + fp + fn, g)}
     deff = {}

@@ -127,7 +127,7 @@ def counts_scores(tp: int, fp: int, fn: int) -> dict:
     {'tp': 0, 'fp': 0, 'fn': 3, 'precision': None, 'recall': 0.0, 'f1': 0.0,
      'undefined': {'precision': 'no predicted chunks'}}
     """
-    out = {"tp": int(tp), "fp": int(fp), "fn": int(fn), **pooled_scores(tp, fp, fn)}
+    out: dict[str, Any] = {"tp": int(tp), "fp": int(fp), "fn": int(fn), **pooled_scores(tp, fp, fn)}
     why = {k: undefined_reason(k, tp, fp, fn) for k in METRICS}
     if any(why.values()):
         out["undefined"] = {k: v for k, v in why.items() if v}
@@ -184,7 +184,7 @@ def adaptive_count_factor(counts: np.ndarray, m: int, metric: str, alpha: float 
     tot = counts.sum(axis=0)
     c = c0
     for _ in range(2):
-        v = posteriors(*tot, c=c, prior=prior)[metric].var()
+        v = _posteriors(tot, c, prior)[metric].var()
         if v >= target:
             break
         c *= v / target
@@ -211,12 +211,18 @@ def system_posteriors(counts: np.ndarray, m: int, variant: str = "thesis", rho1:
             raise ValueError("variant 'clustered' needs the design effect of every system (per-sentence counts)")
         base = count_factor(m, "averaged-counts")
         factors = {k: base / max(1.0, float(deff[k])) for k in METRICS}
-        return {k: posteriors(*tot, c=factors[k], prior=prior)[k] for k in METRICS}, factors
+        return {k: _posteriors(tot, factors[k], prior)[k] for k in METRICS}, factors
     if variant == "adaptive":
         factors = {k: adaptive_count_factor(counts, m, k, alpha=alpha, prior=prior) for k in METRICS}
-        return {k: posteriors(*tot, c=factors[k], prior=prior)[k] for k in METRICS}, factors
+        return {k: _posteriors(tot, factors[k], prior)[k] for k in METRICS}, factors
     c = count_factor(m, variant, rho1, rho2)
-    return posteriors(*tot, c=c, prior=prior), {k: c for k in METRICS}
+    return _posteriors(tot, c, prior), {k: c for k in METRICS}
+
+
+def _posteriors(tot: np.ndarray, c: float, prior: float) -> dict[str, MetricPosterior]:
+    """:func:`posteriors` of the pooled counts ``tot`` = (TP, FP, FN) with count factor ``c``."""
+    tp, fp, fn = tot
+    return posteriors(tp, fp, fn, c=c, prior=prior)
 
 
 def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05, rope: float | None = None,
@@ -363,7 +369,7 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
                       for name in names},
         method=method, threshold=threshold, rope=rope, prior=prior, counts=out_counts,
         design_effects=({name: {k: float(max(1.0, design_effects[name][k])) for k in METRICS} for name in names}
-                        if variant == "clustered" else None),
+                        if variant == "clustered" and design_effects is not None else None),
         draws=draws if method != "exact" else None, seed=seed if method != "exact" else None,
         family_wise=family_wise)
 
@@ -374,6 +380,7 @@ def _posterior(post: MetricPosterior, tot: np.ndarray, metric: str, alpha: float
     if why:
         return Posterior.undefined_because(why)
     estimate = pooled_scores(*tot)[metric]
+    assert estimate is not None  # pooled_scores leaves out exactly the metrics undefined_reason names
     ci, kind = credible_interval(post, estimate, alpha)
     return Posterior(estimate, (ci[0], ci[1]), post.mode(), post.mean(), kind, distribution=post)
 

@@ -161,6 +161,14 @@ class MetricPosterior:
         return t
 
     # --- distribution ---------------------------------------------------------------
+    def pdf(self, t):
+        """Density of ν (each subclass gives its own)."""
+        raise NotImplementedError
+
+    def mode(self) -> float:
+        """Posterior mode (each subclass gives its own)."""
+        raise NotImplementedError
+
     def cdf(self, t):
         """P(ν ≤ t)."""
         t = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)

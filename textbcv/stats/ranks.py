@@ -47,7 +47,8 @@ def _signed_rank_enumerated(nz: np.ndarray) -> tuple[float, float]:
     return min(observed, float(r.sum()) - observed), min(1.0, p)
 
 
-def wilcoxon(values_a: Sequence[float], values_b: Sequence[float], **kwargs: Any) -> ClassicResult:
+def wilcoxon(values_a: Sequence[float] | np.ndarray, values_b: Sequence[float] | np.ndarray,
+             **kwargs: Any) -> ClassicResult:
     """Wilcoxon signed-rank test of B − A (scipy.stats.wilcoxon; extra keywords go to scipy).
 
     Zero differences are dropped (Wilcoxon's method). Without a ``method``

@@ -6,11 +6,15 @@ import os
 import tempfile
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
 
 import pycrfsuite
 
 from textbcv.corpus.model import Sentence
 from textbcv.tagging.features import Template, extract
+
+if TYPE_CHECKING:
+    import ctypes
 
 __all__ = ["CRFTagger"]
 
@@ -48,7 +52,8 @@ def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
     return True
 
 
-_LIBC = None
+#: the C library once loaded; False where none was found; None before the first :func:`_seed_c_rand`
+_LIBC: ctypes.CDLL | Literal[False] | None = None
 
 
 class CRFTagger:

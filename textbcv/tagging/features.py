@@ -380,7 +380,7 @@ def _extract(sentences: Iterable[Sentence], t: Template) -> Features:
             for g in grams:
                 p = prefixes[(a, g)]
                 if len(g) == 1:
-                    vals = col[pad_l + g[0]: pad_l + g[0] + n]
+                    vals: Iterable[str] = col[pad_l + g[0]: pad_l + g[0] + n]
                 else:
                     vals = map("|".join, zip(*(col[pad_l + o: pad_l + o + n] for o in g)))
                 columns.append([intern(f, f) for f in map(p.__add__, vals)])

@@ -53,7 +53,7 @@ class HeldoutPayload:
     gold: list[tuple[Chunk, ...]]
     features: dict[str, list]
     stem: str
-    scheme: str | None  # scheme of saved predictions (the corpus's)
+    scheme: str | None  # scheme of saved predictions (the corpus's; None: each system's own)
 
 
 @dataclass
@@ -159,18 +159,22 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     sents, gold = payload.sentences, payload.gold
     train_tags = [encode(gold[i], len(sents[i]), system.scheme) for i in train]
     if system.tagger is None:
-        tagger = CRFTagger(system.template, system.algorithm, system.params)
-        feats = payload.features[system.template.name]
+        template = system.template
+        assert template is not None  # System.__post_init__ refuses a CRF system without a template
+        tagger = CRFTagger(template, system.algorithm, system.params)
+        feats = payload.features[template.name]
         tagger.fit_features([feats[i] for i in train], train_tags)
         pred_tags = tagger.predict_features([feats[i] for i in test])
 
         def tag_heldout(part):
-            return tagger.predict_features(part.features[system.template.name])
+            return tagger.predict_features(part.features[template.name])
         engine = {"append_seconds": round(tagger.append_seconds, 4), "train_seconds": round(tagger.train_seconds, 4),
                   "tag_seconds": round(tagger.tag_seconds, 4)}
         if model_path:
+            model = tagger.model_
+            assert model is not None  # set by fit_features
             Path(model_path).parent.mkdir(parents=True, exist_ok=True)
-            Path(model_path).write_bytes(tagger.model_)
+            Path(model_path).write_bytes(model)
     else:
         tagger = system.new_tagger()
         t0 = time.perf_counter()
@@ -210,9 +214,10 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
             record["heldout"][name] = heldout_record(part.gold, chunks)
             if predictions_path:
                 p = Path(predictions_path)
+                scheme = part.scheme or system.scheme
                 write_conlleval(p.parent / "heldout" / part.stem / p.name, [s.tokens for s in part.sentences],
-                                [encode(g, len(s), part.scheme) for s, g in zip(part.sentences, part.gold)],
-                                [encode(c, len(s), part.scheme) for s, c in zip(part.sentences, chunks)])
+                                [encode(g, len(s), scheme) for s, g in zip(part.sentences, part.gold)],
+                                [encode(c, len(s), scheme) for s, c in zip(part.sentences, chunks)])
         engine["heldout_seconds"] = round(time.perf_counter() - t0, 4)
     record["run"] = {"seconds": round(time.perf_counter() - t_start, 4), **engine,
                      "pid": os.getpid(), "payload_loaded": loaded}
@@ -293,6 +298,7 @@ def run_folds(
     # Longest first (LPT): a worker left with one long fold at the end idles the others.
     costs = {(t[0].name, t[1], t[2]): _cost(t[0], payload, t[3]) for t in tasks}
     tasks.sort(key=lambda t: -costs[(t[0].name, t[1], t[2])])
+    mode: str | None
     if progress is None:
         mode = "bar" if sys.stderr.isatty() and not os.environ.get("CI") else "lines"
     else:

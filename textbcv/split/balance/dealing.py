@@ -253,8 +253,8 @@ def _greedy(X: StackedCounts | sp.csr_matrix, W: np.ndarray, out: np.ndarray, rn
     top = P == 1
     G = np.zeros((K, B)) if top else None  # G[c, j] = w_c · count of c in child j
     cntw = None if top else np.zeros(B * K)
-    lazy = isinstance(X, StackedCounts)  # stack only the rows of the rounds re-dealt, batch by batch
-    if not lazy:
+    # a StackedCounts stacks only the rows of the rounds re-dealt, batch by batch
+    if not isinstance(X, StackedCounts):
         X = sp.csr_matrix(X)
     for b in range(nb):
         rs = np.arange(b, n_rounds, nb)
@@ -266,16 +266,17 @@ def _greedy(X: StackedCounts | sp.csr_matrix, W: np.ndarray, out: np.ndarray, rn
         pos = np.arange(sizes.sum()) - np.repeat(np.cumsum(sizes) - sizes, sizes)
         ridx = np.repeat(np.arange(R), sizes)
         items = ro[np.repeat(rstart[rs], sizes) + pos]
-        sub = X.rows(items) if lazy else X[items]
+        sub = X.rows(items) if isinstance(X, StackedCounts) else X[items]
         slotch = np.full((R, F), -1, dtype=np.int64)
         slotch[ridx, pos] = out[items]
-        if top:
+        if G is not None:  # top
             full = np.asarray(sub @ G)  # (items, B)
             cost = np.full((R, F, F), np.inf)
             valid = slotch >= 0
             ci = np.where(valid, slotch, 0)
             cost[ridx, pos, :] = np.where(valid[ridx], full[np.arange(len(items))[:, None], ci[ridx]], np.inf)
         else:
+            assert cntw is not None  # not top: made above
             r = np.repeat(np.arange(len(items)), np.diff(sub.indptr))
             cost = np.full((R, F, F), np.inf)
             valid = slotch >= 0
@@ -309,8 +310,9 @@ def _greedy(X: StackedCounts | sp.csr_matrix, W: np.ndarray, out: np.ndarray, rn
         newch = slotch[ridx, assign[ridx, pos]]
         out[items] = newch
         rr = np.repeat(np.arange(len(items)), np.diff(sub.indptr))
-        if top:  # bincount is several times faster than np.add.at
+        if G is not None:  # top; bincount is several times faster than np.add.at
             G += np.bincount(sub.indices.astype(np.int64) * B + newch[rr], weights=sub.data * W[sub.indices],
                              minlength=K * B).reshape(K, B)
         else:
+            assert cntw is not None  # not top: made above
             np.add.at(cntw, newch[rr] * K + sub.indices, sub.data * W[sub.indices])
