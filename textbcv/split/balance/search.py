@@ -213,7 +213,9 @@ def perturb(X: StackedCounts | sp.csr_matrix, W: np.ndarray, weight: np.ndarray,
     half = min(NOISE_EFFORT, NOISE_ROUNDS * nnz / POLISH_BUDGET)  # polish effort giving ≤ NOISE_ROUNDS rounds
     for _ in range(cycles):
         cand = out.copy()
-        noisy = W * np.exp(NOISE_SIGMA * rng.standard_normal(len(W)))
+        # np.exp differs in the last bits between CPU instruction sets (numpy's AVX-512 code vs AVX2):
+        # rounded to float32 the noised weights, and so the split, are the same on every machine
+        noisy = (W * np.exp(NOISE_SIGMA * rng.standard_normal(len(W)))).astype(np.float32).astype(np.float64)
         polish(X, noisy, weight, cand, targets, rng, half)
         polish(X, W, weight, cand, targets, rng, half)
         value = _value(X, W, cand, targets)
