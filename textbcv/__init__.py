@@ -14,7 +14,9 @@ The whole workflow is here, without reaching into sub-packages:
 - :func:`compare` — every system on every fold, the tests and the report
   (a :class:`CompareResult`); :func:`evaluate` — the same from predictions
   made elsewhere on exported folds (:func:`export_folds`);
-- :func:`score` — chunk counts and P / R / F1 of seqeval-style tag lists.
+- :func:`score` — chunk counts and P / R / F1 of seqeval-style tag lists;
+- :func:`run_components` — ρ1 and ρ2 of your own tagger from runs on
+  independently drawn data sets (for the ``rho`` count factor).
 
 Names are imported when first used, so ``import textbcv`` stays fast.
 
@@ -47,6 +49,7 @@ _LAZY = {
     "score": "textbcv.api",
     "CompareResult": "textbcv.api",
     "export_folds": "textbcv.export",
+    "run_components": "textbcv.run_components",
     "bundled_corpora": "textbcv.cli.demo",
 }
 

@@ -52,9 +52,8 @@ VARIANT_HELP = (f"count factor of the posteriors (default {defaults.VARIANT}): c
                 "covered F1 on new text in the real-text study), averaged-counts (ρ1 = ρ2 = 1, ignores clustered "
                 "errors), "
                 "adaptive (c_m, widened when the folds disagree more than c_m implies), thesis (c_m; under-covers), "
-                "independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2; measured ρ for CRF taggers and other "
-                "learners: "
-                "docs/variance.md)")
+                "independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2: measure your own with textbcv components; "
+                "measured ρ for CRF taggers and other learners: docs/variance.md)")
 
 __all__ = ["register", "run", "read_counts_json", "read_folds_jsonl", "read_input", "FoldCounts", "format_table",
            "VARIANT_HELP"]
