@@ -680,6 +680,73 @@ def _loss_rows(pool_name: str, truth_unit: str, sq_err: dict) -> list[dict]:
     return out
 
 
+SHIFT_LEVEL, SHIFT_DRAWS = 0.95, 4000  # family-wise level of the shift test, and its sign-flip draws
+
+
+def max_z_threshold(mats: Sequence[np.ndarray], level: float = SHIFT_LEVEL, draws: int = SHIFT_DRAWS,
+                    seed: int = 0) -> float:
+    """Family-wise critical value of max |z| over the columns of paired-difference matrices (one per pool).
+
+    Each matrix is data sets × rows (a row = one score and m). Under "no shift" each data set's differences are
+    symmetric about 0, so their signs are exchangeable: the columns are centred, every data set's row of
+    differences gets one random sign (pools independently), and z = mean / (SD / √R) per column. The ``level``
+    quantile of the largest |z| over all columns is the threshold that a design with no shift exceeds with
+    probability 1 − ``level``, however its rows are correlated. One column gives about t's 2.0; twelve
+    independent ones about Bonferroni's 2.98; the study's twelve correlated rows lie in between.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> round(max_z_threshold([rng.standard_normal((60, 1))]), 1)
+    2.0
+    >>> round(max_z_threshold([rng.standard_normal((60, 12))]), 1)  # twelve independent rows: Bonferroni's t is 2.98
+    3.0
+    """
+    rng = np.random.default_rng(seed)
+    top = np.zeros(draws)
+    for P in mats:
+        P = np.asarray(P, dtype=float)
+        R = len(P)
+        if R < 3:
+            continue
+        c = P - P.mean(axis=0)
+        sign = rng.choice([-1.0, 1.0], size=(draws, R))
+        mean = sign @ c / R
+        var = np.maximum(((c * c).sum(axis=0)[None, :] - R * mean ** 2) / (R - 1), 1e-300)
+        top = np.maximum(top, (np.abs(mean) / np.sqrt(var / R)).max(axis=1))
+    return float(np.quantile(top, level))
+
+
+def _pooled_scores(rec: dict, m: int) -> tuple[float, float, float]:
+    """F1 of A and B pooled over the first 2m folds of a design piece, and their difference."""
+    tag = "3" if m == 3 and "counts3" in rec else ""
+    f = {s: float(f1_of(np.asarray(rec["counts" + tag][s][: 2 * m], dtype=float).sum(axis=0))) for s in SYSTEMS}
+    return f["A"], f["B"], f["B"] - f["A"]
+
+
+def shift_thresholds(rows_by_pool: dict[str, list[dict]]) -> dict:
+    """Per design and unit choice ("auto": documents where the pool has them; "sentence"): the family-wise
+    critical |z| of its shifts against random m×2 CV (:func:`max_z_threshold` over its rows on every pool)."""
+    out: dict = {}
+    for choice in ("auto", "sentence"):
+        for design, (method, _) in DESIGNS.items():
+            if method != "bcv":
+                continue
+            mats = []
+            for p, rs in rows_by_pool.items():
+                u = "document" if choice == "auto" and "document" in POOLS[p]["units"] else "sentence"
+                paired = [x["pieces"] for x in rs if f"{design}/{u}" in x["pieces"] and f"random/{u}" in x["pieces"]]
+                if len(paired) < 3:
+                    continue
+                cols = [[100 * (a - b) for a, b in zip(_pooled_scores(x[f"{design}/{u}"], m),
+                                                       _pooled_scores(x[f"random/{u}"], m))]
+                        for x in paired for m in MS]
+                mats.append(np.array(cols).reshape(len(paired), -1))
+            if mats:
+                out[f"{design}|{choice}"] = round(max_z_threshold(mats), 3)
+    return out
+
+
 def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
     """The evidence rule for the unit and the balance (documented in docs/RESULTS.md and the README).
 
@@ -695,8 +762,11 @@ def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
        more than random m×2 CV by document does: then documents are kept whole where marked (``auto``).
     2. **Balance.** A BCV option set is acceptable when, on every pool at the chosen unit, every row (F1 of A and
        B, ΔF1; m = 3 and 7) moves the estimate away from random m×2 CV of the same unit on the same data sets
-       (paired) by less than 0.1 points or by less than 2 SE of that shift: within the tolerance, or not
-       detectably shifted. Random m×2 CV is the reference because its expectation is that of m×2 CV itself; its
+       (paired) by less than 0.1 points or by less than z* SE of that shift: within the tolerance, or not
+       detectably shifted. z* is the family-wise 95% critical value of the largest |shift|/SE over the
+       design's rows (``summary["shift_thresholds"]``, :func:`max_z_threshold`; 2 where absent): a per-row
+       2-SE test over twelve rows rejects a design with no shift at all about one time in five. Random m×2 CV
+       is the reference because its expectation is that of m×2 CV itself; its
        own bias against the truth is common to every design of the unit, which no balance option can remove,
        and is reported beside the choice.
     3. **Choice.** Unbalanced BCV (no measure added) when acceptable, unless an acceptable option set has a
@@ -758,16 +828,18 @@ def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
         parts = {p: sel(p, design, unit_of(p)) for p in pools}
         if any(not v or (p, design, unit_of(p)) not in loss for p, v in parts.items()):
             continue
+        zstar = summary.get("shift_thresholds", {}).get(f"{design}|{group_by}", 2.0)
         why = []
         for p, rs in parts.items():
             for r in rs:
                 tag = f"{p} m={r['m']} {r['metric']} {r['system']}"
-                if "shift_vs_random" in r and abs(r["shift_vs_random"]) >= max(ISSUE_TOLERANCE, 2 * r["shift_se"]):
+                if "shift_vs_random" in r and abs(r["shift_vs_random"]) >= max(ISSUE_TOLERANCE, zstar * r["shift_se"]):
                     why.append(f"{tag}: shift {r['shift_vs_random']:+.2f} ± {r['shift_se']:.2f}")
         lr = {p: loss[(p, design, unit_of(p))] for p in pools}
         better = design != "bcv" and all("mse_vs_bcv" in x and x["mse_vs_bcv"] < -2 * x["mse_vs_bcv_se"]
                                           for x in lr.values())
-        ranked.append({"design": design, "units": {p: unit_of(p) for p in pools}, "ok": not why, "why_not": why,
+        ranked.append({"design": design, "units": {p: unit_of(p) for p in pools}, "z_star": zstar, "ok": not why,
+                       "why_not": why,
                        "rmse": float(sum(x["rmse"] for x in lr.values())),
                        "mse_vs_bcv": {p: [x.get("mse_vs_bcv"), x.get("mse_vs_bcv_se")] for p, x in lr.items()},
                        "beats_bcv": better})
@@ -907,8 +979,8 @@ def rule_text(ev: dict) -> str:
     L.append(f"What the data sets resolve: {res}.")
     c = ev["chosen"]
     if c is None:
-        L.append(f"No BCV option set keeps its shift against random m×2 CV under {ISSUE_TOLERANCE} points or 2 SE "
-                 "on every pool.")
+        L.append(f"No BCV option set keeps its shift against random m×2 CV under {ISSUE_TOLERANCE} points or its "
+                 "family-wise critical number of SE on every pool.")
         return " ".join(L)
     for p, rs in ev["reference_bias"].items():
         if rs:
@@ -916,6 +988,8 @@ def rule_text(ev: dict) -> str:
             L.append(f"Random m×2 CV itself (the reference) on {p}: largest bias against the truth "
                      f"{w['bias']:+.2f} ± {w['bias_se']:.2f} points ({w['metric']} {w['system']}, m = {w['m']}).")
     bad = [x for x in ev["ranked"] if not x["ok"]]
+    L.append("A shift counts when it exceeds 0.1 points and the family-wise 95% critical |shift|/SE of its design "
+             "(" + ", ".join(f"{DESIGN_LABELS[x['design']]} {x['z_star']:.2f}" for x in ev["ranked"]) + ").")
     L.append(f"Chosen: {DESIGN_LABELS[c['design']]} (summed RMSE {c['rmse']:.2f} points)"
              + (" — it beats unbalanced BCV in paired MSE on every pool." if c["beats_bcv"] else
                 "; no balanced option set has a smaller MSE than it by 2 SE on every pool.")
@@ -1108,6 +1182,7 @@ def main(argv=None) -> int:
     rows = {p: [x for r, x in sorted(merge_lines(load_lines(units_dir / f"{p}.jsonl")).items()) if r < args.reps]
             for p in pools}
     summary = summarize(rows)
+    summary["shift_thresholds"] = shift_thresholds({p: r for p, r in rows.items() if r})
     defaults = choose_defaults(summary, [p for p in pools if rows[p]])
     chosen = defaults["chosen"]
     text = rule_text(defaults)
