@@ -346,3 +346,16 @@ def test_bench_all_tables_the_score_and_read_targets(tmp_path, monkeypatch):
     assert "| ≥ 30× faster: NOT met (24×) |" in md
     assert "peak RSS 400 MB | 2 | – | – | – | < 1024 MB: met |" in md
     assert "| 2 | ≤ 4: met |" in md
+
+
+def test_real_text_rule_judges_shifts_family_wise():
+    # a 2.5-SE shift in one of a design's twelve rows: rejected at the per-row 2 SE, kept at the design's
+    # family-wise critical value (here 2.9), which the study computes from its data (max_z_threshold)
+    rts = load("real_text_study")
+    pools = ["conll", "msr"]
+    s = _rule_summary(shifts={("conll", "bcv"): 0.375})
+    assert {x["design"]: x["ok"] for x in rts.choose_defaults(s, pools)["ranked"]}["bcv"] is False
+    s["shift_thresholds"] = {"bcv|auto": 2.9}
+    ev = rts.choose_defaults(s, pools)
+    assert {x["design"]: x["ok"] for x in ev["ranked"]}["bcv"] is True and ev["chosen"]["design"] == "bcv"
+    assert "BCV, not balanced 2.90" in rts.rule_text(ev)
