@@ -1179,6 +1179,13 @@ def main(argv=None) -> int:
                 log(f"{p}: data set r={r} finished in {fmt_seconds(time.time() - t1)} "
                     f"({todo.index(r) + 1}/{len(todo)} of this run)")
             _POOL = None
+    if not args.smoke and set(pools) != set(POOLS) and out.resolve() == (ROOT / "docs").resolve():
+        # a summary of some pools would replace docs/real_text_study.json, which speaks for all of them
+        log(f"summary not written: this run covers {', '.join(pools)}; "
+            "`scripts/real_text_study.py --summarize-only` (all pools) refreshes docs/")
+        if not args.summarize_only:
+            write_json(timing_path, timing)
+        return 0
     rows = {p: [x for r, x in sorted(merge_lines(load_lines(units_dir / f"{p}.jsonl")).items()) if r < args.reps]
             for p in pools}
     summary = summarize(rows)
