@@ -490,10 +490,15 @@ def _nan(x) -> float:
     return float("nan") if x is None else float(x)
 
 
+def _piece_counts(rec: dict, m: int) -> tuple[str, dict[str, np.ndarray]]:
+    """The counts of a design piece's first 2m folds per system (bcv-select keeps its own m = 3: tag "3")."""
+    tag = "3" if m == 3 and "counts3" in rec else ""
+    return tag, {s: np.asarray(rec["counts" + tag][s][: 2 * m], dtype=float) for s in SYSTEMS}
+
+
 def design_estimates(rec: dict, m: int, deff_piece: dict | None = None) -> dict:
     """Point estimates, intervals and decisions of one design piece at m (``deff_piece``: adds ``clustered``)."""
-    tag = "3" if m == 3 and "counts3" in rec else ""
-    cnt = {s: np.asarray(rec["counts" + tag][s][: 2 * m], dtype=float) for s in SYSTEMS}
+    tag, cnt = _piece_counts(rec, m)
     out: dict = {}
     pooled = {s: float(f1_of(cnt[s].sum(axis=0))) for s in SYSTEMS}
     folds = {s: f1_of(cnt[s]) for s in SYSTEMS}
@@ -719,8 +724,8 @@ def max_z_threshold(mats: Sequence[np.ndarray], level: float = SHIFT_LEVEL, draw
 
 def _pooled_scores(rec: dict, m: int) -> tuple[float, float, float]:
     """F1 of A and B pooled over the first 2m folds of a design piece, and their difference."""
-    tag = "3" if m == 3 and "counts3" in rec else ""
-    f = {s: float(f1_of(np.asarray(rec["counts" + tag][s][: 2 * m], dtype=float).sum(axis=0))) for s in SYSTEMS}
+    cnt = _piece_counts(rec, m)[1]
+    f = {s: float(f1_of(cnt[s].sum(axis=0))) for s in SYSTEMS}
     return f["A"], f["B"], f["B"] - f["A"]
 
 

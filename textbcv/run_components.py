@@ -28,7 +28,7 @@ import numpy as np
 
 from textbcv.errors import InputError
 from textbcv.fold_counts import read_folds_jsonl
-from textbcv.stats.compare import fold_metrics
+from textbcv.stats.compare import fold_counts, fold_metrics
 from textbcv.stats.components import VarianceComponents, variance_components
 
 __all__ = ["RunComponents", "run_components", "METRICS"]
@@ -132,9 +132,9 @@ def run_components(runs, system: str, minus: str | None = None, metric: str = "f
         for name in (system, minus):
             if name is not None and name not in counts:
                 raise InputError(f"no system {name!r} in this run (systems: {', '.join(sorted(counts))})", file=str(p))
-        values = fold_metrics(np.array([[c["tp"], c["fp"], c["fn"]] for c in counts[system]]))[metric]
+        values = fold_metrics(fold_counts(counts[system]))[metric]
         if minus is not None:
-            values = values - fold_metrics(np.array([[c["tp"], c["fp"], c["fn"]] for c in counts[minus]]))[metric]
+            values = values - fold_metrics(fold_counts(counts[minus]))[metric]
         per_run.append(values.reshape(m_run, 2))
         ms.append(m_run)
     use = min(ms) if m is None else m
