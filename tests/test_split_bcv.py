@@ -134,3 +134,72 @@ def test_sklearn_cross_validate_with_groups():
     folds = list(Mx2BCV(m=3).split(X, y, groups))
     for tr, te in folds:
         assert len(np.intersect1d(groups[tr], groups[te])) == 0
+
+
+# ----------------------------------------------------------------------------- size-blind blocks (no balancing)
+
+def _blind(weight, seed):
+    from textbcv.split.bcv import NestedBlocks
+
+    w = np.asarray(weight, dtype=np.int64)
+    return NestedBlocks(w, sp.csr_matrix((len(w), 0)), np.zeros(0), seed=seed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 200), min_size=4, max_size=300), st.integers(0, 10**6))
+def test_blind_blocks_nest_fill_every_block_and_meet_their_targets(weight, seed):
+    from textbcv.split.bcv import block_targets
+
+    w = np.asarray(weight, dtype=np.int64)
+    nb = _blind(w, seed)
+    top = 2 ** int(np.floor(np.log2(len(w))))
+    prev = None
+    N = 4
+    while N <= min(top, 16):  # every level up to 16 blocks can be filled, whatever the sizes
+        b = nb.blocks(N)
+        sizes = np.bincount(b, weights=w, minlength=N)
+        assert (np.bincount(b, minlength=N) > 0).all(), N
+        if prev is not None:
+            assert np.array_equal(b % (N // 2), prev)  # block j of level N/2 = blocks j and j + N/2 of level N
+        if w.sum() / N >= (nb.need(N) + 1) * w.max():  # the item counts kept never bind here: each block is within
+            assert (np.abs(sizes - block_targets(int(w.sum()), N)) <= w.max()).all()  # an item of each of its cuts
+        prev = b
+        N *= 2
+    assert np.array_equal(_blind(w, seed).blocks(4), nb.blocks(4))  # seeded
+
+
+def test_blind_blocks_beyond_16_refuse_a_level_they_cannot_fill():
+    w = np.r_[np.full(16, 100), np.ones(16, int)]
+    nb = _blind(w, 0)
+    assert (np.bincount(nb.blocks(16), minlength=16) > 0).all()
+    with pytest.raises(InputError, match="32 blocks are impossible with these units"):
+        nb.blocks(32)
+    assert (np.bincount(_blind(np.ones(64, int), 0).blocks(64)) == 1).all()
+
+
+def test_blind_blocks_of_equal_units_have_exact_sizes():
+    from textbcv.split.bcv import block_targets
+
+    for n in (4, 10, 37, 1003):
+        b = _blind(np.ones(n), 3).blocks(4)
+        assert np.bincount(b).tolist() == block_targets(n, 4).tolist()
+
+
+def test_unbalanced_bcv_does_not_stratify_units_by_size():
+    """Which half an item lands in does not depend on its size, as in random m×2 CV.
+
+    8 items of 5 sentences among 120 of 1: dealing by size (the splitter before
+    2026-11-25) put exactly 4 long items in every half, every time; that evens
+    out whatever goes with size (long CoNLL documents are sports tables), which
+    makes test halves easier than new text. Size-blind blocks spread the long
+    items like random halving does.
+    """
+    from textbcv.split.bcv import halves_from_blocks
+    from textbcv.split.designs import random_mx2
+
+    w = np.r_[np.full(8, 5), np.ones(120, int)]
+    heavy = w > 1
+    bcv = np.array([halves_from_blocks(_blind(w, s).blocks(4), 3)[:, heavy].sum(axis=1) for s in range(300)])
+    rnd = np.array([[m[heavy].sum() for m in random_mx2(w, 3, np.random.default_rng(s))] for s in range(300)])
+    assert abs(bcv.mean() - 4) < 0.2 and abs(rnd.mean() - 4) < 0.3
+    assert bcv.var() > 0.6 * rnd.var() > 0.5  # not pinned at 4

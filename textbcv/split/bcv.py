@@ -7,8 +7,15 @@ for any L ≥ N. Split i (0-based) is column i + 1 of Sylvester's Hadamard
 matrix H_N: the "+" blocks form its training half. Because Sylvester's column
 order is nested, the splits of m = 3 are the first 3 splits of m = 7, 15, 31.
 
-Blocks are built by recursive bisection (level 1 → 2 → 4 → ...), every
-bisection balanced for every measure by :func:`textbcv.split.balance.deal`.
+Balanced blocks are built by recursive bisection (level 1 → 2 → 4 → ...),
+every bisection balanced for every measure by :func:`textbcv.split.balance.deal`.
+Unbalanced blocks never look at a unit's size: the units are laid out in one
+random order and every level's blocks are runs of that order, cut at the unit
+boundaries nearest to near-equal sentence targets (:func:`blind_cuts`). Dealing
+units by size instead spreads every size class evenly over the blocks; with
+documents as units that stratifies the halves by document size, and so by
+genre (long CoNLL documents are sports tables), which makes every test half
+easier than new text (docs/method.md §3).
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ from textbcv.errors import InputError
 from textbcv.split.balance import StackedCounts, deal, rarity_order
 from textbcv.split.labels import affordable_starts, best_labels
 
-__all__ = ["n_blocks_for", "max_m", "block_targets", "NestedBlocks", "halves_from_blocks"]
+__all__ = ["n_blocks_for", "max_m", "block_targets", "bit_reversed", "blind_cuts", "NestedBlocks",
+           "halves_from_blocks"]
 
 
 def n_blocks_for(m: int) -> int:
@@ -91,6 +99,70 @@ def block_targets(total: int, N: int) -> np.ndarray:
     return sizes
 
 
+def bit_reversed(p: np.ndarray, N: int) -> np.ndarray:
+    """The run at position p of level N (a power of two) is block ``bit_reversed(p, N)``.
+
+    Run p of level N splits into runs 2p and 2p + 1 of level 2N, which are
+    blocks j and j + N for j = ``bit_reversed(p, N)``: the nesting of
+    :class:`NestedBlocks`.
+
+    Examples
+    --------
+    >>> bit_reversed(np.arange(8), 8).tolist()
+    [0, 4, 2, 6, 1, 5, 3, 7]
+    """
+    p = np.asarray(p, dtype=np.int64)
+    out = np.zeros_like(p)
+    bits = int(N).bit_length() - 1
+    for b in range(bits):
+        out |= ((p >> b) & 1) << (bits - 1 - b)
+    return out
+
+
+def blind_cuts(cum: np.ndarray, parent: np.ndarray, N: int, need: int) -> np.ndarray:
+    """Cut every run of level N // 2 in two: the run boundaries of level N (positions in the random order).
+
+    Parameters
+    ----------
+    cum : (n + 1,) int array
+        Sentences in the first i units of the order (``cum[0] = 0``).
+    parent : (N // 2 + 1,) int array
+        Run boundaries of level N // 2 (``parent[0] = 0``, ``parent[-1] = n``).
+    N : int
+        The level to cut (a power of two ≥ 2).
+    need : int
+        Units every run of level N must keep (≥ 1), so that deeper levels stay possible.
+
+    Returns
+    -------
+    (N + 1,) int array
+        Boundaries: run p of level N holds the units at positions
+        ``cuts[p]:cuts[p + 1]`` of the order. Every new cut is the unit boundary
+        nearest to where the near-equal targets (:func:`block_targets`, in run
+        order) put it, moved only as far as ``need`` requires; the targets are
+        global, so errors do not add up from level to level.
+
+    Examples
+    --------
+    >>> cum = np.concatenate([[0], np.cumsum([5, 1, 1, 1, 4, 4])])
+    >>> blind_cuts(cum, np.array([0, 6]), 2, 1).tolist()   # 16 sentences: the boundary nearest 8
+    [0, 4, 6]
+    """
+    total = int(cum[-1])
+    grid = np.concatenate([[0], np.cumsum(block_targets(total, N)[bit_reversed(np.arange(N), N)])])
+    g = grid[1::2]
+    c = np.searchsorted(cum, g)  # first boundary at or after the target
+    c = np.minimum(c, len(cum) - 1)
+    before = np.maximum(c - 1, 0)
+    c = np.where((c > 0) & (g - cum[before] <= cum[c] - g), before, c)
+    a, b = parent[:-1], parent[1:]
+    c = np.minimum(np.maximum(c, a + need), b - need)
+    cuts = np.empty(N + 1, dtype=np.int64)
+    cuts[0::2] = parent
+    cuts[1::2] = c
+    return cuts
+
+
 def halves_from_blocks(blocks: np.ndarray, m: int) -> np.ndarray:
     """Boolean (m, n) matrix: True where a unit is in the training half of split i.
 
@@ -122,6 +194,12 @@ class NestedBlocks:
     (see :mod:`textbcv.split.balance`). Levels are built lazily and cached, so
     the blocks of level N never depend on whether a deeper level was asked for.
 
+    With nothing to balance, the items are laid out in one seeded random order
+    and the blocks of every level are runs of it (:func:`blind_cuts`, run p is
+    block :func:`bit_reversed` (p)), so an item's block is independent of its
+    size and content, as in random m×2 CV, while block sizes stay within about
+    half an item of their targets at every boundary.
+
     Parameters
     ----------
     weight : (n_items,) int array
@@ -132,7 +210,7 @@ class NestedBlocks:
     effort : float
         Scales the refinement budget of every bisection (0: dealing only).
     balance : bool
-        False places items at random (sizes still near-equal).
+        False places items size-blind at random (sizes still near-equal).
 
     Examples
     --------
@@ -157,12 +235,16 @@ class NestedBlocks:
             raise InputError(f"BCV needs at least 4 units to place into 4 blocks, got {n}")
         self.total = int(self.weight.sum())
         rng = np.random.default_rng([self.seed, 0])
-        if not self.balance or self.X.shape[1] == 0:
+        self._top = 2 ** int(np.floor(np.log2(n)))  # the most blocks these items allow
+        self._blind = not self.balance or self.X.shape[1] == 0
+        if self._blind:
             self.X, self.W = sp.csr_matrix((n, 0)), np.zeros(0)
-            self._order = np.lexsort((rng.permutation(n), -self.weight))
+            self._perm = rng.permutation(n)
+            self._cum = np.concatenate([[0], np.cumsum(self.weight[self._perm])])
+            self._cuts = {1: np.array([0, n], dtype=np.int64)}
         else:
             self._order = rarity_order(self.X, self.weight, rng)
-        self.leaves = min(self.n_leaves, 2 ** int(np.floor(np.log2(n))))
+        self.leaves = min(self.n_leaves, self._top)
 
     @property
     def n_items(self) -> int:
@@ -172,7 +254,31 @@ class NestedBlocks:
         """Largest m these items allow."""
         return max_m(self.n_items)
 
+    def need(self, N: int) -> int:
+        """Items every size-blind block of level N keeps, so that every level up to ``n_leaves`` blocks is full."""
+        return max(1, min(self._top, self.n_leaves) // N)
+
+    def _blind_level(self, N: int) -> np.ndarray:
+        """Size-blind blocks of level N: runs of the random order (:func:`blind_cuts`)."""
+        levels = [N]
+        while levels[-1] // 2 not in self._cuts:
+            levels.append(levels[-1] // 2)
+        for L in reversed(levels):
+            cuts = blind_cuts(self._cum, self._cuts[L // 2], L, self.need(L))
+            if (np.diff(cuts) == 0).any():
+                raise InputError(f"{L} blocks are impossible with these units: some are larger than a block of "
+                                 f"about {self.total / L:.0f} sentences, so a block would stay empty; use m < {L // 2}")
+            self._cuts[L] = cuts
+        run = np.searchsorted(self._cuts[N], np.arange(self.n_items), side="right") - 1
+        out = np.empty(self.n_items, dtype=np.int64)
+        out[self._perm] = bit_reversed(run, N)
+        return out
+
     def _level(self, N: int) -> np.ndarray:
+        if self._blind:
+            if N not in self._levels:
+                self._levels[N] = self._blind_level(N)
+            return self._levels[N]
         if N <= self.leaves:
             if self.leaves not in self._levels:
                 rng = np.random.default_rng([self.seed, self.leaves])
@@ -215,12 +321,16 @@ class NestedBlocks:
 
         Examples
         --------
-        >>> nb = NestedBlocks(np.ones(8, int), sp.csr_matrix((8, 0)), np.zeros(0), seed=0, n_leaves=4)
+        >>> from textbcv.split.balance import objective
+        >>> X, W = objective({"label": sp.csr_matrix(np.eye(2)[np.arange(80) % 2])})
+        >>> nb = NestedBlocks(np.ones(80, int), X, W, seed=0, n_leaves=4)
         >>> before = nb.blocks(4)
         >>> nb.relabel(np.array([1, 0, 2, 3]))
         >>> bool((nb.blocks(4) == np.array([1, 0, 2, 3])[before]).all())
         True
         """
+        if self._blind:
+            raise ValueError("size-blind blocks are runs of a random order: they have no labels to rename")
         leaves = self._level(self.leaves)
         self._levels = {self.leaves: np.asarray(perm)[leaves]}
 
