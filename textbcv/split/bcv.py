@@ -9,10 +9,12 @@ order is nested, the splits of m = 3 are the first 3 splits of m = 7, 15, 31.
 
 Balanced blocks are built by recursive bisection (level 1 → 2 → 4 → ...),
 every bisection balanced for every measure by :func:`textbcv.split.balance.deal`.
-Unbalanced blocks never look at a unit's size: the units are laid out in one
-random order and every level's blocks are runs of that order, cut at the unit
-boundaries nearest to near-equal sentence targets (:func:`blind_cuts`). Dealing
-units by size instead spreads every size class evenly over the blocks; with
+Unbalanced blocks never look at a unit's size: units of unequal sizes
+(documents, groups of duplicate sentences) are laid out in one random order and
+every level's blocks are runs of that order, cut at the unit boundaries nearest
+to near-equal sentence targets (:func:`blind_cuts`); units all of one size are
+dealt in a random order, which meets the targets exactly. Dealing units of
+unequal sizes by size instead spreads every size class evenly over the blocks; with
 documents as units that stratifies the halves by document size, and so by
 genre (long CoNLL documents are sports tables), which makes every test half
 easier than new text (docs/method.md §3).
@@ -194,8 +196,8 @@ class NestedBlocks:
     (see :mod:`textbcv.split.balance`). Levels are built lazily and cached, so
     the blocks of level N never depend on whether a deeper level was asked for.
 
-    With nothing to balance, the items are laid out in one seeded random order
-    and the blocks of every level are runs of it (:func:`blind_cuts`, run p is
+    With nothing to balance and items of unequal sizes, the items are laid out
+    in one seeded random order and the blocks of every level are runs of it (:func:`blind_cuts`, run p is
     block :func:`bit_reversed` (p)), so an item's block is independent of its
     size and content, as in random m×2 CV, while block sizes stay within about
     half an item of their targets at every boundary.
@@ -236,12 +238,18 @@ class NestedBlocks:
         self.total = int(self.weight.sum())
         rng = np.random.default_rng([self.seed, 0])
         self._top = 2 ** int(np.floor(np.log2(n)))  # the most blocks these items allow
-        self._blind = not self.balance or self.X.shape[1] == 0
-        if self._blind:
+        unbalanced = not self.balance or self.X.shape[1] == 0
+        # items of unequal sizes are cut from a random order, since dealing them by size would stratify the
+        # blocks by size; items all of one size are dealt in a random order, which meets the targets exactly
+        self._blind = unbalanced and bool(self.weight.min() != self.weight.max())
+        if unbalanced:
             self.X, self.W = sp.csr_matrix((n, 0)), np.zeros(0)
+        if self._blind:
             self._perm = rng.permutation(n)
             self._cum = np.concatenate([[0], np.cumsum(self.weight[self._perm])])
             self._cuts = {1: np.array([0, n], dtype=np.int64)}
+        elif unbalanced:
+            self._order = np.argsort(rng.permutation(n))  # a random order
         else:
             self._order = rarity_order(self.X, self.weight, rng)
         self.leaves = min(self.n_leaves, self._top)
