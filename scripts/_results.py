@@ -29,7 +29,8 @@ HEADER = ("# textbcv — evidence\n\n"
           "Every section below is written by the script it names, from a clean checkout; "
           "re-running a script replaces its own section only.\n")
 
-SECTION_ORDER = ("reproduce", "real-text", "unit-leakage", "variance", "variance_components", "split", "benchmarks")
+SECTION_ORDER = ("reproduce", "real-text", "unit-leakage", "block-stratification", "variance", "variance_components",
+                 "split", "benchmarks")
 
 
 def _markers(name: str) -> tuple[str, str]:

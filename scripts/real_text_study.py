@@ -106,7 +106,13 @@ DESIGN_LABELS = {
     "random": "random m×2 CV", "bcv": "BCV, not balanced", "label": "BCV, label", "lemma": "BCV, lemma",
     "length": "BCV, length", "label+length": "BCV, label + length", "label+lemma+length": "BCV, label + lemma + length",
     "bcv-select": "BCV-select (thesis §4.2)",
+    "bcv-sorted": "BCV, not balanced, dealt by size (retired)",
 }
+#: designs the splitter no longer makes, whose committed pieces are still summarized (never run, never chosen):
+#: unbalanced BCV before 2026-11-25 dealt units of unequal sizes into its blocks largest first, which stratified the
+#: halves by document size (scripts/block_stratification.py); its pieces were renamed from bcv/ and deff/
+RETIRED = ("bcv-sorted",)
+DEFF_PIECE = {"bcv": "deff", "bcv-sorted": "deff-sorted"}  # design -> its per-sentence (design effect) twin
 M_MAX = 7
 MS = (3, 7)
 SYSTEMS = ("A", "B")
@@ -576,15 +582,16 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
                               for u in units},
                            "truth_se_mean": 100 * float(np.mean([t["se_f1"]["B"] or 0 for t in truths[truth_unit]])),
                            **{f"oov_truth_{u}": 100 * float(np.mean([t["oov"] for t in truths[u]])) for u in units}})
-        present = [d for d in DESIGNS if any(f"{d}/{u}" in x["pieces"] for x in rows for u in units)]
+        present = [d for d in (*DESIGNS, *RETIRED) if any(f"{d}/{u}" in x["pieces"] for x in rows for u in units)]
         est_cache: dict = {}
         sq_err: dict = {}  # (design, unit) -> {data set: squared errors (F1 A, F1 B, ΔF1 at m = 3 and 7)}
 
         def estimates_of(design, unit, m):
             key = (design, unit, m)
             if key not in est_cache:
+                twin = DEFF_PIECE.get(design)
                 est_cache[key] = {i: design_estimates(x["pieces"][f"{design}/{unit}"], m,
-                                                      x["pieces"].get(f"deff/{unit}") if design == "bcv" else None)
+                                                      x["pieces"].get(f"{twin}/{unit}") if twin else None)
                                   for i, x in enumerate(rows) if f"{design}/{unit}" in x["pieces"]}
             return est_cache[key]
 
@@ -792,7 +799,7 @@ def choose_defaults(summary: dict, pools: Sequence[str]) -> dict:
     # the resolution: the smallest |bias| (and |shift|) that 2 SE can tell from zero, and the R that 0.1 needs
     resolution = {}
     for p in pools:
-        rs = [r for r in rows if r["pool"] == p and DESIGNS[r["design"]][0] == "bcv"]
+        rs = [r for r in rows if r["pool"] == p and DESIGNS.get(r["design"], ("",))[0] == "bcv"]
         if not rs:
             continue
         sd = max(r["sd"] for r in rs)
@@ -945,7 +952,7 @@ def plot(result: dict, path: Path) -> bool:
             sel = [r for r in rows if r["pool"] == p and r["metric"] == metric]
             labels = []
             for k, (unit, design) in enumerate(sorted({(r["unit"], r["design"]) for r in sel},
-                                                       key=lambda x: (x[0], list(DESIGNS).index(x[1])))):
+                                                       key=lambda x: (x[0], list(DESIGN_LABELS).index(x[1])))):
                 labels.append(f"{DESIGN_LABELS[design]} / {unit}")
                 for dm, (m, color) in enumerate(((3, "tab:blue"), (7, "tab:orange"))):
                     r = [x for x in sel if x["unit"] == unit and x["design"] == design and x["m"] == m]
@@ -1022,6 +1029,12 @@ def render(result: dict) -> str:
           "Bias = mean over data sets of (estimate − truth) in F1 points, with its standard error; SD = standard "
           "deviation of that error; RMSE = root mean squared error. Estimate = the pooled F1 over the 2m folds "
           "(what the report prints); truth by document where the pool has documents.", ""]
+    if any(r["design"] in RETIRED for r in result["summary"]["bias"]):
+        L += [f"*{DESIGN_LABELS['bcv-sorted']}* is unbalanced BCV as the splitter made it before 2026-11-25: units "
+              "of unequal sizes (documents, groups of duplicate sentences) were dealt into the blocks largest "
+              "first, every size class spread evenly, which stratified the halves by document size and made test "
+              "halves easier (section *Block stratification*). Its committed pieces are summarized for the "
+              "record; it is never run or chosen. *BCV, not balanced* is today's size-blind splitter.", ""]
     for p in meta["pools"]:
         tu = POOLS[p]["units"][0]
         rows = [r for r in result["summary"]["bias"]
@@ -1034,7 +1047,7 @@ def render(result: dict) -> str:
               "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         oov = {(o["design"], o["unit"], o["m"]): o for o in result["summary"]["oov"] if o["pool"] == p}
         for unit in POOLS[p]["units"]:
-            for d in DESIGNS:
+            for d in (*DESIGNS, *RETIRED):
                 for m in MS:
                     sel = {(r["metric"], r["system"]): r for r in rows
                            if r["design"] == d and r["unit"] == unit and r["m"] == m}

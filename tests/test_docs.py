@@ -378,6 +378,26 @@ def test_measured_figures_match_their_sources():
         assert f"{x:.1f}" in " ".join(defaults.__doc__.split())
 
 
+def test_block_stratification_figures_match_their_source():
+    """method.md §3 quotes docs/block_stratification.json (scripts/block_stratification.py)."""
+    text = " ".join(_method().split())
+    res = json.loads((DOCS / "block_stratification.json").read_text(encoding="utf-8"))
+    row = {(r["design"], r["m"]): r for r in res["rows"]}
+    old, new = row[("bcv-sorted", 3)], row[("bcv", 3)]
+    assert f"Over {res['meta']['reps']:,} data sets of about {res['meta']['n']:,} sentences" in text
+    new_shift = _minus(f"{new['f1_shift']:+.2f}")
+    assert (f"scored +{old['f1_shift']:.2f} ± {old['f1_shift_se']:.2f} token-F1 points higher on those test halves "
+            "than on random m×2 halves of the same documents (m = 3), and "
+            f"{new_shift} ± {new['f1_shift_se']:.2f} with size-blind blocks") in text
+    assert abs(old["f1_shift"]) > 3 * old["f1_shift_se"] and abs(new["f1_shift"]) < 2 * new["f1_shift_se"]
+    sp = {(d, m): round(row[(d, m)]["half_spread"]) for d in ("bcv", "random") for m in (3, 7)}
+    ov = {(d, m): round(row[(d, m)]["overlap_dev"]) for d in ("bcv", "random") for m in (3, 7)}
+    assert (f"training halves then differ by about {sp['bcv', 3]} sentences at m = 3 and {sp['bcv', 7]} at m = 7 "
+            f"(random halvings: {sp['random', 3]} and {sp['random', 7]}), while overlaps stay within about "
+            f"{ov['bcv', 3]} and {ov['bcv', 7]} sentences of n/4 (random halvings: {ov['random', 3]} and "
+            f"{ov['random', 7]})") in text
+
+
 
 # ----------------------------------------------------------------------------- reading-the-report.md
 

@@ -9,8 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+ROOT = SCRIPTS.parent
 
 
 def load(name: str):
@@ -254,6 +256,36 @@ def test_unit_leakage_smoke_sees_sentence_halves_easier(shared, tmp_path):
     assert r["sentence"]["oov_mean"] < r["document"]["oov_mean"]
     assert r["sentence"]["memorising_f1_mean"] > r["document"]["memorising_f1_mean"]
     assert "<!-- BEGIN unit-leakage -->" in (tmp_path / "R.md").read_text()
+
+
+def test_block_stratification_smoke(shared, tmp_path):
+    """Three data sets: the script runs, reproduces the study's draws, and its sorted design is the old splitter's."""
+    shared("conll2003_en", "eng.train")
+    bs = load("block_stratification")
+    out, md = tmp_path / "b.json", tmp_path / "R.md"
+    assert bs.main(["--reps", "3", "--json", str(out), "--results", str(md)]) == 0
+    res = json.loads(out.read_text())
+    rows = {(r["design"], r["m"]): r for r in res["rows"]}
+    assert set(rows) == {(d, m) for d in ("random", "bcv", "bcv-sorted") for m in (3, 7)}
+    assert all(r["R"] == 3 for r in rows.values())
+    assert "f1_shift" not in rows[("random", 3)] and rows[("bcv", 3)]["f1_shift_se"] > 0
+    # the draws are the real-text study's (its data set 0 has this digest in docs/real_text_study/conll.jsonl)
+    pool = bs.Pool()
+    D = pool.draw(0)
+    first = json.loads((ROOT / "docs" / "real_text_study" / "conll.jsonl").read_text().splitlines()[0])
+    assert first["r"] == 0 and first["n_sentences"] == len(D)
+    # sorted dealing spreads the biggest documents over the 16 leaves (at random, 16 of them would meet about 10
+    # leaves: 16 (1 − (15/16)^16) = 10.3); size-blind blocks do not
+    docs = np.array([pool.corpus[int(i)].document for i in D])
+    _, size = np.unique(docs, return_counts=True)
+    big = np.argsort(-size, kind="stable")[:16]
+    assert len(set(bs.sorted_blocks(size.astype(np.int64), 0)[big].tolist())) >= 14
+    from textbcv.split.bcv import NestedBlocks
+
+    blind = [len(set(NestedBlocks(size, sp.csr_matrix((len(size), 0)), np.zeros(0), seed=s).blocks(16)[big].tolist()))
+             for s in range(20)]
+    assert 8 < np.mean(blind) < 12.5
+    assert "<!-- BEGIN block-stratification -->" in md.read_text()
 
 
 def _rule_summary(R=50, shifts=None, sentence_bias=10.0, mse=None):
