@@ -567,7 +567,7 @@ def _row_stats(err: np.ndarray) -> dict:
 
 def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
     """Bias / SD / RMSE rows per pool, design, unit, m, metric; coverage rows per variant; the chosen defaults."""
-    bias_rows, cov_rows, truth_rows, oov_rows, loss_rows = [], [], [], [], []
+    bias_rows, cov_rows, truth_rows, oov_rows, loss_rows, deff_rows = [], [], [], [], [], []
     for pool_name, rows in rows_by_pool.items():
         if not rows:
             continue
@@ -670,7 +670,28 @@ def summarize(rows_by_pool: dict[str, list[dict]]) -> dict:
                                                  "decisions": nd, "false_decisions": fd / R,
                                                  "false_decisions_rope": fdr / R})
         loss_rows += _loss_rows(pool_name, truth_unit, sq_err)
-    return {"bias": bias_rows, "coverage": cov_rows, "truth": truth_rows, "oov": oov_rows, "loss": loss_rows}
+        deff_rows += _deff_rows(pool_name, rows)
+    return {"bias": bias_rows, "coverage": cov_rows, "truth": truth_rows, "oov": oov_rows, "loss": loss_rows,
+            "deff": deff_rows}
+
+
+def _deff_rows(pool_name: str, rows: list[dict]) -> list[dict]:
+    """Per unit and system: the F1 design effect of unbalanced BCV's folds (mean over the 2·M_MAX folds of a data
+    set; clusters = documents where the pool marks them, else sentences), its range and median over data sets."""
+    out = []
+    for unit in POOLS[pool_name]["units"]:
+        pieces = [x["pieces"][f"deff/{unit}"] for x in rows if f"deff/{unit}" in x["pieces"]]
+        if not pieces:
+            continue
+        key = "deff_document" if "deff_document" in pieces[0] else "deff_sentence"
+        for s in SYSTEMS:
+            v = np.array([np.nanmean([_nan(f[2]) for f in pc[key][s]]) for pc in pieces])
+            v = v[np.isfinite(v)]
+            if len(v):
+                out.append({"pool": pool_name, "unit": unit, "clusters": key.split("_")[1], "system": s,
+                            "R": int(len(v)), "min": float(v.min()), "median": float(np.median(v)),
+                            "max": float(v.max())})
+    return out
 
 
 def _loss_rows(pool_name: str, truth_unit: str, sq_err: dict) -> list[dict]:
@@ -1083,6 +1104,12 @@ def render(result: dict) -> str:
                 L.append(f"| {c['unit']} | {c['m']} | {label} | {100 * c['coverage_f1']:.1f}% | {c['width_f1']:.2f} | "
                          f"{100 * c['coverage_delta']:.1f}% | {c['width_delta']:.2f} | {c['decisions']} | "
                          f"{100 * c['false_decisions']:.1f}% | {100 * c['false_decisions_rope']:.1f}% |")
+            dr = [x for x in result["summary"].get("deff", []) if x["pool"] == p]
+            if dr:
+                L += ["", "F1 design effect of the folds (BCV, not balanced; mean over the 14 folds of m = 7 per data "
+                      "set; range over data sets, median): " + "; ".join(
+                          f"{x['unit']} halves, {x['clusters']}s as clusters, {x['system']}: {x['min']:.1f}–"
+                          f"{x['max']:.1f}, median {x['median']:.1f} (R = {x['R']})" for x in dr) + "."]
             L += ["", "Coverage counts both systems' F1 intervals (2 per data set) and the ΔF1 interval "
                   "(1 per data set). `clustered` = averaged counts divided by the design effect of the folds' "
                   "test halves (clusters: documents where the pool marks them, else sentences; "
