@@ -8,98 +8,98 @@ per pool (CoNLL-2003 by document, SIGHAN 2005 MSR by sentence); R data sets, two
 REAL_TEXT = {
     "adaptive": {
         "conll": {
-            "R": 48,
+            "R": 67,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9375,
+            "coverage_f1": 0.9552,
             "unit": "document",
-            "width_f1": 17.708
+            "width_f1": 19.085
         },
         "msr": {
-            "R": 82,
+            "R": 100,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9634,
+            "coverage_f1": 0.96,
             "unit": "sentence",
-            "width_f1": 2.889
+            "width_f1": 2.875
         }
     },
     "averaged-counts": {
         "conll": {
-            "R": 48,
-            "coverage_delta": 0.6875,
-            "coverage_f1": 0.4479,
+            "R": 67,
+            "coverage_delta": 0.7015,
+            "coverage_f1": 0.3955,
             "unit": "document",
-            "width_f1": 3.729
+            "width_f1": 3.756
         },
         "msr": {
-            "R": 82,
-            "coverage_delta": 0.9634,
-            "coverage_f1": 0.689,
+            "R": 100,
+            "coverage_delta": 0.95,
+            "coverage_f1": 0.72,
             "unit": "sentence",
-            "width_f1": 1.084
+            "width_f1": 1.083
         }
     },
     "clustered": {
         "conll": {
-            "R": 48,
+            "R": 67,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9792,
+            "coverage_f1": 0.9627,
             "unit": "document",
-            "width_f1": 15.756
+            "width_f1": 15.515
         },
         "msr": {
-            "R": 82,
+            "R": 100,
             "coverage_delta": 1.0,
-            "coverage_f1": 0.9573,
+            "coverage_f1": 0.965,
             "unit": "sentence",
-            "width_f1": 2.293
+            "width_f1": 2.296
         }
     },
     "independent": {
         "conll": {
-            "R": 48,
-            "coverage_delta": 0.3125,
-            "coverage_f1": 0.1562,
+            "R": 67,
+            "coverage_delta": 0.3582,
+            "coverage_f1": 0.1866,
             "unit": "document",
-            "width_f1": 1.523
+            "width_f1": 1.534
         },
         "msr": {
-            "R": 82,
-            "coverage_delta": 0.5732,
-            "coverage_f1": 0.3293,
+            "R": 100,
+            "coverage_delta": 0.59,
+            "coverage_f1": 0.35,
             "unit": "sentence",
-            "width_f1": 0.443
+            "width_f1": 0.442
         }
     },
     "nadeau-bengio": {
         "conll": {
-            "R": 48,
-            "coverage_delta": 0.9792,
-            "coverage_f1": 0.9479,
+            "R": 67,
+            "coverage_delta": 0.9254,
+            "coverage_f1": 0.9552,
             "unit": "document",
-            "width_f1": 17.814
+            "width_f1": 19.232
         },
         "msr": {
-            "R": 82,
-            "coverage_delta": 1.0,
-            "coverage_f1": 0.9634,
+            "R": 100,
+            "coverage_delta": 0.99,
+            "coverage_f1": 0.955,
             "unit": "sentence",
-            "width_f1": 2.887
+            "width_f1": 2.875
         }
     },
     "thesis": {
         "conll": {
-            "R": 48,
-            "coverage_delta": 0.5,
-            "coverage_f1": 0.3125,
+            "R": 67,
+            "coverage_delta": 0.4925,
+            "coverage_f1": 0.2985,
             "unit": "document",
-            "width_f1": 2.507
+            "width_f1": 2.526
         },
         "msr": {
-            "R": 82,
-            "coverage_delta": 0.8049,
-            "coverage_f1": 0.5122,
+            "R": 100,
+            "coverage_delta": 0.77,
+            "coverage_f1": 0.565,
             "unit": "sentence",
-            "width_f1": 0.729
+            "width_f1": 0.728
         }
     }
 }
