@@ -378,6 +378,47 @@ def test_measured_figures_match_their_sources():
         assert f"{x:.1f}" in " ".join(defaults.__doc__.split())
 
 
+def test_default_figures_match_the_real_text_study():
+    """README "Defaults, and why", textbcv.defaults and method.md §12 quote docs/real_text_study.json."""
+    from textbcv import defaults
+
+    readme = " ".join(_text(ROOT / "README.md").split())
+    doc = " ".join(defaults.__doc__.split())
+    method = " ".join(_method().split())
+    d = json.loads((DOCS / "real_text_study.json").read_text(encoding="utf-8"))
+    ev, done = d["defaults_evidence"], d["meta"]["done"]
+    assert f"{done['conll']} data sets of CoNLL-2003, {done['msr']} of SIGHAN MSR" in readme
+    assert f"{done['conll']} CoNLL-2003 and {done['msr']} SIGHAN MSR data sets" in doc
+    label = next(x for x in ev["ranked"] if x["design"] == "label")
+    assert not label["ok"], "the README says label balancing is rejected"
+    shift = re.search(r"shift ([+−-]\d+\.\d+ ± \d+\.\d+)", label["why_not"][0]).group(1)
+    assert f"by {shift} points" in readme and f"by {shift} points" in doc
+    worst = ev["unit_evidence"]["conll"]["worst_sentence_row"]
+    assert f"by about {worst['bias']:.0f} points" in readme
+    assert f"by {worst['bias']:.1f} ± {worst['bias_se']:.1f} points" in doc
+    cov = {(c["pool"], c["variant"]): c for c in d["summary"]["coverage"]
+           if c["design"] == "bcv" and c["m"] == 3 and c["unit"] == ("document" if c["pool"] == "conll" else "sentence")
+           and c.get("truth", c["unit"]) == c["unit"]}
+    cl, ac = (cov["conll", "clustered"], cov["msr", "clustered"]), (cov["conll", "averaged-counts"],
+                                                                     cov["msr", "averaged-counts"])
+    assert (f"held F1 on new text in {100 * cl[0]['coverage_f1']:.1f}% (CoNLL-2003, by document) and "
+            f"{100 * cl[1]['coverage_f1']:.1f}% (MSR) of cases, where the chunk counts alone held it in "
+            f"{100 * ac[0]['coverage_f1']:.0f}% and {100 * ac[1]['coverage_f1']:.0f}%") in readme
+    assert (f"held F1 on new text in {100 * ac[1]['coverage_f1']:.0f}% of the MSR cases ({done['msr']} data sets) "
+            f"and {100 * ac[0]['coverage_f1']:.0f}% of the CoNLL ones ({done['conll']} data sets, documents kept "
+            f"whole), the clustered interval in {100 * cl[1]['coverage_f1']:.1f}% and "
+            f"{100 * cl[0]['coverage_f1']:.1f}%") in method
+    deff = {p: [x for x in d["summary"]["deff"] if x["pool"] == p and x["unit"] == x["clusters"]] for p in done}
+    lo = {p: min(x["min"] for x in v) for p, v in deff.items()}
+    hi = {p: max(x["max"] for x in v) for p, v in deff.items()}
+    assert f"({lo['msr']:.0f}–{hi['msr']:.0f} on MSR, {lo['conll']:.0f}–{hi['conll']:.0f} by document" in readme
+    assert f"is {lo['msr']:.1f}–{hi['msr']:.1f} on SIGHAN MSR" in method
+    assert f"and {lo['conll']:.0f}–{hi['conll']:.0f} by document on CoNLL-2003" in doc
+    res = ev["resolution"]["conll"]
+    assert (f"down to about {res['two_se_shift']:.1f} points and bias against new text down to about "
+            f"{res['two_se_bias']:.1f} points") in readme
+
+
 def test_block_stratification_figures_match_their_source():
     """method.md §3 quotes docs/block_stratification.json (scripts/block_stratification.py)."""
     text = " ".join(_method().split())
