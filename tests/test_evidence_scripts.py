@@ -243,6 +243,21 @@ def test_option_notes_quote_the_committed_real_text_study():
     quoted = f"{100 * r['coverage_f1']:.0f}% (SIGHAN 2005 MSR, {r['R']} data sets)"
     assert quoted in defaults.EVIDENCE["averaged-counts"]
     assert defaults.real_text_coverage("no-such-variant") is None
+    # balancing a measure the rule rejected prints its largest shift beyond the family-wise bound
+    assert _evidence.REAL_TEXT_BALANCE == rts.balance_evidence(d["defaults_evidence"])
+    for measure, ev in _evidence.REAL_TEXT_BALANCE.items():
+        line = defaults.real_text_shift(measure)
+        if ev["ok"]:
+            assert line is None
+        else:
+            w = ev["worst"]
+            assert f"by {w['shift']:+.2f} ± {w['se']:.2f} points".replace("-", "−") in line
+            assert w["shift"] / w["se"] >= ev["z_star"]
+    assert not _evidence.REAL_TEXT_BALANCE["label"]["ok"]
+    assert defaults.option_notes(["label"]) == [f"--balance label: {defaults.real_text_shift('label')}"]
+    w = _evidence.REAL_TEXT_BALANCE["label"]["worst"]
+    assert f"label balancing moved F1 {w['shift']:+.2f} points at m = {w['m']}".replace("-", "−") in \
+        defaults.balance_help()
 
 
 def test_unit_leakage_smoke_sees_sentence_halves_easier(shared, tmp_path):

@@ -1,8 +1,10 @@
 """Real-text study figures quoted by :mod:`textbcv.defaults` (generated: do not edit).
 
-Written by ``scripts/real_text_study.py`` with its summary (``docs/real_text_study.json``): coverage of
-the true F1 on new text by each interval variant's 95% F1 interval, BCV without balancing, m = 3,
+Written by ``scripts/real_text_study.py`` with its summary (``docs/real_text_study.json``). REAL_TEXT: coverage
+of the true F1 on new text by each interval variant's 95% F1 interval, BCV without balancing, m = 3,
 per pool (CoNLL-2003 by document, SIGHAN 2005 MSR by sentence); R data sets, two taggers each.
+REAL_TEXT_BALANCE: per balanced BCV option set, whether the rule accepted it, its family-wise bound z*
+and its largest shift against random m×2 CV beyond that bound (F1 points).
 """
 
 REAL_TEXT = {
@@ -103,3 +105,25 @@ REAL_TEXT = {
         }
     }
 }
+
+REAL_TEXT_BALANCE = {   'label': {   'ok': False,
+                 'worst': {   'R': 66,
+                              'm': 7,
+                              'metric': 'f1',
+                              'pool': 'conll',
+                              'se': 0.1157,
+                              'shift': 0.4208,
+                              'system': 'A',
+                              'unit': 'document'},
+                 'z_star': 2.851},
+    'label+length': {   'ok': False,
+                        'worst': {   'R': 66,
+                                     'm': 7,
+                                     'metric': 'f1',
+                                     'pool': 'conll',
+                                     'se': 0.1293,
+                                     'shift': 0.3816,
+                                     'system': 'A',
+                                     'unit': 'document'},
+                        'z_star': 2.821},
+    'length': {'ok': True, 'worst': None, 'z_star': 2.901}}

@@ -76,9 +76,8 @@ def register(sub) -> None:
     p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none",
-                   help="properties balanced between halves (label, lemma, length) or none (default none: lemma "
-                        "balancing "
-                        "made test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003)")
+                   help="properties balanced between halves (label, lemma, length) or none (default none: "
+                        f"{defaults.balance_help()})")
     p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
                    help="units kept whole by the splits (default auto: documents when the corpus marks them, else "
                         "sentences; "

@@ -24,9 +24,8 @@ def register(subparsers) -> None:
                    help="bcv: balanced blocks (default); bcv-select: the thesis's best of --select random BCV "
                         "split sets; random: Dietterich's m×2 CV; brhs: balanced repeated half-sampling")
     p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none", metavar="{label,lemma,length,...|none}",
-                   help="properties balanced between the halves (default none: lemma balancing made "
-                        "test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003; length balances the "
-                        "length distribution itself)")
+                   help=f"properties balanced between the halves (default none: {defaults.balance_help()}; length "
+                        "balances the length distribution itself)")
     p.add_argument("--group-by", choices=defaults.GROUP_BY_CHOICES, default=defaults.GROUP_BY,
                    help="units kept whole (default auto: documents when the corpus marks them, else sentences; on "
                         "CoNLL-2003 "
