@@ -37,6 +37,9 @@ import numpy as np
 import scipy.sparse as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from real_text_study import draw_data_set  # noqa: E402
+from unit_leakage import checks  # noqa: E402
+
 from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
@@ -73,29 +76,12 @@ class Pool:
         self.nv, self.nt = len(vocab), len(tagv)
 
     def draw(self, r: int) -> np.ndarray:
-        """Data set r of the real-text study (scripts/real_text_study.py, Pool.draw): whole documents."""
-        rng = np.random.default_rng([2026, 11, 23, r])
-        out: list[int] = []
-        for d in rng.permutation(len(self.docs)):
-            out.extend(self.docs[d])
-            if len(out) >= N:
-                break
-        return np.array(sorted(out), dtype=np.int64)
+        """Data set r of the real-text study (its own draw)."""
+        return draw_data_set(r, N, self.docs, len(self.corpus))
 
     def checks(self, train: np.ndarray, test: np.ndarray) -> tuple[float, float]:
-        """(OOV, memorising tagger's token F1) of a test half given its training half."""
-        tw = np.concatenate([self.words[i] for i in train])
-        tt = np.concatenate([self.tags[i] for i in train])
-        cnt = np.bincount(tw * self.nt + tt, minlength=self.nv * self.nt).reshape(self.nv, self.nt)
-        seen = cnt.sum(axis=1) > 0
-        best = cnt.argmax(axis=1)
-        xw = np.concatenate([self.words[i] for i in test])
-        xt = np.concatenate([self.tags[i] for i in test])
-        pred = np.where(seen[xw], best[xw], 0)
-        tp = int(((pred == xt) & (xt != 0)).sum())
-        fp = int(((pred != 0) & (pred != xt)).sum())
-        fn = int(((xt != 0) & (pred != xt)).sum())
-        return float(1.0 - seen[xw].mean()), 2 * tp / (2 * tp + fp + fn)
+        """(OOV, memorising tagger's token F1) of a test half given its training half (unit_leakage's checks)."""
+        return checks(self.words, self.tags, self.nv, self.nt, train, test)
 
 
 def sorted_blocks(weight: np.ndarray, seed: int) -> np.ndarray:

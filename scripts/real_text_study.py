@@ -143,6 +143,19 @@ THRESHOLD = 0.95
 
 # ------------------------------------------------------------------ data
 
+def draw_data_set(r: int, n: int, docs: list[list[int]] | None, n_sentences: int) -> np.ndarray:
+    """Sentence indices of data set r (sorted): whole documents until n sentences, or n random sentences."""
+    rng = np.random.default_rng([2026, 11, 23, r])
+    if docs is not None:
+        out: list[int] = []
+        for d in rng.permutation(len(docs)):
+            out.extend(docs[d])
+            if len(out) >= n:
+                break
+        return np.array(sorted(out), dtype=np.int64)
+    return np.sort(rng.choice(n_sentences, size=n, replace=False)).astype(np.int64)
+
+
 class Pool:
     """A pool of sentences with features, gold tags and token vocabularies, loaded once."""
 
@@ -173,15 +186,7 @@ class Pool:
 
     def draw(self, r: int, n: int) -> np.ndarray:
         """Sentence indices of data set r (sorted): whole documents, or random sentences."""
-        rng = np.random.default_rng([2026, 11, 23, r])
-        if self.docs is not None:
-            out: list[int] = []
-            for d in rng.permutation(len(self.docs)):
-                out.extend(self.docs[d])
-                if len(out) >= n:
-                    break
-            return np.array(sorted(out), dtype=np.int64)
-        return np.sort(rng.choice(len(self.sents), size=n, replace=False)).astype(np.int64)
+        return draw_data_set(r, n, self.docs, len(self.sents))
 
     def oov(self, train: np.ndarray, test: np.ndarray) -> float:
         seen = np.zeros(self.n_vocab, dtype=bool)
