@@ -103,13 +103,18 @@ class CompareResult:
         run = RunDir(out)
         check_writable(run.path, directory=True)
         folds = "".join(dumps_json(r, indent=None) + "\n" for r in self.folds)
-        if run.folds.exists() and run.folds.read_text(encoding="utf-8") != folds:
+        same = run.folds.exists() and run.folds.read_text(encoding="utf-8") == folds
+        if run.folds.exists() and not same:
             raise InputError("holds another run (folds.jsonl); choose another directory", file=str(run.path))
-        run.path.mkdir(parents=True, exist_ok=True)
-        self.splits.save(run.splits)
-        with atomic_write(run.folds) as f:
-            f.write(folds)
-        run.write_report(self.report, plots)
+        run.check_out(resume=same)
+        run.claim()
+        try:
+            run.save_splits(self.splits)
+            with atomic_write(run.folds) as f:
+                f.write(folds)
+            run.write_report(self.report, plots)
+        finally:
+            run.unlock()
         return run.path
 
     def __repr__(self) -> str:
@@ -187,7 +192,9 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
         ``alpha``, ``rope`` (a fraction of the metric: 0.005 is the command
         line's ``--rope 0.5`` points), ``variant``, ``chunk_types``, ``untyped``,
         ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``,
-        ``threshold`` (the decision rule's, default 0.95), ``c1``, ``c2``, ``max_iterations`` (CRF systems),
+        ``threshold`` (the decision rule's, default 0.95), ``c1``, ``c2``, ``max_iterations``,
+        ``algorithm`` (crfsuite's: ``lbfgs``, ``l2sgd``, ``ap``, ``pa``, ``arow``), ``train_seed`` (CRF systems;
+        a stochastic algorithm's training seed for names without ``@SEED``),
         ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``,
         ``backend``, ``scheduler``,
         ``save_models``, ``save_predictions`` — as the options of
@@ -227,7 +234,6 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     textbcv.errors.InputError: m must be at least 1, got 0
     """
     from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
-    from textbcv.tagging.system import parse_system
 
     files, corpus_obj = _corpus_arg(corpus)
     ours, rest = _split_options(options, _READ_OPTIONS + _RUN_OPTIONS)
@@ -244,8 +250,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
             len(load_splits(splits).splits) if splits is not None else 3)
     opts = CompareOptions(systems=tuple(names), m=m, seed=seed, **ours)
     opts.validate()
-    crf = {k: ours.get(k) for k in ("c1", "c2", "max_iterations")}
-    objs = [s if isinstance(s, System) else parse_system(s, task=opts.task, **crf) for s in systems]
+    objs = [s if isinstance(s, System) else opts.make_system(s) for s in systems]
     if out is None and (rest.get("save_models") or rest.get("save_predictions") or rest.get("resume")):
         raise InputError("save_models, save_predictions and resume need a run directory: give out=")
     tmp = None

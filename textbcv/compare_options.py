@@ -15,6 +15,7 @@ from textbcv.stats.bayes import THRESHOLD
 from textbcv.stats.compare import ALL_VARIANTS
 from textbcv.stats.sequential import STOP_RULES
 from textbcv.tagging import System, parse_system
+from textbcv.tagging.system import CRF_ALGORITHMS
 
 __all__ = ["CompareOptions", "TASKS", "STOP_RULES", "VARIANTS", "SPLIT_METHODS"]
 
@@ -56,6 +57,8 @@ class CompareOptions:
     c1: float | None = None
     c2: float | None = None
     max_iterations: int | None = None
+    algorithm: str | None = None
+    train_seed: int | None = None
     split_method: str = "bcv"
     heldout: tuple[str, ...] = ()
 
@@ -126,6 +129,15 @@ class CompareOptions:
                 fail(f"{k} must be non-negative, got {v}", k)
         if self.max_iterations is not None and self.max_iterations < 1:
             fail(f"max_iterations must be at least 1, got {self.max_iterations}", "max_iterations")
+        if self.algorithm is not None and self.algorithm not in CRF_ALGORITHMS:
+            fail(f"algorithm: unknown CRF algorithm {self.algorithm!r} (algorithms: {', '.join(CRF_ALGORITHMS)})",
+                 "algorithm")
+        if self.train_seed is not None:
+            if not 0 <= self.train_seed < 2**32 - 1:
+                fail(f"train_seed must be an integer in [0, 2^32 - 2], got {self.train_seed}", "train_seed")
+            if (self.algorithm or "lbfgs") == "lbfgs":
+                fail("train_seed needs a stochastic CRF {algorithm} (ap, l2sgd, pa, arow); lbfgs draws no random "
+                     "numbers, so every seed would train the same model", "train_seed", "algorithm")
 
     def make_systems(self, columns=None) -> list[System]:
         """The systems named by :attr:`systems`, with the CRF options.
@@ -139,5 +151,7 @@ class CompareOptions:
 
     def make_system(self, name: str, columns=None) -> System:
         """One system named ``SCHEME[+TEMPLATE]`` (see :meth:`make_systems`)."""
-        crf = {"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations}
-        return parse_system(name, task=self.task, columns=columns, **crf)
+        crf: dict = {"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations}
+        if self.algorithm is not None:
+            crf["algorithm"] = self.algorithm
+        return parse_system(name, task=self.task, columns=columns, seed=self.train_seed, **crf)

@@ -94,8 +94,12 @@ def system_settings(spec: dict) -> str:
     """The tagger and its settings: ``CRF (lbfgs; c1 = 0.1, c2 = 0.1, max iterations = 100)``."""
     if spec.get("tagger") == "crf":
         p = spec.get("params") or {}
+        seed = f"; training seed {spec['seed']}" if spec.get("seed") is not None else ""
+        if spec.get("algorithm") != "lbfgs":
+            more = ", ".join(f"{k.replace('_', ' ')} = {v}" for k, v in sorted(p.items()))
+            return f"CRF ({spec.get('algorithm')}; {more}{seed})"
         return (f"CRF ({spec.get('algorithm')}; c1 = {p.get('c1')}, c2 = {p.get('c2')}, "
-                f"max iterations = {p.get('max_iterations')})")
+                f"max iterations = {p.get('max_iterations')}{seed})")
     if spec.get("tagger") in (None, "imported"):
         return "predictions made outside textbcv"
     params = spec.get("params")
@@ -205,7 +209,7 @@ def reproduce_command(report: Report, out: str = "rerun") -> str | None:
     if o.get("untyped"):
         words.append("--untyped")
     if not imported:
-        for k in ("c1", "c2", "max_iterations"):
+        for k in ("c1", "c2", "max_iterations", "algorithm", "train_seed"):
             if o.get(k) is not None:
                 words += [f"--{k.replace('_', '-')}", f"{o[k]:g}" if isinstance(o[k], float) else str(o[k])]
     if o.get("heldout"):

@@ -31,6 +31,8 @@ def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
     right). Seeding it before every training makes a model a function of its data and parameters
     alone (``lbfgs`` draws nothing). The sequence of ``rand()`` belongs to the platform's C library,
     so models trained by these algorithms are identical on one platform, not across platforms.
+    ``seed`` s seeds ``srand(s + 1)``: glibc's ``srand(0)`` is its ``srand(1)``, which made training
+    seeds 0 and 1 give one model.
     Returns False where no C library is found (then nothing is seeded).
     """
     import ctypes
@@ -48,7 +50,9 @@ def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
             _LIBC = False
     if not _LIBC:
         return False
-    _LIBC.srand(seed)
+    # glibc treats srand(0) as srand(1) (two "different" seeds, one model): seed s is srand(s + 1), so
+    # seed 0 keeps the models of srand(0) on glibc and every seed gets a stream of its own
+    _LIBC.srand((seed + 1) % 2**32)
     return True
 
 
@@ -72,6 +76,10 @@ class CRFTagger:
         crfsuite algorithm, default ``"lbfgs"``.
     params : dict
         crfsuite parameters such as ``c1``, ``c2``, ``max_iterations``.
+    seed : int, optional
+        Training seed of the stochastic algorithms (``ap``, ``l2sgd``, ``pa``, ``arow``), which
+        shuffle the training sequences; default :data:`C_RAND_SEED`. ``lbfgs`` draws no random
+        numbers, so a seed is refused with it (ValueError).
 
     Examples
     --------
@@ -83,10 +91,15 @@ class CRFTagger:
     [['O', 'S-PER', 'O']]
     """
 
-    def __init__(self, template: Template, algorithm: str = "lbfgs", params: dict | None = None):
+    def __init__(self, template: Template, algorithm: str = "lbfgs", params: dict | None = None,
+                 seed: int | None = None):
+        if seed is not None and algorithm == "lbfgs":
+            raise ValueError("a training seed applies to crfsuite's stochastic algorithms (ap, l2sgd, pa, arow); "
+                             "lbfgs draws no random numbers")
         self.template = template
         self.algorithm = algorithm
         self.params = dict(params or {})
+        self.seed = seed
         self.model_: bytes | None = None
         self.append_seconds = 0.0
         self.train_seconds = 0.0
@@ -115,7 +128,7 @@ class CRFTagger:
         try:
             t0 = time.perf_counter()
             if self.algorithm != "lbfgs":
-                _seed_c_rand()
+                _seed_c_rand(C_RAND_SEED if self.seed is None else self.seed)
             trainer.train(path)
             self.train_seconds += time.perf_counter() - t0
             with open(path, "rb") as f:

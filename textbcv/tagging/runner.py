@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from textbcv._io import safe_stem
 from textbcv.corpus.model import Chunk, Sentence
 from textbcv.corpus.writers import write_conlleval
 from textbcv.errors import InputError
@@ -161,7 +162,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     if system.tagger is None:
         template = system.template
         assert template is not None  # System.__post_init__ refuses a CRF system without a template
-        tagger = CRFTagger(template, system.algorithm, system.params)
+        tagger = CRFTagger(template, system.algorithm, system.params, seed=system.seed)
         feats = payload.features[template.name]
         tagger.fit_features([feats[i] for i in train], train_tags)
         pred_tags = tagger.predict_features([feats[i] for i in test])
@@ -291,7 +292,7 @@ def run_folds(
         for s in systems:
             if (s.name, split, direction) in store.done:
                 continue
-            stem = f"{s.name}-split{split}-dir{direction}"
+            stem = f"{safe_stem(s.name)}-split{split}-dir{direction}"  # a name never leads out of the folder
             tasks.append((s, split, direction, np.asarray(train), np.asarray(test),
                           os.path.join(save_models, stem + ".crfsuite") if save_models and s.tagger is None else None,
                           os.path.join(save_predictions, stem + ".txt") if save_predictions else None))

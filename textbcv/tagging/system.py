@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from textbcv.errors import InputError
+from textbcv.errors import InputError, did_you_mean
 from textbcv.schemes import get_scheme
 from textbcv.tagging.features import TEMPLATES, Template, get_template, templates_for
 
@@ -21,6 +21,9 @@ DEFAULT_CHOICES = {"ner": ("ner-thesis", "ner-words"), "cws": ("cws-thesis",)}
 #: Documented CRF defaults: L-BFGS with elastic-net regularisation, as is
 #: usual for sklearn-crfsuite taggers; ``max_iterations`` bounds training time.
 CRF_DEFAULTS = {"algorithm": "lbfgs", "c1": 0.1, "c2": 0.1, "max_iterations": 100}
+
+#: crfsuite's training algorithms (lbfgs draws no random numbers; the others shuffle the training sequences)
+CRF_ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 
 _PARAMS = {
     "lbfgs": {"c1", "c2", "max_iterations", "epsilon", "num_memories", "delta", "period"},
@@ -54,6 +57,11 @@ class System:
         fold), or a class or function returning one. Sentences are sequences
         of token strings (characters for word segmentation); tags are in
         ``scheme``.
+    seed : int, optional
+        Training seed of a CRF trained by a stochastic algorithm (``ap``, ``l2sgd``, ``pa``,
+        ``arow``, which shuffle the training sequences); None trains with the fixed default seed.
+        ``lbfgs`` draws no random numbers, so a seed is refused with it. Two systems that differ
+        only in their seed are the same configuration trained twice (``iob2@1`` and ``iob2@2``).
 
     Examples
     --------
@@ -76,6 +84,7 @@ class System:
     algorithm: str = "lbfgs"
     params: dict = field(default_factory=lambda: {k: v for k, v in CRF_DEFAULTS.items() if k != "algorithm"})
     tagger: Callable | None = None
+    seed: int | None = None
 
     def __post_init__(self):
         from textbcv.schemes import scheme_names
@@ -90,6 +99,9 @@ class System:
         object.__setattr__(self, "scheme", canonical)
         if self.tagger is not None:
             t = self.tagger
+            if self.seed is not None:
+                raise InputError(f"system {self.name!r}: a training seed applies to textbcv's CRFs; seed your own "
+                                 f"tagger inside it")
             if not (_is_factory(t) or (hasattr(t, "fit") and hasattr(t, "predict"))) or (
                     isinstance(t, type) and not (hasattr(t, "fit") and hasattr(t, "predict"))):
                 raise InputError(f"system {self.name!r}: the tagger must have fit(sentences, tags) and "
@@ -101,6 +113,14 @@ class System:
             if allowed is None:
                 raise InputError(f"system {self.name!r}: unknown CRF algorithm {self.algorithm!r} "
                                  f"(known: {', '.join(_PARAMS)})")
+            if self.seed is not None:
+                if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed < 2**32 - 1:
+                    raise InputError(f"system {self.name!r}: a training seed is an integer in [0, 2^32 - 2], "
+                                     f"got {self.seed!r}")
+                if self.algorithm == "lbfgs":
+                    raise InputError(f"system {self.name!r}: a training seed needs a stochastic CRF algorithm "
+                                     f"(ap, l2sgd, pa, arow); lbfgs draws no random numbers, so every seed would "
+                                     f"train the same model")
             bad = set(self.params) - allowed
             if bad:
                 raise InputError(f"system {self.name!r}: parameters {sorted(bad)} do not apply to {self.algorithm} "
@@ -122,14 +142,17 @@ class System:
             tagger, params = f"{getattr(t, '__module__', '?')}.{getattr(t, '__qualname__', type(t).__qualname__)}", None
         else:
             tagger, params = f"{type(t).__module__}.{type(t).__qualname__}", _public_params(t)
-        return json.loads(json.dumps({
+        spec: dict[str, object] = {
             "name": self.name,
             "scheme": self.scheme,
             "tagger": tagger,
             "template": self.template.to_dict() if self.template is not None else None,
             "algorithm": self.algorithm if t is None else None,
             "params": params,
-        }))
+        }
+        if self.seed is not None:  # absent for the default seed, so earlier runs' specs stay as they were
+            spec["seed"] = self.seed
+        return json.loads(json.dumps(spec))
 
 
 def _is_factory(t) -> bool:
@@ -203,8 +226,9 @@ def check_columns(system: System, columns: Iterable[str], task: str = "ner") -> 
                          f"{', '.join(templates_for(task, have))}, or a .json template")
 
 
-def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = None, **crf: object) -> System:
-    """A system from its name: ``SCHEME[+TEMPLATE]``.
+def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = None, seed: int | None = None,
+                 **crf: object) -> System:
+    """A system from its name: ``SCHEME[+TEMPLATE][@SEED]``.
 
     The scheme is any of :func:`textbcv.schemes.scheme_names`; the template
     a built-in name or a ``.json`` file; without one the task's default
@@ -212,7 +236,8 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     besides tokens and tags, :func:`~textbcv.tagging.features.feature_columns`),
     the default is one that reads only those, and a named template that
     reads another is refused. Keyword arguments override the CRF defaults
-    (``c1``, ``c2``, ``max_iterations``, ``algorithm``).
+    (``c1``, ``c2``, ``max_iterations``, ``algorithm``). ``@SEED`` (or ``seed``, for a name without
+    one) is the training seed of a stochastic CRF algorithm (:class:`System`).
 
     Examples
     --------
@@ -226,22 +251,35 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     textbcv.errors.InputError: system 'iob2+wordshape': feature template 'wordshape' reads the pos column, which the
     corpus does not have (its columns besides tokens and tags: none); templates that fit: ner-words, ner-rich-words, or
     a .json template
+    >>> parse_system("iob2@2", algorithm="ap").seed
+    2
+    >>> parse_system("iob2@2")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: system 'iob2@2': a training seed needs a stochastic CRF algorithm (ap, l2sgd, pa,
+    arow); lbfgs draws no random numbers, so every seed would train the same model
     >>> parse_system("iob9")
     Traceback (most recent call last):
     ...
     textbcv.errors.InputError: system 'iob9': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1, iob2,
-    iobes, ioe1, ioe2)
+    iobes, ioe1, ioe2); did you mean 'iob2'?
     """
     from textbcv.schemes import scheme_names
 
     if task not in DEFAULT_TEMPLATES:
         raise InputError(f"unknown task {task!r} (tasks: {', '.join(DEFAULT_TEMPLATES)})")
-    scheme, _, template = name.strip().partition("+")
+    spec, at, seed_text = name.strip().rpartition("@")
+    if at and seed_text.isdigit():  # NAME@SEED (an '@' followed by anything else belongs to the name)
+        seed = int(seed_text)
+    else:
+        spec = name.strip()
+    scheme, _, template = spec.partition("+")
     try:
         scheme = get_scheme(scheme.lower()).name
     except (InputError, KeyError, ValueError):
         raise InputError(
             f"system {name!r}: unknown tagging scheme {scheme!r} (schemes: {', '.join(sorted(scheme_names()))})"
+            f"{did_you_mean(scheme, sorted(scheme_names()))}"
         ) from None
     tpl = get_template(template) if template else default_template(task, columns)
     algorithm = str(crf.pop("algorithm", CRF_DEFAULTS["algorithm"]))
@@ -250,7 +288,7 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     else:
         params = {"max_iterations": CRF_DEFAULTS["max_iterations"]}
     params.update({k: v for k, v in crf.items() if v is not None})
-    system = System(name=name.strip(), scheme=scheme, template=tpl, algorithm=algorithm, params=params)
+    system = System(name=name.strip(), scheme=scheme, template=tpl, algorithm=algorithm, params=params, seed=seed)
     if columns is not None:
         check_columns(system, columns, task)
     return system

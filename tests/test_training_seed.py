@@ -1,0 +1,86 @@
+"""The per-system training seed of stochastic CRF algorithms (System.seed, NAME@SEED, --train-seed)."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import BUNDLED
+
+import textbcv
+from textbcv.errors import InputError
+from textbcv.stats.compare import fold_counts
+from textbcv.tagging import System, parse_system
+from textbcv.tagging.crf import CRFTagger
+from textbcv.tagging.features import get_template
+
+
+def _corpus():
+    return textbcv.bundled_corpora()["ner"]
+
+
+def _model(seed, algorithm="ap"):
+    corpus = textbcv.read_corpus(_corpus())
+    sents = corpus.sentences[:150]
+    from textbcv.schemes import encode
+
+    tags = [encode(s.chunks, len(s), "iob2") for s in sents]
+    crf = CRFTagger(get_template("ner-words"), algorithm, {"max_iterations": 3}, seed=seed)
+    crf.fit(sents, tags)
+    return hashlib.sha256(crf.model_).hexdigest()
+
+
+@pytest.mark.parametrize("algorithm", ["ap", "pa", "arow", "l2sgd"])
+def test_seeds_give_their_own_models_and_the_same_seed_the_same_model(algorithm):
+    # seeds 0 and 1 were one model once (glibc's srand(0) is srand(1)): every seed gets its own stream
+    models = [_model(s, algorithm) for s in (0, 1, 2)]
+    assert len(set(models)) == 3
+    assert _model(1, algorithm) == models[1]
+    assert _model(None, algorithm) == models[0]  # no seed: the default seed 0
+
+
+def test_lbfgs_refuses_a_seed():
+    with pytest.raises(ValueError, match="lbfgs draws no random numbers"):
+        CRFTagger(get_template("ner-words"), "lbfgs", seed=1)
+    with pytest.raises(InputError, match="lbfgs draws no random numbers"):
+        parse_system("iob2@1")
+    with pytest.raises(InputError, match="training seed applies to textbcv's CRFs"):
+        System("lex", "iob2", tagger=textbcv.tagging.LexiconTagger(), seed=1)
+
+
+def test_seed_in_the_name_and_in_the_spec():
+    s = parse_system("iob2+ner-words@7", algorithm="ap")
+    assert (s.name, s.scheme, s.template.name, s.seed) == ("iob2+ner-words@7", "iob2", "ner-words", 7)
+    assert s.to_dict()["seed"] == 7
+    assert "seed" not in parse_system("iob2", algorithm="ap").to_dict()  # earlier runs' specs unchanged
+    assert parse_system("iob2", algorithm="ap", seed=3).seed == 3
+    assert parse_system("iob2@4", algorithm="ap", seed=3).seed == 4  # the name's seed wins
+
+
+def test_two_seeds_of_one_configuration_differ_fold_by_fold():
+    r = textbcv.compare(_corpus(), ["iob2+ner-words@1", "iob2+ner-words@2"], m=1, algorithm="ap",
+                        max_iterations=3, progress=False)
+    a = fold_counts([f["counts"]["overall"] for f in r.folds if f["system"] == "iob2+ner-words@1"])
+    b = fold_counts([f["counts"]["overall"] for f in r.folds if f["system"] == "iob2+ner-words@2"])
+    assert not np.array_equal(a, b)  # a null pair that never differs would test nothing
+    assert sorted(f["spec"]["seed"] for f in r.folds) == [1, 1, 2, 2]
+
+
+def _cli(*args):
+    return subprocess.run([sys.executable, "-m", "textbcv", *args], capture_output=True, text=True)
+
+
+def test_cli_refuses_a_seed_with_lbfgs_in_one_line(tmp_path):
+    out = tmp_path / "run"
+    r = _cli("compare", str(BUNDLED / "ner" / "train.conll") if (BUNDLED / "ner" / "train.conll").exists()
+             else str(_corpus()), "--task", "ner", "--systems", "iob2,iobes", "--train-seed", "3", "--out", str(out))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--train-seed needs a stochastic CRF --algorithm" in lines[0], r.stderr
+    assert not out.exists()
+    r = _cli("compare", str(_corpus()), "--task", "ner", "--systems", "iob2@1,iob2@2", "--out", str(out))
+    assert r.returncode == 2 and "lbfgs draws no random numbers" in r.stderr and "Traceback" not in r.stderr
+    assert not out.exists()
