@@ -48,6 +48,10 @@ CWS (BMES): A = characters in [−2, 2], unigrams and bigrams; B = character typ
 A leans on memorised identities, B on generalising shapes, so a design that
 leaks text between halves favours A.
 
+The study of *differences* (a null pair, close pairs, the default pair; calibration, false decisions
+and power of the ΔF1 answer) extends this one in ``scripts/real_text_pairs.py``: the same pools, the
+same data sets (:func:`draw_data_set`), the same truth.
+
 Usage: scripts/real_text_study.py [--pools conll,msr] [--reps 100] [--jobs 1]
        scripts/real_text_study.py --smoke --out DIR      (under a minute; tested)
        scripts/real_text_study.py --summarize-only

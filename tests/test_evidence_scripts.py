@@ -406,3 +406,39 @@ def test_real_text_rule_judges_shifts_family_wise():
     ev = rts.choose_defaults(s, pools)
     assert {x["design"]: x["ok"] for x in ev["ranked"]}["bcv"] is True and ev["chosen"]["design"] == "bcv"
     assert "BCV, not balanced 2.90" in rts.rule_text(ev)
+
+
+def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypatch):
+    shared("conll2003_en", "eng.train")
+    shared("sighan2005_cws", "msr_test_gold.utf8")
+    rp = load("real_text_pairs")
+    out, work = tmp_path / "out", tmp_path / "work"
+    argv = ["--smoke", "--out", str(out), "--work", str(work)]
+    real, calls = rp.piece_truth, []
+
+    def flaky(*a, **k):  # killed in the first data set's truth: its folds piece is kept
+        calls.append(a[1])
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(rp, "piece_truth", flaky)
+    with pytest.raises(KeyboardInterrupt):
+        rp.main(argv)
+    saved = [json.loads(x)["piece"] for x in (work / "conll" / "r0000.jsonl").read_text().splitlines()]
+    assert saved == ["head", "folds"]
+    folds_calls = []
+    real_folds = rp.piece_folds
+    monkeypatch.setattr(rp, "piece_truth", real)
+    monkeypatch.setattr(rp, "piece_folds", lambda *a, **k: (folds_calls.append(a[1]), real_folds(*a, **k))[1])
+    assert rp.main(argv) == 0
+    assert folds_calls.count(0) == 1  # conll r=0's folds were not trained again (msr's r=0 was)
+    recs = [json.loads(x) for x in (out / "real_text_study" / "pairs-conll.jsonl").read_text().splitlines()]
+    assert [r["r"] for r in recs] == [0, 1]
+    f = recs[0]["pieces"]["folds"]
+    assert set(f["xprod"]) == {"null", "scheme", "feature", "default"}
+    k = 4 * 2 * rp.M_MAX  # (TP, FP + FN) of two systems over 14 folds
+    assert all(len(v) == k * (k + 1) // 2 for v in f["xprod"].values())
+    assert set(recs[0]["pieces"]) == {"folds", "truth", "truth2"} and set(recs[1]["pieces"]) == {"folds", "truth"}
+    d = json.loads((out / "real_text_pairs.json").read_text())
+    assert {(r["pool"], r["pair"]) for r in d["pairs"]} == {(p, q) for p in ("conll", "msr")
+                                                            for q in ("null", "scheme", "feature", "default")}
+    assert "<!-- BEGIN real-text-pairs -->" in (out / "RESULTS.md").read_text()

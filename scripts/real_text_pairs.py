@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""Real-text study of the *difference*: calibration, false decisions and power of ΔF1 answers.
+
+An extension of the real-text study (``scripts/real_text_study.py``: its pools, data sets and truth). The
+systems of ``real_text_study.py`` differ by about 18 (CoNLL) and 7 (MSR) F1 points, so they cannot
+show whether a test calls small gains or invents them. This study adds, on the same pools and the
+same data sets (``real_text_study.draw_data_set``: data set r is the same sentences in both):
+
+* a **null pair**: one averaged-perceptron CRF against itself with another training seed
+  (crfsuite's ``ap`` shuffles the training sequences with the seeded C ``rand()``); its true ΔF1 is
+  0, so every call is a false decision;
+* two **close pairs** per pool whose true ΔF1 is a fraction of a point to about 2 points (chosen
+  on a pilot; the measured truths are in the summary): CoNLL base template IOB2 against the same
+  template in IOBES, and against it without the case and digit flags; MSR base template BMES
+  against BB2B3MES, and against it without character bigrams;
+* the study's **default pair** (A against B of ``real_text_study.py``) on its first 100 data sets.
+
+Per data set r (pieces, each resumable):
+
+``folds``  BCV without balancing, m = 7 (its first 3 splits are the m = 3 design), seed r, by
+           document on CoNLL and by sentence on MSR, as the CLI defaults. Every system is trained on
+           every training half and tags its test half. Stored per system the fold counts (TP, FP,
+           FN); per pair the clusters' cross-product matrix of (TP, FP + FN) of both systems over
+           the 14 folds (:func:`textbcv.stats.paired.cluster_cross_products`; clusters are documents
+           on CoNLL, sentences on MSR) — what any linearised paired variance needs; per pair the
+           one-split tests (paired bootstrap, approximate randomization) on fold (0, 0).
+``truth``  (r < ``--truth-reps``) the truth as in ``real_text_study.py``: ``--truth-halvings`` random
+           halvings of D by unit (the same halvings as its ``truth`` piece), each half trained on
+           and tested on the rest of the pool; per model and system the counts, and per system and
+           pair the cluster variance of the truth's own estimate over the test text.
+``truth2`` (r < ``--rerun-reps``) the truth again on other halvings: the truth's own noise measured.
+
+Finished data sets are lines of ``docs/real_text_study/pairs-POOL.jsonl`` (committed); pieces of
+unfinished ones stay under ``--work``. ``--summarize-only`` writes ``docs/real_text_pairs.json``
+and the RESULTS.md section ``real-text-pairs``.
+
+Usage: scripts/real_text_pairs.py [--pools conll,msr] [--reps 450] [--until SECONDS]
+       scripts/real_text_pairs.py --smoke --out DIR
+       scripts/real_text_pairs.py --summarize-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import real_text_pairs_summary as summ  # noqa: E402
+import real_text_study as rts  # noqa: E402
+
+from textbcv._io import write_json  # noqa: E402
+from textbcv.schemes import decode, encode  # noqa: E402
+from textbcv.scoring import sentence_counts  # noqa: E402
+from textbcv.split import make_splits  # noqa: E402
+from textbcv.stats.onesplit import one_split_tests  # noqa: E402
+from textbcv.stats.paired import cluster_cross_products  # noqa: E402
+from textbcv.tagging.crf import CRFTagger  # noqa: E402
+from textbcv.tagging.features import Template  # noqa: E402
+
+from _results import ROOT, fmt_seconds, update_section  # noqa: E402
+
+M_MAX = 7
+_NER_AFFIXES = ("prefix1", "prefix2", "prefix3", "suffix1", "suffix2", "suffix3", "suffix4")
+BASE = {
+    "ner": Template("pair-ner-base", atoms=("w", "shape"), window=(-2, 2), ngrams=(1, 2),
+                    token_atoms=("lower", *_NER_AFFIXES, "istitle", "isupper", "isdigit")),
+    "cws": Template("pair-cws-base", atoms=("c", "ctype"), window=(-2, 2), ngrams=(1, 2)),
+}
+VARIANTS = {
+    "ner": Template("pair-ner-noflags", atoms=("w", "shape"), window=(-2, 2), ngrams=(1, 2),
+                    token_atoms=("lower", *_NER_AFFIXES)),
+    "cws": Template("pair-cws-nobigram", atoms=("c", "ctype"), window=(-2, 2), ngrams=(1,)),
+}
+#: system name -> (scheme, template, training seed or None: the C_RAND_SEED default), per task
+SYSTEMS = {
+    "ner": {"base": ("iob2", BASE["ner"], None), "seed1": ("iob2", BASE["ner"], 1),
+            "iobes": ("iobes", BASE["ner"], None), "noflags": ("iob2", VARIANTS["ner"], None),
+            "A": ("iob2", rts.TEMPLATES["ner"]["A"], None), "B": ("iob2", rts.TEMPLATES["ner"]["B"], None)},
+    "cws": {"base": ("bmes", BASE["cws"], None), "seed1": ("bmes", BASE["cws"], 1),
+            "bb2b3mes": ("bb2b3mes", BASE["cws"], None), "nobigram": ("bmes", VARIANTS["cws"], None),
+            "A": ("bmes", rts.TEMPLATES["cws"]["A"], None), "B": ("bmes", rts.TEMPLATES["cws"]["B"], None)},
+}
+#: pair name -> (system A, system B), per task
+PAIRS = {
+    "ner": {"null": ("base", "seed1"), "scheme": ("base", "iobes"), "feature": ("base", "noflags"),
+            "default": ("A", "B")},
+    "cws": {"null": ("base", "seed1"), "scheme": ("base", "bb2b3mes"), "feature": ("base", "nobigram"),
+            "default": ("A", "B")},
+}
+PAIR_TEXT = {
+    "ner": {"null": "ap CRF against itself, training seed 0 vs 1", "scheme": "IOB2 vs IOBES (base template)",
+            "feature": "base template vs without case and digit flags", "default": "the study's A vs B"},
+    "cws": {"null": "ap CRF against itself, training seed 0 vs 1", "scheme": "BMES vs BB2B3MES (base template)",
+            "feature": "base template vs without character bigrams", "default": "the study's A vs B"},
+}
+DEFAULT_REPS = 100  # the default pair runs on the first 100 data sets (those of real_text_study.py)
+
+
+def systems_for(task: str, r: int, truth: bool = False) -> list[str]:
+    """Systems trained on data set r (the default pair's only on the first 100; no truth for the null copy)."""
+    names = [s for s in SYSTEMS[task] if r < DEFAULT_REPS or s not in ("A", "B")]
+    return [s for s in names if not (truth and s == "seed1")]
+
+
+def pairs_for(task: str, systems: list[str]) -> dict[str, tuple[str, str]]:
+    return {p: ab for p, ab in PAIRS[task].items() if ab[0] in systems and ab[1] in systems}
+
+
+class PairPool(rts.Pool):
+    """A study pool with the pair systems' features and tags."""
+
+    def __init__(self, name: str, limit: int | None, max_iterations: int):
+        super().__init__(name, limit, max_iterations)
+        from textbcv.tagging.features import extract
+
+        self.task = self.spec["task"]
+        self.feats: dict[str, list] = {}
+        self.tags_by: dict[str, list] = {}
+        for scheme, tpl, _ in SYSTEMS[self.task].values():
+            if tpl.name not in self.feats:
+                self.feats[tpl.name] = extract(self.sents, tpl)
+            if scheme not in self.tags_by:
+                self.tags_by[scheme] = [encode(g, len(s), scheme) for g, s in zip(self.gold, self.sents)]
+        self.cluster = np.arange(len(self.sents), dtype=np.int64)
+        if self.docs is not None:
+            for d, members in enumerate(self.docs):
+                self.cluster[np.asarray(members, dtype=np.int64)] = d
+
+    def train_test_system(self, system: str, train: np.ndarray, test: np.ndarray) -> np.ndarray:
+        scheme, tpl, seed = SYSTEMS[self.task][system]
+        feats, tags = self.feats[tpl.name], self.tags_by[scheme]
+        crf = CRFTagger(tpl, "ap", self.params, seed=seed)
+        crf.fit_features([feats[i] for i in train], [tags[i] for i in train])
+        pred = crf.predict_features([feats[i] for i in test])
+        return sentence_counts([self.gold[i] for i in test], [decode(p, scheme) for p in pred])
+
+
+_PP: PairPool | None = None
+
+
+def _task(args: tuple) -> tuple:
+    key, system, train, test = args
+    assert _PP is not None
+    return key, system, _PP.train_test_system(system, train, test)
+
+
+def _f1_vec(c: np.ndarray) -> np.ndarray:
+    """(TP, FP + FN) columns of (n, 3) counts: all a linearised F1 needs."""
+    return np.stack([c[:, 0], c[:, 1] + c[:, 2]], axis=1)
+
+
+def _upper(S: np.ndarray) -> list[int]:
+    return [int(x) for x in S[np.triu_indices(len(S))]]
+
+
+def piece_folds(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int) -> dict:
+    sub = pool.corpus.subset(D.tolist())
+    s7 = make_splits(sub, m=M_MAX, method="bcv", balance=(), group_by=unit, seed=r, **rts.SPLIT_KW)
+    folds = [(D[np.asarray(tr)], D[np.asarray(te)]) for _j, _k, tr, te in s7.folds()]
+    systems = systems_for(pool.task, r)
+    tasks = [(f, s, tr, te) for f, (tr, te) in enumerate(folds) for s in systems]
+    res = rts.run_tasks(tasks, jobs, fn=_task)
+    out: dict = {"systems": systems,
+                 "counts": {s: [[int(x) for x in res[(f, s)].sum(axis=0)] for f in range(len(folds))]
+                            for s in systems},
+                 "unit": unit, "clusters_are": "documents" if pool.docs is not None else "sentences",
+                 "xprod": {}, "onesplit": {}}
+    clusters = [pool.cluster[te] for _tr, te in folds]
+    out["fold_clusters"] = [int(len(np.unique(c))) for c in clusters]
+    for p, (a, b) in pairs_for(pool.task, systems).items():
+        S, k = cluster_cross_products(
+            [np.hstack([_f1_vec(res[(f, a)]), _f1_vec(res[(f, b)])]) for f in range(len(folds))], clusters)
+        out["xprod"][p] = _upper(S)
+        out["clusters"] = k
+        t = one_split_tests(res[(0, a)], res[(0, b)], seed=r)
+        out["onesplit"][p] = {"delta": t.delta, "p_bootstrap": t.bootstrap.p_value,
+                              "p_randomization": t.randomization.p_value}
+    out["digest"] = rts.digest(np.concatenate([np.asarray(t) for t, _ in s7.splits]))
+    return out
+
+
+def _lin_f1(c: np.ndarray, groups: np.ndarray, k: int) -> np.ndarray:
+    """Per-cluster linearised F1 (a − F·b)/Σb of one model's per-sentence counts (a = 2TP, b = 2TP + FP + FN)."""
+    a = 2.0 * c[:, 0]
+    b = 2.0 * c[:, 0] + c[:, 1] + c[:, 2]
+    sb = b.sum()
+    if sb <= 0:
+        return np.zeros(k)
+    return np.bincount(groups, weights=(a - a.sum() / sb * b) / sb, minlength=k)
+
+
+def piece_truth(pool: PairPool, r: int, D: np.ndarray, unit: str, halvings: int, jobs: int, rerun: int) -> dict:
+    inD = np.zeros(len(pool.sents), dtype=bool)
+    inD[D] = True
+    rest = np.flatnonzero(~inD)
+    rng = np.random.default_rng([2026, r, (1 if unit == "document" else 2) + 10 * rerun])
+    systems = systems_for(pool.task, r, truth=True)
+    tasks, keys = [], []
+    for h in range(halvings):
+        mask = rts.unit_halving(rng, D, pool, unit)
+        for d, half in enumerate((D[mask], D[~mask])):
+            keys.append((h, d))
+            tasks += [((h, d), s, half, rest) for s in systems]
+    res = rts.run_tasks(tasks, jobs, fn=_task)
+    groups = np.unique(pool.cluster[rest], return_inverse=True)[1].ravel()
+    k = int(groups.max()) + 1
+    lin = {s: np.mean([_lin_f1(res[(key, s)], groups, k) for key in keys], axis=0) for s in systems}
+
+    def cvar(z: np.ndarray) -> float:
+        return float(k / (k - 1) * np.sum(z * z))
+
+    test_var = {s: cvar(lin[s]) for s in systems}
+    test_var.update({p: cvar(lin[b] - lin[a]) for p, (a, b) in pairs_for(pool.task, systems).items()})
+    return {"systems": systems, "counts": {s: [[int(x) for x in res[(key, s)].sum(axis=0)] for key in keys]
+                                           for s in systems},
+            "test_var": test_var, "test_clusters": k, "test_sentences": int(len(rest))}
+
+
+def run_dataset(pool: PairPool, r: int, n: int, args, work: Path, log, have: dict | None) -> dict | None:
+    D = pool.draw(r, n)
+    unit = pool.spec["units"][0]
+    head = {"pool": pool.name, "r": r, "n_sentences": int(len(D)), "digest": rts.digest(D)}
+    if have is not None and have["digest"] != head["digest"]:
+        raise SystemExit(f"pairs data set {pool.name} r={r} differs from the committed one (pool or n changed)")
+    want = ["folds"] + (["truth"] if r < args.truth_reps else []) + (["truth2"] if r < args.rerun_reps else [])
+    todo = [p for p in want if p not in (have or {}).get("pieces", {})]
+    if not todo:
+        return None
+    wfile = work / pool.name / f"r{r:04d}.jsonl"
+    wfile.parent.mkdir(parents=True, exist_ok=True)
+    done: dict[str, dict] = {}
+    if wfile.exists():
+        for line in wfile.read_text(encoding="utf-8").splitlines():
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:  # a torn last line of a killed run: that piece is run again
+                continue
+            done[rec["piece"]] = rec["result"]
+    if "head" in done and done["head"] != head:
+        raise SystemExit(f"{wfile}: data set {r} differs from the saved one; use another --work")
+
+    def save(piece: str, result: dict) -> None:
+        with open(wfile, "a", encoding="utf-8") as f:
+            f.write(json.dumps({"piece": piece, "result": result}, separators=(",", ":")) + "\n")
+        done[piece] = result
+
+    if "head" not in done:
+        save("head", head)
+    for piece in todo:
+        if piece in done:
+            continue
+        t0 = time.time()
+        if piece == "folds":
+            res = piece_folds(pool, r, D, unit, args.jobs)
+        else:
+            res = piece_truth(pool, r, D, unit, args.truth_halvings, args.jobs, rerun=int(piece == "truth2"))
+        res["seconds"] = round(time.time() - t0, 1)
+        save(piece, res)
+        log(f"  pairs {pool.name} r={r}: {piece} done in {res['seconds']:.0f} s")
+    committed = (have or {}).get("pieces", {})
+    return {**head, "pieces": {p: v for p, v in done.items() if p != "head" and p not in committed}}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pools", default="conll,msr")
+    ap.add_argument("--reps", type=int, default=450, help="data sets per pool (default 450)")
+    ap.add_argument("--truth-reps", type=int, default=400, help="data sets with a truth (default 400)")
+    ap.add_argument("--rerun-reps", type=int, default=40, help="data sets whose truth is run twice (default 40)")
+    ap.add_argument("--start", type=int, default=0, help="first data set of this run (default 0)")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--max-iterations", type=int, default=10)
+    ap.add_argument("--truth-halvings", type=int, default=4)
+    ap.add_argument("--out", default=str(ROOT / "docs"), help="folder of real_text_pairs.json and real_text_study/")
+    ap.add_argument("--results", default=None, help="RESULTS.md to update (default OUT/RESULTS.md)")
+    ap.add_argument("--work", default=str(ROOT / "docs" / "real_text_study" / "work-pairs"))
+    ap.add_argument("--until", type=float, default=None, help="stop starting new data sets after this many seconds")
+    ap.add_argument("--summarize-only", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="tiny pools, two data sets each (under a minute)")
+    args = ap.parse_args(argv)
+    pools = [p for p in args.pools.split(",") if p]
+    if not pools or any(p not in rts.POOLS for p in pools):
+        ap.error(f"--pools: choose from {', '.join(rts.POOLS)}")
+    limit = None
+    n = {p: rts.POOLS[p]["n"] for p in rts.POOLS}
+    if args.smoke:
+        args.reps, args.truth_reps, args.rerun_reps, args.max_iterations, args.truth_halvings = 2, 2, 1, 2, 1
+        limit = {"conll": 1200, "msr": 300}
+        n = {"conll": 400, "msr": 80}
+    out = Path(args.out)
+    units_dir = out / "real_text_study"
+    units_dir.mkdir(parents=True, exist_ok=True)
+    work = Path(args.work) if not args.smoke or args.work != ap.get_default("work") else units_dir / "work-pairs"
+    settings = {"max_iterations": args.max_iterations, "truth_halvings": args.truth_halvings, "n": n,
+                "smoke": args.smoke, "m": M_MAX,
+                "systems": {t: {s: [sc, tp.to_dict(), sd] for s, (sc, tp, sd) in v.items()}
+                            for t, v in SYSTEMS.items()},
+                "pairs": PAIRS}
+    settings_path = units_dir / "pairs-settings.json"
+    if settings_path.exists():
+        if json.loads(settings_path.read_text(encoding="utf-8")) != json.loads(json.dumps(settings)):
+            ap.error(f"{settings_path} holds a pairs study with other settings; choose another --out")
+    else:
+        write_json(settings_path, settings)
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    global _PP
+    t_start = time.time()
+    if not args.summarize_only:
+        for p in pools:
+            path = units_dir / f"pairs-{p}.jsonl"
+            merged = rts.merge_lines(rts.load_lines(path))
+            todo = list(range(args.start, args.reps))
+            t0 = time.time()
+            _PP = PairPool(p, limit and limit[p], args.max_iterations)
+            log(f"pairs {p}: pool of {len(_PP.sents):,} sentences loaded in {time.time() - t0:.0f} s; "
+                f"{len(merged)} data sets committed")
+            for i, r in enumerate(todo):
+                if args.until is not None and time.time() - t_start > args.until:
+                    log(f"--until reached: stopping before pairs {p} r={r}")
+                    break
+                t1 = time.time()
+                rec = run_dataset(_PP, r, n[p], args, work, log, merged.get(r))
+                if rec is not None:
+                    with open(path, "a", encoding="utf-8") as f:
+                        f.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
+                    log(f"pairs {p}: data set r={r} finished in {fmt_seconds(time.time() - t1)} "
+                        f"({i + 1}/{len(todo)} of this run)")
+                (work / p / f"r{r:04d}.jsonl").unlink(missing_ok=True)
+            _PP = None
+    rows = {p: [x for r, x in sorted(rts.merge_lines(rts.load_lines(units_dir / f"pairs-{p}.jsonl")).items())
+                if r < args.reps] for p in pools}
+    result = summ.summarize(rows, settings, PAIRS, PAIR_TEXT)
+    result["meta"]["command"] = "scripts/real_text_pairs.py " + " ".join(
+        a for a in (argv if argv is not None else sys.argv[1:]) if a != "--summarize-only")
+    write_json(out / "real_text_pairs.json", result)
+    results_md = Path(args.results) if args.results else out / "RESULTS.md"
+    update_section(results_md, "real-text-pairs", summ.render(result))
+    log(f"summary written: {out / 'real_text_pairs.json'} "
+        f"({', '.join(f'{p}: {len(v)}' for p, v in rows.items())} data sets)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

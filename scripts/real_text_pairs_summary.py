@@ -1,0 +1,200 @@
+"""Summary of the pairs study (scripts/real_text_pairs.py).
+
+Per pool and pair: the truth, the spread of the per-fold ΔF1, the one-split tests' calls, and for
+every candidate variance of the pooled ΔF1 estimate d̂ (m = 3 and 7) its calibration against the
+truth (SD over the RMSE net of the truth's own noise, coverage of d̂ ± 1.96·√(V + SE_truth²)) and its
+calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored cluster cross-products):
+
+``independent``   today's default: Var(F1_A) + Var(F1_B) of the clustered per-system posteriors
+                  (count factor 1/(2m) over each system's mean fold design effect), no covariance;
+``paired-fold``   the same scaled by the folds' paired share Σ_f Var_cl(ΔF1_f) / Σ_f (Var_cl(F1_A,f) +
+                  Var_cl(F1_B,f)): a paired design effect, equal to ``independent`` when the errors are
+                  independent;
+``pooled``        the cluster variance of the pooled ΔF1 over all 2m folds (each cluster's sum over the
+                  folds that test it): what new text adds, with the idiosyncratic part of model noise;
+``pooled+split``  ``pooled`` plus the spread of the per-fold ΔF1 beyond its test noise,
+                  max(0, s²_folds − mean_f Var_cl(ΔF1_f)), divided by m (one training component per
+                  split: its two folds' training halves are complementary): textbcv's
+                  :class:`textbcv.stats.paired.PairedDifference`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import real_text_study as rts
+from scipy import stats as sst
+
+from textbcv.stats.clustering import DesignEffect, pooled_design_effect
+from textbcv.stats.paired import paired_difference_from_moments, paired_variances
+from textbcv.stats.posterior import posteriors
+
+ALPHA = 0.05
+THRESHOLD = 0.95
+CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split")
+
+
+def _f1(c) -> np.ndarray:
+    return rts.f1_of(c)
+
+
+def _binom(k: int, n: int) -> dict:
+    """Rate k/n with its Wilson 95% interval."""
+    if n == 0:
+        return {"k": 0, "n": 0, "rate": None, "lo": None, "hi": None}
+    z = 1.959963984540054
+    p = k / n
+    den = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return {"k": k, "n": n, "rate": p, "lo": max(0.0, mid - half), "hi": min(1.0, mid + half)}
+
+
+def _full(upper: list[int]) -> np.ndarray:
+    k = int((math.isqrt(8 * len(upper) + 1) - 1) // 2)
+    S = np.zeros((k, k))
+    S[np.triu_indices(k)] = upper
+    return S + np.triu(S, 1).T
+
+
+def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
+    """d̂ and every candidate variance of one data set's pair at m (first 2m folds of the m = 7 design)."""
+    ca = np.asarray(folds["counts"][a][: 2 * m], dtype=float)
+    cb = np.asarray(folds["counts"][b][: 2 * m], dtype=float)
+    S = _full(folds["xprod"][pair])
+    v = paired_variances(S, folds["clusters"], ca, cb, layout="tp,fp+fn",
+                         fold_clusters=folds.get("fold_clusters", [folds["clusters"]] * len(ca))[: 2 * m])
+    d_hat = float(_f1(cb.sum(axis=0)) - _f1(ca.sum(axis=0)))
+    out = {"d_hat": d_hat}
+    post_var = {}
+    for s, c, fv in (("a", ca, v.fold_a), ("b", cb, v.fold_b)):
+        effects = []
+        for f in range(len(c)):
+            pv = posteriors(*c[f], c=1.0)["f1"].var()
+            effects.append(DesignEffect({"precision": float("nan"), "recall": float("nan"),
+                                         "f1": fv[f] / pv if pv > 0 else float("nan")}, 0))
+        deff = pooled_design_effect(effects)["f1"]
+        post_var[s] = posteriors(*c.sum(axis=0), c=1.0 / (2 * m) / deff)["f1"].var()
+    indep = post_var["a"] + post_var["b"]
+    share = float(v.fold_delta.sum() / max(1e-300, (v.fold_a + v.fold_b).sum()))
+    dd = _f1(cb) - _f1(ca)
+    pd = paired_difference_from_moments(S, folds["clusters"], ca, cb, m, layout="tp,fp+fn",
+                                        fold_clusters=folds.get("fold_clusters"))  # textbcv's own
+    out["var"] = {"independent": indep, "paired-fold": indep * share, "pooled": v.pooled_delta,
+                  "pooled+split": pd.var}
+    out["correlation"] = pd.correlation
+    out["share"] = share
+    out["fold_sd"] = float(np.std(dd, ddof=1))
+    return out
+
+
+def _truth(t: dict, a: str, b: str, pair: str) -> tuple[float, float]:
+    """Truth ΔF1 and its own noise variance (test text of the truth + its halvings)."""
+    da = _f1(np.asarray(t["counts"][a], dtype=float))
+    db = _f1(np.asarray(t["counts"][b], dtype=float))
+    d = db - da
+    h = d.reshape(-1, 2).mean(axis=1)  # one value per halving (its two halves)
+    halving = float(np.var(h, ddof=1) / len(h)) if len(h) > 1 else 0.0
+    return float(d.mean()), float(t["test_var"][pair]) + halving
+
+
+def _calls(d_hat: np.ndarray, var: np.ndarray) -> tuple[int, int]:
+    p = sst.norm.cdf(d_hat / np.sqrt(var))
+    return int(np.sum(p >= THRESHOLD)), int(np.sum(1 - p >= THRESHOLD))
+
+
+def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_text: dict) -> dict:
+    """The summary of the committed data sets ``rows`` (per pool) of the pairs ``pairs`` (per task: name → the
+    names of system A and B), labelled by ``pair_text``."""
+    out: dict = {"meta": {"pools": list(rows), "done": {p: len(v) for p, v in rows.items()},
+                          "settings": settings, "candidates": list(CANDIDATES), "threshold": THRESHOLD},
+                 "pairs": [], "calibration": []}
+    for pool, recs in rows.items():
+        task = rts.POOLS[pool]["task"]
+        for pair, (a, b) in pairs[task].items():
+            use = [x for x in recs if "folds" in x["pieces"] and pair in x["pieces"]["folds"]["xprod"]]
+            if not use:
+                continue
+            fr = [x["pieces"]["folds"] for x in use]
+            row: dict = {"pool": pool, "pair": pair, "text": pair_text[task][pair], "R": len(fr)}
+            for m in (3, 7):
+                d = np.array([_f1(np.asarray(f["counts"][b][: 2 * m])) - _f1(np.asarray(f["counts"][a][: 2 * m]))
+                              for f in fr])
+                row[f"m{m}"] = {"fold_delta_sd": 100 * float(np.mean(d.std(axis=1, ddof=1))),
+                                "delta_mean": 100 * float(d.mean())}
+            for test in ("p_bootstrap", "p_randomization"):
+                calls_b = sum(f["onesplit"][pair][test] < ALPHA and f["onesplit"][pair]["delta"] > 0 for f in fr)
+                calls_a = sum(f["onesplit"][pair][test] < ALPHA and f["onesplit"][pair]["delta"] < 0 for f in fr)
+                row[f"onesplit_{test}"] = {"b_better": _binom(calls_b, len(fr)), "a_better": _binom(calls_a, len(fr))}
+            truths = {x["r"]: _truth(x["pieces"]["truth"], a, b, pair) for x in use
+                      if "truth" in x["pieces"] and pair in x["pieces"]["truth"]["test_var"]}
+            if pair == "null":  # the same configuration: its true ΔF1 is 0 (no truth models needed)
+                truths = {x["r"]: (0.0, 0.0) for x in use}
+            if truths:
+                td = [t[0] for t in truths.values()]
+                row["truth"] = {"R": len(td), "delta_mean": 100 * float(np.mean(td)),
+                                "delta_sd": 100 * float(np.std(td, ddof=1)) if len(td) > 1 else None,
+                                "noise_sd": 100 * float(np.sqrt(np.mean([t[1] for t in truths.values()])))}
+            out["pairs"].append(row)
+            for m in (3, 7):
+                cv = {x["r"]: candidate_variances(x["pieces"]["folds"], a, b, pair, m) for x in use}
+                rs = sorted(cv)
+                d_hat = np.array([cv[r]["d_hat"] for r in rs])
+                base = {"pool": pool, "pair": pair, "m": m, "R": len(rs),
+                        "share_median": float(np.median([cv[r]["share"] for r in rs]))}
+                tr = [r for r in rs if r in truths]
+                for cand in CANDIDATES:
+                    var = np.array([cv[r]["var"][cand] for r in rs])
+                    kb, ka = _calls(d_hat, var)
+                    cal: dict = {**base, "candidate": cand, "sd_median": 100 * float(np.median(np.sqrt(var))),
+                                 "calls_b": _binom(kb, len(rs)), "calls_a": _binom(ka, len(rs))}
+                    if tr:
+                        t = np.array([truths[r][0] for r in tr])
+                        tn = np.array([truths[r][1] for r in tr])
+                        dh = np.array([cv[r]["d_hat"] for r in tr])
+                        vv = np.array([cv[r]["var"][cand] for r in tr])
+                        err2 = float(np.mean((dh - t) ** 2))
+                        net = err2 - float(np.mean(tn))
+                        z = (dh - t) / np.sqrt(vv + tn)
+                        cal.update({"R_truth": len(tr), "rmse": 100 * math.sqrt(err2),
+                                    "rmse_net": 100 * math.sqrt(net) if net > 0 else None,
+                                    "sd_over_rmse_net": (float(np.median(np.sqrt(vv))) / math.sqrt(net)
+                                                         if net > 0 else None),
+                                    "z_sd": float(np.std(z, ddof=1)) if len(z) > 1 else None,
+                                    "coverage": _binom(int(np.sum(np.abs(z) <= 1.959963984540054)), len(tr))})
+                    out["calibration"].append(cal)
+    return out
+
+
+def _rate(x: dict) -> str:
+    return "–" if x["rate"] is None else f"{100 * x['rate']:.1f}% [{100 * x['lo']:.1f}, {100 * x['hi']:.1f}]"
+
+
+def render(result: dict) -> str:
+    L = ["## Real-text study of differences (pairs)", "",
+         "Written by `scripts/real_text_pairs.py --summarize-only` from the committed data sets "
+         f"({', '.join(f'{p}: {n}' for p, n in result['meta']['done'].items())}). Interim: the study is running; "
+         "no default has been chosen on it yet.", "",
+         "| pool | pair | R | true ΔF1 | fold ΔF1 SD (m = 3) | one-split bootstrap calls B / A | "
+         "randomization calls B / A |", "|---|---|---:|---:|---:|---|---|"]
+    for r in result["pairs"]:
+        t = r.get("truth")
+        boot, rand = r["onesplit_p_bootstrap"], r["onesplit_p_randomization"]
+        L.append(f"| {r['pool']} | {r['text']} | {r['R']} | {'–' if not t else format(t['delta_mean'], '+.2f')} | "
+                 f"{r['m3']['fold_delta_sd']:.2f} | {_rate(boot['b_better'])} / {_rate(boot['a_better'])} | "
+                 f"{_rate(rand['b_better'])} / {_rate(rand['a_better'])} |")
+    L += ["", "Candidate variances of the pooled ΔF1 (module docstring of `scripts/real_text_pairs_summary.py`): "
+          "median SD, SD over the RMSE net of the truth's noise, SD of the standardised error (1 = calibrated), "
+          "coverage of the 95% interval, calls at P ≥ 0.95.", "",
+          "| pool | pair | m | candidate | R | SD | SD/RMSE net | z SD | coverage | calls B | calls A |",
+          "|---|---|---:|---|---:|---:|---:|---:|---|---|---|"]
+    def f(v, fmt: str) -> str:
+        return "–" if v is None else format(v, fmt)
+
+    for c in result["calibration"]:
+        cov = _rate(c["coverage"]) if "coverage" in c else "–"
+        L.append(f"| {c['pool']} | {c['pair']} | {c['m']} | {c['candidate']} | {c['R']} | {c['sd_median']:.2f} | "
+                 f"{f(c.get('sd_over_rmse_net'), '.2f')} | {f(c.get('z_sd'), '.2f')} | {cov} | "
+                 f"{_rate(c['calls_b'])} | {_rate(c['calls_a'])} |")
+    return "\n".join(L)
