@@ -243,10 +243,19 @@ CASES = [
 
 
 def _prepare(tmp_path: Path, files: dict) -> None:
+    import hashlib
+
+    run = {}  # files of a run directory "run/": it gets the manifest textbcv would have written
     for name, content in files.items():
         p = tmp_path / name
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        data = content if isinstance(content, bytes) else content.encode("utf-8")
+        p.write_bytes(data)
+        if name in ("run/folds.jsonl", "run/splits.json"):
+            run[name[4:]] = "append" if name.endswith("folds.jsonl") else hashlib.sha256(data).hexdigest()
+    if run:
+        manifest = {"format": "textbcv-run 1", "textbcv": "0.1.0", "files": {"folds.jsonl": "append", **run}}
+        (tmp_path / "run" / "textbcv-run.json").write_text(json.dumps(manifest), encoding="utf-8")
 
 
 def _snapshot(root: Path) -> dict:

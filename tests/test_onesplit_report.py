@@ -122,7 +122,9 @@ def test_redraw_from_saved_folds_gives_the_same_bytes(run, tmp_path, monkeypatch
     capsys.readouterr()
     assert main(["report", str(d), "--redraw"]) == 0
     assert "What one split would claim" in capsys.readouterr().out
-    again = json.loads((d / "report.json").read_text())
+    # the edited report.json is not textbcv's as written: it stays, and the redrawn report goes beside it
+    assert "one_split" not in json.loads((d / "report.json").read_text())
+    again = json.loads((d / "redrawn" / "report.json").read_text())
     assert again["one_split"] == json.loads((out / "report.json").read_text())["one_split"]
 
 

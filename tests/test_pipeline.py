@@ -45,7 +45,7 @@ def run_m3(tmp_path_factory):
 def test_run_directory_contents(run_m3):
     names = sorted(p.name for p in run_m3.iterdir())
     assert names == ["f1_difference.png", "fold_f1.png", "folds.jsonl", "posteriors.png", "report.json", "report.md",
-                     "report.tex", "splits.json"]
+                     "report.tex", "splits.json", "textbcv-run.json"]
     for png in ("posteriors.png", "f1_difference.png", "fold_f1.png"):
         assert (run_m3 / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     splits = json.loads((run_m3 / "splits.json").read_text())
@@ -228,12 +228,25 @@ def test_demo_starts_afresh_over_a_stale_run_and_resumes_a_current_one(tmp_path,
     (small / "cws.txt").write_text("\n".join(cws_lines) + "\n", encoding="utf-8")
     monkeypatch.setattr(demo, "bundled_corpora", lambda: {"ner": small / "ner.conll", "cws": small / "cws.txt"})
     out = tmp_path / "demo"
-    # a run left with other splits (as an earlier textbcv version would have made them)
+    # a run of an earlier textbcv version (no manifest): its files cannot be told from the user's, so it is refused
     assert main(["split", str(small / "ner.conll"), "--format", "conll", "--m", "1", "--seed", "7",
                  "--group-by", "sentence", "--out", str(out / "ner" / "splits.json")]) == 0
     (out / "ner" / "folds.jsonl").write_text("")
     capsys.readouterr()
+    assert main(["demo", "--out", str(out), "--m", "1", "--jobs", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "earlier textbcv version" in err and "delete the folder" in err
+    assert (out / "ner" / "splits.json").exists() and (out / "ner" / "folds.jsonl").read_text() == ""
+    # the demo's own run with other splits: started afresh (only its own files removed)
+    import shutil
+
+    shutil.rmtree(out / "ner")
+    assert main(["compare", str(small / "ner.conll"), "--task", "ner", "--systems", "iob2,iobes", "--m", "1",
+                 "--seed", "7", "--quiet", "--no-plots", "--out", str(out / "ner")]) == 0
+    (out / "ner" / "notes.txt").write_text("mine")
+    capsys.readouterr()
     assert main(["demo", "--out", str(out), "--m", "1", "--jobs", "1", "--quiet"]) == 0
+    assert (out / "ner" / "notes.txt").read_text() == "mine"
     first = capsys.readouterr()
     assert "held a demo run with other splits; starting it afresh" in first.err
     assert (out / "ner" / "report.json").exists() and (out / "cws" / "report.json").exists()

@@ -171,7 +171,11 @@ def test_threshold_half_is_the_thesis_rule_everywhere(exported, tmp_path, titles
     evaluate(exported, out, ["sysA", "sysB"], "--no-plots")
     assert not (out / "f1_difference.png").exists()
     titles.clear()
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file() and p.name != "textbcv-run.json"}
     assert main(["report", str(out), "--threshold", "0.5"]) == 0
+    # a "what if" never replaces what the run said: the redrawn report has a folder of its own
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file() and p.name != "textbcv-run.json"} == before
+    out = out / "what-if-threshold-0.5"
     r = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert r["threshold"] == 0.5 and r["meta"]["options"]["threshold"] == 0.5
     for c in r["comparisons"]:  # the larger probability wins

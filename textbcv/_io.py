@@ -21,7 +21,8 @@ from typing import IO, Any
 from textbcv.errors import InputError
 
 __all__ = [
-    "atomic_write", "check_writable", "dumps_json", "write_json", "append_line",
+    "atomic_write", "check_writable", "dumps_json", "write_json", "append_line", "temp_prefix", "remove_stale_temps",
+    "check_not_input", "safe_stem",
     "read_bytes", "open_bytes", "decode_text", "read_text", "check_encoding", "line_at",
     "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT",
 ]
@@ -203,23 +204,46 @@ def read_text(path: str | os.PathLike, encoding: str = "utf-8", hint: str = ENCO
     return decode_text(read_bytes(path), os.fspath(path), encoding, hint=hint)
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _DuplicateKey(k)
+            seen.add(k)
+    return out
+
+
 def loads_json(text: str, file: str, line: int | None = None) -> Any:
     """``json.loads`` with every failure an :class:`InputError` naming ``file`` (and the line).
 
     ``line`` is the line of a one-line ``text`` (a JSON-lines record);
-    otherwise the line is the decoder's.
+    otherwise the line is the decoder's. A key given twice in one object is
+    refused (JSON readers disagree on which one counts; none is guessed).
 
     Examples
     --------
     >>> loads_json('{"a": [1, 2]}', "x.json")
     {'a': [1, 2]}
+    >>> loads_json('{"w": 1, "w": 2}', "x.json")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: x.json: not valid JSON: the key "w" is given twice in one object
     >>> loads_json('{"a": \\n [1, 2}', "x.json")
     Traceback (most recent call last):
     ...
     textbcv.errors.InputError: x.json:2: not valid JSON: Expecting ',' delimiter
     """
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys)
+    except _DuplicateKey as e:
+        raise InputError(f"not valid JSON: the key {json.dumps(e.args[0], ensure_ascii=False)} is given twice in "
+                         "one object", file, line) from None
     except json.JSONDecodeError as e:
         raise InputError(f"not valid JSON: {e.msg}", file, e.lineno if line is None else line) from None
     except RecursionError:
@@ -314,7 +338,8 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
     """Open a temporary file beside ``path``; rename it onto ``path`` only on success.
 
     A crash or an exception inside the ``with`` block leaves no partial
-    output file behind (and an existing ``path`` untouched).
+    output file behind (and an existing ``path`` untouched); an ``OSError``
+    while writing (a full disk) becomes one :class:`InputError` naming ``path``.
 
     Examples
     --------
@@ -341,6 +366,10 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
             os.replace(tmp, path)
         except OSError as e:
             raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
+    except OSError as e:  # a full disk, a quota: one line naming the file, and the old file (if any) untouched
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -377,13 +406,125 @@ def check_writable(path: str | os.PathLike, directory: bool = False) -> None:
             return
 
 
+def safe_stem(name: str) -> str:
+    """A file-name stem for a system name, that can never leave the folder it is joined to.
+
+    Names of letters, digits and ``. _ + - @ =`` that start with a letter or digit are kept as they
+    are (every run written so far); any other name becomes those characters with the rest replaced
+    by ``_``, followed by a short hash of the name, so that two names never share a stem.
+
+    Examples
+    --------
+    >>> safe_stem("iobes+wordshape"), safe_stem("iob2@3")
+    ('iobes+wordshape', 'iob2@3')
+    >>> safe_stem("iob2+../../x/tpl.json")
+    'iob2+.._.._x_tpl.json-537877d4'
+    >>> safe_stem("..")
+    '_.-5ec1f7e7'
+    """
+    import hashlib
+    import re
+
+    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+@=-]{0,120}", name) and ".." not in name:
+        return name
+    slug = re.sub(r"[^A-Za-z0-9._+@=-]", "_", name)[:80]  # no path separator survives
+    slug = re.sub(r"^[^A-Za-z0-9]", "_", slug) or "_"  # nor a leading dot (hidden, or . and ..)
+    return f"{slug}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
+def check_not_input(out: str | os.PathLike, inputs, option: str = "out") -> None:
+    """InputError when the output ``out`` is one of the ``inputs`` (the same file, by any path).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); p = os.path.join(d, "in.conll"); _ = open(p, "w").write("x")
+    >>> check_not_input(os.path.join(d, ".", "in.conll"), [p])
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: ...: --out is an input file: it would be replaced; choose another name
+    >>> check_not_input(os.path.join(d, "splits.json"), [p])
+    """
+    o = Path(out)
+    for i in inputs:
+        ip = Path(i)
+        try:
+            same = os.path.samefile(o, ip) if o.exists() and ip.exists() else o.resolve() == ip.resolve()
+        except OSError:
+            same = False
+        if same:
+            raise InputError(f"--{option.replace('_', '-')} is an input file: it would be replaced; choose another "
+                             "name", file=str(out))
+
+
 def _open_temp(path: Path) -> tuple[int, str]:
     check_writable(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        return tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        remove_stale_temps(path)
+        return tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
+
+
+def temp_prefix(path: str | os.PathLike) -> str:
+    """Prefix of a temporary file or folder written beside ``path``: hidden, and naming this process.
+
+    >>> temp_prefix("out/report.json") == f".report.json.{os.getpid()}."
+    True
+    """
+    return f".{Path(path).name}.{os.getpid()}."
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process, or no way to tell: keep its files
+    return True
+
+
+def remove_stale_temps(path: str | os.PathLike) -> list[str]:
+    """Remove the temporary files and folders that killed writers of ``path`` left beside it.
+
+    Only entries named by :func:`temp_prefix` whose process is no longer running are removed (a
+    kill -9 during an atomic write or an export leaves them); those of a live process, and every
+    other file, are left alone. Returns the names removed.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> os.mkdir(os.path.join(d, ".folds.999999999.abc.tmp"))   # no such process
+    >>> _ = open(os.path.join(d, ".folds.1.x.tmp.keep"), "w")     # not a temp name: kept
+    >>> remove_stale_temps(os.path.join(d, "folds"))
+    ['.folds.999999999.abc.tmp']
+    """
+    import re
+    import shutil
+
+    path = Path(path)
+    pat = re.compile(re.escape(f".{path.name}.") + r"(\d+)\.[^/]*\.tmp")
+    removed: list[str] = []
+    try:
+        entries = list(path.parent.iterdir())
+    except OSError:
+        return removed
+    for p in sorted(entries):
+        mt = pat.fullmatch(p.name)
+        if mt is None or _alive(int(mt.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            if p.is_dir() and not p.is_symlink():
+                shutil.rmtree(p)
+            else:
+                p.unlink()
+            removed.append(p.name)
+    return removed
 
 
 def dumps_json(obj: Any, indent: int | None = 2) -> str:
@@ -404,16 +545,41 @@ def write_json(path: str | os.PathLike, obj: Any, indent: int | None = 2) -> Non
 
 
 def append_line(path: str | os.PathLike, line: str) -> None:
-    """Append one line to ``path`` so that a killed process never leaves a torn line.
+    """Append one line to ``path`` so that neither a killed process nor a full disk leaves a torn line.
 
-    The line is written with a single ``write`` call on a file opened with
-    ``O_APPEND`` and synced; a reader must drop a last line without its
-    newline (a kill mid-write), as :class:`textbcv.tagging.FoldStore` does.
+    The line is written on a file opened with ``O_APPEND`` and synced. Every write is checked: a short
+    write (a full disk) is continued, and a write that fails is undone (the file is cut back to its
+    length before the line) and reported as one :class:`InputError` naming the file; so the next line
+    never lands after half of this one. A reader must still drop a last line without its newline (a
+    kill mid-write), as :class:`textbcv.tagging.FoldStore` does.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "f.jsonl")
+    >>> append_line(p, '{"a": 1}'); append_line(p, '{"a": 2}')
+    >>> open(p).read()
+    '{"a": 1}\\n{"a": 2}\\n'
     """
     data = (line.rstrip("\n") + "\n").encode("utf-8")
-    fd = os.open(os.fspath(path), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    name = os.fspath(path)
     try:
-        os.write(fd, data)
-        os.fsync(fd)
+        fd = os.open(name, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", file=name) from None
+    try:
+        start = os.fstat(fd).st_size
+        done = 0
+        try:
+            while done < len(data):
+                n = os.write(fd, data[done:])
+                if n <= 0:
+                    raise OSError(28, "No space left on device")
+                done += n
+            os.fsync(fd)
+        except OSError as e:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
+            raise InputError(f"cannot write: {e.strerror or e} (the line was not added)", file=name) from None
     finally:
         os.close(fd)

@@ -10,7 +10,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-__all__ = ["InputError", "warn"]
+__all__ = ["InputError", "warn", "did_you_mean"]
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest of ``choices`` to a mistyped ``word``, else ``""``.
+
+    >>> did_you_mean("iobse", ["iob2", "iobes", "bmes"]), did_you_mean("zzz", ["iob2"])
+    ("; did you mean 'iobes'?", '')
+    """
+    import difflib
+
+    close = difflib.get_close_matches(str(word).lower(), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 class InputError(ValueError):

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from textbcv import __version__
+from textbcv._io import remove_stale_temps, temp_prefix
 from textbcv.corpus.fingerprint import fingerprint
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.source import document_marks, sentence_texts
@@ -127,8 +128,12 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
     blank = corpus.format != "segmented"
     prints = [fingerprint(s.tokens) for s in corpus]
     parent = out.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", suffix=".tmp", dir=parent))
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_temps(parent / out.name)  # folders a killed export of this target left
+        tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(out), suffix=".tmp", dir=parent))
+    except OSError as e:
+        raise InputError(f"cannot write: {e.strerror or e}", file=str(out)) from None
     try:
         for split, direction, train, test in splits.folds():
             d = tmp / fold_name(split, direction)
@@ -143,6 +148,9 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
         if out.exists():
             out.rmdir()  # empty (checked above)
         os.replace(tmp, out)
+    except OSError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise InputError(f"cannot write: {e.strerror or e} (nothing was exported)", file=str(out)) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -89,7 +89,8 @@ def file_stem(path: str | os.PathLike) -> str:
 
 
 def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, format: str = "conll",
-                 columns: str | None = None, scheme: str | None = None) -> list[HeldoutSet]:
+                 columns: str | None = None, scheme: str | None = None,
+                 encoding: str | None = None) -> list[HeldoutSet]:
     """Read held-out files with the corpus's format, columns and scheme, and check they fit it.
 
     Parameters
@@ -99,6 +100,8 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
         The corpus as read (its scheme, chunk types and sentences).
     options : CompareOptions
         ``task``, ``chunk_types``, ``untyped``.
+    encoding : str, optional
+        Text encoding of the files; default the corpus's (``raw.encoding``).
 
     Raises
     ------
@@ -124,7 +127,8 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     seen = {s.tokens for s in raw}
     out = []
     for name in names:
-        h_raw = read_corpus([name], format=format, columns=columns, scheme=scheme)
+        h_raw = read_corpus([name], format=format, columns=columns, scheme=scheme,
+                            encoding=encoding or raw.encoding)
         if scheme is None and raw.scheme and h_raw.scheme and h_raw.scheme != raw.scheme:
             raise InputError(f"heldout: its tags are in {h_raw.scheme.upper()}, the corpus's in {raw.scheme.upper()}; "
                              "a held-out file must be annotated as the corpus is (or give {scheme} to read both alike)",

@@ -175,6 +175,7 @@ def evaluate(
     pred_scheme: str | None = None,
     plots: bool = True,
     corpus: Corpus | None = None,
+    encoding: str = "utf-8",
 ) -> dict:
     """Score imported predictions of every fold and write the run directory; return ``report.json``'s content.
 
@@ -195,6 +196,8 @@ def evaluate(
         m, seed and the split design are those of ``splits``.
     pred_scheme : str, optional
         Scheme of the predicted tags (NER; default: detected per system).
+    encoding : str
+        Text encoding of the corpus files and the held-out files (default utf-8).
 
     With ``options.heldout`` (held-out files), each system's directory also
     holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold (i, d)'s model's
@@ -231,7 +234,7 @@ def evaluate(
     if corpus is not None:
         raw = corpus
     elif files is not None:
-        raw = read_corpus(files, format=format, columns=columns, scheme=scheme)
+        raw = read_corpus(files, format=format, columns=columns, scheme=scheme, encoding=encoding)
     else:
         raise InputError("files: give the corpus files, or a Corpus as corpus=", param="files")
     split_set.check_corpus(raw, file=os.fspath(splits))
@@ -260,8 +263,11 @@ def evaluate(
                              [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
                              heldout=heldout, split=split_info(split_set, options, prepared),
                              clusters=fold_clusters(split_set, prepared))
-    out.mkdir(parents=True, exist_ok=True)
-    split_set.save(run_dir.splits)
-    store.finalize(names)
-    write_report(out, report, plots)
+    run_dir.claim()
+    try:
+        run_dir.save_splits(split_set)
+        store.finalize(names)
+        write_report(out, report, plots)
+    finally:
+        run_dir.unlock()
     return report.to_dict()

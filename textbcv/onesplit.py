@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -121,13 +122,16 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
     }
 
 
-def redraw(out_dir: str | os.PathLike) -> dict:
+def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
     """Recompute the ``one_split`` block of a finished run from its ``folds.jsonl``; rewrite ``report.json`` and
     ``report.md``.
 
     Nothing is trained and nothing else in the report changes; a run whose
-    folds have no per-sentence counts gets a block saying so. Returns the
-    updated report.
+    folds have no per-sentence counts gets a block saying so. The report
+    files are rewritten in place when they are textbcv's own (listed in the
+    run manifest, unchanged); otherwise (a run of an earlier version, an
+    edited report) the redrawn report goes into the run's folder
+    ``redrawn/``. Returns the updated report and the folder it is in.
 
     Raises
     ------
@@ -150,8 +154,26 @@ def redraw(out_dir: str | os.PathLike) -> dict:
     report["one_split"] = one_split_section(records, list(report["systems"]), int(report["m"]),
                                             seed=int(report.get("meta", {}).get("seed", opts.get("seed", 0))),
                                             alpha=float(report.get("alpha", 0.05)))
-    run.write_report(report, plots=False)
-    return report
+    if run.is_run() and all(run.owns(n) or not (run.path / n).exists() for n in ("report.json", "report.md",
+                                                                                "report.tex")):
+        run.claim()
+        try:
+            run.write_report(report, plots=False)
+        finally:
+            run.unlock()
+        return report, run.path
+    where = RunDir(run.path / "redrawn")
+    if run.is_run():
+        run.claim("redrawn")
+        run.unlock()
+    elif (where.path.exists() or where.path.is_symlink()) and not where.is_run():
+        raise InputError("redrawn/ was not made by textbcv; move it away to redraw the report", file=str(where.path))
+    where.claim()
+    try:
+        where.write_report(report, plots=False)
+    finally:
+        where.unlock()
+    return report, where.path
 
 
 def one_split_markdown(report) -> list[str]:

@@ -414,13 +414,24 @@ def run_compare(
     plots: bool = True,
 ) -> dict:
     """Train and score every fold of ``plan``, test, and write the run directory; return ``report.json``'s content."""
+    run_dir = RunDir(plan.out)
+    run_dir.claim(*(["models"] if save_models else []), *(["predictions"] if save_predictions else []))
+    try:
+        if FoldStore(run_dir.folds).done != plan.store.done:  # written by another run since this one was planned
+            raise InputError("out: another textbcv run wrote into this folder since this one started; choose "
+                             "another {out}", file=str(plan.out), param="out")
+        return _run_claimed(plan, run_dir, jobs, backend, scheduler, progress, save_models, save_predictions, plots)
+    finally:
+        run_dir.unlock()
+
+
+def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, scheduler: str | None,
+                 progress: bool | None, save_models: bool, save_predictions: bool, plots: bool) -> dict:
+    """:func:`run_compare` in a claimed, locked run directory."""
     out, options, systems, store = plan.out, plan.options, plan.systems, plan.store
     raw, corpus, gold, splits, payload = plan.raw, plan.corpus, plan.gold, plan.splits, plan.payload
     t_start, t_read, t_split, t_feat = (plan.times[k] for k in ("start", "read", "split", "feat"))
     format = plan.format
-
-    out.mkdir(parents=True, exist_ok=True)
-    run_dir = RunDir(out)
     names = [s.name for s in systems]
     before = set(store.done)
     all_folds = list(splits.folds())
@@ -435,7 +446,7 @@ def run_compare(
         else:
             assert isinstance(splits, NestedSplits)  # made by prepare_compare (bcv): nested, with heads
             splits_m = splits.head(m)
-        splits_m.save(run_dir.splits)
+        run_dir.save_splits(splits_m)
         run_folds(payload, [f for f in all_folds if f[0] < m], systems, store, jobs=jobs, backend=backend,
                   scheduler=scheduler, progress=progress,
                   save_models=str(run_dir.models) if save_models else None,

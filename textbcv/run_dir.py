@@ -25,15 +25,34 @@ from typing import TYPE_CHECKING
 
 from textbcv.errors import InputError
 
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
 if TYPE_CHECKING:
     from textbcv.compare_report import CompareReport
 
-__all__ = ["RunDir", "RUN_FILES", "RUN_MARKERS"]
+__all__ = ["RunDir", "RUN_FILES", "RUN_MARKERS", "MANIFEST", "MANIFEST_FORMAT"]
+
+#: The run manifest: written first into every run directory, it lists the files textbcv wrote there
+#: (with their SHA-256; ``append`` for the fold store, ``dir`` for folders it made). Only files it
+#: lists, unchanged since, are ever replaced or deleted.
+MANIFEST = "textbcv-run.json"
+MANIFEST_FORMAT = "textbcv-run 1"
+#: Lock file of a run directory (an OS lock, released when the process ends, however it ends).
+LOCK = ".textbcv-run.lock"
+_LOCKS: dict[str, int] = {}  # run directory (resolved) -> descriptor of its held lock file
 
 #: The files a compare run writes into its directory.
 RUN_FILES = ("splits.json", "folds.jsonl", "report.json", "report.md", "report.tex", "posteriors.png",
              "f1_difference.png", "pairwise.png", "fold_f1.png")
-#: Files that mark a directory as a textbcv run (``--out`` may be one of these, or new, or empty).
+#: Files that mark a directory as a run of a textbcv version before the manifest (read, never written to).
 RUN_MARKERS = ("splits.json", "folds.jsonl", "report.json")
 #: The order in which ``textbcv report`` lists a run's files.
 _SHOWN = ("report.md", "report.tex", "report.json", *[f for f in RUN_FILES if f.endswith(".png")], "splits.json",
@@ -84,7 +103,9 @@ class RunDir:
 
     def prediction(self, system: str, split: int, direction: int) -> Path:
         """Where ``--save-predictions`` keeps a system's predictions of one fold."""
-        return self.predictions / f"{system}-split{split}-dir{direction}.txt"
+        from textbcv._io import safe_stem
+
+        return self.predictions / f"{safe_stem(system)}-split{split}-dir{direction}.txt"
 
     def files(self) -> list[str]:
         """The run's files that exist, in the order ``textbcv report`` lists them."""
@@ -92,7 +113,13 @@ class RunDir:
 
     # --- checks -------------------------------------------------------------------------------------------
     def check_out(self, resume: bool) -> None:
-        """Refuse an ``--out`` that is a file, or a non-empty directory that is not a textbcv run (nothing is written).
+        """Refuse an ``--out`` textbcv must not write into (nothing is written).
+
+        ``--out`` may be new, an empty directory, or a textbcv run (its :data:`MANIFEST`) whose files
+        are as textbcv wrote them; a run with finished folds needs ``resume``. A non-empty directory
+        without a manifest is refused, also when it holds ``splits.json`` or ``report.json`` (they may
+        be the user's), and so is ``resume`` on a run of an earlier version (no manifest: its files
+        cannot be told from the user's).
 
         Examples
         --------
@@ -108,22 +135,229 @@ class RunDir:
         from textbcv._io import check_writable
 
         out = self.path
+        if out.is_symlink() and not out.exists():
+            raise InputError("out is a symbolic link to nothing (or a loop of links); give a directory",
+                             file=str(out), param="out")
         if out.exists() and not out.is_dir():
             raise InputError("out must be a directory", file=str(out), param="out")
         check_writable(out, directory=True)
-        if out.is_dir():
-            try:
-                names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
-            except OSError as e:
-                raise InputError(f"out: cannot read the directory: {e.strerror or e}", file=str(out),
-                                 param="out") from None
-            if names and not any(n in RUN_MARKERS for n in names):
-                shown = ", ".join(names[:3]) + (f", … ({len(names)} entries)" if len(names) > 3 else "")
-                raise InputError(f"out: the directory is not empty and holds no textbcv run ({shown}); choose a new "
-                                 "or empty directory", file=str(out), param="out")
+        if not out.is_dir():
+            self._check_parent()
+            return
+        try:
+            names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+        except OSError as e:
+            raise InputError(f"out: cannot read the directory: {e.strerror or e}", file=str(out),
+                             param="out") from None
+        if not names:
+            if not os.access(out, os.W_OK | os.X_OK):
+                raise InputError("out: the directory is not writable", file=str(out), param="out")
+            return
+        if MANIFEST not in names:
+            if any(n in RUN_MARKERS for n in names) and resume:
+                raise InputError(
+                    "out: a run of an earlier textbcv version, whose files textbcv cannot tell from yours, so it "
+                    "will not write there; `textbcv report` and `textbcv test` still read it. To continue it, run "
+                    "again into a new {out} with {splits} " + str(self.splits) + " (the same splits)",
+                    file=str(out), param=("out", "splits"))
+            shown = ", ".join(names[:3]) + (f", … ({len(names)} entries)" if len(names) > 3 else "")
+            raise InputError(f"out: the directory is not empty and holds no textbcv run ({shown}); choose a new "
+                             "or empty directory", file=str(out), param="out")
+        self._manifest()  # a damaged manifest is named here, before anything is read or trained
+        foreign = [n for n in (*RUN_FILES, "models", "predictions")
+                   if (out / n).exists() or (out / n).is_symlink()
+                   if not self.owns(n)]
+        if foreign:
+            raise InputError(f"out: {', '.join(foreign)} here {'was' if len(foreign) == 1 else 'were'} not written "
+                             "by textbcv, or changed since it wrote them; textbcv replaces only its own files: move "
+                             "them away or choose another {out}", file=str(out), param="out")
         if self.folds.exists() and not resume:
             raise InputError("holds a previous run (folds.jsonl); add {resume}=True to continue it, or choose another "
                              "{out}", file=str(out), param=("resume", "out"))
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise InputError("out: the directory is not writable", file=str(out), param="out")
+
+    def is_run(self) -> bool:
+        """True when the directory holds a run manifest (:data:`MANIFEST`)."""
+        return (self.path / MANIFEST).is_file()
+
+    def check_fold_counts(self, report: dict) -> None:
+        """InputError unless ``report``'s fold counts are non-negative integers equal to those of ``folds.jsonl``
+        (when the run has one): a report is redrawn from the run's own records, never from edited numbers."""
+        from textbcv._io import json_count
+        from textbcv.fold_counts import read_folds_jsonl
+
+        where = str(self.report_json)
+        counts = report.get("fold_counts")
+        if not isinstance(counts, dict) or not counts:
+            raise InputError("no fold counts: not a report of this textbcv version", where)
+        for name, folds in counts.items():
+            if not isinstance(folds, list):
+                raise InputError(f"fold_counts.{name} must be a list of folds", where)
+            for i, f in enumerate(folds):
+                if not isinstance(f, dict):
+                    raise InputError(f"fold_counts.{name}[{i}] must hold tp, fp and fn", where)
+                for k in ("tp", "fp", "fn"):
+                    json_count(f.get(k), f"fold_counts.{name}[{i}].{k}", where)
+        if not self.folds.is_file():
+            return
+        _, systems = read_folds_jsonl(str(self.folds))
+        for name, folds in counts.items():
+            have = [{k: int(f[k]) for k in ("tp", "fp", "fn")} for f in systems.get(name, [])[: len(folds)]]
+            want = [{k: int(f[k]) for k in ("tp", "fp", "fn")} for f in folds]
+            if have != want:
+                raise InputError(f"its fold counts of {name!r} differ from folds.jsonl's (was report.json edited?); "
+                                 "the report is redrawn only from the run's own fold records", where)
+
+    def is_legacy_run(self) -> bool:
+        """True for a run of a textbcv version before the manifest (its files, no :data:`MANIFEST`)."""
+        return self.path.is_dir() and not (self.path / MANIFEST).exists() and any(
+            (self.path / n).exists() for n in RUN_MARKERS)
+
+    def _check_parent(self) -> None:
+        """InputError when the nearest existing folder above a new ``out`` cannot be written."""
+        for parent in self.path.absolute().parents:
+            if parent.exists():
+                if not os.access(parent, os.W_OK | os.X_OK):
+                    raise InputError(f"out: cannot create it: {parent} is not writable", file=str(self.path),
+                                     param="out")
+                return
+
+    # --- the manifest: which files are textbcv's ----------------------------------------------------------
+    def _manifest(self) -> dict | None:
+        """The manifest's content, None without one; InputError for a damaged one."""
+        import json
+
+        p = self.path / MANIFEST
+        if not p.is_file():
+            return None
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            raise InputError(f"not a textbcv run manifest ({e}); move the run away or choose another {{out}}",
+                             file=str(p), param="out") from None
+        if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT or not isinstance(
+                data.get("files"), dict):
+            raise InputError(f"not a textbcv run manifest (format {MANIFEST_FORMAT}); move the run away or choose "
+                             "another {out}", file=str(p), param="out")
+        return data
+
+    def owns(self, name: str) -> bool:
+        """True when ``name`` (a file or folder of the run) is textbcv's: listed in the manifest, and for a
+        file, unchanged since textbcv wrote it."""
+        man = self._manifest()
+        entry = None if man is None else man["files"].get(name)
+        if entry is None:
+            return False
+        p = self.path / name
+        if p.is_symlink():
+            return False
+        if entry == "dir":
+            return p.is_dir()
+        if entry == "append":
+            return p.is_file()
+        return p.is_file() and _sha256(p) == entry
+
+    def check_writable_file(self, name: str) -> Path:
+        """The path of ``name`` in the run, after checking textbcv may (re)write it: absent, or its own."""
+        p = self.path / name
+        if (p.exists() or p.is_symlink()) and not self.owns(name):
+            raise InputError(f"{name} was not written by textbcv, or changed since it wrote it; textbcv replaces "
+                             "only its own files: move it away, or write the run into another folder", file=str(p))
+        return p
+
+    def claim(self, *folders: str) -> None:
+        """Make the directory a run (its manifest) and lock it for this process; ``folders`` (``models``,
+        ``predictions``) become the run's own. Call after :meth:`check_out`, before the first write."""
+        from textbcv._io import write_json
+
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise InputError(f"cannot create the run directory: {e.strerror or e}", file=str(self.path),
+                             param="out") from None
+        self.lock()
+        man = self._manifest()
+        if man is None:
+            from textbcv import __version__
+
+            man = {"format": MANIFEST_FORMAT, "textbcv": __version__, "files": {"folds.jsonl": "append"}}
+        changed = man["files"].get("folds.jsonl") != "append"
+        man["files"]["folds.jsonl"] = "append"  # the fold store, appended to fold by fold
+        for d in folders:
+            if man["files"].get(d) != "dir":
+                p = self.path / d
+                if p.exists() or p.is_symlink():
+                    raise InputError(f"{d}/ was not made by textbcv; move it away, or write the run into another "
+                                     "folder", file=str(p))
+                man["files"][d] = "dir"
+                changed = True
+        if changed or not (self.path / MANIFEST).exists():
+            write_json(self.path / MANIFEST, man)
+
+    def record(self, *names: str) -> None:
+        """Note in the manifest that textbcv (re)wrote ``names`` (their current SHA-256), or removed them."""
+        from textbcv._io import write_json
+
+        man = self._manifest()
+        if man is None:
+            return
+        for name in names:
+            p = self.path / name
+            if p.is_file():
+                man["files"][name] = _sha256(p)
+            else:
+                man["files"].pop(name, None)
+        write_json(self.path / MANIFEST, man)
+
+    def save_splits(self, splits) -> None:
+        """Write ``splits.json`` (a :class:`textbcv.split.SplitSet`) if textbcv may, and record it."""
+        splits.save(self.check_writable_file("splits.json"))
+        self.record("splits.json")
+
+    def lock(self) -> None:
+        """Hold an OS lock on the run directory until :meth:`unlock` or the end of this process.
+
+        A second process writing the same run fails in one line that names the holder.
+        """
+        key = str(self.path.resolve())
+        if key in _LOCKS:
+            return
+        try:
+            import fcntl
+        except ImportError:  # no POSIX locks on this platform: runs are not guarded against each other
+            return
+        p = self.path / LOCK
+        while True:
+            try:
+                fd = os.open(p, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as e:
+                raise InputError(f"cannot lock the run directory: {e.strerror or e}", file=str(self.path)) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "?"
+                os.close(fd)
+                raise InputError(f"out: another textbcv process (pid {holder}) is writing this run; wait for it to "
+                                 "end, or choose another {out}", file=str(self.path), param="out") from None
+            try:
+                if os.stat(p).st_ino == os.fstat(fd).st_ino:
+                    break  # the lock file still at its name (not one a finishing holder just removed)
+            except FileNotFoundError:
+                pass
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        _LOCKS[key] = fd
+
+    def unlock(self) -> None:
+        """Release the lock taken by :meth:`lock` (if this process holds it)."""
+        fd = _LOCKS.pop(str(self.path.resolve()), None)
+        if fd is not None:
+            try:
+                (self.path / LOCK).unlink(missing_ok=True)  # removed while held, so no one locks a stale file
+            finally:
+                os.close(fd)
 
     def require(self, *files: str, what: str = "a finished `textbcv compare` run directory", prefix: str = "") -> None:
         """InputError (naming the directory) unless every one of ``files`` is in it."""
@@ -166,19 +400,26 @@ class RunDir:
         from textbcv.report_tex import render_tex
 
         typed = CompareReport.coerce(report)
-        write_json(self.report_json, report.to_dict() if isinstance(report, CompareReport) else report)
         names = plot_names(typed) if plots else []
+        pngs = [f for f in RUN_FILES if f.endswith(".png")]
+        for name in ("report.json", "report.md", "report.tex", *pngs):  # all checked before anything is written
+            if name in names or not name.endswith(".png") or (self.path / name).exists():
+                self.check_writable_file(name)
+        write_json(self.report_json, report.to_dict() if isinstance(report, CompareReport) else report)
         if plots:
             write_plots(typed, self.path)
-        for stale in RUN_FILES:
-            if stale.endswith(".png") and stale not in names:
+        for stale in pngs:  # only textbcv's own plots of an earlier rendering (checked above)
+            if stale not in names:
                 (self.path / stale).unlink(missing_ok=True)
         with atomic_write(self.report_md) as f:
             f.write(render_markdown(typed, names))
         with atomic_write(self.report_tex) as f:
             f.write(render_tex(typed))
+        self.record("report.json", "report.md", "report.tex", *pngs)
 
     def remove_run_files(self) -> None:
-        """Delete the files a run wrote (the demo's own stale run)."""
+        """Delete the files textbcv wrote in this run (the demo's own stale run); any other file stays."""
         for f in RUN_FILES:
-            (self.path / f).unlink(missing_ok=True)
+            if self.owns(f):
+                (self.path / f).unlink(missing_ok=True)
+        self.record(*RUN_FILES)

@@ -63,6 +63,9 @@ def run(args: argparse.Namespace) -> int:
     for name, task, key, systems in DEMOS:
         fmt = "conll" if task == "ner" else "segmented"
         args_ = ([str(paths[key])], out / name, CompareOptions(task=task, systems=systems, m=args.m))
+        if RunDir(out / name).is_legacy_run():
+            raise InputError("holds a demo run of an earlier textbcv version, whose files textbcv cannot tell from "
+                             "yours; delete the folder, or give another --out", file=str(out / name))
         try:
             plans.append(prepare_compare(*args_, format=fmt, resume=True))
         except StaleRunError:

@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
                              heldout=tuple(args.heldout))
     options.validate()
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
-                      scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots)
+                      scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
+                      encoding=args.encoding)
     rope_note = rope_warning(args.rope)
     if rope_note:
         from textbcv.errors import warn

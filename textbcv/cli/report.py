@@ -1,8 +1,9 @@
 """``textbcv report DIR``: show a finished comparison's report in the terminal, or redraw it under another rule.
 
 With ``--threshold`` or ``--rope`` the Bayes answer is recomputed from the
-fold counts saved in ``report.json`` (nothing is retrained) and
-``report.json``, ``report.md``, ``report.tex`` and the plots are rewritten.
+run's fold counts (``report.json``'s, checked against ``folds.jsonl``; nothing is
+retrained) and written, with its plots, into a folder of its own inside the run
+(``what-if-threshold-T-rope-R``): a "what if" never replaces what the run said.
 """
 
 from __future__ import annotations
@@ -100,17 +101,49 @@ def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None
     print(f"\nFiles in {run.path}/: " + ", ".join(run.files()))
 
 
+def what_if_name(threshold: float | None, rope: float | None) -> str:
+    """The folder of a redrawn report: ``what-if-threshold-0.99``, ``what-if-rope-0.5`` (points), or both.
+
+    >>> what_if_name(0.99, None), what_if_name(None, 0.005), what_if_name(0.9, 0.0)
+    ('what-if-threshold-0.99', 'what-if-rope-0.5', 'what-if-threshold-0.9-rope-0')
+    """
+    parts = []
+    if threshold is not None:
+        parts.append(f"threshold-{threshold:g}")
+    if rope is not None:
+        parts.append(f"rope-{round(100 * rope, 10):g}")
+    return "what-if-" + "-".join(parts)
+
+
 def rewrite(out_dir: str | os.PathLike, threshold: float | None = None, rope: float | None = None,
-            plots: bool = True) -> dict:
+            plots: bool = True) -> tuple[dict, Path]:
     """Recompute the report of ``out_dir`` under ``threshold`` / ``rope`` (a fraction; 0 removes it) from its
-    ``report.json`` and rewrite the report files; return the new report."""
+    fold counts and write it into the run's folder :func:`what_if_name`; return the new report and the folder.
+
+    The run's own report files are left as they are. ``report.json``'s fold counts must be those of the run's
+    ``folds.jsonl`` (an edited ``report.json`` is refused, not redrawn as the truth).
+    """
     from textbcv.compare_report import rerender
     from textbcv.run_dir import RunDir
 
     run = RunDir(out_dir)
-    new = rerender(run.load_report(), threshold=threshold, rope=rope)
-    run.write_report(new, plots=plots)
-    return new
+    report = run.load_report()
+    run.check_fold_counts(report)
+    new = rerender(report, threshold=threshold, rope=rope)
+    name = what_if_name(threshold, rope)
+    where = RunDir(run.path / name)
+    if run.is_run():
+        run.claim(name)  # the folder is the run's own (checked: not one of the user's)
+        run.unlock()
+    elif (where.path.exists() or where.path.is_symlink()) and not where.is_run():
+        raise InputError(f"{name} was not made by textbcv; move it away to redraw the report there",
+                         file=str(where.path))
+    where.claim()
+    try:
+        where.write_report(new, plots=plots)
+    finally:
+        where.unlock()
+    return new, where.path
 
 
 def run(args: argparse.Namespace) -> int:
@@ -118,13 +151,19 @@ def run(args: argparse.Namespace) -> int:
     if args.redraw:
         from textbcv.onesplit import redraw
 
-        redraw(out)
+        _, where = redraw(out)
+        if where != out:
+            print(f"textbcv: {out}'s report files are not textbcv's own as written (an earlier version's run, or "
+                  f"edited): the redrawn report is in {where}/", file=sys.stderr)
+            out = where
     if args.threshold is not None or args.rope is not None:
         if args.threshold is not None:
             check_threshold(args.threshold)
-        rewrite(out, args.threshold, rope_fraction(args.rope), plots=not args.no_plots)
-        print(f"textbcv: {out}: report.json, report.md, report.tex" + ("" if args.no_plots else " and the plots")
-              + " rewritten", file=sys.stderr)
+        _, where = rewrite(out, args.threshold, rope_fraction(args.rope), plots=not args.no_plots)
+        print(f"textbcv: the report redrawn under the new rule is in {where}/ (report.json, report.md, report.tex"
+              + ("" if args.no_plots else " and the plots") + f"); the run's own report in {out}/ is unchanged",
+              file=sys.stderr)
+        out = where
         rope_note = rope_warning(args.rope)
         if rope_note:
             from textbcv.errors import warn

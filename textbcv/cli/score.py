@@ -24,6 +24,7 @@ normal, get none.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from textbcv._io import dumps_json
@@ -71,12 +72,38 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+_TAG = re.compile(r"O|[A-Za-z]{1,2}([-_].+)?|.+[-_][A-Za-z]{1,2}")
+
+
+def check_tag_columns(stream) -> None:
+    """InputError when the gold column (the second to last) does not hold tags: a file of ``token tag`` (one tag
+    column), or of ``token pos tag``, would otherwise be scored with its words as the gold tags.
+
+    A tag is ``O``, a prefix of one or two letters (``B``, ``I``, ``BE``...) with or without ``-TYPE``, or
+    ``TYPE-`` and such a suffix (IOBES written the other way round); at least half of the gold column's
+    distinct values must be tags.
+    """
+    import numpy as np
+
+    codes = np.unique(stream.gold[stream.token])
+    values = [stream.vocab[c] for c in codes]
+    if not values:
+        return
+    words = [v for v in values if not _TAG.fullmatch(v)]
+    if len(words) * 2 > len(values):
+        shown = ", ".join(repr(w) for w in words[:3])
+        raise InputError(f"its gold column (the second to last of {stream.columns}) holds {shown} ...: words, not "
+                         "tags; a file to score ends every token line with its gold and its predicted tag "
+                         "(token ... gold predicted)", file=stream.path)
+
+
 def run(args: argparse.Namespace) -> int:
     """Score ``args.file`` and print the report."""
     from textbcv.corpus.conlleval import read_tag_stream
     from textbcv.tag_scoring import format_conlleval, score_codes
 
     s = read_tag_stream(args.file, docstart="boundary" if args.json else "token", encoding=args.encoding)
+    check_tag_columns(s)
     if args.scheme != "conlleval":
         _check_tags(s, args.scheme)
     score = score_codes(s.gold, s.pred, s.token, s.vocab, scheme=args.scheme)

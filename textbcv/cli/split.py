@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from textbcv import defaults
-from textbcv._io import check_writable
+from textbcv._io import check_not_input, check_writable
 from textbcv.cli.common import add_corpus_args, read_corpus_args
 from textbcv.errors import InputError
 
@@ -68,6 +68,9 @@ def run(args) -> int:
     # the library's validation, before the corpus is read (main() words its errors as this command's options)
     check_options(args.m, args.method, args.seed, balance=args.balance, effort=args.effort, select=args.select)
     check_writable(args.out)
+    check_not_input(args.out, args.files)
+    if args.export:
+        check_not_input(args.export, args.files, "export")
     if Path(args.out).exists() and not args.force:
         raise InputError("--out: the file exists; add --force to replace it, or choose another name", file=args.out)
     if args.export:

@@ -7,6 +7,7 @@ import argparse
 from textbcv._io import dumps_json
 from textbcv.cli.common import add_corpus_args, read_corpus_args
 from textbcv.corpus.model import Corpus
+from textbcv.corpus.source import document_marks
 
 __all__ = ["register", "run", "corpus_stats", "format_stats"]
 
@@ -37,13 +38,20 @@ def corpus_stats(corpus: Corpus) -> dict:
     }
 
 
+def _documents(n: int, corpus: Corpus) -> str:
+    """The documents row: their number, or that the corpus marks none (then it is one undivided text)."""
+    if n <= 1 and (corpus.format == "segmented" or (corpus.format == "conll" and not document_marks(corpus))):
+        return "no document marks (-DOCSTART- lines): one undivided text; splits fall back to sentences"
+    return f"{n:,}"
+
+
 def format_stats(stats: dict, corpus: Corpus) -> str:
     """A readable table of :func:`corpus_stats`."""
     rows = [("files", ", ".join(corpus.files)), ("format", corpus.format)]
     if corpus.scheme:
         rows.append(("tag scheme", corpus.scheme))
     rows += [("sentences", f"{stats['sentences']:,}"), ("tokens", f"{stats['tokens']:,}"),
-             ("documents", f"{stats['documents']:,}")]
+             ("documents", _documents(stats["documents"], corpus))]
     chunks = stats["chunks"]
     if chunks:
         rows.append(("chunks", f"{sum(chunks.values()):,}"))

@@ -168,10 +168,16 @@ def _positive(v: Any, name: str) -> float:
     return float(v)
 
 
+#: Deviations below this share of the values' scale are no spread: F1 differences carry no information at 10⁻¹²
+#: of a point, and a statistic divided by such a spread would only measure rounding.
+_REL_SPREAD = 1e-12
+
+
 def _no_spread(sum_squares: float, values: np.ndarray) -> bool:
-    """Whether a sum of squared deviations is zero up to the rounding of ``values``' mean."""
+    """Whether a sum of squared deviations is zero up to the rounding of ``values``' mean (or below
+    :data:`_REL_SPREAD` of their scale)."""
     scale = float(np.max(np.abs(values))) if values.size else 0.0
-    return sum_squares <= (4 * values.size * _EPS * scale) ** 2
+    return sum_squares <= max((4 * values.size * _EPS * scale) ** 2, values.size * (_REL_SPREAD * scale) ** 2)
 
 
 def _zero_reason(values: np.ndarray, what: str = "per-fold difference") -> str:

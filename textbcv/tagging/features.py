@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from textbcv.corpus.model import Sentence
-from textbcv.errors import InputError
+from textbcv.errors import InputError, did_you_mean
 
 __all__ = ["Template", "TEMPLATES", "TEMPLATE_HELP", "ATOMS", "COLUMN_ATOMS", "get_template", "extract", "Features",
            "feature_columns", "templates_for"]
@@ -146,6 +146,29 @@ class Template:
             raise InputError(f"{where}: n-gram orders {self.ngrams} must be between 1 and {hi - lo + 1}")
         if not isinstance(self.bias, bool):
             raise InputError(f"{where}: bias must be true or false")
+        for what, names in (("atoms", self.atoms), ("token_atoms", self.token_atoms)):
+            twice = sorted({a for a in names if names.count(a) > 1})
+            if twice:
+                raise InputError(f"{where}: {what} names {', '.join(map(repr, twice))} twice")
+        n = self.n_features()
+        if n == 0:
+            raise InputError(f"{where}: no features (atoms, token_atoms and conjunctions are all empty): a CRF on it "
+                             "could learn only the tag frequencies")
+        if n > MAX_FEATURES:
+            raise InputError(f"{where}: {n:,} features per token; at most {MAX_FEATURES:,} (training time grows with "
+                             "them: a template this large would take hours per fold)")
+
+    def n_features(self) -> int:
+        """Feature strings per token (besides ``bias``): every atom's n-grams over the window, the token atoms
+        and the conjunctions.
+
+        >>> get_template("ner-thesis").n_features()  # 2 atoms × (5 + 4 + 3) n-grams
+        24
+        """
+        lo, hi = self.window
+        width = hi - lo + 1
+        return (len(self.atoms) * sum(width - k + 1 for k in self.ngrams) + len(self.token_atoms)
+                + len(self.conjunctions))
 
     @property
     def columns(self) -> frozenset[str]:
@@ -212,6 +235,8 @@ def _is_int(v) -> bool:
 
 #: Largest feature offset (window and conjunctions) a template may use.
 MAX_OFFSET = 8
+#: Largest number of feature strings per token a template may make (the largest built-in, ner-rich, makes 51).
+MAX_FEATURES = 1000
 
 
 TEMPLATES: dict[str, Template] = {
@@ -276,7 +301,8 @@ def get_template(spec: str | dict | Template) -> Template:
         return TEMPLATES[spec]
     if spec.endswith(".json"):
         return _read_template(spec)
-    raise InputError(f"unknown feature template {spec!r} (built-in: {', '.join(TEMPLATES)}; or a .json file)")
+    raise InputError(f"unknown feature template {spec!r} (built-in: {', '.join(TEMPLATES)}; or a .json file)"
+                     f"{did_you_mean(spec, list(TEMPLATES))}")
 
 
 def feature_columns(sentences: Iterable[Sentence]) -> frozenset[str]:

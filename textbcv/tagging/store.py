@@ -58,6 +58,19 @@ class FoldStore:
         from textbcv.foldfile import read_fold_records
 
         try:
+            with open(self.path, "rb") as f:
+                torn = False
+                if f.seek(0, os.SEEK_END) > 0:
+                    f.seek(-1, os.SEEK_END)
+                    torn = f.read(1) != b"\n"
+        except OSError:
+            torn = False
+        if torn:
+            from textbcv.errors import warn
+
+            warn(f"{self.path}: its last line was cut short (a fold being written when the run stopped); it is "
+                 "dropped and that fold is trained again")
+        try:
             records = read_fold_records(self.path, torn="truncate")  # a torn last line from a killed run: cut
         except InputError as e:
             raise InputError(f"not a fold record ({e.message}); delete the file or choose another {{out}}",
