@@ -87,5 +87,6 @@ def test_reports_equal_the_goldens(run, tmp_path):
         if got != want:
             import difflib
 
-            diff = "".join(list(difflib.unified_diff(want.splitlines(True), got.splitlines(True), "golden", "now"))[:60])
+            lines = difflib.unified_diff(want.splitlines(True), got.splitlines(True), "golden", "now")
+            diff = "".join(list(lines)[:60])
             pytest.fail(f"{run}/{name} differs from its golden:\n{diff}")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from textbcv.errors import InputError
 from textbcv.schemes import OUTSIDE, SCHEMES, decode, detect, encode, is_valid, split_tag
-from textbcv.tag_arrays import TagCodes, _valid_pairs, orphan_chunks, tag_pairs, tag_stream
+from textbcv.schemes.arrays import TagCodes, _valid_pairs, orphan_chunks, tag_pairs, tag_stream
 
 # ------------------------------------------------------ the sequence-by-sequence detect of textbcv 0.1 (reference)
 

@@ -7,8 +7,9 @@ import pytest
 
 
 @pytest.mark.parametrize(
-    "module", ["textbcv.schemes", "textbcv.conlleval_rules", "textbcv.tag_arrays", "textbcv.scoring",
-               "textbcv.tag_scoring", "textbcv.corpus.conlleval", "textbcv.cli.score"]
+    "module", ["textbcv.schemes", "textbcv.schemes.core", "textbcv.schemes.conlleval", "textbcv.schemes.arrays",
+               "textbcv.scoring", "textbcv.scoring.counts", "textbcv.scoring.tags", "textbcv.corpus.conlleval",
+               "textbcv.cli.score"]
 )
 def test_docstring_examples(module):
     flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE

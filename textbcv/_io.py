@@ -22,7 +22,7 @@ from textbcv.errors import InputError
 
 __all__ = [
     "atomic_write", "check_writable", "dumps_json", "write_json", "append_line", "temp_prefix", "remove_stale_temps",
-    "check_not_input", "safe_stem",
+    "check_not_input", "safe_stem", "file_sha256",
     "read_bytes", "open_bytes", "decode_text", "read_text", "check_encoding", "line_at",
     "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT",
 ]
@@ -465,6 +465,17 @@ def _open_temp(path: Path) -> tuple[int, str]:
         return tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """SHA-256 (hex) of the bytes of ``path``, read in blocks."""
+    import hashlib
+
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def temp_prefix(path: str | os.PathLike) -> str:

@@ -28,13 +28,14 @@ from typing import TYPE_CHECKING
 
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
+from textbcv.report_files import write_report_files
 from textbcv.run_dir import RunDir
 from textbcv.scoring import TagScore
 from textbcv.split.manifest import SplitSet, load_splits
 from textbcv.tagging.system import System
 
 if TYPE_CHECKING:
-    from textbcv.compare_report import CompareReport
+    from textbcv.report_model import CompareReport
 
 __all__ = ["compare", "evaluate", "score", "CompareResult", "RUN_KEYS_THAT_DIFFER"]
 
@@ -55,7 +56,7 @@ class CompareResult:
     ----------
     report : dict
         Exactly what ``report.json`` holds (see :meth:`to_dict`); :attr:`typed`
-        is the same as a :class:`~textbcv.compare_report.CompareReport`.
+        is the same as a :class:`~textbcv.report_model.CompareReport`.
     folds : tuple of dict
         The ``folds.jsonl`` records (one per system and fold, in canonical order).
     splits : SplitSet
@@ -69,7 +70,7 @@ class CompareResult:
     @cached_property
     def typed(self) -> CompareReport:
         """The report as a typed value: ``typed.systems["iob2"]["f1"].ci``, ``typed.comparison("iob2", "iobes")``."""
-        from textbcv.compare_report import CompareReport
+        from textbcv.report_model import CompareReport
 
         return CompareReport.from_dict(self.report)
 
@@ -112,7 +113,7 @@ class CompareResult:
             run.save_splits(self.splits)
             with atomic_write(run.folds) as f:
                 f.write(folds)
-            run.write_report(self.report, plots)
+            write_report_files(run, self.report, plots)
         finally:
             run.unlock()
         return run.path
@@ -382,7 +383,7 @@ def score(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], scheme: 
     ...
     textbcv.errors.InputError: gold: expected one list of tags per sentence (a list of lists), got a list of str
     """
-    from textbcv.tag_scoring import score_tags
+    from textbcv.scoring import score_tags
 
     for what, seqs in (("gold", gold), ("pred", pred)):
         if isinstance(seqs, str) or any(isinstance(s, str) for s in seqs):

@@ -18,8 +18,10 @@ from typing import Any
 
 from textbcv._io import JSON_HINT, _show, json_count, loads_json, read_text
 from textbcv.errors import InputError
+from textbcv.run_dir import RunDir
 
-__all__ = ["FoldCounts", "read_input", "read_counts_json", "read_folds_jsonl", "gold_differences", "check_same_gold"]
+__all__ = ["FoldCounts", "read_input", "read_counts_json", "read_folds_jsonl", "gold_differences", "check_same_gold",
+           "check_report_counts"]
 
 
 # --- locating things in a JSON text, for error messages ---------------------------------
@@ -267,8 +269,6 @@ def read_input(path: str, chunk_type: str | None = None, per_type: bool = False)
     """Read COUNTS.json, a folds.jsonl or a run directory (its folds.jsonl); InputError naming file and line."""
     p = Path(path)
     if p.is_dir():
-        from textbcv.run_dir import RunDir
-
         run = RunDir(p)
         run.require("folds.jsonl", what="a `textbcv compare` run directory")
         return _folds_jsonl(str(run.folds), chunk_type, per_type)
@@ -318,3 +318,29 @@ def check_same_gold(data: FoldCounts, allow: bool = False) -> list[str]:
                          data.path, data.lines[name][i])
     return [f"the systems were scored on different gold in {len(diff)} comparison(s) of a fold (first: {where}, "
             f"{first!r} {g0} against {name!r} {g} gold chunks{what}); tested anyway (--allow-different-gold)"]
+
+
+def check_report_counts(run: RunDir, report: dict) -> None:
+    """InputError unless ``report``'s fold counts are non-negative integers equal to those of ``folds.jsonl``
+    (when the run has one): a report is redrawn from the run's own records, never from edited numbers."""
+    where = str(run.report_json)
+    counts = report.get("fold_counts")
+    if not isinstance(counts, dict) or not counts:
+        raise InputError("no fold counts: not a report of this textbcv version", where)
+    for name, folds in counts.items():
+        if not isinstance(folds, list):
+            raise InputError(f"fold_counts.{name} must be a list of folds", where)
+        for i, f in enumerate(folds):
+            if not isinstance(f, dict):
+                raise InputError(f"fold_counts.{name}[{i}] must hold tp, fp and fn", where)
+            for k in ("tp", "fp", "fn"):
+                json_count(f.get(k), f"fold_counts.{name}[{i}].{k}", where)
+    if not run.folds.is_file():
+        return
+    _, systems = read_folds_jsonl(str(run.folds))
+    for name, folds in counts.items():
+        have = [{k: int(f[k]) for k in ("tp", "fp", "fn")} for f in systems.get(name, [])[: len(folds)]]
+        want = [{k: int(f[k]) for k in ("tp", "fp", "fn")} for f in folds]
+        if have != want:
+            raise InputError(f"its fold counts of {name!r} differ from folds.jsonl's (was report.json edited?); "
+                             "the report is redrawn only from the run's own fold records", where)

@@ -27,6 +27,8 @@ import numpy as np
 
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError, warn
+from textbcv.scoring import heldout_record
+from textbcv.stats.onesplit import chunk_f1
 
 if TYPE_CHECKING:
     from textbcv.stats.answer import BayesAnswer
@@ -111,8 +113,7 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
         corpus does not have — one line, before any training.
     """
     from textbcv.corpus import read_corpus
-    from textbcv.corpus.transform import filter_chunks
-    from textbcv.pipeline import prepare_corpus
+    from textbcv.corpus.transform import filter_chunks, prepare_corpus
 
     names = [os.fspath(f) for f in files]
     stems: dict[str, str] = {}
@@ -149,32 +150,11 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     return out
 
 
-def heldout_record(gold: Sequence, pred: Sequence) -> dict:
-    """What a fold's record keeps of one held-out file: its chunk counts and every sentence's TP / FP / FN.
-
-    Examples
-    --------
-    >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])
-    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0},
-                'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}},
-     'sentences': [[1, 0, 0], [0, 1, 0]]}
-    """
-    from textbcv.scoring import count_chunks, sentence_counts
-
-    return {"counts": count_chunks(gold, pred).to_dict(), "sentences": sentence_counts(gold, pred).tolist()}
-
-
 def _scores(c) -> dict:
     """Counts and P / R / F1 (None where undefined, with ``undefined``: metric → reason)."""
     from textbcv.stats.compare import counts_scores
 
     return counts_scores(*(int(x) for x in c))
-
-
-def _f1(c: np.ndarray) -> np.ndarray:
-    tp, fp, fn = c[..., 0], c[..., 1], c[..., 2]
-    den = 2 * tp + fp + fn
-    return np.divide(2 * tp, den, out=np.zeros(den.shape), where=den > 0)
 
 
 def _bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, resamples: int, alpha: float) -> dict:
@@ -184,7 +164,7 @@ def _bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, resamples
     for start in range(0, resamples, 100):  # 100 resamples at a time bounds the memory
         k = min(100, resamples - start)
         w = rng.multinomial(n, np.full(n, 1.0 / n), size=k) if n else np.zeros((k, 0))
-        deltas.append(_f1(w @ b) - _f1(w @ a))
+        deltas.append(chunk_f1(w @ b) - chunk_f1(w @ a))
     d = np.concatenate(deltas)
     lo, hi = np.quantile(d, [alpha / 2, 1 - alpha / 2])
     return {"ci": [float(lo), float(hi)], "p_b_better": float(np.mean(d > 0)), "p_a_better": float(np.mean(d < 0))}
@@ -230,7 +210,7 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
             per = np.array([p["sentences"] for p in parts], dtype=np.int64).reshape(len(parts), -1, 3)
             sent = per.sum(axis=0)
             pooled[(n, f)] = sent
-            model_f1 = _f1(per.sum(axis=1))
+            model_f1 = chunk_f1(per.sum(axis=1))
             total = _scores(sent.sum(axis=0))
             est = answer.systems[n]["f1"]
             defined = est.estimate is not None and total["f1"] is not None
@@ -254,8 +234,9 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
             for b in names[i + 1:]:
                 pa, pb = pooled[(a, f)], pooled[(b, f)]
                 row = {"a": a, "b": b, "file": f,
-                       "delta_f1": float(_f1(pb.sum(axis=0)) - _f1(pa.sum(axis=0))),
-                       "delta_f1_without_duplicates": float(_f1(pb[keep].sum(axis=0)) - _f1(pa[keep].sum(axis=0)))}
+                       "delta_f1": float(chunk_f1(pb.sum(axis=0)) - chunk_f1(pa.sum(axis=0))),
+                       "delta_f1_without_duplicates": float(chunk_f1(pb[keep].sum(axis=0))
+                                                            - chunk_f1(pa[keep].sum(axis=0)))}
                 # the same resampled sentences for every pair of one file
                 row.update(_bootstrap(pa, pb, np.random.default_rng([seed, fi]), resamples, alpha))
                 pairs.append(row)

@@ -22,14 +22,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from textbcv._io import file_sha256
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.export import fold_name
-from textbcv.heldout import HeldoutSet, heldout_record, read_heldout
+from textbcv.heldout import HeldoutSet, read_heldout
 from textbcv.pipeline import (
     CompareOptions,
-    _sha256,
     assemble_report,
     corpus_meta,
     fold_clusters,
@@ -41,7 +41,7 @@ from textbcv.pipeline import (
 )
 from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
 from textbcv.run_dir import RunDir
-from textbcv.scoring import count_chunks, sentence_counts
+from textbcv.scoring import count_chunks, heldout_record, sentence_counts
 from textbcv.split import SplitSet, load_splits
 from textbcv.tagging import FoldStore
 
@@ -102,7 +102,7 @@ def check_pred_scheme(scheme: str | None, task: str) -> str | None:
 def _digest(paths: Sequence[Path]) -> str:
     h = hashlib.sha256()
     for p in paths:
-        h.update(_sha256(str(p)).encode("ascii"))
+        h.update(file_sha256(str(p)).encode("ascii"))
     return h.hexdigest()
 
 
@@ -245,7 +245,7 @@ def evaluate(
     heldout = read_heldout(options.heldout, raw, options, format=raw.format,
                            columns=columns, scheme=scheme) if options.heldout else []
     store = FoldStore(run_dir.folds)  # in memory until written (no file exists: checked above)
-    imported = {"splits": {"path": os.fspath(splits), "sha256": _sha256(os.fspath(splits))}, "systems": {}}
+    imported = {"splits": {"path": os.fspath(splits), "sha256": file_sha256(os.fspath(splits))}, "systems": {}}
     for s in imported_systems:
         records, provenance = _score_system(s, split_set, prepared, gold, options, pred_scheme, types, heldout)
         for rec in records:

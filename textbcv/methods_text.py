@@ -1,7 +1,7 @@
 """The setup of a comparison in words: units, balance, count factor, systems, the methods paragraph to paste,
 and the ``textbcv`` command that remakes the report.
 
-Read from the report alone (a :class:`~textbcv.compare_report.CompareReport` or ``report.json``'s dict), for
+Read from the report alone (a :class:`~textbcv.report_model.CompareReport` or ``report.json``'s dict), for
 ``report.md``'s setup and methods sections and ``report.tex``.
 """
 

@@ -16,15 +16,13 @@ directory (``textbcv report DIR --redraw``).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
 
 from textbcv.stats.onesplit import RESAMPLES, SHUFFLES, one_split_tests
 
-__all__ = ["one_split_section", "one_split_markdown", "redraw", "fold_label", "RESAMPLES", "SHUFFLES"]
+__all__ = ["one_split_section", "one_split_markdown", "fold_label", "RESAMPLES", "SHUFFLES"]
 
 #: Why the block is missing when the folds have no per-sentence counts.
 NO_COUNTS = ("the folds of this run were saved without per-sentence counts (by an earlier textbcv version); "
@@ -122,63 +120,9 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
     }
 
 
-def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
-    """Recompute the ``one_split`` block of a finished run from its ``folds.jsonl``; rewrite ``report.json`` and
-    ``report.md``.
-
-    Nothing is trained and nothing else in the report changes; a run whose
-    folds have no per-sentence counts gets a block saying so. The report
-    files are rewritten in place when they are textbcv's own (listed in the
-    run manifest, unchanged); otherwise (a run of an earlier version, an
-    edited report) the redrawn report goes into the run's folder
-    ``redrawn/``. Returns the updated report and the folder it is in.
-
-    Raises
-    ------
-    InputError
-        When ``out_dir`` holds no ``report.json`` and ``folds.jsonl`` of a finished run.
-    """
-    from textbcv._io import load_json
-    from textbcv.errors import InputError
-    from textbcv.foldfile import read_fold_records
-    from textbcv.run_dir import RunDir
-    from textbcv.tagging.store import fold_key
-
-    run = RunDir(out_dir)
-    run.require("report.json", "folds.jsonl", prefix="--redraw: ")
-    report = load_json(run.report_json)
-    if not isinstance(report, dict) or not isinstance(report.get("systems"), dict) or "m" not in report:
-        raise InputError("--redraw: not a report written by textbcv", file=str(run.report_json))
-    records = {fold_key(rec): rec for _, rec in read_fold_records(run.folds)}
-    opts = report.get("meta", {}).get("options", {})
-    report["one_split"] = one_split_section(records, list(report["systems"]), int(report["m"]),
-                                            seed=int(report.get("meta", {}).get("seed", opts.get("seed", 0))),
-                                            alpha=float(report.get("alpha", 0.05)))
-    if run.is_run() and all(run.owns(n) or not (run.path / n).exists() for n in ("report.json", "report.md",
-                                                                                "report.tex")):
-        run.claim()
-        try:
-            run.write_report(report, plots=False)
-        finally:
-            run.unlock()
-        return report, run.path
-    where = RunDir(run.path / "redrawn")
-    if run.is_run():
-        run.claim("redrawn")
-        run.unlock()
-    elif (where.path.exists() or where.path.is_symlink()) and not where.is_run():
-        raise InputError("redrawn/ was not made by textbcv; move it away to redraw the report", file=str(where.path))
-    where.claim()
-    try:
-        where.write_report(report, plots=False)
-    finally:
-        where.unlock()
-    return report, where.path
-
-
 def one_split_markdown(report) -> list[str]:
     """The "What one split would claim" section of ``report.md`` (lines), from the report's ``one_split`` block
-    (a :class:`~textbcv.compare_report.CompareReport` or ``report.json``'s dict).
+    (a :class:`~textbcv.report_model.CompareReport` or ``report.json``'s dict).
 
     Examples
     --------

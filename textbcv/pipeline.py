@@ -10,7 +10,6 @@ the report in :mod:`textbcv.compare_report` and the run directory's layout in
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Sequence
@@ -20,14 +19,17 @@ from pathlib import Path
 import numpy as np
 
 from textbcv import defaults
+from textbcv._io import file_sha256
 from textbcv.compare_options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
-from textbcv.compare_report import REPORT_FORMAT, CompareReport, FoldsAnswer, answer_for, assemble_report, rerender
+from textbcv.compare_report import FoldsAnswer, answer_for, assemble_report, rerender
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
-from textbcv.corpus.transform import filter_chunks, words_to_characters
+from textbcv.corpus.transform import filter_chunks, prepare_corpus
 from textbcv.design_effects import design_effects_of, fold_clusters
 from textbcv.errors import InputError
 from textbcv.heldout import read_heldout
+from textbcv.report_files import write_report_files
+from textbcv.report_model import REPORT_FORMAT, CompareReport
 from textbcv.run_dir import RUN_FILES, RUN_MARKERS, RunDir
 from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits
 from textbcv.stats.sequential import stop_reason
@@ -37,19 +39,6 @@ __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_M
            "run_compare", "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta",
            "options_from_splits", "answer_for", "rerender", "fold_clusters", "design_effects_of", "REPORT_FORMAT",
            "VARIANTS", "SPLIT_METHODS", "TASKS", "STOP_RULES", "CompareReport", "FoldsAnswer", "RunDir"]
-
-
-def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
-    """The corpus as the task sees it: characters and words for ``cws``; tagged tokens for ``ner``."""
-    if task == "cws":
-        if corpus.format == "segmented" or corpus.scheme in ("bmes", "bb2b3mes"):
-            return corpus
-        return words_to_characters(corpus)
-    if not any(s.tags for s in corpus):
-        first = corpus[0]
-        raise InputError('{task}="ner" needs a tag column (e.g. {columns}="token,pos,chunk,ner"); this corpus has none',
-                         file=first.source, line=first.line, param=("task", "columns"))
-    return corpus
 
 
 def gold_chunks(corpus: Corpus, options: CompareOptions) -> list[tuple]:
@@ -63,13 +52,6 @@ def gold_chunks(corpus: Corpus, options: CompareOptions) -> list[tuple]:
                              f"(types: {', '.join(sorted(present)) or 'none'})", param="chunk_types")
     return [filter_chunks(s.chunks, keep, options.untyped) for s in corpus]
 
-
-def _sha256(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 class StaleRunError(InputError):
@@ -158,7 +140,7 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
     for p in raw.files:
         entry: dict = {"path": str(p)}
         if os.path.isfile(p):
-            entry.update(bytes=os.path.getsize(p), sha256=_sha256(p))
+            entry.update(bytes=os.path.getsize(p), sha256=file_sha256(p))
         files.append(entry)
     types: dict[str, int] = {}
     for g in gold:
@@ -174,7 +156,7 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
 def write_report(out: str | os.PathLike, report: dict | CompareReport, plots: bool = True) -> None:
     """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the plots into ``out``
     (:meth:`textbcv.run_dir.RunDir.write_report`)."""
-    RunDir(out).write_report(report, plots)
+    write_report_files(RunDir(out), report, plots)
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The PNG plots of a comparison: posteriors, the F1 difference of each pair, P(row better) and per-fold F1;
 and Demšar's critical-difference diagram of ``textbcv test --classic``.
 
-Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.compare_report.CompareReport`, or
+Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.report_model.CompareReport`, or
 ``report.json``'s dict), byte-identical for the same report: the PNG metadata holds no software version.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from textbcv.compare_report import CompareReport
+from textbcv.report_model import CompareReport
 from textbcv.stats.compare import system_posteriors
 from textbcv.verdicts import (
     Report,

@@ -1,6 +1,6 @@
 """``report.md`` of a comparison: its sections, in order, from the report alone.
 
-Everything here reads a :class:`~textbcv.compare_report.CompareReport` (or
+Everything here reads a :class:`~textbcv.report_model.CompareReport` (or
 ``report.json``'s dict, read first), so a report can be re-rendered from a
 run directory alone (``textbcv report DIR``).
 
@@ -25,7 +25,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from textbcv.compare_report import CompareReport
 from textbcv.methods_text import (
     corpus_types,
     methods_paragraph,
@@ -43,6 +42,7 @@ from textbcv.plots import (
     write_cd_diagram,
     write_plots,
 )
+from textbcv.report_model import CompareReport
 from textbcv.stats.answer import Posterior
 from textbcv.stats.compare import pooled_scores, undefined_reason
 from textbcv.textbook import (
@@ -398,7 +398,7 @@ def run_markdown(report: Report) -> list[str]:
 
 
 def methods_markdown(report: Report) -> list[str]:
-    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.verdicts.methods_paragraph`)."""
+    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.methods_text.methods_paragraph`)."""
     return ["", "## Methods (to paste)", "", methods_paragraph(report)]
 
 

@@ -21,22 +21,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from textbcv._io import file_sha256
 from textbcv.errors import InputError
-
-
-def _sha256(path: Path) -> str:
-    import hashlib
-
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-if TYPE_CHECKING:
-    from textbcv.compare_report import CompareReport
 
 __all__ = ["RunDir", "RUN_FILES", "RUN_MARKERS", "MANIFEST", "MANIFEST_FORMAT"]
 
@@ -181,34 +168,6 @@ class RunDir:
         """True when the directory holds a run manifest (:data:`MANIFEST`)."""
         return (self.path / MANIFEST).is_file()
 
-    def check_fold_counts(self, report: dict) -> None:
-        """InputError unless ``report``'s fold counts are non-negative integers equal to those of ``folds.jsonl``
-        (when the run has one): a report is redrawn from the run's own records, never from edited numbers."""
-        from textbcv._io import json_count
-        from textbcv.fold_counts import read_folds_jsonl
-
-        where = str(self.report_json)
-        counts = report.get("fold_counts")
-        if not isinstance(counts, dict) or not counts:
-            raise InputError("no fold counts: not a report of this textbcv version", where)
-        for name, folds in counts.items():
-            if not isinstance(folds, list):
-                raise InputError(f"fold_counts.{name} must be a list of folds", where)
-            for i, f in enumerate(folds):
-                if not isinstance(f, dict):
-                    raise InputError(f"fold_counts.{name}[{i}] must hold tp, fp and fn", where)
-                for k in ("tp", "fp", "fn"):
-                    json_count(f.get(k), f"fold_counts.{name}[{i}].{k}", where)
-        if not self.folds.is_file():
-            return
-        _, systems = read_folds_jsonl(str(self.folds))
-        for name, folds in counts.items():
-            have = [{k: int(f[k]) for k in ("tp", "fp", "fn")} for f in systems.get(name, [])[: len(folds)]]
-            want = [{k: int(f[k]) for k in ("tp", "fp", "fn")} for f in folds]
-            if have != want:
-                raise InputError(f"its fold counts of {name!r} differ from folds.jsonl's (was report.json edited?); "
-                                 "the report is redrawn only from the run's own fold records", where)
-
     def is_legacy_run(self) -> bool:
         """True for a run of a textbcv version before the manifest (its files, no :data:`MANIFEST`)."""
         return self.path.is_dir() and not (self.path / MANIFEST).exists() and any(
@@ -256,7 +215,7 @@ class RunDir:
             return p.is_dir()
         if entry == "append":
             return p.is_file()
-        return p.is_file() and _sha256(p) == entry
+        return p.is_file() and file_sha256(p) == entry
 
     def check_writable_file(self, name: str) -> Path:
         """The path of ``name`` in the run, after checking textbcv may (re)write it: absent, or its own."""
@@ -305,7 +264,7 @@ class RunDir:
         for name in names:
             p = self.path / name
             if p.is_file():
-                man["files"][name] = _sha256(p)
+                man["files"][name] = file_sha256(p)
             else:
                 man["files"].pop(name, None)
         write_json(self.path / MANIFEST, man)
@@ -373,50 +332,7 @@ class RunDir:
         self.require("report.md")
         return read_text(self.report_md, hint="not a report written by textbcv")
 
-    def load_report(self) -> dict:
-        """``report.json`` of this textbcv version (format and fold counts checked); InputError otherwise."""
-        from textbcv._io import loads_json, read_text
-        from textbcv.compare_report import REPORT_FORMAT
-
-        self.require("report.json")
-        path = self.report_json
-        report = loads_json(read_text(path, hint="not a report written by textbcv"), str(path))
-        if not isinstance(report, dict) or report.get("format") != REPORT_FORMAT or "fold_counts" not in report:
-            raise InputError(f"not a report of this textbcv version (format {REPORT_FORMAT} with fold_counts)",
-                             str(path))
-        return report
-
     # --- writing ------------------------------------------------------------------------------------------
-    def write_report(self, report: dict | CompareReport, plots: bool = True) -> None:
-        """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the PNG plots of ``report``.
-
-        ``report.md`` embeds the plots written (relative links); a plot of an
-        earlier rendering that this one does not draw is removed, so that no
-        picture contradicts the report beside it.
-        """
-        from textbcv._io import atomic_write, write_json
-        from textbcv.compare_report import CompareReport
-        from textbcv.report import plot_names, render_markdown, write_plots
-        from textbcv.report_tex import render_tex
-
-        typed = CompareReport.coerce(report)
-        names = plot_names(typed) if plots else []
-        pngs = [f for f in RUN_FILES if f.endswith(".png")]
-        for name in ("report.json", "report.md", "report.tex", *pngs):  # all checked before anything is written
-            if name in names or not name.endswith(".png") or (self.path / name).exists():
-                self.check_writable_file(name)
-        write_json(self.report_json, report.to_dict() if isinstance(report, CompareReport) else report)
-        if plots:
-            write_plots(typed, self.path)
-        for stale in pngs:  # only textbcv's own plots of an earlier rendering (checked above)
-            if stale not in names:
-                (self.path / stale).unlink(missing_ok=True)
-        with atomic_write(self.report_md) as f:
-            f.write(render_markdown(typed, names))
-        with atomic_write(self.report_tex) as f:
-            f.write(render_tex(typed))
-        self.record("report.json", "report.md", "report.tex", *pngs)
-
     def remove_run_files(self) -> None:
         """Delete the files textbcv wrote in this run (the demo's own stale run); any other file stays."""
         for f in RUN_FILES:

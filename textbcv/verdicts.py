@@ -8,7 +8,7 @@ decision — for the report's tables, its conclusion, its plot titles, the
 LaTeX tables and the terminal — so that no two places can disagree, and none
 names a winner the rule did not name.
 
-Everything here reads a :class:`~textbcv.compare_report.CompareReport`, a
+Everything here reads a :class:`~textbcv.report_model.CompareReport`, a
 bare :class:`~textbcv.stats.answer.BayesAnswer` (a ``textbcv test``
 answer), or the JSON dict of either (read first: :func:`as_report`), and a
 pair's :class:`~textbcv.stats.answer.Comparison`. Scores in text are percent
@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
-from textbcv.compare_report import CompareReport
+from textbcv.report_model import CompareReport
 from textbcv.stats.answer import BayesAnswer, Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
 from textbcv.stats.sequential import SequentialPair
@@ -47,13 +47,13 @@ __all__ = ["THRESHOLD", "NO_CLEAR_DIFFERENCE", "Report", "as_report", "as_compar
 
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
 
-#: What the functions here read: a :class:`~textbcv.compare_report.CompareReport`, a bare
+#: What the functions here read: a :class:`~textbcv.report_model.CompareReport`, a bare
 #: :class:`~textbcv.stats.answer.BayesAnswer` (``textbcv test``), or the ``report.json`` dict of either.
 Report = Union[CompareReport, BayesAnswer, Mapping[str, Any]]
 
 
 def as_report(report: Report) -> CompareReport:
-    """``report`` as a :class:`~textbcv.compare_report.CompareReport` (dicts are read, typed values kept)."""
+    """``report`` as a :class:`~textbcv.report_model.CompareReport` (dicts are read, typed values kept)."""
     return CompareReport.coerce(report)
 
 
@@ -459,15 +459,3 @@ def _and(items: Sequence[str]) -> str:
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
-
-#: Names that moved to :mod:`textbcv.methods_text`, still readable from here.
-_MOVED = ("REFERENCE", "unit_text", "balance_text", "variant_text", "template_text", "system_settings",
-          "corpus_types", "methods_paragraph", "reproduce_command")
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        from textbcv import methods_text
-
-        return getattr(methods_text, name)
-    raise AttributeError(f"module 'textbcv.verdicts' has no attribute {name!r}")

@@ -17,7 +17,7 @@ from pathlib import Path
 from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, check_threshold, rope_fraction, rope_warning
 from textbcv.errors import InputError
 
-__all__ = ["register", "run", "print_report", "render_terminal", "read_report_md", "rewrite"]
+__all__ = ["register", "run", "print_report", "render_terminal", "read_report_md"]
 
 
 def register(sub) -> None:
@@ -101,56 +101,11 @@ def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None
     print(f"\nFiles in {run.path}/: " + ", ".join(run.files()))
 
 
-def what_if_name(threshold: float | None, rope: float | None) -> str:
-    """The folder of a redrawn report: ``what-if-threshold-0.99``, ``what-if-rope-0.5`` (points), or both.
-
-    >>> what_if_name(0.99, None), what_if_name(None, 0.005), what_if_name(0.9, 0.0)
-    ('what-if-threshold-0.99', 'what-if-rope-0.5', 'what-if-threshold-0.9-rope-0')
-    """
-    parts = []
-    if threshold is not None:
-        parts.append(f"threshold-{threshold:g}")
-    if rope is not None:
-        parts.append(f"rope-{round(100 * rope, 10):g}")
-    return "what-if-" + "-".join(parts)
-
-
-def rewrite(out_dir: str | os.PathLike, threshold: float | None = None, rope: float | None = None,
-            plots: bool = True) -> tuple[dict, Path]:
-    """Recompute the report of ``out_dir`` under ``threshold`` / ``rope`` (a fraction; 0 removes it) from its
-    fold counts and write it into the run's folder :func:`what_if_name`; return the new report and the folder.
-
-    The run's own report files are left as they are. ``report.json``'s fold counts must be those of the run's
-    ``folds.jsonl`` (an edited ``report.json`` is refused, not redrawn as the truth).
-    """
-    from textbcv.compare_report import rerender
-    from textbcv.run_dir import RunDir
-
-    run = RunDir(out_dir)
-    report = run.load_report()
-    run.check_fold_counts(report)
-    new = rerender(report, threshold=threshold, rope=rope)
-    name = what_if_name(threshold, rope)
-    where = RunDir(run.path / name)
-    if run.is_run():
-        run.claim(name)  # the folder is the run's own (checked: not one of the user's)
-        run.unlock()
-    elif (where.path.exists() or where.path.is_symlink()) and not where.is_run():
-        raise InputError(f"{name} was not made by textbcv; move it away to redraw the report there",
-                         file=str(where.path))
-    where.claim()
-    try:
-        where.write_report(new, plots=plots)
-    finally:
-        where.unlock()
-    return new, where.path
-
-
 def run(args: argparse.Namespace) -> int:
     out = Path(args.dir)
-    if args.redraw:
-        from textbcv.onesplit import redraw
+    from textbcv.report_files import redraw, rewrite  # here, not at the top: `textbcv --help` stays fast
 
+    if args.redraw:
         _, where = redraw(out)
         if where != out:
             print(f"textbcv: {out}'s report files are not textbcv's own as written (an earlier version's run, or "

@@ -100,7 +100,7 @@ def check_tag_columns(stream) -> None:
 def run(args: argparse.Namespace) -> int:
     """Score ``args.file`` and print the report."""
     from textbcv.corpus.conlleval import read_tag_stream
-    from textbcv.tag_scoring import format_conlleval, score_codes
+    from textbcv.scoring import format_conlleval, score_codes
 
     s = read_tag_stream(args.file, docstart="boundary" if args.json else "token", encoding=args.encoding)
     check_tag_columns(s)
@@ -128,8 +128,7 @@ def orphan_report(stream, scheme: str) -> dict | None:
     (always for IOB1, IOE1, IOE2), else ``{"scheme", "gold", "predicted",
     "prefixes", "message"}``.
     """
-    from textbcv.schemes import CONLLEVAL, get_scheme, split_tag
-    from textbcv.tag_arrays import detect_pairs, orphan_pairs, tag_pairs
+    from textbcv.schemes import CONLLEVAL, detect_pairs, get_scheme, orphan_pairs, split_tag, tag_pairs
 
     n = len(stream.vocab)
     gold_pairs, pred_pairs = tag_pairs(stream.gold, n), tag_pairs(stream.pred, n)

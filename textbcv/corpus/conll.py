@@ -11,7 +11,7 @@ space inside a token stays part of it. Columns get roles (``token``,
 
 Files are read whole and split in bulk (a 200,000-token file in a small
 multiple of a bare ``line.split()`` loop); the tag scheme is detected with
-array operations (:func:`textbcv.tag_arrays.detect_codes`).
+array operations (:func:`textbcv.schemes.detect_codes`).
 """
 
 from __future__ import annotations
@@ -248,8 +248,7 @@ def _tag_error(files: list[_File], flat_index: int, message: str, param: str | N
 def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarray, paths: list[str],
                     scheme: str | None) -> str | None:
     """The scheme of the ``ner`` columns (given or detected), after checking every distinct tag."""
-    from textbcv.schemes import SCHEMES, get_scheme, split_tag
-    from textbcv.tag_arrays import TagCodes, detect_codes
+    from textbcv.schemes import SCHEMES, TagCodes, detect_codes, get_scheme, split_tag
 
     codes_of = TagCodes()
     codes = np.fromiter(map(codes_of.__getitem__, chain.from_iterable(tag_seqs)), dtype=np.int64,

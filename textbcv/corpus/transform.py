@@ -1,4 +1,4 @@
-"""Corpus transforms used before splitting: words to characters, chunk filters."""
+"""Corpus transforms used before splitting: words to characters, chunk filters, the corpus a task sees."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from textbcv.corpus.model import Chunk, Corpus, Sentence
 from textbcv.corpus.segmented import bmes_tags
 from textbcv.errors import InputError
 
-__all__ = ["words_to_characters", "filter_chunks"]
+__all__ = ["words_to_characters", "filter_chunks", "prepare_corpus"]
 
 
 def words_to_characters(corpus: Corpus) -> Corpus:
@@ -48,3 +48,16 @@ def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None,
     if untyped:
         out = [(a, b, "") for a, b, _ in out]
     return tuple(out)
+
+
+def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
+    """The corpus as the task sees it: characters and words for ``cws``; tagged tokens for ``ner``."""
+    if task == "cws":
+        if corpus.format == "segmented" or corpus.scheme in ("bmes", "bb2b3mes"):
+            return corpus
+        return words_to_characters(corpus)
+    if not any(s.tags for s in corpus):
+        first = corpus[0]
+        raise InputError('{task}="ner" needs a tag column (e.g. {columns}="token,pos,chunk,ner"); this corpus has none',
+                         file=first.source, line=first.line, param=("task", "columns"))
+    return corpus

@@ -33,7 +33,7 @@ from textbcv.corpus.model import Chunk, Sentence
 from textbcv.corpus.writers import write_conlleval
 from textbcv.errors import InputError
 from textbcv.schemes import decode, encode
-from textbcv.scoring import count_chunks, sentence_counts
+from textbcv.scoring import count_chunks, heldout_record, sentence_counts
 from textbcv.tagging.crf import CRFTagger
 from textbcv.tagging.features import extract
 from textbcv.tagging.store import FoldStore
@@ -204,7 +204,6 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         "spec": system.to_dict(),
     }
     if payload.heldout:
-        from textbcv.heldout import heldout_record
 
         t0 = time.perf_counter()
         record["heldout"] = {}

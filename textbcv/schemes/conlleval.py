@@ -1,7 +1,7 @@
 """conlleval.pl's own chunk rules (``startOfChunk`` / ``endOfChunk``, version 2004-01-26), which know the prefixes
 ``B I E O [ ] .`` and nothing else: the pseudo-scheme ``"conlleval"`` of :func:`textbcv.schemes.decode`.
 
-Plain Python on one tag bigram at a time (cached); :mod:`textbcv.tag_scoring`
+Plain Python on one tag bigram at a time (cached); :mod:`textbcv.scoring`
 applies the same rules to whole files with arrays.
 """
 

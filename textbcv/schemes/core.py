@@ -43,8 +43,6 @@ Examples
 ([(0, 2, 'X')], [(0, 1, 'X'), (1, 2, 'X')])
 >>> encode([(0, 1, ""), (1, 6, "")], 6, "bb2b3mes")
 ['S', 'B', 'B2', 'B3', 'M', 'E']
->>> detect([["B", "E", "S"], ["B", "M", "E"]])
-'bmes'
 """
 
 from __future__ import annotations
@@ -52,13 +50,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from textbcv.conlleval_rules import (
+from textbcv.errors import InputError
+from textbcv.schemes.conlleval import (
     _decode_conlleval,
     conlleval_end,
     conlleval_split,
     conlleval_start,
 )
-from textbcv.errors import InputError
 
 __all__ = [
     "Scheme",
@@ -72,7 +70,6 @@ __all__ = [
     "encode",
     "decode",
     "convert",
-    "detect",
     "is_valid",
     "conlleval_start",
     "conlleval_end",
@@ -440,60 +437,3 @@ def _sequences(tags: Iterable) -> list[tuple[str, ...]]:
     if not items or isinstance(items[0], str):
         return [tuple(items)]
     return [tuple(s) for s in items]
-
-
-def detect(tags: Iterable) -> str:
-    """The tagging scheme of ``tags`` (one tag sequence, or an iterable of sequences).
-
-    The candidates are the schemes whose prefixes cover every prefix used;
-    of those, the first in the order iob2, iob1, ioe2, ioe1, iobes, bilou,
-    bmes, bb2b3mes under which every sequence is strictly valid wins
-    (untyped tags prefer bmes to iobes; ``M``/``B2`` decide bmes and
-    bb2b3mes). When no candidate is strictly valid (annotation slips), B/I
-    tags are called iob1 or iob2 by which way most chunks open, other tags
-    the first candidate; lenient decoding repairs the rest.
-
-    Raises
-    ------
-    InputError
-        When no scheme has all the prefixes used.
-
-    Examples
-    --------
-    >>> detect(["I-PER", "O", "I-LOC", "B-LOC"])
-    'iob1'
-    >>> detect([["B-PER", "I-PER"], ["B-LOC"]])
-    'iob2'
-    >>> detect(["B-PER", "E-PER", "S-LOC"])
-    'iobes'
-    >>> detect(["B", "B2", "B3", "M", "E"])
-    'bb2b3mes'
-    """
-    import numpy as np
-
-    from textbcv.tag_arrays import detect_codes
-
-    seqs = _sequences(tags)
-    codes_of: dict[str, int] = {OUTSIDE: 0}
-    flat = []
-    for s in seqs:
-        for t in s:
-            c = codes_of.get(t)
-            if c is None:
-                c = codes_of[t] = len(codes_of)
-            flat.append(c)
-    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
-    return detect_codes(np.array(flat, dtype=np.int64), list(codes_of), lengths)
-
-
-#: Names that live in :mod:`textbcv.tag_arrays` (the same rules on integer-coded tags), still importable from here.
-_ARRAYS = ("TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs", "detect_codes",
-           "detect_stream", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES")
-
-
-def __getattr__(name: str):
-    if name in _ARRAYS:
-        from textbcv import tag_arrays
-
-        return getattr(tag_arrays, name)
-    raise AttributeError(f"module 'textbcv.schemes' has no attribute {name!r}")

@@ -5,28 +5,30 @@ A corpus is one stream of codes in which every sentence is preceded by an
 stream equals decoding each sentence); a file of 10^7 tags is coded once
 (:class:`TagCodes`) and decoded, checked and scheme-detected without a Python
 object per tag. ``tests/test_schemes_arrays.py`` checks every function here
-against its one-sentence-at-a-time counterpart in :mod:`textbcv.schemes`.
+against its one-sentence-at-a-time counterpart in :mod:`textbcv.schemes.core`. :func:`detect` (the scheme of
+tag sequences) is here because it works on the codes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from textbcv.errors import InputError
-from textbcv.schemes import (
+from textbcv.schemes.core import (
     _BEGIN,
     _END,
     _PREFERENCE,
     OUTSIDE,
     SCHEMES,
     Scheme,
+    _sequences,
     get_scheme,
     make_tag,
     split_tag,
 )
 
-__all__ = ["TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs", "detect_codes",
-           "detect_stream", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]
+__all__ = ["detect", "TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs",
+           "detect_codes", "detect_stream", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]
 
 
 class TagCodes(dict):
@@ -301,3 +303,44 @@ def orphan_pairs(pairs, vocab: Sequence[str], scheme: str | Scheme) -> dict[str,
 
 #: Schemes whose chunks must start with their own start prefixes (orphan starts are counted and reported).
 ORPHAN_SCHEMES = ("iob2", "iobes", "bilou", "bmes", "bb2b3mes")
+
+def detect(tags: Iterable) -> str:
+    """The tagging scheme of ``tags`` (one tag sequence, or an iterable of sequences).
+
+    The candidates are the schemes whose prefixes cover every prefix used;
+    of those, the first in the order iob2, iob1, ioe2, ioe1, iobes, bilou,
+    bmes, bb2b3mes under which every sequence is strictly valid wins
+    (untyped tags prefer bmes to iobes; ``M``/``B2`` decide bmes and
+    bb2b3mes). When no candidate is strictly valid (annotation slips), B/I
+    tags are called iob1 or iob2 by which way most chunks open, other tags
+    the first candidate; lenient decoding repairs the rest.
+
+    Raises
+    ------
+    InputError
+        When no scheme has all the prefixes used.
+
+    Examples
+    --------
+    >>> detect(["I-PER", "O", "I-LOC", "B-LOC"])
+    'iob1'
+    >>> detect([["B-PER", "I-PER"], ["B-LOC"]])
+    'iob2'
+    >>> detect(["B-PER", "E-PER", "S-LOC"])
+    'iobes'
+    >>> detect(["B", "B2", "B3", "M", "E"])
+    'bb2b3mes'
+    """
+    import numpy as np
+
+    seqs = _sequences(tags)
+    codes_of: dict[str, int] = {OUTSIDE: 0}
+    flat = []
+    for s in seqs:
+        for t in s:
+            c = codes_of.get(t)
+            if c is None:
+                c = codes_of[t] = len(codes_of)
+            flat.append(c)
+    lengths = np.array([len(s) for s in seqs], dtype=np.int64)
+    return detect_codes(np.array(flat, dtype=np.int64), list(codes_of), lengths)

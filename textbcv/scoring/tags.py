@@ -35,13 +35,14 @@ import numpy as np
 from textbcv.errors import InputError
 from textbcv.schemes import (
     CONLLEVAL,
+    TagCodes,
+    chunk_spans,
     conlleval_end,
     conlleval_split,
     conlleval_start,
     get_scheme,
 )
-from textbcv.scoring import ChunkCounts, TagScore, Tally
-from textbcv.tag_arrays import TagCodes, chunk_spans
+from textbcv.scoring.counts import ChunkCounts, TagScore, Tally
 
 __all__ = ["score_tags", "score_codes", "format_conlleval"]
 

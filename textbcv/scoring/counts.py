@@ -7,9 +7,9 @@ pooled or per-fold scores come from the same object.
 Two entry points:
 
 * :func:`count_chunks` compares chunk sets (e.g. ``Sentence.chunks``);
-* :func:`textbcv.tag_scoring.score_tags` compares tag sequences (conlleval.pl
+* :func:`textbcv.scoring.score_tags` compares tag sequences (conlleval.pl
   exactly, vectorised), returning this module's :class:`TagScore`; it and
-  :func:`~textbcv.tag_scoring.format_conlleval` are importable from here too.
+  :func:`~textbcv.scoring.format_conlleval` are importable from here too.
 
 Examples
 --------
@@ -35,6 +35,7 @@ __all__ = [
     "count_chunks",
     "sentence_counts",
     "count_lexicon",
+    "heldout_record",
 ]
 
 Chunk = tuple[int, int, str]
@@ -231,7 +232,7 @@ class TagScore:
 
     Examples
     --------
-    >>> from textbcv.tag_scoring import score_tags
+    >>> from textbcv.scoring import score_tags
     >>> s = score_tags([["B-X", "O"]], [["B-X", "B-X"]])
     >>> s.tokens, s.correct_tags, s.accuracy, s.counts.overall
     (2, 1, 0.5, Tally(tp=1, fp=1, fn=0))
@@ -444,13 +445,14 @@ def count_lexicon(
     return LexiconCounts(iv, ivc, oov, oovc)
 
 
-#: Names that live in :mod:`textbcv.tag_scoring` (scoring tag sequences), still importable from here.
-_TAG_SCORING = ("score_tags", "score_codes", "format_conlleval")
+def heldout_record(gold: Sequence, pred: Sequence) -> dict:
+    """What a fold's record keeps of one held-out file: its chunk counts and every sentence's TP / FP / FN.
 
-
-def __getattr__(name: str):
-    if name in _TAG_SCORING:
-        from textbcv import tag_scoring
-
-        return getattr(tag_scoring, name)
-    raise AttributeError(f"module 'textbcv.scoring' has no attribute {name!r}")
+    Examples
+    --------
+    >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])
+    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0},
+                'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}},
+     'sentences': [[1, 0, 0], [0, 1, 0]]}
+    """
+    return {"counts": count_chunks(gold, pred).to_dict(), "sentences": sentence_counts(gold, pred).tolist()}

@@ -1,0 +1,199 @@
+"""What ``report.json`` holds, as a typed value (:class:`CompareReport`), and reading it back from a run.
+
+:meth:`CompareReport.to_dict` is ``report.json`` and :meth:`CompareReport.from_dict` reads it back,
+so the renderers (:mod:`textbcv.report`, :mod:`textbcv.report_tex`, :mod:`textbcv.verdicts`) read
+attributes. :func:`load_report` reads a run directory's ``report.json`` (format checked).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from textbcv.errors import InputError
+from textbcv.run_dir import RunDir
+from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
+from textbcv.stats.sequential import SequentialPair
+
+__all__ = ["CompareReport", "REPORT_FORMAT", "load_report"]
+
+#: The ``format`` of ``report.json``.
+REPORT_FORMAT = "textbcv-report/1"
+
+
+@dataclass(frozen=True)
+class CompareReport:
+    """What ``report.json`` holds: the Bayes answer, the per-fold scores, the sequential t-test, the setup.
+
+    Attributes
+    ----------
+    answer : BayesAnswer
+        Posteriors and the Bayes test (:mod:`textbcv.stats.answer`); its
+        fields are also attributes of the report (``report.systems``,
+        ``report.comparisons``, ``report.m``, ...).
+    fold_counts : dict
+        name → 2m ``{"tp", "fp", "fn"}`` in fold order.
+    fold_f1 : dict
+        name → 2m per-fold F1.
+    per_type : dict
+        name → chunk type → pooled counts and P / R / F1.
+    sequential : tuple of SequentialPair
+        The sequential t-test of every pair on per-fold F1 differences.
+    design_effects : dict or None
+        name → metric → the design effect measured on the folds (whatever the
+        variant), and ``design_effect_folds`` its per-fold values.
+    stopping, split_quality, split, meta, run, heldout, one_split : dict or None
+        The report's other blocks, as in ``report.json`` (docs/formats.md).
+    conclusion : str or None
+        The plain-language answer (:func:`textbcv.verdicts.conclusion`).
+    """
+
+    answer: BayesAnswer
+    fold_counts: dict = field(default_factory=dict)
+    fold_f1: dict = field(default_factory=dict)
+    per_type: dict = field(default_factory=dict)
+    sequential: tuple[SequentialPair, ...] = ()
+    design_effects: dict | None = None
+    design_effect_folds: dict | None = None
+    stopping: dict | None = None
+    split_quality: dict | None = None
+    split: dict | None = None
+    meta: dict = field(default_factory=dict)
+    run: dict | None = None
+    heldout: dict | None = None
+    one_split: dict | None = None
+    conclusion: str | None = None
+    format: str = REPORT_FORMAT
+
+    # --- the answer's fields, read through -------------------------------------------------------------
+    @property
+    def m(self) -> int:
+        return self.answer.m
+
+    @property
+    def alpha(self) -> float:
+        return self.answer.alpha
+
+    @property
+    def systems(self) -> dict[str, dict[str, Posterior]]:
+        return self.answer.systems
+
+    @property
+    def names(self) -> list[str]:
+        return self.answer.names
+
+    @property
+    def comparisons(self) -> tuple[Comparison, ...]:
+        return self.answer.comparisons
+
+    @property
+    def threshold(self) -> float:
+        return self.answer.threshold
+
+    @property
+    def rope(self) -> float | None:
+        return self.answer.rope
+
+    @property
+    def rope_points(self) -> float | None:
+        return self.answer.rope_points
+
+    @property
+    def variant(self) -> str:
+        return self.answer.variant
+
+    @property
+    def count_factor(self) -> dict:
+        return self.answer.count_factor
+
+    @property
+    def prior(self) -> float:
+        return self.answer.prior
+
+    @property
+    def counts(self) -> dict:
+        return self.answer.counts
+
+    def comparisons_of(self, metric: str = "f1") -> list[Comparison]:
+        return self.answer.comparisons_of(metric)
+
+    def comparison(self, a: str, b: str, metric: str = "f1") -> Comparison:
+        return self.answer.comparison(a, b, metric)
+
+    def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
+        """P(``b`` better than ``a``) on ``metric``."""
+        return self.answer.p_better(a, b, metric)
+
+    # --- the setup --------------------------------------------------------------------------------------
+    @property
+    def options(self) -> dict:
+        """``meta.options``: every option of the comparison (empty when the report has no meta)."""
+        return self.meta.get("options") or {}
+
+    @property
+    def corpus(self) -> dict:
+        """``meta.corpus``: the corpus files, sizes and gold chunks (empty when unknown)."""
+        return self.meta.get("corpus") or {}
+
+    @property
+    def seed(self) -> int | None:
+        return self.meta.get("seed")
+
+    @property
+    def version(self) -> str:
+        """The textbcv version that made the report (``?`` when unknown)."""
+        return self.meta.get("textbcv", "?")
+
+    # --- JSON -------------------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The ``report.json`` content, key for key."""
+        out: dict = {"format": self.format, **self.answer.to_dict()}
+        if self.design_effects is not None:
+            out["design_effects"] = self.design_effects
+        if self.design_effect_folds is not None:
+            out["design_effect_folds"] = self.design_effect_folds
+        out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts,
+                   sequential=[s.to_dict() for s in self.sequential], stopping=self.stopping,
+                   split_quality=self.split_quality, split=self.split, meta=self.meta, run=self.run)
+        if self.heldout:
+            out["heldout"] = self.heldout
+        if self.one_split is not None:
+            out["one_split"] = self.one_split
+        out["conclusion"] = self.conclusion
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CompareReport:
+        """A report from ``report.json``'s content (or any dict with at least ``m`` and ``systems``)."""
+        return cls(
+            answer=BayesAnswer.from_dict(d), fold_counts=d.get("fold_counts") or {}, fold_f1=d.get("fold_f1") or {},
+            per_type=d.get("per_type") or {},
+            sequential=tuple(SequentialPair.from_dict(s) for s in d.get("sequential") or ()),
+            design_effects=d.get("design_effects"), design_effect_folds=d.get("design_effect_folds"),
+            stopping=d.get("stopping"), split_quality=d.get("split_quality"), split=d.get("split"),
+            meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
+            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT))
+
+    @classmethod
+    def coerce(cls, report: CompareReport | BayesAnswer | Mapping[str, Any]) -> CompareReport:
+        """``report`` as a CompareReport: itself, a bare answer wrapped, or a ``report.json`` dict read."""
+        if isinstance(report, CompareReport):
+            return report
+        if isinstance(report, BayesAnswer):
+            return cls(report)
+        return cls.from_dict(report)
+
+
+def load_report(run: RunDir) -> dict:
+    """``report.json`` of the run ``run`` if it is of this textbcv version (format and fold counts checked);
+    InputError otherwise."""
+    from textbcv._io import loads_json, read_text
+
+    run.require("report.json")
+    path = run.report_json
+    report = loads_json(read_text(path, hint="not a report written by textbcv"), str(path))
+    if not isinstance(report, dict) or report.get("format") != REPORT_FORMAT or "fold_counts" not in report:
+        raise InputError(f"not a report of this textbcv version (format {REPORT_FORMAT} with fold_counts)",
+                         str(path))
+    return report

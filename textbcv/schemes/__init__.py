@@ -1,0 +1,51 @@
+"""Tagging schemes as data: encode chunks into tags, decode tags into chunks, detect a scheme.
+
+:mod:`~textbcv.schemes.core` describes every scheme (:class:`Scheme`) and encodes, decodes and converts
+one sequence at a time; :mod:`~textbcv.schemes.conlleval` holds conlleval.pl's own chunk rules;
+:mod:`~textbcv.schemes.arrays` applies the same rules to whole integer-coded tag streams, and
+detects a scheme. Everything public is importable from here.
+
+Examples
+--------
+>>> encode([(0, 2, "PER"), (3, 4, "LOC")], 5, "iobes")
+['B-PER', 'E-PER', 'O', 'S-LOC', 'O']
+>>> detect([["B", "E", "S"], ["B", "M", "E"]])
+'bmes'
+"""
+
+from textbcv.schemes.arrays import (
+    ORPHAN_SCHEMES,
+    TagCodes,
+    chunk_flags,
+    chunk_spans,
+    detect,
+    detect_codes,
+    detect_pairs,
+    detect_stream,
+    orphan_chunks,
+    orphan_pairs,
+    scheme_arrays,
+    tag_pairs,
+    tag_stream,
+)
+from textbcv.schemes.conlleval import conlleval_end, conlleval_split, conlleval_start
+from textbcv.schemes.core import (
+    ALIASES,
+    CONLLEVAL,
+    OUTSIDE,
+    SCHEMES,
+    Scheme,
+    convert,
+    decode,
+    encode,
+    get_scheme,
+    is_valid,
+    make_tag,
+    scheme_names,
+    split_tag,
+)
+
+__all__ = ["Scheme", "SCHEMES", "ALIASES", "CONLLEVAL", "OUTSIDE", "scheme_names", "get_scheme", "split_tag",
+           "make_tag", "encode", "decode", "convert", "detect", "is_valid", "conlleval_start", "conlleval_end",
+           "conlleval_split", "TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs",
+           "detect_codes", "detect_stream", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]
