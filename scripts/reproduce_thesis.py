@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reproduce the thesis's §6.4 experiments (tables 6.1–6.4) with textbcv.pipeline.compare.
+"""Reproduce the thesis's §6.4 experiments (tables 6.1–6.4) with textbcv.comparison.pipeline.compare.
 
 m = 3 balanced BCV, CRF with the ``*-thesis`` feature templates (default
 L-BFGS settings), one run directory per experiment under ``--work``
@@ -34,7 +34,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from textbcv._io import write_json  # noqa: E402
-from textbcv.pipeline import CompareOptions, compare  # noqa: E402
+from textbcv.comparison.pipeline import CompareOptions, compare  # noqa: E402
 
 from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
 
@@ -226,7 +226,7 @@ def render(results: list[dict], meta: dict) -> str:
         lines += [f"**Smoke run** on the first {meta['sentences']} sentences with max_iterations = "
                   f"{meta['max_iterations']}: the figures below test the script, not the method.", ""]
     lines += [
-        f"`scripts/reproduce_thesis.py` ran `textbcv.pipeline.compare` with m = {meta['m']}, balanced BCV "
+        f"`scripts/reproduce_thesis.py` ran `textbcv.comparison.pipeline.compare` with m = {meta['m']}, balanced BCV "
         f"(label, lemma, length), seed {meta['seed']}, CRF L-BFGS (c1 = c2 = 0.1, "
         f"max_iterations = {meta['max_iterations'] or 100}) and the `ner-thesis` / `cws-thesis` templates "
         f"(word and POS, or character, uni/bi/trigrams in [−2, 2]), jobs = {meta['jobs']}; "

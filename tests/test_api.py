@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 import textbcv
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
+from textbcv.corpus.bundled import bundled_corpora
 from textbcv.errors import InputError
 from textbcv.tagging import LexiconTagger
 

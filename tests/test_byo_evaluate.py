@@ -24,8 +24,8 @@ from scipy.stats import beta
 from seqeval.metrics.sequence_labeling import get_entities
 
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
+from textbcv.corpus.bundled import bundled_corpora
 
 # ---------------------------------------------------------------- a tagger written outside textbcv
 
@@ -473,10 +473,10 @@ def test_one_system_or_a_bad_system_argument(ner, tmp_path, capsys):
 
 
 def test_python_evaluate_without_files_or_corpus_is_an_input_error(ner, tmp_path):
-    """textbcv.imported.evaluate(splits, None, ...) without corpus=: a worded InputError, not None in the reader."""
+    """comparison.imported.evaluate(splits, None, ...) without corpus=: a worded InputError, not None in the reader."""
+    from textbcv.comparison.imported import evaluate as evaluate_imported
+    from textbcv.comparison.pipeline import CompareOptions
     from textbcv.errors import InputError
-    from textbcv.imported import evaluate as evaluate_imported
-    from textbcv.pipeline import CompareOptions
 
     d, _, splits, _ = ner
     out = tmp_path / "run"

@@ -8,8 +8,8 @@ import os
 import pytest
 
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
+from textbcv.corpus.bundled import bundled_corpora
 from textbcv.corpus.fingerprint import fingerprint
 from textbcv.errors import InputError
 from textbcv.split import load_splits
@@ -163,8 +163,8 @@ def test_export_refusals(ner, tmp_path, capsys):
 
 
 def test_export_refuses_a_changed_source(tmp_path):
-    from textbcv.export import export_folds
     from textbcv.split import make_splits
+    from textbcv.split.export import export_folds
 
     p = tmp_path / "c.txt"
     p.write_text("ab c\nd e\nf g\nh i\n", encoding="utf-8")

@@ -21,8 +21,8 @@ import pytest
 from scipy import stats
 
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_conll, write_conll
+from textbcv.corpus.bundled import bundled_corpora
 
 
 def run_cli(args, capsys):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from textbcv.cli import main
-from textbcv.run_components import run_components
+from textbcv.comparison.components import run_components
 from textbcv.stats.components import variance_components
 
 BUNDLED_NER = __import__("pathlib").Path(__file__).resolve().parents[1] / "corpora" / "ner_en.conll"

@@ -11,8 +11,8 @@ import pytest
 
 from textbcv.api import RUN_KEYS_THAT_DIFFER
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
+from textbcv.corpus.bundled import bundled_corpora
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "scripts" / "examples"
 sys.path.insert(0, str(EXAMPLES))

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from textbcv.cli import COMMANDS, build_parser, main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_conll, write_conll
+from textbcv.corpus.bundled import bundled_corpora
 from textbcv.tagging import extract
 from textbcv.tagging.features import TEMPLATES, feature_columns
 

@@ -13,8 +13,8 @@ from test_byo_evaluate import conlleval_chunks, fold_counts, read_blocks
 
 import textbcv
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
+from textbcv.corpus.bundled import bundled_corpora
 from textbcv.schemes import convert
 
 
@@ -102,7 +102,7 @@ def test_report_heldout_section(files, run):
 
 
 def test_bootstrap_is_a_paired_resampling_of_sentences():
-    from textbcv.heldout import heldout_section
+    from textbcv.comparison.heldout import heldout_section
 
     rng = np.random.default_rng(5)
     n = 40
@@ -188,8 +188,8 @@ def test_heldout_with_another_chunk_type_refused(files, tmp_path, capsys):
 
 def test_repeated_sentences_warned_not_refused(files, run, capsys):
     # the run fixture printed the warning; read_heldout prints it again here
-    from textbcv.heldout import read_heldout
-    from textbcv.pipeline import CompareOptions
+    from textbcv.comparison.heldout import read_heldout
+    from textbcv.comparison.pipeline import CompareOptions
 
     capsys.readouterr()
     sets = read_heldout([files / "h1.conll"], read_corpus(files / "corpus.conll"), CompareOptions())

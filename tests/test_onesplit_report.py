@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
-from textbcv.report import render_markdown
+from textbcv.corpus.bundled import bundled_corpora
+from textbcv.report.markdown import render_markdown
 from textbcv.stats.onesplit import one_split_tests
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_conll, write_conll
+from textbcv.corpus.bundled import bundled_corpora
 
 #: The first 1,000 sentences (68 documents) of the bundled NER corpus, written once per session.
 _SLICE_DIR = Path(tempfile.mkdtemp(prefix="textbcv-test-"))
@@ -72,7 +72,7 @@ def test_report_consistent_with_textbcv_test_on_folds(run_m3, capsys):
     assert answer["systems"] == report["systems"]
     assert answer["comparisons"] == report["comparisons"]
     # the conclusion gives the larger P(better) on F1, and names a winner only if the rule does
-    from textbcv.verdicts import p_is
+    from textbcv.report.verdicts import p_is
 
     f1 = next(c for c in report["comparisons"] if c["metric"] == "f1")
     side = f1["b"] if f1["p_b_better"] > f1["p_a_better"] else f1["a"]
@@ -108,7 +108,7 @@ def test_same_seed_same_outputs(run_m3, tmp_path, monkeypatch):
 #: fold boundary, with no timer to race (FoldStore.append is the moment a fold becomes durable)
 KILL_AFTER = """
 import os, signal, sys
-from textbcv.tagging.store import FoldStore
+from textbcv.folds.store import FoldStore
 from textbcv.cli import main
 K = int(sys.argv[1])
 _append, _n = FoldStore.append, [0]
@@ -199,8 +199,8 @@ def test_bad_options_leave_no_output(tmp_path, args, message):
 
 def test_prepare_compare_without_files_or_corpus_is_an_input_error(tmp_path):
     """prepare_compare(None, ...) without corpus=: a worded InputError (None used to reach the corpus reader)."""
+    from textbcv.comparison.pipeline import CompareOptions, prepare_compare
     from textbcv.errors import InputError
-    from textbcv.pipeline import CompareOptions, prepare_compare
 
     out = tmp_path / "out"
     with pytest.raises(InputError, match="^files: give the corpus files, or a Corpus as corpus="):

@@ -45,12 +45,12 @@ from scipy import integrate
 from test_byo_evaluate import read_blocks
 
 from textbcv.cli import main
-from textbcv.cli.demo import bundled_corpora
 from textbcv.corpus import read_corpus, write_conll
+from textbcv.corpus.bundled import bundled_corpora
+from textbcv.report.verdicts import fmt_p
 from textbcv.stats.bayes import THRESHOLD, difference_density, prob_better, prob_greater
 from textbcv.stats.compare import compare_counts
 from textbcv.stats.posterior import BetaPosterior, F1Posterior, posteriors
-from textbcv.verdicts import fmt_p
 
 M = 3
 WINNER = re.compile(r"\bsys\w+ (?:is )?better than\b|\bsys\w+ better\b(?!\))")
@@ -135,7 +135,7 @@ def f1_row(report, a, b):
 
 def test_thresholds_agree():
     from textbcv.cli.common import THRESHOLD_HELP
-    from textbcv.pipeline import CompareOptions
+    from textbcv.comparison.pipeline import CompareOptions
 
     assert f"default {THRESHOLD:g}" in THRESHOLD_HELP and CompareOptions().threshold == THRESHOLD == 0.95
 
@@ -334,7 +334,7 @@ def test_no_gold_chunks_and_neither():
     assert b["f1"]["estimate"] is None and b["f1"]["undefined"] == "no gold and no predicted chunks"
     assert b["precision"]["undefined"] == "no predicted chunks" and b["recall"]["undefined"] == "no gold chunks"
     assert all(c["p_b_better"] is None and c["decision"] == "no clear difference" for c in r["comparisons"])
-    from textbcv.report import render_markdown
+    from textbcv.report.markdown import render_markdown
 
     md = render_markdown({**r, "fold_f1": {"A": [0.0, 0.0], "B": [0.0, 0.0]}, "fold_counts": folds})
     assert "| B | —, no predicted chunks | —, no gold chunks | —, no gold and no predicted chunks |" in md

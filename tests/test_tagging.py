@@ -14,10 +14,10 @@ import pytest
 
 from textbcv.corpus import read_conll, read_segmented
 from textbcv.errors import InputError
+from textbcv.folds.store import strip_run
 from textbcv.schemes import encode
 from textbcv.tagging import FoldStore, LexiconTagger, System, make_payload, parse_system, run_folds
 from textbcv.tagging import features as features_module
-from textbcv.tagging.store import strip_run
 
 
 def halvings(n: int, m: int, seed: int = 0):
@@ -105,7 +105,7 @@ from textbcv.corpus import read_conll
 from textbcv.tagging import make_payload, run_folds, parse_system
 from tests.test_tagging import halvings
 import os, signal
-from textbcv.tagging.store import FoldStore
+from textbcv.folds.store import FoldStore
 _append, _n = FoldStore.append, [0]
 def append(self, record):  # SIGKILL right after the 4th fold is saved: a kill at a fold boundary, no timer
     _append(self, record)

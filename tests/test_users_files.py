@@ -18,7 +18,7 @@ from textbcv._io import append_line
 from textbcv.cli import main
 from textbcv.corpus import read_conll, write_conll
 from textbcv.errors import InputError
-from textbcv.run_dir import RunDir
+from textbcv.folds.run_dir import RunDir
 
 FAST = ["--task", "ner", "--m", "1", "--max-iterations", "2", "--quiet", "--no-plots"]
 
@@ -96,7 +96,7 @@ def test_a_run_of_an_earlier_version_is_read_but_never_resumed(corpus, tmp_path)
 def test_a_second_run_into_a_locked_folder_fails_naming_the_holder(corpus, tmp_path):
     out = tmp_path / "run"
     assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
-    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from textbcv.run_dir import RunDir; "
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from textbcv.folds.run_dir import RunDir; "
                                "RunDir(sys.argv[1]).lock(); print('locked', flush=True); time.sleep(60)", str(out)],
                               stdout=subprocess.PIPE, text=True)
     try:
@@ -112,7 +112,7 @@ def test_a_second_run_into_a_locked_folder_fails_naming_the_holder(corpus, tmp_p
 
 
 def test_a_run_that_another_one_wrote_into_meanwhile_is_refused(corpus, tmp_path):
-    from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
+    from textbcv.comparison.pipeline import CompareOptions, prepare_compare, run_compare
 
     out = tmp_path / "run"
     opts = [CompareOptions(task="ner", systems=("iob2", "iobes"), m=1, seed=s, max_iterations=2) for s in (1, 2)]

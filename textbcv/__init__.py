@@ -48,9 +48,9 @@ _LAZY = {
     "evaluate": "textbcv.api",
     "score": "textbcv.api",
     "CompareResult": "textbcv.api",
-    "export_folds": "textbcv.export",
-    "run_components": "textbcv.run_components",
-    "bundled_corpora": "textbcv.cli.demo",
+    "export_folds": "textbcv.split.export",
+    "run_components": "textbcv.comparison.components",
+    "bundled_corpora": "textbcv.corpus.bundled",
 }
 
 __all__ = ["InputError", "__version__", *_LAZY]

@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING
 
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
-from textbcv.report_files import write_report_files
-from textbcv.run_dir import RunDir
+from textbcv.folds.run_dir import RunDir
+from textbcv.report.files import write_report_files
 from textbcv.scoring import TagScore
 from textbcv.split.manifest import SplitSet, load_splits
 from textbcv.tagging.system import System
 
 if TYPE_CHECKING:
-    from textbcv.report_model import CompareReport
+    from textbcv.report.model import CompareReport
 
 __all__ = ["compare", "evaluate", "score", "CompareResult", "RUN_KEYS_THAT_DIFFER"]
 
@@ -56,7 +56,7 @@ class CompareResult:
     ----------
     report : dict
         Exactly what ``report.json`` holds (see :meth:`to_dict`); :attr:`typed`
-        is the same as a :class:`~textbcv.report_model.CompareReport`.
+        is the same as a :class:`~textbcv.report.model.CompareReport`.
     folds : tuple of dict
         The ``folds.jsonl`` records (one per system and fold, in canonical order).
     splits : SplitSet
@@ -70,7 +70,7 @@ class CompareResult:
     @cached_property
     def typed(self) -> CompareReport:
         """The report as a typed value: ``typed.systems["iob2"]["f1"].ci``, ``typed.comparison("iob2", "iobes")``."""
-        from textbcv.report_model import CompareReport
+        from textbcv.report.model import CompareReport
 
         return CompareReport.from_dict(self.report)
 
@@ -80,7 +80,7 @@ class CompareResult:
 
     def markdown(self) -> str:
         """The ``report.md`` text (without the plots, which :meth:`write` draws and ``report.md`` then embeds)."""
-        from textbcv.report import render_markdown
+        from textbcv.report.markdown import render_markdown
 
         return render_markdown(self.report)
 
@@ -99,7 +99,7 @@ class CompareResult:
         A directory that holds another run's ``folds.jsonl`` is refused.
         """
         from textbcv._io import atomic_write, check_writable, dumps_json
-        from textbcv.run_dir import RunDir
+        from textbcv.folds.run_dir import RunDir
 
         run = RunDir(out)
         check_writable(run.path, directory=True)
@@ -137,7 +137,7 @@ def _corpus_arg(corpus) -> tuple[list[str] | None, Corpus | None]:
 
 def _split_options(options: dict, allowed_extra: Sequence[str]) -> tuple[dict, dict]:
     """Options of CompareOptions, and the others (reading and running); unknown names are refused."""
-    from textbcv.pipeline import CompareOptions
+    from textbcv.comparison.pipeline import CompareOptions
 
     known = {f.name for f in fields(CompareOptions)} - {"systems", "m", "seed"}
     ours, rest = {}, {}
@@ -234,7 +234,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     ...
     textbcv.errors.InputError: m must be at least 1, got 0
     """
-    from textbcv.pipeline import CompareOptions, prepare_compare, run_compare
+    from textbcv.comparison.pipeline import CompareOptions, prepare_compare, run_compare
 
     files, corpus_obj = _corpus_arg(corpus)
     ours, rest = _split_options(options, _READ_OPTIONS + _RUN_OPTIONS)
@@ -327,8 +327,8 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     >>> r.report["counts"]["copy"], r.report["counts"]["chars"]
     ({'tp': 30, 'fp': 0, 'fn': 0}, {'tp': 6, 'fp': 54, 'fn': 24})
     """
-    from textbcv.imported import evaluate as run_evaluate
-    from textbcv.pipeline import CompareOptions
+    from textbcv.comparison.imported import evaluate as run_evaluate
+    from textbcv.comparison.pipeline import CompareOptions
 
     files, corpus_obj = _corpus_arg(corpus)
     ours, rest = _split_options(options, _READ_OPTIONS + ("plots",))

@@ -51,10 +51,6 @@ Examples
 --------
 >>> BALANCE, GROUP_BY, VARIANT
 ((), 'auto', 'clustered')
->>> from textbcv.corpus.model import Corpus, Sentence
->>> c = Corpus([Sentence((w,), document=i // 2) for i, w in enumerate("abcdefghij")], ["x"], "conll")
->>> resolve_unit("auto", c, m=3), resolve_unit("auto", c, m=7)
-('document', 'sentence')
 """
 
 from __future__ import annotations
@@ -62,9 +58,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from textbcv.errors import InputError
-
-__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "resolve_unit", "unit_note", "option_notes",
+__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "unit_note", "option_notes",
            "EVIDENCE"]
 
 BALANCE: tuple[str, ...] = ()
@@ -151,26 +145,6 @@ for _measure in ("label", "length"):  # the measures the real-text study balance
     _line = real_text_shift(_measure)
     if _line:
         EVIDENCE[_measure] = _line
-
-
-def _n_blocks_possible(n_units: int) -> int:
-    from textbcv.split.bcv import max_m
-
-    return max_m(n_units)
-
-
-def resolve_unit(group_by: str, corpus, m: int = 3) -> str:
-    """The unit a split keeps whole: ``"document"`` or ``"sentence"``.
-
-    ``"auto"`` means documents when the corpus marks at least as many
-    documents as m splits need (4 for m ≤ 3, 8 for m ≤ 7, ...), else sentences.
-    """
-    if group_by not in GROUP_BY_CHOICES:
-        raise InputError(f"group_by must be one of {', '.join(GROUP_BY_CHOICES)}, got {group_by!r}", param="group_by")
-    if group_by != "auto":
-        return group_by
-    n_docs = corpus.n_documents
-    return "document" if n_docs > 1 and _n_blocks_possible(n_docs) >= m else "sentence"
 
 
 def unit_note(group_by: str, unit: str, n_documents: int) -> str | None:

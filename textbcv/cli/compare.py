@@ -129,7 +129,7 @@ def register(sub) -> None:
 
 
 def options_from_args(args: argparse.Namespace):
-    from textbcv.pipeline import CompareOptions
+    from textbcv.comparison.pipeline import CompareOptions
 
     balance = () if args.balance.strip() == "none" else _csv(args.balance)
     for b in balance:
@@ -163,7 +163,7 @@ def options_from_args(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     from textbcv.cli.common import detection_note, resolve_format
-    from textbcv.pipeline import prepare_compare, run_compare
+    from textbcv.comparison.pipeline import prepare_compare, run_compare
 
     options = options_from_args(args)
     options.validate()

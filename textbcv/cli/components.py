@@ -4,7 +4,7 @@ Each RUN is a run directory of ``textbcv compare`` or ``evaluate`` (or its
 folds.jsonl) on its own, independently drawn data set. Prints σ², ω, γ, ρ1,
 ρ2, the variance of the m×2 estimate and the count factor c, each with a
 bootstrap interval over the runs, and the ``textbcv test`` options that use
-them (:mod:`textbcv.run_components`).
+them (:mod:`textbcv.comparison.components`).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def render(res) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from textbcv.run_components import run_components
+    from textbcv.comparison.components import run_components
 
     if not 0 < args.confidence < 1:
         raise InputError(f"--confidence must be in (0, 1), got {args.confidence}")

@@ -14,21 +14,16 @@ import sys
 from pathlib import Path
 
 from textbcv import defaults
+from textbcv.corpus.bundled import bundled_corpora
 from textbcv.errors import InputError
 
-__all__ = ["register", "run", "bundled_corpora", "DEMOS"]
+__all__ = ["register", "run", "DEMOS"]
 
 #: (name, task, file key, systems)
 DEMOS = (
     ("ner", "ner", "ner", ("iob2", "iobes")),
     ("cws", "cws", "cws", ("bmes", "bb2b3mes")),
 )
-
-
-def bundled_corpora() -> dict[str, Path]:
-    """Paths of the bundled corpora (``corpora/`` beside the package in a checkout)."""
-    root = Path(__file__).resolve().parents[2] / "corpora"
-    return {"ner": root / "ner_en.conll", "cws": root / "cws_zh.txt"}
 
 
 def register(sub) -> None:
@@ -48,8 +43,8 @@ def register(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from textbcv.cli.report import print_report
-    from textbcv.pipeline import CompareOptions, StaleRunError, prepare_compare, run_compare
-    from textbcv.run_dir import RunDir
+    from textbcv.comparison.pipeline import CompareOptions, StaleRunError, prepare_compare, run_compare
+    from textbcv.folds.run_dir import RunDir
 
     paths = bundled_corpora()
     for path in paths.values():

@@ -50,8 +50,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from textbcv.imported import ImportedSystem, evaluate
-    from textbcv.pipeline import CompareOptions
+    from textbcv.comparison.imported import ImportedSystem, evaluate
+    from textbcv.comparison.pipeline import CompareOptions
 
     systems = [ImportedSystem.parse(s) for s in args.systems]
     check_threshold(args.threshold)

@@ -87,14 +87,14 @@ def render_terminal(markdown: str, color: bool) -> str:
 
 def read_report_md(out_dir: str | os.PathLike) -> str:
     """The text of ``out_dir/report.md``; InputError (naming the file) when it is missing or unreadable."""
-    from textbcv.run_dir import RunDir
+    from textbcv.folds.run_dir import RunDir
 
     return RunDir(out_dir).read_report_md()
 
 
 def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None:
     """Print the report of ``out_dir`` and where its files are."""
-    from textbcv.run_dir import RunDir
+    from textbcv.folds.run_dir import RunDir
 
     run = RunDir(out_dir)
     sys.stdout.write(render_terminal(run.read_report_md(), color=sys.stdout.isatty()))
@@ -103,7 +103,7 @@ def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None
 
 def run(args: argparse.Namespace) -> int:
     out = Path(args.dir)
-    from textbcv.report_files import redraw, rewrite  # here, not at the top: `textbcv --help` stays fast
+    from textbcv.comparison.redraw import redraw, rewrite  # here, not at the top: `textbcv --help` stays fast
 
     if args.redraw:
         _, where = redraw(out)

@@ -74,7 +74,7 @@ def run(args) -> int:
     if Path(args.out).exists() and not args.force:
         raise InputError("--out: the file exists; add --force to replace it, or choose another name", file=args.out)
     if args.export:
-        from textbcv.export import check_export_dir
+        from textbcv.split.export import check_export_dir
 
         if args.method == "brhs":
             raise InputError("--export needs 2-fold splits (--method bcv, bcv-select or random), not brhs")
@@ -89,7 +89,7 @@ def run(args) -> int:
                   for meth in ("bcv", "bcv-select", "random")
                   if meth != args.method and (balanced or meth != "bcv-select")]
     if args.export:
-        from textbcv.export import export_folds
+        from textbcv.split.export import export_folds
 
         export_folds(corpus, s, args.export, splits_path=args.out, command=corpus_command(args))
     s.save(args.out)

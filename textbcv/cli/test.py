@@ -13,7 +13,7 @@ prints P, R and F1 in percent).
 Systems whose per-fold gold totals (TP + FN) differ were not scored on the
 same gold: they are refused, naming the fold, unless ``--allow-different-gold``.
 
-The input is read by :mod:`textbcv.fold_counts` and the text written by
+The input is read by :mod:`textbcv.folds.counts` and the text written by
 :mod:`textbcv.cli.test_text` (their names are importable from here too).
 """
 
@@ -33,7 +33,7 @@ from textbcv.cli.common import (
 )
 from textbcv.cli.test_text import format_table
 from textbcv.errors import InputError
-from textbcv.fold_counts import (
+from textbcv.folds.counts import (
     FoldCounts,
     check_same_gold,
     read_counts_json,
@@ -173,8 +173,8 @@ def _per_type(data: FoldCounts, args) -> tuple[dict, dict]:
 
 def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
     """McNemar's test on one fold's decisions of every pair, from the run's saved predictions; or why it cannot run."""
-    from textbcv.decisions import fold_decisions, read_fold_predictions
-    from textbcv.run_dir import RunDir
+    from textbcv.comparison.decisions import fold_decisions, read_fold_predictions
+    from textbcv.folds.run_dir import RunDir
     from textbcv.scoring import count_chunks
     from textbcv.stats import classic
 
@@ -224,7 +224,7 @@ def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
 
 
 def _classic(args, data: FoldCounts, values: dict[str, list[float]]) -> dict:
-    from textbcv.report import DISAGREE, textbook_tests
+    from textbcv.report.markdown import DISAGREE, textbook_tests
 
     t = textbook_tests(values, data.m, args.alpha)
     not_applicable: list[dict[str, str | None]] = []
@@ -248,9 +248,9 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
     as clusters; a ``folds.jsonl`` alone gives per-sentence counts, with sentences as clusters.
     """
     from textbcv._io import load_json
-    from textbcv.design_effects import design_effects_of
-    from textbcv.foldfile import read_fold_records
-    from textbcv.run_dir import RunDir
+    from textbcv.comparison.design_effects import design_effects_of
+    from textbcv.folds.foldfile import read_fold_records
+    from textbcv.folds.run_dir import RunDir
 
     names = list(data.systems)
     run = None if data.run_dir is None else RunDir(data.run_dir)
@@ -318,7 +318,7 @@ def run(args) -> int:
 
 def _plots(args, data: FoldCounts, result: dict) -> None:
     """The compare report's plots of this input (and the critical-difference diagram) in ``--plots``."""
-    from textbcv.report import write_cd_diagram, write_plots
+    from textbcv.report.markdown import write_cd_diagram, write_plots
 
     report = {**result, "fold_counts": data.systems, "fold_f1": _per_fold(data, "f1"),
               "meta": {"options": {"variant": args.variant, "rho1": args.rho1, "rho2": args.rho2}, "seed": args.seed}}

@@ -1,5 +1,5 @@
 """The text of ``textbcv test``: the answer's tables (P, R and F1 in percent, probabilities as fractions), the
-per-type table and the textbook tests, worded as the report words them (:mod:`textbcv.verdicts`)."""
+per-type table and the textbook tests, worded as the report words them (:mod:`textbcv.report.verdicts`)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ def _table(rows: list[list[str]], right: set[int] | frozenset[int] = frozenset()
 
 def format_table(result: dict) -> str:
     """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions, decisions
-    worded by :mod:`textbcv.verdicts` (the report's words)."""
-    from textbcv.report import score_cell
-    from textbcv.verdicts import (
+    worded by :mod:`textbcv.report.verdicts` (the report's words)."""
+    from textbcv.report.markdown import score_cell
+    from textbcv.report.verdicts import (
         as_report,
         fmt_p,
         rope_points,
@@ -82,7 +82,7 @@ def _label(metric: str) -> str:
 
 
 def _per_type_text(result: dict) -> list[str]:
-    from textbcv.verdicts import fmt_p
+    from textbcv.report.verdicts import fmt_p
 
     pt, tests = result["per_type"], result["per_type_comparisons"]
     names = list(pt)
@@ -101,8 +101,8 @@ def _per_type_text(result: dict) -> list[str]:
 
 
 def _classic_text(c: dict, result: dict) -> list[str]:
-    from textbcv.report import format_p as p
-    from textbcv.report import format_statistic
+    from textbcv.report.markdown import format_p as p
+    from textbcv.report.markdown import format_statistic
 
     m = c["m"]
     out = [f"Textbook tests on per-fold {_label(c['metric'])} differences (B − A; m = {m}, {2 * m} folds):"]

@@ -22,13 +22,15 @@ import scipy.sparse as sp
 
 from textbcv import defaults
 from textbcv.corpus.fingerprint import corpus_fingerprints
+from textbcv.defaults import GROUP_BY_CHOICES
 from textbcv.errors import InputError
 from textbcv.split import designs
+from textbcv.split.bcv import max_m
 from textbcv.split.designs import METHODS
 from textbcv.split.manifest import SplitSet
 from textbcv.split.profiles import MEASURES, corpus_items, items_of
 
-__all__ = ["make_splits", "split_units", "check_options"]
+__all__ = ["make_splits", "split_units", "check_options", "resolve_unit"]
 
 
 def check_options(m: int, method: str = "bcv", seed: int = 0, *, balance: Sequence[str] | str | None = None,
@@ -143,7 +145,7 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
         Default :data:`textbcv.defaults.BALANCE` (none; see there why).
     group_by : {"auto", "sentence", "document"}
         ``document`` keeps documents whole; ``auto`` (the default) does so when
-        the corpus marks enough documents (:func:`textbcv.defaults.resolve_unit`).
+        the corpus marks enough documents (:func:`resolve_unit`).
         The manifest's options record the unit used (``group_by``) and what
         was asked (``group_by_requested``).
     duplicates_together : bool
@@ -164,7 +166,7 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     (8, 3, 0.0)
     """
     balance = check_options(m, method, seed, balance=balance or (), effort=effort, select=select)
-    unit = defaults.resolve_unit(group_by, corpus, m)
+    unit = resolve_unit(group_by, corpus, m)
     items = corpus_items(corpus, balance, unit, duplicates_together)
     options = {"balance": list(balance), "group_by": unit,
                "duplicates_together": bool(duplicates_together) and unit == "sentence"}
@@ -175,3 +177,24 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     s = designs.build(items, m, method, seed, weights=weights, effort=effort, select=select, options=options)
     s.fingerprints = corpus_fingerprints(corpus)
     return s
+
+
+def resolve_unit(group_by: str, corpus, m: int = 3) -> str:
+    """The unit a split keeps whole: ``"document"`` or ``"sentence"``.
+
+    ``"auto"`` (:data:`textbcv.defaults.GROUP_BY`) means documents when the corpus marks at least as
+    many documents as m splits need (4 for m ≤ 3, 8 for m ≤ 7, ...), else sentences.
+
+    Examples
+    --------
+    >>> from textbcv.corpus.model import Corpus, Sentence
+    >>> c = Corpus([Sentence((w,), document=i // 2) for i, w in enumerate("abcdefghij")], ["x"], "conll")
+    >>> resolve_unit("auto", c, m=3), resolve_unit("auto", c, m=7)
+    ('document', 'sentence')
+    """
+    if group_by not in GROUP_BY_CHOICES:
+        raise InputError(f"group_by must be one of {', '.join(GROUP_BY_CHOICES)}, got {group_by!r}", param="group_by")
+    if group_by != "auto":
+        return group_by
+    n_docs = corpus.n_documents
+    return "document" if n_docs > 1 and max_m(n_docs) >= m else "sentence"

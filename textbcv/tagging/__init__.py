@@ -7,12 +7,12 @@ Examples
 'cws-thesis'
 """
 
+from textbcv.folds.store import FoldStore
 from textbcv.tagging.baseline import LexiconTagger
 from textbcv.tagging.crf import CRFTagger
 from textbcv.tagging.features import TEMPLATES, Template, extract, get_template
 from textbcv.tagging.protocol import Tagger
 from textbcv.tagging.runner import Payload, make_payload, run_fold, run_folds
-from textbcv.tagging.store import FoldStore
 from textbcv.tagging.system import System, parse_system
 
 __all__ = [

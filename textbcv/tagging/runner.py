@@ -4,7 +4,7 @@ For each fold (split j, direction k) and each system, the runner fits the
 system's tagger on one half, predicts the other, decodes the predicted tags
 with the system's scheme and counts chunks against the gold chunks, which are
 the same for every system. Each finished fold is appended to a
-:class:`~textbcv.tagging.store.FoldStore` at once, so a killed run resumes
+:class:`~textbcv.folds.store.FoldStore` at once, so a killed run resumes
 where it stopped.
 
 Features are extracted once per corpus and template in the calling process;
@@ -32,11 +32,11 @@ from textbcv._io import safe_stem
 from textbcv.corpus.model import Chunk, Sentence
 from textbcv.corpus.writers import write_conlleval
 from textbcv.errors import InputError
+from textbcv.folds.store import FoldStore
 from textbcv.schemes import decode, encode
 from textbcv.scoring import count_chunks, heldout_record, sentence_counts
 from textbcv.tagging.crf import CRFTagger
 from textbcv.tagging.features import extract
-from textbcv.tagging.store import FoldStore
 from textbcv.tagging.system import System
 
 __all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS", "FoldProgress"]

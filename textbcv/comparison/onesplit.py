@@ -9,9 +9,10 @@ approximate randomization (10,000 shuffles) on the first fold, S1 →
 and the same tests on every other fold, to show how often one split alone
 would have found a difference. The tests come from
 :mod:`textbcv.stats.onesplit`; this module picks the folds, checks that the
-counts are there, and writes the block and its section of ``report.md``
-(:func:`one_split_markdown`). :func:`redraw` recomputes it in a finished run
-directory (``textbcv report DIR --redraw``).
+counts are there, and writes the block; its section of ``report.md`` is
+:func:`textbcv.report.textbook.one_split_markdown`, and
+:func:`textbcv.comparison.redraw.redraw` recomputes it in a finished run directory
+(``textbcv report DIR --redraw``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 
 from textbcv.stats.onesplit import RESAMPLES, SHUFFLES, one_split_tests
 
-__all__ = ["one_split_section", "one_split_markdown", "fold_label", "RESAMPLES", "SHUFFLES"]
+__all__ = ["one_split_section", "fold_label", "RESAMPLES", "SHUFFLES"]
 
 #: Why the block is missing when the folds have no per-sentence counts.
 NO_COUNTS = ("the folds of this run were saved without per-sentence counts (by an earlier textbcv version); "
@@ -118,61 +119,3 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
         "resamples": resamples, "shuffles": shuffles, "seed": seed, "alpha": alpha,
         "pairs": pairs,
     }
-
-
-def one_split_markdown(report) -> list[str]:
-    """The "What one split would claim" section of ``report.md`` (lines), from the report's ``one_split`` block
-    (a :class:`~textbcv.report_model.CompareReport` or ``report.json``'s dict).
-
-    Examples
-    --------
-    >>> one_split_markdown({"one_split": {"available": False, "reason": "no counts"}})[-1]
-    'Not available for this run: no counts.'
-    """
-    from textbcv.textbook import format_p
-    from textbcv.verdicts import as_report
-
-    report = as_report(report)
-    out = ["", "## What one split would claim", ""]
-    o = report.one_split
-    if o is None:
-        return out + ["Not computed: this report was written by an earlier textbcv version. `textbcv report DIR "
-                      "--redraw` computes it from `folds.jsonl` without training, when the folds hold per-sentence "
-                      "counts."]
-    if not o.get("available"):
-        return out + [f"Not available for this run: {o['reason']}."]
-    fold, alpha = o["fold"], o["alpha"]
-    p_better = {(c.a, c.b): c.p_b_better for c in report.comparisons_of("f1")}
-    out += [f"Papers usually compare two taggers on one train/test split, with a paired test over its test sentences. "
-            f"On this run's first fold alone — {fold['label']}: split {fold['split'] + 1} trained on its first half "
-            f"and tested on the {o['sentences']:,} sentences of the second (`{fold['id']}`) — those tests would claim:",
-            "", "| A | B | ΔF1 (B − A) | paired bootstrap p | approximate randomization p | m×2: P(B better) |",
-            "|---|---|---|---|---|---|"]
-    for x in o["pairs"]:
-        pb = p_better.get((x["a"], x["b"]))
-        out.append(f"| {x['a']} | {x['b']} | {100 * x['delta_f1']:+.2f} | {format_p(x['bootstrap'])} | "
-                   f"{format_p(x['randomization'])} | {'–' if pb is None else f'{pb:.4f}'} |")
-    k = len(o["pairs"][0]["folds"]) if o["pairs"] else 0
-    out += ["", f"The same tests on each of the {k} folds alone:", "",
-            f"| A | B | B ahead | bootstrap p < {alpha:g} | randomization p < {alpha:g} |", "|---|---|---|---|---|"]
-    opposite = []
-    for x in o["pairs"]:
-        f, cells = x["folds"], []
-        for key in ("bootstrap_p", "randomization_p"):
-            wins_a = sum(r[key] < alpha and r["delta_f1"] < 0 for r in f)
-            wins_b = sum(r[key] < alpha and r["delta_f1"] > 0 for r in f)
-            cells.append(f"{wins_a + wins_b} of {k}: {x['a']} {wins_a}, {x['b']} {wins_b}")
-            if wins_a and wins_b and (x["a"], x["b"]) not in opposite:
-                opposite.append((x["a"], x["b"]))
-        out.append(f"| {x['a']} | {x['b']} | {sum(r['delta_f1'] > 0 for r in f)} of {k} | " + " | ".join(cells) + " |")
-    for a, b in opposite:
-        out += ["", f"Tested on one split, {a} would have been found significantly better on some folds and {b} on "
-                "others: opposite conclusions from the same corpus and the same two systems."]
-    out += ["", f"Paired bootstrap: {o['resamples']:,} resamples of the fold's test sentences, p-value as sacrebleu's "
-            f"paired bootstrap computes it; approximate randomization: {o['shuffles']:,} shuffles, each swapping the "
-            "two systems' output of every sentence with probability ½, p = (c + 1)/(R + 1) (Riezler & Maxwell 2005); "
-            f"seed {o['seed']}; chunk F1 recomputed from the sentences' counts. Both tests keep the trained models "
-            "fixed and resample only the test sentences: they ignore the variance that comes from the choice of "
-            "training set, which the m×2 design measures. This is what one split would claim, not this report's "
-            "answer, which is the Bayes test above."]
-    return out

@@ -1,22 +1,22 @@
 """``report.md`` of a comparison: its sections, in order, from the report alone.
 
-Everything here reads a :class:`~textbcv.report_model.CompareReport` (or
+Everything here reads a :class:`~textbcv.report.model.CompareReport` (or
 ``report.json``'s dict, read first), so a report can be re-rendered from a
 run directory alone (``textbcv report DIR``).
 
 The decision of each pair was made once, by the rule of
 :func:`textbcv.stats.bayes.decide`, and is recorded in ``report.json``;
 the tables, conclusion, plot titles and LaTeX tables word it through
-:mod:`textbcv.verdicts` and never decide again.
+:mod:`textbcv.report.verdicts` and never decide again.
 
 ``report.md`` is the title, then the sections of :data:`MD_SECTIONS` in
 order — each a function ``report -> list of lines`` that returns no lines
 when it has nothing to say, so adding a section is adding one function to
 that list — then the plots, the run line and the methods paragraph. The
-plots are drawn by :mod:`textbcv.plots`, the textbook tests' section is
-:mod:`textbcv.textbook`'s and the one-split section :mod:`textbcv.onesplit`'s;
+plots are drawn by :mod:`textbcv.report.plots`, the textbook tests' section is
+:mod:`textbcv.report.textbook`'s and the one-split section :mod:`textbcv.comparison.onesplit`'s;
 their names are importable from here too. ``report.tex`` is
-:mod:`textbcv.report_tex`.
+:mod:`textbcv.report.tex`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from textbcv.methods_text import (
+from textbcv.report.methods import (
     corpus_types,
     methods_paragraph,
     reproduce_command,
@@ -33,8 +33,8 @@ from textbcv.methods_text import (
     template_text,
     variant_text,
 )
-from textbcv.onesplit import one_split_markdown
-from textbcv.plots import (
+from textbcv.report.model import CompareReport
+from textbcv.report.plots import (
     PLOT_CAPTIONS,
     PLOT_TITLES,
     PLOTS,
@@ -42,17 +42,15 @@ from textbcv.plots import (
     write_cd_diagram,
     write_plots,
 )
-from textbcv.report_model import CompareReport
-from textbcv.stats.answer import Posterior
-from textbcv.stats.compare import pooled_scores, undefined_reason
-from textbcv.textbook import (
+from textbcv.report.textbook import (
     DISAGREE,
     format_p,
     format_statistic,
+    one_split_markdown,
     textbook_markdown,
     textbook_tests,
 )
-from textbcv.verdicts import (
+from textbcv.report.verdicts import (
     Report,
     as_report,
     conclusion,
@@ -70,6 +68,8 @@ from textbcv.verdicts import (
     threshold_of,
     verdict,
 )
+from textbcv.stats.answer import Posterior
+from textbcv.stats.compare import pooled_scores, undefined_reason
 
 __all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "plot_names", "textbook_tests",
            "textbook_markdown", "format_statistic", "format_p", "write_cd_diagram", "DISAGREE", "MD_SECTIONS",
@@ -111,7 +111,7 @@ def _counts_cell(c: dict) -> str:
 
 
 def conclusion_markdown(report: Report) -> list[str]:
-    """``## Conclusion``: the plain-language answer (:func:`textbcv.verdicts.conclusion`)."""
+    """``## Conclusion``: the plain-language answer (:func:`textbcv.report.verdicts.conclusion`)."""
     report = as_report(report)
     return ["", "## Conclusion", "", report.conclusion or conclusion(report)]
 
@@ -398,7 +398,7 @@ def run_markdown(report: Report) -> list[str]:
 
 
 def methods_markdown(report: Report) -> list[str]:
-    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.methods_text.methods_paragraph`)."""
+    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.report.methods.methods_paragraph`)."""
     return ["", "## Methods (to paste)", "", methods_paragraph(report)]
 
 

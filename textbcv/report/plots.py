@@ -1,7 +1,7 @@
 """The PNG plots of a comparison: posteriors, the F1 difference of each pair, P(row better) and per-fold F1;
 and Demšar's critical-difference diagram of ``textbcv test --classic``.
 
-Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.report_model.CompareReport`, or
+Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.report.model.CompareReport`, or
 ``report.json``'s dict), byte-identical for the same report: the PNG metadata holds no software version.
 """
 
@@ -13,9 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from textbcv.report_model import CompareReport
-from textbcv.stats.compare import system_posteriors
-from textbcv.verdicts import (
+from textbcv.report.model import CompareReport
+from textbcv.report.verdicts import (
     Report,
     as_report,
     better_label,
@@ -29,6 +28,7 @@ from textbcv.verdicts import (
     threshold_of,
     verdict_line,
 )
+from textbcv.stats.compare import system_posteriors
 
 __all__ = ["PLOTS", "PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram"]
 

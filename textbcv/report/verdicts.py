@@ -8,13 +8,13 @@ decision — for the report's tables, its conclusion, its plot titles, the
 LaTeX tables and the terminal — so that no two places can disagree, and none
 names a winner the rule did not name.
 
-Everything here reads a :class:`~textbcv.report_model.CompareReport`, a
+Everything here reads a :class:`~textbcv.report.model.CompareReport`, a
 bare :class:`~textbcv.stats.answer.BayesAnswer` (a ``textbcv test``
 answer), or the JSON dict of either (read first: :func:`as_report`), and a
 pair's :class:`~textbcv.stats.answer.Comparison`. Scores in text are percent
 and differences points; the report keeps fractions. The setup's words (the
 methods paragraph, the command that remakes a report) are
-:mod:`textbcv.methods_text`'s.
+:mod:`textbcv.report.methods`'s.
 
 Examples
 --------
@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
-from textbcv.report_model import CompareReport
+from textbcv.report.model import CompareReport
 from textbcv.stats.answer import BayesAnswer, Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
 from textbcv.stats.sequential import SequentialPair
@@ -47,13 +47,13 @@ __all__ = ["THRESHOLD", "NO_CLEAR_DIFFERENCE", "Report", "as_report", "as_compar
 
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
 
-#: What the functions here read: a :class:`~textbcv.report_model.CompareReport`, a bare
+#: What the functions here read: a :class:`~textbcv.report.model.CompareReport`, a bare
 #: :class:`~textbcv.stats.answer.BayesAnswer` (``textbcv test``), or the ``report.json`` dict of either.
 Report = Union[CompareReport, BayesAnswer, Mapping[str, Any]]
 
 
 def as_report(report: Report) -> CompareReport:
-    """``report`` as a :class:`~textbcv.report_model.CompareReport` (dicts are read, typed values kept)."""
+    """``report`` as a :class:`~textbcv.report.model.CompareReport` (dicts are read, typed values kept)."""
     return CompareReport.coerce(report)
 
 

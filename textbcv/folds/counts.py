@@ -2,7 +2,7 @@
 
 What ``textbcv test`` reads (docs/formats.md). COUNTS.json is ``{"m": 3, "systems": {"A": [{"tp": .., "fp": ..,
 "fn": ..}, ... 2m folds], ...}}``; a ``folds.jsonl`` of ``textbcv compare`` has one fold per line (read by
-:mod:`textbcv.foldfile`, its one parser). Every error names the file and the line of the fold at fault.
+:mod:`textbcv.folds.foldfile`, its one parser). Every error names the file and the line of the fold at fault.
 Systems whose per-fold gold totals (TP + FN) differ were not scored on the same gold
 (:func:`check_same_gold`).
 """
@@ -18,7 +18,7 @@ from typing import Any
 
 from textbcv._io import JSON_HINT, _show, json_count, loads_json, read_text
 from textbcv.errors import InputError
-from textbcv.run_dir import RunDir
+from textbcv.folds.run_dir import RunDir
 
 __all__ = ["FoldCounts", "read_input", "read_counts_json", "read_folds_jsonl", "gold_differences", "check_same_gold",
            "check_report_counts"]
@@ -198,7 +198,7 @@ def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = Fals
     file = str(path)
     want_types = per_type or chunk_type is not None
     found: dict[str, dict[tuple[int, int], tuple]] = {}
-    from textbcv.foldfile import read_fold_records
+    from textbcv.folds.foldfile import read_fold_records
 
     for no, obj in read_fold_records(path):  # the one parser of the format (a torn last line is left out)
         system, split, direction = obj["system"], obj["split"], obj["direction"]

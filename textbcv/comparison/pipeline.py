@@ -3,9 +3,9 @@
 This module and the CLI are the only places that know every stage: reading
 and splitting the corpus (:func:`prepare_compare`: every check done, nothing
 written), then training every fold, the sequential loop and the report
-(:func:`run_compare`). The options live in :mod:`textbcv.compare_options`,
-the report in :mod:`textbcv.compare_report` and the run directory's layout in
-:mod:`textbcv.run_dir`; their names are importable from here too.
+(:func:`run_compare`). The options live in :mod:`textbcv.comparison.options`,
+the report in :mod:`textbcv.comparison.assembly` and the run directory's layout in
+:mod:`textbcv.folds.run_dir`; their names are importable from here too.
 """
 
 from __future__ import annotations
@@ -20,17 +20,17 @@ import numpy as np
 
 from textbcv import defaults
 from textbcv._io import file_sha256
-from textbcv.compare_options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
-from textbcv.compare_report import FoldsAnswer, answer_for, assemble_report, rerender
+from textbcv.comparison.assembly import FoldsAnswer, answer_for, assemble_report, rerender
+from textbcv.comparison.design_effects import design_effects_of, fold_clusters
+from textbcv.comparison.heldout import read_heldout
+from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, prepare_corpus
-from textbcv.design_effects import design_effects_of, fold_clusters
 from textbcv.errors import InputError
-from textbcv.heldout import read_heldout
-from textbcv.report_files import write_report_files
-from textbcv.report_model import REPORT_FORMAT, CompareReport
-from textbcv.run_dir import RUN_FILES, RUN_MARKERS, RunDir
+from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
+from textbcv.report.files import write_report_files
+from textbcv.report.model import REPORT_FORMAT, CompareReport
 from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits
 from textbcv.stats.sequential import stop_reason
 from textbcv.tagging import FoldStore, Payload, System, make_payload, run_folds
@@ -155,7 +155,7 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
 
 def write_report(out: str | os.PathLike, report: dict | CompareReport, plots: bool = True) -> None:
     """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the plots into ``out``
-    (:meth:`textbcv.run_dir.RunDir.write_report`)."""
+    (:meth:`textbcv.folds.run_dir.RunDir.write_report`)."""
     write_report_files(RunDir(out), report, plots)
 
 
@@ -373,7 +373,7 @@ def compare(
     Examples
     --------
     >>> import tempfile
-    >>> from textbcv.cli.demo import bundled_corpora
+    >>> from textbcv.corpus.bundled import bundled_corpora
     >>> opts = CompareOptions(task="ner", systems=("iob2", "iobes"), m=1, max_iterations=5)
     >>> r = compare([str(bundled_corpora()["ner"])], tempfile.mkdtemp(), opts, plots=False, progress=False)
     >>> [c["metric"] for c in r["comparisons"]]

@@ -1,7 +1,7 @@
 """The setup of a comparison in words: units, balance, count factor, systems, the methods paragraph to paste,
 and the ``textbcv`` command that remakes the report.
 
-Read from the report alone (a :class:`~textbcv.report_model.CompareReport` or ``report.json``'s dict), for
+Read from the report alone (a :class:`~textbcv.report.model.CompareReport` or ``report.json``'s dict), for
 ``report.md``'s setup and methods sections and ``report.tex``.
 """
 
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import shlex
 
-from textbcv.stats.bayes import THRESHOLD
-from textbcv.verdicts import (
+from textbcv.report.verdicts import (
     Report,
     _and,
     as_report,
@@ -19,6 +18,7 @@ from textbcv.verdicts import (
     rope_points,
     threshold_of,
 )
+from textbcv.stats.bayes import THRESHOLD
 
 __all__ = ["REFERENCE", "unit_text", "balance_text", "variant_text", "template_text", "system_settings",
            "corpus_types", "methods_paragraph", "reproduce_command"]

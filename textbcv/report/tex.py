@@ -15,9 +15,8 @@ Examples
 
 from __future__ import annotations
 
-from textbcv.methods_text import methods_paragraph, variant_text
-from textbcv.stats.answer import Comparison, Posterior
-from textbcv.verdicts import (
+from textbcv.report.methods import methods_paragraph, variant_text
+from textbcv.report.verdicts import (
     Report,
     as_report,
     design_name,
@@ -28,6 +27,7 @@ from textbcv.verdicts import (
     threshold_of,
     verdict,
 )
+from textbcv.stats.answer import Comparison, Posterior
 
 __all__ = ["render_tex", "tex_escape"]
 

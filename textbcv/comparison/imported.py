@@ -7,7 +7,7 @@ token by token against the corpus), decodes them to chunks, counts them
 against the corpus's gold chunks — the same gold for every system, whatever
 scheme it predicts in — and writes ``splits.json``, ``folds.jsonl``,
 ``report.json``, ``report.md`` and the plots through the code ``compare``
-uses (:func:`textbcv.pipeline.assemble_report`).
+uses (:func:`textbcv.comparison.pipeline.assemble_report`).
 
 Everything is read and checked before anything is written: a bad prediction
 file leaves no run directory behind.
@@ -23,12 +23,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from textbcv._io import file_sha256
-from textbcv.corpus import Corpus, read_corpus
-from textbcv.corpus.transform import filter_chunks
-from textbcv.errors import InputError
-from textbcv.export import fold_name
-from textbcv.heldout import HeldoutSet, read_heldout
-from textbcv.pipeline import (
+from textbcv.comparison.heldout import HeldoutSet, read_heldout
+from textbcv.comparison.pipeline import (
     CompareOptions,
     assemble_report,
     corpus_meta,
@@ -39,10 +35,14 @@ from textbcv.pipeline import (
     split_info,
     write_report,
 )
-from textbcv.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
-from textbcv.run_dir import RunDir
+from textbcv.corpus import Corpus, read_corpus
+from textbcv.corpus.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
+from textbcv.corpus.transform import filter_chunks
+from textbcv.errors import InputError
+from textbcv.folds.run_dir import RunDir
 from textbcv.scoring import count_chunks, heldout_record, sentence_counts
 from textbcv.split import SplitSet, load_splits
+from textbcv.split.export import fold_name
 from textbcv.tagging import FoldStore
 
 __all__ = ["ImportedSystem", "evaluate", "check_pred_scheme", "IMPORTED"]

@@ -47,8 +47,8 @@ Chunk = tuple[int, int, str]
 
 def prediction_path(run_dir: str | os.PathLike, system: str, split: int, direction: int) -> Path:
     """Where ``textbcv compare --save-predictions`` keeps a system's predictions of one fold
-    (:meth:`textbcv.run_dir.RunDir.prediction`)."""
-    from textbcv.run_dir import RunDir
+    (:meth:`textbcv.folds.run_dir.RunDir.prediction`)."""
+    from textbcv.folds.run_dir import RunDir
 
     return RunDir(run_dir).prediction(system, split, direction)
 

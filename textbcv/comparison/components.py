@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from textbcv.errors import InputError
-from textbcv.fold_counts import read_folds_jsonl
+from textbcv.folds.counts import read_folds_jsonl
 from textbcv.stats.compare import fold_counts, fold_metrics
 from textbcv.stats.components import VarianceComponents, variance_components
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from textbcv._io import append_line, atomic_write
 from textbcv.errors import InputError
-from textbcv.foldfile import fold_line
+from textbcv.folds.foldfile import fold_line
 
 __all__ = ["FoldStore", "fold_key"]
 
@@ -55,7 +55,7 @@ class FoldStore:
             self._load()
 
     def _load(self) -> None:
-        from textbcv.foldfile import read_fold_records
+        from textbcv.folds.foldfile import read_fold_records
 
         try:
             with open(self.path, "rb") as f:

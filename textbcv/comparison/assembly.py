@@ -1,9 +1,9 @@
 """A comparison's report built from its folds (:func:`assemble_report`), or redrawn (:func:`rerender`).
 
 :func:`assemble_report` turns the fold records of a run (trained by
-:func:`textbcv.pipeline.run_compare` or imported by ``textbcv evaluate``)
-into a :class:`~textbcv.report_model.CompareReport` with its conclusion
-(:func:`textbcv.verdicts.conclusion`); ``textbcv report DIR`` redraws a run
+:func:`textbcv.comparison.pipeline.run_compare` or imported by ``textbcv evaluate``)
+into a :class:`~textbcv.report.model.CompareReport` with its conclusion
+(:func:`textbcv.report.verdicts.conclusion`); ``textbcv report DIR`` redraws a run
 from its ``report.json`` alone (:func:`rerender`).
 """
 
@@ -16,18 +16,18 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from textbcv import __version__
-from textbcv.design_effects import design_effects_of
-from textbcv.heldout import heldout_section
-from textbcv.onesplit import one_split_section
-from textbcv.report_model import CompareReport
+from textbcv.comparison.design_effects import design_effects_of
+from textbcv.comparison.heldout import heldout_section
+from textbcv.comparison.onesplit import one_split_section
+from textbcv.report.model import CompareReport
+from textbcv.report.verdicts import conclusion
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.stats.answer import BayesAnswer
 from textbcv.stats.compare import bayes_answer, counts_scores
 from textbcv.stats.sequential import SequentialPair, sequential_pairs
-from textbcv.verdicts import conclusion
 
 if TYPE_CHECKING:
-    from textbcv.compare_options import CompareOptions
+    from textbcv.comparison.options import CompareOptions
     from textbcv.tagging import FoldStore
 
 __all__ = ["FoldsAnswer", "assemble_report", "answer_for", "rerender"]
@@ -69,7 +69,7 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
                clusters: dict | None = None) -> FoldsAnswer:
     """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``.
 
-    ``clusters`` (:func:`textbcv.design_effects.fold_clusters`) groups the test sentences for the
+    ``clusters`` (:func:`textbcv.comparison.design_effects.fold_clusters`) groups the test sentences for the
     ``clustered`` variant (default: every sentence its own cluster).
     """
     counts = {n: store.counts(n, m) for n in names}

@@ -1,7 +1,7 @@
 """What ``report.json`` holds, as a typed value (:class:`CompareReport`), and reading it back from a run.
 
 :meth:`CompareReport.to_dict` is ``report.json`` and :meth:`CompareReport.from_dict` reads it back,
-so the renderers (:mod:`textbcv.report`, :mod:`textbcv.report_tex`, :mod:`textbcv.verdicts`) read
+so the renderers (:mod:`textbcv.report.markdown`, :mod:`textbcv.report.tex`, :mod:`textbcv.report.verdicts`) read
 attributes. :func:`load_report` reads a run directory's ``report.json`` (format checked).
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from textbcv.errors import InputError
-from textbcv.run_dir import RunDir
+from textbcv.folds.run_dir import RunDir
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
 from textbcv.stats.sequential import SequentialPair
 
@@ -46,7 +46,7 @@ class CompareReport:
     stopping, split_quality, split, meta, run, heldout, one_split : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
     conclusion : str or None
-        The plain-language answer (:func:`textbcv.verdicts.conclusion`).
+        The plain-language answer (:func:`textbcv.report.verdicts.conclusion`).
     """
 
     answer: BayesAnswer

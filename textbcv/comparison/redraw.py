@@ -1,9 +1,8 @@
-"""Writing a comparison's report into its run directory, and redrawing a finished run's report.
+"""Redrawing a finished run's report without training: its one-split section, or its decisions under another rule.
 
-:func:`write_report_files` writes ``report.json``, ``report.md``, ``report.tex`` and the plots (only
-over files the run's manifest lists as textbcv's own); :func:`redraw` recomputes a run's one-split
-section from its fold records; :func:`rewrite` redraws the decisions under another threshold or rope
-into a folder of their own (``what-if-...``), leaving what the run said as it was.
+:func:`redraw` recomputes the one-split section from the run's fold records; :func:`rewrite`
+recomputes the decisions under another threshold or rope (from the fold counts, checked against
+``folds.jsonl``) into a folder of their own (``what-if-...``), leaving what the run said as it was.
 """
 
 from __future__ import annotations
@@ -11,46 +10,18 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from textbcv._io import atomic_write, load_json, write_json
-from textbcv.compare_report import rerender
+from textbcv._io import load_json
+from textbcv.comparison.assembly import rerender
+from textbcv.comparison.onesplit import one_split_section
 from textbcv.errors import InputError
-from textbcv.fold_counts import check_report_counts
-from textbcv.foldfile import read_fold_records
-from textbcv.onesplit import one_split_section
-from textbcv.report import plot_names, render_markdown, write_plots
-from textbcv.report_model import CompareReport, load_report
-from textbcv.report_tex import render_tex
-from textbcv.run_dir import RUN_FILES, RunDir
-from textbcv.tagging.store import fold_key
+from textbcv.folds.counts import check_report_counts
+from textbcv.folds.foldfile import read_fold_records
+from textbcv.folds.run_dir import RunDir
+from textbcv.folds.store import fold_key
+from textbcv.report.files import write_report_files
+from textbcv.report.model import load_report
 
-__all__ = ["write_report_files", "write_into_folder", "redraw", "rewrite", "what_if_name"]
-
-
-def write_report_files(run: RunDir, report: dict | CompareReport, plots: bool = True) -> None:
-    """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the PNG plots of ``report`` into
-    the run ``run`` (only over files of its own: :meth:`RunDir.check_writable_file`), and record them.
-
-    ``report.md`` embeds the plots written (relative links); a plot of an
-    earlier rendering that this one does not draw is removed, so that no
-    picture contradicts the report beside it.
-    """
-    typed = CompareReport.coerce(report)
-    names = plot_names(typed) if plots else []
-    pngs = [f for f in RUN_FILES if f.endswith(".png")]
-    for name in ("report.json", "report.md", "report.tex", *pngs):  # all checked before anything is written
-        if name in names or not name.endswith(".png") or (run.path / name).exists():
-            run.check_writable_file(name)
-    write_json(run.report_json, report.to_dict() if isinstance(report, CompareReport) else report)
-    if plots:
-        write_plots(typed, run.path)
-    for stale in pngs:  # only textbcv's own plots of an earlier rendering (checked above)
-        if stale not in names:
-            (run.path / stale).unlink(missing_ok=True)
-    with atomic_write(run.report_md) as f:
-        f.write(render_markdown(typed, names))
-    with atomic_write(run.report_tex) as f:
-        f.write(render_tex(typed))
-    run.record("report.json", "report.md", "report.tex", *pngs)
+__all__ = ["redraw", "rewrite", "what_if_name", "write_into_folder"]
 
 
 def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:

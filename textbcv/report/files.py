@@ -1,0 +1,42 @@
+"""Writing a comparison's report into its run directory.
+
+:func:`write_report_files` writes ``report.json``, ``report.md``, ``report.tex`` and the plots (only
+over files the run's manifest lists as textbcv's own) and records them in the manifest.
+"""
+
+from __future__ import annotations
+
+from textbcv._io import atomic_write, write_json
+from textbcv.folds.run_dir import RUN_FILES, RunDir
+from textbcv.report.markdown import plot_names, render_markdown, write_plots
+from textbcv.report.model import CompareReport
+from textbcv.report.tex import render_tex
+
+__all__ = ["write_report_files"]
+
+
+def write_report_files(run: RunDir, report: dict | CompareReport, plots: bool = True) -> None:
+    """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the PNG plots of ``report`` into
+    the run ``run`` (only over files of its own: :meth:`RunDir.check_writable_file`), and record them.
+
+    ``report.md`` embeds the plots written (relative links); a plot of an
+    earlier rendering that this one does not draw is removed, so that no
+    picture contradicts the report beside it.
+    """
+    typed = CompareReport.coerce(report)
+    names = plot_names(typed) if plots else []
+    pngs = [f for f in RUN_FILES if f.endswith(".png")]
+    for name in ("report.json", "report.md", "report.tex", *pngs):  # all checked before anything is written
+        if name in names or not name.endswith(".png") or (run.path / name).exists():
+            run.check_writable_file(name)
+    write_json(run.report_json, report.to_dict() if isinstance(report, CompareReport) else report)
+    if plots:
+        write_plots(typed, run.path)
+    for stale in pngs:  # only textbcv's own plots of an earlier rendering (checked above)
+        if stale not in names:
+            (run.path / stale).unlink(missing_ok=True)
+    with atomic_write(run.report_md) as f:
+        f.write(render_markdown(typed, names))
+    with atomic_write(run.report_tex) as f:
+        f.write(render_tex(typed))
+    run.record("report.json", "report.md", "report.tex", *pngs)
