@@ -90,13 +90,15 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
                     corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
                     answer: FoldsAnswer | None = None, heldout: Sequence | None = None, split: dict | None = None,
-                    splits_path: str | None = None, clusters: dict | None = None) -> CompareReport:
+                    splits_path: str | None = None, clusters: dict | None = None,
+                    baseline: dict | None = None) -> CompareReport:
     """The report of a comparison whose 2m folds per system are in ``store``.
 
     One function for every way folds come about — trained here (``compare``)
     or predicted elsewhere and imported (``evaluate``) — so both give the
     same report from the same counts. ``splits_path``: the manifest given
-    with ``--splits`` (recorded so that the report's command reuses it).
+    with ``--splits`` (recorded so that the report's command reuses it);
+    ``baseline``: :func:`textbcv.comparison.baseline.baseline_section` of the same folds.
     """
     a = answer if answer is not None else answer_for(store, names, m, options, clusters)
     meta = {
@@ -120,7 +122,8 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         per_type={n: _per_type(store, n, m) for n in names}, sequential=a.sequential,
         design_effects=a.design_effects, design_effect_folds=a.design_effect_folds, stopping=stopping,
         split_quality=split_quality, split=split, meta=meta, run=run, heldout=held,
-        one_split=one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha))
+        one_split=one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha),
+        baseline=baseline)
     return _with_conclusion(report)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from textbcv._io import file_sha256
+from textbcv.comparison.baseline import baseline_section
 from textbcv.comparison.heldout import HeldoutSet, read_heldout
 from textbcv.comparison.pipeline import (
     CompareOptions,
@@ -262,7 +263,9 @@ def evaluate(
                              corpus_meta(raw, prepared, gold, raw.format, {"columns": columns, "scheme": scheme}),
                              [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
                              heldout=heldout, split=split_info(split_set, options, prepared),
-                             clusters=fold_clusters(split_set, prepared))
+                             clusters=fold_clusters(split_set, prepared),
+                             baseline=baseline_section(prepared.sentences, gold, list(split_set.folds()),
+                                                       options.task))
     run_dir.claim()
     try:
         run_dir.save_splits(split_set)

@@ -21,6 +21,7 @@ import numpy as np
 from textbcv import defaults
 from textbcv._io import file_sha256
 from textbcv.comparison.assembly import FoldsAnswer, answer_for, assemble_report, rerender
+from textbcv.comparison.baseline import baseline_section
 from textbcv.comparison.design_effects import design_effects_of, fold_clusters
 from textbcv.comparison.heldout import read_heldout
 from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
@@ -466,7 +467,8 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
                              corpus_meta(raw, corpus, gold, format, plan.read),
                              specs, stopping, run, answer=answer,
                              heldout=plan.heldout, split=split_info(splits_m, options, corpus),
-                             splits_path=plan.splits_path)
+                             splits_path=plan.splits_path,
+                             baseline=baseline_section(corpus.sentences, gold, list(splits_m.folds()), options.task))
     write_report(out, report, plots)
     return report.to_dict()
 

@@ -203,6 +203,24 @@ def scores_markdown(report: Report) -> list[str]:
     if any(s[k].estimate is None for s in report.systems.values() for k in METRICS):
         out[-1] += (" — marks a score that does not exist: precision without predicted chunks, recall without gold "
                     "chunks.")
+    return out + baseline_lines(report)
+
+
+def baseline_lines(report: CompareReport) -> list[str]:
+    """The baseline's F1 beside the systems, and a flag on every system below it (none in older reports)."""
+    b = report.baseline
+    if not b:
+        return []
+    tag = "character" if b.get("scheme") == "bmes" else "token"
+    out = ["", f"Baseline: a most-frequent-tag memoriser (each {tag}'s most frequent {b.get('scheme', '').upper()} "
+               f"tag in the training half) scores F1 {100 * b['f1']:.2f} on the same folds."]
+    below = [(n, s["f1"].estimate) for n, s in report.systems.items()
+             if s["f1"].estimate is not None and s["f1"].estimate < b["f1"]]
+    if below:
+        shown = ", ".join(f"{n} ({100 * f:.2f})" for n, f in below)
+        out[-1] += (f" **Below the baseline: {shown}**: {'it has' if len(below) == 1 else 'they have'} learned less "
+                    "than a lookup table, so this comparison says little about real taggers (a richer feature "
+                    "template or more training iterations usually helps).")
     return out
 
 

@@ -45,6 +45,9 @@ class CompareReport:
         variant), and ``design_effect_folds`` its per-fold values.
     stopping, split_quality, split, meta, run, heldout, one_split : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
+    baseline : dict or None
+        A most-frequent-tag memoriser on the same folds (:mod:`textbcv.comparison.baseline`); None in
+        reports written before it.
     conclusion : str or None
         The plain-language answer (:func:`textbcv.report.verdicts.conclusion`).
     """
@@ -63,6 +66,7 @@ class CompareReport:
     run: dict | None = None
     heldout: dict | None = None
     one_split: dict | None = None
+    baseline: dict | None = None
     conclusion: str | None = None
     format: str = REPORT_FORMAT
 
@@ -160,6 +164,8 @@ class CompareReport:
             out["heldout"] = self.heldout
         if self.one_split is not None:
             out["one_split"] = self.one_split
+        if self.baseline is not None:
+            out["baseline"] = self.baseline
         out["conclusion"] = self.conclusion
         return out
 
@@ -173,6 +179,7 @@ class CompareReport:
             design_effects=d.get("design_effects"), design_effect_folds=d.get("design_effect_folds"),
             stopping=d.get("stopping"), split_quality=d.get("split_quality"), split=d.get("split"),
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
+            baseline=d.get("baseline"),
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT))
 
     @classmethod

@@ -1,0 +1,65 @@
+"""A most-frequent-tag baseline on the same folds as the compared systems.
+
+Every report shows what a memoriser scores on the same splits: each token gets the tag it had most
+often in the fold's training half (IOB2 for NER, BMES for word segmentation; unseen tokens the most
+frequent tag, ``O`` in NER), decoded into chunks and counted against the same gold chunks. A system
+below it has learned less than a lookup table, and a comparison of two such systems says little
+about real taggers; the report says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from textbcv.corpus.model import Sentence
+from textbcv.schemes import decode, encode
+from textbcv.scoring import count_chunks
+from textbcv.stats.onesplit import chunk_f1
+from textbcv.tagging.baseline import LexiconTagger
+
+__all__ = ["baseline_section", "BASELINE_NAME"]
+
+#: How the report names the baseline.
+BASELINE_NAME = "most frequent tag"
+
+
+def baseline_section(sentences: Sequence[Sentence], gold: Sequence[Sequence[tuple]], folds, task: str) -> dict:
+    """The ``baseline`` block of ``report.json``: the memoriser's counts on every fold and its pooled F1.
+
+    Parameters
+    ----------
+    sentences : sequence of Sentence
+        The corpus as the task sees it (characters for word segmentation).
+    gold : sequence of chunk lists
+        Gold chunks of every sentence, after the report's chunk filters.
+    folds : iterable of (split, direction, train indices, test indices)
+        The 2m folds of the report, in fold order.
+    task : {"ner", "cws"}
+
+    Returns
+    -------
+    dict
+        ``{"name", "scheme", "fold_counts": [{"tp", "fp", "fn"}, ...], "f1"}``.
+
+    Examples
+    --------
+    >>> from textbcv.corpus.model import Sentence
+    >>> s = [Sentence(("Paris", "is", "big")), Sentence(("Rome", "is", "old")), Sentence(("Paris", "is", "old"))]
+    >>> g = [[(0, 1, "LOC")], [(0, 1, "LOC")], [(0, 1, "LOC")]]
+    >>> b = baseline_section(s, g, [(0, 0, [0, 1], [2]), (0, 1, [2], [0, 1])], "ner")
+    >>> b["fold_counts"], round(b["f1"], 4)
+    ([{'tp': 1, 'fp': 0, 'fn': 0}, {'tp': 1, 'fp': 0, 'fn': 1}], 0.8)
+    """
+    scheme = "iob2" if task == "ner" else "bmes"
+    tags = [encode(g, len(s), scheme) for s, g in zip(sentences, gold)]
+    counts = []
+    for _split, _direction, train, test in folds:
+        train, test = [int(i) for i in train], [int(i) for i in test]
+        tagger = LexiconTagger().fit([sentences[i] for i in train], [tags[i] for i in train])
+        pred = [decode(p, scheme) for p in tagger.predict([sentences[i] for i in test])]
+        c = count_chunks([gold[i] for i in test], pred).to_dict()["overall"]
+        counts.append({k: int(c[k]) for k in ("tp", "fp", "fn")})
+    tot = np.array([[c["tp"], c["fp"], c["fn"]] for c in counts]).sum(axis=0) if counts else np.zeros(3)
+    return {"name": BASELINE_NAME, "scheme": scheme, "fold_counts": counts, "f1": float(chunk_f1(tot))}
