@@ -263,19 +263,51 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
             raise _tag_error(files, first, f"tag {tag!r} {what} (prefixes: {', '.join(sorted(prefixes))} and O)",
                              param)
 
+    typed = [t for t in vocab[1:] if split_tag(t)[1]]
+    untyped = [t for t in vocab[1:] if not split_tag(t)[1]]
+    if typed and untyped:  # a bare B- / I- among typed tags would be read as a chunk of no type
+        first = int(np.flatnonzero(np.isin(codes, [codes_of[t] for t in untyped]))[0])
+        raise _tag_error(files, first, f"tag {vocab[codes[first]]!r} has no chunk type while the other tags have "
+                                       f"one ({', '.join(typed[:3])}): a chunk of no type among typed chunks is "
+                                       "most likely a broken tag; give it its type")
     if scheme is not None:
         try:
             sch = get_scheme(scheme.lower())
         except (InputError, ValueError) as e:
             raise InputError(f"scheme: {getattr(e, 'message', e)}", param="scheme") from None
         check(sch.prefixes, f'is not a tag of {{scheme}}="{sch.name}"', "scheme")
-        return sch.name
-    try:
-        return detect_codes(codes, vocab, lengths)
-    except InputError as e:
-        known = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
-        check(known, "is not a tag of any scheme")
-        raise InputError(f"{e.message}; give the scheme with {{scheme}}", file=paths[0], param="scheme") from None
+        name = sch.name
+    else:
+        try:
+            name = detect_codes(codes, vocab, lengths)
+        except InputError as e:
+            known = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
+            check(known, "is not a tag of any scheme")
+            raise InputError(f"{e.message}; give the scheme with {{scheme}}", file=paths[0], param="scheme") from None
+    _notes_on_tags(codes, vocab, lengths, name, paths[0])
+    return name
+
+
+def _notes_on_tags(codes: np.ndarray, vocab: list[str], lengths: np.ndarray, scheme: str | None, path: str) -> None:
+    """One-line notes on tags that are legal but unusual: chunks that start inside a chunk (the scheme never starts
+    one with that prefix), and chunk types that look like two tags run together (``B-PER|I-LOC``)."""
+    from textbcv.errors import warn
+    from textbcv.schemes import orphan_chunks, split_tag, tag_stream
+
+    if scheme is not None and len(codes):
+        stream, _ = tag_stream(codes, lengths, 0)
+        orphans = orphan_chunks(stream, vocab, scheme)
+        if orphans:
+            n = sum(orphans.values())
+            shown = " and ".join(f"{p}-" if any(split_tag(t)[1] for t in vocab[1:]) else p for p in sorted(orphans))
+            warn(f"{n} chunk{'s start' if n != 1 else ' starts'} with {shown}, which never starts a chunk in "
+                 f"{scheme.upper()} (a sentence or chunk beginning inside a chunk); each is read as the start of a "
+                 "chunk, as conlleval does", file=path)
+    odd = sorted({split_tag(t)[1] for t in vocab[1:] if "|" in split_tag(t)[1]})
+    if odd:
+        warn(f"chunk type{'s' if len(odd) > 1 else ''} {', '.join(map(repr, odd[:3]))} "
+             f"contain{'' if len(odd) > 1 else 's'} '|': read as {'one type each' if len(odd) > 1 else 'one type'} "
+             "(two tags run together?)", file=path)
 
 
 #: One sentence read by :func:`_build`: (tokens, tags, lemmas, pos, other columns, document, path, line).

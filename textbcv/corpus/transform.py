@@ -53,6 +53,12 @@ def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None,
 def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
     """The corpus as the task sees it: characters and words for ``cws``; tagged tokens for ``ner``."""
     if task == "cws":
+        types = sorted({t for s in corpus for _, _, t in s.chunks if t})
+        if types:  # a tag column of typed chunks: NER, whose tags word segmentation would silently drop
+            first = next(s for s in corpus if any(t for _, _, t in s.chunks))
+            raise InputError(f'{{task}}="cws" segments text into words, but this corpus\'s tags are typed chunks '
+                             f'({", ".join(types[:4])}{", ..." if len(types) > 4 else ""}): named entities, not words; '
+                             'did you mean {task}="ner"?', file=first.source, line=first.line, param="task")
         if corpus.format == "segmented" or corpus.scheme in ("bmes", "bb2b3mes"):
             return corpus
         return words_to_characters(corpus)
