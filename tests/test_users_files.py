@@ -315,3 +315,52 @@ def test_stats_says_no_document_marks(tmp_path, corpus):
 def test_a_mistyped_name_gets_a_suggestion(corpus, tmp_path):
     _one_line(_cli("compare", corpus, "--systems", "iob2,iobse", *FAST, "--out", tmp_path / "r"),
               "did you mean 'iobes'?")
+
+
+def test_every_report_shows_the_most_frequent_tag_baseline_and_flags_systems_below_it(corpus, tmp_path):
+    out = tmp_path / "run"
+    assert _cli("compare", corpus, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--max-iterations", "1",
+                "--quiet", "--no-plots", "--out", out).returncode == 0
+    r = json.loads((out / "report.json").read_text())
+    b = r["baseline"]
+    assert b["name"] == "most frequent tag" and len(b["fold_counts"]) == 2
+    # an independent count: the memoriser by hand on the same folds, scored by seqeval (conlleval's lenient rules:
+    # an I- tag after O opens a chunk, as textbcv decodes)
+    from seqeval.metrics import f1_score
+
+    from textbcv.corpus import read_corpus
+    from textbcv.schemes import encode
+    from textbcv.split import load_splits
+    from textbcv.tagging.baseline import LexiconTagger
+
+    c = read_corpus(str(corpus))
+    tags = [encode(s.chunks, len(s), "iob2") for s in c]
+    gold_all, pred_all = [], []
+    for _j, _k, train, test in load_splits(out / "splits.json").folds():
+        t = LexiconTagger().fit([c[i] for i in train], [tags[i] for i in train])
+        pred_all += t.predict([c[i] for i in test])
+        gold_all += [tags[i] for i in test]
+    assert b["f1"] == pytest.approx(f1_score(gold_all, pred_all), abs=1e-12)
+    md = (out / "report.md").read_text()
+    assert "Baseline: a most-frequent-tag memoriser" in md
+    assert "Below the baseline: iob2" in md  # one training iteration: below a lookup table
+
+
+def test_questionable_tags_are_refused_or_noted(tmp_path):
+    bare = tmp_path / "bare.conll"
+    bare.write_text("EU B-ORG\nrejects O\nGerman B\ncall I\n\nPeter B-PER\n")
+    _one_line(_cli("stats", bare), f"{bare}:3:", "tag 'B' has no chunk type")
+    orphan = tmp_path / "orph.conll"
+    orphan.write_text("中 M-ORG\n国 E-ORG\n人 O\n\n北 B-LOC\n京 E-LOC\n")
+    r = _cli("stats", orphan, "--format", "conll")
+    assert r.returncode == 0 and "1 chunk starts with M-, which never starts a chunk in BMES" in r.stderr
+    pipe = tmp_path / "pipe.conll"
+    pipe.write_text("a B-PER|I-LOC\nb O\n\nc B-PER\n")
+    r = _cli("stats", pipe, "--format", "conll")
+    assert r.returncode == 0 and "chunk type 'PER|I-LOC' contains '|'" in r.stderr
+
+
+def test_word_segmentation_on_a_ner_corpus_is_refused(corpus, tmp_path):
+    _one_line(_cli("compare", corpus, "--task", "cws", "--systems", "bmes,bb2b3mes", "--out", tmp_path / "r"),
+              "typed chunks", "did you mean --task ner")
+    assert not (tmp_path / "r").exists()

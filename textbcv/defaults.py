@@ -58,8 +58,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "unit_note", "option_notes",
+__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "CRF_ALGORITHMS", "unit_note", "option_notes",
            "EVIDENCE"]
+
+#: crfsuite's training algorithms (lbfgs, the default, draws no random numbers; the others shuffle the training
+#: sequences and take a training seed).
+CRF_ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 
 BALANCE: tuple[str, ...] = ()
 GROUP_BY = "auto"

@@ -9,7 +9,6 @@ from textbcv import defaults
 from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction, rope_warning
 from textbcv.cli.test import ALL_VARIANTS, VARIANT_HELP
 from textbcv.errors import InputError, warn
-from textbcv.tagging.system import CRF_ALGORITHMS
 
 __all__ = ["register", "run"]
 
@@ -90,8 +89,9 @@ def register(sub) -> None:
     p.add_argument("--c1", type=float, help="CRF L1 regularisation (default 0.1)")
     p.add_argument("--c2", type=float, help="CRF L2 regularisation (default 0.1)")
     p.add_argument("--max-iterations", type=int, help="CRF training iterations (default 100)")
-    p.add_argument("--algorithm", choices=CRF_ALGORITHMS, help="crfsuite training algorithm (default lbfgs; ap, "
-                   "l2sgd, pa and arow shuffle the training sequences and take a training seed)")
+    p.add_argument("--algorithm", choices=defaults.CRF_ALGORITHMS,
+                   help="crfsuite training algorithm (default lbfgs; ap, l2sgd, pa and arow shuffle the training "
+                   "sequences and take a training seed)")
     p.add_argument("--train-seed", type=int, metavar="N", help="training seed of every CRF system whose name has no "
                    "@SEED (stochastic --algorithm only; --seed is the splits'). Spell one system's seed in its "
                    "name: --systems iob2@1,iob2@2 --algorithm ap trains one configuration with two seeds")

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from textbcv import defaults
+from textbcv.defaults import CRF_ALGORITHMS
 from textbcv.errors import InputError
 from textbcv.stats.bayes import THRESHOLD
 from textbcv.stats.compare import ALL_VARIANTS
 from textbcv.stats.sequential import STOP_RULES
 from textbcv.tagging import System, parse_system
-from textbcv.tagging.system import CRF_ALGORITHMS
 
 __all__ = ["CompareOptions", "TASKS", "STOP_RULES", "VARIANTS", "SPLIT_METHODS"]
 

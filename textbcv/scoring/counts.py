@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from textbcv.errors import InputError
+from textbcv.stats.metrics import metric_parts
 
 __all__ = [
     "Tally",
@@ -78,17 +79,17 @@ class Tally:
     @property
     def precision(self) -> float:
         """tp / (tp + fp); 0 when nothing was predicted."""
-        return _ratio(self.tp, self.tp + self.fp)
+        return _ratio(*metric_parts(self.tp, self.fp, self.fn)["precision"])
 
     @property
     def recall(self) -> float:
         """tp / (tp + fn); 0 when there is no gold chunk."""
-        return _ratio(self.tp, self.tp + self.fn)
+        return _ratio(*metric_parts(self.tp, self.fp, self.fn)["recall"])
 
     @property
     def f1(self) -> float:
         """2 tp / (2 tp + fp + fn), the harmonic mean of precision and recall; 0 when undefined."""
-        return _ratio(2 * self.tp, 2 * self.tp + self.fp + self.fn)
+        return _ratio(*metric_parts(self.tp, self.fp, self.fn)["f1"])
 
     def to_dict(self) -> dict[str, int]:
         """``{"tp": .., "fp": .., "fn": ..}``."""

@@ -28,6 +28,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .metrics import metric_parts
 from .posterior import posteriors
 
 __all__ = ["DesignEffect", "design_effect", "pooled_design_effect"]
@@ -121,8 +122,7 @@ def design_effect(counts: np.ndarray, groups: Sequence[int] | np.ndarray | None 
     tp, fp, fn = c[:, 0], c[:, 1], c[:, 2]
     tp_sum, fp_sum, fn_sum = c.sum(axis=0)
     post = posteriors(tp_sum, fp_sum, fn_sum, c=1.0, prior=prior)
-    cluster = {"precision": _ratio_var(tp, tp + fp, g), "recall": _ratio_var(tp, tp + fn, g),
-               "f1": _ratio_var(2 * tp, 2 * tp + fp + fn, g)}
+    cluster = {k: _ratio_var(num, den, g) for k, (num, den) in metric_parts(tp, fp, fn).items()}
     deff = {}
     for k in METRICS:
         v = post[k].var()

@@ -18,6 +18,7 @@ from scipy import stats
 from .answer import BayesAnswer, Comparison, Posterior
 from .bayes import THRESHOLD, decide, prob_better, prob_better_mc
 from .correlation import C_hat, count_factor
+from .metrics import metric_parts, ratios
 from .posterior import METRICS, MetricPosterior, posteriors
 
 __all__ = ["compare_counts", "bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor",
@@ -76,12 +77,11 @@ def fold_metrics(counts: np.ndarray) -> dict[str, np.ndarray]:
     >>> {k: v.tolist() for k, v in fold_metrics(np.array([[8., 2., 0.], [0., 0., 0.]])).items()}
     {'precision': [0.8, 0.0], 'recall': [1.0, 0.0], 'f1': [0.888..., 0.0]}
     """
-    tp, fp, fn = np.asarray(counts, dtype=float).T
+    return ratios(np.asarray(counts, dtype=float))
 
-    def ratio(num, den):
-        return np.divide(num, den, out=np.zeros_like(num), where=den > 0)
 
-    return {"precision": ratio(tp, tp + fp), "recall": ratio(tp, tp + fn), "f1": ratio(2 * tp, 2 * tp + fp + fn)}
+#: Why a metric is undefined: its denominator is 0.
+_UNDEFINED = {"precision": "no predicted chunks", "recall": "no gold chunks", "f1": "no gold and no predicted chunks"}
 
 
 def undefined_reason(metric: str, tp: float, fp: float, fn: float) -> str | None:
@@ -95,13 +95,9 @@ def undefined_reason(metric: str, tp: float, fp: float, fn: float) -> str | None
     >>> undefined_reason("precision", 0, 0, 5), undefined_reason("recall", 0, 3, 0), undefined_reason("f1", 0, 3, 0)
     ('no predicted chunks', 'no gold chunks', None)
     """
-    if metric == "precision":
-        return "no predicted chunks" if tp + fp == 0 else None
-    if metric == "recall":
-        return "no gold chunks" if tp + fn == 0 else None
-    if metric == "f1":
-        return "no gold and no predicted chunks" if 2 * tp + fp + fn == 0 else None
-    raise ValueError(f"unknown metric {metric!r}")
+    if metric not in _UNDEFINED:
+        raise ValueError(f"unknown metric {metric!r}")
+    return _UNDEFINED[metric] if metric_parts(tp, fp, fn)[metric][1] == 0 else None
 
 
 def pooled_scores(tp: float, fp: float, fn: float) -> dict[str, float | None]:
@@ -114,8 +110,7 @@ def pooled_scores(tp: float, fp: float, fn: float) -> dict[str, float | None]:
     >>> pooled_scores(0, 0, 4)
     {'precision': None, 'recall': 0.0, 'f1': 0.0}
     """
-    value = {"precision": (tp, tp + fp), "recall": (tp, tp + fn), "f1": (2 * tp, 2 * tp + fp + fn)}
-    return {k: None if undefined_reason(k, tp, fp, fn) else num / den for k, (num, den) in value.items()}
+    return {k: None if den == 0 else num / den for k, (num, den) in metric_parts(tp, fp, fn).items()}
 
 
 def counts_scores(tp: int, fp: int, fn: int) -> dict:

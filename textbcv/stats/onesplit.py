@@ -42,6 +42,8 @@ from typing import Any
 
 import numpy as np
 
+from .metrics import ratios
+
 __all__ = ["BootstrapResult", "RandomizationResult", "OneSplitResult", "paired_bootstrap",
            "approximate_randomization", "one_split_tests", "chunk_f1", "RESAMPLES", "SHUFFLES"]
 
@@ -132,9 +134,7 @@ def chunk_f1(counts: Any) -> np.ndarray:
     >>> chunk_f1([[3, 1, 2], [0, 0, 0]]).tolist()
     [0.6666666666666666, 0.0]
     """
-    c = np.asarray(counts, dtype=np.float64)
-    tp, den = c[..., 0], 2 * c[..., 0] + c[..., 1] + c[..., 2]
-    return np.divide(2 * tp, den, out=np.zeros(den.shape), where=den > 0)
+    return ratios(counts)["f1"]
 
 
 # ----------------------------------------------------------------------------- results

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .metrics import linear_weights
 from .onesplit import chunk_f1
 
 __all__ = ["cluster_cross_products", "PairedVariances", "paired_variances", "LAYOUTS", "PairedDifference",
@@ -108,13 +109,8 @@ class PairedVariances:
 def _f1_weight(counts: np.ndarray, layout: str) -> np.ndarray:
     """Weights w on one system's columns with w·x = (a − F·b)/Σb, a = 2TP, b = 2TP + FP + FN, at ``counts``
     (TP, FP, FN summed over the sentences the variance is of)."""
-    tp, fp, fn = (float(x) for x in counts)
-    b = 2.0 * tp + fp + fn
-    if b <= 0:
-        return np.zeros(LAYOUTS[layout])
-    f = 2.0 * tp / b
-    w = [2.0 * (1.0 - f), -f, -f] if layout == "tp,fp,fn" else [2.0 * (1.0 - f), -f]
-    return np.asarray(w) / b
+    w = linear_weights("f1", counts)
+    return w if layout == "tp,fp,fn" else w[:2]  # F1 weighs FP and FN alike, so FP + FN takes FP's weight
 
 
 def paired_variances(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_b: np.ndarray,

@@ -22,9 +22,6 @@ DEFAULT_CHOICES = {"ner": ("ner-thesis", "ner-words"), "cws": ("cws-thesis",)}
 #: usual for sklearn-crfsuite taggers; ``max_iterations`` bounds training time.
 CRF_DEFAULTS = {"algorithm": "lbfgs", "c1": 0.1, "c2": 0.1, "max_iterations": 100}
 
-#: crfsuite's training algorithms (lbfgs draws no random numbers; the others shuffle the training sequences)
-CRF_ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
-
 _PARAMS = {
     "lbfgs": {"c1", "c2", "max_iterations", "epsilon", "num_memories", "delta", "period"},
     "l2sgd": {"c2", "max_iterations", "epsilon", "delta", "period", "calibration_eta"},
