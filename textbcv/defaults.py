@@ -11,7 +11,7 @@ so one change moves every entry point at once.
   moved the mean F1 estimate by +0.44 points (13 standard errors) at m = 3
   against random m×2 CV on the same seeds, where unbalanced BCV stayed within
   1.3 standard errors (``docs/RESULTS.md``, variance study). The real-text
-  study (``scripts/real_text_study.py``, 67 CoNLL-2003 and 100 SIGHAN MSR data
+  study (``scripts/real_text_study.py``, 100 CoNLL-2003 and 100 SIGHAN MSR data
   sets) measures every option set against the F1 models reach on new
   documents, and its rule chose no balancing: label balancing moved F1 by
   +0.55 ± 0.18 points against random m×2 CV by document, and no balanced
@@ -29,7 +29,7 @@ so one change moves every entry point at once.
   (``scripts/unit_leakage.py``, 200 halvings each), so sentence-level splits
   answer an easier question than "how well on new documents": in the
   real-text study, random m×2 CV by sentence overstated a CRF's F1 on new
-  CoNLL-2003 documents by 10.8 ± 0.2 points, by document by at most 0.6 ± 0.3.
+  CoNLL-2003 documents by 10.6 ± 0.2 points, by document by at most 0.3 ± 0.3.
 * :data:`VARIANT` — ``"clustered"``: the counts of one average fold (the
   ``averaged-counts`` factor 1/(2m), ρ1 = ρ2 = 1) divided by the design effect of
   the folds' test halves, measured on their per-sentence counts with the
@@ -37,7 +37,7 @@ so one change moves every entry point at once.
   (:mod:`textbcv.stats.clustering`). Chunks of one sentence or document succeed
   or fail together, which the count posteriors ignore: measured on the BCV folds
   of a CRF in the real-text study, the F1 design effect is 3.8–5.4 on SIGHAN MSR
-  (1,000 sentences) and 6–63 by document on CoNLL-2003 (about 2,500 sentences). In the real-text
+  (1,000 sentences) and 5–63 by document on CoNLL-2003 (about 2,500 sentences). In the real-text
   study ``clustered`` covers F1 on new text far more often than
   ``averaged-counts`` (:func:`real_text_coverage` gives the current figures,
   written by the study into ``textbcv/_evidence.py``), and it is the shortest
