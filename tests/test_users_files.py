@@ -364,3 +364,31 @@ def test_word_segmentation_on_a_ner_corpus_is_refused(corpus, tmp_path):
     _one_line(_cli("compare", corpus, "--task", "cws", "--systems", "bmes,bb2b3mes", "--out", tmp_path / "r"),
               "typed chunks", "did you mean --task ner")
     assert not (tmp_path / "r").exists()
+
+
+def test_warnings_for_a_system_without_chunks_and_a_corpus_too_small(tmp_path):
+    tiny = tmp_path / "tiny.conll"
+    write_conll(read_conll(bundled_corpora()["ner"])[:40], tiny)
+    r = _cli("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--max-iterations", "1",
+             "--group-by", "sentence", "--no-plots", "--out", tmp_path / "run")
+    assert r.returncode == 0, r.stderr
+    rep = json.loads((tmp_path / "run" / "report.json").read_text())
+    silent = [n for n, c in rep["counts"].items() if c["tp"] + c["fp"] == 0]
+    assert silent  # one training iteration on 20 sentences: nothing predicted
+    for n in silent:
+        assert f"{n} predicted no chunk on any fold" in r.stderr
+    r = _cli("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--group-by", "sentence",
+             "--no-plots", "--out", tmp_path / "run2")
+    assert r.returncode == 0, r.stderr
+    widths = [s["f1"]["ci"][1] - s["f1"]["ci"][0] for s in json.loads((tmp_path / "run2" / "report.json").read_text())[
+        "systems"].values()]
+    assert min(widths) > 0.2 and "F1 interval is wider than 20 points" in r.stderr and "too small" in r.stderr
+    r = _cli("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--group-by", "sentence",
+             "--no-plots", "--quiet", "--resume", "--out", tmp_path / "run2")
+    assert r.returncode == 0 and r.stderr == ""  # --quiet: errors only
+
+
+def test_tex_typesets_rho_with_its_index():
+    from textbcv.report.tex import tex_escape
+
+    assert tex_escape("ρ1 = 0.1, ρ2 = 0.4") == r"$\rho_1$ = 0.1, $\rho_2$ = 0.4"

@@ -64,11 +64,12 @@ def run(args: argparse.Namespace) -> int:
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
                       encoding=args.encoding)
-    rope_note = rope_warning(args.rope)
-    if rope_note:
-        from textbcv.errors import warn
+    from textbcv.errors import warn
+    from textbcv.report.verdicts import run_warnings
 
-        warn(rope_note)
+    rope_note = rope_warning(args.rope)
+    for line in ([rope_note] if rope_note else []) + ([] if args.quiet else run_warnings(report)):
+        warn(line)
     if not args.quiet:
         from textbcv.cli.report import print_report
 

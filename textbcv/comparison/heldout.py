@@ -215,9 +215,10 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
             est = answer.systems[n]["f1"]
             defined = est.estimate is not None and total["f1"] is not None
             gap = est.estimate - total["f1"] if defined else None
+            clean = _scores(sent[keep].sum(axis=0))
             systems[n][f] = {
                 "pooled": total,
-                "pooled_without_duplicates": _scores(sent[keep].sum(axis=0)),
+                "pooled_without_duplicates": clean,
                 "models_f1": {"mean": float(model_f1.mean()),
                               "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
                               "values": model_f1.tolist()},
@@ -226,6 +227,11 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
                 # (ci is None exactly when the estimate is: Posterior.undefined_because)
                 "outside_interval": defined and est.ci is not None and not (est.ci[0] <= total["f1"] <= est.ci[1]),
             }
+            if not keep.all():  # sentences repeated from the corpus: the gap to new text is the one without them
+                ok = est.estimate is not None and clean["f1"] is not None
+                systems[n][f]["gap_without_duplicates"] = float(est.estimate - clean["f1"]) if ok else None
+                systems[n][f]["outside_interval_without_duplicates"] = bool(
+                    ok and est.ci is not None and not (est.ci[0] <= clean["f1"] <= est.ci[1]))
     pairs = []
     for fi, (f, info) in enumerate(sets.items()):
         keep = np.ones(info["sentences"], dtype=bool)

@@ -468,7 +468,14 @@ def heldout_markdown(report: Report) -> list[str]:
             gap = "—" if r["gap"] is None else f"{100 * r['gap']:+.2f}"
             row += f" {pct(r['models_f1']['mean'])} ± {pct(r['models_f1']['sd'])} | {cv_text} | {gap} |"
             out.append(row)
-            if r["outside_interval"]:
+            if dup and "gap_without_duplicates" in r:  # lead with the gap to text the models never saw
+                g, g_all = r["gap_without_duplicates"], r["gap"]
+                if r["outside_interval_without_duplicates"] and g is not None:
+                    notes.append(f"the cross-validation estimate for {n} is {abs(100 * g):.1f} points "
+                                 f"{'above' if g > 0 else 'below'} what its models reach on {f} without its {dup:,} "
+                                 f"repeated sentences ({abs(100 * g_all):.1f} {'above' if g_all > 0 else 'below'} "
+                                 "with them)")
+            elif r["outside_interval"]:
                 notes.append(f"the cross-validation estimate for {n} is {abs(100 * r['gap']):.1f} points "
                              f"{'above' if r['gap'] > 0 else 'below'} what its models reach on {f}")
         pairs = [x for x in h["pairs"] if x["file"] == f]

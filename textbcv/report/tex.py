@@ -38,13 +38,25 @@ _SYMBOLS = {"×": r"$\times$", "≥": r"$\geq$", "≤": r"$\leq$", "±": r"$\pm$
             "α": r"$\alpha$", "ρ": r"$\rho$", "ν": r"$\nu$", "χ": r"$\chi$", "²": r"\textsuperscript{2}",
             "·": r"$\cdot$", "†": r"$^\dagger$", "’": "'", "‘": "`", "“": "``", "”": "''", "…": r"\ldots{}",
             "→": r"$\rightarrow$", "←": r"$\leftarrow$", "\u00a0": "~"}
+#: Greek letters written with a one-digit index in the report's words (ρ1, ρ2): typeset as a subscript.
+_SUBSCRIPTED = {"ρ": r"$\rho_{}$"}
 
 
 def tex_escape(text: str) -> str:
     """``text`` as LaTeX source for pdflatex: special characters escaped, known symbols as math, other characters
-    outside Latin-1 (which T1 fonts cannot show) as ``?``."""
+    outside Latin-1 (which T1 fonts cannot show) as ``?``.
+
+    >>> print(tex_escape("ρ1 = 0.2, ρ2 ≥ ¼ & 5%"))
+    $\\rho_1$ = 0.2, $\\rho_2$ $\\geq$ ¼ \\& 5\\%
+    """
     out = []
-    for ch in str(text):
+    text = str(text)
+    for i, ch in enumerate(text):
+        if ch in _SUBSCRIPTED and text[i + 1:i + 2].isdigit() and (i + 2 == len(text) or not text[i + 2].isdigit()):
+            out.append(_SUBSCRIPTED[ch].format(text[i + 1]))  # ρ1 -> $\rho_1$ (the digit is skipped below)
+            continue
+        if ch.isdigit() and i > 0 and text[i - 1] in _SUBSCRIPTED and out and out[-1].endswith(f"_{ch}$"):
+            continue
         if ch in _SPECIAL:
             out.append(_SPECIAL[ch])
         elif ch in _SYMBOLS:

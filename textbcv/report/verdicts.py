@@ -40,7 +40,8 @@ from textbcv.stats.answer import BayesAnswer, Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
 from textbcv.stats.sequential import SequentialPair
 
-__all__ = ["THRESHOLD", "NO_CLEAR_DIFFERENCE", "Report", "as_report", "as_comparison", "threshold_of", "rope_points",
+__all__ = ["run_warnings", "WIDE_INTERVAL",
+           "THRESHOLD", "NO_CLEAR_DIFFERENCE", "Report", "as_report", "as_comparison", "threshold_of", "rope_points",
            "points", "pct", "fmt_p", "p_is", "rule", "short_rule", "better_label", "verdict", "verdict_line",
            "sequential_words", "comparisons_of", "identical_groups", "ranking", "p_row_better", "conclusion",
            "design_name"]
@@ -459,3 +460,32 @@ def _and(items: Sequence[str]) -> str:
     items = list(items)
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
+
+
+#: F1 intervals wider than this (a fraction) for every system: the corpus is too small to say much.
+WIDE_INTERVAL = 0.20
+
+
+def run_warnings(report: Report) -> list[str]:
+    """What a user must hear before reading the report: a system that predicted no chunk, a corpus too small.
+
+    Examples
+    --------
+    >>> run_warnings({"m": 1, "systems": {"a": {"f1": {"estimate": 0.5, "ci": [0.2, 0.8]}},
+    ...                                    "b": {"f1": {"estimate": 0.0, "ci": [0.0, 0.1]}}},
+    ...               "counts": {"a": {"tp": 3, "fp": 3, "fn": 3}, "b": {"tp": 0, "fp": 0, "fn": 6}},
+    ...               "comparisons": []})  # doctest: +NORMALIZE_WHITESPACE
+    ['b predicted no chunk on any fold: its precision is undefined and its recall 0 (check how it was trained)']
+    """
+    report = as_report(report)
+    out = []
+    for name, c in (report.counts or {}).items():
+        if int(c.get("tp", 0)) + int(c.get("fp", 0)) == 0:
+            out.append(f"{name} predicted no chunk on any fold: its precision is undefined and its recall 0 "
+                       "(check how it was trained)")
+    widths = [s["f1"].ci[1] - s["f1"].ci[0] for s in report.systems.values() if s["f1"].ci is not None]
+    if widths and min(widths) > WIDE_INTERVAL:
+        out.append(f"every system's {100 * (1 - report.alpha):g}% F1 interval is wider than "
+                   f"{100 * WIDE_INTERVAL:.0f} points (narrowest {100 * min(widths):.0f}): the corpus is too small for "
+                   "this comparison to say much; more text, or more documents, narrows them")
+    return out
