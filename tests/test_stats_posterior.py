@@ -149,3 +149,14 @@ def test_prior_below_one_rejected():
         posteriors(1, 1, 1, prior=0.5)
     with pytest.raises(ValueError):
         F1Posterior(0.5, 2)
+
+
+def test_no_numpy_warning_reaches_the_user_at_the_edges_of_the_latent_density():
+    import warnings
+
+    from textbcv.stats.posterior import _log_density_rel
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a RuntimeWarning leaked from here to users (issue 30)
+        v = _log_density_rel(np.array([0.0, 0.5, 1.0]), 3.0, 2.0, 1e-9, 1 - 1e-9)
+    assert np.isneginf(v[0]) and np.isneginf(v[2]) and np.isfinite(v[1])

@@ -61,10 +61,11 @@ def _log_density_rel(t: np.ndarray, alpha: float, beta: float, lo: float, hi: fl
     t0 = (alpha - 1.0) / s if s > 0 else 0.5
     t0 = min(max(t0, lo), hi)
     logf = np.zeros_like(t)
-    if alpha > 1:
-        logf += (alpha - 1.0) * np.log1p((t - t0) / t0)
-    if beta > 1:
-        logf += (beta - 1.0) * np.log1p((t0 - t) / (1.0 - t0))
+    with np.errstate(divide="ignore"):  # at t = 0 or 1 the density is 0: log is -inf, not a warning for the user
+        if alpha > 1:
+            logf += (alpha - 1.0) * np.log1p((t - t0) / t0)
+        if beta > 1:
+            logf += (beta - 1.0) * np.log1p((t0 - t) / (1.0 - t0))
     return logf
 
 
