@@ -43,12 +43,8 @@ def _binom(k: int, n: int) -> dict:
     """Rate k/n with its Wilson 95% interval."""
     if n == 0:
         return {"k": 0, "n": 0, "rate": None, "lo": None, "hi": None}
-    z = 1.959963984540054
-    p = k / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return {"k": k, "n": n, "rate": p, "lo": max(0.0, mid - half), "hi": min(1.0, mid + half)}
+    ci = sst.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return {"k": k, "n": n, "rate": k / n, "lo": float(ci.low), "hi": float(ci.high)}
 
 
 def _full(upper: list[int]) -> np.ndarray:

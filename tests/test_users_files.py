@@ -392,3 +392,22 @@ def test_tex_typesets_rho_with_its_index():
     from textbcv.report.tex import tex_escape
 
     assert tex_escape("ρ1 = 0.1, ρ2 = 0.4") == r"$\rho_1$ = 0.1, $\rho_2$ = 0.4"
+
+
+def test_encoding_reaches_held_out_files(tmp_path):
+    # a Latin-1 corpus and held-out file: --encoding latin-1 reads both (it was dropped for the held-out file)
+    sents = read_conll(bundled_corpora()["ner"])[:200]
+    for name, part in (("train", sents[:150]), ("held", sents[150:])):
+        p = tmp_path / f"{name}.utf8"
+        write_conll(part, p)
+        lines = p.read_text(encoding="utf-8").splitlines()
+        i = next(k for k, line in enumerate(lines) if line and not line.startswith("-DOCSTART-"))
+        lines[i] = "Müller " + lines[i].split(" ", 1)[1]  # ü is one byte in Latin-1, not valid UTF-8
+        (tmp_path / f"{name}.conll").write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
+    args = ["compare", tmp_path / "train.conll", "--task", "ner", "--systems", "iob2,iobes", "--m", "1",
+            "--max-iterations", "2", "--heldout", tmp_path / "held.conll", "--quiet", "--no-plots"]
+    _one_line(_cli(*args, "--out", tmp_path / "utf8"), "invalid UTF-8")
+    r = _cli(*args, "--encoding", "latin-1", "--out", tmp_path / "run")
+    assert r.returncode == 0, r.stderr
+    files = json.loads((tmp_path / "run" / "report.json").read_text())["heldout"]["files"]
+    assert [f for f in files if f.endswith("held.conll")]

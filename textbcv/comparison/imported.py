@@ -29,6 +29,7 @@ from textbcv.comparison.pipeline import (
     CompareOptions,
     assemble_report,
     corpus_meta,
+    corpus_or_files,
     fold_clusters,
     gold_chunks,
     options_from_splits,
@@ -36,7 +37,7 @@ from textbcv.comparison.pipeline import (
     split_info,
     write_report,
 )
-from textbcv.corpus import Corpus, read_corpus
+from textbcv.corpus import Corpus
 from textbcv.corpus.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
 from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
@@ -232,12 +233,7 @@ def evaluate(
     out = Path(out)
     run_dir = RunDir(out)
     run_dir.check_out(resume=False)
-    if corpus is not None:
-        raw = corpus
-    elif files is not None:
-        raw = read_corpus(files, format=format, columns=columns, scheme=scheme, encoding=encoding)
-    else:
-        raise InputError("files: give the corpus files, or a Corpus as corpus=", param="files")
+    raw = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding)
     split_set.check_corpus(raw, file=os.fspath(splits))
     prepared = prepare_corpus(raw, options.task)
     gold = gold_chunks(prepared, options)

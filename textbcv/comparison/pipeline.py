@@ -73,6 +73,16 @@ def _given_splits(splits, raw: Corpus) -> tuple[SplitSet, str | None]:
     return given, name
 
 
+def corpus_or_files(corpus: Corpus | None, files: Sequence[str] | None, format: str | None = "conll",
+                    columns: str | None = None, scheme: str | None = None, encoding: str = "utf-8") -> Corpus:
+    """The corpus of a comparison: the Corpus given, else its files read; InputError when neither is given."""
+    if corpus is not None:
+        return corpus
+    if files is not None:
+        return read_corpus(files, format=format, columns=columns, scheme=scheme, encoding=encoding)
+    raise InputError("files: give the corpus files, or a Corpus as corpus=", param="files")
+
+
 def options_from_splits(options: CompareOptions, splits: SplitSet) -> CompareOptions:
     """``options`` with the design of given splits (their m, seed, method, balance and grouping).
 
@@ -156,7 +166,7 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
 
 def write_report(out: str | os.PathLike, report: dict | CompareReport, plots: bool = True) -> None:
     """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the plots into ``out``
-    (:meth:`textbcv.folds.run_dir.RunDir.write_report`)."""
+    (:func:`textbcv.report.files.write_report_files`)."""
     write_report_files(RunDir(out), report, plots)
 
 
@@ -245,12 +255,7 @@ def prepare_compare(
     RunDir(out).check_out(resume)
     store = FoldStore(RunDir(out).folds)
     check_heldout_records(store, names, options.heldout)
-    if corpus is not None:
-        raw = corpus
-    elif files is not None:
-        raw = read_corpus(files, format=format, columns=columns, scheme=scheme, encoding=encoding)
-    else:
-        raise InputError("files: give the corpus files, or a Corpus as corpus=", param="files")
+    raw = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding)
     given, given_path = None, None
     if splits is not None:
         given, given_path = _given_splits(splits, raw)

@@ -22,10 +22,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from textbcv._io import file_sha256
+from textbcv._io import check_writable, file_sha256, read_text, safe_stem, write_json
 from textbcv.errors import InputError
 
-__all__ = ["RunDir", "RUN_FILES", "RUN_MARKERS", "MANIFEST", "MANIFEST_FORMAT"]
+__all__ = ["RunDir", "fold_file_stem", "RUN_FILES", "RUN_MARKERS", "MANIFEST", "MANIFEST_FORMAT"]
 
 #: The run manifest: written first into every run directory, it lists the files textbcv wrote there
 #: (with their SHA-256; ``append`` for the fold store, ``dir`` for folders it made). Only files it
@@ -44,6 +44,12 @@ RUN_MARKERS = ("splits.json", "folds.jsonl", "report.json")
 #: The order in which ``textbcv report`` lists a run's files.
 _SHOWN = ("report.md", "report.tex", "report.json", *[f for f in RUN_FILES if f.endswith(".png")], "splits.json",
           "folds.jsonl")
+
+
+def fold_file_stem(system: str, split: int, direction: int) -> str:
+    """The stem of the files kept for one fold of a system (``iob2-split0-dir1``); a system name that could lead
+    out of the folder becomes a safe stem (:func:`textbcv._io.safe_stem`)."""
+    return f"{safe_stem(system)}-split{split}-dir{direction}"
 
 
 @dataclass(frozen=True)
@@ -90,9 +96,7 @@ class RunDir:
 
     def prediction(self, system: str, split: int, direction: int) -> Path:
         """Where ``--save-predictions`` keeps a system's predictions of one fold."""
-        from textbcv._io import safe_stem
-
-        return self.predictions / f"{safe_stem(system)}-split{split}-dir{direction}.txt"
+        return self.predictions / (fold_file_stem(system, split, direction) + ".txt")
 
     def files(self) -> list[str]:
         """The run's files that exist, in the order ``textbcv report`` lists them."""
@@ -119,8 +123,6 @@ class RunDir:
         textbcv.errors.InputError: ...: out: the directory is not empty and holds no textbcv run (thesis.tex);
         choose a new or empty directory
         """
-        from textbcv._io import check_writable
-
         out = self.path
         if out.is_symlink() and not out.exists():
             raise InputError("out is a symbolic link to nothing (or a loop of links); give a directory",
@@ -228,8 +230,6 @@ class RunDir:
     def claim(self, *folders: str) -> None:
         """Make the directory a run (its manifest) and lock it for this process; ``folders`` (``models``,
         ``predictions``) become the run's own. Call after :meth:`check_out`, before the first write."""
-        from textbcv._io import write_json
-
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -256,8 +256,6 @@ class RunDir:
 
     def record(self, *names: str) -> None:
         """Note in the manifest that textbcv (re)wrote ``names`` (their current SHA-256), or removed them."""
-        from textbcv._io import write_json
-
         man = self._manifest()
         if man is None:
             return
@@ -327,8 +325,6 @@ class RunDir:
     # --- reading ------------------------------------------------------------------------------------------
     def read_report_md(self) -> str:
         """The text of ``report.md``; InputError (naming the directory) when it is missing or unreadable."""
-        from textbcv._io import read_text
-
         self.require("report.md")
         return read_text(self.report_md, hint="not a report written by textbcv")
 

@@ -28,10 +28,10 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
-from textbcv._io import safe_stem
 from textbcv.corpus.model import Chunk, Sentence
 from textbcv.corpus.writers import write_conlleval
 from textbcv.errors import InputError
+from textbcv.folds.run_dir import fold_file_stem
 from textbcv.folds.store import FoldStore
 from textbcv.schemes import decode, encode
 from textbcv.scoring import count_chunks, heldout_record, sentence_counts
@@ -291,7 +291,7 @@ def run_folds(
         for s in systems:
             if (s.name, split, direction) in store.done:
                 continue
-            stem = f"{safe_stem(s.name)}-split{split}-dir{direction}"  # a name never leads out of the folder
+            stem = fold_file_stem(s.name, split, direction)  # a name never leads out of the folder
             tasks.append((s, split, direction, np.asarray(train), np.asarray(test),
                           os.path.join(save_models, stem + ".crfsuite") if save_models and s.tagger is None else None,
                           os.path.join(save_predictions, stem + ".txt") if save_predictions else None))
