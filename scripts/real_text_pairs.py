@@ -335,12 +335,18 @@ def main(argv=None) -> int:
                         f"({i + 1}/{len(todo)} of this run)")
                 (work / p / f"r{r:04d}.jsonl").unlink(missing_ok=True)
             _PP = None
+    if not args.summarize_only and not args.smoke and set(pools) != set(rts.POOLS):
+        # one process per pool runs the study: a summary of one pool would replace the summary of both
+        log(f"summary not written (this run covered {', '.join(pools)}): run --summarize-only when both are done")
+        return 0
     rows = {p: [x for r, x in sorted(rts.merge_lines(rts.load_lines(units_dir / f"pairs-{p}.jsonl")).items())
                 if r < args.reps] for p in pools}
     result = summ.summarize(rows, settings, PAIRS, PAIR_TEXT)
     result["meta"]["command"] = "scripts/real_text_pairs.py " + " ".join(
         a for a in (argv if argv is not None else sys.argv[1:]) if a != "--summarize-only")
     write_json(out / "real_text_pairs.json", result)
+    if result["power"]:
+        summ.power_plot(result, out / "real_text_pairs_power.png")
     results_md = Path(args.results) if args.results else out / "RESULTS.md"
     update_section(results_md, "real-text-pairs", summ.render(result))
     log(f"summary written: {out / 'real_text_pairs.json'} "

@@ -14,8 +14,11 @@ calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored c
                   folds that test it): what new text adds, with the idiosyncratic part of model noise;
 ``pooled+split``  ``pooled`` plus the spread of the per-fold ΔF1 beyond its test noise,
                   max(0, s²_folds − mean_f Var_cl(ΔF1_f)), divided by m (one training component per
-                  split: its two folds' training halves are complementary): textbcv's
-                  :class:`textbcv.stats.paired.PairedDifference`.
+                  split); the first candidate of the study;
+``paired``        textbcv's :class:`textbcv.stats.paired.PairedDifference`: ``pooled`` plus the training
+                  sets' part (half the difference of a split's two folds, beyond its test noise) and
+                  the model noise (the split means' spread beyond its test noise, over 2m), as a
+                  Student t with Satterthwaite's degrees of freedom (its calls and coverage use the t).
 """
 
 from __future__ import annotations
@@ -29,10 +32,11 @@ from scipy import stats as sst
 from textbcv.stats.clustering import DesignEffect, pooled_design_effect
 from textbcv.stats.paired import paired_difference_from_moments, paired_variances
 from textbcv.stats.posterior import posteriors
+from textbcv.stats.sequential import SequentialPair
 
 ALPHA = 0.05
 THRESHOLD = 0.95
-CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split")
+CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired")
 
 
 def _f1(c) -> np.ndarray:
@@ -77,8 +81,12 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     dd = _f1(cb) - _f1(ca)
     pd = paired_difference_from_moments(S, folds["clusters"], ca, cb, m, layout="tp,fp+fn",
                                         fold_clusters=folds.get("fold_clusters"))  # textbcv's own
+    spread = float(np.var(dd, ddof=1))
     out["var"] = {"independent": indep, "paired-fold": indep * share, "pooled": v.pooled_delta,
-                  "pooled+split": pd.var}
+                  "pooled+split": v.pooled_delta + max(0.0, spread - float(np.mean(v.fold_delta))) / m,
+                  "paired": pd.var}
+    out["df"] = {"paired": pd.df}
+    out["pd"] = pd
     out["correlation"] = pd.correlation
     out["share"] = share
     out["fold_sd"] = float(np.std(dd, ddof=1))
@@ -95,8 +103,8 @@ def _truth(t: dict, a: str, b: str, pair: str) -> tuple[float, float]:
     return float(d.mean()), float(t["test_var"][pair]) + halving
 
 
-def _calls(d_hat: np.ndarray, var: np.ndarray) -> tuple[int, int]:
-    p = sst.norm.cdf(d_hat / np.sqrt(var))
+def _calls(d_hat: np.ndarray, var: np.ndarray, df: np.ndarray) -> tuple[int, int]:
+    p = sst.t.cdf(d_hat / np.sqrt(var), df)
     return int(np.sum(p >= THRESHOLD)), int(np.sum(1 - p >= THRESHOLD))
 
 
@@ -105,7 +113,7 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
     names of system A and B), labelled by ``pair_text``."""
     out: dict = {"meta": {"pools": list(rows), "done": {p: len(v) for p, v in rows.items()},
                           "settings": settings, "candidates": list(CANDIDATES), "threshold": THRESHOLD},
-                 "pairs": [], "calibration": []}
+                 "pairs": [], "calibration": [], "power": []}
     for pool, recs in rows.items():
         task = rts.POOLS[pool]["task"]
         for pair, (a, b) in pairs[task].items():
@@ -132,6 +140,7 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                 row["truth"] = {"R": len(td), "delta_mean": 100 * float(np.mean(td)),
                                 "delta_sd": 100 * float(np.std(td, ddof=1)) if len(td) > 1 else None,
                                 "noise_sd": 100 * float(np.sqrt(np.mean([t[1] for t in truths.values()])))}
+            row["sequential"] = _sequential(fr, a, b, pair)
             out["pairs"].append(row)
             for m in (3, 7):
                 cv = {x["r"]: candidate_variances(x["pieces"]["folds"], a, b, pair, m) for x in use}
@@ -142,7 +151,8 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                 tr = [r for r in rs if r in truths]
                 for cand in CANDIDATES:
                     var = np.array([cv[r]["var"][cand] for r in rs])
-                    kb, ka = _calls(d_hat, var)
+                    dfs = np.array([cv[r]["df"].get(cand, np.inf) for r in rs])
+                    kb, ka = _calls(d_hat, var, dfs)
                     cal: dict = {**base, "candidate": cand, "sd_median": 100 * float(np.median(np.sqrt(var))),
                                  "calls_b": _binom(kb, len(rs)), "calls_a": _binom(ka, len(rs))}
                     if tr:
@@ -150,6 +160,7 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                         tn = np.array([truths[r][1] for r in tr])
                         dh = np.array([cv[r]["d_hat"] for r in tr])
                         vv = np.array([cv[r]["var"][cand] for r in tr])
+                        q = sst.t.isf(0.025, np.array([cv[r]["df"].get(cand, np.inf) for r in tr]))
                         err2 = float(np.mean((dh - t) ** 2))
                         net = err2 - float(np.mean(tn))
                         z = (dh - t) / np.sqrt(vv + tn)
@@ -158,9 +169,86 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                                     "sd_over_rmse_net": (float(np.median(np.sqrt(vv))) / math.sqrt(net)
                                                          if net > 0 else None),
                                     "z_sd": float(np.std(z, ddof=1)) if len(z) > 1 else None,
-                                    "coverage": _binom(int(np.sum(np.abs(z) <= 1.959963984540054)), len(tr))})
+                                    "coverage": _binom(int(np.sum(np.abs(z) <= q)), len(tr))})
                     out["calibration"].append(cal)
+                if tr and pair != "null":
+                    out["power"].append(_power(pool, pair, m, [cv[r]["pd"] for r in tr],
+                                               np.array([truths[r][0] for r in tr])))
     return out
+
+
+def _sequential(fr: list, a: str, b: str, pair: str, m_start: int = 3, m_max: int = 7) -> dict:
+    """Calls of a sequential run from m = 3 up to m = 7 on every data set, under each stopping rule: the
+    sequential t-test on the per-fold F1 differences (``--stop t-test``, the default) and the paired Bayes test
+    (``--stop bayes``), each stopping at the first m that decides."""
+    out = {}
+    for rule in ("t-test", "bayes"):
+        kb = ka = 0
+        for folds in fr:
+            for m in range(m_start, m_max + 1):
+                ca = np.asarray(folds["counts"][a][: 2 * m], dtype=float)
+                cb = np.asarray(folds["counts"][b][: 2 * m], dtype=float)
+                if rule == "t-test":
+                    sp = SequentialPair.of(a, b, (_f1(cb) - _f1(ca)).reshape(m, 2), m_start=m_start, M=m_max)
+                    side = sp.ahead
+                else:
+                    pd = candidate_variances(folds, a, b, pair, m)["pd"]
+                    pr = pd.prob_better()
+                    side = "B" if pr["p_b_better"] >= THRESHOLD else "A" if pr["p_a_better"] >= THRESHOLD else None
+                if side is not None:
+                    kb += side == "B"
+                    ka += side == "A"
+                    break
+        out[rule] = {"b_better": _binom(kb, len(fr)), "a_better": _binom(ka, len(fr))}
+    return out
+
+
+#: True gains (fractions) of the power curves.
+POWER_GRID = np.linspace(0.0, 0.03, 61)
+
+
+def _power(pool: str, pair: str, m: int, pds: list, truth: np.ndarray) -> dict:
+    """Observed against predicted power of one pair at m: the share of data sets called in the truth's direction,
+    and the mean over data sets of the power each one's posterior predicts (as ``textbcv plan`` does, the data set
+    taken as its own pilot) at that data set's true ΔF1; with the predicted curve over :data:`POWER_GRID`."""
+    sign = np.sign(np.mean(truth)) or 1.0
+    called = [(p.prob_better()["p_b_better"] if sign > 0 else p.prob_better()["p_a_better"]) >= THRESHOLD
+              for p in pds]
+    pred = np.array([p.power(sign * t, THRESHOLD) for p, t in zip(pds, truth)])
+    k, n = int(np.sum(called)), len(pds)
+    mean_pred = float(pred.mean())
+    se = math.sqrt(max(mean_pred * (1 - mean_pred), 1e-12) / n)
+    return {"pool": pool, "pair": pair, "m": m, "R": n, "true_delta": 100 * float(np.mean(sign * truth)),
+            "observed": _binom(k, n), "predicted": mean_pred, "within_2se": abs(k / n - mean_pred) <= 2 * se,
+            "detectable_80_median": 100 * float(np.median([p.detectable(0.8, THRESHOLD) for p in pds])),
+            "curve": [float(np.mean([p.power(d, THRESHOLD) for p in pds])) for d in POWER_GRID]}
+
+
+def power_plot(result: dict, path) -> None:
+    """The power curves (predicted, per pair and m) with the observed call rates at the true gains."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pools = sorted({x["pool"] for x in result["power"]})
+    fig, axes = plt.subplots(1, max(1, len(pools)), figsize=(5.2 * max(1, len(pools)), 3.9), squeeze=False)
+    for ax, pool in zip(axes[0], pools):
+        for i, x in enumerate(r for r in result["power"] if r["pool"] == pool):
+            color = f"C{i}"
+            ax.plot(100 * POWER_GRID, x["curve"], color=color, lw=1.2, label=f"{x['pair']}, m = {x['m']}")
+            o = x["observed"]
+            ax.errorbar([x["true_delta"]], [o["rate"]], yerr=[[o["rate"] - o["lo"]], [o["hi"] - o["rate"]]],
+                        fmt="o", color=color, ms=4, capsize=2)
+        ax.axhline(0.8, color="grey", lw=0.6, ls=":")
+        ax.set_xlabel("true gain ΔF1 (points)")
+        ax.set_ylabel(f"P(called better at P ≥ {THRESHOLD:g})")
+        ax.set_title(f"{pool}: predicted power (lines), observed calls (points)", fontsize=9)
+        ax.set_ylim(0, 1.02)
+        ax.legend(frameon=False, fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    plt.close(fig)
 
 
 def _rate(x: dict) -> str:
@@ -180,9 +268,27 @@ def render(result: dict) -> str:
         L.append(f"| {r['pool']} | {r['text']} | {r['R']} | {'–' if not t else format(t['delta_mean'], '+.2f')} | "
                  f"{r['m3']['fold_delta_sd']:.2f} | {_rate(boot['b_better'])} / {_rate(boot['a_better'])} | "
                  f"{_rate(rand['b_better'])} / {_rate(rand['a_better'])} |")
+    L += ["", "A sequential run from m = 3 to m = 7 on the same data sets, stopping at the first m that decides: "
+          "calls B better / A better under each stopping rule.", "",
+          "| pool | pair | R | --stop t-test (default) | --stop bayes (paired) |", "|---|---|---:|---|---|"]
+    for r in result["pairs"]:
+        q = r["sequential"]
+        L.append(f"| {r['pool']} | {r['pair']} | {r['R']} | {_rate(q['t-test']['b_better'])} / "
+                 f"{_rate(q['t-test']['a_better'])} | {_rate(q['bayes']['b_better'])} / "
+                 f"{_rate(q['bayes']['a_better'])} |")
+    L += ["", "Power of the paired posterior (candidate `paired`) on the pairs with a truth: calls in the truth's "
+          "direction at P ≥ 0.95, against the mean power each data set's own posterior predicts at its true ΔF1 "
+          "(the data set as its own pilot, as `textbcv plan`), and the median gain detectable with 80% power. "
+          "The curves: [real_text_pairs_power.png](real_text_pairs_power.png).", "",
+          "| pool | pair | m | R | true ΔF1 | observed calls | predicted | within 2 SE | detectable (80%) |",
+          "|---|---|---:|---:|---:|---|---:|---|---:|"]
+    for x in result["power"]:
+        L.append(f"| {x['pool']} | {x['pair']} | {x['m']} | {x['R']} | {x['true_delta']:+.2f} | "
+                 f"{_rate(x['observed'])} | {100 * x['predicted']:.1f}% | {'yes' if x['within_2se'] else 'no'} | "
+                 f"{x['detectable_80_median']:.2f} |")
     L += ["", "Candidate variances of the pooled ΔF1 (module docstring of `scripts/real_text_pairs_summary.py`): "
           "median SD, SD over the RMSE net of the truth's noise, SD of the standardised error (1 = calibrated), "
-          "coverage of the 95% interval, calls at P ≥ 0.95.", "",
+          "coverage of the 95% interval, calls at P ≥ 0.95 (`paired`: with its Student t).", "",
           "| pool | pair | m | candidate | R | SD | SD/RMSE net | z SD | coverage | calls B | calls A |",
           "|---|---|---:|---|---:|---:|---:|---:|---|---|---|"]
     def f(v, fmt: str) -> str:

@@ -21,11 +21,13 @@ import pytest
 from conftest import shared_path
 from scipy import integrate
 from scipy.stats import beta
+from scipy.stats import t as t_dist
 from seqeval.metrics.sequence_labeling import get_entities
 
 from textbcv.cli import main
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.corpus.bundled import bundled_corpora
+from textbcv.stats.compare import bayes_answer
 
 # ---------------------------------------------------------------- a tagger written outside textbcv
 
@@ -192,6 +194,59 @@ def p_b_better(ca: dict, cb: dict, m: int, metric: str, deff: tuple[float, float
     return val
 
 
+def paired_p_here(records: list, halves: list, groups_of, m: int, metric: str) -> float:
+    """P(metric_B > metric_A) of the paired posterior, written out from the per-sentence counts (no cross-product
+    matrix): per-cluster linearised differences per fold and pooled, the fold covariance, the training-set and
+    model-noise parts from the splits' halves and means, a Student t with Satterthwaite's degrees of freedom."""
+    def parts(c):
+        c = np.asarray(c, dtype=float)
+        tp, fp, fn = c[..., 0], c[..., 1], c[..., 2]
+        return {"precision": (tp, tp + fp), "recall": (tp, tp + fn), "f1": (2 * tp, 2 * tp + fp + fn)}[metric]
+
+    def value(c):
+        num, den = parts(np.sum(c, axis=0))
+        return num / den
+
+    def lin(c, at):
+        num, den = parts(c)
+        n0, d0 = parts(np.sum(at, axis=0))
+        return (num - n0 / d0 * den) / d0
+
+    rec = {(r["system"], r["split"], r["direction"]): np.asarray(r["sentence_counts"]) for r in records}
+    folds = [(j, k) for j in range(m) for k in (0, 1)]
+    A, B = [rec[("A",) + f] for f in folds], [rec[("B",) + f] for f in folds]
+    G = [np.asarray([groups_of(i) for i in halves[f]]) for f in range(2 * m)]
+    d = np.array([value(B[f]) - value(A[f]) for f in range(2 * m)])
+
+    def cluster_sums(z, g):
+        out: dict = {}
+        for zi, gi in zip(z, g):
+            out[gi] = out.get(gi, 0.0) + zi
+        return out
+
+    Z = [cluster_sums(lin(B[f], B[f]) - lin(A[f], A[f]), G[f]) for f in range(2 * m)]
+    kf = [len(z) for z in Z]
+    C = np.array([[np.sqrt(kf[f] / (kf[f] - 1) * kf[h] / (kf[h] - 1))
+                   * sum(v * Z[h].get(g, 0.0) for g, v in Z[f].items()) for h in range(2 * m)] for f in range(2 * m)])
+    pa, pb = np.vstack(A), np.vstack(B)
+    pooled = cluster_sums(lin(pb, pb) - lin(pa, pa), np.concatenate(G))
+    k = len(pooled)
+    var_test = k / (k - 1) * sum(v * v for v in pooled.values())
+    half = (d[0::2] - d[1::2]) / 2
+    half_test = np.array([(C[2 * j, 2 * j] + C[2 * j + 1, 2 * j + 1] - 2 * C[2 * j, 2 * j + 1]) / 4 for j in range(m)])
+    within = float(np.mean(half ** 2 - half_test))
+    means = (d[0::2] + d[1::2]) / 2
+    Cm = np.array([[(C[2 * i:2 * i + 2, 2 * j:2 * j + 2]).sum() / 4 for j in range(m)] for i in range(m)])
+    between_test = (np.trace(Cm) - Cm.sum() / m) / (m - 1)
+    model = max(0.0, 2 * (float(np.var(means, ddof=1)) - between_test))
+    v_train, v_model = max(0.0, within - model / 2), model / (2 * m)
+    var = var_test + v_train + v_model
+    den = sum(x * x / f for x, f in ((var_test, k - 1), (v_train, m), (v_model, m - 1)) if x > 0)
+    df = var * var / den
+    est = value(pb) - value(pa)
+    return float(t_dist.cdf(est / np.sqrt(var), df))
+
+
 # ---------------------------------------------------------------- fixtures
 
 
@@ -262,10 +317,44 @@ def check_independent(d: Path, splits: Path, corpus: Path, folds: Path, m: int, 
             deff.setdefault((r["system"], metric), []).append(design_effect_here(r["sentence_counts"], groups, metric))
     for (name, metric), v in deff.items():
         assert report["design_effects"][name][metric] == pytest.approx(max(1.0, float(np.mean(v))), rel=1e-3)
+    halves = [manifest[j]["valid" if k == 0 else "train"] for j in range(m) for k in (0, 1)]
+    groups_of = (lambda i: doc_of[i]) if len(set(doc_of)) > 1 else (lambda i: i)
+    fallback = bayes_answer({n: [r["counts"]["overall"] for r in records if r["system"] == n] for n in ("A", "B")},
+                            m, variant="clustered", design_effects=report["design_effects"])
     for c in report["comparisons"]:
+        # the report's answer is paired (per-sentence counts on the same test sentences)
+        assert c["difference"]["basis"] == "paired"
+        assert c["p_b_better"] == pytest.approx(paired_p_here(records, halves, groups_of, m, c["metric"]), abs=1e-6)
+        # without per-sentence counts it would fall back to the independent posteriors, written out here
         dd = tuple(max(1.0, float(np.mean(deff[(x, c["metric"])]))) for x in ("A", "B"))
-        assert c["p_b_better"] == pytest.approx(p_b_better(sums["A"], sums["B"], m, c["metric"], dd), abs=1e-4)
+        fb = fallback.comparison("A", "B", c["metric"])
+        assert fb.difference is not None and fb.difference.basis == "independent"
+        assert fb.p_b_better == pytest.approx(p_b_better(sums["A"], sums["B"], m, c["metric"], dd), abs=1e-4)
     assert report["one_split"]["available"] and len(report["one_split"]["pairs"][0]["folds"]) == 2 * m
+    # the same per-sentence counts brought as a COUNTS.json (docs/formats.md) give the same paired answer
+    by = {(r["system"], r["split"], r["direction"]): r for r in records}
+    folds_order = [(j, k) for j in range(m) for k in (0, 1)]
+    counts_json = {"m": m, "systems": {n: [{**by[(n, j, k)]["counts"]["overall"],
+                                            "sentence_counts": by[(n, j, k)]["sentence_counts"]}
+                                           for j, k in folds_order] for n in ("A", "B")},
+                   "test_sentences": halves}
+    if len(set(doc_of)) > 1:
+        counts_json["documents"] = [[f"doc{doc_of[i]}" for i in h] for h in halves]
+    (d / "counts.json").write_text(json.dumps(counts_json))
+    capsys.readouterr()
+    assert main(["test", str(d / "counts.json"), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    for got, want in zip(answer["comparisons"], report["comparisons"]):
+        assert got["difference"]["basis"] == "paired"
+        assert got["p_b_better"] == pytest.approx(want["p_b_better"], abs=1e-12)
+        assert got["difference"]["ci"] == pytest.approx(want["difference"]["ci"], abs=1e-12)
+    del counts_json["test_sentences"]
+    counts_json.pop("documents", None)
+    (d / "counts.json").write_text(json.dumps(counts_json))
+    assert main(["test", str(d / "counts.json"), "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert {c["difference"]["basis"] for c in answer["comparisons"]} == {"independent"}
+    assert any("not paired" in note for note in answer["notes"])
     # the run directory works with the other commands
     capsys.readouterr()
     assert main(["test", str(out / "folds.jsonl"), "--json"]) == 0

@@ -442,3 +442,9 @@ def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypa
     assert {(r["pool"], r["pair"]) for r in d["pairs"]} == {(p, q) for p in ("conll", "msr")
                                                             for q in ("null", "scheme", "feature", "default")}
     assert "<!-- BEGIN real-text-pairs -->" in (out / "RESULTS.md").read_text()
+    assert {c["candidate"] for c in d["calibration"]} >= {"independent", "paired"}
+    for r in d["pairs"]:  # a sequential run's calls under both stopping rules, on the same data sets
+        assert set(r["sequential"]) == {"t-test", "bayes"} and r["sequential"]["bayes"]["b_better"]["n"] == r["R"]
+    assert {(x["pool"], x["pair"], x["m"]) for x in d["power"]} >= {("conll", "scheme", 3), ("msr", "default", 7)}
+    assert all(0 <= x["predicted"] <= 1 and len(x["curve"]) == len(rp.summ.POWER_GRID) for x in d["power"])
+    assert (out / "real_text_pairs_power.png").stat().st_size > 1000

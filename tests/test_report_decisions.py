@@ -42,13 +42,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate
+from scipy.stats import t as student_t
 from test_byo_evaluate import read_blocks
 
 from textbcv.cli import main
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.corpus.bundled import bundled_corpora
 from textbcv.report.verdicts import fmt_p
-from textbcv.stats.bayes import THRESHOLD, difference_density, prob_better, prob_greater
+from textbcv.stats.bayes import THRESHOLD, difference_density, prob_greater
 from textbcv.stats.compare import compare_counts
 from textbcv.stats.posterior import BetaPosterior, F1Posterior, posteriors
 
@@ -178,13 +179,17 @@ def test_threshold_half_is_the_thesis_rule_everywhere(exported, tmp_path, titles
     out = out / "what-if-threshold-0.5"
     r = json.loads((out / "report.json").read_text(encoding="utf-8"))
     assert r["threshold"] == 0.5 and r["meta"]["options"]["threshold"] == 0.5
-    for c in r["comparisons"]:  # the larger probability wins
-        assert c["decision"] == ("B better" if c["p_b_better"] > c["p_a_better"] else "A better")
+    for c in r["comparisons"]:  # the larger probability wins; a tie (the same counts on every sentence) does not
+        want = ("B better" if c["p_b_better"] > c["p_a_better"] else
+                "A better" if c["p_a_better"] > c["p_b_better"] else "no clear difference")
+        assert c["decision"] == want
     c = f1_row(r, "sysA", "sysB")
     win, lose = ("sysB", "sysA") if c["decision"] == "B better" else ("sysA", "sysB")
     md = (out / "report.md").read_text(encoding="utf-8")
     assert f"{win} is better than {lose} on F1" in r["conclusion"] and r["conclusion"] in md
-    assert f"| sysA | sysB | F1 | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {win} better |" in md
+    d = c["difference"]
+    delta = f"{100 * d['estimate']:+.2f} [{100 * d['ci'][0]:+.2f}, {100 * d['ci'][1]:+.2f}]"
+    assert f"| sysA | sysB | F1 | {delta} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {win} better |" in md
     assert any(f"\n{win} better: P({win} better) = " in t and t.endswith("≥ 0.5") for t in titles)
     assert f"{win} better" in (out / "report.tex").read_text(encoding="utf-8")
     assert "--threshold 0.5" in md
@@ -199,9 +204,12 @@ def test_rope_shows_p_equivalent_everywhere(exported, tmp_path, titles):
     assert r["rope"] == 0.005 and r["meta"]["options"]["rope"] == 0.005  # JSON keeps fractions
     c = f1_row(r, "sysA", "sysB")
     assert c["p_b_better"] + c["p_a_better"] + c["p_equivalent"] == pytest.approx(1)
-    cf = {n: (f["f1"] if isinstance(f, dict) else f) for n, f in r["count_factor"].items()}  # per metric (clustered)
-    exact = prob_better(*[posteriors(**r["counts"][n], c=cf[n])["f1"] for n in ("sysA", "sysB")], rope=0.005)
-    assert c["p_equivalent"] == pytest.approx(exact["p_equivalent"], abs=1e-12)
+    # the paired posterior of ΔF1 (a Student t): P(|Δ| ≤ rope) in closed form
+    d = c["difference"]
+    assert d["basis"] == "paired"
+    t = student_t(d["df"], loc=d["estimate"], scale=d["sd"])
+    assert c["p_equivalent"] == pytest.approx(t.cdf(0.005) - t.cdf(-0.005), abs=1e-12)
+    assert c["p_b_better"] == pytest.approx(t.sf(0.005), abs=1e-12)
     md = (out / "report.md").read_text(encoding="utf-8")
     assert "| P(equivalent) |" in md and f"| {c['p_equivalent']:.4f} |" in md
     assert f"P(equivalent: within ±0.5 points) = {c['p_equivalent']:.3f}" in r["conclusion"]
@@ -316,7 +324,7 @@ def test_no_predicted_chunks_is_undefined_precision(exported, tmp_path):
     scores = md.split("## Pooled scores")[1].split("##")[0]
     row = next(line for line in scores.splitlines() if line.startswith("| sysNone |"))
     assert row.startswith("| sysNone | —, no predicted chunks | 0.00 [") and "† |" in row
-    assert ("| sysA | sysNone | precision | — | — | undefined: precision undefined (sysNone: no predicted chunks) |"
+    assert ("| sysA | sysNone | precision | — | — | — | undefined: precision undefined (sysNone: no predicted chunks) |"
             in md)
     tex = (out / "report.tex").read_text(encoding="utf-8")
     assert "--- (no predicted chunks)" in tex

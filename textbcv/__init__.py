@@ -51,6 +51,7 @@ _LAZY = {
     "export_folds": "textbcv.split.export",
     "run_components": "textbcv.comparison.components",
     "bundled_corpora": "textbcv.corpus.bundled",
+    "plan": "textbcv.api",
 }
 
 __all__ = ["InputError", "__version__", *_LAZY]

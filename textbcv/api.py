@@ -26,6 +26,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from textbcv._io import load_json
+from textbcv.comparison.plan import Plan, plan_report
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
@@ -37,7 +39,7 @@ from textbcv.tagging.system import System
 if TYPE_CHECKING:
     from textbcv.report.model import CompareReport
 
-__all__ = ["compare", "evaluate", "score", "CompareResult", "RUN_KEYS_THAT_DIFFER"]
+__all__ = ["compare", "evaluate", "score", "plan", "CompareResult", "RUN_KEYS_THAT_DIFFER"]
 
 #: Keys of ``report.json`` that say how and when the folds were made, not what they scored: they
 #: differ between a run of :func:`compare` and the same systems' predictions brought to :func:`evaluate`
@@ -92,6 +94,10 @@ class CompareResult:
     def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
         """P(``b`` better than ``a``) on ``metric`` (``precision``, ``recall`` or ``f1``; None where undefined)."""
         return self.typed.p_better(a, b, metric)
+
+    def plan(self, target_delta: float | None = None, power: float = 0.8, threshold: float | None = None) -> Plan:
+        """What this comparison detects, and what more splits or text would (:func:`plan`)."""
+        return plan(self.report, target_delta=target_delta, power=power, threshold=threshold)
 
     def write(self, out: str | os.PathLike, plots: bool = True) -> Path:
         """Write the run directory (``splits.json``, ``folds.jsonl``, ``report.json``, ``report.md``, plots).
@@ -389,3 +395,43 @@ def score(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], scheme: 
         if isinstance(seqs, str) or any(isinstance(s, str) for s in seqs):
             raise InputError(f"{what}: expected one list of tags per sentence (a list of lists), got a list of str")
     return score_tags(list(gold), list(pred), scheme=scheme)
+
+
+def plan(run: str | os.PathLike | Mapping, *, target_delta: float | None = None, power: float = 0.8,
+         threshold: float | None = None) -> Plan:
+    """What a finished comparison detects, and what more splits or more text would (``textbcv plan``).
+
+    Parameters
+    ----------
+    run : path or mapping
+        A run directory (its ``report.json``) or a ``report.json`` content (e.g. ``CompareResult.report``).
+    target_delta : float, optional
+        A gain in F1 points to plan for (0.5 is half a point).
+    power : float
+        The probability of calling the gain (default 0.8).
+    threshold : float, optional
+        The decision threshold (default: the run's own).
+
+    Returns
+    -------
+    Plan
+        Per pair: the gain detected with ``power`` and with 50%, the same at larger m, and for
+        ``target_delta`` the power now, the m that reaches it and the factor of more text.
+
+    Examples
+    --------
+    >>> import textbcv
+    >>> ner = textbcv.bundled_corpora()["ner"]
+    >>> r = textbcv.compare(ner, ["iob2", "iobes"], m=2, max_iterations=5, progress=False)
+    >>> p = textbcv.plan(r.report, target_delta=2.0)
+    >>> [(x.a, x.b, x.m) for x in p.pairs], p.pairs[0].detectable > p.pairs[0].detectable_50 > 0
+    ([('iob2', 'iobes', 2)], True)
+    """
+    if isinstance(run, Mapping):
+        report = run
+    else:
+        d = RunDir(run)
+        d.require("report.json", what="a finished `textbcv compare` or `evaluate` run directory")
+        report = load_json(d.report_json)
+    return plan_report(report, power=power, threshold=threshold,
+                       target=None if target_delta is None else target_delta / 100)

@@ -223,8 +223,9 @@ def _mcnemar(args, data: FoldCounts) -> tuple[dict | None, str | None]:
             "unit_definition": what, "pairs": pairs}, None
 
 
-def _classic(args, data: FoldCounts, values: dict[str, list[float]]) -> dict:
-    from textbcv.report.markdown import DISAGREE, textbook_tests
+def _classic(args, data: FoldCounts, values: dict[str, list[float]], paired: bool) -> dict:
+    from textbcv.report.markdown import textbook_tests
+    from textbcv.report.textbook import disagree_note
 
     t = textbook_tests(values, data.m, args.alpha)
     not_applicable: list[dict[str, str | None]] = []
@@ -234,7 +235,8 @@ def _classic(args, data: FoldCounts, values: dict[str, list[float]]) -> dict:
     mc, why = _mcnemar(args, data)
     if mc is None:
         not_applicable.append({"test": "McNemar", "reason": why})
-    return {"metric": args.metric, **t, "mcnemar": mc, "not_applicable": not_applicable, "note": DISAGREE}
+    return {"metric": args.metric, **t, "mcnemar": mc, "not_applicable": not_applicable,
+            "note": disagree_note(paired)}
 
 
 # --- the command ----------------------------------------------------------------------------------
@@ -260,6 +262,15 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
         if rep.get("m") == data.m and isinstance(d, dict) and set(names) <= set(d):
             clusters = (rep.get("design_effect_folds") or {}).get("clusters", "sentences")
             return {n: d[n] for n in names}, f"measured by the run with {clusters} as clusters (report.json)"
+    if data.sentence_counts is not None:  # a COUNTS.json with per-sentence counts
+        recs = {(n, j, k): {"sentence_counts": data.sentence_counts[n][2 * j + k]} for n in names
+                for j in range(data.m) for k in (0, 1)}
+        unit = data.cluster_unit if data.cluster_unit == "documents" else "sentences"
+        ids = _cluster_ids(data)
+        groups = ({(j, k): ids[2 * j + k] for j in range(data.m) for k in (0, 1)}
+                  if unit == "documents" and ids is not None else {})
+        pooled = design_effects_of(recs, names, data.m, {"clusters": unit, "folds": groups})["pooled"]
+        return pooled, f"from the per-sentence counts with {unit} as clusters (COUNTS.json)"
     if not str(data.path).endswith(".jsonl"):
         return None, ""
     recs = {(r["system"], r["split"], r["direction"]): r for _, r in read_fold_records(data.path)}
@@ -267,6 +278,69 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
         return None, ""
     pooled = design_effects_of(recs, names, data.m, None)["pooled"]
     return pooled, "from the folds' per-sentence counts with sentences as clusters (documents are not known here)"
+
+
+def _cluster_ids(data: FoldCounts) -> list | None:
+    """A COUNTS.json's cluster of every test sentence per fold (its ids, strings or integers) as integers."""
+    import numpy as np
+
+    if data.clusters is None:
+        return None
+    numbering: dict = {}
+    return [np.array([numbering.setdefault(x, len(numbering)) for x in fold], dtype=np.int64) for fold in data.clusters]
+
+
+def _paired(data: FoldCounts) -> tuple[dict | None, str]:
+    """The paired posteriors of the differences, and where they came from; None when the input has no
+    per-sentence counts on known test sentences (then the two systems' posteriors are combined as if their
+    errors were independent).
+
+    A run directory's ``report.json`` gives the posteriors ``compare``/``evaluate`` built with the corpus's
+    documents as clusters; a run's ``folds.jsonl`` with its ``splits.json`` gives per-sentence counts on known
+    sentences, with sentences as clusters.
+    """
+    import numpy as np
+
+    from textbcv._io import load_json
+    from textbcv.comparison.assembly import paired_of, stored_paired
+    from textbcv.folds.foldfile import read_fold_records
+    from textbcv.folds.run_dir import RunDir
+    from textbcv.split.manifest import load_splits
+
+    names = list(data.systems)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    if data.sentence_counts is not None:  # a COUNTS.json with per-sentence counts
+        if data.clusters is None:
+            return None, ('the per-sentence counts name no "test_sentences" or "documents", so which sentences two '
+                          "folds share is unknown: the differences are not paired")
+        from textbcv.stats.paired import paired_differences
+
+        cluster_ids = _cluster_ids(data)
+        assert cluster_ids is not None
+        rows = {n: [np.asarray(f, dtype=np.int64).reshape(-1, 3) for f in data.sentence_counts[n]] for n in names}
+        return (paired_differences(rows, cluster_ids, data.m, cluster_unit=data.cluster_unit or "sentences"),
+                f"paired from the per-sentence counts with {data.cluster_unit} as clusters (COUNTS.json)")
+    run = None if data.run_dir is None else RunDir(data.run_dir)
+    if run is not None and run.report_json.is_file():
+        rep = load_json(run.report_json)
+        if isinstance(rep, dict) and rep.get("m") == data.m:
+            stored = stored_paired(rep)
+            if all(len(stored.get(p, {})) == 3 for p in pairs):
+                clusters = (rep.get("design_effect_folds") or {}).get("clusters", "sentences")
+                return ({p: stored[p] for p in pairs},
+                        f"paired posteriors of the run with {clusters} as clusters (report.json)")
+    if run is None or not run.splits.is_file() or not str(data.path).endswith(".jsonl"):
+        return None, ""
+    recs = {(r["system"], r["split"], r["direction"]): r for _, r in read_fold_records(data.path)}
+    if not all("sentence_counts" in recs.get((n, j, k), {}) for n in names for j in range(data.m) for k in (0, 1)):
+        return None, ""
+    splits = load_splits(run.splits)
+    ids = {(j, k): np.asarray(test, dtype=np.int64) for j, k, _tr, test in splits.folds()}
+    if any(len(recs[(n, j, k)]["sentence_counts"]) != len(ids.get((j, k), ())) for n in names
+           for j in range(data.m) for k in (0, 1)):
+        return None, ""
+    return (paired_of(recs, names, data.m, {"clusters": "sentences", "ids": ids}),
+            "paired from the folds' per-sentence counts with sentences as clusters (documents are not known here)")
 
 
 def run(args) -> int:
@@ -284,13 +358,17 @@ def run(args) -> int:
                                          "variant was used"]
         else:
             notes = list(notes or []) + [f"design effects {source}"]
+    paired, source = (None, "") if args.chunk_type else _paired(data)
+    if source and not source.startswith("paired posteriors of the run"):
+        notes = list(notes or []) + [source]
     try:
         from textbcv.stats.compare import bayes_answer
         from textbcv.stats.sequential import sequential_pairs
 
         answer = bayes_answer(data.systems, data.m, alpha=args.alpha, rope=rope_fraction(args.rope),
                               method=args.method, variant=args.variant, rho1=args.rho1, rho2=args.rho2,
-                              threshold=args.threshold, draws=args.draws, seed=args.seed, design_effects=deff)
+                              threshold=args.threshold, draws=args.draws, seed=args.seed, design_effects=deff,
+                              paired=paired)
         values = _per_fold(data, args.metric)
         # the sequential t-test as in a compare report of fixed m
         seq = sequential_pairs(values, data.m, alpha=args.alpha, metric=args.metric)
@@ -298,7 +376,7 @@ def run(args) -> int:
         if args.per_type:
             result["per_type"], result["per_type_comparisons"] = _per_type(data, args)
         if args.classic:
-            result["classic"] = _classic(args, data, values)
+            result["classic"] = _classic(args, data, values, paired is not None)
     except ValueError as e:
         if isinstance(e, InputError):
             raise

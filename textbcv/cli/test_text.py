@@ -24,6 +24,7 @@ def format_table(result: dict) -> str:
     from textbcv.report.markdown import score_cell
     from textbcv.report.verdicts import (
         as_report,
+        difference_basis,
         fmt_p,
         rope_points,
         rule,
@@ -49,15 +50,21 @@ def format_table(result: dict) -> str:
                   "it", ""]
     rope = rope_points(answer)
     by = f" by > {rope:g}" if rope is not None else ""
-    head = ["A", "B", "metric", f"P(B better{by})", f"P(A better{by})"] + (["P(equiv.)"] if rope is not None else []) \
-        + ["decision"]
+    head = ["A", "B", "metric", "Δ (B − A)", f"{100 * (1 - alpha):g}% interval", f"P(B better{by})",
+            f"P(A better{by})"] + (["P(equiv.)"] if rope is not None else []) + ["decision"]
     rows = [head]
     for c in answer.comparisons:
-        rows.append([c.a, c.b, c.metric, fmt_p(c.p_b_better, 4), fmt_p(c.p_a_better, 4)]
+        d = c.difference
+        delta = ["—", "—"] if d is None else [f"{100 * d.estimate:+.2f}",
+                                               f"[{100 * d.ci[0]:+.2f}, {100 * d.ci[1]:+.2f}]"]
+        rows.append([c.a, c.b, c.metric, *delta, fmt_p(c.p_b_better, 4), fmt_p(c.p_a_better, 4)]
                     + ([fmt_p(c.p_equivalent, 4)] if rope is not None else [])
                     + [f"undefined: {c.undefined}" if c.undefined else verdict(c)])
-    lines += _table(rows, {3, 4, 5} if rope is not None else {3, 4})
+    lines += _table(rows, {3, 5, 6, 7} if rope is not None else {3, 5, 6})
     lines += ["", rule(answer)]
+    basis = difference_basis(answer)
+    if basis:
+        lines += ["", "Δ in points. " + basis]
     if answer.answer.family_wise is not None:
         lines += ["", "note: " + answer.answer.family_wise["note"]]
     if answer.sequential:

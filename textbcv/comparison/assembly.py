@@ -9,7 +9,7 @@ from its ``report.json`` alone (:func:`rerender`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -24,13 +24,14 @@ from textbcv.report.verdicts import conclusion
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.stats.answer import BayesAnswer
 from textbcv.stats.compare import bayes_answer, counts_scores
+from textbcv.stats.paired import PairedDifference, paired_differences
 from textbcv.stats.sequential import SequentialPair, sequential_pairs
 
 if TYPE_CHECKING:
     from textbcv.comparison.options import CompareOptions
     from textbcv.tagging import FoldStore
 
-__all__ = ["FoldsAnswer", "assemble_report", "answer_for", "rerender"]
+__all__ = ["FoldsAnswer", "assemble_report", "answer_for", "paired_of", "stored_paired", "rerender"]
 
 @dataclass(frozen=True)
 class FoldsAnswer:
@@ -65,6 +66,20 @@ def _fold_f1(store: FoldStore, name: str, m: int) -> list[float]:
     return [Tally(c["tp"], c["fp"], c["fn"]).f1 for c in store.counts(name, m)]
 
 
+def paired_of(records: Mapping, names: Sequence[str], m: int,
+              clusters: dict | None) -> dict[tuple[str, str], dict[str, PairedDifference]] | None:
+    """The paired posteriors of every pair's differences (:func:`textbcv.stats.paired.paired_differences`) from the
+    folds' per-sentence counts, clustered as ``clusters`` (:func:`textbcv.comparison.design_effects.fold_clusters`)
+    says; None without the test sentences' ids (then the answer falls back to independent posteriors)."""
+    ids = (clusters or {}).get("ids")
+    if not ids or any((j, k) not in ids for j in range(m) for k in (0, 1)):
+        return None
+    folds = [(j, k) for j in range(m) for k in (0, 1)]
+    return paired_differences({n: [np.asarray(records[(n, j, k)]["sentence_counts"], dtype=np.int64).reshape(-1, 3)
+                                   for j, k in folds] for n in names}, [ids[f] for f in folds], m,
+                              cluster_unit=(clusters or {}).get("clusters", "sentences"))
+
+
 def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions,
                clusters: dict | None = None) -> FoldsAnswer:
     """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``.
@@ -78,7 +93,8 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     deff = design_effects_of(store.records, names, m, clusters) if have or options.variant == "clustered" else None
     answer = bayes_answer(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
                           rho1=options.rho1, rho2=options.rho2, threshold=options.threshold,
-                          design_effects=None if deff is None else deff["pooled"])
+                          design_effects=None if deff is None else deff["pooled"],
+                          paired=paired_of(store.records, names, m, clusters) if have else None)
     seq = sequential_pairs({n: _fold_f1(store, n, m) for n in names}, m, alpha=options.alpha,
                            m_start=options.m_start, M=options.m_max if options.sequential else m)
     if deff is None:
@@ -133,6 +149,16 @@ def _with_conclusion(report: CompareReport) -> CompareReport:
     return replace(report, conclusion=conclusion(report))
 
 
+def stored_paired(report: Mapping) -> dict[tuple[str, str], dict[str, PairedDifference]]:
+    """The paired posteriors a report (``report.json``'s content) holds in its comparisons' ``difference``."""
+    out: dict[tuple[str, str], dict[str, PairedDifference]] = {}
+    for c in report.get("comparisons") or ():
+        d = c.get("difference") or {}
+        if d.get("basis") == "paired":
+            out.setdefault((c["a"], c["b"]), {})[c["metric"]] = PairedDifference.from_dict({**d, "metric": c["metric"]})
+    return out
+
+
 def rerender(report: dict, threshold: float | None = None, rope: float | None = None) -> dict:
     """``report`` (``report.json``'s content) with its Bayes answer recomputed from its saved fold counts under
     another ``threshold`` and/or ``rope`` (a fraction; 0 removes the rope; None keeps the report's own); nothing
@@ -151,7 +177,7 @@ def rerender(report: dict, threshold: float | None = None, rope: float | None = 
                           variant=o.get("variant") or report.get("variant") or "thesis", rho1=o.get("rho1"),
                           rho2=o.get("rho2"),
                           threshold=o.get("threshold"), prior=report.get("prior") or 1.0,
-                          design_effects=report.get("design_effects"))
+                          design_effects=report.get("design_effects"), paired=stored_paired(report))
     new = {**report, **answer.to_dict(), "meta": {**report["meta"], "options": o}}
     new["conclusion"] = conclusion(CompareReport.from_dict(new))
     return new

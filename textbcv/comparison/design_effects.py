@@ -23,13 +23,17 @@ def fold_clusters(splits, corpus: Corpus) -> dict:
 
     Documents where the corpus marks at least two (new text comes as new documents: the design
     effect is measured over them whatever unit the splits kept whole), else sentences. Returns
-    ``{"clusters": "documents" | "sentences", "folds": {(split, direction): array or None}}``.
+    ``{"clusters": "documents" | "sentences", "folds": {(split, direction): array}, "ids": {...}}``:
+    ``folds`` holds the document ids (empty with sentences as clusters: each its own), ``ids`` the
+    cluster of every test sentence in one numbering for all folds (document ids, else the sentences'
+    indices in the corpus), which the paired posterior needs (a sentence is tested once per split).
     """
+    tests = {(j, k): np.asarray(test, dtype=np.int64) for j, k, _tr, test in splits.folds()}
     if corpus.n_documents > 1:
         doc = np.asarray(corpus.document_ids)
-        return {"clusters": "documents",
-                "folds": {(j, k): doc[np.asarray(test, dtype=np.int64)] for j, k, _tr, test in splits.folds()}}
-    return {"clusters": "sentences", "folds": {}}
+        folds = {key: doc[test] for key, test in tests.items()}
+        return {"clusters": "documents", "folds": folds, "ids": folds}
+    return {"clusters": "sentences", "folds": {}, "ids": tests}
 
 
 def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: dict | None) -> dict:

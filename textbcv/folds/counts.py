@@ -18,6 +18,7 @@ from typing import Any
 
 from textbcv._io import JSON_HINT, _show, json_count, loads_json, read_text
 from textbcv.errors import InputError
+from textbcv.folds.foldfile import check_sentence_counts, read_fold_records
 from textbcv.folds.run_dir import RunDir
 
 __all__ = ["FoldCounts", "read_input", "read_counts_json", "read_folds_jsonl", "gold_differences", "check_same_gold",
@@ -123,6 +124,12 @@ class FoldCounts:
     run_dir : Path or None
         The run directory of a folds.jsonl.
     chunk_type : str or None
+    sentence_counts : dict or None
+        COUNTS.json with per-sentence counts: name → 2m lists of [tp, fp, fn], one per test sentence.
+    clusters : list or None
+        COUNTS.json: the cluster of every test sentence of each fold (its ``documents``, else its
+        ``test_sentences``), one numbering for all folds; with ``cluster_unit`` "documents" or "sentences".
+    cluster_unit : str or None
     """
 
     path: str
@@ -134,6 +141,63 @@ class FoldCounts:
     specs: dict[str, dict | None]
     run_dir: Path | None
     chunk_type: str | None = None
+    sentence_counts: dict[str, list[list[list[int]]]] | None = None
+    clusters: list[list[Any]] | None = None
+    cluster_unit: str | None = None
+
+
+def _per_fold_ids(data: dict, key: str, n: list[int], file: str, text: str) -> list[list[Any]] | None:
+    """COUNTS.json's ``key`` ("test_sentences" or "documents"): 2m lists of ids (integers or strings), fold f's
+    with one id per test sentence (``n[f]`` of them); None when absent."""
+    if key not in data:
+        return None
+    line = _line_of(text, text.find(f'"{key}"'))
+    v = data[key]
+    if not isinstance(v, list) or len(v) != len(n):
+        raise InputError(f'"{key}" must be a list of 2m = {len(n)} lists, one per fold', file, line)
+    for f, ids in enumerate(v):
+        if not isinstance(ids, list) or len(ids) != n[f]:
+            raise InputError(f'"{key}"[{f}] must list one id per test sentence of fold {f} ({n[f]}, as its '
+                             '"sentence_counts")', file, line)
+        if not all(isinstance(x, (int, str)) and not isinstance(x, bool) for x in ids):
+            raise InputError(f'"{key}"[{f}]: ids must be integers or strings', file, line)
+        if key == "test_sentences" and len(set(ids)) != len(ids):
+            raise InputError(f'"{key}"[{f}] names a sentence twice', file, line)
+    return v
+
+
+def _sentence_parts(data: dict, systems: dict, raw: dict, lines: dict, file: str, text: str) -> dict:
+    """The optional per-sentence parts of a COUNTS.json: every system's ``sentence_counts`` per fold (checked
+    against the fold's totals, the same number of sentences for every system) and the test sentences' ids."""
+    with_rows = {n for n, folds in raw.items() if any("sentence_counts" in f for f in folds)}
+    if not with_rows:
+        if "test_sentences" in data or "documents" in data:
+            raise InputError('"test_sentences" and "documents" need every fold\'s "sentence_counts"', file, 1)
+        return {}
+    sc: dict[str, list[list[list[int]]]] = {}
+    for name, folds in raw.items():
+        rows = []
+        for i, f in enumerate(folds):
+            if "sentence_counts" not in f:
+                raise InputError(f'system {name!r}, fold {i}: no "sentence_counts" (some folds have them: give them '
+                                 "for every fold of every system, or for none)", file, lines[name][i])
+            rec = {"counts": {"overall": systems[name][i]}, "sentence_counts": f["sentence_counts"]}
+            rows.append(check_sentence_counts(rec, file, lines[name][i] or 1).tolist())
+        sc[name] = rows
+    first = next(iter(sc))
+    n = [len(x) for x in sc[first]]
+    for name, rows in sc.items():
+        for i, r in enumerate(rows):
+            if len(r) != n[i]:
+                raise InputError(f"system {name!r}, fold {i}: {len(r)} sentences, {first!r} has {n[i]} (the systems "
+                                 "must be scored on the same test sentences)", file, lines[name][i])
+    tests = _per_fold_ids(data, "test_sentences", n, file, text)
+    docs = _per_fold_ids(data, "documents", n, file, text)
+    if docs is not None:
+        return {"sentence_counts": sc, "clusters": docs, "cluster_unit": "documents"}
+    if tests is not None:
+        return {"sentence_counts": sc, "clusters": tests, "cluster_unit": "sentences"}
+    return {"sentence_counts": sc}
 
 
 def _counts_json(path: str) -> FoldCounts:
@@ -155,7 +219,7 @@ def _counts_json(path: str) -> FoldCounts:
         raise InputError('"systems" must be an object {NAME: [folds...]}', file, sline)
     if len(systems) < 2:
         raise InputError(f"need at least 2 systems to compare, got {len(systems)}", file, sline)
-    out, lines = {}, {}
+    out, lines, raw = {}, {}, {}
     for name, folds in systems.items():
         line = _system_line(text, name)
         if not isinstance(folds, list):
@@ -175,8 +239,9 @@ def _counts_json(path: str) -> FoldCounts:
                 raise InputError(f"system {name!r}, fold {i}: missing key(s) {', '.join(missing)}", file, fline)
             rows.append({k: _check_count(f[k], f"system {name!r}, fold {i}: "
                                                f"{k}", file, fline) for k in ("tp", "fp", "fn")})
-        out[name], lines[name] = rows, flines
-    return FoldCounts(file, m, out, lines, out, None, {n: None for n in out}, None)
+        out[name], lines[name], raw[name] = rows, flines, folds
+    extra = _sentence_parts(data, out, raw, lines, file, text)
+    return FoldCounts(file, m, out, lines, out, None, {n: None for n in out}, None, **extra)
 
 
 def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
@@ -198,8 +263,6 @@ def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = Fals
     file = str(path)
     want_types = per_type or chunk_type is not None
     found: dict[str, dict[tuple[int, int], tuple]] = {}
-    from textbcv.folds.foldfile import read_fold_records
-
     for no, obj in read_fold_records(path):  # the one parser of the format (a torn last line is left out)
         system, split, direction = obj["system"], obj["split"], obj["direction"]
         counts = obj["counts"]

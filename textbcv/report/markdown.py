@@ -55,11 +55,13 @@ from textbcv.report.verdicts import (
     as_report,
     conclusion,
     design_name,
+    difference_basis,
     fmt_p,
     identical_groups,
     p_row_better,
     pct,
     points,
+    power_line,
     ranking,
     rope_points,
     rule,
@@ -280,15 +282,24 @@ def bayes_markdown(report: Report) -> list[str]:
     report = as_report(report)
     r = rope_points(report)
     by = f" by > {r:g}" if r is not None else ""
-    head = f"| A | B | metric | P(B better{by}) | P(A better{by}) |" + (" P(equivalent) |" if r is not None else "") \
-        + " decision |"
-    out = ["", "## Bayes test", "", head, "|---" * (6 + (r is not None)) + "|"]
+    level = f"{100 * (1 - report.alpha):g}%"
+    head = f"| A | B | metric | Δ (B − A), {level} interval | P(B better{by}) | P(A better{by}) |" \
+        + (" P(equivalent) |" if r is not None else "") + " decision |"
+    out = ["", "## Bayes test", "", head, "|---" * (7 + (r is not None)) + "|"]
     for c in report.comparisons:
         eq = f" {fmt_p(c.p_equivalent, 4)} |" if r is not None else ""
         decision = f"undefined: {c.undefined}" if c.undefined else verdict(c)
-        out.append(f"| {c.a} | {c.b} | {LABELS[c.metric]} | {fmt_p(c.p_b_better, 4)} | "
+        d = c.difference
+        delta = "—" if d is None else f"{100 * d.estimate:+.2f} [{100 * d.ci[0]:+.2f}, {100 * d.ci[1]:+.2f}]"
+        out.append(f"| {c.a} | {c.b} | {LABELS[c.metric]} | {delta} | {fmt_p(c.p_b_better, 4)} | "
                    f"{fmt_p(c.p_a_better, 4)} |{eq} {decision} |")
     out += ["", rule(report)]
+    basis = difference_basis(report)
+    if basis:
+        out += ["", "Δ in points. " + basis]
+    power = power_line(report)
+    if power:
+        out += ["", power]
     names = report.names
     if len(names) > 2:
         k = len(names) * (len(names) - 1) // 2

@@ -94,8 +94,9 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
 
     ``posteriors.png``: posterior densities of precision, recall and F1 per
     system with their credible intervals; ``f1_difference.png``: for each
-    pair the exact posterior density of F1(B) − F1(A) in points
-    (:func:`textbcv.stats.bayes.difference_density`), P(B better) and
+    pair the posterior density of F1(B) − F1(A) in points (the paired posterior,
+    :class:`textbcv.stats.paired.PairedDifference`, where the folds have per-sentence
+    counts; else :func:`textbcv.stats.bayes.difference_density`), P(B better) and
     P(A better) shaded — and the rope's band, P(equivalent), with a rope —
     titled with the recorded decision; ``pairwise.png`` (three or more
     systems): P(row better than column) on F1; ``fold_f1.png``: per-fold F1
@@ -194,13 +195,20 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
             ax.set_title(title, fontsize=10)
             ax.set_xticks([]), ax.set_yticks([])
             continue
-        pa, pb = posts[a]["f1"], posts[b]["f1"]
-        mean, sd = pb.mean() - pa.mean(), float(np.sqrt(pa.var() + pb.var()))
-        lo, hi = max(mean - 4.5 * sd, -1.0), min(mean + 4.5 * sd, 1.0)
+        paired = c.difference.paired if c.difference is not None else None
+        if paired is not None and paired.sd == 0:  # the same counts on every sentence: no density to draw
+            paired = None
+        if paired is not None:  # the paired posterior of the difference (a Student t)
+            lo, hi = paired.interval(0.002)
+            lo, hi = max(lo, -1.0), min(hi, 1.0)
+        else:
+            pa, pb = posts[a]["f1"], posts[b]["f1"]
+            mean, sd = pb.mean() - pa.mean(), float(np.sqrt(pa.var() + pb.var()))
+            lo, hi = max(mean - 4.5 * sd, -1.0), min(mean + 4.5 * sd, 1.0)
         lo, hi = min(lo, -r), max(hi, r)  # 0 and the rope always in view
         pad = 0.04 * (hi - lo)
         x = np.union1d(np.linspace(lo - pad, hi + pad, 1201), [-r, 0.0, r])
-        y = difference_density(pa, pb, x) / 100  # per F1 point
+        y = (paired.density(x) if paired is not None else difference_density(pa, pb, x)) / 100  # per F1 point
         px = 100 * x
         ax.plot(px, y, color="black", lw=1)
         right, left = x >= r, x <= -r

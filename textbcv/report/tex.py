@@ -20,6 +20,7 @@ from textbcv.report.verdicts import (
     Report,
     as_report,
     design_name,
+    difference_basis,
     fmt_p,
     pct,
     points,
@@ -120,22 +121,28 @@ def render_tex(report: Report) -> str:
         pairs.setdefault((c.a, c.b), {})[c.metric] = c
     by = f" by more than {points(rope)}" if rope is not None else ""
     eq_col = rope is not None
-    cols = "ll" + "ccc" + ("c" if eq_col else "") + "l"
+    cols = "ll" + "c" + "ccc" + ("c" if eq_col else "") + "l"
+    level = f"{100 * (1 - report.alpha):g}"
     caption = (r"Bayes test: posterior probability that B is better than A" + tex_escape(by) + r" on each metric"
                + (r", and that their F1 differ by at most " + f"{rope:g}" + " points (equiv.)" if eq_col else "")
                + r". Decision on F1: a system is called better when this probability is at least "
-               + f"{tau:g}" + r"; below, ``no clear difference''.")
+               + f"{tau:g}" + r"; below, ``no clear difference''. $\Delta$F1: B $-$ A in points with its "
+               + level + r"\% credible interval. " + tex_escape(difference_basis(report)))
     lines += [r"\begin{table}[ht]", r"\centering", r"\small", r"\caption{" + caption + "}",
               r"\label{tab:textbcv-bayes}", r"\begin{tabular}{" + cols + "}", r"\toprule",
-              r" & & \multicolumn{3}{c}{P(B better" + tex_escape(by.replace(" by more than", " by >")) + ")}"
+              r" & & & \multicolumn{3}{c}{P(B better" + tex_escape(by.replace(" by more than", " by >")) + ")}"
               + (" & " if eq_col else "") + r" & \\",
-              r"\cmidrule(lr){3-5}",
-              r"A & B & Precision & Recall & F1" + (r" & Equiv.\ (F1)" if eq_col else "") + r" & Decision (F1) \\",
+              r"\cmidrule(lr){4-6}",
+              r"A & B & $\Delta$F1 & Precision & Recall & F1" + (r" & Equiv.\ (F1)" if eq_col else "")
+              + r" & Decision (F1) \\",
               r"\midrule"]
     for (a, b), per in pairs.items():
         f1 = per.get("f1")
-        row = [tex_escape(a), tex_escape(b)] + [_p(per[k].p_b_better if k in per else None)
-                                                for k in ("precision", "recall", "f1")]
+        d = None if f1 is None else f1.difference
+        delta = "---" if d is None else (f"${100 * d.estimate:+.2f}$ [${100 * d.ci[0]:+.2f}$, "
+                                         f"${100 * d.ci[1]:+.2f}$]")
+        row = [tex_escape(a), tex_escape(b), delta] + [_p(per[k].p_b_better if k in per else None)
+                                                       for k in ("precision", "recall", "f1")]
         if eq_col:
             row.append(_p(None if f1 is None else f1.p_equivalent))
         row.append(tex_escape(("undefined" if f1.undefined else verdict(f1)) if f1 else "---"))

@@ -11,14 +11,24 @@ import numpy as np
 
 from textbcv.report.verdicts import Report, as_report
 
-__all__ = ["DISAGREE", "textbook_tests", "format_statistic", "format_p", "textbook_markdown", "one_split_markdown"]
+__all__ = ["DISAGREE", "DISAGREE_UNPAIRED", "disagree_note", "textbook_tests", "format_statistic", "format_p",
+           "textbook_markdown", "one_split_markdown"]
 
 
 #: Why the textbook tests and the Bayes test can disagree (one line, in the report and ``textbcv test --classic``).
-DISAGREE = ("Why they may disagree with the Bayes test: these tests judge the spread of the paired per-fold "
-            "differences with few degrees of freedom, while the Bayes test compares each system's pooled chunk "
-            "counts as if the two systems had been tested on different sentences — a small but steady difference "
-            "can be clear to one and not to the other.")
+DISAGREE = ("Why they may disagree with the Bayes test: both are paired, but these tests see only the spread of the "
+            "per-fold differences, with few degrees of freedom, while the Bayes test measures from the per-sentence "
+            "counts what new text, other training sets and the models' own noise each add to the pooled difference "
+            "— with few splits a difference can be clear to one and not to the other.")
+DISAGREE_UNPAIRED = ("Why they may disagree with the Bayes test: these tests judge the spread of the paired per-fold "
+                     "differences with few degrees of freedom, while the Bayes test, without per-sentence counts, "
+                     "compares each system's pooled chunk counts as if the two systems had been tested on different "
+                     "sentences — a small but steady difference can be clear to one and not to the other.")
+
+
+def disagree_note(paired: bool) -> str:
+    """The note under the textbook tests on why they may disagree with the Bayes test (paired or not)."""
+    return DISAGREE if paired else DISAGREE_UNPAIRED
 
 _SYMBOL = {"paired_t_5x2cv": "t", "combined_t_5x2cv": "t", "blocked_t_3x2": "t", "corrected_resampled_t": "t",
            "paired_t": "t", "t": "t", "combined_f_5x2cv": "F", "iman_davenport": "F", "friedman_chi2": "χ²",
@@ -98,7 +108,8 @@ def textbook_markdown(report: Report) -> list[str]:
         out.append(f"Not run at m = {report.m}: "
                    + "; ".join(f"{s['test']} ({s['reason'].split(';')[0]})" for s in skipped) + ".")
         out.append("")
-    out.append(DISAGREE)
+    out.append(disagree_note(any(c.difference is not None and c.difference.basis == "paired"
+                                 for c in report.comparisons)))
     return out
 
 

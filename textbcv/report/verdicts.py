@@ -32,6 +32,7 @@ No clear difference on F1 between B (81.00%) and A (80.00%): P(B better) = 0.700
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
@@ -44,7 +45,7 @@ __all__ = ["run_warnings", "WIDE_INTERVAL",
            "THRESHOLD", "NO_CLEAR_DIFFERENCE", "Report", "as_report", "as_comparison", "threshold_of", "rope_points",
            "points", "pct", "fmt_p", "p_is", "rule", "short_rule", "better_label", "verdict", "verdict_line",
            "sequential_words", "comparisons_of", "identical_groups", "ranking", "p_row_better", "conclusion",
-           "design_name"]
+           "design_name", "difference_words", "difference_basis", "power_line"]
 
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
 
@@ -334,8 +335,15 @@ def _seq_sentence(report: CompareReport, c: Comparison) -> str | None:
             f"{100 * seq.estimate:+.2f} points ({c.b} − {c.a}), {ahead} ahead")
     if c.winner and c.winner[0] == ahead:
         return text + ", as the Bayes test finds."
-    return text + ("; the Bayes test, which compares the pooled counts, does not call a winner at this threshold — "
-                   "the two tests answer different questions (see the note under the textbook tests).")
+    d = c.difference
+    why = ""
+    if d is not None and d.paired is not None and d.paired.var > 0:
+        p = d.paired
+        why = (f" (its ΔF1 posterior has {p.df:.0f} degrees of freedom, and other training sets make "
+               f"{100 * p.var_train / p.var:.0f}% of its variance, which the t-test's interval over the "
+               "folds' spread counts differently)" if math.isfinite(p.df) else "")
+    return text + (f"; the Bayes test does not call a winner at this threshold{why} — the two tests weigh the "
+                   "evidence differently (see the note under the textbook tests).")
 
 
 def _probabilities(c: Comparison) -> tuple[float, float]:
@@ -361,6 +369,65 @@ def _undecided(c: Comparison, r: float | None, tau: float, below: str) -> str:
     return f"{better_label(c, side, r)} {p_is(c.p_side(side))}{sep}{below} {tau:g}"
 
 
+def difference_words(c: Comparison, alpha: float, first: str | None = None) -> str:
+    """Δ of a comparison in points with its credible interval, as ``first`` minus the other (default B − A):
+    ``"+0.52 points, 95% interval [+0.21, +0.83]"``; "" without a difference posterior."""
+    d = c.difference
+    if d is None:
+        return ""
+    sign = -1.0 if first == c.a else 1.0
+    lo, hi = sorted((sign * d.ci[0], sign * d.ci[1]))
+    return (f"{100 * sign * d.estimate:+.2f} points, {100 * (1 - alpha):g}% interval "
+            f"[{100 * lo:+.2f}, {100 * hi:+.2f}]")
+
+
+def difference_basis(report: Report) -> str:
+    """Sentences on how the posteriors of the differences were built (paired or not), for under the tables."""
+    report = as_report(report)
+    bases = {c.difference.basis for c in report.comparisons if c.difference is not None}
+    if not bases:
+        return ""
+    tau = threshold_of(report)
+    one_sided = (f" A side is called better exactly when the {100 * (2 * tau - 1):g}% interval of Δ lies on its side "
+                 f"of 0 (P ≥ {tau:g} is one-sided), so a {100 * (1 - report.alpha):g}% interval that touches 0 can go "
+                 "with a decision." if tau > 0.5 and rope_points(report) is None else "")
+    return _basis_words(report, bases) + one_sided
+
+
+def power_line(report: Report, power: float = 0.8) -> str:
+    """The report's line on what this comparison can detect: the F1 gain called better with ``power`` (and with
+    50%) at the report's threshold, per pair with a paired posterior, and at m = 7 when the run has fewer."""
+    report = as_report(report)
+    tau = threshold_of(report)
+    parts = []
+    for c in report.comparisons_of("f1"):
+        p = c.difference.paired if c.difference is not None else None
+        if p is None or p.sd == 0:
+            continue
+        more = f"; with m = 7 about {100 * p.at_m(7).detectable(power, tau):.2f}" if p.m < 7 else ""
+        who = f" ({c.a} vs {c.b})" if len(report.names) > 2 else ""
+        parts.append(f"about {100 * p.detectable(power, tau):.2f} F1 points with {100 * power:g}% power "
+                     f"({100 * p.detectable(0.5, tau):.2f} with 50%){more}{who}")
+    if not parts:
+        return ""
+    return (f"Power: at P ≥ {tau:g} this comparison detects true gains of " + "; ".join(parts)
+            + " (`textbcv plan RUN --target-delta D` for a gain of your own).")
+
+
+def _basis_words(report: CompareReport, bases: set) -> str:
+    if bases == {"paired"}:
+        clusters = next(c.difference.paired.cluster_unit for c in report.comparisons
+                        if c.difference is not None and c.difference.paired is not None)
+        return ("Differences are paired: their posterior comes from both systems' counts on the same test "
+                f"sentences ({clusters} as clusters), so what both get wrong together cancels; it adds what other "
+                "training sets change (from the two folds of each split) and the models' own noise (from the spread "
+                "of the splits), as a Student t with Satterthwaite's degrees of freedom.")
+    return ("Differences are not paired (the folds have no per-sentence counts): the two systems' posteriors are "
+            "combined as if their errors were independent, which is wider than the paired answer wherever both "
+            "systems fail on the same sentences (on real text about twice too wide), so real gains are called less "
+            "often.")
+
+
 def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str:
     """The conclusion's sentence on one pair's F1."""
     tau, r = threshold_of(report), rope_points(report)
@@ -377,7 +444,8 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         win, lose = c.winner
         fw, fl = (fb, fa) if win == b else (fa, fb)
         side = "b" if win == b else "a"
-        return (f"{win} is better than {lose} on F1: {pct(fw)}% against {pct(fl)}% ({100 * (fw - fl):+.2f} points); "
+        gap = difference_words(c, report.alpha, first=win) or f"{100 * (fw - fl):+.2f} points"
+        return (f"{win} is better than {lose} on F1: {pct(fw)}% against {pct(fl)}% ({gap}); "
                 f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}.")
     if c.equivalent and r is not None:
         return (f"{a} and {b} are practically equivalent on F1 ({pct(fa)}% and {pct(fb)}%): P(equivalent: within "
@@ -390,7 +458,9 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         hi, lo = (b, a) if fb > fa else (a, b)
         fh, fl = max(fa, fb), min(fa, fb)
         scores = f"{hi} ({pct(fh)}%) and {lo} ({pct(fl)}%)"
-    return f"No clear difference on F1 between {scores}: {_undecided(c, r, tau, 'below')}{eq}."
+    gap = difference_words(c, report.alpha, first=b)
+    gap = f"; {b} − {a}: {gap}" if gap else ""
+    return f"No clear difference on F1 between {scores}: {_undecided(c, r, tau, 'below')}{eq}{gap}."
 
 
 def conclusion(report: Report) -> str:

@@ -28,9 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .bayes import THRESHOLD
+from .paired import PairedDifference
 from .posterior import MetricPosterior
 
-__all__ = ["Posterior", "Comparison", "BayesAnswer"]
+__all__ = ["Posterior", "Difference", "Comparison", "BayesAnswer"]
+
+#: How a difference's posterior was built: from both systems' counts on the same test sentences, or
+#: from the two systems' own posteriors as if their errors were independent (no per-sentence counts).
+BASES = ("paired", "independent")
 
 #: The metrics of every answer, in the order of its tables.
 METRICS = ("precision", "recall", "f1")
@@ -99,6 +104,51 @@ class Posterior:
 
 
 @dataclass(frozen=True)
+class Difference:
+    """The posterior of Δ = metric(B) − metric(A) of one pair: its estimate and credible interval.
+
+    Attributes
+    ----------
+    estimate : float
+        Δ of the pooled counts.
+    ci : (float, float)
+        Equal-tailed 1 − alpha credible interval of Δ.
+    basis : {"paired", "independent"}
+        ``paired``: from both systems' counts on the same test sentences
+        (:class:`textbcv.stats.paired.PairedDifference`, kept in ``paired``); ``independent``: the
+        two systems' own posteriors combined as if their errors were independent (what is left
+        without per-sentence counts; wider than the paired answer wherever the systems fail on
+        the same sentences).
+    paired : PairedDifference or None
+
+    Examples
+    --------
+    >>> d = Difference(0.004, (-0.001, 0.009), "independent")
+    >>> Difference.from_dict(d.to_dict()) == d
+    True
+    """
+
+    estimate: float
+    ci: tuple[float, float]
+    basis: str
+    paired: PairedDifference | None = None
+
+    def to_dict(self) -> dict:
+        out: dict = {"basis": self.basis, "estimate": self.estimate, "ci": list(self.ci)}
+        if self.paired is not None:
+            p = self.paired.to_dict()
+            out.update({k: v for k, v in p.items() if k not in ("estimate", "metric")})
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Difference:
+        paired = None
+        if d.get("basis") == "paired":
+            paired = PairedDifference.from_dict({**d, "metric": d.get("metric", "f1")})
+        return cls(d["estimate"], (d["ci"][0], d["ci"][1]), d["basis"], paired)
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The Bayes test of one pair on one metric: P(B better), P(A better) and the recorded decision.
 
@@ -121,6 +171,8 @@ class Comparison:
         The Monte Carlo figures (``method`` "both" / "monte-carlo").
     undefined : str or None
         Why the comparison cannot be made.
+    difference : Difference or None
+        The posterior of Δ behind the probabilities (None where undefined).
 
     Examples
     --------
@@ -140,6 +192,7 @@ class Comparison:
     mc_p_b_better: float | None = None
     mc_se: float | None = None
     undefined: str | None = None
+    difference: Difference | None = None
 
     @property
     def winner(self) -> tuple[str, str] | None:
@@ -176,13 +229,16 @@ class Comparison:
             out["equivalent"] = self.equivalent
         if self.undefined:
             out["undefined"] = self.undefined
+        if self.difference is not None:
+            out["difference"] = self.difference.to_dict()
         return out
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Comparison:
+        diff = d.get("difference")
         return cls(d["a"], d["b"], d["metric"], d.get("p_b_better"), d.get("p_a_better"), d["decision"],
                    d.get("p_equivalent"), d.get("equivalent"), d.get("mc_p_b_better"), d.get("mc_se"),
-                   d.get("undefined"))
+                   d.get("undefined"), None if diff is None else Difference.from_dict({**diff, "metric": d["metric"]}))
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .answer import BayesAnswer, Comparison, Posterior
-from .bayes import THRESHOLD, decide, prob_better, prob_better_mc
+from .answer import BayesAnswer, Comparison, Difference, Posterior
+from .bayes import THRESHOLD, decide, difference_interval, prob_better, prob_better_mc
 from .correlation import C_hat, count_factor
 from .metrics import metric_parts, ratios
+from .paired import PairedDifference
 from .posterior import METRICS, MetricPosterior, posteriors
 
 __all__ = ["compare_counts", "bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor",
@@ -265,7 +266,8 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
                  method: str = "exact", variant: str = "thesis", rho1: float | None = None,
                  rho2: float | None = None, threshold: float | None = THRESHOLD, prior: float = 1.0,
                  draws: int = 10**6, seed: int = 0,
-                 design_effects: Mapping[str, Mapping[str, float]] | None = None) -> BayesAnswer:
+                 design_effects: Mapping[str, Mapping[str, float]] | None = None,
+                 paired: Mapping[tuple[str, str], Mapping[str, PairedDifference]] | None = None) -> BayesAnswer:
     """Posteriors, credible intervals and the Bayes test for per-fold counts of two or more systems.
 
     Parameters
@@ -299,6 +301,11 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
     design_effects : mapping name → {metric: deff}, optional
         Needed by ``clustered``: each system's design effect per metric
         (:func:`textbcv.stats.clustering.pooled_design_effect`).
+    paired : mapping (a, b) → {metric: PairedDifference}, optional
+        The paired posteriors of the differences (:func:`textbcv.stats.paired.paired_differences`,
+        from both systems' per-sentence counts). Where given, the pair's probabilities, decision and
+        difference interval come from it; elsewhere from the two systems' own posteriors as if their
+        errors were independent (``difference.basis`` says which).
 
     Returns
     -------
@@ -346,7 +353,8 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
         out_counts[name] = {"tp": int(tot[0]), "fp": int(tot[1]), "fn": int(tot[2])}
         out_systems[name] = {k: _posterior(posts[name][k], tot, k, alpha) for k in METRICS}
 
-    comparisons = [_comparison(a, b, k, out_systems, posts, r, method, threshold, draws, seed)
+    comparisons = [_comparison(a, b, k, out_systems, posts, r, method, threshold, draws, seed, alpha,
+                               None if paired is None else (paired.get((a, b)) or {}).get(k))
                    for a, b in itertools.combinations(names, 2) for k in METRICS]
     k_pairs = len(names) * (len(names) - 1) // 2
     family_wise = None
@@ -382,23 +390,32 @@ def _posterior(post: MetricPosterior, tot: np.ndarray, metric: str, alpha: float
 
 def _comparison(a: str, b: str, metric: str, systems: Mapping[str, Mapping[str, Posterior]],
                 posts: Mapping[str, Mapping[str, MetricPosterior]], r: float, method: str, threshold: float,
-                draws: int, seed: int) -> Comparison:
-    """The Bayes test of one pair on one metric (``r``: the rope, 0 for none)."""
+                draws: int, seed: int, alpha: float = 0.05, paired: PairedDifference | None = None) -> Comparison:
+    """The Bayes test of one pair on one metric (``r``: the rope, 0 for none); from ``paired`` where given."""
     why = "; ".join(f"{n}: {systems[n][metric].undefined}" for n in (a, b) if systems[n][metric].undefined)
     if why:
         return Comparison(a, b, metric, None, None, decide(None, None, threshold),
                           equivalent=False if r > 0 else None, undefined=f"{_label(metric)} undefined ({why})")
     pa, pb = posts[a][metric], posts[b][metric]
     mc_p, mc_se = None, None
-    if method == "monte-carlo":
-        res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
-        mc_se = res["se_b_better"]
+    if paired is not None:
+        res = paired.prob_better(rope=r)
+        lo, hi = paired.interval(alpha)  # a difference of two scores lies in [-1, 1]
+        diff = Difference(paired.estimate, (max(-1.0, lo), min(1.0, hi)), "paired", paired)
     else:
-        res = prob_better(pa, pb, rope=r)
-        if method == "both":
-            mc = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
-            mc_p, mc_se = mc["p_b_better"], mc["se_b_better"]
+        if method == "monte-carlo":
+            res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
+            mc_se = res["se_b_better"]
+        else:
+            res = prob_better(pa, pb, rope=r)
+            if method == "both":
+                mc = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
+                mc_p, mc_se = mc["p_b_better"], mc["se_b_better"]
+        est_a, est_b = systems[a][metric].estimate, systems[b][metric].estimate
+        assert est_a is not None and est_b is not None  # both defined (no `why`)
+        diff = Difference(est_b - est_a, difference_interval(pa, pb, alpha), "independent")
     p_eq = res.get("p_equivalent") if r > 0 else None
     return Comparison(a, b, metric, res["p_b_better"], res["p_a_better"],
                       decide(res["p_b_better"], res["p_a_better"], threshold), p_equivalent=p_eq,
-                      equivalent=p_eq >= threshold if p_eq is not None else None, mc_p_b_better=mc_p, mc_se=mc_se)
+                      equivalent=p_eq >= threshold if p_eq is not None else None, mc_p_b_better=mc_p, mc_se=mc_se,
+                      difference=diff)

@@ -9,21 +9,22 @@ z_g = Σ_f w_f · x_gf with weights w_f fixed by the folds' totals, so its clust
 the cross-product matrix S = Σ_g X_g X_gᵀ (X_g the folds' vectors of cluster g side by side) and the
 number of clusters. :func:`cluster_cross_products` computes S from per-sentence counts.
 
-Imports only numpy.
+Imports only numpy and scipy.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
+from scipy import stats as sst
 
-from .metrics import linear_weights
-from .onesplit import chunk_f1
+from .metrics import linear_weights, ratios
 
 __all__ = ["cluster_cross_products", "PairedVariances", "paired_variances", "LAYOUTS", "PairedDifference",
-           "paired_difference", "paired_difference_from_moments"]
+           "paired_difference", "paired_difference_from_moments", "paired_differences"]
 
 #: column layouts of one system's counts in a fold's cluster vector: all three counts, or what F1 needs
 LAYOUTS = {"tp,fp,fn": 3, "tp,fp+fn": 2}
@@ -90,6 +91,9 @@ class PairedVariances:
         other models averages out is not counted again.
     clusters : int
         Number of clusters.
+    fold_cov : ndarray of shape (2m, 2m)
+        Covariance over new clusters of the folds' ΔF1 (folds of different splits test the same
+        sentences); its diagonal is ``fold_delta``.
     """
 
     fold_delta: np.ndarray
@@ -99,22 +103,29 @@ class PairedVariances:
     pooled_a: float
     pooled_b: float
     clusters: int
+    fold_cov: np.ndarray
 
     def to_dict(self) -> dict:
         return {"fold_delta": [float(x) for x in self.fold_delta], "fold_a": [float(x) for x in self.fold_a],
                 "fold_b": [float(x) for x in self.fold_b], "pooled_delta": float(self.pooled_delta),
-                "pooled_a": float(self.pooled_a), "pooled_b": float(self.pooled_b), "clusters": int(self.clusters)}
+                "pooled_a": float(self.pooled_a), "pooled_b": float(self.pooled_b), "clusters": int(self.clusters),
+                "fold_cov": self.fold_cov.tolist()}
 
 
-def _f1_weight(counts: np.ndarray, layout: str) -> np.ndarray:
-    """Weights w on one system's columns with w·x = (a − F·b)/Σb, a = 2TP, b = 2TP + FP + FN, at ``counts``
-    (TP, FP, FN summed over the sentences the variance is of)."""
-    w = linear_weights("f1", counts)
-    return w if layout == "tp,fp,fn" else w[:2]  # F1 weighs FP and FN alike, so FP + FN takes FP's weight
+def _weight(counts: np.ndarray, layout: str, metric: str = "f1") -> np.ndarray:
+    """Weights w on one system's columns with w·x the linearised change of ``metric`` when counts x are
+    added, at ``counts`` (TP, FP, FN summed over the sentences the variance is of)."""
+    w = linear_weights(metric, counts)
+    if layout == "tp,fp,fn":
+        return w
+    if metric != "f1":
+        raise ValueError(f"layout 'tp,fp+fn' holds what F1 needs, not {metric}")
+    return w[:2]  # F1 weighs FP and FN alike, so FP + FN takes FP's weight
 
 
 def paired_variances(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_b: np.ndarray,
-                     layout: str = "tp,fp,fn", fold_clusters: Sequence[int] | None = None) -> PairedVariances:
+                     layout: str = "tp,fp,fn", fold_clusters: Sequence[int] | None = None,
+                     metric: str = "f1") -> PairedVariances:
     """Per-fold and pooled cluster variances of F1_A, F1_B and ΔF1 from :func:`cluster_cross_products`.
 
     Parameters
@@ -130,6 +141,8 @@ def paired_variances(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_
         The K columns of one system in a fold block.
     fold_clusters : sequence of int, optional
         Clusters tested by each fold (for the k/(k − 1) factor of its variance); default ``clusters``.
+    metric : {"f1", "precision", "recall"}
+        The metric whose variances these are (precision and recall need layout ``"tp,fp,fn"``).
 
     Returns
     -------
@@ -158,107 +171,241 @@ def paired_variances(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_
 
     kf = [clusters] * F if fold_clusters is None else [int(x) for x in fold_clusters]
 
-    fa, fb, fd = np.zeros(F), np.zeros(F), np.zeros(F)
+    fa, fb = np.zeros(F), np.zeros(F)
+    wd = np.zeros((F, len(S)))
     pa, pb = np.zeros(len(S)), np.zeros(len(S))
-    wa_pool, wb_pool = _f1_weight(ca.sum(axis=0), layout), _f1_weight(cb.sum(axis=0), layout)
+    wa_pool, wb_pool = _weight(ca.sum(axis=0), layout, metric), _weight(cb.sum(axis=0), layout, metric)
     for f in range(F):
         wa, wb = np.zeros(len(S)), np.zeros(len(S))
-        wa[f * 2 * K: f * 2 * K + K] = _f1_weight(ca[f], layout)
-        wb[f * 2 * K + K: (f + 1) * 2 * K] = _f1_weight(cb[f], layout)
-        fa[f], fb[f], fd[f] = var(wa, kf[f]), var(wb, kf[f]), var(wb - wa, kf[f])
+        wa[f * 2 * K: f * 2 * K + K] = _weight(ca[f], layout, metric)
+        wb[f * 2 * K + K: (f + 1) * 2 * K] = _weight(cb[f], layout, metric)
+        fa[f], fb[f] = var(wa, kf[f]), var(wb, kf[f])
+        wd[f] = wb - wa
         pa[f * 2 * K: f * 2 * K + K] = wa_pool
         pb[f * 2 * K + K: (f + 1) * 2 * K] = wb_pool
-    return PairedVariances(fd, fa, fb, var(pb - pa), var(pa), var(pb), clusters)
+    scale = np.sqrt([k / (k - 1) if k > 1 else float("nan") for k in kf])
+    cov = np.outer(scale, scale) * (wd @ S @ wd.T)
+    return PairedVariances(np.diag(cov).copy(), fa, fb, var(pb - pa), var(pa), var(pb), clusters, cov)
 
 
 @dataclass(frozen=True)
 class PairedDifference:
-    """A Normal posterior of ΔF1 = F1_B − F1_A from both systems' counts on the same test sentences.
+    """The posterior of Δ = metric(B) − metric(A) from both systems' counts on the same test sentences.
 
-    Its variance is what the pooled estimate over 2m folds actually varies by: the cluster variance
-    of the pooled ΔF1 over new text (covariance of the systems included), plus the spread of the
-    per-fold ΔF1 beyond its own test noise divided by m (what other training sets would add; one
-    value per split, whose two training halves are complementary). So it narrows with m where the
-    estimate's error does, and with independent errors it is the sum of the two systems' variances
-    computed the same way.
+    The pooled estimate over 2m folds errs, as an estimate of the difference on new text of models
+    trained on n/2 sentences, by three parts, each measured on its own:
+
+    ``var_test``
+        new text: the cluster (document, else sentence) variance of the pooled difference, both
+        systems' counts on the same clusters, so their covariance is included. Every cluster is
+        tested by m models, so this part falls with m.
+    ``var_train``
+        other training sets: within a split the two training halves are complementary, so half the
+        difference of its two folds' Δ carries the training sets' effect on the pooled estimate (to
+        first order); its mean square over the m splits, less its own test noise (from the clusters)
+        and the model noise below, estimates it. It does not fall with m: every training set comes
+        from the same n sentences.
+    ``var_model``
+        model noise: the m split means of Δ differ only by what models trained on other halves do
+        beyond the test sentences' own noise (e.g. a training seed); their spread less its test noise,
+        divided by 2m.
+
+    The three are estimated by moments (each floored at 0), so the posterior is a Student t with
+    Satterthwaite's degrees of freedom: few splits make it wider, many make it Normal. With
+    independent errors of A and B, ``var_test`` is the sum of the systems' own test variances.
 
     Attributes
     ----------
     estimate : float
-        ΔF1 of the pooled counts (F1 of B's summed counts minus A's).
-    var_test, var_split : float
-        The two parts of the variance (``var_split`` already divided by m).
+        Δ of the pooled counts (the metric of B's summed counts minus A's).
+    var_test, var_train, var_model : float
+        The three parts of the variance (as fractions squared).
+    df : float
+        Degrees of freedom of the Student t (``inf`` when the variance is exact).
     m : int
     clusters : int
+        Clusters behind ``var_test``.
     correlation : float
         Correlation of the two systems' linearised errors over the clusters (pooled).
+    metric : str
+    cluster_unit : {"documents", "sentences"}
+        What the clusters are.
+    test_shared : float
+        The share of ``var_test`` that more splits would not remove (the sentences' own difficulty for
+        both systems, common to the m models that test them; from the covariance of folds of different
+        splits); the rest falls as 1/m. Used by :meth:`at_m`.
+
+    Examples
+    --------
+    >>> p = PairedDifference(0.004, 0.002 ** 2, 0.001 ** 2, 0.0, 40.0, 3, 900, 0.8)
+    >>> round(p.sd, 5), round(p.prob_better()["p_b_better"], 3)
+    (0.00224, 0.959)
+    >>> [round(x, 4) for x in p.interval()]
+    [-0.0005, 0.0085]
+    >>> PairedDifference.from_dict(p.to_dict()) == p
+    True
     """
 
     estimate: float
     var_test: float
-    var_split: float
+    var_train: float
+    var_model: float
+    df: float
     m: int
     clusters: int
     correlation: float
+    metric: str = "f1"
+    cluster_unit: str = "sentences"
+    test_shared: float = 1.0
 
     @property
     def var(self) -> float:
-        return self.var_test + self.var_split
+        return self.var_test + self.var_train + self.var_model
 
     @property
     def sd(self) -> float:
         return float(np.sqrt(self.var))
 
-    def interval(self, alpha: float = 0.05) -> tuple[float, float]:
-        """Equal-tailed 1 − alpha credible interval of ΔF1."""
-        from scipy.stats import norm
+    def _dist(self) -> Any:
+        """The frozen scipy distribution of Δ."""
+        if not np.isfinite(self.df):
+            return sst.norm(loc=self.estimate, scale=self.sd)
+        return sst.t(self.df, loc=self.estimate, scale=self.sd)
 
-        z = float(norm.isf(alpha / 2))
-        return self.estimate - z * self.sd, self.estimate + z * self.sd
+    def interval(self, alpha: float = 0.05) -> tuple[float, float]:
+        """Equal-tailed 1 − alpha credible interval of Δ."""
+        if self.sd == 0:
+            return self.estimate, self.estimate
+        d = self._dist()
+        return float(d.ppf(alpha / 2)), float(d.isf(alpha / 2))
 
     def prob_better(self, rope: float = 0.0) -> dict[str, float]:
-        """P(ΔF1 > rope), P(ΔF1 < −rope) and, with a rope, P(equivalent) — closed form, no sampling."""
-        from scipy.stats import norm
-
+        """P(Δ > rope), P(Δ < −rope) and, with a rope, P(equivalent) — closed form, no sampling."""
         if self.sd == 0:
             p_b, p_a = float(self.estimate > rope), float(self.estimate < -rope)
+            if rope == 0 and self.estimate == 0:
+                p_b = p_a = 0.5
         else:
-            p_b = float(norm.sf((rope - self.estimate) / self.sd))
-            p_a = float(norm.cdf((-rope - self.estimate) / self.sd))
+            d = self._dist()
+            p_b, p_a = float(d.sf(rope)), float(d.cdf(-rope))
         out = {"p_b_better": p_b, "p_a_better": p_a if rope > 0 else 1.0 - p_b}
         if rope > 0:
             out["p_equivalent"] = max(0.0, 1.0 - p_a - p_b)
         return out
 
+    def at_m(self, m: int) -> PairedDifference:
+        """The posterior this comparison would have with ``m`` splits on the same sentences (same estimate):
+        the test part's unshared share and the model noise fall as 1/m, the training sets' part stays;
+        the degrees of freedom of the parts estimated from splits grow with m."""
+        r = self.m / m
+        var_test = self.var_test * (self.test_shared + (1 - self.test_shared) * r)
+        var_model = self.var_model * r
+        df = _satterthwaite([(var_test, self.clusters - 1.0), (self.var_train, float(m)), (var_model, m - 1.0)],
+                            var_test + self.var_train + var_model)
+        return replace(self, var_test=var_test, var_model=var_model, df=df, m=m)
+
+    def detectable(self, power: float = 0.8, threshold: float = 0.95) -> float:
+        """The smallest true Δ > 0 this design calls (P(B better) ≥ ``threshold``) with probability ``power``.
+
+        B is called better when Δ̂ ≥ q·sd, q the ``threshold`` quantile of the posterior's t; if Δ̂ errs
+        about a true Δ with this posterior's sd, that happens with probability Φ((Δ − q·sd)/sd), so
+        the gain is (q + z_power)·sd.
+
+        Examples
+        --------
+        >>> p = PairedDifference(0.0, 0.002 ** 2, 0.0, 0.0, float("inf"), 3, 500, 0.8)
+        >>> round(100 * p.detectable(0.5), 3), round(100 * p.detectable(0.8), 3)  # 1.645 sd and 2.486 sd
+        (0.329, 0.497)
+        """
+        q = float(sst.t.ppf(threshold, self.df)) if np.isfinite(self.df) else float(sst.norm.ppf(threshold))
+        return (q + float(sst.norm.ppf(power))) * self.sd
+
+    def power(self, delta: float, threshold: float = 0.95) -> float:
+        """The probability that this design calls B better (P ≥ ``threshold``) when the true Δ is ``delta``
+        (the inverse of :meth:`detectable`)."""
+        if self.sd == 0:
+            return float(delta > 0)
+        q = float(sst.t.ppf(threshold, self.df)) if np.isfinite(self.df) else float(sst.norm.ppf(threshold))
+        return float(sst.norm.cdf(delta / self.sd - q))
+
+    def density(self, d: Any) -> np.ndarray:
+        """The posterior density of Δ at ``d`` (a fraction)."""
+        return self._dist().pdf(np.asarray(d, dtype=float))
+
     def to_dict(self) -> dict:
-        return {"estimate": self.estimate, "sd": self.sd, "var_test": self.var_test, "var_split": self.var_split,
-                "m": self.m, "clusters": self.clusters, "correlation": self.correlation}
+        return {"metric": self.metric, "estimate": self.estimate, "sd": self.sd, "var_test": self.var_test,
+                "var_train": self.var_train, "var_model": self.var_model,
+                "df": None if not np.isfinite(self.df) else self.df, "m": self.m, "clusters": self.clusters,
+                "correlation": None if not np.isfinite(self.correlation) else self.correlation,
+                "cluster_unit": self.cluster_unit, "test_shared": self.test_shared}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> PairedDifference:
+        """Read :meth:`to_dict` back (``sd`` is derived, so not read)."""
+        df = d.get("df")
+        corr = d.get("correlation")
+        return cls(float(d["estimate"]), float(d["var_test"]), float(d["var_train"]), float(d["var_model"]),
+                   float("inf") if df is None else float(df), int(d["m"]), int(d["clusters"]),
+                   float("nan") if corr is None else float(corr), d.get("metric", "f1"),
+                   d.get("cluster_unit", "sentences"), float(d.get("test_shared", 1.0)))
+
+
+def _satterthwaite(parts: Sequence[tuple[float, float]], total: float) -> float:
+    """Degrees of freedom of a variance estimate ``total`` built from mean squares ``(value, its df)``
+    (Satterthwaite, 1946)."""
+    denom = sum(v * v / df for v, df in parts if v > 0 and np.isfinite(df))
+    return float(total * total / denom) if denom > 0 else float("inf")
 
 
 def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_b: np.ndarray,
                                    m: int, layout: str = "tp,fp,fn",
-                                   fold_clusters: Sequence[int] | None = None) -> PairedDifference:
+                                   fold_clusters: Sequence[int] | None = None,
+                                   metric: str = "f1") -> PairedDifference:
     """:class:`PairedDifference` from cluster cross-products (:func:`cluster_cross_products`) and the first 2m
-    folds' totals of each system (see :func:`paired_variances` for the arguments)."""
+    folds' totals of each system, folds in split order (split 0's two directions, then split 1's, ...);
+    see :func:`paired_variances` for the arguments."""
     ca = np.asarray(counts_a, dtype=float)[: 2 * m]
     cb = np.asarray(counts_b, dtype=float)[: 2 * m]
-    if len(ca) != 2 * m or len(cb) != 2 * m:
+    if m < 1 or len(ca) != 2 * m or len(cb) != 2 * m:
         raise ValueError(f"need 2m = {2 * m} folds of each system")
     v = paired_variances(S, clusters, ca, cb, layout=layout,
-                         fold_clusters=None if fold_clusters is None else list(fold_clusters)[: 2 * m])
-    fa, fb = chunk_f1(ca), chunk_f1(cb)
-    d = fb - fa
-    spread = float(np.var(d, ddof=1)) if len(d) > 1 else 0.0
-    var_split = max(0.0, spread - float(np.mean(v.fold_delta))) / m
+                         fold_clusters=None if fold_clusters is None else list(fold_clusters)[: 2 * m],
+                         metric=metric)
+    d = ratios(cb)[metric] - ratios(ca)[metric]
+    C = v.fold_cov
+    # within each split: half the difference of its two folds, and its test noise
+    half = (d[0::2] - d[1::2]) / 2
+    half_test = (np.diag(C)[0::2] + np.diag(C)[1::2] - 2 * np.diag(C, 1)[0::2]) / 4
+    within = float(np.mean(half ** 2 - half_test))  # var_train + model noise / 2
+    # between splits: the spread of the split means beyond its test noise is model noise / 2
+    model = 0.0
+    if m > 1:
+        A = np.kron(np.eye(m), [0.5, 0.5])
+        P = np.eye(m) - 1.0 / m
+        between_test = float(np.trace(P @ A @ C @ A.T @ P)) / (m - 1)
+        model = max(0.0, 2 * (float(np.var(A @ d, ddof=1)) - between_test))
+    var_train = max(0.0, within - model / 2)
+    var_model = model / (2 * m)
+    var_test = max(0.0, float(v.pooled_delta))  # not below 0 by rounding (identical systems)
+    # which share of the test part more splits would keep: the mean fold Δ's test variance is
+    # (a + (m − 1)·b) / (4m), a a split's own 2×2 block sum and b a block sum across two splits
+    blocks = C.reshape(m, 2, m, 2).sum(axis=(1, 3))
+    a_own = float(np.mean(np.diag(blocks)))
+    b_cross = float((blocks.sum() - np.trace(blocks)) / (m * (m - 1))) if m > 1 else 0.0
+    total = a_own + (m - 1) * b_cross
+    shared = min(1.0, max(0.0, m * b_cross / total)) if total > 0 and m > 1 else 1.0
+    # Satterthwaite: each part is a mean square with its own degrees of freedom
+    parts = [(var_test, clusters - 1.0), (var_train, float(m)), (var_model, m - 1.0)]
+    df = _satterthwaite(parts, var_test + var_train + var_model)
     denom = np.sqrt(v.pooled_a * v.pooled_b)
     corr = float((v.pooled_a + v.pooled_b - v.pooled_delta) / (2 * denom)) if denom > 0 else float("nan")
-    est = float(chunk_f1(cb.sum(axis=0)) - chunk_f1(ca.sum(axis=0)))
-    return PairedDifference(est, float(v.pooled_delta), var_split, m, clusters, corr)
+    est = float(ratios(cb.sum(axis=0))[metric] - ratios(ca.sum(axis=0))[metric])
+    return PairedDifference(est, var_test, var_train, var_model, df, m, clusters, corr, metric, test_shared=shared)
 
 
 def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequence[np.ndarray],
-                      fold_clusters: Sequence[np.ndarray], m: int) -> PairedDifference:
-    """The posterior of ΔF1 from per-sentence counts of both systems on the first 2m folds.
+                      fold_clusters: Sequence[np.ndarray], m: int, metric: str = "f1") -> PairedDifference:
+    """The posterior of Δ (default ΔF1) from per-sentence counts of both systems on the first 2m folds.
 
     Parameters
     ----------
@@ -268,7 +415,12 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
         The cluster (document, else sentence) of every test sentence of fold f, numbered for the
         whole corpus.
     m : int
-        Number of splits (2m folds are used).
+        Number of splits (2m folds are used, in split order: split 0's two directions, then split 1's).
+    metric : {"f1", "precision", "recall"}
+
+    Returns
+    -------
+    PairedDifference
 
     Examples
     --------
@@ -300,5 +452,52 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
     S, k = cluster_cross_products([np.hstack([x, y]) for x, y in zip(ca, cb)], groups)
     return paired_difference_from_moments(S, k, np.array([x.sum(axis=0) for x in ca]),
                                           np.array([y.sum(axis=0) for y in cb]), m,
-                                          fold_clusters=[len(np.unique(g)) for g in groups])
+                                          fold_clusters=[len(np.unique(g)) for g in groups], metric=metric)
 
+
+
+def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold_clusters: Sequence[np.ndarray],
+                       m: int, metrics: Sequence[str] = ("precision", "recall", "f1"), cluster_unit: str = "sentences",
+                       ) -> dict[tuple[str, str], dict[str, PairedDifference]]:
+    """:class:`PairedDifference` of every pair of systems (a before b, input order) on every metric.
+
+    Parameters
+    ----------
+    sentence_counts : mapping name → sequence of 2m (n_f, 3) arrays
+        Every system's TP, FP, FN per test sentence of each fold, the sentences in one order for all.
+    fold_clusters : sequence of 2m int arrays
+        The cluster of every test sentence of fold f (a document id, else the sentence's index in
+        the corpus), one numbering for all folds.
+    m : int
+    metrics : sequence of str
+    cluster_unit : {"documents", "sentences"}
+        What the clusters are (recorded in each result).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> a = [rng.integers(0, 3, size=(50, 3)) for _ in range(2)]
+    >>> out = paired_differences({"A": a, "B": a}, [np.arange(50), np.arange(50, 100)], m=1)
+    >>> list(out), out[("A", "B")]["f1"].estimate
+    ([('A', 'B')], 0.0)
+    """
+    names = list(sentence_counts)
+    F = 2 * m
+    groups = [np.asarray(g, dtype=np.int64) for g in fold_clusters[:F]]
+    if len(groups) != F:
+        raise ValueError(f"need the clusters of 2m = {F} folds")
+    counts = {n: [np.asarray(x, dtype=np.int64) for x in sentence_counts[n][:F]] for n in names}
+    kf = [len(np.unique(g)) for g in groups]
+    out: dict[tuple[str, str], dict[str, PairedDifference]] = {}
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for f in range(F):
+                if counts[a][f].shape != counts[b][f].shape or counts[a][f].shape != (len(groups[f]), 3):
+                    raise ValueError(f"fold {f}: {a!r} and {b!r} need (n, 3) counts of the same test sentences")
+            S, k = cluster_cross_products([np.hstack([x, y]) for x, y in zip(counts[a], counts[b])], groups)
+            ta = np.array([x.sum(axis=0) for x in counts[a]])
+            tb = np.array([y.sum(axis=0) for y in counts[b]])
+            out[(a, b)] = {metric: replace(paired_difference_from_moments(S, k, ta, tb, m, fold_clusters=kf,
+                                                                          metric=metric), cluster_unit=cluster_unit)
+                           for metric in metrics}
+    return out

@@ -1,0 +1,80 @@
+"""``textbcv plan RUN``: the F1 gains a finished comparison detects, and what more splits or more text would.
+
+The run is a pilot: from its paired posterior of every pair's ΔF1 (``report.json``), the smallest true
+gain called better at the decision threshold with 50% and with ``--power`` (default 80%) probability,
+the same with more splits on the same sentences, and for ``--target-delta`` the power now, the m that
+reaches it (nested splits: ``textbcv compare ... --m M --resume`` adds splits to a run) or how many
+times the text it needs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from textbcv._io import dumps_json
+from textbcv.cli.common import THRESHOLD_HELP, check_threshold
+from textbcv.errors import InputError
+
+__all__ = ["register", "run", "format_plan"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser("plan", help="what gains a finished comparison detects, and what more splits or text would",
+                       description="From a finished run (a pilot): the smallest true F1 gain the design calls better "
+                       "with 50%% and with --power probability, with more splits, and for --target-delta the power "
+                       "now and the m or the amount of text that reaches it.")
+    p.add_argument("dir", metavar="RUN", help="run directory written by textbcv compare or evaluate")
+    p.add_argument("--target-delta", type=float, default=None, metavar="POINTS",
+                   help="a gain in F1 points to plan for (e.g. 0.5)")
+    p.add_argument("--power", type=float, default=0.8, help="the probability of calling the gain (default 0.8)")
+    p.add_argument("--threshold", type=float, default=None,
+                   help=THRESHOLD_HELP.replace("(default 0.95;", "(default: the run's own;"))
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(func=run)
+
+
+def format_plan(plan: dict) -> str:
+    """The readable form of a plan (:meth:`textbcv.comparison.plan.Plan.to_dict`)."""
+    pw = f"{100 * plan['power']:g}%"
+    lines = [f"Gains called better (P ≥ {plan['threshold']:g}) with {pw} power, F1 points:", ""]
+    for p in plan["pairs"]:
+        lines.append(f"{p['a']} vs {p['b']} (ΔF1 {100 * p['estimate']:+.2f} at m = {p['m']}): "
+                     f"{100 * p['detectable']:.2f} points ({100 * p['detectable_50']:.2f} with 50% power)")
+        if p["by_m"]:
+            lines.append("  with more splits: " + ", ".join(f"m = {k}: {100 * d:.2f}" for k, d in p["by_m"]))
+        if p["target"] is not None:
+            t = 100 * p["target"]
+            where = (f"m = {p['m_for_target']} reaches it" if p["m_for_target"] is not None else
+                     "more splits alone do not reach it (what other training sets change does not fall with m)")
+            unit = "point" if t == 1 else "points"
+            lines.append(f"  a gain of {t:g} {unit}: power {100 * p['power_at_target']:.0f}% now; {where}; about "
+                         f"{p['data_factor']:.1f} times the text would reach it at m = {p['m']}")
+    for u in plan["unpaired"]:
+        lines.append(f"{u}: no paired posterior (the run's folds have no per-sentence counts): no plan")
+    lines += ["", "From the run's paired posterior of ΔF1, taken as a pilot: the estimate errs by new text (its "
+              "unshared part falls as 1/m), other training sets (does not fall with m) and model noise (1/m); every "
+              "part falls as 1/n with more text."]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    from textbcv.comparison.plan import plan_report
+    from textbcv.folds.run_dir import RunDir
+
+    run_dir = RunDir(Path(args.dir))
+    run_dir.require("report.json", what="a finished `textbcv compare` or `evaluate` run directory")
+    from textbcv._io import load_json
+
+    report = load_json(run_dir.report_json)
+    if not isinstance(report, dict) or "comparisons" not in report:
+        raise InputError("not a textbcv report (no comparisons)", str(run_dir.report_json))
+    if args.threshold is not None:
+        check_threshold(args.threshold)
+    target = None if args.target_delta is None else args.target_delta / 100
+    plan = plan_report(report, power=args.power, threshold=args.threshold, target=target).to_dict()
+    if not plan["pairs"]:
+        raise InputError("no pair of this run has a paired posterior (folds without per-sentence counts: a run of an "
+                         "older textbcv); run `textbcv report --redraw` or compare again", str(run_dir.report_json))
+    print(dumps_json(plan), end="") if args.json else print(format_plan(plan), end="")
+    return 0

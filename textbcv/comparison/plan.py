@@ -1,0 +1,142 @@
+"""What a finished comparison can detect, and what more splits or more text would (``textbcv plan``).
+
+A finished run is a pilot: its paired posterior of ΔF1 (:class:`textbcv.stats.paired.PairedDifference`)
+says how far the pooled estimate errs, part by part. :func:`plan_report` turns it into the smallest
+true gain the design calls with a given power at the report's decision threshold, the same with more
+splits on the same sentences (the test part's unshared share and the model noise fall as 1/m, the
+training sets' part does not), and, for a target gain, the smallest m that reaches it or the factor
+of more text needed (every part of the variance falls as 1/n).
+
+Examples
+--------
+>>> from textbcv.stats.paired import PairedDifference
+>>> p = PairedDifference(0.004, 0.002 ** 2, 0.001 ** 2, 0.0005 ** 2, 40.0, 3, 900, 0.8, test_shared=0.6)
+>>> pp = pair_plan("A", "B", p, power=0.8, threshold=0.95, target=0.005)
+>>> round(100 * pp.detectable, 2), pp.m_for_target, round(pp.data_factor, 2)
+(0.58, 10, 1.34)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from textbcv.comparison.assembly import stored_paired
+from textbcv.errors import InputError
+from textbcv.stats.bayes import THRESHOLD
+from textbcv.stats.paired import PairedDifference
+
+__all__ = ["PairPlan", "Plan", "pair_plan", "plan_report", "M_STEPS"]
+
+#: The numbers of splits a plan looks at (those above the run's own m).
+M_STEPS = (2, 3, 4, 5, 7, 10, 15, 20, 31)
+
+
+@dataclass(frozen=True)
+class PairPlan:
+    """What one pair's comparison detects (F1, fractions).
+
+    Attributes
+    ----------
+    a, b : str
+    estimate : float
+        ΔF1 of the run (B − A).
+    m : int
+    detectable, detectable_50 : float
+        The smallest true gain called with the plan's power, and with power ½.
+    by_m : tuple of (int, float)
+        (m', the gain detectable with the plan's power at m') for m' in :data:`M_STEPS` above m.
+    target : float or None
+    power_at_target : float or None
+        The probability of calling a true gain of ``target`` with this design.
+    m_for_target : int or None
+        The smallest m' (:data:`M_STEPS`) whose detectable gain is at most ``target``; None if more
+        splits alone never get there (the training sets' part does not fall with m).
+    data_factor : float or None
+        How many times the text (same m) would detect ``target`` with the plan's power.
+    """
+
+    a: str
+    b: str
+    estimate: float
+    m: int
+    detectable: float
+    detectable_50: float
+    by_m: tuple[tuple[int, float], ...]
+    target: float | None = None
+    power_at_target: float | None = None
+    m_for_target: int | None = None
+    data_factor: float | None = None
+
+    def to_dict(self) -> dict:
+        return {"a": self.a, "b": self.b, "estimate": self.estimate, "m": self.m, "detectable": self.detectable,
+                "detectable_50": self.detectable_50, "by_m": [list(x) for x in self.by_m], "target": self.target,
+                "power_at_target": self.power_at_target, "m_for_target": self.m_for_target,
+                "data_factor": self.data_factor}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The plan of every pair of a run (:func:`plan_report`).
+
+    Attributes
+    ----------
+    power, threshold : float
+    target : float or None
+    pairs : tuple of PairPlan
+    unpaired : tuple of str
+        Pairs ("A vs B") without a paired posterior (runs without per-sentence counts), left out.
+    """
+
+    power: float
+    threshold: float
+    target: float | None
+    pairs: tuple[PairPlan, ...]
+    unpaired: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"power": self.power, "threshold": self.threshold, "target": self.target,
+                "pairs": [p.to_dict() for p in self.pairs], "unpaired": list(self.unpaired)}
+
+
+def pair_plan(a: str, b: str, p: PairedDifference, power: float = 0.8, threshold: float = THRESHOLD,
+              target: float | None = None, steps: Sequence[int] = M_STEPS) -> PairPlan:
+    """The :class:`PairPlan` of one pair's paired posterior ``p`` (``target``: a gain, as a fraction)."""
+    by_m = tuple((k, p.at_m(k).detectable(power, threshold)) for k in steps if k > p.m)
+    extra: dict[str, Any] = {}
+    if target is not None:
+        now = p.detectable(power, threshold)
+        reach = [k for k, d in ((p.m, now), *by_m) if d <= target]
+        extra = {"target": target, "power_at_target": p.power(target, threshold),
+                 "m_for_target": reach[0] if reach else None,
+                 "data_factor": (now / target) ** 2 if target > 0 else None}
+    return PairPlan(a, b, p.estimate, p.m, p.detectable(power, threshold), p.detectable(0.5, threshold), by_m,
+                    **extra)
+
+
+def plan_report(report: Mapping, power: float = 0.8, threshold: float | None = None,
+                target: float | None = None) -> Plan:
+    """The plan of a finished run from its ``report.json`` content (F1 of every pair).
+
+    ``threshold``: the decision threshold (default: the report's); ``target``: a gain to detect, as a
+    fraction (0.005 is half a point).
+    """
+    if not 0 < power < 1:
+        raise InputError(f"power must lie in (0, 1), got {power}", param="power")
+    tau = float(report.get("threshold") or THRESHOLD) if threshold is None else threshold
+    if not 0.5 <= tau < 1:
+        raise InputError(f"threshold must lie in [0.5, 1), got {tau}", param="threshold")
+    if target is not None and not 0 < target < 1:
+        raise InputError(f"target-delta must lie in (0, 100) points, got {100 * target:g}", param="target_delta")
+    stored = stored_paired(report)
+    pairs, unpaired = [], []
+    for c in report.get("comparisons") or ():
+        if c.get("metric") != "f1":
+            continue
+        p = stored.get((c["a"], c["b"]), {}).get("f1")
+        if p is None:
+            unpaired.append(f"{c['a']} vs {c['b']}")
+        else:
+            pairs.append(pair_plan(c["a"], c["b"], p, power, tau, target))
+    return Plan(power, tau, target, tuple(pairs), tuple(unpaired))
