@@ -447,6 +447,16 @@ def test_shuffled_prediction_file(ner, preds, tmp_path, capsys):
     refused(capsys, tmp_path / "run", _run(ner, tmp_path, preds), f"{f}:", "but test sentence")
 
 
+def test_prediction_files_of_swapped_folds(ner, preds, tmp_path, capsys):
+    """A fold's file holding another fold's predictions is refused, and the error says which fold it looks like."""
+    a, b = preds / "fold-1-0.txt", preds / "fold-1-1.txt"
+    ta, tb = a.read_text(), b.read_text()
+    a.write_text(tb)
+    b.write_text(ta)
+    refused(capsys, tmp_path / "run", _run(ner, tmp_path, preds), f"{a}:",
+            "this file looks like the predictions of fold-1-1 (its sentences are that fold's test half)")
+
+
 def test_truncated_prediction_file(ner, preds, tmp_path, capsys):
     f = preds / "fold-2-1.txt"
     lines = f.read_text().splitlines()

@@ -94,6 +94,13 @@ def test_readme_says_what_to_do(ner):
     text = (d / "folds" / "README.md").read_text()
     assert "fold-{i}-{d}.txt" in text and "--pred-scheme" in text
     assert f"textbcv evaluate {d / 'splits.json'} {corpus} --task ner --system A=" in text
+    # the held-out layout is the one evaluate reads (comparison.heldout: PRED_DIR/heldout/{file_stem}/fold-i-d.txt)
+    from textbcv.corpus.sniff import CORPUS_EXTENSIONS, file_stem
+
+    assert "`PRED_DIR/heldout/STEM/fold-{i}-{d}.txt`" in text and "--heldout FILE" in text
+    assert all(f"`{e}`" in text for e in CORPUS_EXTENSIONS)
+    assert "`dev.annotated` → `dev.annotated`" in text and file_stem("dev.annotated") == "dev.annotated"
+    assert "`test.conll` → `test`" in text and file_stem("test.conll") == "test"
 
 
 def test_splits_json_has_fingerprints(ner):

@@ -260,3 +260,28 @@ def test_python_compare_heldout_predictions_of_a_corpus_without_scheme(files, tm
     for path in saved:
         blocks = read_blocks(path)
         assert [[row[1] for row in s] for s in blocks] == [[row[-1] for row in s] for s in own]  # IOB1, as the file
+
+
+def test_posterior_legend_never_covers_the_heldout_lines(tmp_path, monkeypatch):
+    """posteriors.png of a run with held-out files: the F1 panel's legend lies below the panel, so none of the
+    held-out F1 lines drawn inside it is hidden."""
+    import matplotlib.pyplot as plt
+
+    from textbcv.report.plots import write_plots
+
+    report = json.loads((Path(__file__).parent / "data" / "golden" / "heldout" / "report.json.golden").read_text())
+    assert report["heldout"]
+    figures = []
+    real_close = plt.close
+    monkeypatch.setattr(plt, "close", lambda fig=None: figures.append(fig))
+    write_plots(report, tmp_path)
+    fig = figures[0]  # posteriors.png
+    fig.canvas.draw()
+    ax = fig.axes[2]
+    assert ax.get_xlabel().startswith("F1")
+    lines = [ln for ln in ax.get_lines() if " on " in ln.get_label()]
+    assert len(lines) == len(report["systems"]) * len(report["heldout"]["files"])
+    legend = ax.get_legend().get_window_extent()
+    assert legend.y1 <= ax.get_window_extent().y0 + 1e-6  # wholly below the axes, where the lines are
+    for f in figures:
+        real_close(f)

@@ -95,3 +95,30 @@ def test_plan_refuses_runs_without_a_paired_posterior(run, tmp_path, capsys):
     assert err.count("\n") == 1
     assert main(["plan", str(run), "--power", "1.5"]) == 2
     assert "power must lie in (0, 1)" in capsys.readouterr().err
+
+
+def test_difference_independent_is_the_theses_bayes_test(run, tmp_path, capsys):
+    """--difference independent: the two systems' own posteriors as if independent (the thesis's test), said
+    under the table and in the command that remakes the report; `test RUN --difference independent` alike."""
+    from textbcv.stats.bayes import prob_better
+    from textbcv.stats.posterior import posteriors
+
+    corpus = str(run.parent / "ner.conll")  # the fixture's corpus
+    out = tmp_path / "indep"
+    assert main(["compare", corpus, "--task", "ner", "--systems", "iob2,iobes", "--m", "3", "--max-iterations", "10",
+                 "--quiet", "--no-plots", "--difference", "independent", "--out", str(out)]) == 0
+    r = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert r["meta"]["options"]["difference"] == "independent"
+    assert {c["difference"]["basis"] for c in r["comparisons"]} == {"independent"}
+    c = next(x for x in r["comparisons"] if x["metric"] == "f1")
+    cf = r["count_factor"]
+    want = prob_better(*[posteriors(**r["counts"][n], c=cf[n]["f1"])["f1"] for n in ("iob2", "iobes")])
+    assert c["p_b_better"] == pytest.approx(want["p_b_better"], abs=1e-12)
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "Differences are not paired" in md and "--difference independent" in md
+    capsys.readouterr()
+    assert main(["test", str(run), "--difference", "independent", "--json"]) == 0
+    t = json.loads(capsys.readouterr().out)
+    assert {x["difference"]["basis"] for x in t["comparisons"]} == {"independent"}
+    with pytest.raises(textbcv.InputError, match="difference: unknown basis 'both'"):
+        textbcv.compare(corpus, ["iob2", "iobes"], m=1, difference="both")

@@ -358,6 +358,20 @@ def test_questionable_tags_are_refused_or_noted(tmp_path):
     pipe.write_text("a B-PER|I-LOC\nb O\n\nc B-PER\n")
     r = _cli("stats", pipe, "--format", "conll")
     assert r.returncode == 0 and "chunk type 'PER|I-LOC' contains '|'" in r.stderr
+    mixed = tmp_path / "mixed.conll"  # IOB1 chunks (I- first) and an IOB2 one (B- after O) in one file
+    mixed.write_text("EU I-ORG\nrejects O\nGerman I-MISC\n\nPeter B-PER\nBlackburn I-PER\n\nA I-LOC\nB B-LOC\n")
+    r = _cli("stats", mixed, "--format", "conll")
+    assert r.returncode == 0 and "the tags mix IOB1 and IOB2: 3 chunks start with I- (IOB1) and 1 with B- after O" \
+        in r.stderr
+    joined = tmp_path / "joined.conll"  # I-PER-LOC: two types run together with '-'
+    joined.write_text("a B-PER-LOC\nb O\n\nc B-PER\nd B-LOC\n\ne B-GPE-X\n")
+    r = _cli("stats", joined, "--format", "conll")
+    assert r.returncode == 0 and "chunk type 'PER-LOC' looks like two tags or types joined by '-'" in r.stderr
+    assert "GPE-X" not in r.stderr  # a hyphenated type of its own is not questioned
+    iob1 = tmp_path / "iob1.conll"  # B- only between two chunks of one type: IOB1 as written, no note
+    iob1.write_text("EU I-ORG\nrejects O\n\nA I-LOC\nB B-LOC\n")
+    r = _cli("stats", iob1, "--format", "conll")
+    assert r.returncode == 0 and "mix" not in r.stderr
 
 
 def test_word_segmentation_on_a_ner_corpus_is_refused(corpus, tmp_path):

@@ -20,6 +20,12 @@ ROPE_HELP = ("region of practical equivalence, in points of the metric (F1 point
              "then means better by more than this, and the report adds P(equivalent) (default: none)")
 
 
+DIFFERENCE_HELP = ("how the posterior of a difference is built: paired (default; both systems' per-sentence "
+                   "counts on the same test sentences, plus what other training sets and model noise add) or "
+                   "independent (the two systems' own posteriors combined as if their errors were "
+                   "independent: the thesis's Bayes test, about twice as wide on real text)")
+
+
 def check_threshold(value: float) -> float:
     """``--threshold`` checked: in [0.5, 1)."""
     from textbcv.errors import InputError

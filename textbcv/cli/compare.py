@@ -6,7 +6,15 @@ import argparse
 import sys
 
 from textbcv import defaults
-from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction, rope_warning
+from textbcv.cli.common import (
+    DIFFERENCE_HELP,
+    ROPE_HELP,
+    THRESHOLD_HELP,
+    add_corpus_args,
+    check_threshold,
+    rope_fraction,
+    rope_warning,
+)
 from textbcv.cli.test import ALL_VARIANTS, VARIANT_HELP
 from textbcv.errors import InputError, warn
 
@@ -55,9 +63,8 @@ def register(sub) -> None:
                         "bb2b3mes), optionally +TEMPLATE, e.g. iob2,iobes+wordshape. Templates: a .json file or "
                         "ner-thesis (word and POS n-grams), ner-words (word n-grams), wordshape, ner-rich (needs pos "
                         "and chunk columns), ner-rich-words, cws-thesis, cws-rich. Default template: ner-thesis for "
-                        "ner "
-                        "(ner-words when the corpus has no pos column), cws-thesis for cws; stderr and report.json "
-                        "say which was used")
+                        "ner (ner-rich-words when the corpus has no pos column), cws-thesis for cws; stderr and "
+                        "report.json say which was used")
     g = p.add_mutually_exclusive_group()
     # default None, not 3: argparse does not see "--m 3 --sequential" as a conflict when the value is the default object
     g.add_argument("--m", type=int, default=None, help="number of 2-fold splits (default 3)")
@@ -73,6 +80,7 @@ def register(sub) -> None:
                                                              "(default 0.05)")
     p.add_argument("--rope", type=float, metavar="POINTS", help=ROPE_HELP)
     p.add_argument("--variant", default=defaults.VARIANT, choices=ALL_VARIANTS, help=VARIANT_HELP)
+    p.add_argument("--difference", default="paired", choices=("paired", "independent"), help=DIFFERENCE_HELP)
     p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--balance", default=",".join(defaults.BALANCE) or "none",
@@ -155,7 +163,7 @@ def options_from_args(args: argparse.Namespace):
     return CompareOptions(
         task=args.task, systems=args.systems, m=m, sequential=args.sequential, m_max=args.m_max,
         stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=rope, variant=args.variant,
-        rho1=args.rho1, rho2=args.rho2,
+        difference=args.difference, rho1=args.rho1, rho2=args.rho2,
         seed=seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
         untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations,
         algorithm=args.algorithm, train_seed=args.train_seed, heldout=tuple(args.heldout))

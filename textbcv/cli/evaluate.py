@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 
 from textbcv import defaults
-from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, rope_fraction, rope_warning
+from textbcv.cli.common import (
+    DIFFERENCE_HELP,
+    ROPE_HELP,
+    THRESHOLD_HELP,
+    add_corpus_args,
+    check_threshold,
+    rope_fraction,
+    rope_warning,
+)
 from textbcv.cli.compare import csv_names
 from textbcv.cli.test import VARIANT_HELP
 
@@ -36,6 +44,7 @@ def register(sub) -> None:
     p.add_argument("--rope", type=float, metavar="POINTS", help=ROPE_HELP)
     # the choices are checked by CompareOptions
     p.add_argument("--variant", default=defaults.VARIANT, metavar="VARIANT", help=VARIANT_HELP)
+    p.add_argument("--difference", default="paired", metavar="BASIS", help=DIFFERENCE_HELP)
     p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--chunk-types", type=csv_names, metavar="TYPE[,TYPE...]",
@@ -57,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
     check_threshold(args.threshold)
     options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha,
                              rope=rope_fraction(args.rope), threshold=args.threshold,
-                             variant=args.variant, rho1=args.rho1, rho2=args.rho2, chunk_types=args.chunk_types,
+                             variant=args.variant, difference=args.difference, rho1=args.rho1, rho2=args.rho2,
+                             chunk_types=args.chunk_types,
                              untyped=args.untyped,
                              heldout=tuple(args.heldout))
     options.validate()

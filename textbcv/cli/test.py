@@ -25,6 +25,7 @@ from pathlib import Path
 from textbcv import defaults
 from textbcv._io import dumps_json
 from textbcv.cli.common import (
+    DIFFERENCE_HELP,
     ROPE_HELP,
     THRESHOLD_HELP,
     check_threshold,
@@ -74,6 +75,7 @@ def register(subparsers) -> None:
     p.add_argument("--rope", type=float, default=None, metavar="POINTS", help=ROPE_HELP)
     p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
     p.add_argument("--variant", choices=ALL_VARIANTS, default=defaults.VARIANT, help=VARIANT_HELP)
+    p.add_argument("--difference", default="paired", choices=("paired", "independent"), help=DIFFERENCE_HELP)
     p.add_argument("--rho1", type=float, default=None, help="ρ1 in [0, 1], for --variant rho (no default: needed with "
                                                             "it)")
     p.add_argument("--rho2", type=float, default=None, help="ρ2 in [0, 1], for --variant rho (no default: needed with "
@@ -358,7 +360,7 @@ def run(args) -> int:
                                          "variant was used"]
         else:
             notes = list(notes or []) + [f"design effects {source}"]
-    paired, source = (None, "") if args.chunk_type else _paired(data)
+    paired, source = (None, "") if args.chunk_type or args.difference == "independent" else _paired(data)
     if source and not source.startswith("paired posteriors of the run"):
         notes = list(notes or []) + [source]
     try:

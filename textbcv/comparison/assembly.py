@@ -94,7 +94,8 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     answer = bayes_answer(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
                           rho1=options.rho1, rho2=options.rho2, threshold=options.threshold,
                           design_effects=None if deff is None else deff["pooled"],
-                          paired=paired_of(store.records, names, m, clusters) if have else None)
+                          paired=(paired_of(store.records, names, m, clusters)
+                                  if have and options.difference == "paired" else None))
     seq = sequential_pairs({n: _fold_f1(store, n, m) for n in names}, m, alpha=options.alpha,
                            m_start=options.m_start, M=options.m_max if options.sequential else m)
     if deff is None:
@@ -177,7 +178,8 @@ def rerender(report: dict, threshold: float | None = None, rope: float | None = 
                           variant=o.get("variant") or report.get("variant") or "thesis", rho1=o.get("rho1"),
                           rho2=o.get("rho2"),
                           threshold=o.get("threshold"), prior=report.get("prior") or 1.0,
-                          design_effects=report.get("design_effects"), paired=stored_paired(report))
+                          design_effects=report.get("design_effects"),
+                          paired=stored_paired(report) if o.get("difference", "paired") == "paired" else None)
     new = {**report, **answer.to_dict(), "meta": {**report["meta"], "options": o}}
     new["conclusion"] = conclusion(CompareReport.from_dict(new))
     return new

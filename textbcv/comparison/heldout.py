@@ -20,12 +20,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textbcv.corpus.model import Corpus
+from textbcv.corpus.sniff import file_stem
 from textbcv.errors import InputError, warn
 from textbcv.scoring import heldout_record
 from textbcv.stats.onesplit import chunk_f1
@@ -69,25 +69,6 @@ class HeldoutSet:
         """Sizes for the report: sentences, tokens, gold chunks, duplicates of corpus sentences."""
         return {"sentences": len(self.corpus), "tokens": self.corpus.n_tokens,
                 "gold_chunks": int(sum(len(g) for g in self.gold)), "duplicates": int(self.duplicate.sum())}
-
-
-#: Extensions dropped from a held-out file's name to make its stem.
-CORPUS_EXTENSIONS = (".conll", ".conllu", ".txt", ".utf8", ".tsv", ".bio", ".iob", ".bmes", ".col")
-
-
-def file_stem(path: str | os.PathLike) -> str:
-    """A held-out file's name without a corpus extension (``.conll``, ``.conllu``, ``.txt``, ...).
-
-    Examples
-    --------
-    >>> file_stem("ud/zh_gsd-ud-test.conllu"), file_stem("conll2003/eng.testb")
-    ('zh_gsd-ud-test', 'eng.testb')
-    """
-    name = Path(path).name
-    for ext in CORPUS_EXTENSIONS:
-        if name.lower().endswith(ext) and len(name) > len(ext):
-            return name[: -len(ext)]
-    return name
 
 
 def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, format: str = "conll",

@@ -108,6 +108,34 @@ def _digest(paths: Sequence[Path]) -> str:
     return h.hexdigest()
 
 
+def _looks_like(path: Path, tests: Mapping[str, Sequence], task: str) -> str | None:
+    """The fold whose test half a prediction file's sentences are (same number of sentences, same first and last
+    sentence), or None: for the hint on a file written under another fold's name."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if task == "cws":
+        sents = [tuple("".join(line.split())) for line in text.splitlines() if line.strip()]
+    else:
+        sents, cur = [], []
+        for line in text.splitlines() + [""]:
+            fields = line.split()
+            if fields and fields[0] == "-DOCSTART-":
+                continue
+            if fields:
+                cur.append(fields[0])
+            elif cur:
+                sents.append(tuple(cur))
+                cur = []
+    if not sents:
+        return None
+    for name, test in tests.items():
+        if len(test) == len(sents) and tuple(test[0].tokens) == sents[0] and tuple(test[-1].tokens) == sents[-1]:
+            return name
+    return None
+
+
 def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold: Sequence, options: CompareOptions,
                   pred_scheme: str | None, types: set[str] | None,
                   heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
@@ -129,12 +157,27 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
         if not p.is_file():
             raise InputError("prediction file missing" if not p.exists() else "is not a file", file=str(p))
     scheme = None
+    tests = {fold_name(i, d): [sents[k] for k in test] for i, d, _, test in folds}
+
+    def read_all(reader):
+        out = []
+        for path, expected in jobs:
+            try:
+                out.append(reader(path, expected))
+            except InputError as e:
+                other = _looks_like(path, tests, options.task) if path.parent == base else None
+                if other is None or other == path.stem:
+                    raise
+                raise InputError(f"{e.message} — this file looks like the predictions of {other} (its sentences are "
+                                 f"that fold's test half): files swapped?", file=e.file, line=e.line) from None
+        return out
+
     if options.task == "cws":
-        chunks = [read_segmented_predictions(p, s) for p, s in jobs]
+        chunks = read_all(read_segmented_predictions)
     else:
         from textbcv.schemes import detect
 
-        preds = [read_tag_predictions(p, s) for p, s in jobs]
+        preds = read_all(read_tag_predictions)
         scheme = pred_scheme
         if scheme is None:
             try:

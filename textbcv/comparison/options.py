@@ -22,6 +22,9 @@ __all__ = ["CompareOptions", "TASKS", "STOP_RULES", "VARIANTS", "SPLIT_METHODS"]
 TASKS = ("ner", "cws")
 #: Count-factor variants of a comparison, as ``textbcv test`` has them (``rho`` needs ρ1 and ρ2).
 VARIANTS = ALL_VARIANTS
+#: How the posterior of a difference is built (:mod:`textbcv.stats.paired`, or two independent posteriors).
+DIFFERENCES = ("paired", "independent")
+
 #: Split designs whose 2m folds a comparison can use (two directions per split).
 SPLIT_METHODS = ("bcv", "bcv-select", "random")
 
@@ -47,6 +50,7 @@ class CompareOptions:
     alpha: float = 0.05
     rope: float | None = None
     variant: str = defaults.VARIANT
+    difference: str = "paired"
     rho1: float | None = None
     rho2: float | None = None
     seed: int = 0
@@ -117,6 +121,8 @@ class CompareOptions:
             fail(f"rope must lie in [0, 1) as a fraction of the metric (0.005 is half a point), got {self.rope}")
         if self.variant not in ALL_VARIANTS:
             fail(f"variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})", "variant")
+        if self.difference not in DIFFERENCES:
+            fail(f"difference: unknown basis {self.difference!r} (choose {' or '.join(DIFFERENCES)})", "difference")
         if self.variant == "rho":
             if self.rho1 is None or self.rho2 is None:
                 fail('{variant}="rho" needs {rho1} and {rho2}', "variant", "rho1", "rho2")

@@ -288,6 +288,21 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
     return name
 
 
+def _iob_starts(codes: np.ndarray, vocab: list[str], lengths: np.ndarray) -> tuple[int, int]:
+    """(chunks starting with B- where the tag before is not of the same type, chunks starting with I- after O, another
+    type or a sentence's start): the first is how IOB2 starts every chunk, the second how IOB1 does."""
+    from textbcv.schemes import split_tag
+
+    prefix = np.array([split_tag(t)[0] if i else "O" for i, t in enumerate(vocab)])
+    kind = np.array([split_tag(t)[1] if i else "" for i, t in enumerate(vocab)])
+    p, k = prefix[codes], kind[codes]
+    first = np.zeros(len(codes), dtype=bool)
+    first[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
+    same = np.zeros(len(codes), dtype=bool)
+    same[1:] = (k[1:] == k[:-1]) & np.isin(p[:-1], ("B", "I")) & ~first[1:]
+    return int(np.sum((p == "B") & ~same)), int(np.sum((p == "I") & ~same))
+
+
 def _notes_on_tags(codes: np.ndarray, vocab: list[str], lengths: np.ndarray, scheme: str | None, path: str) -> None:
     """One-line notes on tags that are legal but unusual: chunks that start inside a chunk (the scheme never starts
     one with that prefix), and chunk types that look like two tags run together (``B-PER|I-LOC``)."""
@@ -303,6 +318,20 @@ def _notes_on_tags(codes: np.ndarray, vocab: list[str], lengths: np.ndarray, sch
             warn(f"{n} chunk{'s start' if n != 1 else ' starts'} with {shown}, which never starts a chunk in "
                  f"{scheme.upper()} (a sentence or chunk beginning inside a chunk); each is read as the start of a "
                  "chunk, as conlleval does", file=path)
+    if scheme == "iob1" and len(codes):
+        b_starts, i_starts = _iob_starts(codes, vocab, lengths)
+        if b_starts and i_starts:
+            warn(f"the tags mix IOB1 and IOB2: {i_starts:,} chunk{'s start' if i_starts != 1 else ' starts'} with "
+                 f"I- (IOB1) and {b_starts:,} with B- after O or another type (IOB2); read as IOB1, where both "
+                 "start a chunk, as conlleval does — if the file is IOB2, give --scheme iob2 to be told where its "
+                 "chunks start with I-", file=path)
+    types = {split_tag(t)[1] for t in vocab[1:]}
+    joined = sorted(t for t in types if "-" in t and any(p in types or p in ("B", "I", "E", "S", "L", "U")
+                                                         for p in t.split("-")))
+    if joined:
+        warn(f"chunk type{'s' if len(joined) > 1 else ''} {', '.join(map(repr, joined[:3]))} "
+             f"look{'' if len(joined) > 1 else 's'} like two tags or types joined by '-' (e.g. I-PER-LOC): read as "
+             f"{'types' if len(joined) > 1 else 'a type'} of {'their' if len(joined) > 1 else 'its'} own", file=path)
     odd = sorted({split_tag(t)[1] for t in vocab[1:] if "|" in split_tag(t)[1]})
     if odd:
         warn(f"chunk type{'s' if len(odd) > 1 else ''} {', '.join(map(repr, odd[:3]))} "

@@ -40,12 +40,13 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from textbcv._io import check_encoding, open_bytes
 from textbcv.corpus._text import split_fields
 from textbcv.errors import InputError
 
-__all__ = ["FormatGuess", "sniff_format", "check_format", "FORMATS"]
+__all__ = ["FormatGuess", "sniff_format", "check_format", "FORMATS", "file_stem", "CORPUS_EXTENSIONS"]
 
 FORMATS = ("conll", "conllu", "segmented")
 SAMPLE_BYTES = 1 << 16
@@ -232,3 +233,22 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
     fmt = found.pop()
     reasons = sorted({g.reason for _, g in guesses if g.format == fmt})
     return FormatGuess(fmt, "; ".join(reasons), all(g.decisive for _, g in guesses if g.format == fmt))
+
+
+#: Extensions dropped from a corpus file's name to make its stem (a held-out file's folder of predictions).
+CORPUS_EXTENSIONS = (".conll", ".conllu", ".txt", ".utf8", ".tsv", ".bio", ".iob", ".bmes", ".col")
+
+
+def file_stem(path: str | os.PathLike) -> str:
+    """A held-out file's name without a corpus extension (``.conll``, ``.conllu``, ``.txt``, ...).
+
+    Examples
+    --------
+    >>> file_stem("ud/zh_gsd-ud-test.conllu"), file_stem("conll2003/eng.testb")
+    ('zh_gsd-ud-test', 'eng.testb')
+    """
+    name = Path(path).name
+    for ext in CORPUS_EXTENSIONS:
+        if name.lower().endswith(ext) and len(name) > len(ext):
+            return name[: -len(ext)]
+    return name

@@ -199,6 +199,8 @@ def reproduce_command(report: Report, out: str = "rerun") -> str | None:
             words += ["--seed", str(o["seed"]), "--balance", ",".join(o.get("balance") or []) or "none",
                       "--group-by", o.get("group_by", "auto")]
     words += ["--variant", o["variant"]]
+    if o.get("difference", "paired") != "paired":
+        words += ["--difference", o["difference"]]
     if o["variant"] == "rho":
         words += ["--rho1", str(o["rho1"]), "--rho2", str(o["rho2"])]
     words += ["--alpha", f"{o['alpha']:g}", "--threshold", f"{o.get('threshold', THRESHOLD):g}"]

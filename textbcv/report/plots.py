@@ -133,7 +133,8 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
         paths.append(out / name)
 
     # --- posteriors.png
-    fig, axes = plt.subplots(1, 3, figsize=(13, 4.2 if many else 3.8))
+    rows_below = (len(names) * (1 + len(report.heldout["files"])) + 1) // 2 if report.heldout else 0
+    fig, axes = plt.subplots(1, 3, figsize=(13, (4.2 if many else 3.8) + 0.22 * rows_below))
     for ax, metric in zip(axes, METRICS):
         shown = [n for n in names if report.systems[n][metric].estimate is not None]
         if not shown:
@@ -173,7 +174,9 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
         ax.set_xlabel(f"{LABELS[metric]} (%)")
         ax.set_ylabel("posterior density (per point)")
         ax.set_title(LABELS[metric])
-        if not many:
+        if metric == "f1" and report.heldout:  # below the panel: a legend never covers the held-out lines
+            ax.legend(frameon=False, fontsize=7.5, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+        elif not many:
             ax.legend(frameon=False, fontsize=8)
     if many:
         handles = [plt.Line2D([], [], color=color[n], label=label[n], ls=style[n]) for n in names]

@@ -15,7 +15,10 @@ Examples
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textbcv.report.methods import methods_paragraph, variant_text
+from textbcv.report.model import CompareReport
 from textbcv.report.verdicts import (
     Report,
     as_report,
@@ -25,6 +28,7 @@ from textbcv.report.verdicts import (
     pct,
     points,
     rope_points,
+    sequential_words,
     threshold_of,
     verdict,
 )
@@ -148,5 +152,60 @@ def render_tex(report: Report) -> str:
         row.append(tex_escape(("undefined" if f1.undefined else verdict(f1)) if f1 else "---"))
         lines.append(" & ".join(row) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+    lines += _sequential_table(report) + _heldout_tables(report)
     lines += [r"\paragraph{Methods.} " + tex_escape(methods_paragraph(report)), "", r"\end{document}", ""]
     return "\n".join(lines)
+
+
+def _sequential_table(report: CompareReport) -> list[str]:
+    """The sequential t-test on the per-fold F1 differences, one row per pair (as report.md's section)."""
+    if not report.sequential:
+        return []
+    level = f"{100 * (1 - report.alpha):g}"
+    lines = [r"\begin{table}[ht]", r"\centering", r"\small",
+             r"\caption{Sequential t-test on the per-fold F1 differences (B $-$ A, points): mean, " + level
+             + r"\% confidence interval with the variance correction of block-regularized cross-validation, and "
+             + r"whether equality is rejected at $\alpha = " + f"{report.alpha:g}" + "$.}",
+             r"\label{tab:textbcv-ttest}", r"\begin{tabular}{llccl}", r"\toprule",
+             r"A & B & Mean difference & " + level + r"\% CI & t-test \\", r"\midrule"]
+    for s in report.sequential:
+        est, ci = s.estimate, s.ci
+        lines.append(f"{tex_escape(s.a)} & {tex_escape(s.b)} & ${100 * est:+.2f}$ & "
+                     f"[${100 * ci[0]:+.2f}$, ${100 * ci[1]:+.2f}$] & {tex_escape(sequential_words(s))} \\\\")
+    return lines + [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+
+
+def _heldout_tables(report: CompareReport) -> list[str]:
+    """One table per held-out file: pooled P / R / F1 of the 2m models, their F1 mean and SD, the m×2 estimate
+    and the gap (as report.md's held-out section)."""
+    h = report.heldout
+    if not h:
+        return []
+    level = f"{100 * (1 - report.alpha):g}"
+    lines: list[str] = []
+    for f, info in h["files"].items():
+        dup = info["duplicates"]
+        caption = (f"Held-out file {Path(f).name}: {info['sentences']:,} sentences, {info['gold_chunks']:,} gold "
+                   "chunks; the "
+                   f"{2 * report.m} fold models' predictions pooled, their F1 mean and SD, the m×2 estimate of F1 "
+                   f"with its {level}% interval, and the gap (estimate minus held-out F1)"
+                   + (f". {dup:,} of its sentences also occur in the corpus: F1 without them in the last column."
+                      if dup else "."))
+        lines += [r"\begin{table}[ht]", r"\centering", r"\small", r"\caption{" + tex_escape(caption) + "}",
+                  r"\begin{tabular}{l" + "c" * (7 if dup else 6) + "}", r"\toprule",
+                  r"System & P & R & F1 & Models' F1 & m$\times$2 F1 & Gap" + (r" & F1 w/o rep." if dup else "")
+                  + r" \\", r"\midrule"]
+        for n, per in h["systems"].items():
+            r = per[f]
+            p = r["pooled"]
+            cv = r["cv_f1"]
+            cv_text = ("---" if cv["estimate"] is None
+                       else f"{pct(cv['estimate'])} [{pct(cv['ci'][0])}, {pct(cv['ci'][1])}]")
+            gap = "---" if r["gap"] is None else f"${100 * r['gap']:+.2f}$"
+            row = (f"{tex_escape(n)} & {pct(p['precision'])} & {pct(p['recall'])} & {pct(p['f1'])} & "
+                   f"{pct(r['models_f1']['mean'])} $\\pm$ {pct(r['models_f1']['sd'])} & {cv_text} & {gap}")
+            if dup:
+                row += f" & {pct(r['pooled_without_duplicates']['f1'])}"
+            lines.append(row + r" \\")
+        lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+    return lines

@@ -23,6 +23,7 @@ from textbcv import __version__
 from textbcv._io import remove_stale_temps, temp_prefix
 from textbcv.corpus.fingerprint import fingerprint
 from textbcv.corpus.model import Corpus
+from textbcv.corpus.sniff import CORPUS_EXTENSIONS
 from textbcv.corpus.source import document_marks, sentence_texts
 from textbcv.errors import InputError
 from textbcv.split.manifest import ONE_WAY, SplitSet
@@ -191,8 +192,16 @@ def _readme(corpus: Corpus, splits: SplitSet, ext: str, splits_path: str, comman
                   "allowed and skipped.", ""]
     else:
         lines += ["- one line per test sentence, its words separated by spaces (word segmentation).", ""]
+    exts = ", ".join(f"`{e}`" for e in CORPUS_EXTENSIONS)
     lines += ["Tokens (characters for segmentation) must be those of `test." + ext + "` exactly: textbcv stops at the "
               "first difference, naming the file and line.", "",
+              "## Held-out test files (optional)", "",
+              "If the corpus comes with independent test files (e.g. CoNLL-2003's `eng.testb`), let every fold's model "
+              "also tag each of them, and write fold (i, d)'s predictions of the file `FILE` to "
+              "`PRED_DIR/heldout/STEM/fold-{i}-{d}.txt`, in the same format, its sentences in the file's order. "
+              f"STEM is the file's name without one of the extensions {exts} (`test.conll` → `test`); any other "
+              "extension stays (`dev.annotated` → `dev.annotated`). Then add `--heldout FILE` (one per file) to the "
+              "command below.", "",
               "## Then", "", "```"]
     for t in tasks:
         lines.append(f"textbcv evaluate {shlex.quote(splits_path)} {corpus_args} --task {t} "
