@@ -13,17 +13,55 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import platform
 import re
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from textbcv._io import atomic_write  # noqa: E402
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
+    """Open a temporary file beside ``path`` and rename it onto ``path`` only when the block succeeds (the
+    evidence scripts' own; textbcv's private helpers are not theirs to import)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8", "newline": ""})) as f:
+            yield f
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def write_json(path: str | os.PathLike, obj: Any, indent: int | None = 2) -> None:
+    """``obj`` as JSON in ``path``, atomically, in textbcv's form (insertion order, UTF-8, no NaN)."""
+    with atomic_write(path) as f:
+        f.write(json.dumps(obj, indent=indent, ensure_ascii=False, allow_nan=False) + ("\n" if indent is not None
+                                                                                        else ""))
+
+
+def append_line(path: str | os.PathLike, line: str) -> None:
+    """Append one line (with its newline) to ``path`` and sync it: a finished unit of a study."""
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line.rstrip("\n") + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
 
 HEADER = ("# textbcv — evidence\n\n"
           "Every section below is written by the script it names, from a clean checkout; "

@@ -26,9 +26,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from textbcv._io import write_json  # noqa: E402
 
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
+from _results import ROOT, fmt_seconds, machine, update_section, write_json  # noqa: E402
 
 BENCHES = ("read", "score", "split", "stats", "tag")
 

@@ -40,13 +40,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from real_text_study import draw_data_set  # noqa: E402
 from unit_leakage import checks  # noqa: E402
 
-from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
 from textbcv.split.balance import deal  # noqa: E402
 from textbcv.split.bcv import block_targets, halves_from_blocks  # noqa: E402
 
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
+from _results import ROOT, fmt_seconds, machine, update_section, write_json  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 FILES = ["conll2003_en/eng.train", "conll2003_en/eng.testa", "conll2003_en/eng.testb"]

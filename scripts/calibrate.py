@@ -38,7 +38,6 @@ from joblib import Parallel, delayed  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from textbcv._io import atomic_write, write_json  # noqa: E402
 from textbcv.stats.bayes import prob_better  # noqa: E402
 from textbcv.stats.compare import system_posteriors  # noqa: E402
 from textbcv.stats.posterior import METRICS  # noqa: E402
@@ -46,6 +45,8 @@ from textbcv.stats.sequential import SequentialTTest  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _simulate import bcv_splits, fit_fold_counts, gaussian_data  # noqa: E402  (the study's engine, beside this script)
+
+from _results import atomic_write, write_json  # noqa: E402
 
 N = 600
 ALPHA = 0.05

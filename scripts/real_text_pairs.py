@@ -53,7 +53,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 
-from textbcv._io import write_json  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
 from textbcv.scoring import sentence_counts  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
@@ -62,7 +61,7 @@ from textbcv.stats.paired import cluster_cross_products  # noqa: E402
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
 from textbcv.tagging.features import Template  # noqa: E402
 
-from _results import ROOT, fmt_seconds, update_section  # noqa: E402
+from _results import ROOT, fmt_seconds, update_section, write_json  # noqa: E402
 
 M_MAX = 7
 _NER_AFFIXES = ("prefix1", "prefix2", "prefix3", "suffix1", "suffix2", "suffix3", "suffix4")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reproduce the thesis's §6.4 experiments (tables 6.1–6.4) with textbcv.comparison.pipeline.compare.
+"""Reproduce the thesis's §6.4 experiments (tables 6.1–6.4) with textbcv.compare.
 
 m = 3 balanced BCV, CRF with the ``*-thesis`` feature templates (default
 L-BFGS settings), one run directory per experiment under ``--work``
@@ -33,10 +33,10 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from textbcv._io import write_json  # noqa: E402
-from textbcv.comparison.pipeline import CompareOptions, compare  # noqa: E402
+import textbcv  # noqa: E402
+from textbcv.comparison.options import CompareOptions  # noqa: E402
 
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
+from _results import ROOT, fmt_seconds, machine, update_section, write_json  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 METRICS = ("precision", "recall", "f1")
@@ -109,7 +109,8 @@ def run_experiment(key: str, work: Path, args) -> dict:
     opts = CompareOptions(task=exp["task"], systems=exp["systems"], m=args.m, seed=args.seed,
                           chunk_types=exp.get("chunk_types"), untyped=exp.get("untyped", False),
                           max_iterations=args.max_iterations, balance=("label", "lemma", "length"),
-                          group_by="sentence", variant="thesis", threshold=0.5)  # the larger probability wins
+                          group_by="sentence", variant="thesis", threshold=0.5,  # the larger probability wins
+                          difference="independent")  # the thesis's Bayes test: two independent posteriors
     timing_path = run_dir / "timing.json"
     timing = json.loads(timing_path.read_text()) if timing_path.exists() else {"wall_seconds": 0.0, "invocations": 0}
     report_path = run_dir / "report.json"
@@ -121,8 +122,10 @@ def run_experiment(key: str, work: Path, args) -> dict:
             return summarize(key, old, timing, run_dir)
     t0 = time.time()
     print(f"[{key}] running in {run_dir} ...", file=sys.stderr, flush=True)
-    report = compare([str(f) for f in files], run_dir, opts, format=exp["format"], jobs=args.jobs,
-                     resume=(run_dir / "folds.jsonl").exists(), progress=args.progress, plots=not args.no_plots)
+    options = {k: v for k, v in opts.__dict__.items() if k not in ("systems", "m", "seed")}
+    report = textbcv.compare([str(f) for f in files], list(opts.systems), m=opts.m, seed=opts.seed, out=run_dir,
+                             jobs=args.jobs, format=exp["format"], resume=(run_dir / "folds.jsonl").exists(),
+                             progress=args.progress, plots=not args.no_plots, **options).report
     timing["wall_seconds"] += time.time() - t0
     timing["invocations"] += 1
     write_json(timing_path, timing)
@@ -226,7 +229,7 @@ def render(results: list[dict], meta: dict) -> str:
         lines += [f"**Smoke run** on the first {meta['sentences']} sentences with max_iterations = "
                   f"{meta['max_iterations']}: the figures below test the script, not the method.", ""]
     lines += [
-        f"`scripts/reproduce_thesis.py` ran `textbcv.comparison.pipeline.compare` with m = {meta['m']}, balanced BCV "
+        f"`scripts/reproduce_thesis.py` ran `textbcv.compare` with m = {meta['m']}, balanced BCV "
         f"(label, lemma, length), seed {meta['seed']}, CRF L-BFGS (c1 = c2 = 0.1, "
         f"max_iterations = {meta['max_iterations'] or 100}) and the `ner-thesis` / `cws-thesis` templates "
         f"(word and POS, or character, uni/bi/trigrams in [−2, 2]), jobs = {meta['jobs']}; "

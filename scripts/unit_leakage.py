@@ -25,10 +25,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
+from _results import ROOT, fmt_seconds, machine, update_section, write_json  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 CORPORA = {

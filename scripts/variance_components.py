@@ -60,12 +60,11 @@ import numpy as np  # noqa: E402
 from scipy import stats  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from textbcv._io import append_line, write_json  # noqa: E402
 from textbcv.split import split_units  # noqa: E402
 from textbcv.stats import thesis_count_factor, variance_components  # noqa: E402
 from textbcv.stats.components import QUANTITIES  # noqa: E402
 
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
+from _results import ROOT, append_line, fmt_seconds, machine, update_section, write_json  # noqa: E402
 
 NS = (40, 80, 160, 200, 400, 800, 1200, 1600, 2000)
 MS = (3, 5, 7)

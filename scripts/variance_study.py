@@ -49,14 +49,13 @@ import numpy as np
 from scipy import stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from textbcv._io import write_json  # noqa: E402
 from textbcv.corpus import read_conll  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
 from textbcv.tagging import FoldStore, make_payload, run_folds  # noqa: E402
 from textbcv.tagging.features import Template  # noqa: E402
 from textbcv.tagging.system import System  # noqa: E402
 
-from _results import ROOT, fmt_seconds, machine, update_section  # noqa: E402
+from _results import ROOT, fmt_seconds, machine, update_section, write_json  # noqa: E402
 
 DESIGNS = {
     "random": {"method": "random", "balance": None, "label": "random m×2 CV"},

@@ -483,7 +483,7 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
             "--max-iterations", "10", "--variant", "adaptive", "--quiet", "--out", str(run)]
     assert main(args) == 0
     err = capsys.readouterr().err.strip()
-    # the notes quote the real-text study's current figures (textbcv/_evidence.py), which grow with the
+    # the notes quote the real-text study's current figures (textbcv/data/evidence.json), which grow with the
     # study: the page shows them as of its writing, so only there are the numbers free
     masked = re.compile(r"(in the real-text study[^.]*?)(?=\(docs/RESULTS\.md\))")
 

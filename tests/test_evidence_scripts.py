@@ -233,19 +233,20 @@ def test_committed_real_text_study_defaults_are_the_cli_defaults():
 
 
 def test_option_notes_quote_the_committed_real_text_study():
-    # textbcv/_evidence.py (what the option notes quote) is the committed study summary's figures
-    from textbcv import _evidence, defaults
+    # textbcv/data/evidence.json (what the option notes quote; package data) is the committed study summary's figures
+    from textbcv import defaults
 
+    ev_all = defaults.evidence()
     rts = load("real_text_study")
     d = json.loads((SCRIPTS.parent / "docs" / "real_text_study.json").read_text(encoding="utf-8"))
-    assert _evidence.REAL_TEXT == rts.evidence_figures(d["summary"], list(rts.POOLS))
-    r = _evidence.REAL_TEXT["averaged-counts"]["msr"]
+    assert ev_all["real_text"] == rts.evidence_figures(d["summary"], list(rts.POOLS))
+    r = ev_all["real_text"]["averaged-counts"]["msr"]
     quoted = f"{100 * r['coverage_f1']:.0f}% (SIGHAN 2005 MSR, {r['R']} data sets)"
     assert quoted in defaults.EVIDENCE["averaged-counts"]
     assert defaults.real_text_coverage("no-such-variant") is None
     # balancing a measure the rule rejected prints its largest shift beyond the family-wise bound
-    assert _evidence.REAL_TEXT_BALANCE == rts.balance_evidence(d["defaults_evidence"])
-    for measure, ev in _evidence.REAL_TEXT_BALANCE.items():
+    assert ev_all["real_text_balance"] == json.loads(json.dumps(rts.balance_evidence(d["defaults_evidence"])))
+    for measure, ev in ev_all["real_text_balance"].items():
         line = defaults.real_text_shift(measure)
         if ev["ok"]:
             assert line is None
@@ -253,9 +254,9 @@ def test_option_notes_quote_the_committed_real_text_study():
             w = ev["worst"]
             assert f"by {w['shift']:+.2f} ± {w['se']:.2f} points".replace("-", "−") in line
             assert w["shift"] / w["se"] >= ev["z_star"]
-    assert not _evidence.REAL_TEXT_BALANCE["label"]["ok"]
+    assert not ev_all["real_text_balance"]["label"]["ok"]
     assert defaults.option_notes(["label"]) == [f"--balance label: {defaults.real_text_shift('label')}"]
-    w = _evidence.REAL_TEXT_BALANCE["label"]["worst"]
+    w = ev_all["real_text_balance"]["label"]["worst"]
     assert f"label balancing moved F1 {w['shift']:+.2f} points at m = {w['m']}".replace("-", "−") in \
         defaults.balance_help()
 
@@ -448,3 +449,24 @@ def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypa
     assert {(x["pool"], x["pair"], x["m"]) for x in d["power"]} >= {("conll", "scheme", 3), ("msr", "default", 7)}
     assert all(0 <= x["predicted"] <= 1 and len(x["curve"]) == len(rp.summ.POWER_GRID) for x in d["power"])
     assert (out / "real_text_pairs_power.png").stat().st_size > 1000
+
+
+def test_words_template_smoke_writes_units_and_resumes(tmp_path):
+    """scripts/words_template.py --smoke: one finished corpus is one unit line; a second run reuses it."""
+    wt = load("words_template")
+    out, work = tmp_path / "out", tmp_path / "work"
+    argv = ["--smoke", "--out", str(out), "--work", str(work)]
+    assert wt.main(argv) == 0
+    units = [json.loads(x) for x in (out / "words_template" / "units.jsonl").read_text().splitlines()]
+    assert [u["corpus"] for u in units] == ["bundled"]
+    u = units[0]
+    assert set(u["f1"]) == {"ner-words", "ner-rich-words"} and u["difference"]["basis"] == "paired"
+    assert 0 < u["baseline_f1"] < 1 and u["sentences"] >= 300
+    # the corpus fed to textbcv has tokens and NER tags only
+    first = (work / "bundled.conll").read_text(encoding="utf-8").splitlines()
+    assert all(len(line.split()) == 2 for line in first if line.strip() and not line.startswith("-DOCSTART-"))
+    s = json.loads((out / "words_template.json").read_text())
+    assert s["best"]["bundled"] in ("ner-words", "ner-rich-words") and "not_covered" in s
+    assert "<!-- BEGIN words-template -->" in (out / "RESULTS.md").read_text()
+    assert wt.main(argv) == 0  # resumes: nothing is run again
+    assert len((out / "words_template" / "units.jsonl").read_text().splitlines()) == 1

@@ -40,7 +40,7 @@ so one change moves every entry point at once.
   (1,000 sentences) and 5–63 by document on CoNLL-2003 (about 2,500 sentences). In the real-text
   study ``clustered`` covers F1 on new text far more often than
   ``averaged-counts`` (:func:`real_text_coverage` gives the current figures,
-  written by the study into ``textbcv/_evidence.py``), and it is the shortest
+  written by the study into ``textbcv/data/evidence.json``), and it is the shortest
   interval that covered ≥ 93% on both pools (the study's rule). Without per-sentence counts
   (a COUNTS.json) ``textbcv test`` falls back to ``adaptive`` and says so. In the
   thesis's Example 6.1 (independent examples, design effect ≈ 1) it equals
@@ -55,7 +55,10 @@ Examples
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 __all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "CRF_ALGORITHMS", "unit_note", "option_notes",
@@ -73,15 +76,20 @@ GROUP_BY_CHOICES = ("auto", "sentence", "document")
 _POOL_NAMES = {"conll": "CoNLL-2003 by document", "msr": "SIGHAN 2005 MSR"}
 
 
+@functools.cache
+def evidence() -> dict:
+    """The real-text study's figures that the option notes quote: ``textbcv/data/evidence.json`` (package data,
+    written by ``scripts/real_text_study.py``; keys ``real_text`` and ``real_text_balance``)."""
+    return json.loads(resources.files("textbcv").joinpath("data/evidence.json").read_text(encoding="utf-8"))
+
+
 def real_text_coverage(variant: str) -> str | None:
     """How often the variant's 95% F1 interval held F1 on new text in the real-text study, or None.
 
-    The figures come from ``textbcv/_evidence.py``, which ``scripts/real_text_study.py``
+    The figures come from ``textbcv/data/evidence.json``, which ``scripts/real_text_study.py``
     writes with its summary (BCV without balancing, m = 3; two taggers per data set).
     """
-    from textbcv._evidence import REAL_TEXT
-
-    rows: Mapping[str, Mapping[str, Any]] | None = REAL_TEXT.get(variant)  # generated JSON: pool → figures
+    rows: Mapping[str, Mapping[str, Any]] | None = evidence()["real_text"].get(variant)  # pool → figures
     if not rows:
         return None
     parts = [f"{100 * r['coverage_f1']:.0f}% ({_POOL_NAMES.get(p, p)}, {r['R']} data sets)" for p, r in rows.items()]
@@ -96,12 +104,10 @@ def _with_real_text(text: str, variant: str) -> str:
 def real_text_shift(measure: str) -> str | None:
     """The real-text study's measured shift of balancing ``measure`` alone, when its rule rejected it; else None.
 
-    From ``textbcv/_evidence.py`` (``REAL_TEXT_BALANCE``): the row (pool, m, metric) shifted furthest beyond
+    From ``textbcv/data/evidence.json`` (``real_text_balance``): the row (pool, m, metric) shifted furthest beyond
     the family-wise bound, in F1 points against random m×2 CV on the same data sets.
     """
-    from textbcv import _evidence
-
-    r = getattr(_evidence, "REAL_TEXT_BALANCE", {}).get(measure)  # absent from a module written before it existed
+    r = evidence()["real_text_balance"].get(measure)
     if not r or r["ok"] or not r["worst"]:
         return None
     w = r["worst"]
@@ -117,9 +123,7 @@ def real_text_shift(measure: str) -> str | None:
 def balance_help() -> str:
     """The measured bias of balancing, as ``--balance`` help quotes it (lemma: variance study; others: real text)."""
     parts = ["lemma balancing made test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003"]
-    from textbcv import _evidence
-
-    for measure, r in sorted(getattr(_evidence, "REAL_TEXT_BALANCE", {}).items()):
+    for measure, r in sorted(evidence()["real_text_balance"].items()):
         if "+" not in measure and not r["ok"] and r["worst"]:
             w = r["worst"]
             shift = f"{w['shift']:+.2f}".replace("-", "−")

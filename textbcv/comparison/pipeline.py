@@ -36,7 +36,7 @@ from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits
 from textbcv.stats.sequential import stop_reason
 from textbcv.tagging import FoldStore, Payload, System, make_payload, run_folds
 
-__all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_MARKERS", "compare", "prepare_compare",
+__all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_MARKERS", "prepare_compare",
            "run_compare", "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta",
            "options_from_splits", "answer_for", "rerender", "fold_clusters", "design_effects_of", "REPORT_FORMAT",
            "VARIANTS", "SPLIT_METHODS", "TASKS", "STOP_RULES", "CompareReport", "FoldsAnswer", "RunDir"]
@@ -333,7 +333,7 @@ def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpu
             lacking = " and ".join(sorted(get_template(default).columns - columns))
             where = "the corpus" + (" or a held-out file" if heldout else "")
             line += (f"the default {default} reads a {lacking} column, which {where} does not have; "
-                     f"SCHEME+TEMPLATE names another (e.g. {names[0]}+{'ner-rich-words' if t == 'ner-words' else t})")
+                     f"SCHEME+TEMPLATE names another (e.g. {names[0]}+{'ner-words' if t == 'ner-rich-words' else t})")
         notes.append(line)
     return out, notes, choices
 
@@ -351,44 +351,6 @@ def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Seque
             raise InputError(f"the finished folds were made with other held-out files ({have}) than {{heldout}} gives "
                              f"({', '.join(heldout) or 'none'}); use another {{out}}", file=str(store.path),
                              param=("heldout", "out"))
-
-
-def compare(
-    files: Sequence[str],
-    out: str | os.PathLike,
-    options: CompareOptions,
-    format: str = "conll",
-    columns: str | None = None,
-    scheme: str | None = None,
-    jobs: int = 1,
-    backend: str = "loky",
-    scheduler: str | None = None,
-    resume: bool = False,
-    progress: bool | None = None,
-    save_models: bool = False,
-    save_predictions: bool = False,
-    plots: bool = True,
-    splits: SplitSet | str | os.PathLike | None = None,
-    encoding: str = "utf-8",
-) -> dict:
-    """Run a whole comparison and write the run directory; return ``report.json``'s content.
-
-    The same as :func:`run_compare` on the plan of :func:`prepare_compare`:
-    bad input raises :class:`InputError` before anything is written.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from textbcv.corpus.bundled import bundled_corpora
-    >>> opts = CompareOptions(task="ner", systems=("iob2", "iobes"), m=1, max_iterations=5)
-    >>> r = compare([str(bundled_corpora()["ner"])], tempfile.mkdtemp(), opts, plots=False, progress=False)
-    >>> [c["metric"] for c in r["comparisons"]]
-    ['precision', 'recall', 'f1']
-    """
-    plan = prepare_compare(files, out, options, format=format, columns=columns, scheme=scheme, resume=resume,
-                           splits=splits, encoding=encoding)
-    return run_compare(plan, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress,
-                       save_models=save_models, save_predictions=save_predictions, plots=plots)
 
 
 def run_compare(

@@ -1,11 +1,13 @@
 """The corpora that come with textbcv: a small English NER corpus and a small Chinese word-segmentation corpus.
 
-They live in ``corpora/`` beside the package in a checkout (``corpora/README.md`` says where they
-come from); ``textbcv demo`` and the examples run on them.
+They live in ``corpora/`` of a checkout (``corpora/README.md`` says where they come from) and ship
+with the package as its data (``textbcv/data/corpora``, a link to ``corpora/`` in the source tree), so
+a ``pip install`` has them too; ``textbcv demo`` and the examples run on them.
 """
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 __all__ = ["bundled_corpora"]
@@ -19,5 +21,5 @@ def bundled_corpora() -> dict[str, Path]:
     >>> sorted(bundled_corpora()), bundled_corpora()["ner"].name
     (['cws', 'ner'], 'ner_en.conll')
     """
-    root = Path(__file__).resolve().parents[2] / "corpora"
+    root = Path(str(resources.files("textbcv").joinpath("data/corpora"))).resolve()
     return {"ner": root / "ner_en.conll", "cws": root / "cws_zh.txt"}
