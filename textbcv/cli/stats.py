@@ -40,6 +40,8 @@ def corpus_stats(corpus: Corpus) -> dict:
 
 def _documents(n: int, corpus: Corpus) -> str:
     """The documents row: their number, or that the corpus marks none (then it is one undivided text)."""
+    if n <= 1 and corpus.format == "jsonl":
+        return "no document ids (a document_id field): one undivided text; splits fall back to sentences"
     if n <= 1 and (corpus.format == "segmented" or (corpus.format == "conll" and not document_marks(corpus))):
         return "no document marks (-DOCSTART- lines): one undivided text; splits fall back to sentences"
     return f"{n:,}"

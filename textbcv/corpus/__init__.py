@@ -28,13 +28,15 @@ from collections.abc import Iterable, Sequence
 from textbcv.corpus.conll import read_conll, write_conll
 from textbcv.corpus.conlleval import format_conlleval, read_conlleval, write_conlleval
 from textbcv.corpus.conllu import read_conllu, write_conllu
+from textbcv.corpus.jsonl import read_jsonl
 from textbcv.corpus.model import Chunk, Corpus, Sentence
 from textbcv.corpus.segmented import read_segmented, write_segmented
 from textbcv.corpus.sniff import FORMATS, check_format, sniff_format
 from textbcv.errors import InputError
 
 __all__ = [
-    "Chunk", "Corpus", "Sentence", "read_corpus", "read_conll", "read_conllu", "read_segmented", "read_conlleval",
+    "Chunk", "Corpus", "Sentence", "read_corpus", "read_conll", "read_conllu", "read_segmented", "read_jsonl",
+    "read_conlleval",
     "write_conll", "write_conllu", "write_segmented", "write_conlleval", "format_conlleval", "FORMATS",
     "check_format", "sniff_format",
 ]
@@ -46,13 +48,14 @@ def read_corpus(
     columns: str | Sequence[str] | None = None,
     scheme: str | None = None,
     encoding: str = "utf-8",
+    label_names: Sequence[str] | None = None,
 ) -> Corpus:
     """Read a corpus in any supported format.
 
     Parameters
     ----------
     paths : path or iterable of paths
-    format : {"conll", "conllu", "segmented"}, optional
+    format : {"conll", "conllu", "segmented", "jsonl"}, optional
         Detected from the content (and extension) when omitted; a format
         that contradicts the content is refused (:func:`check_format`).
     columns : str or sequence of str, optional
@@ -61,6 +64,9 @@ def read_corpus(
         Scheme of the tag column, for ``conll`` only (detected when omitted).
     encoding : str
         Text encoding of the files (default UTF-8).
+    label_names : sequence of str, optional
+        For ``jsonl`` (Hugging Face ``datasets``-style JSON lines) with integer tag ids: the tag of each id
+        (default: found beside the file, :func:`textbcv.corpus.jsonl.label_names_beside`).
 
     Examples
     --------
@@ -78,6 +84,10 @@ def read_corpus(
     format = check_format(paths, format, encoding).format
     if format == "conll":
         return read_conll(paths, columns=columns, scheme=scheme, encoding=encoding)
+    if format == "jsonl":
+        if columns is not None:
+            raise InputError('{columns} applies to {format}="conll" only, not jsonl', param=("columns", "format"))
+        return read_jsonl(paths, label_names=label_names, scheme=scheme, encoding=encoding)
     if columns is not None:
         raise InputError(f'{{columns}} applies to {{format}}="conll" only, not {format}', param=("columns", "format"))
     if scheme is not None and not (format == "segmented" and scheme.lower() == "bmes"):

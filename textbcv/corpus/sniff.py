@@ -48,13 +48,13 @@ from textbcv.errors import InputError
 
 __all__ = ["FormatGuess", "sniff_format", "check_format", "FORMATS", "file_stem", "CORPUS_EXTENSIONS"]
 
-FORMATS = ("conll", "conllu", "segmented")
+FORMATS = ("conll", "conllu", "segmented", "jsonl")
 SAMPLE_BYTES = 1 << 16
 _ID = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*|\.[1-9][0-9]*)?\Z")
 _PREFIXES = ("B", "I", "E", "S", "L", "U", "M", "B2", "B3")
 _TAG = re.compile(r"(?:O|(?:%s)(?:-\S+)?)\Z" % "|".join(_PREFIXES))
-_EXTENSIONS = {".conllu": "conllu", ".conll": "conll", ".bio": "conll", ".iob": "conll", ".iob2": "conll",
-               ".bioes": "conll", ".tsv": "conll"}
+_EXTENSIONS = {".jsonl": "jsonl", ".conllu": "conllu", ".conll": "conll", ".bio": "conll", ".iob": "conll",
+               ".iob2": "conll", ".bioes": "conll", ".tsv": "conll"}
 
 
 @dataclass(frozen=True)
@@ -135,6 +135,11 @@ def _from_content(lines: list[str]) -> FormatGuess:
     filled = [line for line in lines if line.strip(" \t")]
     if not filled:
         return FormatGuess(None, "")
+    objects = sum(1 for line in filled if line.lstrip().startswith("{") and line.rstrip().endswith("}"))
+    if objects >= 0.9 * len(filled):  # datasets-style JSON lines: never read as words or columns
+        return FormatGuess("jsonl", "one JSON object per line, datasets-style", True)
+    if filled[0].lstrip().startswith(("{", "[")) and filled[-1].rstrip().endswith(("}", "]", ",")):
+        return FormatGuess(None, "a JSON document, not a corpus; datasets-style JSON lines hold one object per line")
     body = [line for line in filled if not line.startswith("#")]
     if body:
         ud = sum(1 for line in body if line.count("\t") == 9 and _ID.match(line.split("\t", 1)[0]))

@@ -63,7 +63,9 @@ def sentence_texts(corpus: Corpus) -> list[str]:
         start = s.line - 1
         if not 0 <= start < len(lines):
             raise _changed(s, "the line is past the end of the file")
-        if fmt == "segmented":
+        if fmt == "jsonl":  # one JSON object per line: its own line
+            block = [lines[start]]
+        elif fmt == "segmented":
             block = [lines[start]]
             if tuple("".join(lines[start].split())) != s.tokens:  # segmented text: any white space separates words
                 raise _changed(s, "other characters on this line")

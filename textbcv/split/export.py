@@ -31,7 +31,7 @@ from textbcv.split.manifest import ONE_WAY, SplitSet
 __all__ = ["export_folds", "check_export_dir", "EXTENSIONS", "fold_name"]
 
 #: File extension of the exported halves, per corpus format.
-EXTENSIONS = {"conll": "conll", "conllu": "conllu", "segmented": "txt"}
+EXTENSIONS = {"conll": "conll", "conllu": "conllu", "segmented": "txt", "jsonl": "jsonl"}
 
 
 def fold_name(split: int, direction: int) -> str:
@@ -126,7 +126,7 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
     texts = sentence_texts(corpus)
     marks = document_marks(corpus)
     documents = corpus.document_ids
-    blank = corpus.format != "segmented"
+    blank = corpus.format not in ("segmented", "jsonl")  # one sentence per line: no blank line between
     prints = [fingerprint(s.tokens) for s in corpus]
     parent = out.resolve().parent
     try:

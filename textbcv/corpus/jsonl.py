@@ -1,0 +1,182 @@
+"""Hugging Face ``datasets``-style JSON lines: one sentence per line, its ``tokens`` and ``ner_tags``.
+
+What ``Dataset.to_json`` writes for a token-classification corpus (e.g. the ``conll2003`` dataset)::
+
+    {"id": "0", "tokens": ["EU", "rejects", "German", "call"], "ner_tags": [3, 0, 7, 0]}
+
+Tags are strings (``"B-ORG"``) or integer ids; ids need their label names, given (``label_names``,
+``--label-names``) or found beside the file: ``label_names.json`` (a JSON list) or the
+``dataset_info.json`` that ``save_to_disk`` writes (``features.ner_tags.feature.names``). A
+``document_id`` (or ``doc_id``) field, when present, keeps documents whole: consecutive lines with
+one id are one document. Hugging Face's CoNLL-2003 loader drops the ``-DOCSTART-`` lines, so such a
+file has no documents; the splits then move sentences, which lets one article sit on both sides (on
+CoNLL-2003 sentence-level halves were measured about 11 F1 points easier than new documents), and
+textbcv says so when it reads one.
+
+Examples
+--------
+>>> import tempfile, os, json
+>>> d = tempfile.mkdtemp()
+>>> p = os.path.join(d, "train.jsonl")
+>>> rows = [{"tokens": ["EU", "rejects", "German", "call"], "ner_tags": [1, 0, 3, 0], "document_id": "a"},
+...         {"tokens": ["Peter", "Blackburn"], "ner_tags": [5, 6], "document_id": "b"}]
+>>> _ = open(p, "w").write("".join(json.dumps(r) + "\\n" for r in rows))
+>>> names = ["O", "B-ORG", "I-ORG", "B-MISC", "I-MISC", "B-PER", "I-PER"]
+>>> c = read_jsonl(p, label_names=names)
+>>> c.format, c.scheme, c.n_documents, c[0].chunks, c[1].tags
+('jsonl', 'iob2', 2, ((0, 1, 'ORG'), (2, 3, 'MISC')), ('B-PER', 'I-PER'))
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from textbcv._io import loads_json, read_text
+from textbcv.corpus.conll import _resolve_scheme
+from textbcv.corpus.model import Corpus, Sentence
+from textbcv.errors import InputError, warn
+
+__all__ = ["read_jsonl", "label_names_beside", "TAGS_KEY", "DOCUMENT_KEYS", "NO_DOCUMENTS_NOTE"]
+
+#: The field of the tags (as ``datasets`` names them for NER).
+TAGS_KEY = "ner_tags"
+#: Fields that name a sentence's document, in order of preference.
+DOCUMENT_KEYS = ("document_id", "doc_id")
+#: What reading a JSON-lines corpus without document ids costs.
+NO_DOCUMENTS_NOTE = ("no document ids (a document_id field): every line is its own unit, so the splits move "
+                     "sentences and one document can sit on both sides, which makes test halves easier than new "
+                     "documents (on CoNLL-2003, whose Hugging Face loader drops the -DOCSTART- lines, sentence-level "
+                     "halves were measured about 11 F1 points easier)")
+
+
+@dataclass
+class _File:
+    """What :func:`textbcv.corpus.conll._resolve_scheme` needs of a file to name the line of a bad tag."""
+
+    path: str
+    sizes: np.ndarray
+    token_lines: np.ndarray
+    roles: tuple[str, ...] = ("token", "ner")
+    fields: Any = field(default=None)
+
+
+def label_names_beside(path: str | os.PathLike) -> list[str] | None:
+    """The label names found beside a JSON-lines file: ``label_names.json`` (a list of strings), else the
+    ``dataset_info.json`` of ``save_to_disk`` (``features.ner_tags.feature.names``); None when neither is there."""
+    d = Path(path).parent
+    own = d / "label_names.json"
+    if own.is_file():
+        names = loads_json(read_text(own), str(own))
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise InputError("expected a JSON list of label names", file=str(own), line=1)
+        return names
+    info = d / "dataset_info.json"
+    if info.is_file():
+        try:
+            names = loads_json(read_text(info), str(info))["features"][TAGS_KEY]["feature"]["names"]
+        except (KeyError, TypeError):
+            return None
+        return [str(n) for n in names]
+    return None
+
+
+def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_names: Sequence[str] | None = None,
+               scheme: str | None = None, encoding: str = "utf-8") -> Corpus:
+    """Read ``datasets``-style JSON-lines files into a :class:`Corpus` (see the module docstring).
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+    label_names : sequence of str, optional
+        The tag of each integer id (``label_names[i]`` for id ``i``); default: found beside the file.
+    scheme : str, optional
+        The tagging scheme of the tags (detected when omitted).
+    encoding : str
+
+    Returns
+    -------
+    Corpus
+        Format ``"jsonl"``; one sentence per line, documents from ``document_id`` where given.
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` for a line that is not a JSON object with ``tokens`` (strings) and ``ner_tags`` of the
+        same length, a tag id without a label name, integer and string tags mixed.
+    """
+    files_in = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    file_list = [str(os.fspath(p)) for p in files_in]
+    names = list(label_names) if label_names is not None else None
+    rows: list[tuple[tuple[str, ...], tuple[str, ...], int, str, int]] = []
+    files: list[_File] = []
+    document, any_ids = -1, False
+    path: str
+    for path in file_list:
+        text = read_text(path, encoding)
+        file_names = names if names is not None else None
+        kinds: set[str] = set()
+        sizes, lines = [], []
+        last_doc: object = object()  # a new file starts a new document
+        for no, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            obj = loads_json(line, path, no)
+            if not isinstance(obj, dict) or "tokens" not in obj or TAGS_KEY not in obj:
+                raise InputError(f'expected a JSON object with "tokens" and "{TAGS_KEY}" (datasets-style JSON lines)',
+                                 file=path, line=no)
+            tokens, tags = obj["tokens"], obj[TAGS_KEY]
+            if not isinstance(tokens, list) or not all(isinstance(t, str) and t.strip() for t in tokens):
+                raise InputError('"tokens" must be a list of non-empty strings', file=path, line=no)
+            if not isinstance(tags, list) or len(tags) != len(tokens):
+                raise InputError(f'"{TAGS_KEY}" must be a list as long as "tokens" ({len(tokens)}), got '
+                                 f"{len(tags) if isinstance(tags, list) else type(tags).__name__}", file=path, line=no)
+            if not tokens:
+                continue
+            kind = {type(t).__name__ for t in tags}
+            if not kind <= {"int", "str"}:
+                raise InputError(f'"{TAGS_KEY}" must hold integer ids or tag strings', file=path, line=no)
+            kinds |= kind
+            if len(kinds) > 1:
+                raise InputError(f'"{TAGS_KEY}" mixes integer ids and tag strings', file=path, line=no)
+            if "int" in kind:
+                if file_names is None:
+                    file_names = label_names_beside(path)
+                    if file_names is None:
+                        raise InputError(f'"{TAGS_KEY}" are integer ids, and no label names were given or found beside '
+                                         "the file: put label_names.json (a JSON list, the tag of id i at i) or the "
+                                         "dataset_info.json of save_to_disk beside it", file=path, line=no)
+                bad = [t for t in tags if not 0 <= t < len(file_names)]
+                if bad:
+                    raise InputError(f"label id {bad[0]} out of range: {len(file_names)} label names "
+                                     f"(0..{len(file_names) - 1})", file=path, line=no)
+                tags = [file_names[t] for t in tags]
+            doc = next((obj[k] for k in DOCUMENT_KEYS if k in obj), None)
+            any_ids = any_ids or doc is not None
+            if doc is None or doc != last_doc:  # consecutive lines of one id are one document
+                document += 1
+            last_doc = doc
+            rows.append((tuple(tokens), tuple(tags), document, path, no))
+            sizes.append(len(tokens))
+            lines.append(no)
+        files.append(_File(path, np.asarray(sizes, dtype=np.int64),
+                           np.repeat(np.asarray(lines, dtype=np.int64), np.asarray(sizes, dtype=np.int64))))
+    if not rows:
+        raise InputError("no sentences (no line with tokens)", file=file_list[0] if file_list else None)
+    tag_seqs = [r[1] for r in rows]
+    lengths = np.array([len(t) for t in tag_seqs], dtype=np.int64)
+    resolved = _resolve_scheme(files, tag_seqs, lengths, file_list, scheme)  # type: ignore[arg-type]
+    if not any_ids:
+        warn(NO_DOCUMENTS_NOTE, file=file_list[0])
+    # without ids every sentence is a unit of its own, in one document per file (as segmented text)
+    doc_of: dict[str, int] = {}
+    sentences = []
+    for tokens, tags, doc, path, no in rows:
+        d = doc if any_ids else doc_of.setdefault(path, len(doc_of))
+        sentences.append(Sentence._make(tokens, tags, resolved, None, None, {}, d, path, no))
+    return Corpus(sentences, file_list, "jsonl", resolved, encoding)
