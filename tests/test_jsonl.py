@@ -103,3 +103,17 @@ def test_a_json_document_is_not_read_as_text(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"textbcv: error: {f}: cannot tell the format (a JSON document, not a corpus")
     assert err.count("\n") == 1
+
+
+def test_exported_folds_of_a_jsonl_corpus(tmp_path):
+    """--format jsonl is a choice of the command line; exported folds keep the JSON lines, and their README
+    asks for NER predictions."""
+    _, jsonl = _forms(tmp_path, documents=True, integer=False, n=120)
+    assert main(["split", str(jsonl), "--format", "jsonl", "--m", "1", "--out", str(tmp_path / "s.json"),
+                 "--export", str(tmp_path / "folds")]) == 0
+    test = tmp_path / "folds" / "fold-0-0" / "test.jsonl"
+    rows = [json.loads(x) for x in test.read_text(encoding="utf-8").splitlines()]
+    assert rows and all(set(r) == {"id", "tokens", "ner_tags", "document_id"} for r in rows)
+    assert read_corpus(str(test)).format == "jsonl"
+    readme = (tmp_path / "folds" / "README.md").read_text(encoding="utf-8")
+    assert "--task ner" in readme and "`token tag`" in readme

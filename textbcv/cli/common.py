@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 
 from textbcv.corpus.model import Corpus
+from textbcv.corpus.sniff import FORMATS
 
 __all__ = ["add_corpus_args", "read_corpus_args", "resolve_format", "detection_note", "rope_fraction",
            "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "check_threshold"]
-
-FORMATS = ("conll", "conllu", "segmented")
 
 #: ``--threshold`` of every command that decides (the value is textbcv.stats.bayes.THRESHOLD, repeated so that
 #: `textbcv --help` does not import scipy; tests/test_report_decisions.py checks they agree).

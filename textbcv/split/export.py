@@ -168,7 +168,8 @@ def _readme(corpus: Corpus, splits: SplitSet, ext: str, splits_path: str, comman
     m = len(splits.splits)
     files = ", ".join(f"`{f}`" for f in corpus.files)
     corpus_args = " ".join(shlex.quote(a) for a in (command or corpus.files))
-    ner = corpus.format == "conll" and corpus.scheme is not None and corpus.scheme not in ("bmes", "bb2b3mes")
+    ner = (corpus.format in ("conll", "jsonl") and corpus.scheme is not None
+           and corpus.scheme not in ("bmes", "bb2b3mes"))
     tasks = ["ner"] if ner else ["cws"]
     lines = [
         "# Folds for a tagger trained outside textbcv", "",
