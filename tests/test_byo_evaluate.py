@@ -652,3 +652,64 @@ def test_cws_changed_character(cws, tmp_path, capsys):
     code = main(["evaluate", str(splits), str(corpus), "--format", "segmented", "--task", "cws", "--quiet",
                  "--system", f"gold={d / 'gold'}", "--system", f"bad={bad}", "--out", str(tmp_path / "run")])
     refused(capsys, tmp_path / "run", code, f"{f}:5:", "character 'X', but test sentence 5 has")
+
+
+def _seeded_copy(src: Path, dst: Path, seed: int, flip: float) -> None:
+    """``src``'s fold files with a share ``flip`` of their predicted tags set to O (another 'training seed')."""
+    rng = random.Random(seed)
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in sorted(src.glob("fold-*.txt")):
+        out = []
+        for line in f.read_text().splitlines():
+            parts = line.split()
+            if parts and parts[0] != "-DOCSTART-" and parts[-1] != "O" and rng.random() < flip:
+                parts[-1] = "O"
+            out.append(" ".join(parts))
+        (dst / f.name).write_text("\n".join(out) + "\n")
+
+
+def test_several_seeds_per_system_are_counted_together(ner, tmp_path, capsys):
+    """PRED_DIR/seed-S/fold-i-d.txt: any number of seeds per system (3 for A, 2 for B); every fold's counts are
+    the sums of the seeds' own counts (what one-seed runs of each give), the pair is paired on them, and the
+    report names the seeds; a missing fold in one seed, or seed folders beside fold files, is one line."""
+    d, corpus, splits, _ = ner
+    seeds = {"A": [1, 2, 3], "B": [7, 11]}
+    for name, ss in seeds.items():
+        for s in ss:
+            _seeded_copy(d / "preds" / name, tmp_path / name / f"seed-{s}", s, 0.05 * s / max(ss))
+    assert evaluate(splits, corpus, tmp_path / "run", f"A={tmp_path / 'A'}", f"B={tmp_path / 'B'}") == 0
+    report = json.loads((tmp_path / "run" / "report.json").read_text())
+    recs = [json.loads(x) for x in (tmp_path / "run" / "folds.jsonl").read_text().splitlines()]
+    single = {}
+    for name, ss in seeds.items():
+        for s in ss:
+            out = tmp_path / f"one-{name}-{s}"
+            assert evaluate(splits, corpus, out, f"X={tmp_path / name / f'seed-{s}'}",
+                            f"Y={d / 'preds' / 'A'}") == 0
+            single[(name, s)] = {(r["split"], r["direction"]): r for r in
+                                 map(json.loads, (out / "folds.jsonl").read_text().splitlines()) if r["system"] == "X"}
+    for r in recs:
+        key = (r["split"], r["direction"])
+        parts = [single[(r["system"], s)][key] for s in seeds[r["system"]]]
+        assert r["counts"]["overall"] == {k: sum(p["counts"]["overall"][k] for p in parts) for k in ("tp", "fp", "fn")}
+        assert r["sentence_counts"] == np.sum([p["sentence_counts"] for p in parts], axis=0).tolist()
+        assert r["seed_counts"] == {str(s): p["counts"]["overall"] for s, p in zip(seeds[r["system"]], parts)}
+    assert [s["seeds"] for s in report["meta"]["systems"]] == [[1, 2, 3], [7, 11]]
+    assert {c["difference"]["basis"] for c in report["comparisons"]} == {"paired"}
+    md = (tmp_path / "run" / "report.md").read_text()
+    assert "3 training seeds (1, 2, 3) counted together in every fold" in md
+    # one seed folder is the same answer as its files without a folder
+    (tmp_path / "A1").mkdir()
+    (tmp_path / "A" / "seed-1").rename(tmp_path / "A1" / "seed-1")
+    assert evaluate(splits, corpus, tmp_path / "run1", f"A={tmp_path / 'A1'}", f"B={d / 'preds' / 'A'}") == 0
+    r1 = json.loads((tmp_path / "run1" / "report.json").read_text())
+    assert r1["fold_counts"]["A"] == [single[("A", 1)][(j, k)]["counts"]["overall"] for j in range(3) for k in (0, 1)]
+    # a seed without one of its folds; seed folders beside fold files
+    (tmp_path / "B" / "seed-11" / "fold-2-1.txt").unlink()
+    missing = tmp_path / "B" / "seed-11" / "fold-2-1.txt"
+    refused(capsys, tmp_path / "bad", evaluate(splits, corpus, tmp_path / "bad", f"A={tmp_path / 'A1'}",
+                                               f"B={tmp_path / 'B'}"), f"{missing}:", "prediction file missing")
+    shutil.copy(d / "preds" / "A" / "fold-0-0.txt", tmp_path / "A1" / "fold-0-0.txt")
+    refused(capsys, tmp_path / "bad2", evaluate(splits, corpus, tmp_path / "bad2", f"A={tmp_path / 'A1'}",
+                                                f"B={d / 'preds' / 'A'}"), f"{tmp_path / 'A1'}:",
+            "holds both seed-S folders and fold files")

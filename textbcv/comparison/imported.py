@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import numpy as np
+
 from textbcv._io import file_sha256
 from textbcv.comparison.baseline import baseline_section
 from textbcv.comparison.heldout import HeldoutSet, read_heldout
@@ -42,12 +44,12 @@ from textbcv.corpus.predictions import decode_predictions, read_segmented_predic
 from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
-from textbcv.scoring import count_chunks, heldout_record, sentence_counts
+from textbcv.scoring import ChunkCounts, count_chunks, heldout_record, sentence_counts
 from textbcv.split import SplitSet, load_splits
 from textbcv.split.export import fold_name
 from textbcv.tagging import FoldStore
 
-__all__ = ["ImportedSystem", "evaluate", "check_pred_scheme", "IMPORTED"]
+__all__ = ["ImportedSystem", "evaluate", "check_pred_scheme", "seed_folders", "IMPORTED"]
 
 #: The ``tagger`` of an imported system's spec.
 IMPORTED = "imported"
@@ -108,6 +110,24 @@ def _digest(paths: Sequence[Path]) -> str:
     return h.hexdigest()
 
 
+def seed_folders(base: Path) -> list[tuple[int | str | None, Path]]:
+    """The seeds of a prediction directory: ``[(S, base/seed-S)]`` for its ``seed-S`` folders (in the order of S,
+    numbers as numbers), or ``[(None, base)]`` when it has none (one seed, fold files in ``base``)."""
+    found: list[tuple[int | str, Path]] = []
+    if base.is_dir():
+        for p in base.iterdir():
+            if p.is_dir() and p.name.startswith("seed-") and len(p.name) > 5:
+                v = p.name[5:]
+                found.append((int(v) if v.lstrip("-").isdigit() else v, p))
+    if not found:
+        return [(None, base)]
+    loose = sorted(p.name for p in base.glob("fold-*.txt"))
+    if loose:
+        raise InputError(f"holds both seed-S folders and fold files ({loose[0]}, ...): put every seed's files in its "
+                         "seed-S folder, or use one seed without folders", file=str(base))
+    return sorted(found, key=lambda x: (isinstance(x[0], str), x[0]))  # type: ignore[operator]
+
+
 def _looks_like(path: Path, tests: Mapping[str, Sequence], task: str) -> str | None:
     """The fold whose test half a prediction file's sentences are (same number of sentences, same first and last
     sentence), or None: for the hint on a file written under another fold's name."""
@@ -147,11 +167,14 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
     base = Path(system.predictions)
     folds = list(splits.folds())
     sents = corpus.sentences
-    # (path, sentences) of every file to read: the fold's test half, then each held-out file
+    seeds = seed_folders(base)  # [(seed, its folder)], or [(None, base)] for one seed
+    # (path, sentences) of every file to read, seed by seed: the fold's test half, then each held-out file
     jobs = []
-    for i, d, _, test in folds:
-        jobs.append((base / f"{fold_name(i, d)}.txt", [sents[k] for k in test]))
-        jobs += [(base / "heldout" / h.stem / f"{fold_name(i, d)}.txt", h.corpus.sentences) for h in heldout]
+    for _seed, root in seeds:
+        for i, d, _, test in folds:
+            jobs.append((root / f"{fold_name(i, d)}.txt", [sents[k] for k in test]))
+            jobs += [(root / "heldout" / h.stem / f"{fold_name(i, d)}.txt", h.corpus.sentences) for h in heldout]
+    roots = {root for _, root in seeds}
     paths = [p for p, _ in jobs]
     for p in paths:  # name the first missing file before reading any
         if not p.is_file():
@@ -165,7 +188,7 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
             try:
                 out.append(reader(path, expected))
             except InputError as e:
-                other = _looks_like(path, tests, options.task) if path.parent == base else None
+                other = _looks_like(path, tests, options.task) if path.parent in roots else None
                 if other is None or other == path.stem:
                     raise
                 raise InputError(f"{e.message} — this file looks like the predictions of {other} (its sentences are "
@@ -187,20 +210,34 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
                                  "{pred_scheme}", file=str(base), param="pred_scheme") from None
         chunks = decode_predictions(preds, scheme, types)
     chunks = [[filter_chunks(c, options.chunk_types, options.untyped) for c in file] for file in chunks]
-    spec = {"name": system.name, "scheme": scheme, "tagger": IMPORTED, "predictions": system.predictions}
+    spec: dict = {"name": system.name, "scheme": scheme, "tagger": IMPORTED, "predictions": system.predictions}
+    if seeds[0][0] is not None:
+        spec["seeds"] = [sd for sd, _ in seeds]
     records = []
     per_fold = 1 + len(heldout)
+    per_seed = len(folds) * per_fold
     for k, (i, d, _, test) in enumerate(folds):
-        pred = chunks[k * per_fold]
         test_gold = [gold[j] for j in test]
-        counts = count_chunks(test_gold, pred)
+        # several seeds: the fold's counts summed over them (the pooled models of one training half; F1 is a ratio,
+        # so a system's seed count does not weigh it), each seed's own totals kept beside
+        at = [s_ * per_seed + k * per_fold for s_ in range(len(seeds))]
+        per = [count_chunks(test_gold, chunks[x]) for x in at]
+        counts = sum(per[1:], per[0])
         rec = {"system": system.name, "split": int(i), "direction": int(d), "counts": counts.to_dict(),
                "tokens": int(sum(len(sents[j]) for j in test)), "sentences": int(len(test)),
-               "sentence_counts": sentence_counts(test_gold, pred).tolist(), "spec": spec}
+               "sentence_counts": np.sum([sentence_counts(test_gold, chunks[x]) for x in at], axis=0).tolist(),
+               "spec": spec}
+        if len(seeds) > 1 or seeds[0][0] is not None:
+            rec["seed_counts"] = {str(sd): c.to_dict()["overall"] for (sd, _), c in zip(seeds, per)}
         if heldout:
-            rec["heldout"] = {h.name: heldout_record(h.gold, chunks[k * per_fold + 1 + q])
-                              for q, h in enumerate(heldout)}
-        rec["run"] = {"imported": str(paths[k * per_fold])}
+            rec["heldout"] = {}
+            for q, h in enumerate(heldout):
+                parts = [heldout_record(h.gold, chunks[x + 1 + q]) for x in at]
+                total = sum((ChunkCounts.from_dict(r["counts"]) for r in parts[1:]),
+                            ChunkCounts.from_dict(parts[0]["counts"]))
+                rec["heldout"][h.name] = {"counts": total.to_dict(),
+                                          "sentences": np.sum([r["sentences"] for r in parts], axis=0).tolist()}
+        rec["run"] = {"imported": [str(paths[x]) for x in at] if len(at) > 1 else str(paths[at[0]])}
         records.append(rec)
     provenance = {"predictions": system.predictions, "scheme": scheme,
                   "scheme_detected": scheme is not None and pred_scheme is None, "files": len(paths),

@@ -101,6 +101,10 @@ def system_settings(spec: dict) -> str:
         return (f"CRF ({spec.get('algorithm')}; c1 = {p.get('c1')}, c2 = {p.get('c2')}, "
                 f"max iterations = {p.get('max_iterations')}{seed})")
     if spec.get("tagger") in (None, "imported"):
+        seeds = spec.get("seeds")
+        if seeds:
+            return (f"predictions made outside textbcv, {len(seeds)} training seed{'s' if len(seeds) != 1 else ''} "
+                    f"({', '.join(map(str, seeds))}) counted together in every fold")
         return "predictions made outside textbcv"
     params = spec.get("params")
     shown = "" if not params else " (" + ", ".join(f"{k} = {v}" for k, v in params.items()) + ")"
