@@ -84,3 +84,37 @@ def test_cli_refuses_a_seed_with_lbfgs_in_one_line(tmp_path):
     r = _cli("compare", str(_corpus()), "--task", "ner", "--systems", "iob2@1,iob2@2", "--out", str(out))
     assert r.returncode == 2 and "lbfgs draws no random numbers" in r.stderr and "Traceback" not in r.stderr
     assert not out.exists()
+
+
+def test_train_seeds_counts_k_models_per_fold_together():
+    """train_seeds=3: every fold trains the CRF with seeds 5, 6, 7 and sums their counts; the same as three
+    one-seed systems (iob2@5, iob2@6, iob2@7) on the same splits, fold by fold and sentence by sentence."""
+    three = textbcv.compare(_corpus(), ["iob2", "iobes"], m=1, algorithm="ap", train_seed=5, train_seeds=3,
+                            max_iterations=3, progress=False)
+    one = textbcv.compare(_corpus(), ["iob2@5", "iob2@6", "iob2@7"], m=1, algorithm="ap", max_iterations=3,
+                          progress=False)
+    by = {(f["system"], f["split"], f["direction"]): f for f in one.folds}
+    for f in (x for x in three.folds if x["system"] == "iob2"):
+        parts = [by[(f"iob2@{s}", f["split"], f["direction"])] for s in (5, 6, 7)]
+        assert f["counts"]["overall"] == {k: sum(p["counts"]["overall"][k] for p in parts) for k in ("tp", "fp", "fn")}
+        assert f["sentence_counts"] == np.sum([p["sentence_counts"] for p in parts], axis=0).tolist()
+        assert f["seed_counts"] == {str(s): p["counts"]["overall"] for s, p in zip((5, 6, 7), parts)}
+        assert f["spec"]["seeds"] == [5, 6, 7]
+    assert "training seeds 5, 6, 7, counted together in every fold" in three.markdown()
+    assert "--train-seeds 3" in three.markdown()
+    with pytest.raises(textbcv.InputError, match="train_seeds needs a stochastic CRF"):
+        textbcv.compare(_corpus(), ["iob2", "iobes"], m=1, train_seeds=2)
+
+
+def test_train_seeds_on_the_command_line(tmp_path, capsys):
+    from textbcv.cli import main
+
+    path = _corpus()
+    assert main(["compare", str(path), "--task", "ner", "--systems", "iob2,iobes", "--m", "1", "--algorithm", "ap",
+                 "--train-seeds", "2", "--max-iterations", "2", "--quiet", "--no-plots", "--out", str(tmp_path / "r"),
+                 "--save-predictions"]) == 0
+    assert sorted(p.name for p in (tmp_path / "r" / "predictions").iterdir())[:2] == [
+        "iob2-split0-dir0.seed-0.txt", "iob2-split0-dir0.seed-1.txt"]
+    assert main(["compare", str(path), "--task", "ner", "--systems", "iob2,iobes", "--m", "1", "--train-seeds", "2",
+                 "--out", str(tmp_path / "r2")]) == 2
+    assert "--train-seeds needs a stochastic CRF --algorithm" in capsys.readouterr().err

@@ -103,6 +103,9 @@ def register(sub) -> None:
     p.add_argument("--train-seed", type=int, metavar="N", help="training seed of every CRF system whose name has no "
                    "@SEED (stochastic --algorithm only; --seed is the splits'). Spell one system's seed in its "
                    "name: --systems iob2@1,iob2@2 --algorithm ap trains one configuration with two seeds")
+    p.add_argument("--train-seeds", type=int, default=1, metavar="K",
+                   help="train every CRF system K times per fold, seeds N, N+1, ... (N its training seed, 0 if none; "
+                        "stochastic --algorithm only), and count the K models together in each fold (default 1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where folds run (default loky: local "
                                                                                "processes)")
@@ -166,7 +169,8 @@ def options_from_args(args: argparse.Namespace):
         difference=args.difference, rho1=args.rho1, rho2=args.rho2,
         seed=seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
         untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations,
-        algorithm=args.algorithm, train_seed=args.train_seed, heldout=tuple(args.heldout))
+        algorithm=args.algorithm, train_seed=args.train_seed, train_seeds=args.train_seeds,
+        heldout=tuple(args.heldout))
 
 
 def run(args: argparse.Namespace) -> int:

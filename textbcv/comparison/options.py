@@ -63,6 +63,7 @@ class CompareOptions:
     max_iterations: int | None = None
     algorithm: str | None = None
     train_seed: int | None = None
+    train_seeds: int = 1
     split_method: str = "bcv"
     heldout: tuple[str, ...] = ()
 
@@ -138,6 +139,11 @@ class CompareOptions:
         if self.algorithm is not None and self.algorithm not in CRF_ALGORITHMS:
             fail(f"algorithm: unknown CRF algorithm {self.algorithm!r} (algorithms: {', '.join(CRF_ALGORITHMS)})",
                  "algorithm")
+        if isinstance(self.train_seeds, bool) or not isinstance(self.train_seeds, int) or self.train_seeds < 1:
+            fail(f"train_seeds is a number of seeds (>= 1), got {self.train_seeds!r}", "train_seeds")
+        if self.train_seeds > 1 and (self.algorithm or "lbfgs") == "lbfgs":
+            fail("train_seeds needs a stochastic CRF {algorithm} (ap, l2sgd, pa, arow); lbfgs draws no random "
+                 "numbers, so every seed would train the same model", "train_seeds", "algorithm")
         if self.train_seed is not None:
             if not 0 <= self.train_seed < 2**32 - 1:
                 fail(f"train_seed must be an integer in [0, 2^32 - 2], got {self.train_seed}", "train_seed")
@@ -160,4 +166,5 @@ class CompareOptions:
         crf: dict = {"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations}
         if self.algorithm is not None:
             crf["algorithm"] = self.algorithm
-        return parse_system(name, task=self.task, columns=columns, seed=self.train_seed, **crf)
+        return parse_system(name, task=self.task, columns=columns, seed=self.train_seed, train_seeds=self.train_seeds,
+                            **crf)

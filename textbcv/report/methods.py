@@ -95,6 +95,8 @@ def system_settings(spec: dict) -> str:
     if spec.get("tagger") == "crf":
         p = spec.get("params") or {}
         seed = f"; training seed {spec['seed']}" if spec.get("seed") is not None else ""
+        if spec.get("seeds"):
+            seed = f"; training seeds {', '.join(map(str, spec['seeds']))}, counted together in every fold"
         if spec.get("algorithm") != "lbfgs":
             more = ", ".join(f"{k.replace('_', ' ')} = {v}" for k, v in sorted(p.items()))
             return f"CRF ({spec.get('algorithm')}; {more}{seed})"
@@ -215,8 +217,8 @@ def reproduce_command(report: Report, out: str = "rerun") -> str | None:
     if o.get("untyped"):
         words.append("--untyped")
     if not imported:
-        for k in ("c1", "c2", "max_iterations", "algorithm", "train_seed"):
-            if o.get(k) is not None:
+        for k in ("c1", "c2", "max_iterations", "algorithm", "train_seed", "train_seeds"):
+            if o.get(k) is not None and not (k == "train_seeds" and o[k] == 1):
                 words += [f"--{k.replace('_', '-')}", f"{o[k]:g}" if isinstance(o[k], float) else str(o[k])]
     if o.get("heldout"):
         words += ["--heldout", *map(_q, o["heldout"])]

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +34,7 @@ from textbcv.errors import InputError
 from textbcv.folds.run_dir import fold_file_stem
 from textbcv.folds.store import FoldStore
 from textbcv.schemes import decode, encode
-from textbcv.scoring import count_chunks, heldout_record, sentence_counts
+from textbcv.scoring import ChunkCounts, count_chunks, heldout_record, sentence_counts
 from textbcv.tagging.crf import CRFTagger
 from textbcv.tagging.features import extract
 from textbcv.tagging.system import System
@@ -158,6 +158,9 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     if in_worker:
         _freeze(payload)
     sents, gold = payload.sentences, payload.gold
+    if system.tagger is None and system.train_seeds > 1:
+        return _run_fold_seeds(ref, system, split, direction, train, test, model_path, predictions_path, in_worker,
+                               t_start, loaded)
     train_tags = [encode(gold[i], len(sents[i]), system.scheme) for i in train]
     if system.tagger is None:
         template = system.template
@@ -220,6 +223,40 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
                                 [encode(c, len(s), scheme) for s, c in zip(part.sentences, chunks)])
         engine["heldout_seconds"] = round(time.perf_counter() - t0, 4)
     record["run"] = {"seconds": round(time.perf_counter() - t_start, 4), **engine,
+                     "pid": os.getpid(), "payload_loaded": loaded}
+    return record
+
+
+def _seed_path(path: str | None, seed: int | None) -> str | None:
+    """``path`` with ``.seed-S`` before its extension (one model or prediction file per training seed)."""
+    if path is None:
+        return None
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}.seed-{seed}{p.suffix}"))
+
+
+def _run_fold_seeds(ref: Payload | str, system: System, split: int, direction: int, train: np.ndarray,
+                    test: np.ndarray, model_path: str | None, predictions_path: str | None, in_worker: bool,
+                    t_start: float, loaded: bool) -> dict:
+    """The fold record of a CRF system trained with several seeds: one model per seed, their counts summed
+    (sentence by sentence, and on every held-out file), each seed's own totals in ``seed_counts``."""
+    one = [run_fold(ref, replace(system, seed=s, train_seeds=1), split, direction, train, test,
+                    _seed_path(model_path, s), _seed_path(predictions_path, s), in_worker)
+           for s in system.seeds]
+    counts = sum((ChunkCounts.from_dict(r["counts"]) for r in one[1:]), ChunkCounts.from_dict(one[0]["counts"]))
+    record = {**one[0], "system": system.name, "counts": counts.to_dict(),
+              "sentence_counts": np.sum([r["sentence_counts"] for r in one], axis=0).tolist(),
+              "seed_counts": {str(s): r["counts"]["overall"] for s, r in zip(system.seeds, one)},
+              "spec": system.to_dict()}
+    if "heldout" in one[0]:
+        record["heldout"] = {}
+        for name in one[0]["heldout"]:
+            parts = [r["heldout"][name] for r in one]
+            total = sum((ChunkCounts.from_dict(p["counts"]) for p in parts[1:]),
+                        ChunkCounts.from_dict(parts[0]["counts"]))
+            record["heldout"][name] = {"counts": total.to_dict(),
+                                       "sentences": np.sum([p["sentences"] for p in parts], axis=0).tolist()}
+    record["run"] = {"seconds": round(time.perf_counter() - t_start, 4), "seeds": [r["run"] for r in one],
                      "pid": os.getpid(), "payload_loaded": loaded}
     return record
 

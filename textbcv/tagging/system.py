@@ -62,6 +62,10 @@ class System:
         ``arow``, which shuffle the training sequences); None trains with the fixed default seed.
         ``lbfgs`` draws no random numbers, so a seed is refused with it. Two systems that differ
         only in their seed are the same configuration trained twice (``iob2@1`` and ``iob2@2``).
+    train_seeds : int
+        Number of training seeds per fold (stochastic CRF algorithms only): seeds ``seed``,
+        ``seed + 1``, ... (``seed`` 0 when not given); every fold trains one model per seed and counts
+        them together (their chunk counts summed, sentence by sentence; ``seed_counts`` keeps each).
 
     Examples
     --------
@@ -85,6 +89,15 @@ class System:
     params: dict = field(default_factory=lambda: {k: v for k, v in CRF_DEFAULTS.items() if k != "algorithm"})
     tagger: Callable | None = None
     seed: int | None = None
+    train_seeds: int = 1
+
+    @property
+    def seeds(self) -> tuple[int | None, ...]:
+        """The training seeds of every fold: ``(seed,)``, or ``train_seeds`` consecutive seeds from ``seed`` (0)."""
+        if self.train_seeds == 1:
+            return (self.seed,)
+        base = self.seed or 0
+        return tuple(range(base, base + self.train_seeds))
 
     def __post_init__(self):
         from textbcv.schemes import scheme_names
@@ -99,7 +112,7 @@ class System:
         object.__setattr__(self, "scheme", canonical)
         if self.tagger is not None:
             t = self.tagger
-            if self.seed is not None:
+            if self.seed is not None or self.train_seeds != 1:
                 raise InputError(f"system {self.name!r}: a training seed applies to textbcv's CRFs; seed your own "
                                  f"tagger inside it")
             if not (_is_factory(t) or (hasattr(t, "fit") and hasattr(t, "predict"))) or (
@@ -121,6 +134,16 @@ class System:
                     raise InputError(f"system {self.name!r}: a training seed needs a stochastic CRF algorithm "
                                      f"(ap, l2sgd, pa, arow); lbfgs draws no random numbers, so every seed would "
                                      f"train the same model")
+            if isinstance(self.train_seeds, bool) or not isinstance(self.train_seeds, int) or self.train_seeds < 1:
+                raise InputError(f"system {self.name!r}: train_seeds is a number of seeds (>= 1), got "
+                                 f"{self.train_seeds!r}")
+            if self.train_seeds > 1 and self.algorithm == "lbfgs":
+                raise InputError(f"system {self.name!r}: {self.train_seeds} training seeds need a stochastic CRF "
+                                 f"algorithm (ap, l2sgd, pa, arow); lbfgs draws no random numbers, so every seed "
+                                 f"would train the same model")
+            if self.seed is not None and self.seed + self.train_seeds - 1 >= 2**32 - 1:
+                raise InputError(f"system {self.name!r}: seeds {self.seed}.. {self.seed + self.train_seeds - 1} "
+                                 "pass 2^32 - 2")
             bad = set(self.params) - allowed
             if bad:
                 raise InputError(f"system {self.name!r}: parameters {sorted(bad)} do not apply to {self.algorithm} "
@@ -152,6 +175,8 @@ class System:
         }
         if self.seed is not None:  # absent for the default seed, so earlier runs' specs stay as they were
             spec["seed"] = self.seed
+        if self.train_seeds != 1:
+            spec["seeds"] = list(self.seeds)
         return json.loads(json.dumps(spec))
 
 
@@ -227,7 +252,7 @@ def check_columns(system: System, columns: Iterable[str], task: str = "ner") -> 
 
 
 def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = None, seed: int | None = None,
-                 **crf: object) -> System:
+                 train_seeds: int = 1, **crf: object) -> System:
     """A system from its name: ``SCHEME[+TEMPLATE][@SEED]``.
 
     The scheme is any of :func:`textbcv.schemes.scheme_names`; the template
@@ -288,7 +313,8 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     else:
         params = {"max_iterations": CRF_DEFAULTS["max_iterations"]}
     params.update({k: v for k, v in crf.items() if v is not None})
-    system = System(name=name.strip(), scheme=scheme, template=tpl, algorithm=algorithm, params=params, seed=seed)
+    system = System(name=name.strip(), scheme=scheme, template=tpl, algorithm=algorithm, params=params, seed=seed,
+                    train_seeds=train_seeds)
     if columns is not None:
         check_columns(system, columns, task)
     return system
