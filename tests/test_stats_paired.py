@@ -188,3 +188,43 @@ def test_paired_difference_learns_from_m_and_from_the_pairing():
     shuffled = [b[np.random.default_rng(f).permutation(len(b))] for f, b in enumerate(fb)]
     q = paired_difference(fa, shuffled, groups, m=3)  # the same systems, their errors made independent
     assert abs(q.correlation) < 0.3 and q.var_test > 3 * p.var_test
+
+
+def test_seed_part_is_measured_on_its_own_and_matches_the_model_noise():
+    """Folds trained with S seeds each, the seeds the only model noise (B repairs A's hard sentences with a
+    probability that moves from seed to seed, and which ones at random): the model-noise part from the splits'
+    spread matches the pooled estimate's error beyond new text; the seeds' whole effect, measured on its own from
+    each fold's seeds, holds that part and the seeds' sentence-level randomness, which new text's part carries."""
+    from textbcv.stats.paired import paired_differences
+
+    rng = np.random.default_rng(11)
+    n, m, S, noise = 400, 3, 3, 0.06
+    seed_part, model_part, excess, tests_ = [], [], [], []
+    for _ in range(120):
+        hard = rng.random(n) < 0.3
+        sent_a, sent_b, groups, seeds_a, seeds_b = [], [], [], [], []
+        for _s in range(m):
+            perm = rng.permutation(n)
+            for test in (perm[: n // 2], perm[n // 2:]):
+                h = hard[test]
+                a = np.stack([np.where(h, 1, 3), np.where(h, 2, 0), np.where(h, 2, 0)], axis=1)
+                per_seed = []
+                for _k in range(S):
+                    b = a.copy()
+                    b[h & (rng.random(len(test)) < np.clip(0.3 + noise * rng.normal(), 0, 1))] = [2, 1, 1]
+                    per_seed.append(b)
+                sent_a.append(S * a)  # A's S seeds are identical: its counts summed over them
+                sent_b.append(np.sum(per_seed, axis=0))
+                groups.append(test)
+                seeds_a.append(np.repeat(a.sum(axis=0)[None], S, axis=0))
+                seeds_b.append(np.array([x.sum(axis=0) for x in per_seed]))
+        p = paired_differences({"A": sent_a, "B": sent_b}, groups, m, metrics=("f1",),
+                               seed_counts={"A": seeds_a, "B": seeds_b})[("A", "B")]["f1"]
+        seed_part.append(p.var_seed)
+        model_part.append(p.var_model)
+        excess.append((p.estimate - 0.03) ** 2 - p.var_test)
+        tests_.append(p.var_test)
+    seed, model, err = np.mean(seed_part), np.mean(model_part), np.mean(excess)
+    test = np.mean(tests_)
+    assert 0.6 < model / err < 1.6, (model, err)  # the posterior's part: as large as the error beyond new text
+    assert model < seed < model + test, (seed, model, test)  # the seeds' whole effect overlaps both

@@ -102,6 +102,9 @@ def test_train_seeds_counts_k_models_per_fold_together():
         assert f["spec"]["seeds"] == [5, 6, 7]
     assert "training seeds 5, 6, 7, counted together in every fold" in three.markdown()
     assert "--train-seeds 3" in three.markdown()
+    assert "the seeds' whole effect, measured from each fold's seeds" in three.markdown()
+    c = next(x for x in three.report["comparisons"] if x["metric"] == "f1")
+    assert c["difference"]["var_seed"] > 0
     with pytest.raises(textbcv.InputError, match="train_seeds needs a stochastic CRF"):
         textbcv.compare(_corpus(), ["iob2", "iobes"], m=1, train_seeds=2)
 

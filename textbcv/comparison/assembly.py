@@ -75,9 +75,12 @@ def paired_of(records: Mapping, names: Sequence[str], m: int,
     if not ids or any((j, k) not in ids for j in range(m) for k in (0, 1)):
         return None
     folds = [(j, k) for j in range(m) for k in (0, 1)]
+    seeds = {n: [np.array([[c["tp"], c["fp"], c["fn"]] for c in records[(n, j, k)]["seed_counts"].values()])
+                 for j, k in folds]
+             for n in names if all("seed_counts" in records[(n, j, k)] for j, k in folds)}
     return paired_differences({n: [np.asarray(records[(n, j, k)]["sentence_counts"], dtype=np.int64).reshape(-1, 3)
                                    for j, k in folds] for n in names}, [ids[f] for f in folds], m,
-                              cluster_unit=(clusters or {}).get("clusters", "sentences"))
+                              cluster_unit=(clusters or {}).get("clusters", "sentences"), seed_counts=seeds or None)
 
 
 def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions,

@@ -67,6 +67,7 @@ from textbcv.report.verdicts import (
     rule,
     sequential_words,
     short_rule,
+    sources_line,
     threshold_of,
     verdict,
 )
@@ -297,6 +298,9 @@ def bayes_markdown(report: Report) -> list[str]:
     basis = difference_basis(report)
     if basis:
         out += ["", "Δ in points. " + basis]
+    sources = sources_line(report)
+    if sources:
+        out += ["", sources]
     power = power_line(report)
     if power:
         out += ["", power]

@@ -45,7 +45,7 @@ __all__ = ["run_warnings", "WIDE_INTERVAL",
            "THRESHOLD", "NO_CLEAR_DIFFERENCE", "Report", "as_report", "as_comparison", "threshold_of", "rope_points",
            "points", "pct", "fmt_p", "p_is", "rule", "short_rule", "better_label", "verdict", "verdict_line",
            "sequential_words", "comparisons_of", "identical_groups", "ranking", "p_row_better", "conclusion",
-           "design_name", "difference_words", "difference_basis", "power_line"]
+           "design_name", "difference_words", "difference_basis", "power_line", "sources_line"]
 
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
 
@@ -403,6 +403,31 @@ def difference_basis(report: Report) -> str:
                  f"of 0 (P ≥ {tau:g} is one-sided), so a {100 * (1 - report.alpha):g}% interval that touches 0 can go "
                  "with a decision." if tau > 0.5 and rope_points(report) is None else "")
     return _basis_words(report, bases) + one_sided
+
+
+def sources_line(report: Report) -> str:
+    """Where the error of each pair's ΔF1 comes from: new text, other training sets, the models' own noise (and the
+    seeds, measured on their own when the systems had several), as SDs in points, the largest named, and what more
+    splits, seeds or text would shrink."""
+    report = as_report(report)
+    parts = []
+    for c in report.comparisons_of("f1"):
+        p = c.difference.paired if c.difference is not None else None
+        if p is None or p.var == 0:
+            continue
+        src = {"new text": p.var_test, "other training sets": p.var_train, "the models' own noise": p.var_model}
+        largest = max(src, key=lambda k: src[k])
+        sd = {k: f"{100 * v ** 0.5:.2f}" for k, v in src.items()}
+        seeds = ("" if p.var_seed is None
+                 else f" (the seeds' whole effect, measured from each fold's seeds: {100 * p.var_seed ** 0.5:.2f}, "
+                      "held within new text and the models' own noise)")
+        who = f"{c.a} vs {c.b}: " if len(report.names) > 2 else ""
+        parts.append(f"{who}" + ", ".join(f"{k} {v}" for k, v in sd.items()) + f"{seeds}; the largest: {largest}")
+    if not parts:
+        return ""
+    return ("Where the ΔF1 error comes from (SD in points): " + "; ".join(parts) + ". More splits shrink the "
+            "models' own noise and the part of the new-text error that differs from model to model; more seeds shrink "
+            "the seeds' part; only more text shrinks what other training sets change.")
 
 
 def power_line(report: Report, power: float = 0.8) -> str:

@@ -24,7 +24,7 @@ from scipy import stats as sst
 from .metrics import linear_weights, ratios
 
 __all__ = ["cluster_cross_products", "PairedVariances", "paired_variances", "LAYOUTS", "PairedDifference",
-           "paired_difference", "paired_difference_from_moments", "paired_differences"]
+           "paired_difference", "paired_difference_from_moments", "paired_differences", "seed_variance"]
 
 #: column layouts of one system's counts in a fold's cluster vector: all three counts, or what F1 needs
 LAYOUTS = {"tp,fp,fn": 3, "tp,fp+fn": 2}
@@ -230,6 +230,12 @@ class PairedDifference:
     metric : str
     cluster_unit : {"documents", "sentences"}
         What the clusters are.
+    var_seed : float or None
+        With several training seeds per fold: the seeds' whole effect on the pooled Δ, measured on its
+        own from the spread of each fold's seeds (same training half, same test sentences, so nothing but
+        the seed differs; :func:`seed_variance`). A diagnostic, not added to the posterior: the part of it
+        that moves a whole fold is in ``var_model``, the sentence-level part in ``var_test``
+        (tests/test_stats_paired.py shows both in a simulation).
     test_shared : float
         The share of ``var_test`` that more splits would not remove (the sentences' own difficulty for
         both systems, common to the m models that test them; from the covariance of folds of different
@@ -257,6 +263,7 @@ class PairedDifference:
     metric: str = "f1"
     cluster_unit: str = "sentences"
     test_shared: float = 1.0
+    var_seed: float | None = None
 
     @property
     def var(self) -> float:
@@ -337,7 +344,8 @@ class PairedDifference:
                 "var_train": self.var_train, "var_model": self.var_model,
                 "df": None if not np.isfinite(self.df) else self.df, "m": self.m, "clusters": self.clusters,
                 "correlation": None if not np.isfinite(self.correlation) else self.correlation,
-                "cluster_unit": self.cluster_unit, "test_shared": self.test_shared}
+                "cluster_unit": self.cluster_unit, "test_shared": self.test_shared,
+                **({} if self.var_seed is None else {"var_seed": self.var_seed})}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> PairedDifference:
@@ -347,7 +355,38 @@ class PairedDifference:
         return cls(float(d["estimate"]), float(d["var_test"]), float(d["var_train"]), float(d["var_model"]),
                    float("inf") if df is None else float(df), int(d["m"]), int(d["clusters"]),
                    float("nan") if corr is None else float(corr), d.get("metric", "f1"),
-                   d.get("cluster_unit", "sentences"), float(d.get("test_shared", 1.0)))
+                   d.get("cluster_unit", "sentences"), float(d.get("test_shared", 1.0)),
+                   None if d.get("var_seed") is None else float(d["var_seed"]))
+
+
+def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[np.ndarray] | np.ndarray,
+                  metric: str = "f1") -> float | None:
+    """The variance of the pooled Δ over 2m folds that the training seeds alone bring.
+
+    ``seeds_a``, ``seeds_b``: per fold, an (S, 3) array of each seed's TP, FP, FN on that fold (S may differ
+    between systems and be 1). Within a fold the seeds share the training half and the test sentences, so the
+    sample variance of their scores is seed noise only; the fold's Δ averages S seeds of each system, so its
+    seed variance is v_A/S_A + v_B/S_B, and the mean of 2m folds has the mean of those over 2m. None when
+    neither system has two seeds on a fold.
+
+    Examples
+    --------
+    >>> a = [np.array([[8, 2, 2], [9, 1, 1], [7, 3, 3]])] * 2     # three seeds, two folds (m = 1)
+    >>> b = [np.array([[8, 2, 2]])] * 2                           # one seed: no seed spread to measure
+    >>> round(seed_variance(a, b), 6)
+    0.001667
+    """
+    parts, any_spread = [], False
+    for xa, xb in zip(seeds_a, seeds_b):
+        v = 0.0
+        for x in (np.asarray(xa, dtype=float), np.asarray(xb, dtype=float)):
+            if len(x) > 1:
+                any_spread = True
+                v += float(np.var(ratios(x)[metric], ddof=1)) / len(x)
+        parts.append(v)
+    if not any_spread:
+        return None
+    return float(np.mean(parts)) / len(parts)
 
 
 def _satterthwaite(parts: Sequence[tuple[float, float]], total: float) -> float:
@@ -458,6 +497,7 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
 
 def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold_clusters: Sequence[np.ndarray],
                        m: int, metrics: Sequence[str] = ("precision", "recall", "f1"), cluster_unit: str = "sentences",
+                       seed_counts: Mapping[str, Sequence[np.ndarray]] | None = None,
                        ) -> dict[tuple[str, str], dict[str, PairedDifference]]:
     """:class:`PairedDifference` of every pair of systems (a before b, input order) on every metric.
 
@@ -472,6 +512,13 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
     metrics : sequence of str
     cluster_unit : {"documents", "sentences"}
         What the clusters are (recorded in each result).
+    seed_counts : mapping name → sequence of 2m (S, 3) arrays, optional
+        Each seed's fold totals, for systems trained with several seeds (:func:`seed_variance`).
+
+    Returns
+    -------
+    dict
+        ``(a, b)`` → metric → :class:`PairedDifference`.
 
     Examples
     --------
@@ -497,7 +544,10 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
             S, k = cluster_cross_products([np.hstack([x, y]) for x, y in zip(counts[a], counts[b])], groups)
             ta = np.array([x.sum(axis=0) for x in counts[a]])
             tb = np.array([y.sum(axis=0) for y in counts[b]])
+            seeds = seed_counts or {}
+            sa, sb = seeds.get(a, ta[:, None, :]), seeds.get(b, tb[:, None, :])  # one seed: its fold totals
             out[(a, b)] = {metric: replace(paired_difference_from_moments(S, k, ta, tb, m, fold_clusters=kf,
-                                                                          metric=metric), cluster_unit=cluster_unit)
+                                                                          metric=metric), cluster_unit=cluster_unit,
+                                           var_seed=seed_variance(sa, sb, metric) if seeds else None)
                            for metric in metrics}
     return out
