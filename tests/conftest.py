@@ -10,6 +10,18 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("TEXTBCV_SHARED", ROOT.parent / "shared")) / "corpora"
 BUNDLED = ROOT / "corpora"
+SCRIPTS = ROOT / "scripts"
+
+
+def script(name: str):
+    """An evidence script as a module (``import NAME`` with ``scripts/`` on the path, as the scripts import each
+    other): what tests of a script import."""
+    import importlib
+    import sys
+
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    return importlib.import_module(name)
 
 
 def shared_path(*parts: str) -> Path:

@@ -8,14 +8,12 @@ must equal conlleval.pl's byte for byte; the JSON counts must equal the numbers 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import shared_path
+from conftest import script, shared_path
 
 from textbcv.cli import main
 
@@ -25,11 +23,7 @@ NAMES = sorted(p.stem for p in GOLDEN.glob("*.txt"))
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("conlleval_check", ROOT / "scripts" / "conlleval_check.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(ROOT / "scripts"))
-    spec.loader.exec_module(mod)
-    return mod
+    return script("conlleval_check")
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,13 @@ where the readers are available, through ``textbcv.corpus`` as a cross-check.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import script
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT / "corpora"
@@ -24,10 +24,7 @@ import corpora_crf  # noqa: E402
 
 
 def load_generator():
-    spec = importlib.util.spec_from_file_location("make_corpora", ROOT / "scripts" / "make_corpora.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script("make_corpora")
 
 
 # ------------------------------------------------------------------ plain-code views of the files

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -10,17 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from conftest import script
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 ROOT = SCRIPTS.parent
 
 
 def load(name: str):
-    spec = importlib.util.spec_from_file_location(f"evidence_{name}", SCRIPTS / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(SCRIPTS))
-    spec.loader.exec_module(mod)
-    return mod
+    return script(name)
 
 
 def test_update_section_replaces_only_its_own_section(tmp_path):

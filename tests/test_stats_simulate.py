@@ -1,18 +1,14 @@
 """The calibration engine of scripts/calibrate.py (scripts/_simulate.py): OA splits are BCV, population rates exact."""
 
 import doctest
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import script
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
-sys.path.insert(0, str(SCRIPTS))
-_spec = importlib.util.spec_from_file_location("_simulate", SCRIPTS / "_simulate.py")
-simulate = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(simulate)
+simulate = script("_simulate")
 bcv_splits, fit_fold_counts, gaussian_data, population_rates = (
     simulate.bcv_splits, simulate.fit_fold_counts, simulate.gaussian_data, simulate.population_rates)
 

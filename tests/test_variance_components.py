@@ -9,24 +9,19 @@ in the intervals of the script's committed rows for the same design.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import script
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "scripts"
 
 
 def load():
-    spec = importlib.util.spec_from_file_location("evidence_variance_components", SCRIPTS / "variance_components.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(SCRIPTS))
-    spec.loader.exec_module(mod)
-    return mod
+    return script("variance_components")
 
 
 # --------------------------------------------------------------------------- independent naive Bayes simulation
