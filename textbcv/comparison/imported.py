@@ -43,6 +43,7 @@ from textbcv.corpus import Corpus
 from textbcv.corpus.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
 from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
+from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
 from textbcv.scoring import ChunkCounts, count_chunks, heldout_record, sentence_counts
 from textbcv.split import SplitSet, load_splits
@@ -223,22 +224,23 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
         at = [s_ * per_seed + k * per_fold for s_ in range(len(seeds))]
         per = [count_chunks(test_gold, chunks[x]) for x in at]
         counts = sum(per[1:], per[0])
-        rec = {"system": system.name, "split": int(i), "direction": int(d), "counts": counts.to_dict(),
-               "tokens": int(sum(len(sents[j]) for j in test)), "sentences": int(len(test)),
-               "sentence_counts": np.sum([sentence_counts(test_gold, chunks[x]) for x in at], axis=0).tolist(),
-               "spec": spec}
-        if len(seeds) > 1 or seeds[0][0] is not None:
-            rec["seed_counts"] = {str(sd): c.to_dict()["overall"] for (sd, _), c in zip(seeds, per)}
+        held: dict | None = None
         if heldout:
-            rec["heldout"] = {}
+            held = {}
             for q, h in enumerate(heldout):
                 parts = [heldout_record(h.gold, chunks[x + 1 + q]) for x in at]
                 total = sum((ChunkCounts.from_dict(r["counts"]) for r in parts[1:]),
                             ChunkCounts.from_dict(parts[0]["counts"]))
-                rec["heldout"][h.name] = {"counts": total.to_dict(),
-                                          "sentences": np.sum([r["sentences"] for r in parts], axis=0).tolist()}
-        rec["run"] = {"imported": [str(paths[x]) for x in at] if len(at) > 1 else str(paths[at[0]])}
-        records.append(rec)
+                held[h.name] = {"counts": total.to_dict(),
+                                "sentences": np.sum([r["sentences"] for r in parts], axis=0).tolist()}
+        several = len(seeds) > 1 or seeds[0][0] is not None
+        records.append(FoldRecord(
+            system.name, int(i), int(d), counts.to_dict(), tokens=int(sum(len(sents[j]) for j in test)),
+            sentences=int(len(test)),
+            sentence_counts=np.sum([sentence_counts(test_gold, chunks[x]) for x in at], axis=0).tolist(), spec=spec,
+            seed_counts={str(sd): c.to_dict()["overall"] for (sd, _), c in zip(seeds, per)} if several else None,
+            heldout=held,
+            run={"imported": [str(paths[x]) for x in at] if len(at) > 1 else str(paths[at[0]])}).to_dict())
     provenance = {"predictions": system.predictions, "scheme": scheme,
                   "scheme_detected": scheme is not None and pred_scheme is None, "files": len(paths),
                   "sha256": _digest(paths)}

@@ -31,6 +31,7 @@ from tqdm.auto import tqdm
 from textbcv.corpus.model import Chunk, Sentence
 from textbcv.corpus.writers import write_conlleval
 from textbcv.errors import InputError
+from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import fold_file_stem
 from textbcv.folds.store import FoldStore
 from textbcv.schemes import decode, encode
@@ -196,25 +197,15 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     if predictions_path:
         write_conlleval(predictions_path, [sents[i].tokens for i in test],
                         [encode(gold[i], len(sents[i]), system.scheme) for i in test], pred_tags)
-    record = {
-        "system": system.name,
-        "split": int(split),
-        "direction": int(direction),
-        "counts": counts.to_dict(),
-        "tokens": int(sum(len(sents[i]) for i in test)),
-        "sentences": int(len(test)),
-        "sentence_counts": sentence_counts(test_gold, pred_chunks).tolist(),  # for the one-split tests of the report
-        "spec": system.to_dict(),
-    }
+    heldout: dict | None = None
     if payload.heldout:
-
         t0 = time.perf_counter()
-        record["heldout"] = {}
+        heldout = {}
         for name, part in payload.heldout.items():
             tags = tag_heldout(part)
             _check_lengths(system, part.sentences, tags)
             chunks = [decode(t, system.scheme) for t in tags]
-            record["heldout"][name] = heldout_record(part.gold, chunks)
+            heldout[name] = heldout_record(part.gold, chunks)
             if predictions_path:
                 p = Path(predictions_path)
                 scheme = part.scheme or system.scheme
@@ -222,9 +213,11 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
                                 [encode(g, len(s), scheme) for s, g in zip(part.sentences, part.gold)],
                                 [encode(c, len(s), scheme) for s, c in zip(part.sentences, chunks)])
         engine["heldout_seconds"] = round(time.perf_counter() - t0, 4)
-    record["run"] = {"seconds": round(time.perf_counter() - t_start, 4), **engine,
-                     "pid": os.getpid(), "payload_loaded": loaded}
-    return record
+    return FoldRecord(system.name, int(split), int(direction), counts.to_dict(),
+                      tokens=int(sum(len(sents[i]) for i in test)), sentences=int(len(test)),
+                      sentence_counts=sentence_counts(test_gold, pred_chunks).tolist(), spec=system.to_dict(),
+                      heldout=heldout, run={"seconds": round(time.perf_counter() - t_start, 4), **engine,
+                                            "pid": os.getpid(), "payload_loaded": loaded}).to_dict()
 
 
 def _seed_path(path: str | None, seed: int | None) -> str | None:
@@ -244,21 +237,23 @@ def _run_fold_seeds(ref: Payload | str, system: System, split: int, direction: i
                     _seed_path(model_path, s), _seed_path(predictions_path, s), in_worker)
            for s in system.seeds]
     counts = sum((ChunkCounts.from_dict(r["counts"]) for r in one[1:]), ChunkCounts.from_dict(one[0]["counts"]))
-    record = {**one[0], "system": system.name, "counts": counts.to_dict(),
-              "sentence_counts": np.sum([r["sentence_counts"] for r in one], axis=0).tolist(),
-              "seed_counts": {str(s): r["counts"]["overall"] for s, r in zip(system.seeds, one)},
-              "spec": system.to_dict()}
+    heldout: dict | None = None
     if "heldout" in one[0]:
-        record["heldout"] = {}
+        heldout = {}
         for name in one[0]["heldout"]:
             parts = [r["heldout"][name] for r in one]
             total = sum((ChunkCounts.from_dict(p["counts"]) for p in parts[1:]),
                         ChunkCounts.from_dict(parts[0]["counts"]))
-            record["heldout"][name] = {"counts": total.to_dict(),
-                                       "sentences": np.sum([p["sentences"] for p in parts], axis=0).tolist()}
-    record["run"] = {"seconds": round(time.perf_counter() - t_start, 4), "seeds": [r["run"] for r in one],
-                     "pid": os.getpid(), "payload_loaded": loaded}
-    return record
+            heldout[name] = {"counts": total.to_dict(),
+                             "sentences": np.sum([p["sentences"] for p in parts], axis=0).tolist()}
+    return FoldRecord(system.name, int(split), int(direction), counts.to_dict(), tokens=one[0]["tokens"],
+                      sentences=one[0]["sentences"],
+                      sentence_counts=np.sum([r["sentence_counts"] for r in one], axis=0).tolist(),
+                      spec=system.to_dict(),
+                      seed_counts={str(s): r["counts"]["overall"] for s, r in zip(system.seeds, one)},
+                      heldout=heldout,
+                      run={"seconds": round(time.perf_counter() - t_start, 4), "seeds": [r["run"] for r in one],
+                           "pid": os.getpid(), "payload_loaded": loaded}).to_dict()
 
 
 def _check_lengths(system: System, sentences: Sequence[Sentence], pred_tags: Sequence[Sequence[str]]) -> None:

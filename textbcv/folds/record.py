@@ -1,0 +1,81 @@
+"""The fold record: what one system scored on one fold, as a typed value (:class:`FoldRecord`).
+
+The tagging runner (textbcv's own taggers) and the import of predictions made elsewhere both build a
+:class:`FoldRecord`; :meth:`FoldRecord.to_dict` is the line of ``folds.jsonl`` (``docs/formats.md``), key
+for key in one order, and :meth:`FoldRecord.from_dict` reads it back.
+
+Examples
+--------
+>>> r = FoldRecord("iob2", 0, 1, {"overall": {"tp": 3, "fp": 1, "fn": 0}, "types": {}}, tokens=9, sentences=2,
+...                sentence_counts=[[1, 1, 0], [2, 0, 0]], spec={"name": "iob2"}, run={"seconds": 0.1})
+>>> list(r.to_dict())
+['system', 'split', 'direction', 'counts', 'tokens', 'sentences', 'sentence_counts', 'spec', 'run']
+>>> FoldRecord.from_dict(r.to_dict()) == r
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["FoldRecord"]
+
+
+@dataclass(frozen=True)
+class FoldRecord:
+    """One system on one fold (split, direction): its chunk counts on the test half and how they came about.
+
+    Attributes
+    ----------
+    system : str
+    split, direction : int
+    counts : dict
+        ``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``.
+    tokens, sentences : int
+        Size of the test half.
+    sentence_counts : list or None
+        ``[tp, fp, fn]`` of every test sentence, in test order (None for records of old runs).
+    spec : dict
+        The system's settings.
+    seed_counts : dict or None
+        Several training seeds: each seed's overall counts (``counts`` are their sums).
+    heldout : dict or None
+        Per held-out file, the fold model's counts and per-sentence counts.
+    run : dict
+        What depends on the execution only (timings, worker, the files read).
+    """
+
+    system: str
+    split: int
+    direction: int
+    counts: dict
+    tokens: int
+    sentences: int
+    sentence_counts: list | None = None
+    spec: dict = field(default_factory=dict)
+    seed_counts: dict | None = None
+    heldout: dict | None = None
+    run: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """The ``folds.jsonl`` line (optional keys only when present)."""
+        out: dict[str, Any] = {"system": self.system, "split": int(self.split), "direction": int(self.direction),
+                               "counts": self.counts, "tokens": int(self.tokens), "sentences": int(self.sentences)}
+        if self.sentence_counts is not None:
+            out["sentence_counts"] = self.sentence_counts
+        out["spec"] = self.spec
+        if self.seed_counts is not None:
+            out["seed_counts"] = self.seed_counts
+        if self.heldout is not None:
+            out["heldout"] = self.heldout
+        out["run"] = self.run
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> FoldRecord:
+        """Read a ``folds.jsonl`` line (as :func:`textbcv.folds.foldfile.check_fold_record` checked it)."""
+        return cls(d["system"], int(d["split"]), int(d["direction"]), d["counts"], int(d.get("tokens", 0)),
+                   int(d.get("sentences", 0)), d.get("sentence_counts"), d.get("spec") or {}, d.get("seed_counts"),
+                   d.get("heldout"), d.get("run") or {})
