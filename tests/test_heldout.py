@@ -267,6 +267,7 @@ def test_posterior_legend_never_covers_the_heldout_lines(tmp_path, monkeypatch):
     held-out F1 lines drawn inside it is hidden."""
     import matplotlib.pyplot as plt
 
+    from textbcv.report.model import CompareReport
     from textbcv.report.plots import write_plots
 
     report = json.loads((Path(__file__).parent / "data" / "golden" / "heldout" / "report.json.golden").read_text())
@@ -274,7 +275,7 @@ def test_posterior_legend_never_covers_the_heldout_lines(tmp_path, monkeypatch):
     figures = []
     real_close = plt.close
     monkeypatch.setattr(plt, "close", lambda fig=None: figures.append(fig))
-    write_plots(report, tmp_path)
+    write_plots(CompareReport.from_dict(report), tmp_path)
     fig = figures[0]  # posteriors.png
     fig.canvas.draw()
     ax = fig.axes[2]

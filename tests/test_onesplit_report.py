@@ -22,6 +22,7 @@ from textbcv.cli import main
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.corpus.bundled import bundled_corpora
 from textbcv.report.markdown import render_markdown
+from textbcv.report.model import CompareReport
 from textbcv.stats.onesplit import one_split_tests
 
 
@@ -81,7 +82,7 @@ def test_report_md_section(run):
     _, out = run
     report = json.loads((out / "report.json").read_text())
     md = (out / "report.md").read_text()
-    assert md == render_markdown(report)
+    assert md == render_markdown(CompareReport.from_dict(report))
     section = md[md.index("## What one split would claim"):]
     pair = report["one_split"]["pairs"][0]
     assert f"| iob2 | iobes | {100 * pair['delta_f1']:+.2f} |" in section
@@ -118,7 +119,8 @@ def test_redraw_from_saved_folds_gives_the_same_bytes(run, tmp_path, monkeypatch
     report = json.loads((d / "report.json").read_text())
     del report["one_split"]
     (d / "report.json").write_text(json.dumps(report), encoding="utf-8")
-    assert "Not computed: this report was written by an earlier textbcv version" in render_markdown(report)
+    md = render_markdown(CompareReport.from_dict(report))
+    assert "Not computed: this report was written by an earlier textbcv version" in md
     capsys.readouterr()
     assert main(["report", str(d), "--redraw"]) == 0
     assert "What one split would claim" in capsys.readouterr().out

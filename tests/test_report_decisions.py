@@ -343,8 +343,10 @@ def test_no_gold_chunks_and_neither():
     assert b["precision"]["undefined"] == "no predicted chunks" and b["recall"]["undefined"] == "no gold chunks"
     assert all(c["p_b_better"] is None and c["decision"] == "no clear difference" for c in r["comparisons"])
     from textbcv.report.markdown import render_markdown
+    from textbcv.report.model import CompareReport
 
-    md = render_markdown({**r, "fold_f1": {"A": [0.0, 0.0], "B": [0.0, 0.0]}, "fold_counts": folds})
+    md = render_markdown(CompareReport.from_dict({**r, "fold_f1": {"A": [0.0, 0.0], "B": [0.0, 0.0]},
+                                                  "fold_counts": folds}))
     assert "| B | —, no predicted chunks | —, no gold chunks | —, no gold and no predicted chunks |" in md
     assert "| S1 → | 0.00 | — |" in md  # a fold with neither gold nor predicted chunks has no F1
 

@@ -84,7 +84,7 @@ class CompareResult:
         """The ``report.md`` text (without the plots, which :meth:`write` draws and ``report.md`` then embeds)."""
         from textbcv.report.markdown import render_markdown
 
-        return render_markdown(self.report)
+        return render_markdown(self.typed)
 
     @property
     def conclusion(self) -> str:

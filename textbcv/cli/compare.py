@@ -192,9 +192,10 @@ def run(args: argparse.Namespace) -> int:
     report = run_compare(plan, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                          progress=False if args.quiet else None, save_models=args.save_models,
                          save_predictions=args.save_predictions, plots=not args.no_plots)
+    from textbcv.report.model import CompareReport
     from textbcv.report.verdicts import run_warnings
 
-    for line in [] if args.quiet else run_warnings(report):  # --quiet: errors only
+    for line in [] if args.quiet else run_warnings(CompareReport.coerce(report)):  # --quiet: errors only
         warn(line)
     if not args.quiet:
         from textbcv.cli.report import print_report

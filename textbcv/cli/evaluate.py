@@ -75,10 +75,11 @@ def run(args: argparse.Namespace) -> int:
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
                       encoding=args.encoding)
     from textbcv.errors import warn
+    from textbcv.report.model import CompareReport
     from textbcv.report.verdicts import run_warnings
 
     rope_note = rope_warning(args.rope)
-    for line in ([rope_note] if rope_note else []) + ([] if args.quiet else run_warnings(report)):
+    for line in ([rope_note] if rope_note else []) + ([] if args.quiet else run_warnings(CompareReport.coerce(report))):
         warn(line)
     if not args.quiet:
         from textbcv.cli.report import print_report

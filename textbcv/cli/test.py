@@ -399,10 +399,11 @@ def run(args) -> int:
 def _plots(args, data: FoldCounts, result: dict) -> None:
     """The compare report's plots of this input (and the critical-difference diagram) in ``--plots``."""
     from textbcv.report.markdown import write_cd_diagram, write_plots
+    from textbcv.report.model import CompareReport
 
     report = {**result, "fold_counts": data.systems, "fold_f1": _per_fold(data, "f1"),
               "meta": {"options": {"variant": args.variant, "rho1": args.rho1, "rho2": args.rho2}, "seed": args.seed}}
-    write_plots(report, args.plots)
+    write_plots(CompareReport.coerce(report), args.plots)
     fr = (result.get("classic") or {}).get("friedman")
     if fr and fr["chi2"]["undefined"] is None:
         write_cd_diagram(list(result["systems"]), fr["average_ranks"], fr["nemenyi_cd"],

@@ -22,8 +22,8 @@ def format_table(result: dict) -> str:
     """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions, decisions
     worded by :mod:`textbcv.report.verdicts` (the report's words)."""
     from textbcv.report.markdown import score_cell
+    from textbcv.report.model import CompareReport
     from textbcv.report.verdicts import (
-        as_report,
         difference_basis,
         fmt_p,
         rope_points,
@@ -32,7 +32,7 @@ def format_table(result: dict) -> str:
         verdict,
     )
 
-    answer = as_report(result)
+    answer = CompareReport.coerce(result)  # read once: the renderers take the typed value
     alpha = answer.alpha
     lines = [f"m = {answer.m}, {100 * (1 - alpha):g}% credible intervals, "
              f"count factor: {answer.variant} (P, R, F1 in %)", ""]

@@ -158,11 +158,12 @@ def reproduce_command(report: Report, out: str = "rerun") -> str | None:
 
     Examples
     --------
-    >>> r = {"meta": {"options": {"task": "ner", "systems": ["iob2", "iobes"], "m": 3, "seed": 0, "balance": [],
-    ...      "group_by": "auto", "variant": "averaged-counts", "alpha": 0.05, "threshold": 0.95, "rope": None,
-    ...      "split_method": "bcv", "sequential": False, "heldout": []},
+    >>> from textbcv.report.model import CompareReport
+    >>> r = CompareReport.from_dict({"meta": {"options": {"task": "ner", "systems": ["iob2", "iobes"], "m": 3,
+    ...      "seed": 0, "balance": [], "group_by": "auto", "variant": "averaged-counts", "alpha": 0.05,
+    ...      "threshold": 0.95, "rope": None, "split_method": "bcv", "sequential": False, "heldout": []},
     ...      "corpus": {"format": "conll", "files": [{"path": "ner.conll"}]},
-    ...      "systems": [{"tagger": "crf"}, {"tagger": "crf"}]}}
+    ...      "systems": [{"tagger": "crf"}, {"tagger": "crf"}]}})
     >>> print(reproduce_command(r))
     textbcv compare ner.conll --format conll --task ner --systems iob2,iobes --m 3 --seed 0 --balance none
     --group-by auto --variant averaged-counts --alpha 0.05 --threshold 0.95 --out rerun

@@ -115,11 +115,12 @@ def textbook_markdown(report: Report) -> list[str]:
 
 def one_split_markdown(report) -> list[str]:
     """The "What one split would claim" section of ``report.md`` (lines), from the report's ``one_split`` block
-    (a :class:`~textbcv.report.model.CompareReport` or ``report.json``'s dict).
+    (a :class:`~textbcv.report.model.CompareReport`).
 
     Examples
     --------
-    >>> one_split_markdown({"one_split": {"available": False, "reason": "no counts"}})[-1]
+    >>> from textbcv.report.model import CompareReport
+    >>> one_split_markdown(CompareReport.from_dict({"one_split": {"available": False, "reason": "no counts"}}))[-1]
     'Not available for this run: no counts.'
     """
     report = as_report(report)

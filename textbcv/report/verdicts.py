@@ -8,9 +8,9 @@ decision — for the report's tables, its conclusion, its plot titles, the
 LaTeX tables and the terminal — so that no two places can disagree, and none
 names a winner the rule did not name.
 
-Everything here reads a :class:`~textbcv.report.model.CompareReport`, a
-bare :class:`~textbcv.stats.answer.BayesAnswer` (a ``textbcv test``
-answer), or the JSON dict of either (read first: :func:`as_report`), and a
+Everything here reads one typed :class:`~textbcv.report.model.CompareReport`
+(``report.json`` or a ``textbcv test`` answer is read into it once, by its
+caller, with ``CompareReport.from_dict`` or ``CompareReport.coerce``) and a
 pair's :class:`~textbcv.stats.answer.Comparison`. Scores in text are percent
 and differences points; the report keeps fractions. The setup's words (the
 methods paragraph, the command that remakes a report) are
@@ -18,12 +18,12 @@ methods paragraph, the command that remakes a report) are
 
 Examples
 --------
->>> r = {"m": 3, "alpha": 0.05, "threshold": 0.95, "rope": None,
+>>> r = CompareReport.from_dict({"m": 3, "alpha": 0.05, "threshold": 0.95, "rope": None,
 ...      "systems": {"A": {"f1": {"estimate": .80, "ci": [.78, .82]}},
 ...                  "B": {"f1": {"estimate": .81, "ci": [.79, .83]}}},
 ...      "comparisons": [{"a": "A", "b": "B", "metric": "f1", "p_b_better": .7, "p_a_better": .3,
-...                       "decision": "no clear difference"}], "sequential": []}
->>> verdict(r["comparisons"][0])
+...                       "decision": "no clear difference"}], "sequential": []})
+>>> verdict(r.comparisons[0])
 'no clear difference'
 >>> print(conclusion(r))  # doctest: +NORMALIZE_WHITESPACE
 On 3×2 block-regularized cross-validation (6 folds per system), a system is called better when P(better) ≥ 0.95.
@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 from textbcv.report.model import CompareReport
-from textbcv.stats.answer import BayesAnswer, Comparison
+from textbcv.stats.answer import Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
 from textbcv.stats.sequential import SequentialPair
 
@@ -49,14 +49,18 @@ __all__ = ["run_warnings", "WIDE_INTERVAL",
 
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
 
-#: What the functions here read: a :class:`~textbcv.report.model.CompareReport`, a bare
-#: :class:`~textbcv.stats.answer.BayesAnswer` (``textbcv test``), or the ``report.json`` dict of either.
-Report = Union[CompareReport, BayesAnswer, Mapping[str, Any]]
+#: What the functions here read: one typed report (callers read ``report.json`` or a ``textbcv test`` answer into
+#: it once, with :meth:`CompareReport.from_dict` or :meth:`CompareReport.coerce`).
+Report = CompareReport
 
 
 def as_report(report: Report) -> CompareReport:
-    """``report`` as a :class:`~textbcv.report.model.CompareReport` (dicts are read, typed values kept)."""
-    return CompareReport.coerce(report)
+    """``report``, checked to be the typed report every renderer takes (read ``report.json`` once, with
+    :meth:`CompareReport.from_dict`, before rendering)."""
+    if not isinstance(report, CompareReport):
+        raise TypeError(f"the renderers take a CompareReport (CompareReport.from_dict(...) reads report.json), "
+                        f"got {type(report).__name__}")
+    return report
 
 
 def as_comparison(c: Comparison | Mapping[str, Any]) -> Comparison:
@@ -236,8 +240,8 @@ def identical_groups(report: Report) -> list[list[str]]:
     --------
     >>> f = {"tp": 1, "fp": 0, "fn": 0}
     >>> s = {"f1": {"estimate": 1.0}}
-    >>> identical_groups({"m": 1, "systems": {"a": s, "b": s, "c": s},
-    ...                   "fold_counts": {"a": [f], "b": [f], "c": [{**f, "tp": 2}]}})
+    >>> identical_groups(CompareReport.from_dict({"m": 1, "systems": {"a": s, "b": s, "c": s},
+    ...                   "fold_counts": {"a": [f], "b": [f], "c": [{**f, "tp": 2}]}}))
     [['a', 'b']]
     """
     report = as_report(report)
@@ -267,7 +271,7 @@ def ranking(report: Report, metric: str = "f1") -> list[dict]:
     Examples
     --------
     >>> s = {n: {"f1": {"estimate": e, "ci": [e - .01, e + .01]}} for n, e in (("a", .5), ("b", .6), ("c", .5))}
-    >>> [(x["rank"], x["name"]) for x in ranking({"m": 1, "systems": s, "comparisons": []})]
+    >>> [(x["rank"], x["name"]) for x in ranking(CompareReport.from_dict({"m": 1, "systems": s, "comparisons": []}))]
     [(1, 'b'), (2, 'a'), (2, 'c')]
     """
     report = as_report(report)
@@ -577,10 +581,10 @@ def run_warnings(report: Report) -> list[str]:
 
     Examples
     --------
-    >>> run_warnings({"m": 1, "systems": {"a": {"f1": {"estimate": 0.5, "ci": [0.2, 0.8]}},
+    >>> run_warnings(CompareReport.from_dict({"m": 1, "systems": {"a": {"f1": {"estimate": 0.5, "ci": [0.2, 0.8]}},
     ...                                    "b": {"f1": {"estimate": 0.0, "ci": [0.0, 0.1]}}},
     ...               "counts": {"a": {"tp": 3, "fp": 3, "fn": 3}, "b": {"tp": 0, "fp": 0, "fn": 6}},
-    ...               "comparisons": []})  # doctest: +NORMALIZE_WHITESPACE
+    ...               "comparisons": []}))  # doctest: +NORMALIZE_WHITESPACE
     ['b predicted no chunk on any fold: its precision is undefined and its recall 0 (check how it was trained)']
     """
     report = as_report(report)
