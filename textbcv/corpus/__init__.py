@@ -68,6 +68,17 @@ def read_corpus(
         For ``jsonl`` (Hugging Face ``datasets``-style JSON lines) with integer tag ids: the tag of each id
         (default: found beside the file, :func:`textbcv.corpus.jsonl.label_names_beside`).
 
+    Returns
+    -------
+    Corpus
+        Its sentences in reading order, with their gold chunks, the files, the format, the tag scheme
+        and the encoding read.
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE: what is wrong`` for anything the readers cannot read faithfully.
+
     Examples
     --------
     >>> import tempfile, os

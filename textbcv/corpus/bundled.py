@@ -16,6 +16,12 @@ __all__ = ["bundled_corpora"]
 def bundled_corpora() -> dict[str, Path]:
     """Paths of the bundled corpora: ``{"ner": ner_en.conll, "cws": cws_zh.txt}``.
 
+    Returns
+    -------
+    dict
+        ``"ner"`` (English-like NER, CoNLL columns, 200 documents) and ``"cws"`` (Chinese word
+        segmentation, one segmented sentence per line) → the file's path.
+
     Examples
     --------
     >>> sorted(bundled_corpora()), bundled_corpora()["ner"].name

@@ -95,6 +95,12 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
         Corpus arguments of the ``textbcv evaluate`` command shown in
         ``README.md`` (files and format options); default: the corpus files.
 
+    Returns
+    -------
+    Path
+        The folder written (``out``): ``fold-{i}-{d}/`` with ``train``, ``test`` and ``test.ids``, and
+        ``README.md``.
+
     Examples
     --------
     >>> import tempfile, os

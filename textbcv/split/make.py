@@ -157,6 +157,12 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
         As in :func:`split_units`; an ``effort`` other than 1 is recorded in
         the manifest's options.
 
+    Returns
+    -------
+    SplitSet
+        The m splits (each two halves of sentence indices), the units kept whole, the balance and
+        its quality; ``SplitSet.save`` writes ``splits.json``.
+
     Examples
     --------
     >>> from textbcv.corpus.model import Corpus, Sentence

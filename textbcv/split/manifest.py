@@ -133,6 +133,16 @@ class SplitSet:
 def load_splits(path: str | os.PathLike) -> SplitSet:
     """Read a ``textbcv-splits/1`` manifest, checking that every split is a partition of the sentences.
 
+    Parameters
+    ----------
+    path : path
+        A ``splits.json`` written by ``textbcv split`` or ``textbcv compare``.
+
+    Returns
+    -------
+    SplitSet
+        Its splits, method, seed, units and fingerprints (checked against a corpus by the callers).
+
     Raises
     ------
     InputError

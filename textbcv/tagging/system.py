@@ -264,6 +264,25 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     (``c1``, ``c2``, ``max_iterations``, ``algorithm``). ``@SEED`` (or ``seed``, for a name without
     one) is the training seed of a stochastic CRF algorithm (:class:`System`).
 
+    Parameters
+    ----------
+    name : str
+        ``SCHEME[+TEMPLATE][@SEED]``, e.g. ``iob2``, ``iobes+wordshape``, ``iob2@3``.
+    task : {"ner", "cws"}
+    columns : iterable of str, optional
+        The corpus's columns besides tokens and tags (fits the default template; refuses one that
+        reads a missing column).
+    seed : int, optional
+        Training seed when the name gives none (stochastic CRF algorithms only).
+    train_seeds : int
+        Training seeds per fold (:class:`System`).
+    **crf
+        ``c1``, ``c2``, ``max_iterations``, ``algorithm``.
+
+    Returns
+    -------
+    System
+
     Examples
     --------
     >>> parse_system("bb2b3mes", task="cws").template.name
