@@ -117,3 +117,41 @@ def test_exported_folds_of_a_jsonl_corpus(tmp_path):
     assert read_corpus(str(test)).format == "jsonl"
     readme = (tmp_path / "folds" / "README.md").read_text(encoding="utf-8")
     assert "--task ner" in readme and "`token tag`" in readme
+
+
+def test_export_to_hf_writes_datasets_json_lines(tmp_path, capsys):
+    """split --export DIR --to hf: every fold as datasets-style JSON lines with integer IOB2 ids and the label
+    names beside them; textbcv reads them back as the same sentences and chunks (and datasets, where installed)."""
+    corpus = tmp_path / "c.conll"
+    write_conll(read_corpus(str(bundled_corpora()["ner"]))[:200], corpus)
+    assert main(["split", str(corpus), "--m", "1", "--out", str(tmp_path / "s.json"), "--export",
+                 str(tmp_path / "hf"), "--to", "hf"]) == 0
+    src = read_corpus(str(corpus))
+    names = json.loads((tmp_path / "hf" / "label_names.json").read_text())
+    assert names[0] == "O" and all(n.startswith(("B-", "I-")) for n in names[1:])
+    for fold in ("fold-0-0", "fold-0-1"):
+        d = tmp_path / "hf" / fold
+        assert sorted(p.name for p in d.iterdir()) == ["label_names.json", "test.ids", "test.jsonl", "train.jsonl"]
+        rows = [json.loads(x) for x in (d / "test.jsonl").read_text(encoding="utf-8").splitlines()]
+        ids = [int(x.split("\t")[0]) for x in (d / "test.ids").read_text().splitlines()]
+        assert [r["id"] for r in rows] == ids
+        back = read_corpus(str(d / "test.jsonl"))
+        assert back.scheme == "iob2"
+        assert [s.chunks for s in back] == [src[i].chunks for i in ids]
+        assert [s.tokens for s in back] == [src[i].tokens for i in ids]
+    readme = (tmp_path / "hf" / "README.md").read_text()
+    assert "datasets.load_dataset" in readme and "label_names.json" in readme
+    assert main(["split", str(corpus), "--m", "1", "--out", str(tmp_path / "s2.json"), "--to", "hf"]) == 2
+    assert "--to applies with --export" in capsys.readouterr().err
+
+
+def test_export_to_hf_loads_with_datasets(tmp_path):
+    datasets = pytest.importorskip("datasets", reason="the datasets extra is not installed")
+    corpus = tmp_path / "c.conll"
+    write_conll(read_corpus(str(bundled_corpora()["ner"]))[:100], corpus)
+    assert main(["split", str(corpus), "--m", "1", "--out", str(tmp_path / "s.json"), "--export",
+                 str(tmp_path / "hf"), "--to", "hf"]) == 0
+    d = tmp_path / "hf" / "fold-0-0"
+    ds = datasets.load_dataset("json", data_files={"train": str(d / "train.jsonl"), "test": str(d / "test.jsonl")})
+    first = json.loads((d / "test.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert ds["test"][0]["tokens"] == first["tokens"] and ds["test"][0]["ner_tags"] == first["ner_tags"]

@@ -47,6 +47,9 @@ def register(subparsers) -> None:
                         "for a tagger trained outside textbcv; then `textbcv evaluate` scores its predictions "
                         "(default: none; "
                         "DIR must be new or empty)")
+    p.add_argument("--to", choices=("source", "hf"), default="source",
+                   help="with --export: write the folds as in the source (default), or as Hugging Face datasets JSON "
+                        "lines (train.jsonl, test.jsonl with integer ner_tags, label_names.json)")
     p.set_defaults(func=run)
 
 
@@ -71,6 +74,8 @@ def run(args) -> int:
     check_not_input(args.out, args.files)
     if args.export:
         check_not_input(args.export, args.files, "export")
+    elif args.to != "source":
+        raise InputError("--to applies with --export (the format of the exported folds)")
     if Path(args.out).exists() and not args.force:
         raise InputError("--out: the file exists; add --force to replace it, or choose another name", file=args.out)
     if args.export:
@@ -91,7 +96,7 @@ def run(args) -> int:
     if args.export:
         from textbcv.split.export import export_folds
 
-        export_folds(corpus, s, args.export, splits_path=args.out, command=corpus_command(args))
+        export_folds(corpus, s, args.export, splits_path=args.out, command=corpus_command(args), to=args.to)
     s.save(args.out)
     if args.report:
         print(_report(args.method, s, others))

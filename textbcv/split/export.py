@@ -12,6 +12,7 @@ index in the corpus and the fingerprint of its tokens, separated by a TAB.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -26,12 +27,15 @@ from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import CORPUS_EXTENSIONS
 from textbcv.corpus.source import document_marks, sentence_texts
 from textbcv.errors import InputError
+from textbcv.schemes import encode
 from textbcv.split.manifest import ONE_WAY, SplitSet
 
-__all__ = ["export_folds", "check_export_dir", "EXTENSIONS", "fold_name"]
+__all__ = ["export_folds", "check_export_dir", "EXTENSIONS", "EXPORT_FORMATS", "fold_name"]
 
 #: File extension of the exported halves, per corpus format.
 EXTENSIONS = {"conll": "conll", "conllu": "conllu", "segmented": "txt", "jsonl": "jsonl"}
+#: What ``--to`` writes: the sentences as in the source, or Hugging Face ``datasets`` JSON lines.
+EXPORT_FORMATS = ("source", "hf")
 
 
 def fold_name(split: int, direction: int) -> str:
@@ -76,7 +80,7 @@ def _write(path: Path, indices, texts: list[str], documents: list[int], marks: d
 
 
 def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, splits_path: str = "SPLITS.json",
-                 command: Sequence[str] | None = None) -> Path:
+                 command: Sequence[str] | None = None, to: str = "source") -> Path:
     """Write the train and test halves of every fold of ``splits`` into ``out``; return ``out``.
 
     Parameters
@@ -94,6 +98,11 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
     command : sequence of str, optional
         Corpus arguments of the ``textbcv evaluate`` command shown in
         ``README.md`` (files and format options); default: the corpus files.
+    to : {"source", "hf"}
+        ``source``: the sentences as they are in the corpus files; ``hf``: Hugging Face ``datasets``
+        JSON lines (``train.jsonl``, ``test.jsonl``: ``id``, ``tokens``, integer ``ner_tags``,
+        ``document_id``) with ``label_names.json`` in every fold and at the top, which
+        ``datasets.load_dataset("json", ...)`` and textbcv's ``jsonl`` reader both read.
 
     Returns
     -------
@@ -126,9 +135,12 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
         raise InputError(f"--export needs 2-fold splits (--method bcv, bcv-select or random), not {splits.method}")
     if splits.n != len(corpus):
         raise InputError(f"the splits are of {splits.n} sentences, the corpus has {len(corpus)}")
+    if to not in EXPORT_FORMATS:
+        raise InputError(f"to: unknown export format {to!r} (choose {' or '.join(EXPORT_FORMATS)})", param="to")
     out = Path(out)
     check_export_dir(out)
-    ext = EXTENSIONS[corpus.format]
+    ext = EXTENSIONS[corpus.format] if to == "source" else "jsonl"
+    hf = _hf_rows(corpus) if to == "hf" else None
     texts = sentence_texts(corpus)
     marks = document_marks(corpus)
     documents = corpus.document_ids
@@ -145,12 +157,23 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
         for split, direction, train, test in splits.folds():
             d = tmp / fold_name(split, direction)
             d.mkdir()
-            _write(d / f"train.{ext}", train, texts, documents, marks, blank)
-            _write(d / f"test.{ext}", test, texts, documents, marks, blank)
+            if hf is not None:
+                rows, names = hf
+                for part, idx in (("train", train), ("test", test)):
+                    with open(d / f"{part}.jsonl", "w", encoding="utf-8", newline="\n") as f:
+                        f.writelines(rows[i] for i in idx)
+                with open(d / "label_names.json", "w", encoding="utf-8", newline="\n") as f:
+                    f.write(json.dumps(names, ensure_ascii=False) + "\n")
+            else:
+                _write(d / f"train.{ext}", train, texts, documents, marks, blank)
+                _write(d / f"test.{ext}", test, texts, documents, marks, blank)
             with open(d / "test.ids", "w", encoding="utf-8", newline="\n") as f:
                 f.writelines(f"{i}\t{prints[i]}\n" for i in test)
+        if hf is not None:
+            with open(tmp / "label_names.json", "w", encoding="utf-8", newline="\n") as f:
+                f.write(json.dumps(hf[1], ensure_ascii=False) + "\n")
         with open(tmp / "README.md", "w", encoding="utf-8", newline="\n") as f:
-            f.write(_readme(corpus, splits, ext, splits_path, command))
+            f.write(_readme(corpus, splits, ext, splits_path, command, hf_names=None if hf is None else hf[1]))
         os.chmod(tmp, 0o777 & ~_umask())
         if out.exists():
             out.rmdir()  # empty (checked above)
@@ -164,13 +187,30 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
     return out
 
 
+def _hf_rows(corpus: Corpus) -> tuple[list[str], list[str]]:
+    """Every sentence as a ``datasets`` JSON line (its gold chunks in IOB2, or BMES for word segmentation, as
+    integer ids) and the label names of the ids (``O`` first, then sorted)."""
+    cws = corpus.format == "segmented" or corpus.scheme in ("bmes", "bb2b3mes")
+    scheme = "bmes" if cws else "iob2"
+    tags = [encode(s.chunks, len(s), scheme) for s in corpus]
+    outside = "S" if cws else "O"
+    names = [outside] + sorted({t for ts in tags for t in ts} - {outside})
+    ids = {t: i for i, t in enumerate(names)}
+    docs = corpus.document_ids
+    rows = [json.dumps({"id": i, "tokens": list(s.tokens), "ner_tags": [ids[t] for t in ts],
+                        "document_id": int(docs[i])}, ensure_ascii=False) + "\n"
+            for i, (s, ts) in enumerate(zip(corpus, tags))]
+    return rows, names
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
 
 
-def _readme(corpus: Corpus, splits: SplitSet, ext: str, splits_path: str, command: Sequence[str] | None) -> str:
+def _readme(corpus: Corpus, splits: SplitSet, ext: str, splits_path: str, command: Sequence[str] | None,
+            hf_names: Sequence[str] | None = None) -> str:
     m = len(splits.splits)
     files = ", ".join(f"`{f}`" for f in corpus.files)
     corpus_args = " ".join(shlex.quote(a) for a in (command or corpus.files))
@@ -183,8 +223,14 @@ def _readme(corpus: Corpus, splits: SplitSet, ext: str, splits_path: str, comman
         f"{m} splits ({splits.method}, seed {splits.seed}), so {2 * m} folds; the splits are in `{splits_path}`.", "",
         "Fold `fold-{i}-{d}` is split i trained on one half and tested on the other: d = 0 trains on the split's "
         "train half, d = 1 on its valid half. Each fold directory holds:", "",
-        f"- `train.{ext}`: the sentences to train on, as they are in the corpus file;",
-        f"- `test.{ext}`: the sentences to predict, in corpus order;",
+        *([f"- `train.{ext}`: the sentences to train on, as they are in the corpus file;",
+           f"- `test.{ext}`: the sentences to predict, in corpus order;"] if hf_names is None else [
+            "- `train.jsonl`, `test.jsonl`: the sentences to train on and to predict (in corpus order), as Hugging "
+            "Face `datasets` JSON lines: `id` (the sentence's index in the corpus), `tokens`, `ner_tags` (integer "
+            "ids) and `document_id`; `datasets.load_dataset(\"json\", data_files={\"train\": ..., \"test\": ...})` "
+            "reads them;",
+            f"- `label_names.json`: the tag of each id ({', '.join(hf_names[:6])}{', ...' if len(hf_names) > 6 else ''}"
+            "), also at the top of this folder;"]),
         "- `test.ids`: one line per test sentence, its index in the corpus and a fingerprint of its tokens.", "",
         "Train your tagger on `train." + ext + "` of each fold and predict `test." + ext + "`; never train on a "
         "test half.", "",
