@@ -19,7 +19,9 @@ The input is read by :mod:`textbcv.folds.counts` and the text written by
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from textbcv import defaults
@@ -244,7 +246,7 @@ def _classic(args, data: FoldCounts, values: dict[str, list[float]], paired: boo
 # --- the command ----------------------------------------------------------------------------------
 
 
-def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
+def _design_effects(data: FoldCounts, records: Callable[[], dict | None]) -> tuple[dict | None, str]:
     """Each system's design effect for ``--variant clustered``, and where it came from; None when the input
     has no per-sentence counts.
 
@@ -253,7 +255,6 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
     """
     from textbcv._io import load_json
     from textbcv.comparison.design_effects import design_effects_of
-    from textbcv.folds.foldfile import read_fold_records
     from textbcv.folds.run_dir import RunDir
 
     names = list(data.systems)
@@ -273,13 +274,25 @@ def _design_effects(data: FoldCounts) -> tuple[dict | None, str]:
                   if unit == "documents" and ids is not None else {})
         pooled = design_effects_of(recs, names, data.m, {"clusters": unit, "folds": groups})["pooled"]
         return pooled, f"from the per-sentence counts with {unit} as clusters (COUNTS.json)"
-    if not str(data.path).endswith(".jsonl"):
+    folds = records()
+    if folds is None:
         return None, ""
-    recs = {(r["system"], r["split"], r["direction"]): r for _, r in read_fold_records(data.path)}
-    if not all("sentence_counts" in recs.get((n, j, k), {}) for n in names for j in range(data.m) for k in (0, 1)):
-        return None, ""
-    pooled = design_effects_of(recs, names, data.m, None)["pooled"]
+    pooled = design_effects_of(folds, names, data.m, None)["pooled"]
     return pooled, "from the folds' per-sentence counts with sentences as clusters (documents are not known here)"
+
+
+def _sentence_records(data: FoldCounts) -> dict | None:
+    """A folds.jsonl's records by (system, split, direction), read once for the design effects and the paired
+    posteriors; None for other inputs, or when a fold lacks per-sentence counts."""
+    from textbcv.folds.foldfile import read_fold_records
+
+    if not str(data.path).endswith(".jsonl"):
+        return None
+    recs = {(r["system"], r["split"], r["direction"]): r for _, r in read_fold_records(data.path)}
+    if not all("sentence_counts" in recs.get((n, j, k), {}) for n in data.systems for j in range(data.m)
+               for k in (0, 1)):
+        return None
+    return recs
 
 
 def _cluster_ids(data: FoldCounts) -> list | None:
@@ -292,7 +305,7 @@ def _cluster_ids(data: FoldCounts) -> list | None:
     return [np.array([numbering.setdefault(x, len(numbering)) for x in fold], dtype=np.int64) for fold in data.clusters]
 
 
-def _paired(data: FoldCounts) -> tuple[dict | None, str]:
+def _paired(data: FoldCounts, records: Callable[[], dict | None]) -> tuple[dict | None, str]:
     """The paired posteriors of the differences, and where they came from; None when the input has no
     per-sentence counts on known test sentences (then the two systems' posteriors are combined as if their
     errors were independent).
@@ -305,7 +318,6 @@ def _paired(data: FoldCounts) -> tuple[dict | None, str]:
 
     from textbcv._io import load_json
     from textbcv.comparison.assembly import paired_of, stored_paired
-    from textbcv.folds.foldfile import read_fold_records
     from textbcv.folds.run_dir import RunDir
     from textbcv.split.manifest import load_splits
 
@@ -331,10 +343,10 @@ def _paired(data: FoldCounts) -> tuple[dict | None, str]:
                 clusters = (rep.get("design_effect_folds") or {}).get("clusters", "sentences")
                 return ({p: stored[p] for p in pairs},
                         f"paired posteriors of the run with {clusters} as clusters (report.json)")
-    if run is None or not run.splits.is_file() or not str(data.path).endswith(".jsonl"):
+    if run is None or not run.splits.is_file():
         return None, ""
-    recs = {(r["system"], r["split"], r["direction"]): r for _, r in read_fold_records(data.path)}
-    if not all("sentence_counts" in recs.get((n, j, k), {}) for n in names for j in range(data.m) for k in (0, 1)):
+    recs = records()
+    if recs is None:
         return None, ""
     splits = load_splits(run.splits)
     ids = {(j, k): np.asarray(test, dtype=np.int64) for j, k, _tr, test in splits.folds()}
@@ -349,9 +361,10 @@ def run(args) -> int:
     _check_options(args)
     data = read_input(args.counts, args.chunk_type, args.per_type)
     notes = check_same_gold(data, args.allow_different_gold)
+    records = functools.cache(lambda: _sentence_records(data))  # folds.jsonl read at most once, when needed
     deff = None
     if args.variant == "clustered":
-        deff, source = (None, "") if args.chunk_type else _design_effects(data)
+        deff, source = (None, "") if args.chunk_type else _design_effects(data, records)
         if deff is None:
             args.variant = "adaptive"
             lacks = ("per-type counts have none" if args.chunk_type
@@ -360,7 +373,8 @@ def run(args) -> int:
                                          "variant was used"]
         else:
             notes = list(notes or []) + [f"design effects {source}"]
-    paired, source = (None, "") if args.chunk_type or args.difference == "independent" else _paired(data)
+    paired, source = ((None, "") if args.chunk_type or args.difference == "independent"
+                      else _paired(data, records))
     if source and not source.startswith("paired posteriors of the run"):
         notes = list(notes or []) + [source]
     try:

@@ -45,7 +45,7 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
-from textbcv.scoring import ChunkCounts, count_chunks, heldout_record, sentence_counts
+from textbcv.scoring import count_chunks, heldout_record, sentence_counts, sum_heldout_records
 from textbcv.split import SplitSet, load_splits
 from textbcv.split.export import fold_name
 from textbcv.tagging import FoldStore
@@ -226,13 +226,8 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
         counts = sum(per[1:], per[0])
         held: dict | None = None
         if heldout:
-            held = {}
-            for q, h in enumerate(heldout):
-                parts = [heldout_record(h.gold, chunks[x + 1 + q]) for x in at]
-                total = sum((ChunkCounts.from_dict(r["counts"]) for r in parts[1:]),
-                            ChunkCounts.from_dict(parts[0]["counts"]))
-                held[h.name] = {"counts": total.to_dict(),
-                                "sentences": np.sum([r["sentences"] for r in parts], axis=0).tolist()}
+            held = {h.name: sum_heldout_records([heldout_record(h.gold, chunks[x + 1 + q]) for x in at])
+                    for q, h in enumerate(heldout)}
         several = len(seeds) > 1 or seeds[0][0] is not None
         records.append(FoldRecord(
             system.name, int(i), int(d), counts.to_dict(), tokens=int(sum(len(sents[j]) for j in test)),

@@ -15,8 +15,9 @@ from textbcv.scoring.counts import (
     count_lexicon,
     heldout_record,
     sentence_counts,
+    sum_heldout_records,
 )
 from textbcv.scoring.tags import format_conlleval, score_codes, score_tags
 
 __all__ = ["Tally", "ChunkCounts", "TagScore", "LexiconCounts", "count_chunks", "sentence_counts", "count_lexicon",
-           "heldout_record", "score_tags", "score_codes", "format_conlleval"]
+           "heldout_record", "sum_heldout_records", "score_tags", "score_codes", "format_conlleval"]

@@ -37,6 +37,7 @@ __all__ = [
     "sentence_counts",
     "count_lexicon",
     "heldout_record",
+    "sum_heldout_records",
 ]
 
 Chunk = tuple[int, int, str]
@@ -457,3 +458,19 @@ def heldout_record(gold: Sequence, pred: Sequence) -> dict:
      'sentences': [[1, 0, 0], [0, 1, 0]]}
     """
     return {"counts": count_chunks(gold, pred).to_dict(), "sentences": sentence_counts(gold, pred).tolist()}
+
+
+def sum_heldout_records(parts: Sequence[dict]) -> dict:
+    """Several models' :func:`heldout_record` of one file (e.g. one per training seed) counted together: the chunk
+    counts and every sentence's TP / FP / FN summed.
+
+    Examples
+    --------
+    >>> a = heldout_record([[(0, 1, "PER")]], [[(0, 1, "PER")]])
+    >>> b = heldout_record([[(0, 1, "PER")]], [[]])
+    >>> r = sum_heldout_records([a, b])
+    >>> r["counts"]["overall"], r["sentences"]
+    ({'tp': 1, 'fp': 0, 'fn': 1}, [[1, 0, 1]])
+    """
+    total = sum((ChunkCounts.from_dict(p["counts"]) for p in parts[1:]), ChunkCounts.from_dict(parts[0]["counts"]))
+    return {"counts": total.to_dict(), "sentences": np.sum([p["sentences"] for p in parts], axis=0).tolist()}

@@ -35,7 +35,7 @@ from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import fold_file_stem
 from textbcv.folds.store import FoldStore
 from textbcv.schemes import decode, encode
-from textbcv.scoring import ChunkCounts, count_chunks, heldout_record, sentence_counts
+from textbcv.scoring import ChunkCounts, count_chunks, heldout_record, sentence_counts, sum_heldout_records
 from textbcv.tagging.crf import CRFTagger
 from textbcv.tagging.features import extract
 from textbcv.tagging.system import System
@@ -239,13 +239,7 @@ def _run_fold_seeds(ref: Payload | str, system: System, split: int, direction: i
     counts = sum((ChunkCounts.from_dict(r["counts"]) for r in one[1:]), ChunkCounts.from_dict(one[0]["counts"]))
     heldout: dict | None = None
     if "heldout" in one[0]:
-        heldout = {}
-        for name in one[0]["heldout"]:
-            parts = [r["heldout"][name] for r in one]
-            total = sum((ChunkCounts.from_dict(p["counts"]) for p in parts[1:]),
-                        ChunkCounts.from_dict(parts[0]["counts"]))
-            heldout[name] = {"counts": total.to_dict(),
-                             "sentences": np.sum([p["sentences"] for p in parts], axis=0).tolist()}
+        heldout = {name: sum_heldout_records([r["heldout"][name] for r in one]) for name in one[0]["heldout"]}
     return FoldRecord(system.name, int(split), int(direction), counts.to_dict(), tokens=one[0]["tokens"],
                       sentences=one[0]["sentences"],
                       sentence_counts=np.sum([r["sentence_counts"] for r in one], axis=0).tolist(),
