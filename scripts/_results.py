@@ -123,3 +123,22 @@ def fmt_seconds(s: float) -> str:
     if s < 3600:
         return f"{int(s // 60)} min {int(round(s % 60))} s"
     return f"{int(s // 3600)} h {int(round((s % 3600) / 60))} min"
+
+
+#: the package data the option notes and the report quote (``textbcv.defaults.evidence()``)
+EVIDENCE_FILE = ROOT / "textbcv" / "data" / "evidence.json"
+
+
+def update_evidence(key: str, value: Any, about: str, path: str | os.PathLike = EVIDENCE_FILE) -> None:
+    """Replace one study's key of ``textbcv/data/evidence.json`` (and its line in ``about``), keeping the other
+    studies' keys: each study owns its keys, none rewrites another's."""
+    path = Path(path)
+    data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    abouts = data.get("about", {})
+    if not isinstance(abouts, dict):  # the one-study form: a single sentence for real_text and real_text_balance
+        abouts = {"real_text": abouts}
+    abouts[key] = about
+    data["about"] = dict(sorted(abouts.items()))
+    data[key] = value
+    with atomic_write(path) as f:
+        f.write(json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n")

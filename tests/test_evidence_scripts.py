@@ -257,6 +257,22 @@ def test_option_notes_quote_the_committed_real_text_study():
         defaults.balance_help()
 
 
+def test_decision_rule_quotes_the_committed_null_pairs():
+    # the false-call rates the report's decision rule quotes are the committed pairs study's null pairs (m = 3)
+    from textbcv import defaults
+
+    summ = load("real_text_pairs_summary")
+    d = json.loads((SCRIPTS.parent / "docs" / "real_text_pairs.json").read_text(encoding="utf-8"))
+    ev = defaults.evidence()["real_text_pairs_null"]
+    assert ev == json.loads(json.dumps(summ.null_evidence(d)))
+    line = defaults.false_calls(0.95)
+    for row in ev.values():
+        m3 = row["m3"]
+        assert m3["R"] == d["meta"]["done"][next(p for p in ev if ev[p] is row)]
+        assert f"{100 * m3['calls_b']['rate']:.1f}% / {100 * m3['calls_a']['rate']:.1f}% of {m3['R']} " in line
+    assert defaults.false_calls(0.9) is None  # measured at 0.95 only
+
+
 def test_unit_leakage_smoke_sees_sentence_halves_easier(shared, tmp_path):
     shared("conll2003_en", "eng.train")
     ul = load("unit_leakage")

@@ -79,7 +79,8 @@ _POOL_NAMES = {"conll": "CoNLL-2003 by document", "msr": "SIGHAN 2005 MSR"}
 @functools.cache
 def evidence() -> dict:
     """The real-text study's figures that the option notes quote: ``textbcv/data/evidence.json`` (package data,
-    written by ``scripts/real_text_study.py``; keys ``real_text`` and ``real_text_balance``)."""
+    written by ``scripts/real_text_study.py``, keys ``real_text`` and ``real_text_balance``, and by
+    ``scripts/real_text_pairs.py``, key ``real_text_pairs_null``)."""
     return json.loads(resources.files("textbcv").joinpath("data/evidence.json").read_text(encoding="utf-8"))
 
 
@@ -118,6 +119,50 @@ def real_text_shift(measure: str) -> str | None:
     return (f"{measure} balancing moved {what} by {shift} ± {w['se']:.2f} points against random m×2 CV "
             f"({_POOL_NAMES.get(w['pool'], w['pool'])}, m = {w['m']}, {w['R']} data sets; beyond the study's "
             f"family-wise bound of {r['z_star']:.2f} SE): {effect} (docs/RESULTS.md, real-text study)")
+
+
+def false_calls(threshold: float = 0.95) -> str | None:
+    """What the decision rule called on null pairs of real text, as the report's decision rule quotes it; or None.
+
+    From ``textbcv/data/evidence.json`` (``real_text_pairs_null``, written by ``scripts/real_text_pairs.py``): the
+    share of data sets in which the paired posterior of ΔF1 called B or A better at P ≥ 0.95 when both were the same
+    tagger trained with another seed (m = 3), per pool, with the one-split paired bootstrap's share beside it. The
+    study measured the rule at 0.95 only: another ``threshold`` gives None.
+
+    Parameters
+    ----------
+    threshold : float
+        The report's decision threshold on P(better).
+
+    Returns
+    -------
+    str or None
+        One sentence with the measured rates, or None when the study has no figure for this threshold.
+    """
+    rows: Mapping[str, Mapping[str, Any]] = evidence().get("real_text_pairs_null", {})
+    rows = {p: r for p, r in rows.items() if r.get("threshold") == threshold and "m3" in r}
+    if not rows:
+        return None
+
+    def pct(x: Mapping[str, Any]) -> str:
+        return f"{100 * x['rate']:.1f}%"
+
+    parts, boot = [], []
+    for r in rows.values():
+        m3 = r["m3"]
+        parts.append(f"{pct(m3['calls_b'])} / {pct(m3['calls_a'])} of {m3['R']} {r['corpus']} data sets "
+                     f"(by {r['unit']})")
+        if "onesplit_bootstrap" in r:
+            b = r["onesplit_bootstrap"]
+            boot.append(f"{pct(b['b_better'])} / {pct(b['a_better'])}")
+    worst = max((r["m3"][side] for r in rows.values() for side in ("calls_b", "calls_a")), key=lambda x: x["rate"])
+    line = (f"Measured on real text (textbcv's study, m = 3: a CRF against itself with another training seed, so "
+            f"neither is better), this rule called B / A better in {' and in '.join(parts)}: the largest, "
+            f"{pct(worst)} (95% interval {100 * worst['lo']:.1f}–{100 * worst['hi']:.1f}%), against a target of at "
+            "most 5% each way (10% in all)")
+    if boot:
+        line += f"; a single split's paired bootstrap called {' and '.join(boot)} on the same data sets"
+    return line + "."
 
 
 def balance_help() -> str:

@@ -36,6 +36,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from textbcv import defaults
 from textbcv.report.model import CompareReport
 from textbcv.stats.answer import Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE, THRESHOLD
@@ -148,7 +149,8 @@ def p_is(p: float | None, digits: int = 3) -> str:
 
 
 def rule(report: Report) -> str:
-    """The decision rule in one sentence (the report states it once, under the Bayes test).
+    """The decision rule in one sentence (the report states it once, under the Bayes test); with paired differences
+    and no rope, followed by the false-call rates the real-text study measured for it (:func:`defaults.false_calls`).
 
     Examples
     --------
@@ -158,9 +160,12 @@ def rule(report: Report) -> str:
     """
     tau, r = threshold_of(report), rope_points(report)
     if r is None:
+        comparisons = () if isinstance(report, Mapping) else report.comparisons
+        paired = {c.difference.basis for c in comparisons if c.difference is not None} == {"paired"}
+        measured = defaults.false_calls(tau) if paired else None
         return ("Decision rule: a system is called better than another when the posterior probability that it is "
                 f"better, P(better), is at least {tau:g} (--threshold); below that the answer is \"no clear "
-                "difference\", with P.")
+                "difference\", with P." + (f" {measured}" if measured else ""))
     return (f"Decision rule: a system is called better than another when the posterior probability that it is better "
             f"by more than the rope of {points(r)} (--rope), P(better), is at least {tau:g} (--threshold); below "
             f"that the answer is \"no clear difference\", with P. Two systems are called practically "
