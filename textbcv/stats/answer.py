@@ -55,6 +55,7 @@ class Posterior:
     mode, mean : float or None
         Of the posterior distribution.
     interval : {"equal-tailed", "one-sided"} or None
+        Kind of ``ci``: equal-tailed, or one-sided at a score of 0 or 100% (None where undefined).
     undefined : str or None
         Why the metric does not exist (e.g. ``"no predicted chunks"``), else None.
     distribution : MetricPosterior or None
@@ -81,7 +82,18 @@ class Posterior:
 
     @classmethod
     def undefined_because(cls, reason: str) -> Posterior:
-        """The entry of a metric a system cannot have."""
+        """The entry of a metric a system cannot have.
+
+        Parameters
+        ----------
+        reason : str
+            Why the metric is undefined, e.g. ``"no predicted chunks"`` (precision) or ``"no gold chunks"`` (recall).
+
+        Returns
+        -------
+        Posterior
+            Every number None and ``undefined`` = ``reason``.
+        """
         return cls(None, None, None, None, None, reason)
 
     @property
@@ -90,6 +102,14 @@ class Posterior:
         return self.estimate is not None
 
     def to_dict(self) -> dict:
+        """JSON-ready form, the entry of one metric in ``systems`` of ``textbcv test --json``.
+
+        Returns
+        -------
+        dict
+            ``{"estimate", "ci", "mode", "mean", "interval"}`` (``ci`` a list), plus ``"undefined"`` when the
+            metric is undefined; ``distribution`` is left out.
+        """
         out = {"estimate": self.estimate, "ci": None if self.ci is None else list(self.ci), "mode": self.mode,
                "mean": self.mean, "interval": self.interval}
         if self.undefined:
@@ -98,6 +118,18 @@ class Posterior:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Posterior:
+        """Read :meth:`to_dict`'s JSON back.
+
+        Parameters
+        ----------
+        d : mapping
+            A dict of :meth:`to_dict`; absent keys read as None.
+
+        Returns
+        -------
+        Posterior
+            With ``ci`` a tuple and ``distribution`` None.
+        """
         ci = d.get("ci")
         return cls(d.get("estimate"), None if ci is None else (ci[0], ci[1]), d.get("mode"), d.get("mean"),
                    d.get("interval"), d.get("undefined"))
@@ -120,6 +152,7 @@ class Difference:
         without per-sentence counts; wider than the paired answer wherever the systems fail on
         the same sentences).
     paired : PairedDifference or None
+        The paired posterior behind a ``paired`` difference; None for ``independent``.
 
     Examples
     --------
@@ -134,6 +167,15 @@ class Difference:
     paired: PairedDifference | None = None
 
     def to_dict(self) -> dict:
+        """JSON-ready form, the ``difference`` of a comparison in ``textbcv test --json``.
+
+        Returns
+        -------
+        dict
+            ``{"basis", "estimate", "ci"}``; for a paired difference also the entries of
+            :meth:`PairedDifference.to_dict <textbcv.stats.paired.PairedDifference.to_dict>` (``sd``, the
+            variance parts, ``df``, ...) except its ``estimate`` and ``metric``.
+        """
         out: dict = {"basis": self.basis, "estimate": self.estimate, "ci": list(self.ci)}
         if self.paired is not None:
             p = self.paired.to_dict()
@@ -142,6 +184,19 @@ class Difference:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Difference:
+        """Read :meth:`to_dict`'s JSON back.
+
+        Parameters
+        ----------
+        d : mapping
+            A dict of :meth:`to_dict`; a ``paired`` one may carry the comparison's ``metric`` (default ``"f1"``)
+            for the rebuilt :class:`~textbcv.stats.paired.PairedDifference`.
+
+        Returns
+        -------
+        Difference
+            With ``paired`` rebuilt from the same dict when ``basis`` is ``"paired"``, else None.
+        """
         paired = None
         if d.get("basis") == "paired":
             paired = PairedDifference.from_dict({**d, "metric": d.get("metric", "f1")})
@@ -157,6 +212,7 @@ class Comparison:
     a, b : str
         The systems (``b`` is the one after ``a`` in the input order).
     metric : {"precision", "recall", "f1"}
+        The metric compared.
     p_b_better, p_a_better : float or None
         With a rope, the probabilities of being better by more than it; None
         where the metric is undefined for either system.
@@ -204,20 +260,62 @@ class Comparison:
         return None
 
     def name(self, side: str) -> str:
-        """The system of ``side`` ("a" or "b")."""
+        """The system of ``side`` ("a" or "b").
+
+        Parameters
+        ----------
+        side : {"a", "b"}
+            Which side of the pair; anything but ``"a"`` is read as ``"b"``.
+
+        Returns
+        -------
+        str
+            ``a`` or ``b``, the system's name.
+        """
         return self.a if side == "a" else self.b
 
     def p_side(self, side: str) -> float | None:
-        """P(side better) for ``side`` "a" or "b"."""
+        """P(side better) for ``side`` "a" or "b".
+
+        Parameters
+        ----------
+        side : {"a", "b"}
+            Which side of the pair; anything but ``"a"`` is read as ``"b"``.
+
+        Returns
+        -------
+        float or None
+            ``p_a_better`` or ``p_b_better`` (None where the comparison is undefined).
+        """
         return self.p_a_better if side == "a" else self.p_b_better
 
     def p_better(self, system: str) -> float | None:
-        """P(``system`` better than the other one of the pair)."""
+        """P(``system`` better than the other one of the pair).
+
+        Parameters
+        ----------
+        system : str
+            The name of ``a`` or ``b``; KeyError for any other name.
+
+        Returns
+        -------
+        float or None
+            ``p_a_better`` or ``p_b_better`` (by more than the rope, with one); None where undefined.
+        """
         if system not in (self.a, self.b):
             raise KeyError(f"{system!r} is not in the comparison of {self.a!r} and {self.b!r}")
         return self.p_b_better if system == self.b else self.p_a_better
 
     def to_dict(self) -> dict:
+        """JSON-ready form, one entry of ``comparisons`` in ``textbcv test --json``.
+
+        Returns
+        -------
+        dict
+            ``{"a", "b", "metric", "p_b_better", "p_a_better", "decision"}``, then ``p_equivalent`` (with a rope),
+            ``mc_p_b_better`` and ``mc_se`` (when set), ``equivalent`` (with a rope), ``undefined`` and
+            ``difference`` (:meth:`Difference.to_dict`) where present.
+        """
         out: dict = {"a": self.a, "b": self.b, "metric": self.metric, "p_b_better": self.p_b_better,
                      "p_a_better": self.p_a_better, "decision": self.decision}
         if self.equivalent is not None:
@@ -235,6 +333,19 @@ class Comparison:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Comparison:
+        """Read :meth:`to_dict`'s JSON back.
+
+        Parameters
+        ----------
+        d : mapping
+            A dict of :meth:`to_dict`: ``a``, ``b``, ``metric`` and ``decision`` are required, the rest default
+            to None.
+
+        Returns
+        -------
+        Comparison
+            With ``difference`` read by :meth:`Difference.from_dict` (given the comparison's metric).
+        """
         diff = d.get("difference")
         return cls(d["a"], d["b"], d["metric"], d.get("p_b_better"), d.get("p_a_better"), d["decision"],
                    d.get("p_equivalent"), d.get("equivalent"), d.get("mc_p_b_better"), d.get("mc_se"),
@@ -248,6 +359,7 @@ class BayesAnswer:
     Attributes
     ----------
     m : int
+        Number of splits (2m folds).
     alpha : float
         Credible intervals are 1 − alpha.
     systems : dict
@@ -259,11 +371,13 @@ class BayesAnswer:
     count_factor : dict
         name → the factor (a float; for ``adaptive`` and ``clustered``, metric → float).
     method : {"exact", "monte-carlo", "both"}
+        How P(better) was computed: quadrature, Monte Carlo, or quadrature with the Monte Carlo figures beside it.
     threshold : float
         The decision rule's.
     rope : float or None
         As a fraction of the metric.
     prior : float
+        λ of the Beta(λ, λ) priors.
     counts : dict
         name → pooled ``{"tp", "fp", "fn"}``.
     design_effects : dict or None
@@ -309,21 +423,66 @@ class BayesAnswer:
         return None if not self.rope else round(100 * self.rope, 10)
 
     def comparisons_of(self, metric: str = "f1") -> list[Comparison]:
-        """The comparisons of ``metric``, in order."""
+        """The comparisons of ``metric``, in order.
+
+        Parameters
+        ----------
+        metric : {"precision", "recall", "f1"}
+            The metric (default ``"f1"``).
+
+        Returns
+        -------
+        list of Comparison
+            One per pair, a before b in input order.
+        """
         return [c for c in self.comparisons if c.metric == metric]
 
     def comparison(self, a: str, b: str, metric: str = "f1") -> Comparison:
-        """The comparison of ``a`` and ``b`` (either order) on ``metric``; KeyError if there is none."""
+        """The comparison of ``a`` and ``b`` (either order) on ``metric``; KeyError if there is none.
+
+        Parameters
+        ----------
+        a, b : str
+            Names of two different systems, in either order.
+        metric : {"precision", "recall", "f1"}
+            The metric (default ``"f1"``).
+
+        Returns
+        -------
+        Comparison
+            As stored: its ``a`` is the earlier system in input order, whatever the order asked.
+        """
         for c in self.comparisons_of(metric):
             if {c.a, c.b} == {a, b} and a != b:
                 return c
         raise KeyError(f"no comparison of {a!r} and {b!r} on {metric!r}")
 
     def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
-        """P(``b`` better than ``a``) on ``metric``."""
+        """P(``b`` better than ``a``) on ``metric``.
+
+        Parameters
+        ----------
+        a, b : str
+            Names of two different systems; the probability is that of ``b``, whichever order they were compared in.
+        metric : {"precision", "recall", "f1"}
+            The metric (default ``"f1"``).
+
+        Returns
+        -------
+        float or None
+            P(``b`` better) (by more than the rope, with one); None where the metric is undefined.
+        """
         return self.comparison(a, b, metric).p_better(b)
 
     def to_dict(self) -> dict:
+        """The JSON of ``textbcv test --json`` and the top of ``report.json``.
+
+        Returns
+        -------
+        dict
+            The fields ``m`` to ``counts`` in order (posteriors and comparisons by their ``to_dict``), then
+            ``design_effects``, ``draws`` with ``seed``, and ``family_wise`` where set.
+        """
         out: dict = {
             "m": self.m,
             "alpha": self.alpha,
@@ -348,7 +507,19 @@ class BayesAnswer:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> BayesAnswer:
-        """Read the JSON of :meth:`to_dict` back (also the top of ``report.json``; absent keys take defaults)."""
+        """Read the JSON of :meth:`to_dict` back (also the top of ``report.json``; absent keys take defaults).
+
+        Parameters
+        ----------
+        d : mapping
+            A dict of :meth:`to_dict` or a whole ``report.json``; ``variant`` falls back to
+            ``meta.options.variant``, then ``"thesis"``.
+
+        Returns
+        -------
+        BayesAnswer
+            ``design_effects`` kept only for the ``clustered`` variant, ``seed`` only with ``draws``.
+        """
         variant = d.get("variant") or ((d.get("meta") or {}).get("options") or {}).get("variant", "thesis")
         return cls(
             m=d.get("m", 0), alpha=d.get("alpha", 0.05),

@@ -34,6 +34,18 @@ def _same(x: MetricPosterior, y: MetricPosterior) -> bool:
 def prob_greater(x: MetricPosterior, y: MetricPosterior, r: float = 0.0) -> float:
     """P(ν_X − ν_Y > r) for independent posteriors X, Y (exact, by quadrature).
 
+    Parameters
+    ----------
+    x, y : MetricPosterior
+        The posteriors of the two metric values ν_X and ν_Y.
+    r : float
+        Margin, as a fraction of the metric (0.005 is half an F1 point); must be ≥ 0 (default 0).
+
+    Returns
+    -------
+    float
+        The probability, clipped to [0, 1].
+
     Examples
     --------
     >>> from textbcv.stats.posterior import BetaPosterior
@@ -62,6 +74,18 @@ def prob_better(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0) -> di
     ``p_equivalent`` = the rest. Identical posteriors give exactly ½ / ½
     (exchangeability) and equal tails with a rope.
 
+    Parameters
+    ----------
+    a, b : MetricPosterior
+        Posteriors of systems A and B on one metric, taken as independent.
+    rope : float
+        Region of practical equivalence r, as a fraction of the metric (default 0: none).
+
+    Returns
+    -------
+    dict of str to float
+        ``p_b_better`` and ``p_a_better``, and with ``rope`` > 0 also ``p_equivalent``.
+
     Examples
     --------
     >>> from textbcv.stats.posterior import posteriors
@@ -84,6 +108,23 @@ def prob_better(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0) -> di
 def prob_better_mc(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0, draws: int = 10**6,
                    seed: int = 0) -> dict[str, float]:
     """Monte Carlo version of :func:`prob_better` (Algorithm 6.1, L = ``draws``), with standard errors.
+
+    Parameters
+    ----------
+    a, b : MetricPosterior
+        Posteriors of systems A and B on one metric, sampled independently.
+    rope : float
+        Region of practical equivalence r, as a fraction of the metric (default 0: none).
+    draws : int
+        L, draws from each posterior (default 10⁶).
+    seed : int
+        Seed of ``numpy.random.default_rng``; A's draws come first, then B's.
+
+    Returns
+    -------
+    dict of str to float
+        ``p_b_better``, ``p_a_better`` (and ``p_equivalent`` with a rope) as fractions of the draws;
+        ``se_b_better``, the binomial standard error √(p(1 − p)/L) of ``p_b_better``, at least 1/L; ``draws``.
 
     Examples
     --------
@@ -121,6 +162,18 @@ def decide(p_b_better: float | None, p_a_better: float | None, threshold: float 
     more than the rope. τ = 0.5 gives the thesis's rule (the larger
     probability wins; a tie at ½ decides nothing). ``None`` means the default.
 
+    Parameters
+    ----------
+    p_b_better, p_a_better : float or None
+        P(B better) and P(A better) of the pair (by more than the rope, with one); None where undefined.
+    threshold : float or None
+        τ, in [0.5, 1); None means :data:`THRESHOLD` (0.95).
+
+    Returns
+    -------
+    str
+        One of :data:`DECISIONS`.
+
     Examples
     --------
     >>> decide(0.97, 0.03), decide(0.7, 0.3), decide(0.7, 0.3, threshold=0.5), decide(0.5, 0.5, threshold=0.5)
@@ -149,6 +202,18 @@ def difference_density(a: MetricPosterior, b: MetricPosterior, d) -> np.ndarray:
     with the wider one's density inside — exact also when a density jumps at
     0 or 1 (a posterior of no true positives).
 
+    Parameters
+    ----------
+    a, b : MetricPosterior
+        Posteriors of systems A and B on one metric, taken as independent.
+    d : float or array_like
+        Values of the difference ν_B − ν_A, as fractions in [−1, 1].
+
+    Returns
+    -------
+    ndarray
+        The density at every ``d``, of ``d``'s shape (per unit of the metric as a fraction).
+
     Examples
     --------
     >>> from textbcv.stats.posterior import BetaPosterior
@@ -176,6 +241,18 @@ def difference_interval(a: MetricPosterior, b: MetricPosterior, alpha: float = 0
 
     Each end solves P(ν_B − ν_A > r) = 1 − alpha/2, resp. alpha/2, by Brent's method on
     :func:`prob_greater` (deterministic; no sampling).
+
+    Parameters
+    ----------
+    a, b : MetricPosterior
+        Posteriors of systems A and B on one metric, taken as independent.
+    alpha : float
+        The interval holds 1 − alpha of the posterior (default 0.05).
+
+    Returns
+    -------
+    (float, float)
+        Lower and upper end, as fractions in [−1, 1].
 
     Examples
     --------

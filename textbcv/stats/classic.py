@@ -75,6 +75,23 @@ __all__ = [
 def binomial_test(errors: int, n: int, eps0: float, alternative: str = "greater") -> ClassicResult:
     """Binomial test of one error rate ε from ``errors`` of ``n`` test examples (H0 ε ≤ ε0 for ``greater``).
 
+    Parameters
+    ----------
+    errors : int
+        Misclassified test examples, 0 ≤ ``errors`` ≤ ``n``.
+    n : int
+        Test examples, at least 1.
+    eps0 : float
+        The error rate ε0 of H0, strictly between 0 and 1.
+    alternative : {"greater", "less", "two-sided"}
+        H1: ε > ε0 (default), ε < ε0, or ε ≠ ε0.
+
+    Returns
+    -------
+    ClassicResult
+        Statistic the observed error rate ``errors / n``, the exact binomial p-value; ``n`` and ``eps0`` in the
+        details.
+
     Examples
     --------
     >>> round(binomial_test(40, 100, 0.3).p_value, 4)
@@ -97,6 +114,21 @@ def binomial_test(errors: int, n: int, eps0: float, alternative: str = "greater"
 
 def t_test(values: Sequence[float], mu0: float = 0.0, alpha: float = 0.05) -> ClassicResult:
     """t-test over k hold-out estimates: H0 μ = μ0, k − 1 df (scipy.stats.ttest_1samp); ``ci``: its 1 − α interval.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The k ≥ 2 estimates (e.g. error rates or scores of repeated hold-out runs).
+    mu0 : float
+        The mean μ0 of H0, in the units of ``values`` (default 0).
+    alpha : float
+        The interval ``ci`` is the 1 − alpha t interval of the mean (default 0.05).
+
+    Returns
+    -------
+    ClassicResult
+        Two-sided t with k − 1 df; ``mean`` and ``ci`` in the details (only ``mean`` when every estimate is equal
+        and the test is undefined).
 
     Examples
     --------
@@ -123,6 +155,16 @@ def t_test(values: Sequence[float], mu0: float = 0.0, alpha: float = 0.05) -> Cl
 
 def paired_t_test(values_a: Sequence[float], values_b: Sequence[float]) -> ClassicResult:
     """Paired k-fold t-test on per-fold values of A and B (scipy.stats.ttest_rel; statistic for B − A).
+
+    Parameters
+    ----------
+    values_a, values_b : sequence of float
+        The k ≥ 2 per-fold scores of systems A and B, in the same fold order.
+
+    Returns
+    -------
+    ClassicResult
+        Two-sided t of the differences B − A with k − 1 df; undefined when they do not vary.
 
     Examples
     --------
@@ -161,6 +203,17 @@ def _within_zero(d: np.ndarray) -> str | None:
 def paired_t_5x2cv(differences: Any) -> ClassicResult:
     """Dietterich's 5×2cv paired t-test: t = p_1^(1) / √(Σ s_i²/5), 5 df (m×2 in general: m df).
 
+    Parameters
+    ----------
+    differences : array_like, shape (m, 2)
+        Per-fold differences metric_B − metric_A: ``differences[j, k]`` of fold k of split j.
+        p_1^(1) is ``differences[0, 0]``.
+
+    Returns
+    -------
+    ClassicResult
+        Two-sided t with m df; undefined when every difference is 0 or no split has within-split spread.
+
     Examples
     --------
     >>> d = [[0.02, 0.01], [0.015, 0.03], [0.0, 0.02], [0.01, 0.01], [0.025, 0.005]]
@@ -183,6 +236,16 @@ def paired_t_5x2cv(differences: Any) -> ClassicResult:
 def combined_f_5x2cv(differences: Any) -> ClassicResult:
     """Alpaydin's combined 5×2cv F-test: F = ΣΣ p² / (2 Σ s_i²) ~ F(10, 5) (m×2: F(2m, m)).
 
+    Parameters
+    ----------
+    differences : array_like, shape (m, 2)
+        Per-fold differences metric_B − metric_A: ``differences[j, k]`` of fold k of split j.
+
+    Returns
+    -------
+    ClassicResult
+        F with df (2m, m) and its upper-tail p-value; undefined as for :func:`paired_t_5x2cv`.
+
     Examples
     --------
     >>> d = [[0.02, 0.01], [0.015, 0.03], [0.0, 0.02], [0.01, 0.01], [0.025, 0.005]]
@@ -203,6 +266,16 @@ def combined_f_5x2cv(differences: Any) -> ClassicResult:
 
 def combined_t_5x2cv(differences: Any) -> ClassicResult:
     """Yildiz's combined 5×2cv t-test: t = p̄ / √(Σ s_i² / 50), 5 df (m×2: p̄ / √(Σ s_i² / (2m·m)), m df).
+
+    Parameters
+    ----------
+    differences : array_like, shape (m, 2)
+        Per-fold differences metric_B − metric_A: ``differences[j, k]`` of fold k of split j.
+
+    Returns
+    -------
+    ClassicResult
+        Two-sided t with m df; undefined as for :func:`paired_t_5x2cv`.
 
     Examples
     --------
@@ -226,6 +299,16 @@ def blocked_t_3x2(differences: Any) -> ClassicResult:
     """Blocked 3×2 cv t-test (Wang et al. 2014): t = μ̂_3×2 / √Var2, Ĉ = 1, 5 df (m×2: 2m − 1 df).
 
     Var2 is the 1/(2m) variance of the 2m fold differences.
+
+    Parameters
+    ----------
+    differences : array_like, shape (m, 2)
+        Per-fold differences metric_B − metric_A: ``differences[j, k]`` of fold k of split j.
+
+    Returns
+    -------
+    ClassicResult
+        Two-sided t with 2m − 1 df; undefined when the 2m differences do not vary.
 
     Examples
     --------
@@ -253,6 +336,18 @@ def corrected_resampled_t(differences: Any, n_train: float, n_test: float) -> Cl
     J − 1 df. ``differences`` may be any shape (it is flattened: one value per
     repetition); ``n_train``, ``n_test`` are the sizes of a training and a test
     set (only their ratio matters).
+
+    Parameters
+    ----------
+    differences : array_like
+        The J ≥ 2 differences B − A, one per train/test repetition (any shape; flattened).
+    n_train, n_test : float
+        Examples in one training set and in one test set; positive.
+
+    Returns
+    -------
+    ClassicResult
+        Two-sided t with J − 1 df; ``ratio`` = n_test/n_train in the details.
 
     Examples
     --------
@@ -287,6 +382,7 @@ class PairTests:
     Attributes
     ----------
     m : int
+        Number of splits (2m folds).
     tests : tuple of ClassicResult
         In a fixed order: the 5×2cv tests (m = 5), the blocked 3×2 t (m = 3),
         Nadeau–Bengio's corrected t, Wilcoxon.
@@ -299,6 +395,13 @@ class PairTests:
     not_applicable: tuple[tuple[str, str], ...]
 
     def to_dict(self) -> dict:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            ``{"m", "tests": [ClassicResult.to_dict(), ...], "not_applicable": [{"test", "reason"}, ...]}``.
+        """
         return {"m": self.m, "tests": [t.to_dict() for t in self.tests],
                 "not_applicable": [{"test": t, "reason": r} for t, r in self.not_applicable]}
 
@@ -315,6 +418,16 @@ def mx2_tests(values_a: Any, values_b: Any) -> PairTests:
     need m = 5 and the blocked 3×2 t m = 3 (the designs they were published
     for); Nadeau–Bengio's corrected t (n_test/n_train = 1: two-fold halves)
     and Wilcoxon run on the 2m differences for any m.
+
+    Parameters
+    ----------
+    values_a, values_b : array_like
+        The 2m per-fold scores of systems A and B (m ≥ 1), flat in fold order or of shape (m, 2).
+
+    Returns
+    -------
+    PairTests
+        The tests this m supports and the names of the others with the reason.
 
     Examples
     --------

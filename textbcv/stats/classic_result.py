@@ -68,6 +68,12 @@ class ClassicResult:
     def to_dict(self) -> dict:
         """JSON-ready form (``df`` pairs as lists).
 
+        Returns
+        -------
+        dict
+            ``{"test", "name", "statistic", "df", "p_value", "form", "assumption", "undefined"}`` followed by the
+            entries of ``details``.
+
         Examples
         --------
         >>> from textbcv.stats.classic import combined_f_5x2cv

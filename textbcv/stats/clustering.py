@@ -53,6 +53,13 @@ class DesignEffect:
     clusters: int
 
     def to_dict(self) -> dict:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            ``{"deff": {metric: float or None}, "clusters": int}``, NaN and infinite design effects as None.
+        """
         return {"deff": {k: (None if not np.isfinite(v) else float(v)) for k, v in self.deff.items()},
                 "clusters": int(self.clusters)}
 
@@ -133,6 +140,19 @@ def design_effect(counts: np.ndarray, groups: Sequence[int] | np.ndarray | None 
 def pooled_design_effect(effects: Sequence[DesignEffect]) -> dict:
     """The design effect used for a system's pooled posterior: the mean over its folds, floored at 1.
 
+    Parameters
+    ----------
+    effects : sequence of DesignEffect
+        The design effects of the system's folds' test halves (:func:`design_effect`).
+
+    Returns
+    -------
+    dict of str to float
+        ``{"precision", "recall", "f1"}`` → the mean of the folds' finite design effects, at least 1; 1 where no
+        fold has a finite one.
+
+    Examples
+    --------
     >>> pooled_design_effect([DesignEffect({"precision": 2.0, "recall": 0.5, "f1": 3.0}, 10),
     ...                       DesignEffect({"precision": 4.0, "recall": 0.7, "f1": float("nan")}, 10)])
     {'precision': 3.0, 'recall': 1.0, 'f1': 3.0}

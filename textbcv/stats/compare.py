@@ -37,6 +37,18 @@ def fold_counts(folds: Any, m: int | None = None) -> np.ndarray:
     ``folds`` is a sequence of mappings with keys ``tp``, ``fp``, ``fn`` or an
     array-like of shape (2m, 3). Raises ``ValueError`` naming the fold.
 
+    Parameters
+    ----------
+    folds : sequence of mapping, or array_like of shape (2m, 3)
+        Every fold's TP, FP, FN (non-negative integers), in fold order.
+    m : int, optional
+        Number of splits; when given, exactly 2m folds are required.
+
+    Returns
+    -------
+    ndarray of shape (2m, 3), float
+        One row (tp, fp, fn) per fold.
+
     Examples
     --------
     >>> fold_counts([{"tp": 5, "fp": 1, "fn": 2}, {"tp": 4, "fp": 0, "fn": 3}], m=1)
@@ -73,6 +85,16 @@ def _label(metric: str) -> str:
 def fold_metrics(counts: np.ndarray) -> dict[str, np.ndarray]:
     """Precision, recall and F1 of each fold (0 where undefined, as conlleval).
 
+    Parameters
+    ----------
+    counts : ndarray of shape (2m, 3)
+        TP, FP, FN of every fold (:func:`fold_counts`).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``{"precision", "recall", "f1"}`` → the 2m per-fold values, as fractions.
+
     Examples
     --------
     >>> {k: v.tolist() for k, v in fold_metrics(np.array([[8., 2., 0.], [0., 0., 0.]])).items()}
@@ -91,6 +113,18 @@ def undefined_reason(metric: str, tp: float, fp: float, fn: float) -> str | None
     Precision needs a predicted chunk, recall a gold chunk, F1 either (with
     TP = 0 and FP + FN > 0 it is 0, a defined score).
 
+    Parameters
+    ----------
+    metric : {"precision", "recall", "f1"}
+        The metric; any other name raises ValueError.
+    tp, fp, fn : float
+        Chunk counts (e.g. pooled over the folds).
+
+    Returns
+    -------
+    str or None
+        ``"no predicted chunks"``, ``"no gold chunks"`` or ``"no gold and no predicted chunks"``; None when defined.
+
     Examples
     --------
     >>> undefined_reason("precision", 0, 0, 5), undefined_reason("recall", 0, 3, 0), undefined_reason("f1", 0, 3, 0)
@@ -104,6 +138,16 @@ def undefined_reason(metric: str, tp: float, fp: float, fn: float) -> str | None
 def pooled_scores(tp: float, fp: float, fn: float) -> dict[str, float | None]:
     """Precision, recall and F1 of pooled counts; None where undefined (:func:`undefined_reason`).
 
+    Parameters
+    ----------
+    tp, fp, fn : float
+        Chunk counts summed over the folds.
+
+    Returns
+    -------
+    dict
+        ``{"precision", "recall", "f1"}`` → the score as a fraction, or None where its denominator is 0.
+
     Examples
     --------
     >>> pooled_scores(8, 2, 0)
@@ -116,6 +160,16 @@ def pooled_scores(tp: float, fp: float, fn: float) -> dict[str, float | None]:
 
 def counts_scores(tp: int, fp: int, fn: int) -> dict:
     """Counts with their precision, recall and F1 (None where undefined, and then ``undefined``: metric → reason).
+
+    Parameters
+    ----------
+    tp, fp, fn : int
+        Chunk counts (e.g. one system's, pooled over the folds).
+
+    Returns
+    -------
+    dict
+        ``{"tp", "fp", "fn"}`` as ints, then :func:`pooled_scores`; plus ``"undefined"`` when a metric is.
 
     Examples
     --------
@@ -138,6 +192,22 @@ def credible_interval(posterior: MetricPosterior, estimate: float, alpha: float 
     from the estimate — then the one-sided interval of the same credibility
     on the estimate's side, [0, q(1 − alpha)] or [q(alpha), 1], which holds
     it. An estimate is never shown outside its own interval.
+
+    Parameters
+    ----------
+    posterior : MetricPosterior
+        The metric's posterior.
+    estimate : float
+        The pooled score shown, as a fraction.
+    alpha : float
+        The interval holds 1 − alpha of the posterior (default 0.05).
+
+    Returns
+    -------
+    interval : list of 2 float
+        Lower and upper end, as fractions.
+    kind : {"equal-tailed", "one-sided"}
+        Which interval it is.
 
     Examples
     --------
@@ -165,6 +235,27 @@ def adaptive_count_factor(counts: np.ndarray, m: int, metric: str, alpha: float 
     posterior under ``base`` is narrower than that, c is scaled down so
     that the posterior variance matches it (two fixed-point steps, since
     variance ∝ 1/c only up to the prior); otherwise the base factor is kept.
+
+    Parameters
+    ----------
+    counts : ndarray of shape (2m, 3)
+        TP, FP, FN of every fold of one system (:func:`fold_counts`).
+    m : int
+        Number of splits.
+    metric : {"precision", "recall", "f1"}
+        The metric whose posterior is widened.
+    alpha : float
+        Sets the t/z inflation of the target variance (default 0.05).
+    base : str
+        Variant of :func:`textbcv.stats.correlation.count_factor` giving the starting factor (default
+        ``"thesis"``, c_m; ``"rho"`` cannot be used, as no ρ are passed on).
+    prior : float
+        λ of the Beta(λ, λ) priors (default 1).
+
+    Returns
+    -------
+    float
+        The count factor c, at most the base factor.
 
     Examples
     --------
@@ -196,6 +287,32 @@ def system_posteriors(counts: np.ndarray, m: int, variant: str = "thesis", rho1:
     ``clustered`` needs ``deff``, the system's design effect per metric
     (:func:`textbcv.stats.clustering.pooled_design_effect`): c = 1/(2m) / max(1, deff).
 
+    Parameters
+    ----------
+    counts : ndarray of shape (2m, 3)
+        TP, FP, FN of every fold of the system (:func:`fold_counts`).
+    m : int
+        Number of splits.
+    variant : str
+        One of :data:`ALL_VARIANTS` (see :func:`bayes_answer`; default ``"thesis"``).
+    rho1, rho2 : float, optional
+        The correlations of the ``rho`` variant, in [0, 1].
+    prior : float
+        λ of the Beta(λ, λ) priors (default 1).
+    alpha : float
+        Passed to :func:`adaptive_count_factor` (``adaptive`` only; default 0.05).
+    deff : mapping of str to float, optional
+        The system's design effect per metric; required by ``clustered``, ignored otherwise.
+
+    Returns
+    -------
+    posteriors : dict of str to MetricPosterior
+        ``{"precision", "recall", "f1"}`` → the posterior from the pooled counts.
+    factors : dict of str to float
+        The count factor c of each metric (one value for all but ``adaptive`` and ``clustered``).
+
+    Examples
+    --------
     >>> folds = np.array([[90, 10, 12]] * 6, float)
     >>> _, c = system_posteriors(folds, 3, "clustered", deff={"precision": 2.0, "recall": 0.5, "f1": 4.0})
     >>> {k: round(v, 4) for k, v in c.items()}
@@ -229,6 +346,33 @@ def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.0
     """The ``textbcv test`` answer for per-fold counts of two or more systems, as JSON-ready dict.
 
     :func:`bayes_answer` with the same parameters, as its ``to_dict()``.
+
+    Parameters
+    ----------
+    systems_counts : mapping name → folds
+        Each system's 2m folds in fold order, as mappings with ``tp``, ``fp``, ``fn`` or a (2m, 3) array.
+    m : int
+        Number of splits.
+    alpha : float
+        Credible intervals are equal-tailed 1 − alpha (default 0.05).
+    rope : float, optional
+        Region of practical equivalence, as a fraction of the metric (0.005 is half an F1 point).
+    method : {"exact", "monte-carlo", "both"}
+        How P(better) is computed (default ``"exact"``).
+    variant : {"thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered"}
+        The count factor (default ``"thesis"``).
+    rho1, rho2 : float, optional
+        The correlations of the ``rho`` variant, in [0, 1].
+    threshold : float, optional
+        The decision rule's threshold, in [0.5, 1); None means 0.95.
+    prior : float
+        λ of the Beta(λ, λ) priors, ≥ 1 (default 1).
+    draws : int
+        Monte Carlo draws from each posterior (``monte-carlo`` and ``both``; default 10⁶).
+    seed : int
+        Seed of the Monte Carlo draws (default 0).
+    design_effects : mapping name → {metric: deff}, optional
+        Each system's design effect per metric; needed by ``clustered``.
 
     Returns
     -------
@@ -293,11 +437,19 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
         ``adaptive`` is :func:`adaptive_count_factor`; ``clustered`` divides
         the averaged-counts factor 1/(2m) by each system's design effect,
         :mod:`textbcv.stats.clustering`).
+    rho1, rho2 : float, optional
+        The within-pair and across-pair correlations of the ``rho`` variant, in [0, 1].
     threshold : float
         The decision rule's threshold (:func:`textbcv.stats.bayes.decide`):
         a side is called better when its probability is at least this
         (default 0.95; 0.5 gives the thesis's larger-probability rule).
         With a rope, ``equivalent`` is P(equivalent) ≥ threshold.
+    prior : float
+        λ of the Beta(λ, λ) priors of every metric, ≥ 1 (default 1, as the thesis).
+    draws : int
+        L, Monte Carlo draws from each posterior (``monte-carlo`` and ``both``; default 10⁶).
+    seed : int
+        Seed of the Monte Carlo draws (default 0); recorded with ``draws``.
     design_effects : mapping name → {metric: deff}, optional
         Needed by ``clustered``: each system's design effect per metric
         (:func:`textbcv.stats.clustering.pooled_design_effect`).

@@ -58,14 +58,29 @@ QUANTITIES = ("mean", "sigma2", "omega", "gamma", "rho1", "rho2", "var_mx2", "co
 
 @dataclass(frozen=True)
 class Estimate:
-    """A point estimate and its bootstrap interval (``low``, ``high``; NaN when the bootstrap is degenerate)."""
+    """A point estimate and its bootstrap interval (``low``, ``high``; NaN when the bootstrap is degenerate).
+
+    Attributes
+    ----------
+    value : float
+        The estimate from all R runs.
+    low, high : float
+        Ends of its bootstrap interval over the runs (NaN where undefined); ``x in estimate`` tests
+        low ≤ x ≤ high.
+    """
 
     value: float
     low: float
     high: float
 
     def to_dict(self) -> dict:
-        """``{"value", "low", "high"}`` with NaN as None (JSON-safe)."""
+        """``{"value", "low", "high"}`` with NaN as None (JSON-safe).
+
+        Returns
+        -------
+        dict
+            ``{"value": float or None, "low": ..., "high": ...}``.
+        """
         return {k: (v if math.isfinite(v) else None) for k, v in
                 (("value", self.value), ("low", self.low), ("high", self.high))}
 
@@ -79,6 +94,22 @@ class VarianceComponents:
 
     ``mean`` is the average m×2 estimate over the R runs; the other fields
     are described in :mod:`textbcv.stats.components`.
+
+    Attributes
+    ----------
+    R, m : int
+        Independent runs and splits per run.
+    confidence : float
+        Level of the bootstrap intervals.
+    n_resamples, seed : int
+        Bootstrap resamples of the runs, and their seed.
+    mean, sigma2, omega, gamma, rho1, rho2, var_mx2, count_factor : Estimate
+        μ̂ averaged over runs (in the scores' units), σ², ω, γ, Var(μ̂_m×2) (in their squares), and the ratios
+        ρ1 = ω/σ², ρ2 = γ/σ² and σ²/(2m var_mx2).
+    lambda_independent, lambda_pairs, lambda_5x2cv, lambda_corrected : Estimate
+        Mean within-run variance estimate over var_mx2, for each estimator V̂ of the module notes.
+    percentile_fallback : tuple of str
+        Quantities whose interval is the percentile interval of the resamples where they are defined.
     """
 
     R: int
@@ -102,7 +133,14 @@ class VarianceComponents:
     percentile_fallback: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        """Plain dict: the settings, then every figure as ``{"value", "low", "high"}``."""
+        """Plain dict: the settings, then every figure as ``{"value", "low", "high"}``.
+
+        Returns
+        -------
+        dict
+            Field name → value, in field order; :class:`Estimate` fields by :meth:`Estimate.to_dict`,
+            ``percentile_fallback`` as a list.
+        """
         out: dict = {}
         for f in fields(self):
             v = getattr(self, f.name)
@@ -112,6 +150,22 @@ class VarianceComponents:
 
 def fold_covariance(m: int, sigma2: float, omega: float, gamma: float) -> np.ndarray:
     """The 2m × 2m covariance of the fold scores (Lemma 1), folds ordered (split 0: k = 0, 1; split 1: ...).
+
+    Parameters
+    ----------
+    m : int
+        Number of splits.
+    sigma2 : float
+        σ², the variance of one fold's score (the diagonal).
+    omega : float
+        ω, the covariance of the two folds of one split.
+    gamma : float
+        γ, the covariance of folds of different splits.
+
+    Returns
+    -------
+    ndarray of shape (2m, 2m)
+        The covariance matrix.
 
     Examples
     --------

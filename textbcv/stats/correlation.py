@@ -39,6 +39,20 @@ def _check_m(m: int) -> int:
 def variance_factor(m: int, rho1: float, rho2: float) -> float:
     """``1 + ρ1 + (2m − 2) ρ2``: Var of the pooled m×2 estimate in units of σ²/(2m) (eq. 6.17).
 
+    Parameters
+    ----------
+    m : int
+        Number of splits, ≥ 1.
+    rho1 : float
+        ρ1, the correlation of the two folds of one split.
+    rho2 : float
+        ρ2, the correlation of folds of different splits.
+
+    Returns
+    -------
+    float
+        The factor (1 for independent folds, 2m when every fold is the same).
+
     Examples
     --------
     >>> variance_factor(3, 0.0, 0.0), variance_factor(3, 1.0, 1.0)
@@ -56,6 +70,16 @@ def thesis_count_factor(m: int) -> float:
     For m = 1 (one 2-fold pair) there is no across-pair correlation; the
     average is over ρ1 alone: c_1 = 2 ln(3/2) = 0.8109, which is also the
     limit of the closed form as m → 1.
+
+    Parameters
+    ----------
+    m : int
+        Number of splits, ≥ 1.
+
+    Returns
+    -------
+    float
+        c_m, in (0, 1].
 
     Examples
     --------
@@ -87,6 +111,13 @@ def count_factor(m: int, variant: str = "thesis", rho1: float | None = None, rho
         c = 1; ``averaged-counts``: ρ1 = ρ2 = 1, c = 1/(2m) (the older
         interval built on the average counts); ``rho``: explicit ``rho1``,
         ``rho2``, c = 1/(1+ρ1+(2m−2)ρ2).
+    rho1, rho2 : float, optional
+        The within-pair and across-pair correlations ρ1, ρ2 in [0, 1]; required by ``rho``, ignored otherwise.
+
+    Returns
+    -------
+    float
+        c, in (0, 1].
 
     Examples
     --------
@@ -114,6 +145,16 @@ def count_factor(m: int, variant: str = "thesis", rho1: float | None = None, rho
 def arrv(m: int) -> float:
     """Average variance-reduction rate from m to m+1 splits over ρ1, ρ2 ∈ (0, ½) (eq. 3.31–3.32).
 
+    Parameters
+    ----------
+    m : int
+        Number of splits before the extra one, ≥ 1.
+
+    Returns
+    -------
+    float
+        ARRV(m), the mean relative reduction of Var(μ̂_m×2), as a fraction.
+
     Examples
     --------
     >>> round(arrv(3), 4)
@@ -131,6 +172,18 @@ def arrv(m: int) -> float:
 def C_m(m: int, rho1: float, rho2: float) -> float:
     """True-correlation scale factor C_m (eq. 5.24): Var(μ̂_m×2) = C_m² E[Var2].
 
+    Parameters
+    ----------
+    m : int
+        Number of splits, ≥ 1.
+    rho1, rho2 : float
+        The within-pair and across-pair correlations ρ1, ρ2 of the fold estimates.
+
+    Returns
+    -------
+    float
+        C_m = √(g / (2m − g)), g = :func:`variance_factor`.
+
     Examples
     --------
     >>> round(C_m(3, 0.2, 0.3), 4)
@@ -142,6 +195,18 @@ def C_m(m: int, rho1: float, rho2: float) -> float:
 
 def f_m(m: int, rho1: float, rho2: float) -> float:
     """Degrees of freedom f_m of the scaled Var2 (eq. 5.20/5.25).
+
+    Parameters
+    ----------
+    m : int
+        Number of splits, ≥ 1.
+    rho1, rho2 : float
+        The within-pair and across-pair correlations ρ1, ρ2 of the fold estimates.
+
+    Returns
+    -------
+    float
+        f_m (2m − 1 for independent folds).
 
     Examples
     --------
@@ -157,6 +222,18 @@ def f_m(m: int, rho1: float, rho2: float) -> float:
 def v_m(m: int, rho1: float, rho2: float) -> float:
     """Scale v_m of Lemma 5.2: 2m Var2 / (v_m σ²) ~ χ²(f_m) (eq. 5.19).
 
+    Parameters
+    ----------
+    m : int
+        Number of splits, ≥ 1.
+    rho1, rho2 : float
+        The within-pair and across-pair correlations ρ1, ρ2 of the fold estimates.
+
+    Returns
+    -------
+    float
+        v_m.
+
     Examples
     --------
     >>> round(v_m(3, 0.0, 0.0) * f_m(3, 0.0, 0.0), 6)  # E[2m Var2/σ²] = 2m − 1 for independent folds
@@ -170,6 +247,16 @@ def v_m(m: int, rho1: float, rho2: float) -> float:
 def C_hat(m: int) -> float:
     """Ĉ_m = √((2m+1)/(2m−1)) (eq. 5.32: C_m at ρ1 = ρ2 = ½).
 
+    Parameters
+    ----------
+    m : int
+        Number of splits, ≥ 1.
+
+    Returns
+    -------
+    float
+        Ĉ_m.
+
     Examples
     --------
     >>> round(C_hat(3), 4)
@@ -181,6 +268,16 @@ def C_hat(m: int) -> float:
 
 def f_hat(m: int) -> int:
     """f̂_m = 2m − 1 (eq. 5.33).
+
+    Parameters
+    ----------
+    m : int
+        Number of splits, ≥ 1.
+
+    Returns
+    -------
+    int
+        f̂_m.
 
     Examples
     --------
@@ -205,6 +302,20 @@ def arrci(m: int, alpha: float = 0.05, corrected: bool = True) -> float:
     ``corrected=False`` reproduces the thesis's table 5.4 (computed with C_m
     where v_m belongs in eq. 5.23).
 
+    Parameters
+    ----------
+    m : int
+        Number of splits before the extra one, ≥ 1.
+    alpha : float
+        Level of the sequential test's interval (default 0.05).
+    corrected : bool
+        Use v_m in E[σ̂_m] (default True); False uses the thesis's printed C_m.
+
+    Returns
+    -------
+    float
+        ARRCI_α(m), the mean relative shortening of the expected half-width over ρ1, ρ2 ∈ (0, ½), as a fraction.
+
     Examples
     --------
     >>> round(arrci(4, 0.05, corrected=False), 4)  # table 5.4
@@ -223,6 +334,24 @@ def arrci(m: int, alpha: float = 0.05, corrected: bool = True) -> float:
 def choose_max_m(alpha: float = 0.05, gamma: float = 0.05, corrected: bool = True, m_start: int = 3,
                  limit: int = 100) -> int:
     """M: the smallest m ≥ m_start whose ARRCI_α(m) ≤ γ (extra splits then shorten the CI by < γ).
+
+    Parameters
+    ----------
+    alpha : float
+        Level of the sequential test's interval (default 0.05).
+    gamma : float
+        γ, the largest worthwhile relative shortening of the CI by one more split (default 0.05, i.e. 5%).
+    corrected : bool
+        Passed to :func:`arrci` (default True).
+    m_start : int
+        Smallest m considered (default 3).
+    limit : int
+        Largest m tried; ValueError if none up to it qualifies (default 100).
+
+    Returns
+    -------
+    int
+        M.
 
     Examples
     --------

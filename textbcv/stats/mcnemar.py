@@ -23,6 +23,22 @@ __all__ = ["mcnemar_table", "mcnemar"]
 def mcnemar_table(correct_a: Sequence[bool], correct_b: Sequence[bool]) -> np.ndarray:
     """2×2 table [[both right, A right B wrong], [A wrong B right, both wrong]] (mlxtend's layout).
 
+    Parameters
+    ----------
+    correct_a, correct_b : sequence of bool
+        Whether system A, resp. B, got each unit (chunk or token) of the test half right (True/False or 1/0),
+        one decision per unit, both over the same units in the same order.
+
+    Returns
+    -------
+    ndarray of shape (2, 2), int
+        The counts of units in each cell.
+
+    Raises
+    ------
+    ValueError
+        If either input is not one-dimensional, holds values other than 0/1, or they differ in length.
+
     Examples
     --------
     >>> mcnemar_table([1, 1, 0, 0, 1], [1, 0, 1, 0, 1]).tolist()
@@ -48,6 +64,21 @@ def mcnemar(table: Any, exact: bool = False, corrected: bool = True) -> ClassicR
     otherwise), or the exact two-sided binomial test of b out of b + c at ½
     (statistic min(b, c)). With no discordant unit (b + c = 0) the systems
     never disagree and the test is undefined.
+
+    Parameters
+    ----------
+    table : array_like, shape (2, 2)
+        Counts of units in :func:`mcnemar_table`'s layout; non-negative integers.
+    exact : bool
+        The exact binomial test instead of the χ² approximation (default False).
+    corrected : bool
+        With the χ² form, apply the continuity correction −1 (default True); ignored when ``exact``.
+
+    Returns
+    -------
+    ClassicResult
+        Statistic χ² (1 df) or min(b, c) (exact), the two-sided p-value, ``b`` and ``c`` in the details;
+        undefined when b + c = 0.
 
     Examples
     --------

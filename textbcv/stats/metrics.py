@@ -24,6 +24,17 @@ METRICS = ("precision", "recall", "f1")
 def metric_parts(tp: Any, fp: Any, fn: Any) -> dict[str, tuple[Any, Any]]:
     """``{metric: (numerator, denominator)}`` of precision, recall and F1.
 
+    Parameters
+    ----------
+    tp, fp, fn : number or ndarray
+        True positives, false positives and false negatives (chunk counts); arrays broadcast together.
+
+    Returns
+    -------
+    dict
+        ``{"precision": (TP, TP + FP), "recall": (TP, TP + FN), "f1": (2TP, 2TP + FP + FN)}``, each part of the
+        type of the inputs.
+
     Examples
     --------
     >>> metric_parts(8, 2, 0)
@@ -34,6 +45,16 @@ def metric_parts(tp: Any, fp: Any, fn: Any) -> dict[str, tuple[Any, Any]]:
 
 def ratios(counts: Any) -> dict[str, np.ndarray]:
     """Precision, recall and F1 of counts along the last axis (TP, FP, FN); 0 where a denominator is 0.
+
+    Parameters
+    ----------
+    counts : array_like, shape (..., 3)
+        TP, FP, FN along the last axis (e.g. one row per fold or per sentence).
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``{"precision", "recall", "f1"}`` → float arrays of shape ``counts.shape[:-1]``, as fractions in [0, 1].
 
     Examples
     --------
@@ -50,6 +71,18 @@ def linear_weights(metric: str, counts: Any) -> np.ndarray:
 
     The delta-method linearisation of the ratio at ``counts``: the change of the metric when counts
     ``x`` are added, to first order. Zeros when the denominator is 0.
+
+    Parameters
+    ----------
+    metric : {"precision", "recall", "f1"}
+        The ratio to linearise.
+    counts : sequence of 3 numbers
+        The (TP, FP, FN) at which it is linearised (e.g. a fold's or the pooled totals).
+
+    Returns
+    -------
+    ndarray of shape (3,)
+        The weights on TP, FP and FN (change of the metric, as a fraction, per added count).
 
     Examples
     --------

@@ -129,6 +129,16 @@ def chunk_f1(counts: Any) -> np.ndarray:
 
     The same number as :attr:`textbcv.scoring.Tally.f1` and conlleval's FB1 / 100.
 
+    Parameters
+    ----------
+    counts : array_like, shape (..., 3)
+        (tp, fp, fn) along the last axis, already summed over the sentences.
+
+    Returns
+    -------
+    ndarray of shape ``counts.shape[:-1]``
+        F1 as a fraction in [0, 1].
+
     Examples
     --------
     >>> chunk_f1([[3, 1, 2], [0, 0, 0]]).tolist()
@@ -154,8 +164,11 @@ class BootstrapResult:
     ci : tuple of float
         Equal-tailed percentile interval of ΔF1* at ``level``.
     level : float
+        Coverage of ``ci``, 1 − alpha.
     resamples : int
+        R, the bootstrap resamples.
     seed : int
+        Seed of the resampling.
     """
 
     delta: float
@@ -166,7 +179,13 @@ class BootstrapResult:
     seed: int
 
     def to_dict(self) -> dict:
-        """JSON-ready form."""
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            ``{"delta", "p_value", "ci", "level", "resamples", "seed"}``, ``ci`` as a list.
+        """
         return {"delta": self.delta, "p_value": self.p_value, "ci": list(self.ci), "level": self.level,
                 "resamples": self.resamples, "seed": self.seed}
 
@@ -182,7 +201,9 @@ class RandomizationResult:
     p_value : float
         Two-sided: (c + 1) / (R + 1), c the shuffles with |ΔF1| at least the observed one.
     shuffles : int
+        R, the random shuffles.
     seed : int
+        Seed of the shuffles.
     """
 
     delta: float
@@ -191,7 +212,13 @@ class RandomizationResult:
     seed: int
 
     def to_dict(self) -> dict:
-        """JSON-ready form."""
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            ``{"delta", "p_value", "shuffles", "seed"}``.
+        """
         return {"delta": self.delta, "p_value": self.p_value, "shuffles": self.shuffles, "seed": self.seed}
 
 
@@ -208,7 +235,9 @@ class OneSplitResult:
     delta : float
         F1(B) − F1(A).
     bootstrap : BootstrapResult
+        The paired bootstrap (:func:`paired_bootstrap`).
     randomization : RandomizationResult
+        The approximate randomization test (:func:`approximate_randomization`).
     """
 
     sentences: int
@@ -220,6 +249,12 @@ class OneSplitResult:
 
     def to_dict(self) -> dict:
         """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            ``{"sentences", "f1_a", "f1_b", "delta_f1", "bootstrap", "randomization"}``, the tests by their
+            ``to_dict``; note the key ``delta_f1`` for the attribute ``delta``.
 
         Examples
         --------
@@ -410,6 +445,11 @@ def one_split_tests(a: Any, b: Any, resamples: int = RESAMPLES, shuffles: int = 
         Seed of both (each starts its own generator from it).
     alpha : float
         Level of the bootstrap interval (1 − alpha).
+
+    Returns
+    -------
+    OneSplitResult
+        The sentence count, both systems' corpus-level F1 and ΔF1, and both tests.
 
     Examples
     --------

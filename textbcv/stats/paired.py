@@ -106,6 +106,13 @@ class PairedVariances:
     fold_cov: np.ndarray
 
     def to_dict(self) -> dict:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            Every field by name, arrays as (nested) lists of float.
+        """
         return {"fold_delta": [float(x) for x in self.fold_delta], "fold_a": [float(x) for x in self.fold_a],
                 "fold_b": [float(x) for x in self.fold_b], "pooled_delta": float(self.pooled_delta),
                 "pooled_a": float(self.pooled_a), "pooled_b": float(self.pooled_b), "clusters": int(self.clusters),
@@ -223,11 +230,13 @@ class PairedDifference:
     df : float
         Degrees of freedom of the Student t (``inf`` when the variance is exact).
     m : int
+        Number of splits (2m folds).
     clusters : int
         Clusters behind ``var_test``.
     correlation : float
         Correlation of the two systems' linearised errors over the clusters (pooled).
     metric : str
+        The metric of Δ: ``"f1"``, ``"precision"`` or ``"recall"``.
     cluster_unit : {"documents", "sentences"}
         What the clusters are.
     var_seed : float or None
@@ -267,10 +276,12 @@ class PairedDifference:
 
     @property
     def var(self) -> float:
+        """The posterior variance of Δ: ``var_test + var_train + var_model`` (a fraction squared)."""
         return self.var_test + self.var_train + self.var_model
 
     @property
     def sd(self) -> float:
+        """The posterior scale of Δ, √``var`` (a fraction)."""
         return float(np.sqrt(self.var))
 
     def _dist(self) -> Any:
@@ -280,14 +291,37 @@ class PairedDifference:
         return sst.t(self.df, loc=self.estimate, scale=self.sd)
 
     def interval(self, alpha: float = 0.05) -> tuple[float, float]:
-        """Equal-tailed 1 − alpha credible interval of Δ."""
+        """Equal-tailed 1 − alpha credible interval of Δ.
+
+        Parameters
+        ----------
+        alpha : float
+            The interval holds 1 − alpha of the posterior (default 0.05).
+
+        Returns
+        -------
+        (float, float)
+            Lower and upper end, as fractions (both ``estimate`` when sd = 0; not clipped to [−1, 1]).
+        """
         if self.sd == 0:
             return self.estimate, self.estimate
         d = self._dist()
         return float(d.ppf(alpha / 2)), float(d.isf(alpha / 2))
 
     def prob_better(self, rope: float = 0.0) -> dict[str, float]:
-        """P(Δ > rope), P(Δ < −rope) and, with a rope, P(equivalent) — closed form, no sampling."""
+        """P(Δ > rope), P(Δ < −rope) and, with a rope, P(equivalent) — closed form, no sampling.
+
+        Parameters
+        ----------
+        rope : float
+            Region of practical equivalence, as a fraction of the metric (default 0: none).
+
+        Returns
+        -------
+        dict of str to float
+            ``p_b_better``, ``p_a_better`` (1 − ``p_b_better`` without a rope) and, with a rope > 0,
+            ``p_equivalent``; with sd = 0 the probabilities are 0 or 1 (½ each for Δ = 0 without a rope).
+        """
         if self.sd == 0:
             p_b, p_a = float(self.estimate > rope), float(self.estimate < -rope)
             if rope == 0 and self.estimate == 0:
@@ -303,7 +337,18 @@ class PairedDifference:
     def at_m(self, m: int) -> PairedDifference:
         """The posterior this comparison would have with ``m`` splits on the same sentences (same estimate):
         the test part's unshared share and the model noise fall as 1/m, the training sets' part stays;
-        the degrees of freedom of the parts estimated from splits grow with m."""
+        the degrees of freedom of the parts estimated from splits grow with m.
+
+        Parameters
+        ----------
+        m : int
+            The number of splits to project to.
+
+        Returns
+        -------
+        PairedDifference
+            A copy with ``var_test``, ``var_model``, ``df`` and ``m`` for ``m`` splits.
+        """
         r = self.m / m
         var_test = self.var_test * (self.test_shared + (1 - self.test_shared) * r)
         var_model = self.var_model * r
@@ -318,6 +363,18 @@ class PairedDifference:
         about a true Δ with this posterior's sd, that happens with probability Φ((Δ − q·sd)/sd), so
         the gain is (q + z_power)·sd.
 
+        Parameters
+        ----------
+        power : float
+            Probability of calling B better, in (0, 1) (default 0.8).
+        threshold : float
+            The decision rule's threshold on P(B better) (default 0.95).
+
+        Returns
+        -------
+        float
+            The smallest true Δ, as a fraction (× 100 for points).
+
         Examples
         --------
         >>> p = PairedDifference(0.0, 0.002 ** 2, 0.0, 0.0, float("inf"), 3, 500, 0.8)
@@ -329,17 +386,50 @@ class PairedDifference:
 
     def power(self, delta: float, threshold: float = 0.95) -> float:
         """The probability that this design calls B better (P ≥ ``threshold``) when the true Δ is ``delta``
-        (the inverse of :meth:`detectable`)."""
+        (the inverse of :meth:`detectable`).
+
+        Parameters
+        ----------
+        delta : float
+            The true Δ, as a fraction.
+        threshold : float
+            The decision rule's threshold on P(B better) (default 0.95).
+
+        Returns
+        -------
+        float
+            The probability (0 or 1 when sd = 0).
+        """
         if self.sd == 0:
             return float(delta > 0)
         q = float(sst.t.ppf(threshold, self.df)) if np.isfinite(self.df) else float(sst.norm.ppf(threshold))
         return float(sst.norm.cdf(delta / self.sd - q))
 
     def density(self, d: Any) -> np.ndarray:
-        """The posterior density of Δ at ``d`` (a fraction)."""
+        """The posterior density of Δ at ``d`` (a fraction).
+
+        Parameters
+        ----------
+        d : float or array_like
+            Values of Δ, as fractions.
+
+        Returns
+        -------
+        ndarray
+            The Student t (Normal for infinite ``df``) density at every ``d``.
+        """
         return self._dist().pdf(np.asarray(d, dtype=float))
 
     def to_dict(self) -> dict:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            ``metric``, ``estimate``, ``sd``, the three variance parts, ``df`` (None when infinite), ``m``,
+            ``clusters``, ``correlation`` (None when NaN), ``cluster_unit``, ``test_shared``, and ``var_seed``
+            when set.
+        """
         return {"metric": self.metric, "estimate": self.estimate, "sd": self.sd, "var_test": self.var_test,
                 "var_train": self.var_train, "var_model": self.var_model,
                 "df": None if not np.isfinite(self.df) else self.df, "m": self.m, "clusters": self.clusters,
@@ -349,7 +439,18 @@ class PairedDifference:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> PairedDifference:
-        """Read :meth:`to_dict` back (``sd`` is derived, so not read)."""
+        """Read :meth:`to_dict` back (``sd`` is derived, so not read).
+
+        Parameters
+        ----------
+        d : mapping
+            A dict of :meth:`to_dict`; ``estimate``, the variance parts, ``m`` and ``clusters`` are required.
+
+        Returns
+        -------
+        PairedDifference
+            ``df`` None read as infinite, ``correlation`` None as NaN.
+        """
         df = d.get("df")
         corr = d.get("correlation")
         return cls(float(d["estimate"]), float(d["var_test"]), float(d["var_train"]), float(d["var_model"]),
@@ -368,6 +469,18 @@ def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[
     sample variance of their scores is seed noise only; the fold's Δ averages S seeds of each system, so its
     seed variance is v_A/S_A + v_B/S_B, and the mean of 2m folds has the mean of those over 2m. None when
     neither system has two seeds on a fold.
+
+    Parameters
+    ----------
+    seeds_a, seeds_b : sequence of ndarray of shape (S, 3)
+        Per fold (2m of them, in the same order for both), each seed's fold totals TP, FP, FN.
+    metric : {"f1", "precision", "recall"}
+        The metric of Δ (default ``"f1"``).
+
+    Returns
+    -------
+    float or None
+        The seed variance of the pooled Δ (a fraction squared), or None.
 
     Examples
     --------
@@ -402,7 +515,30 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
                                    metric: str = "f1") -> PairedDifference:
     """:class:`PairedDifference` from cluster cross-products (:func:`cluster_cross_products`) and the first 2m
     folds' totals of each system, folds in split order (split 0's two directions, then split 1's, ...);
-    see :func:`paired_variances` for the arguments."""
+    see :func:`paired_variances` for the arguments.
+
+    Parameters
+    ----------
+    S : ndarray (F·2K, F·2K)
+        Cross products of cluster vectors, each fold block holding system A's K columns then B's.
+    clusters : int
+        Number of clusters behind ``S``.
+    counts_a, counts_b : array (n_folds, 3)
+        Fold totals (TP, FP, FN) of each system; the first 2m rows are used.
+    m : int
+        Number of splits, ≥ 1.
+    layout : {"tp,fp,fn", "tp,fp+fn"}
+        The K columns of one system in a fold block.
+    fold_clusters : sequence of int, optional
+        Clusters tested by each fold (the first 2m are used); default ``clusters`` for every fold.
+    metric : {"f1", "precision", "recall"}
+        The metric of Δ (precision and recall need layout ``"tp,fp,fn"``).
+
+    Returns
+    -------
+    PairedDifference
+        With ``cluster_unit`` ``"sentences"`` and no ``var_seed`` (set them with :func:`dataclasses.replace`).
+    """
     ca = np.asarray(counts_a, dtype=float)[: 2 * m]
     cb = np.asarray(counts_b, dtype=float)[: 2 * m]
     if m < 1 or len(ca) != 2 * m or len(cb) != 2 * m:
@@ -456,6 +592,7 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
     m : int
         Number of splits (2m folds are used, in split order: split 0's two directions, then split 1's).
     metric : {"f1", "precision", "recall"}
+        The metric of Δ (default ``"f1"``).
 
     Returns
     -------
@@ -509,7 +646,9 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
         The cluster of every test sentence of fold f (a document id, else the sentence's index in
         the corpus), one numbering for all folds.
     m : int
+        Number of splits (the first 2m folds are used).
     metrics : sequence of str
+        The metrics of Δ, among ``"precision"``, ``"recall"``, ``"f1"`` (default all three).
     cluster_unit : {"documents", "sentences"}
         What the clusters are (recorded in each result).
     seed_counts : mapping name → sequence of 2m (S, 3) arrays, optional

@@ -78,6 +78,20 @@ def latent_grid(alpha: float, beta: float, n: int = _NODES) -> tuple[np.ndarray,
     the mode with ``log1p`` (stable for parameters up to 10^10) and the
     weights are normalised to sum to 1, so no Beta function is needed.
 
+    Parameters
+    ----------
+    alpha, beta : float
+        Parameters of the latent Beta, ≥ 1.
+    n : int
+        Nodes in all, shared equally by the 10 panels (default 160).
+
+    Returns
+    -------
+    t : ndarray
+        The nodes, values of W in [0, 1] (nodes of zero weight dropped; one node, the mean, for a point mass).
+    w : ndarray
+        Their weights, summing to 1.
+
     Examples
     --------
     >>> t, w = latent_grid(3.0, 5.0)
@@ -108,6 +122,22 @@ def truncated_latent_grid(alpha: float, beta: float, lo, hi, n: int = _NODES) ->
     is integrated exactly as a smooth one; weights are normalised by the
     whole distribution's mass. Returns nodes and weights of shape
     ``lo.shape + (nodes,)``.
+
+    Parameters
+    ----------
+    alpha, beta : float
+        Parameters of the latent Beta, ≥ 1.
+    lo, hi : array_like
+        Bounds on W (latent values in [0, 1]), of one shape.
+    n : int
+        Nodes for each pair of bounds, shared equally by the 10 panels (default 160).
+
+    Returns
+    -------
+    t : ndarray of shape ``lo.shape + (nodes,)``
+        The nodes, values of W.
+    w : ndarray of shape ``lo.shape + (nodes,)``
+        Their weights; summed over the last axis, P(lo ≤ W ≤ hi).
 
     Examples
     --------
@@ -143,6 +173,11 @@ class MetricPosterior:
     """A posterior ν = to_metric(W), W ~ Beta(alpha, beta) latent, to_metric increasing on [0, 1].
 
     Subclasses define the map; all quantiles and CDFs go through the latent Beta.
+
+    Parameters
+    ----------
+    alpha, beta : float
+        Parameters of the latent Beta W; finite and ≥ 1 (ValueError otherwise).
     """
 
     alpha: float
@@ -155,59 +190,171 @@ class MetricPosterior:
     # --- the monotone map (identity here) -------------------------------------------
     @staticmethod
     def to_metric(w):
+        """The metric value of latent ``w`` (the identity here).
+
+        Parameters
+        ----------
+        w : float or array_like
+            Values of the latent W, in [0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            The metric ν, as a fraction.
+        """
         return w
 
     @staticmethod
     def to_latent(t):
+        """The latent value of metric value ``t``, the inverse of :meth:`to_metric` (the identity here).
+
+        Parameters
+        ----------
+        t : float or array_like
+            Values of the metric ν, as fractions in [0, 1].
+
+        Returns
+        -------
+        float or ndarray
+            The latent W.
+        """
         return t
 
     # --- distribution ---------------------------------------------------------------
     def pdf(self, t):
-        """Density of ν (each subclass gives its own)."""
+        """Density of ν (each subclass gives its own).
+
+        Parameters
+        ----------
+        t : float or array_like
+            Values of the metric ν, as fractions.
+        """
         raise NotImplementedError
 
     def mode(self) -> float:
-        """Posterior mode (each subclass gives its own)."""
+        """Posterior mode (each subclass gives its own).
+
+        Returns
+        -------
+        float
+            The mode of ν, as a fraction.
+        """
         raise NotImplementedError
 
     def cdf(self, t):
-        """P(ν ≤ t)."""
+        """P(ν ≤ t).
+
+        Parameters
+        ----------
+        t : float or array_like
+            Values of the metric ν, as fractions (clipped to [0, 1]).
+
+        Returns
+        -------
+        ndarray
+            The probabilities, of ``t``'s shape.
+        """
         t = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)
         return special.betainc(self.alpha, self.beta, self.to_latent(t))
 
     def sf(self, t):
-        """P(ν > t)."""
+        """P(ν > t).
+
+        Parameters
+        ----------
+        t : float or array_like
+            Values of the metric ν, as fractions (clipped to [0, 1]).
+
+        Returns
+        -------
+        ndarray
+            The probabilities, of ``t``'s shape (accurate in the upper tail, unlike 1 − :meth:`cdf`).
+        """
         t = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)
         return special.betaincc(self.alpha, self.beta, self.to_latent(t))
 
     def ppf(self, q):
-        """Quantile function."""
+        """Quantile function.
+
+        Parameters
+        ----------
+        q : float or array_like
+            Probabilities in [0, 1].
+
+        Returns
+        -------
+        ndarray
+            The values of ν, as fractions, with P(ν ≤ value) = q.
+        """
         return self.to_metric(special.betaincinv(self.alpha, self.beta, np.asarray(q, dtype=float)))
 
     def interval(self, alpha: float = 0.05) -> tuple[float, float]:
-        """Equal-tailed (1 − alpha) credible interval (eq. 6.34–6.36)."""
+        """Equal-tailed (1 − alpha) credible interval (eq. 6.34–6.36).
+
+        Parameters
+        ----------
+        alpha : float
+            The interval holds 1 − alpha of the posterior (default 0.05).
+
+        Returns
+        -------
+        (float, float)
+            The alpha/2 and 1 − alpha/2 quantiles, as fractions.
+        """
         lo, hi = self.ppf([alpha / 2, 1 - alpha / 2])
         return float(lo), float(hi)
 
     def mean(self) -> float:
-        """Posterior mean."""
+        """Posterior mean.
+
+        Returns
+        -------
+        float
+            E[ν] as a fraction, by quadrature over the latent Beta.
+        """
         t, w = latent_grid(self.alpha, self.beta)
         return float(w @ self.to_metric(t))
 
     def var(self) -> float:
-        """Posterior variance."""
+        """Posterior variance.
+
+        Returns
+        -------
+        float
+            Var(ν) (a fraction squared), by quadrature over the latent Beta.
+        """
         t, w = latent_grid(self.alpha, self.beta)
         v = self.to_metric(t)
         mu = w @ v
         return float(w @ (v - mu) ** 2)
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """``size`` draws (seeded through ``rng``)."""
+        """``size`` draws (seeded through ``rng``).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The source of randomness.
+        size : int
+            Number of draws.
+
+        Returns
+        -------
+        ndarray of shape (size,)
+            Draws of ν, as fractions.
+        """
         return self.to_metric(rng.beta(self.alpha, self.beta, size))
 
 
 class BetaPosterior(MetricPosterior):
     """Precision ~ Beta(TP_e + λ, FP_e + λ) or recall ~ Beta(TP_e + λ, FN_e + λ) (eq. 6.31–6.32).
+
+    Parameters
+    ----------
+    alpha : float
+        TP_e + λ.
+    beta : float
+        FP_e + λ (precision) or FN_e + λ (recall).
 
     Examples
     --------
@@ -217,7 +364,18 @@ class BetaPosterior(MetricPosterior):
     """
 
     def pdf(self, t):
-        """Beta density."""
+        """Beta density.
+
+        Parameters
+        ----------
+        t : float or array_like
+            Values of the metric, as fractions.
+
+        Returns
+        -------
+        ndarray
+            The Beta(alpha, beta) density at ``t``, 0 outside [0, 1].
+        """
         t = np.asarray(t, dtype=float)
         with np.errstate(divide="ignore"):
             logf = (special.xlogy(self.alpha - 1, t) + special.xlog1py(self.beta - 1, -t)
@@ -225,11 +383,24 @@ class BetaPosterior(MetricPosterior):
         return np.where((t >= 0) & (t <= 1), np.exp(logf), 0.0)
 
     def mode(self) -> float:
-        """(α − 1)/(α + β − 2): with λ = 1, the pooled precision or recall (eq. 6.20, 6.23)."""
+        """(α − 1)/(α + β − 2): with λ = 1, the pooled precision or recall (eq. 6.20, 6.23).
+
+        Returns
+        -------
+        float
+            The mode, as a fraction (0.5 for the uniform Beta(1, 1)).
+        """
         s = self.alpha + self.beta - 2
         return (self.alpha - 1) / s if s > 0 else 0.5
 
     def mean(self) -> float:
+        """α / (α + β), in closed form.
+
+        Returns
+        -------
+        float
+            The posterior mean, as a fraction.
+        """
         return self.alpha / (self.alpha + self.beta)
 
 
@@ -238,6 +409,13 @@ class F1Posterior(MetricPosterior):
 
     ``alpha`` = b = TP_e + λ and ``beta`` = a = FP_e + FN_e + 2λ (note the
     order: the thesis's (a, b) are this Beta's (beta, alpha)).
+
+    Parameters
+    ----------
+    alpha : float
+        b = TP_e + λ.
+    beta : float
+        a = FP_e + FN_e + 2λ.
 
     Examples
     --------
@@ -248,11 +426,35 @@ class F1Posterior(MetricPosterior):
 
     @staticmethod
     def to_metric(w):
+        """f1 = 2w / (1 + w).
+
+        Parameters
+        ----------
+        w : float or array_like
+            Values of the latent W, in [0, 1].
+
+        Returns
+        -------
+        ndarray
+            F1, as a fraction.
+        """
         w = np.asarray(w, dtype=float)
         return 2.0 * w / (1.0 + w)
 
     @staticmethod
     def to_latent(t):
+        """w = t / (2 − t), the inverse of :meth:`to_metric`.
+
+        Parameters
+        ----------
+        t : float or array_like
+            Values of F1, as fractions in [0, 1].
+
+        Returns
+        -------
+        ndarray
+            The latent W.
+        """
         t = np.asarray(t, dtype=float)
         return t / (2.0 - t)
 
@@ -267,7 +469,18 @@ class F1Posterior(MetricPosterior):
         return self.alpha
 
     def pdf(self, t):
-        """2^a (1−t)^(a−1) (2−t)^(−a−b) t^(b−1) / B(a, b) on [0, 1] (eq. 6.10)."""
+        """2^a (1−t)^(a−1) (2−t)^(−a−b) t^(b−1) / B(a, b) on [0, 1] (eq. 6.10).
+
+        Parameters
+        ----------
+        t : float or array_like
+            Values of F1, as fractions.
+
+        Returns
+        -------
+        ndarray
+            The density at ``t``, 0 outside [0, 1].
+        """
         t = np.asarray(t, dtype=float)
         a, b = self.a, self.b
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -276,7 +489,13 @@ class F1Posterior(MetricPosterior):
         return np.where((t >= 0) & (t <= 1), np.exp(logf), 0.0)
 
     def mode(self) -> float:
-        """Root of 2t² + (a + 2b − 5)t − 2(b − 1) = 0 in [0, 1] (d log pdf / dt = 0)."""
+        """Root of 2t² + (a + 2b − 5)t − 2(b − 1) = 0 in [0, 1] (d log pdf / dt = 0).
+
+        Returns
+        -------
+        float
+            The mode of F1, as a fraction.
+        """
         a, b = self.a, self.b
         d = a + 2 * b - 5
         disc = math.sqrt(d * d + 16 * (b - 1))
@@ -284,7 +503,20 @@ class F1Posterior(MetricPosterior):
         return min(max(t, 0.0), 1.0)
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """The Gamma construction: f1 = 2U/(2U + V), U ~ Gamma(b), V ~ Gamma(a)."""
+        """The Gamma construction: f1 = 2U/(2U + V), U ~ Gamma(b), V ~ Gamma(a).
+
+        Parameters
+        ----------
+        rng : numpy.random.Generator
+            The source of randomness (U's draws first, then V's).
+        size : int
+            Number of draws.
+
+        Returns
+        -------
+        ndarray of shape (size,)
+            Draws of F1, as fractions.
+        """
         u = rng.standard_gamma(self.b, size)
         v = rng.standard_gamma(self.a, size)
         return 2 * u / (2 * u + v)
@@ -292,6 +524,18 @@ class F1Posterior(MetricPosterior):
 
 def effective_counts(tp: float, fp: float, fn: float, c: float) -> tuple[float, float, float]:
     """(TP_e, FP_e, FN_e) = c · (ΣTP, ΣFP, ΣFN) (eq. 6.21–6.24).
+
+    Parameters
+    ----------
+    tp, fp, fn : float
+        Counts summed over all 2m folds.
+    c : float
+        Count factor (:func:`textbcv.stats.correlation.count_factor`).
+
+    Returns
+    -------
+    (float, float, float)
+        The effective counts TP_e, FP_e, FN_e.
 
     Examples
     --------
@@ -312,6 +556,11 @@ def posteriors(tp: float, fp: float, fn: float, c: float = 1.0, prior: float = 1
         Count factor (:func:`textbcv.stats.correlation.count_factor`).
     prior : float
         λ of the Beta(λ, λ) priors; λ ≥ 1 (the thesis uses 1).
+
+    Returns
+    -------
+    dict of str to MetricPosterior
+        ``"precision"`` and ``"recall"``: :class:`BetaPosterior`; ``"f1"``: :class:`F1Posterior`.
 
     Examples
     --------

@@ -57,6 +57,19 @@ def wilcoxon(values_a: Sequence[float] | np.ndarray, values_b: Sequence[float] |
     mid-ranks when they do (n ≤ 13); beyond that (n > 50 without ties, n > 13
     with) it is the normal approximation. ``form`` says which.
 
+    Parameters
+    ----------
+    values_a, values_b : sequence of float
+        Paired scores of systems A and B (e.g. per fold or per data set), as many of each.
+    **kwargs
+        Passed to ``scipy.stats.wilcoxon`` (e.g. ``method``, ``alternative``).
+
+    Returns
+    -------
+    ClassicResult
+        Statistic min(R+, R−) (scipy's R+ with a one-sided ``alternative``), the p-value, ``n_nonzero`` in the details;
+        undefined when every difference is 0.
+
     Examples
     --------
     >>> r = wilcoxon([0.8, 0.7, 0.9, 0.6, 0.75, 0.85], [0.82, 0.74, 0.89, 0.67, 0.81, 0.88])
@@ -108,6 +121,7 @@ class FriedmanResult:
     chi2_uncorrected : float
         12N/(k(k+1)) [Σ R_j² − k(k+1)²/4].
     alpha : float
+        Level of the critical differences.
     nemenyi_cd, bonferroni_dunn_cd : float
         Critical differences of average ranks at ``alpha``.
     """
@@ -123,11 +137,25 @@ class FriedmanResult:
     bonferroni_dunn_cd: float
 
     def differing_pairs(self) -> list[tuple[int, int]]:
-        """Pairs (i, j), i < j, whose average ranks differ by more than the Nemenyi CD."""
+        """Pairs (i, j), i < j, whose average ranks differ by more than the Nemenyi CD.
+
+        Returns
+        -------
+        list of (int, int)
+            Column indices of the systems, in order.
+        """
         r = self.average_ranks
         return [(i, j) for i in range(self.k) for j in range(i + 1, self.k) if abs(r[i] - r[j]) > self.nemenyi_cd]
 
     def to_dict(self) -> dict:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            Every field (the tests by :meth:`ClassicResult.to_dict`), then ``nemenyi_differing_pairs``
+            (:meth:`differing_pairs`, as lists).
+        """
         return {"average_ranks": list(self.average_ranks), "n": self.n, "k": self.k, "chi2": self.chi2.to_dict(),
                 "iman_davenport": self.iman_davenport.to_dict(), "chi2_uncorrected": self.chi2_uncorrected,
                 "alpha": self.alpha, "nemenyi_cd": self.nemenyi_cd, "bonferroni_dunn_cd": self.bonferroni_dunn_cd,
@@ -138,6 +166,20 @@ def friedman(values: Any, higher_is_better: bool = True, alpha: float = 0.05) ->
     """Friedman test over N data sets × k systems, Iman–Davenport F, Nemenyi and Bonferroni–Dunn CDs (Demšar 2006).
 
     ``values[i, j]`` is the score of system j on data set (block) i.
+
+    Parameters
+    ----------
+    values : array_like, shape (N, k)
+        Scores of k ≥ 3 systems on N ≥ 2 data sets.
+    higher_is_better : bool
+        Rank the highest score 1 (default True, for scores); False for losses such as error rates.
+    alpha : float
+        Level of the critical differences (default 0.05).
+
+    Returns
+    -------
+    FriedmanResult
+        Average ranks, both forms of the test and both critical differences.
 
     Examples
     --------
@@ -197,6 +239,20 @@ def _k_n(k: Any, N: Any) -> tuple[int, int]:
 def nemenyi_cd(k: int, N: int, alpha: float = 0.05) -> float:
     """Nemenyi critical difference q_α √(k(k+1)/(6N)), q_α = studentized range quantile / √2.
 
+    Parameters
+    ----------
+    k : int
+        Number of systems, ≥ 2.
+    N : int
+        Number of data sets, ≥ 1.
+    alpha : float
+        Family-wise level, strictly between 0 and 1 (default 0.05).
+
+    Returns
+    -------
+    float
+        The critical difference of average ranks (in ranks).
+
     Examples
     --------
     >>> round(nemenyi_cd(3, 4), 3)
@@ -214,6 +270,20 @@ def nemenyi_cd(k: int, N: int, alpha: float = 0.05) -> float:
 
 def bonferroni_dunn_cd(k: int, N: int, alpha: float = 0.05) -> float:
     """Bonferroni–Dunn critical difference against a control: z_{α/(2(k−1))} √(k(k+1)/(6N)).
+
+    Parameters
+    ----------
+    k : int
+        Number of systems including the control, ≥ 2.
+    N : int
+        Number of data sets, ≥ 1.
+    alpha : float
+        Family-wise level over the k − 1 comparisons, strictly between 0 and 1 (default 0.05).
+
+    Returns
+    -------
+    float
+        The critical difference of average ranks (in ranks).
 
     Examples
     --------

@@ -34,6 +34,16 @@ Q_CHOICES = ("alpha/2", "alpha")
 def var2(values: Sequence[float] | np.ndarray) -> float:
     """Var2 = (1/2m) Σ_j Σ_k (μ̂_k^(j) − μ̂_m×2)² (eq. 5.12): the 1/N variance of the 2m values.
 
+    Parameters
+    ----------
+    values : array_like
+        The 2m per-fold values (any shape; flattened).
+
+    Returns
+    -------
+    float
+        Var2, in the values' units squared.
+
     Examples
     --------
     >>> var2([0.1, 0.3, 0.2, 0.2, 0.0, 0.4])
@@ -45,7 +55,31 @@ def var2(values: Sequence[float] | np.ndarray) -> float:
 
 @dataclass(frozen=True)
 class SequentialState:
-    """The test after m splits."""
+    """The test after m splits.
+
+    Attributes
+    ----------
+    m : int
+        Splits seen.
+    mean : float
+        μ̂_m×2, the mean of the 2m fold differences.
+    var2 : float
+        Var2 (eq. 5.12).
+    sigma : float
+        σ̂_m = √Var2.
+    C_hat : float
+        Ĉ_m (eq. 5.32).
+    f_hat : int
+        f̂_m = 2m − 1 (eq. 5.33).
+    t_q : float
+        The upper t quantile of the boundary, at α/2 or α (the test's ``q``), f̂_m df.
+    boundary : float
+        I_U = Δ + Ĉ_m σ̂_m t_q (eq. 5.40); H0 is rejected when ``mean`` exceeds it (from m_start on).
+    ci : (float, float)
+        μ̂_m×2 ± Ĉ_m σ̂_m t_{α/2}(f̂_m), the two-sided 1 − α interval (eq. 5.36).
+    decision : {"reject H0", "do not reject H0", "continue"}
+        The test's state after these m splits.
+    """
 
     m: int
     mean: float
@@ -60,9 +94,17 @@ class SequentialState:
 
     @property
     def done(self) -> bool:
+        """Whether the test has stopped (``decision`` is not "continue")."""
         return self.decision != "continue"
 
     def as_dict(self) -> dict:
+        """JSON-ready form (also named ``to_dict``).
+
+        Returns
+        -------
+        dict
+            Every field by name, ``ci`` as a list.
+        """
         return {"m": self.m, "mean": self.mean, "var2": self.var2, "sigma": self.sigma, "C_hat": self.C_hat,
                 "f_hat": self.f_hat, "t_q": self.t_q, "boundary": self.boundary, "ci": list(self.ci),
                 "decision": self.decision}
@@ -71,7 +113,18 @@ class SequentialState:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SequentialState:
-        """Read :meth:`as_dict`'s JSON back."""
+        """Read :meth:`as_dict`'s JSON back.
+
+        Parameters
+        ----------
+        d : mapping
+            A dict of :meth:`as_dict`, every key present.
+
+        Returns
+        -------
+        SequentialState
+            With ``ci`` a tuple.
+        """
         return cls(d["m"], d["mean"], d["var2"], d["sigma"], d["C_hat"], d["f_hat"], d["t_q"], d["boundary"],
                    (d["ci"][0], d["ci"][1]), d["decision"])
 
@@ -94,6 +147,10 @@ class SequentialTTest:
     q : {"alpha/2", "alpha"}
         Quantile in the boundary: t_{α/2} as the thesis prints (its own
         type-I simulations match it), or the one-sided t_α.
+    values : list of float
+        The fold differences fed so far, in order (filled by :meth:`update`; leave empty).
+    history : list of SequentialState
+        The state after each split (filled by :meth:`update`; leave empty).
 
     Examples
     --------
@@ -124,10 +181,22 @@ class SequentialTTest:
 
     @property
     def state(self) -> SequentialState | None:
+        """The state after the last split, or None before the first."""
         return self.history[-1] if self.history else None
 
     def update(self, split_differences: Sequence[float]) -> SequentialState:
-        """Add the two fold differences (d_j1, d_j2) of the next split; return the new state."""
+        """Add the two fold differences (d_j1, d_j2) of the next split; return the new state.
+
+        Parameters
+        ----------
+        split_differences : sequence of 2 float
+            The split's two fold differences metric_B − metric_A (finite); ValueError once the test has stopped.
+
+        Returns
+        -------
+        SequentialState
+            The state after this split (also appended to ``history``).
+        """
         if self.history and self.history[-1].done:
             raise ValueError(f"the test has already stopped ({self.history[-1].decision}) at m = {self.history[-1].m}")
         d = [float(x) for x in split_differences]
@@ -155,7 +224,18 @@ class SequentialTTest:
         return state
 
     def run(self, next_split: Callable[[int], Sequence[float]]) -> SequentialState:
-        """Call ``next_split(j)`` for j = current m, m+1, ... until the test stops; return the final state."""
+        """Call ``next_split(j)`` for j = current m, m+1, ... until the test stops; return the final state.
+
+        Parameters
+        ----------
+        next_split : callable
+            ``next_split(j)`` gives the two fold differences of split j (0-based), e.g. by training its models.
+
+        Returns
+        -------
+        SequentialState
+            The state at which the test stopped (at the latest at m = M).
+        """
         state = self.state
         while state is None or not state.done:
             state = self.update(next_split(len(self.values) // 2))
@@ -169,6 +249,27 @@ def sequential_t_test(differences: np.ndarray | Sequence[Sequence[float]], alpha
     Returns the final state as a dict plus ``history`` (one state per m) and
     ``m_stop``. If fewer than M splits are given and the test has not
     stopped, the decision is "continue".
+
+    Parameters
+    ----------
+    differences : array_like, shape (m, 2)
+        Per-fold differences metric_B − metric_A, one row per split, fed in order.
+    alpha : float
+        Significance level (default 0.05).
+    delta : float
+        Δ of H0: μ ≤ Δ, in the differences' units (default 0).
+    m_start : int
+        First m at which the test may reject (default 3; capped at the number of rows).
+    M : int, optional
+        Last m; default the number of rows.
+    q : {"alpha/2", "alpha"}
+        Quantile in the boundary (see :class:`SequentialTTest`).
+
+    Returns
+    -------
+    dict
+        :meth:`SequentialState.as_dict` of the final state, plus ``m_stop`` (its m) and ``history`` (the
+        state dicts of every m).
 
     Examples
     --------
@@ -211,6 +312,22 @@ def sequential_pair(differences: np.ndarray | Sequence[Sequence[float]], alpha: 
     interval (eq. 5.36) where the "B better" test stopped — the entries of
     ``sequential`` in a compare report (:class:`SequentialPair` without the names).
 
+    Parameters
+    ----------
+    differences : array_like, shape (m, 2)
+        Per-fold differences B − A, one row per split.
+    alpha : float
+        Significance level of each direction (default 0.05).
+    m_start : int
+        First m at which a direction may reject (default 3).
+    M : int, optional
+        Last m (default m).
+
+    Returns
+    -------
+    dict
+        ``{"b_better", "a_better"}`` (state dicts), ``t_test``, ``ahead``, ``estimate`` and ``ci``.
+
     Examples
     --------
     >>> r = sequential_pair([[0.02, 0.03], [0.025, 0.02], [0.03, 0.028]])
@@ -230,12 +347,14 @@ class SequentialPair:
     Attributes
     ----------
     a, b : str
+        The systems; the differences are b − a.
     metric : str
         The per-fold score whose differences B − A were tested.
     b_better, a_better : SequentialState
         Where the test of H1 "B better" (on the differences) and of H1 "A
         better" (on their negatives) stopped.
     t_test : {"rejects equality", "does not reject equality"}
+        Whether either direction rejected H0.
     ahead : {"A", "B"} or None
         The side a rejection favours.
     estimate : float
@@ -265,7 +384,28 @@ class SequentialPair:
     @classmethod
     def of(cls, a: str, b: str, differences: np.ndarray | Sequence[Sequence[float]], metric: str = "f1",
            alpha: float = 0.05, m_start: int = 3, M: int | None = None) -> SequentialPair:
-        """Run the test on the per-fold differences ``b − a`` (shape (m, 2); M defaults to m)."""
+        """Run the test on the per-fold differences ``b − a`` (shape (m, 2); M defaults to m).
+
+        Parameters
+        ----------
+        a, b : str
+            Names of the two systems.
+        differences : array_like, shape (m, 2)
+            Per-fold differences of ``metric``, b − a, one row per split.
+        metric : str
+            Name of the per-fold score (recorded; default ``"f1"``).
+        alpha : float
+            Significance level of each direction (default 0.05).
+        m_start : int
+            First m at which a direction may reject (default 3; capped at m).
+        M : int, optional
+            Last m of each direction (default m; a value below m is raised to m).
+
+        Returns
+        -------
+        SequentialPair
+            Both directions' final states, the verdict, μ̂_m×2 over all m rows and the "B better" interval.
+        """
         d = np.asarray(differences, dtype=float)
         if d.ndim != 2 or d.shape[1] != 2 or d.shape[0] < 1:
             raise ValueError(f"differences must have shape (m, 2), got {d.shape}")
@@ -292,12 +432,31 @@ class SequentialPair:
         return {"A": self.a, "B": self.b}.get(self.ahead or "")
 
     def to_dict(self) -> dict:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            Every field by name, the states by :meth:`SequentialState.as_dict`, ``ci`` as a list.
+        """
         return {"a": self.a, "b": self.b, "metric": self.metric, "b_better": self.b_better.as_dict(),
                 "a_better": self.a_better.as_dict(), "t_test": self.t_test, "ahead": self.ahead,
                 "estimate": self.estimate, "ci": list(self.ci)}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SequentialPair:
+        """Read :meth:`to_dict`'s JSON back.
+
+        Parameters
+        ----------
+        d : mapping
+            A dict of :meth:`to_dict`; ``metric`` defaults to ``"f1"`` and ``ahead`` to None.
+
+        Returns
+        -------
+        SequentialPair
+            With the states rebuilt by :meth:`SequentialState.from_dict`.
+        """
         ci = d["ci"]
         return cls(d["a"], d["b"], d.get("metric", "f1"), SequentialState.from_dict(d["b_better"]),
                    SequentialState.from_dict(d["a_better"]), d["t_test"], d.get("ahead"), d["estimate"],
@@ -310,6 +469,26 @@ def sequential_pairs(values: Mapping[str, Sequence[float]], m: int, alpha: float
 
     ``values``: name → the 2m per-fold scores (split 0 direction 0, split 0
     direction 1, ...); ``M`` (default m) is the largest m of a sequential run.
+
+    Parameters
+    ----------
+    values : mapping of str to sequence of float
+        System name → its 2m per-fold scores, in fold order.
+    m : int
+        Number of splits.
+    alpha : float
+        Significance level of each direction (default 0.05).
+    metric : str
+        Name of the score (recorded in each result; default ``"f1"``).
+    m_start : int
+        First m at which a direction may reject (default 3).
+    M : int, optional
+        Last m (default m).
+
+    Returns
+    -------
+    list of SequentialPair
+        One per pair, a before b.
 
     Examples
     --------
@@ -334,6 +513,22 @@ def stop_reason(rule: str, pairs: Sequence[SequentialPair], decisions: Sequence[
     ``"t-test"``: the sequential t-test rejected equality for every pair;
     ``"bayes"``: every pair's F1 ``decisions`` (the Bayes test's, made at
     ``threshold`` by :func:`textbcv.stats.bayes.decide`) names a winner.
+
+    Parameters
+    ----------
+    rule : {"t-test", "bayes"}
+        The stopping rule (one of :data:`STOP_RULES`).
+    pairs : sequence of SequentialPair
+        The sequential t-test of every pair at this m (read by ``"t-test"``).
+    decisions : sequence of str
+        Every pair's F1 decision at this m (read by ``"bayes"``).
+    threshold : float
+        The decision threshold, quoted in the reason.
+
+    Returns
+    -------
+    str or None
+        The reason to stop, or None.
 
     Examples
     --------
