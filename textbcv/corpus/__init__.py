@@ -55,6 +55,7 @@ def read_corpus(
     Parameters
     ----------
     paths : path or iterable of paths
+        Corpus files read in the order given (gzip files are decompressed); one format for all.
     format : {"conll", "conllu", "segmented", "jsonl"}, optional
         Detected from the content (and extension) when omitted; a format
         that contradicts the content is refused (:func:`check_format`).

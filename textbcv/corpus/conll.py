@@ -39,6 +39,22 @@ _FIELD_SEPARATORS = re.compile("[ \t\n]+")
 def parse_columns(columns: str | Sequence[str] | None) -> tuple[str, ...] | None:
     """Validate a column-role list such as ``"token,pos,chunk,ner"``.
 
+    Parameters
+    ----------
+    columns : str or sequence of str or None
+        Column roles in file order, comma-separated in a string; each one of ``ROLES`` (``token``, ``lemma``,
+        ``pos``, ``chunk``, ``ner``, ``_`` to ignore), ``token`` exactly once, no role but ``_`` twice.
+
+    Returns
+    -------
+    tuple of str or None
+        The roles, stripped of spaces; None when ``columns`` is None (roles then follow the column count).
+
+    Raises
+    ------
+    InputError
+        For an unknown role, no ``token`` column, or a role given twice.
+
     Examples
     --------
     >>> parse_columns("token,_,ner")
@@ -109,6 +125,20 @@ def split_text(text: str, n_lines: int) -> tuple[list[str], np.ndarray]:
     One ``str.split`` of the whole text (a regular expression when a space
     other than ASCII space and TAB occurs) and array operations on its
     UTF-8 bytes: no list per line.
+
+    Parameters
+    ----------
+    text : str
+        The whole file's text, with LF line ends only.
+    n_lines : int
+        Number of lines of ``text`` (a last line without its line end counts).
+
+    Returns
+    -------
+    fields : list of str
+        Every field of ``text`` in order, split on runs of ASCII spaces and TABs.
+    counts : numpy.ndarray of int64
+        Number of fields on each of the ``n_lines`` lines (0 for a blank line).
 
     Examples
     --------
@@ -401,7 +431,9 @@ def write_conll(
     Parameters
     ----------
     sentences : iterable of Sentence
+        Sentences to write, in order.
     path : path
+        The file to write (replaced atomically).
     columns : sequence of str
         Roles to write, in order (``token``, ``lemma``, ``pos``, ``chunk``, ``ner``
         or any key of ``Sentence.columns``); a missing column is written as ``_``

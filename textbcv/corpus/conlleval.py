@@ -61,7 +61,19 @@ _MAX_WORDS = len(_MIX)  # tags of up to 32 bytes are coded with arrays; longer o
 
 @dataclass(frozen=True)
 class ConllevalSentence:
-    """One sentence of conlleval input: first-column tokens, gold and predicted tags, first line."""
+    """One sentence of conlleval input: first-column tokens, gold and predicted tags, first line.
+
+    Parameters
+    ----------
+    tokens : tuple of str
+        First-column field of every token line.
+    gold : tuple of str
+        Gold tags (next-to-last column).
+    pred : tuple of str
+        Predicted tags (last column).
+    line : int
+        1-based line number of the sentence's first token in the file.
+    """
 
     tokens: tuple[str, ...]
     gold: tuple[str, ...]
@@ -76,12 +88,14 @@ class ConllevalFile:
     Attributes
     ----------
     sentences : list of ConllevalSentence
+        The sentences in file order (maximal runs of token lines).
     final_boundary : bool
         Whether a boundary (blank or ``-X-`` line) follows the last token,
         which conlleval.pl's counting can depend on.
     columns : int
         Number of columns per line.
     path : str
+        The file read.
     """
 
     sentences: list[ConllevalSentence]
@@ -111,9 +125,11 @@ class TagStream:
     token : numpy.ndarray of bool
         Whether the line is a token.
     vocab : list of str
+        The tag of every code, in order of coding.
     columns : int
         Columns per line.
     path : str
+        The file read.
     tokens : list of str or None
         The first field of every token line, when asked for.
     """
@@ -137,7 +153,18 @@ class TagStream:
         return not self.token[-1]
 
     def line_of(self, index: int) -> int:
-        """The line of stream entry ``index`` (they are the same number)."""
+        """The line of stream entry ``index`` (they are the same number).
+
+        Parameters
+        ----------
+        index : int
+            Index of an entry of the stream (0 is the boundary before line 1).
+
+        Returns
+        -------
+        int
+            The 1-based line number of that entry, which is ``index`` itself.
+        """
         return int(index)
 
 
@@ -366,6 +393,12 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
     keep_tokens : bool
         Also keep the first field of every token line (as ``tokens``).
 
+    Returns
+    -------
+    TagStream
+        One entry per line plus the leading boundary entry 0; ``vocab`` maps the codes back to tags
+        (``O`` is code 0).
+
     Raises
     ------
     InputError
@@ -454,11 +487,18 @@ def read_conlleval(path: str | os.PathLike, docstart: str = "boundary", encoding
     Parameters
     ----------
     path : str or path-like
+        A text file, or a gzip file of one.
     docstart : {"boundary", "token"}
         How a ``-DOCSTART-`` line counts: as a sentence boundary (default)
         or, as in conlleval.pl, as a token.
     encoding : str
         Text encoding (default UTF-8).
+
+    Returns
+    -------
+    ConllevalFile
+        Sentences (maximal runs of token lines), whether a boundary follows the last token, the column
+        count and the path.
 
     Raises
     ------
@@ -491,6 +531,25 @@ def read_conlleval(path: str | os.PathLike, docstart: str = "boundary", encoding
 def format_conlleval(tokens: Sequence[str], gold: Sequence[str], pred: Sequence[str]) -> str:
     """One sentence in conlleval's input format: ``token gold pred`` lines and a blank line.
 
+    Parameters
+    ----------
+    tokens : sequence of str
+        The sentence's tokens (must hold no white space to be read back).
+    gold : sequence of str
+        Gold tag of every token.
+    pred : sequence of str
+        Predicted tag of every token.
+
+    Returns
+    -------
+    str
+        One ``token gold pred`` line per token, each ending in LF, then an empty line.
+
+    Raises
+    ------
+    ValueError
+        When the three sequences differ in length.
+
     Examples
     --------
     >>> print(format_conlleval(["EU", "rejects"], ["B-ORG", "O"], ["B-ORG", "B-MISC"]), end="")
@@ -510,6 +569,23 @@ def write_conlleval(
     pred: Iterable[Sequence[str]],
 ) -> None:
     """Write predictions in conlleval's 3-column format (atomically).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file to write (UTF-8; replaced atomically).
+    tokens : iterable of sequences of str
+        The tokens of every sentence.
+    gold : iterable of sequences of str
+        The gold tags of every sentence, parallel to ``tokens``.
+    pred : iterable of sequences of str
+        The predicted tags of every sentence, parallel to ``tokens``.
+
+    Raises
+    ------
+    ValueError
+        When the three iterables hold different numbers of sentences, or a sentence's sequences differ
+        in length.
 
     Examples
     --------

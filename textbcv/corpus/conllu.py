@@ -148,6 +148,14 @@ def write_conllu(sentences: Iterable[Sentence], path: str | os.PathLike) -> None
     A ``# newdoc`` comment opens every document. Empty values are written
     as ``_``.
 
+    Parameters
+    ----------
+    sentences : iterable of Sentence
+        Sentences to write; ``lemmas``, ``pos`` (UPOS) and a ``"xpos"`` entry of ``columns`` fill LEMMA, UPOS
+        and XPOS when present; a change of ``document`` starts a ``# newdoc``.
+    path : str or path-like
+        The file to write (replaced atomically).
+
     Raises
     ------
     InputError

@@ -30,17 +30,50 @@ FINGERPRINT_METHOD = "blake2b-64 of the tokens joined by LF"
 
 
 def fingerprint(tokens: Sequence[str]) -> str:
-    """The fingerprint of one sentence's tokens (16 hexadecimal digits)."""
+    """The fingerprint of one sentence's tokens (16 hexadecimal digits).
+
+    Parameters
+    ----------
+    tokens : sequence of str
+        The sentence's tokens (no token holds a line feed).
+
+    Returns
+    -------
+    str
+        The 64-bit BLAKE2b digest of the tokens joined by LF (UTF-8), as 16 lowercase hexadecimal digits.
+    """
     return hashlib.blake2b("\n".join(tokens).encode("utf-8"), digest_size=8).hexdigest()
 
 
 def corpus_fingerprints(sentences: Iterable) -> list[str]:
-    """Fingerprints of every sentence (objects with ``tokens``, e.g. a :class:`~textbcv.corpus.Corpus`), in order."""
+    """Fingerprints of every sentence (objects with ``tokens``, e.g. a :class:`~textbcv.corpus.Corpus`), in order.
+
+    Parameters
+    ----------
+    sentences : iterable
+        Sentences: objects with a ``tokens`` sequence of str, e.g. a :class:`~textbcv.corpus.Corpus`.
+
+    Returns
+    -------
+    list of str
+        The :func:`fingerprint` of every sentence, in iteration order.
+    """
     return [fingerprint(s.tokens) for s in sentences]
 
 
 def corpus_digest(fingerprints: Iterable[str]) -> str:
     """One digest of a whole corpus (its sentence fingerprints in order), 16 hexadecimal digits.
+
+    Parameters
+    ----------
+    fingerprints : iterable of str
+        Sentence fingerprints (ASCII hexadecimal strings), in corpus order.
+
+    Returns
+    -------
+    str
+        The 64-bit BLAKE2b digest of the fingerprints, each followed by LF, as 16 hexadecimal digits;
+        it depends on their order and number.
 
     Examples
     --------

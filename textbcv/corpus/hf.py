@@ -47,6 +47,29 @@ def word_labels(predictions: Any, word_ids: Sequence[int | None], n_words: int, 
 
     ``predictions``: the sentence's logits (sub-words × labels) or label ids (sub-words), padded beyond
     ``word_ids`` as ``Trainer.predict`` pads them.
+
+    Parameters
+    ----------
+    predictions : array_like
+        Logits of shape (sub-words, labels), or label ids of shape (sub-words,), for one sentence.
+    word_ids : sequence of int or None
+        The word index of every sub-word (``tokenizer(...).word_ids()``); None for special tokens.
+    n_words : int
+        Number of words of the sentence.
+    rule : {"first", "majority", "mean"}
+        How a word's label is chosen from its sub-words (see the module docstring); ``"mean"``
+        needs logits. Default ``"first"``.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Shape (n_words,): the label id of each word, -1 for a word no sub-word reaches.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``rule``, ``"mean"`` with label ids, more word ids than predicted sub-words, or a
+        word id outside ``range(n_words)``.
     """
     if rule not in RULES:
         raise ValueError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")

@@ -68,7 +68,24 @@ class _File:
 
 def label_names_beside(path: str | os.PathLike) -> list[str] | None:
     """The label names found beside a JSON-lines file: ``label_names.json`` (a list of strings), else the
-    ``dataset_info.json`` of ``save_to_disk`` (``features.ner_tags.feature.names``); None when neither is there."""
+    ``dataset_info.json`` of ``save_to_disk`` (``features.ner_tags.feature.names``); None when neither is there.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A JSON-lines corpus file; its folder is searched.
+
+    Returns
+    -------
+    list of str or None
+        The label name of each integer id, in id order; None when neither file is there or
+        ``dataset_info.json`` holds no names.
+
+    Raises
+    ------
+    InputError
+        When ``label_names.json`` is not a JSON list of strings.
+    """
     d = Path(path).parent
     own = d / "label_names.json"
     if own.is_file():
@@ -93,11 +110,13 @@ def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_nam
     Parameters
     ----------
     paths : path or iterable of paths
+        JSON-lines files read in the order given; sentences are numbered across them.
     label_names : sequence of str, optional
         The tag of each integer id (``label_names[i]`` for id ``i``); default: found beside the file.
     scheme : str, optional
         The tagging scheme of the tags (detected when omitted).
     encoding : str
+        Text encoding of the files (default UTF-8).
 
     Returns
     -------

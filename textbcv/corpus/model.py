@@ -97,7 +97,13 @@ class Sentence:
         return tuple("".join(self.tokens[s:e]) for s, e, _ in self.chunks)
 
     def key(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """Identity used to find exact duplicate sentences (tokens and tags)."""
+        """Identity used to find exact duplicate sentences (tokens and tags).
+
+        Returns
+        -------
+        tuple of (tuple of str, tuple of str)
+            ``(tokens, tags)``.
+        """
         return (self.tokens, self.tags)
 
 
@@ -108,6 +114,7 @@ class Corpus:
     Parameters
     ----------
     sentences : list of Sentence
+        The sentences in reading order.
     files : list of str
         The files read, in order.
     format : str
@@ -169,10 +176,27 @@ class Corpus:
         return list(out.values())
 
     def chunk_counts(self) -> Counter:
-        """Number of gold chunks per type, in ASCII order of type."""
+        """Number of gold chunks per type, in ASCII order of type.
+
+        Returns
+        -------
+        collections.Counter
+            Chunk type (``""`` for untyped chunks) to its number of gold chunks over all sentences.
+        """
         c = Counter(t for s in self.sentences for _, _, t in s.chunks)
         return Counter(dict(sorted(c.items())))
 
     def subset(self, indices: Sequence[int]) -> "Corpus":
-        """The corpus restricted to ``indices`` (in the order given)."""
+        """The corpus restricted to ``indices`` (in the order given).
+
+        Parameters
+        ----------
+        indices : sequence of int
+            0-based sentence indices; repeats and any order are allowed.
+
+        Returns
+        -------
+        Corpus
+            A new corpus of those sentences with the same files, format, scheme and encoding.
+        """
         return Corpus([self.sentences[i] for i in indices], self.files, self.format, self.scheme, self.encoding)

@@ -49,19 +49,55 @@ def _where(s: Sentence) -> str:
 
 @dataclass(frozen=True)
 class TagPredictions:
-    """Predicted tags of every sentence of a prediction file, and the line of each sentence's first token."""
+    """Predicted tags of every sentence of a prediction file, and the line of each sentence's first token.
+
+    Parameters
+    ----------
+    path : str
+        The prediction file read.
+    tags : list of tuple of str
+        The predicted tags (last field of each token line) of every sentence, in file order.
+    lines : list of int
+        1-based line number of every sentence's first token.
+    """
 
     path: str
     tags: list[tuple[str, ...]]
     lines: list[int]
 
     def line_of(self, sentence: int, token: int) -> int:
-        """The line of a token (a sentence's tokens are on consecutive lines)."""
+        """The line of a token (a sentence's tokens are on consecutive lines).
+
+        Parameters
+        ----------
+        sentence : int
+            0-based index of the sentence in the file.
+        token : int
+            0-based index of the token in that sentence.
+
+        Returns
+        -------
+        int
+            The token's 1-based line number in :attr:`path`.
+        """
         return self.lines[sentence] + token
 
 
 def read_tag_predictions(path: str | os.PathLike, sentences: Sequence[Sentence]) -> TagPredictions:
     """Read a NER prediction file whose sentences must be ``sentences`` (token by token).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The prediction file: ``token ... tag`` lines, a blank line after each sentence.
+    sentences : sequence of Sentence
+        The sentences it must predict (a fold's test half), in file order; their tokens are matched
+        against the first field of every line.
+
+    Returns
+    -------
+    TagPredictions
+        The predicted tags and first line of every sentence.
 
     Raises
     ------
@@ -133,6 +169,24 @@ def read_segmented_predictions(path: str | os.PathLike, sentences: Sequence[Sent
     The characters of each line (white space removed) must be the tokens
     of the corresponding sentence.
 
+    Parameters
+    ----------
+    path : str or path-like
+        The prediction file: one segmented sentence per line, words separated by white space.
+    sentences : sequence of Sentence
+        The sentences it must predict, whose tokens are characters, in file order.
+
+    Returns
+    -------
+    list of tuple of Chunk
+        The predicted words of every sentence as untyped chunks ``(start, end, "")`` of character offsets.
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` for a missing file, other characters than the sentence's, an extra sentence, or a
+        file that ends before the last sentence.
+
     Examples
     --------
     >>> import tempfile, os
@@ -187,12 +241,18 @@ def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[
     Parameters
     ----------
     preds : sequence of TagPredictions
+        Prediction files as read by :func:`read_tag_predictions`.
     scheme : str
         A tagging scheme (:func:`textbcv.schemes.scheme_names`).
     types : set of str, optional
         The chunk types the corpus has; a predicted tag of another type is
         refused (labels that do not belong to the corpus would all count as
         false positives).
+
+    Returns
+    -------
+    list of list of tuple of Chunk
+        For every prediction file, the predicted chunks of each of its sentences.
 
     Raises
     ------

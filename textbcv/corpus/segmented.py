@@ -32,6 +32,16 @@ def _bmes(n: int) -> tuple[str, ...]:
 def bmes_tags(words: Sequence[str]) -> tuple[str, ...]:
     """Untyped BMES tags of the characters of ``words``.
 
+    Parameters
+    ----------
+    words : sequence of str
+        The words of one sentence, in order.
+
+    Returns
+    -------
+    tuple of str
+        One tag per character: ``S`` for a one-character word, else ``B``, ``M`` ..., ``E``.
+
     Examples
     --------
     >>> bmes_tags(["中国", "人", "民主化"])
@@ -46,6 +56,18 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
     """Read segmented text files into a :class:`Corpus` of characters.
 
     Each file is one document; each line holding a word is a sentence.
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+        Files read in order (gzip files are decompressed); file ``i`` is document ``i``.
+    encoding : str
+        Text encoding of the files (default UTF-8).
+
+    Returns
+    -------
+    Corpus
+        Format ``"segmented"``, scheme ``"bmes"``: characters as tokens, words as untyped chunks.
 
     Examples
     --------
@@ -84,6 +106,15 @@ def write_segmented(sentences: Iterable[Sentence], path: str | os.PathLike, sepa
 
     The words are a sentence's chunks (:attr:`Sentence.words`), or its
     tokens when it has no tags.
+
+    Parameters
+    ----------
+    sentences : iterable of Sentence
+        Sentences to write, in order.
+    path : str or path-like
+        The file to write (replaced atomically).
+    separator : str
+        What joins the words of a line (default two ASCII spaces, as in SIGHAN files).
 
     Raises
     ------

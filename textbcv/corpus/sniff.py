@@ -77,7 +77,13 @@ class FormatGuess:
     decisive: bool = False
 
     def to_dict(self) -> dict:
-        """``{"format", "reason", "decisive"}``."""
+        """``{"format", "reason", "decisive"}``.
+
+        Returns
+        -------
+        dict
+            The three fields by name, for JSON.
+        """
         return {"format": self.format, "reason": self.reason, "decisive": self.decisive}
 
 
@@ -107,6 +113,19 @@ def _extension(path: str) -> str:
 
 def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGuess:
     """Guess the corpus format of ``path`` from its first 64 KB and its extension.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The corpus file (gzip files are decompressed).
+    encoding : str
+        Text encoding used to decode the sample, leniently (default UTF-8).
+
+    Returns
+    -------
+    FormatGuess
+        The content's guess when it is decisive or agrees with the extension, else the extension's;
+        ``FormatGuess(None, "")`` when the file cannot be opened.
 
     Examples
     --------
@@ -190,9 +209,11 @@ def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
     Parameters
     ----------
     paths : sequence of path
+        The corpus files; all must be in one format.
     format : str, optional
         The format asked for (``--format``); None to detect it.
     encoding : str
+        Text encoding used to sniff the files (default UTF-8).
 
     Returns
     -------
@@ -246,6 +267,17 @@ CORPUS_EXTENSIONS = (".conll", ".conllu", ".txt", ".utf8", ".tsv", ".bio", ".iob
 
 def file_stem(path: str | os.PathLike) -> str:
     """A held-out file's name without a corpus extension (``.conll``, ``.conllu``, ``.txt``, ...).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A held-out corpus file.
+
+    Returns
+    -------
+    str
+        Its base name without the first matching extension of ``CORPUS_EXTENSIONS`` (case-insensitive),
+        or the whole base name when none matches.
 
     Examples
     --------

@@ -49,6 +49,17 @@ def sentence_texts(corpus: Corpus) -> list[str]:
     :func:`textbcv.corpus.transform.words_to_characters`). Each text is
     checked against the sentence's tokens.
 
+    Parameters
+    ----------
+    corpus : Corpus
+        A corpus as read (format ``"conll"``, ``"conllu"``, ``"segmented"`` or ``"jsonl"``), every sentence
+        with its ``source`` file and first ``line``.
+
+    Returns
+    -------
+    list of str
+        One text per sentence: its lines, each ending in ``\\n``.
+
     Raises
     ------
     InputError
@@ -92,6 +103,17 @@ def document_marks(corpus: Corpus) -> dict[int, str]:
     A document's mark is the ``-DOCSTART-`` line before its first sentence
     (blank lines may lie between them). Other formats have no such lines
     (a CoNLL-U ``# newdoc`` comment is part of the sentence's text).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        A corpus as read; only format ``"conll"`` has marks (any other gives ``{}``).
+
+    Returns
+    -------
+    dict of int to str
+        Document index to its ``-DOCSTART-`` line, as in the file (no line end); documents without one
+        are left out.
     """
     if corpus.format != "conll":
         return {}

@@ -17,6 +17,21 @@ def words_to_characters(corpus: Corpus) -> Corpus:
     Tokens become characters and the words become the gold chunks (untyped
     BMES tags), exactly as if the corpus had been read as segmented text.
 
+    Parameters
+    ----------
+    corpus : Corpus
+        A corpus whose tokens are words without white space; its tags are dropped.
+
+    Returns
+    -------
+    Corpus
+        Format ``"segmented"``, scheme ``"bmes"``; documents, sources and lines kept.
+
+    Raises
+    ------
+    InputError
+        For an empty word or one holding white space.
+
     Examples
     --------
     >>> c = Corpus([Sentence(("中国", "人"), document=0, source="x", line=3)], ["x"], "conllu")
@@ -38,6 +53,20 @@ def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None,
                   untyped: bool = False) -> tuple[Chunk, ...]:
     """Keep only chunks of the types in ``keep``; with ``untyped`` drop the types (boundaries only).
 
+    Parameters
+    ----------
+    chunks : iterable of Chunk
+        ``(start, end, type)`` chunks.
+    keep : sequence of str, optional
+        Chunk types to keep; None (default) keeps every type.
+    untyped : bool
+        Replace every kept chunk's type by ``""`` (default False).
+
+    Returns
+    -------
+    tuple of Chunk
+        The kept chunks, in their order.
+
     Examples
     --------
     >>> ch = [(0, 2, "ORG"), (3, 4, "PER")]
@@ -51,7 +80,26 @@ def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None,
 
 
 def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
-    """The corpus as the task sees it: characters and words for ``cws``; tagged tokens for ``ner``."""
+    """The corpus as the task sees it: characters and words for ``cws``; tagged tokens for ``ner``.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus as read.
+    task : {"ner", "cws"}
+        ``"cws"``: word segmentation (characters as tokens, words as chunks); ``"ner"``: chunk tagging.
+
+    Returns
+    -------
+    Corpus
+        For ``"cws"``, ``corpus`` itself when already segmented (format ``"segmented"`` or scheme ``bmes``
+        / ``bb2b3mes``), else :func:`words_to_characters` of it; for ``"ner"``, ``corpus`` itself.
+
+    Raises
+    ------
+    InputError
+        For ``"cws"`` on typed chunks (NER tags), or ``"ner"`` on a corpus without tags.
+    """
     if task == "cws":
         types = sorted({t for s in corpus for _, _, t in s.chunks if t})
         if types:  # a tag column of typed chunks: NER, whose tags word segmentation would silently drop

@@ -110,6 +110,7 @@ class FoldCounts:
     path : str
         The file read (``RUN/folds.jsonl`` for a run directory).
     m : int
+        Number of splits; every system has 2m folds.
     systems : dict
         name → 2m ``{"tp", "fp", "fn"}`` in fold order (split 0 direction 0,
         split 0 direction 1, ...): the overall counts, or those of ``chunk_type``.
@@ -124,12 +125,14 @@ class FoldCounts:
     run_dir : Path or None
         The run directory of a folds.jsonl.
     chunk_type : str or None
+        The chunk type whose counts ``systems`` holds (``--type``), or None for the overall counts.
     sentence_counts : dict or None
         COUNTS.json with per-sentence counts: name → 2m lists of [tp, fp, fn], one per test sentence.
     clusters : list or None
         COUNTS.json: the cluster of every test sentence of each fold (its ``documents``, else its
         ``test_sentences``), one numbering for all folds; with ``cluster_unit`` "documents" or "sentences".
     cluster_unit : str or None
+        What ``clusters`` numbers: ``"documents"`` or ``"sentences"`` (None without clusters).
     """
 
     path: str
@@ -245,7 +248,28 @@ def _counts_json(path: str) -> FoldCounts:
 
 
 def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
-    """Read and validate COUNTS.json; return (m, {system: [{"tp", "fp", "fn"}, ...]})."""
+    """Read and validate COUNTS.json; return (m, {system: [{"tp", "fp", "fn"}, ...]}).
+
+    Parameters
+    ----------
+    path : str
+        A COUNTS.json file: ``{"m": M, "systems": {NAME: [2m {"tp", "fp", "fn"} objects]}}`` with at least
+        2 systems.
+
+    Returns
+    -------
+    m : int
+        Number of replications (splits); every system has 2m folds.
+    systems : dict of str to list of dict
+        System name to its 2m ``{"tp", "fp", "fn"}`` integer counts in fold order (split 0 direction 0,
+        split 0 direction 1, ...).
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` of the first problem (invalid JSON, a missing key, a wrong fold count, a count that is
+        not an integer in [0, 10^15]).
+    """
     c = _counts_json(path)
     return c.m, c.systems
 
@@ -323,13 +347,48 @@ def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dic
     A last line without a trailing newline (a fold being written when a run
     was killed) is ignored. A fold recorded twice must have equal counts.
     ``chunk_type``: the counts of that type (InputError if no fold has it).
+
+    Parameters
+    ----------
+    path : str
+        A ``folds.jsonl`` written by ``textbcv compare``, with at least 2 systems.
+    chunk_type : str, optional
+        A chunk type (e.g. ``"PER"``) whose per-type counts to return instead of the overall counts
+        (a fold without that type counts zeros).
+
+    Returns
+    -------
+    m : int
+        Number of splits (the highest ``split`` + 1).
+    systems : dict of str to list of dict
+        System name to its 2m ``{"tp", "fp", "fn"}`` counts in fold order.
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` of an invalid record; ``FILE`` for fewer than 2 systems or a missing fold.
     """
     c = _folds_jsonl(path, chunk_type)
     return c.m, c.systems
 
 
 def read_input(path: str, chunk_type: str | None = None, per_type: bool = False) -> FoldCounts:
-    """Read COUNTS.json, a folds.jsonl or a run directory (its folds.jsonl); InputError naming file and line."""
+    """Read COUNTS.json, a folds.jsonl or a run directory (its folds.jsonl); InputError naming file and line.
+
+    Parameters
+    ----------
+    path : str
+        A COUNTS.json, a ``.jsonl`` fold file, or a run directory holding ``folds.jsonl``.
+    chunk_type : str, optional
+        Compare on the counts of this chunk type (``--type``; fold files only).
+    per_type : bool
+        Also read every fold's per-type counts into ``types`` (``--per-type``; fold files only). Default False.
+
+    Returns
+    -------
+    FoldCounts
+        The checked counts; ``sentence_counts`` and ``clusters`` only from a COUNTS.json that gives them.
+    """
     p = Path(path)
     if p.is_dir():
         run = RunDir(p)
@@ -349,6 +408,18 @@ def gold_differences(data: FoldCounts) -> list[tuple[str, int, str, int, str, in
 
     Each item: (what, fold, first system, its gold, other system, its gold);
     ``what`` is ``""`` for the overall counts or ``" of type T"``.
+
+    Parameters
+    ----------
+    data : FoldCounts
+        Counts as read by :func:`read_input`; ``types`` are checked too when present.
+
+    Returns
+    -------
+    list of tuple
+        ``(what, fold, first system, its gold, other system, its gold)`` per mismatch, overall counts first,
+        then type by type in ASCII order; ``fold`` is the 0-based fold index (2 × split + direction).
+        Empty when every system has the same gold in every fold.
     """
     names = list(data.systems)
     checks = [("", data.overall)]
@@ -369,7 +440,25 @@ def gold_differences(data: FoldCounts) -> list[tuple[str, int, str, int, str, in
 
 
 def check_same_gold(data: FoldCounts, allow: bool = False) -> list[str]:
-    """InputError naming the first fold (and its line) where two systems' gold totals differ; with ``allow``, a note."""
+    """InputError naming the first fold (and its line) where two systems' gold totals differ; with ``allow``, a note.
+
+    Parameters
+    ----------
+    data : FoldCounts
+        Counts as read by :func:`read_input`.
+    allow : bool
+        Accept different gold (``--allow-different-gold``) and return a note instead of raising. Default False.
+
+    Returns
+    -------
+    list of str
+        Empty when the gold totals agree; with ``allow`` and differences, one note counting them.
+
+    Raises
+    ------
+    InputError
+        Without ``allow``, at the line of the first fold whose gold totals differ.
+    """
     diff = gold_differences(data)
     if not diff:
         return []
@@ -385,7 +474,15 @@ def check_same_gold(data: FoldCounts, allow: bool = False) -> list[str]:
 
 def check_report_counts(run: RunDir, report: dict) -> None:
     """InputError unless ``report``'s fold counts are non-negative integers equal to those of ``folds.jsonl``
-    (when the run has one): a report is redrawn from the run's own records, never from edited numbers."""
+    (when the run has one): a report is redrawn from the run's own records, never from edited numbers.
+
+    Parameters
+    ----------
+    run : RunDir
+        The run directory the report belongs to; its ``folds.jsonl`` is compared when it exists.
+    report : dict
+        The parsed ``report.json``; its ``"fold_counts"`` maps each system to its folds' ``{"tp", "fp", "fn"}``.
+    """
     where = str(run.report_json)
     counts = report.get("fold_counts")
     if not isinstance(counts, dict) or not counts:

@@ -35,7 +35,28 @@ __all__ = ["read_fold_records", "check_fold_record", "check_sentence_counts", "f
 
 
 def check_fold_record(obj: Any, file: str, line: int) -> dict:
-    """``obj`` if it is a valid fold record; InputError at ``file:line`` saying what is wrong otherwise."""
+    """``obj`` if it is a valid fold record; InputError at ``file:line`` saying what is wrong otherwise.
+
+    Parameters
+    ----------
+    obj : Any
+        One parsed JSON line.
+    file : str
+        The file it was read from, for the error.
+    line : int
+        Its 1-based line number, for the error.
+
+    Returns
+    -------
+    dict
+        ``obj`` itself, unchanged.
+
+    Raises
+    ------
+    InputError
+        A missing or ill-typed ``system``, ``split``, ``direction`` or ``counts``, a count not in [0, 10^15],
+        or ``sentence_counts`` that do not add up (:func:`check_sentence_counts`).
+    """
     from textbcv.scoring import Tally
 
     if not isinstance(obj, dict):
@@ -71,6 +92,27 @@ def check_fold_record(obj: Any, file: str, line: int) -> dict:
 
 def check_sentence_counts(obj: dict, file: str, line: int) -> np.ndarray:
     """A record's ``"sentence_counts"`` as an (n, 3) int64 array, checked against its overall counts.
+
+    Parameters
+    ----------
+    obj : dict
+        A fold record with ``"sentence_counts"`` (a list of ``[tp, fp, fn]``), ``counts.overall`` and,
+        optionally, ``"sentences"`` (their expected number).
+    file : str
+        The file it was read from, for errors.
+    line : int
+        Its 1-based line number, for errors.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Shape (n, 3): ``[tp, fp, fn]`` of every test sentence, in test order.
+
+    Raises
+    ------
+    InputError
+        For rows that are not three integers in [0, 10^15] (``2.0`` is accepted), a row count other
+        than ``"sentences"``, or column sums other than ``counts.overall``.
 
     Examples
     --------
@@ -120,9 +162,16 @@ def read_fold_records(path: str | os.PathLike, torn: str = "ignore") -> list[tup
 
     Parameters
     ----------
+    path : str or path-like
+        A ``folds.jsonl`` file.
     torn : {"ignore", "truncate"}
         What to do with a torn last line: leave it out, or also cut it from
         the file (a run that resumes writes after it).
+
+    Returns
+    -------
+    list of tuple of (int, dict)
+        1-based line number and record of every complete line, in file order.
 
     Raises
     ------
@@ -134,5 +183,16 @@ def read_fold_records(path: str | os.PathLike, torn: str = "ignore") -> list[tup
 
 
 def fold_line(record: dict) -> str:
-    """One record as its line of ``folds.jsonl`` (without the newline)."""
+    """One record as its line of ``folds.jsonl`` (without the newline).
+
+    Parameters
+    ----------
+    record : dict
+        A fold record (see the module docstring).
+
+    Returns
+    -------
+    str
+        Its compact JSON, on one line.
+    """
     return dumps_json(record, indent=None)

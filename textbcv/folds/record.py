@@ -30,7 +30,9 @@ class FoldRecord:
     Attributes
     ----------
     system : str
+        The system's name.
     split, direction : int
+        0-based split index, and 0 or 1 for which half is the test half.
     counts : dict
         ``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``.
     tokens, sentences : int
@@ -60,7 +62,14 @@ class FoldRecord:
     run: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """The ``folds.jsonl`` line (optional keys only when present)."""
+        """The ``folds.jsonl`` line (optional keys only when present).
+
+        Returns
+        -------
+        dict
+            Keys in the order ``system, split, direction, counts, tokens, sentences, [sentence_counts], spec,
+            [seed_counts], [heldout], run``; integers as Python ints.
+        """
         out: dict[str, Any] = {"system": self.system, "split": int(self.split), "direction": int(self.direction),
                                "counts": self.counts, "tokens": int(self.tokens), "sentences": int(self.sentences)}
         if self.sentence_counts is not None:
@@ -75,7 +84,18 @@ class FoldRecord:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> FoldRecord:
-        """Read a ``folds.jsonl`` line (as :func:`textbcv.folds.foldfile.check_fold_record` checked it)."""
+        """Read a ``folds.jsonl`` line (as :func:`textbcv.folds.foldfile.check_fold_record` checked it).
+
+        Parameters
+        ----------
+        d : mapping
+            A fold record; ``tokens`` and ``sentences`` default to 0, ``spec`` and ``run`` to ``{}``,
+            the other optional keys to None.
+
+        Returns
+        -------
+        FoldRecord
+        """
         return cls(d["system"], int(d["split"]), int(d["direction"]), d["counts"], int(d.get("tokens", 0)),
                    int(d.get("sentences", 0)), d.get("sentence_counts"), d.get("spec") or {}, d.get("seed_counts"),
                    d.get("heldout"), d.get("run") or {})

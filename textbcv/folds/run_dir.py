@@ -48,13 +48,34 @@ _SHOWN = ("report.md", "report.tex", "report.json", *[f for f in RUN_FILES if f.
 
 def fold_file_stem(system: str, split: int, direction: int) -> str:
     """The stem of the files kept for one fold of a system (``iob2-split0-dir1``); a system name that could lead
-    out of the folder becomes a safe stem (:func:`textbcv._io.safe_stem`)."""
+    out of the folder becomes a safe stem (:func:`textbcv._io.safe_stem`).
+
+    Parameters
+    ----------
+    system : str
+        The system's name.
+    split : int
+        0-based split index.
+    direction : int
+        0 or 1: which half of the split is the test half.
+
+    Returns
+    -------
+    str
+        ``SYSTEM-splitJ-dirK``, with ``SYSTEM`` made safe as a file name.
+    """
     return f"{safe_stem(system)}-split{split}-dir{direction}"
 
 
 @dataclass(frozen=True)
 class RunDir:
-    """The run directory at ``path`` (which need not exist yet)."""
+    """The run directory at ``path`` (which need not exist yet).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The directory; kept as a :class:`~pathlib.Path` in ``path``.
+    """
 
     path: Path
 
@@ -74,14 +95,17 @@ class RunDir:
 
     @property
     def report_json(self) -> Path:
+        """``report.json``: the comparison's results, every value the other reports show."""
         return self.path / "report.json"
 
     @property
     def report_md(self) -> Path:
+        """``report.md``: the Markdown report."""
         return self.path / "report.md"
 
     @property
     def report_tex(self) -> Path:
+        """``report.tex``: the comparison's tables for a paper (LaTeX, booktabs)."""
         return self.path / "report.tex"
 
     @property
@@ -95,11 +119,32 @@ class RunDir:
         return self.path / "predictions"
 
     def prediction(self, system: str, split: int, direction: int) -> Path:
-        """Where ``--save-predictions`` keeps a system's predictions of one fold."""
+        """Where ``--save-predictions`` keeps a system's predictions of one fold.
+
+        Parameters
+        ----------
+        system : str
+            The system's name.
+        split : int
+            0-based split index.
+        direction : int
+            0 or 1: which half is tested.
+
+        Returns
+        -------
+        pathlib.Path
+            ``predictions/SYSTEM-splitJ-dirK.txt`` in the run directory (see :func:`fold_file_stem`).
+        """
         return self.predictions / (fold_file_stem(system, split, direction) + ".txt")
 
     def files(self) -> list[str]:
-        """The run's files that exist, in the order ``textbcv report`` lists them."""
+        """The run's files that exist, in the order ``textbcv report`` lists them.
+
+        Returns
+        -------
+        list of str
+            File names relative to the run directory: reports, plots, ``splits.json``, ``folds.jsonl``.
+        """
         return [p for p in _SHOWN if (self.path / p).exists()]
 
     # --- checks -------------------------------------------------------------------------------------------
@@ -111,6 +156,17 @@ class RunDir:
         without a manifest is refused, also when it holds ``splits.json`` or ``report.json`` (they may
         be the user's), and so is ``resume`` on a run of an earlier version (no manifest: its files
         cannot be told from the user's).
+
+        Parameters
+        ----------
+        resume : bool
+            Continue a run whose ``folds.jsonl`` holds finished folds (``--resume``); without it such a run is
+            refused.
+
+        Raises
+        ------
+        InputError
+            Naming the directory and what to do instead.
 
         Examples
         --------
@@ -167,11 +223,21 @@ class RunDir:
             raise InputError("out: the directory is not writable", file=str(out), param="out")
 
     def is_run(self) -> bool:
-        """True when the directory holds a run manifest (:data:`MANIFEST`)."""
+        """True when the directory holds a run manifest (:data:`MANIFEST`).
+
+        Returns
+        -------
+        bool
+        """
         return (self.path / MANIFEST).is_file()
 
     def is_legacy_run(self) -> bool:
-        """True for a run of a textbcv version before the manifest (its files, no :data:`MANIFEST`)."""
+        """True for a run of a textbcv version before the manifest (its files, no :data:`MANIFEST`).
+
+        Returns
+        -------
+        bool
+        """
         return self.path.is_dir() and not (self.path / MANIFEST).exists() and any(
             (self.path / n).exists() for n in RUN_MARKERS)
 
@@ -205,7 +271,18 @@ class RunDir:
 
     def owns(self, name: str) -> bool:
         """True when ``name`` (a file or folder of the run) is textbcv's: listed in the manifest, and for a
-        file, unchanged since textbcv wrote it."""
+        file, unchanged since textbcv wrote it.
+
+        Parameters
+        ----------
+        name : str
+            A name relative to the run directory (e.g. ``"report.json"``, ``"models"``).
+
+        Returns
+        -------
+        bool
+            False also for a symbolic link, or when the run has no manifest.
+        """
         man = self._manifest()
         entry = None if man is None else man["files"].get(name)
         if entry is None:
@@ -220,7 +297,23 @@ class RunDir:
         return p.is_file() and file_sha256(p) == entry
 
     def check_writable_file(self, name: str) -> Path:
-        """The path of ``name`` in the run, after checking textbcv may (re)write it: absent, or its own."""
+        """The path of ``name`` in the run, after checking textbcv may (re)write it: absent, or its own.
+
+        Parameters
+        ----------
+        name : str
+            A file name relative to the run directory.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path / name``.
+
+        Raises
+        ------
+        InputError
+            When the file (or a link of that name) exists and is not textbcv's (:meth:`owns`).
+        """
         p = self.path / name
         if (p.exists() or p.is_symlink()) and not self.owns(name):
             raise InputError(f"{name} was not written by textbcv, or changed since it wrote it; textbcv replaces "
@@ -229,7 +322,19 @@ class RunDir:
 
     def claim(self, *folders: str) -> None:
         """Make the directory a run (its manifest) and lock it for this process; ``folders`` (``models``,
-        ``predictions``) become the run's own. Call after :meth:`check_out`, before the first write."""
+        ``predictions``) become the run's own. Call after :meth:`check_out`, before the first write.
+
+        Parameters
+        ----------
+        *folders : str
+            Sub-folder names to list as the run's own (``"dir"`` in the manifest); one that already exists
+            without being listed is refused.
+
+        Raises
+        ------
+        InputError
+            When the directory cannot be created, is locked by another process, or a folder is not textbcv's.
+        """
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -255,7 +360,14 @@ class RunDir:
             write_json(self.path / MANIFEST, man)
 
     def record(self, *names: str) -> None:
-        """Note in the manifest that textbcv (re)wrote ``names`` (their current SHA-256), or removed them."""
+        """Note in the manifest that textbcv (re)wrote ``names`` (their current SHA-256), or removed them.
+
+        Parameters
+        ----------
+        *names : str
+            File names relative to the run directory: an existing file is listed with its SHA-256, a missing one
+            is dropped from the manifest. Nothing is done without a manifest.
+        """
         man = self._manifest()
         if man is None:
             return
@@ -268,7 +380,13 @@ class RunDir:
         write_json(self.path / MANIFEST, man)
 
     def save_splits(self, splits) -> None:
-        """Write ``splits.json`` (a :class:`textbcv.split.SplitSet`) if textbcv may, and record it."""
+        """Write ``splits.json`` (a :class:`textbcv.split.SplitSet`) if textbcv may, and record it.
+
+        Parameters
+        ----------
+        splits : SplitSet
+            The splits of the run, written with its ``save``.
+        """
         splits.save(self.check_writable_file("splits.json"))
         self.record("splits.json")
 
@@ -317,14 +435,29 @@ class RunDir:
                 os.close(fd)
 
     def require(self, *files: str, what: str = "a finished `textbcv compare` run directory", prefix: str = "") -> None:
-        """InputError (naming the directory) unless every one of ``files`` is in it."""
+        """InputError (naming the directory) unless every one of ``files`` is in it.
+
+        Parameters
+        ----------
+        *files : str
+            File names that must exist in the directory.
+        what : str
+            What the directory should be, for the message (default: a finished compare run directory).
+        prefix : str
+            Text put before the message (default none).
+        """
         for name in files:
             if not (self.path / name).is_file():
                 raise InputError(f"{prefix}no {name} here: not {what}", file=str(self.path))
 
     # --- reading ------------------------------------------------------------------------------------------
     def read_report_md(self) -> str:
-        """The text of ``report.md``; InputError (naming the directory) when it is missing or unreadable."""
+        """The text of ``report.md``; InputError (naming the directory) when it is missing or unreadable.
+
+        Returns
+        -------
+        str
+        """
         self.require("report.md")
         return read_text(self.report_md, hint="not a report written by textbcv")
 

@@ -25,7 +25,17 @@ __all__ = ["FoldStore", "fold_key"]
 
 
 def fold_key(record: dict) -> tuple[str, int, int]:
-    """``(system, split, direction)`` of a fold record."""
+    """``(system, split, direction)`` of a fold record.
+
+    Parameters
+    ----------
+    record : dict
+        A fold record with ``system``, ``split`` and ``direction``.
+
+    Returns
+    -------
+    tuple of (str, int, int)
+    """
     return (record["system"], int(record["split"]), int(record["direction"]))
 
 
@@ -84,7 +94,20 @@ class FoldStore:
         return set(self.records)
 
     def check_spec(self, system: str, spec: dict) -> None:
-        """Refuse to mix folds made with other settings for the same system name."""
+        """Refuse to mix folds made with other settings for the same system name.
+
+        Parameters
+        ----------
+        system : str
+            The system's name.
+        spec : dict
+            Its settings (JSON-serialisable), compared as they read back from JSON with each stored fold's ``spec``.
+
+        Raises
+        ------
+        InputError
+            When a stored fold of ``system`` has another spec.
+        """
         spec = json.loads(json.dumps(spec))  # as it reads back from the file
         for (name, _, _), rec in self.records.items():
             if name == system and rec.get("spec") != spec:
@@ -93,25 +116,67 @@ class FoldStore:
                     "use another output directory or delete the file", file=str(self.path))
 
     def append(self, record: dict) -> None:
-        """Add one finished fold (durable once this returns)."""
+        """Add one finished fold (durable once this returns).
+
+        Parameters
+        ----------
+        record : dict
+            A fold record (``system``, ``split``, ``direction``, ``counts``, ...); it replaces a stored record
+            of the same fold in memory, while the file keeps both lines.
+        """
         self.path.parent.mkdir(parents=True, exist_ok=True)
         append_line(self.path, fold_line(record))
         self.records[fold_key(record)] = record
 
     def ordered(self, systems: Sequence[str] | None = None) -> list[dict]:
-        """Records in canonical order: systems as given (else by name), then split, direction."""
+        """Records in canonical order: systems as given (else by name), then split, direction.
+
+        Parameters
+        ----------
+        systems : sequence of str, optional
+            System names in the wanted order; systems not listed come after them, by name.
+
+        Returns
+        -------
+        list of dict
+            The stored records sorted by system, split, direction.
+        """
         rank = {s: i for i, s in enumerate(systems)} if systems is not None else {}
         return sorted(self.records.values(),
                       key=lambda r: (rank.get(r["system"], len(rank)), r["system"], r["split"], r["direction"]))
 
     def finalize(self, systems: Sequence[str] | None = None) -> None:
-        """Rewrite the file in canonical order (atomically)."""
+        """Rewrite the file in canonical order (atomically).
+
+        Parameters
+        ----------
+        systems : sequence of str, optional
+            System order, as in :meth:`ordered`.
+        """
         with atomic_write(self.path) as f:
             for rec in self.ordered(systems):
                 f.write(fold_line(rec) + "\n")
 
     def counts(self, system: str, m: int) -> list[dict]:
-        """The 2m overall counts of ``system`` in fold order, for :mod:`textbcv.stats`."""
+        """The 2m overall counts of ``system`` in fold order, for :mod:`textbcv.stats`.
+
+        Parameters
+        ----------
+        system : str
+            The system's name.
+        m : int
+            Number of splits.
+
+        Returns
+        -------
+        list of dict
+            2m ``counts["overall"]`` dicts (``{"tp", "fp", "fn"}``), split 0 direction 0, split 0 direction 1, ...
+
+        Raises
+        ------
+        KeyError
+            When a fold of ``system`` is not in the store.
+        """
         out = []
         for j in range(m):
             for k in (0, 1):
@@ -123,5 +188,16 @@ class FoldStore:
 
 
 def strip_run(records: Iterable[dict]) -> list[dict]:
-    """Records without their run-dependent ``run`` key (for comparing stores)."""
+    """Records without their run-dependent ``run`` key (for comparing stores).
+
+    Parameters
+    ----------
+    records : iterable of dict
+        Fold records.
+
+    Returns
+    -------
+    list of dict
+        Shallow copies of the records without their ``run`` key.
+    """
     return [{k: v for k, v in r.items() if k != "run"} for r in records]

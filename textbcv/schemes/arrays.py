@@ -38,6 +38,11 @@ class TagCodes(dict):
     at C speed; ``list(codes)`` is then the vocabulary (code ``i`` is its
     ``i``-th tag).
 
+    Attributes
+    ----------
+    No attributes of its own: the mapping (tag -> code) is the state. It starts as ``{"O": 0}``; looking up
+    an unknown tag adds it with code ``len(self)``. ``TagCodes()`` takes no arguments.
+
     Examples
     --------
     >>> c = TagCodes()
@@ -58,6 +63,22 @@ def tag_stream(codes, lengths, outside: int):
     """The stream of ``codes`` (sentences of ``lengths``) with ``outside`` before every sentence and at the end.
 
     Returns the stream and the index in it of every original code.
+
+    Parameters
+    ----------
+    codes : array_like of int
+        Integer tag codes of all sentences, concatenated.
+    lengths : array_like of int
+        Length of every sentence, in order; they add up to ``len(codes)``.
+    outside : int
+        The code inserted before every sentence and once at the end (the code of ``O``, or any boundary code).
+
+    Returns
+    -------
+    stream : numpy.ndarray
+        ``len(codes) + len(lengths) + 1`` codes.
+    pos : numpy.ndarray of int64
+        ``stream[pos[i]] == codes[i]``.
     """
     import numpy as np
 
@@ -71,7 +92,25 @@ def tag_stream(codes, lengths, outside: int):
 
 
 def scheme_arrays(vocab: Sequence[str], sch: Scheme):
-    """``(kind, type id, types)`` arrays of every tag of ``vocab`` under ``sch`` (InputError for a tag not of it)."""
+    """``(kind, type id, types)`` arrays of every tag of ``vocab`` under ``sch`` (InputError for a tag not of it).
+
+    Parameters
+    ----------
+    vocab : sequence of str
+        The tag of every code (``vocab[c]`` for code ``c``).
+    sch : Scheme
+        The scheme the tags are read in.
+
+    Returns
+    -------
+    kind : numpy.ndarray of int8
+        Kind flags of every code as :meth:`Scheme.kind` gives them (0 for ``O``; bit 1 inside, 2 always begins,
+        4 always ends a chunk).
+    type_id : numpy.ndarray of int32
+        Index into ``types`` of every code's chunk type.
+    types : list of str
+        The distinct chunk types, sorted (``""`` for ``O`` and untyped tags).
+    """
     import numpy as np
 
     kinds = [sch.kind(t) for t in vocab]
@@ -81,7 +120,28 @@ def scheme_arrays(vocab: Sequence[str], sch: Scheme):
 
 
 def chunk_flags(stream, kind, typ):
-    """``(inside, start, stop, type id)`` at every position of a code stream, decoded leniently (as :func:`decode`)."""
+    """``(inside, start, stop, type id)`` at every position of a code stream, decoded leniently (as :func:`decode`).
+
+    Parameters
+    ----------
+    stream : numpy.ndarray of int
+        A code stream whose sentences are separated by the code of ``O`` (see :func:`tag_stream`).
+    kind : numpy.ndarray of int8
+        Kind flags per code (:func:`scheme_arrays`).
+    typ : numpy.ndarray of int
+        Type id per code (:func:`scheme_arrays`).
+
+    Returns
+    -------
+    inside : numpy.ndarray of bool
+        The position is inside a chunk.
+    start : numpy.ndarray of bool
+        A chunk starts at the position.
+    stop : numpy.ndarray of bool
+        A chunk ends at the position (its last token).
+    type_id : numpy.ndarray
+        The type id at every position.
+    """
     k = kind[stream]
     t = typ[stream]
     inside = k != 0
@@ -93,7 +153,26 @@ def chunk_flags(stream, kind, typ):
 
 
 def chunk_spans(stream, kind, typ):
-    """Starts, ends (exclusive) and type ids of the chunks of a code stream, decoded leniently (as :func:`decode`)."""
+    """Starts, ends (exclusive) and type ids of the chunks of a code stream, decoded leniently (as :func:`decode`).
+
+    Parameters
+    ----------
+    stream : numpy.ndarray of int
+        A code stream whose sentences are separated by the code of ``O`` (see :func:`tag_stream`).
+    kind : numpy.ndarray of int8
+        Kind flags per code (:func:`scheme_arrays`).
+    typ : numpy.ndarray of int
+        Type id per code (:func:`scheme_arrays`).
+
+    Returns
+    -------
+    starts : numpy.ndarray of intp
+        Stream position of every chunk's first token, ascending.
+    ends : numpy.ndarray of intp
+        Stream position after every chunk's last token.
+    type_ids : numpy.ndarray
+        Type id of every chunk (an index into ``types`` of :func:`scheme_arrays`).
+    """
     import numpy as np
 
     _, start, stop, t = chunk_flags(stream, kind, typ)
@@ -108,6 +187,20 @@ def tag_pairs(stream, n_codes: int, outside: int = 0):
     (code ``outside``): the first and last pairs count too. Whether tags are
     valid in a scheme, which scheme they are, how many chunks start
     wrongly: all of it depends on these pairs only (see :func:`_allowed_pairs`).
+
+    Parameters
+    ----------
+    stream : array_like of int
+        Tag codes in ``range(n_codes)``, sentences separated by ``outside``.
+    n_codes : int
+        Number of distinct codes (the vocabulary size).
+    outside : int
+        The code of ``O`` (default 0).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Shape (n_codes, n_codes); entry ``[a, b]`` counts how often code ``b`` directly follows code ``a``.
 
     Examples
     --------
@@ -205,6 +298,25 @@ def detect_codes(codes, vocab: Sequence[str], lengths) -> str:
     """:func:`textbcv.schemes.detect` on integer-coded tags: ``vocab[c]`` is the tag of code ``c``; ``lengths`` are
     the sentence lengths.
 
+    Parameters
+    ----------
+    codes : array_like of int
+        The tag codes of all sentences, concatenated.
+    vocab : sequence of str
+        The tag of every code.
+    lengths : array_like of int
+        The length of every sentence, in order.
+
+    Returns
+    -------
+    str
+        A canonical scheme name (:func:`textbcv.schemes.scheme_names`).
+
+    Raises
+    ------
+    InputError
+        When no scheme has all the prefixes used.
+
     Examples
     --------
     >>> import numpy as np
@@ -219,7 +331,20 @@ def detect_codes(codes, vocab: Sequence[str], lengths) -> str:
 
 
 def detect_stream(stream, vocab: Sequence[str]) -> str:
-    """:func:`detect` on a code stream whose sentences are separated by the code of ``O`` (see :func:`tag_stream`)."""
+    """:func:`detect` on a code stream whose sentences are separated by the code of ``O`` (see :func:`tag_stream`).
+
+    Parameters
+    ----------
+    stream : array_like of int
+        Tag codes, sentences separated by the code of ``O``.
+    vocab : sequence of str
+        The tag of every code; ``O`` is added when missing.
+
+    Returns
+    -------
+    str
+        A canonical scheme name.
+    """
     vocab = list(vocab)
     if OUTSIDE not in vocab:
         vocab.append(OUTSIDE)
@@ -227,7 +352,25 @@ def detect_stream(stream, vocab: Sequence[str]) -> str:
 
 
 def detect_pairs(pairs, vocab: Sequence[str]) -> str:
-    """:func:`detect` from the :func:`tag_pairs` of the tags (codes that never occur are ignored)."""
+    """:func:`detect` from the :func:`tag_pairs` of the tags (codes that never occur are ignored).
+
+    Parameters
+    ----------
+    pairs : array_like of int
+        The (n_codes, n_codes) bigram counts of :func:`tag_pairs`.
+    vocab : sequence of str
+        The tag of every code; it must include ``O``.
+
+    Returns
+    -------
+    str
+        A canonical scheme name, chosen as :func:`detect` describes.
+
+    Raises
+    ------
+    InputError
+        When no scheme has all the prefixes used.
+    """
     import numpy as np
 
     pairs = np.asarray(pairs)
@@ -276,6 +419,16 @@ def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme, outside: i
         Tag codes, sentences separated by the code of ``O`` (see :func:`tag_stream`).
     vocab : sequence of str
         The tag of every code; each that occurs must be a tag of ``scheme``.
+    scheme : str or Scheme
+        The scheme the tags claim to be in.
+    outside : int, optional
+        Not used: the code of ``O`` is found in ``vocab`` (``O`` is added when missing).
+
+    Returns
+    -------
+    dict of str to int
+        Prefix to the number of chunks that start with it though ``scheme`` never starts a chunk so, in ASCII
+        order of prefix; empty for schemes not in ``ORPHAN_SCHEMES``.
 
     Examples
     --------
@@ -293,7 +446,22 @@ def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme, outside: i
 
 
 def orphan_pairs(pairs, vocab: Sequence[str], scheme: str | Scheme) -> dict[str, int]:
-    """:func:`orphan_chunks` from the :func:`tag_pairs` of the tags."""
+    """:func:`orphan_chunks` from the :func:`tag_pairs` of the tags.
+
+    Parameters
+    ----------
+    pairs : array_like of int
+        The (n_codes, n_codes) bigram counts of :func:`tag_pairs`.
+    vocab : sequence of str
+        The tag of every code (including ``O``); each that occurs must be a tag of ``scheme``.
+    scheme : str or Scheme
+        The scheme the tags claim to be in.
+
+    Returns
+    -------
+    dict of str to int
+        As :func:`orphan_chunks`.
+    """
     sch = get_scheme(scheme)
     if sch.name not in ORPHAN_SCHEMES:
         return {}
@@ -314,6 +482,18 @@ def detect(tags: Iterable) -> str:
     bb2b3mes). When no candidate is strictly valid (annotation slips), B/I
     tags are called iob1 or iob2 by which way most chunks open, other tags
     the first candidate; lenient decoding repairs the rest.
+
+    Parameters
+    ----------
+    tags : iterable
+        One sequence of tags (e.g. ``["B-PER", "O"]``) or an iterable of such sequences (sentences, each
+        read as if surrounded by ``O``); not a single string.
+
+    Returns
+    -------
+    str
+        A canonical scheme name (``"iob1"``, ``"iob2"``, ``"ioe1"``, ``"ioe2"``, ``"iobes"``, ``"bilou"``, ``"bmes"``
+        or ``"bb2b3mes"``).
 
     Raises
     ------

@@ -20,6 +20,21 @@ def conlleval_end(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
 
     Arguments are prefixes and types (as split by :func:`conlleval_split`).
 
+    Parameters
+    ----------
+    prev_tag : str
+        Prefix of the previous token's tag (``"O"`` before the first token).
+    tag : str
+        Prefix of this token's tag.
+    prev_type : str
+        Chunk type of the previous tag (``""`` for ``O``).
+    typ : str
+        Chunk type of this tag.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> conlleval_end("I", "O", "PER", ""), conlleval_end("E", "B", "PER", "PER")
@@ -40,6 +55,21 @@ def conlleval_end(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
 def conlleval_start(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
     """conlleval.pl ``startOfChunk``: did a chunk start between the previous and this token?
 
+    Parameters
+    ----------
+    prev_tag : str
+        Prefix of the previous token's tag (``"O"`` before the first token).
+    tag : str
+        Prefix of this token's tag.
+    prev_type : str
+        Chunk type of the previous tag (``""`` for ``O``).
+    typ : str
+        Chunk type of this tag.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> conlleval_start("O", "I", "", "PER"), conlleval_start("S", "S", "PER", "PER")
@@ -59,6 +89,18 @@ def conlleval_start(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
 
 def conlleval_split(tag: str) -> tuple[str, str]:
     """conlleval.pl's reading of a tag: ``/^([^-]*)-(.*)$/``, and a type ``"0"`` is ``""`` (Perl truth).
+
+    Parameters
+    ----------
+    tag : str
+        A tag as written, e.g. ``"B-PER"`` or ``"O"``.
+
+    Returns
+    -------
+    prefix : str
+        Everything before the first ``-`` (the whole tag when it has none).
+    type : str
+        Everything after it; ``""`` when there is no ``-`` or the type is ``"0"``.
 
     Examples
     --------

@@ -89,6 +89,18 @@ _END = 4  # always ends a chunk
 def split_tag(tag: str) -> tuple[str, str]:
     """Split a tag into ``(prefix, type)`` at its first ``-`` (``("O", "")`` for ``O``).
 
+    Parameters
+    ----------
+    tag : str
+        A tag such as ``"B-ORG"``, ``"M"`` or ``"O"``.
+
+    Returns
+    -------
+    prefix : str
+        Everything before the first ``-`` (the whole tag when it has none).
+    type : str
+        Everything after the first ``-``; ``""`` when there is none.
+
     Examples
     --------
     >>> split_tag("B-ORG"), split_tag("I-ORG-X"), split_tag("M"), split_tag("O")
@@ -100,6 +112,18 @@ def split_tag(tag: str) -> tuple[str, str]:
 
 def make_tag(prefix: str, typ: str) -> str:
     """The tag of ``prefix`` and chunk type ``typ`` (just the prefix when ``typ`` is ``""``).
+
+    Parameters
+    ----------
+    prefix : str
+        A scheme prefix such as ``"B"`` or ``"S"``.
+    typ : str
+        The chunk type, ``""`` for an untyped chunk.
+
+    Returns
+    -------
+    str
+        ``"PREFIX-TYPE"``, or ``"PREFIX"`` when untyped.
 
     Examples
     --------
@@ -140,6 +164,15 @@ class Scheme:
         Other names accepted by :func:`get_scheme`.
     description : str
         One line for help texts.
+
+    Attributes
+    ----------
+    prefixes : frozenset of str
+        Every prefix the scheme writes (derived).
+    begin : frozenset of str
+        Prefixes found only at the start of chunks, which always begin one (derived).
+    end : frozenset of str
+        Prefixes found only at the end of chunks, which always end one (derived).
 
     Examples
     --------
@@ -184,6 +217,20 @@ class Scheme:
         ``touch_before`` / ``touch_after``: the chunk directly follows / is
         directly followed by a chunk of the same type (matters for IOB1/IOE1).
 
+        Parameters
+        ----------
+        length : int
+            Number of tokens of the chunk (at least 1).
+        touch_before : bool
+            The chunk directly follows a chunk of its type (default False).
+        touch_after : bool
+            The chunk is directly followed by a chunk of its type (default False).
+
+        Returns
+        -------
+        list of str
+            One prefix per token of the chunk.
+
         Examples
         --------
         >>> SCHEMES["bb2b3mes"].prefixes_for(6)
@@ -203,7 +250,28 @@ class Scheme:
         return out
 
     def kind(self, tag: str, position: int | None = None) -> tuple[int, str]:
-        """``(kind flags, type)`` of ``tag`` (cached); InputError if the prefix is not this scheme's."""
+        """``(kind flags, type)`` of ``tag`` (cached); InputError if the prefix is not this scheme's.
+
+        Parameters
+        ----------
+        tag : str
+            A tag (``O``, ``PREFIX`` or ``PREFIX-TYPE``).
+        position : int, optional
+            0-based position of the tag in its sequence, named in the error.
+
+        Returns
+        -------
+        kind : int
+            Bit flags: 0 for ``O``; otherwise 1 (inside) plus 2 when the prefix always begins a chunk in this
+            scheme and 4 when it always ends one.
+        type : str
+            The chunk type (``""`` for ``O`` and untyped tags).
+
+        Raises
+        ------
+        InputError
+            When the tag's prefix is not one of this scheme's.
+        """
         try:
             return self._kinds[tag]
         except KeyError:
@@ -249,6 +317,16 @@ CONLLEVAL = "conlleval"
 def scheme_names(include_conlleval: bool = False) -> list[str]:
     """Canonical scheme names (optionally with ``"conlleval"``).
 
+    Parameters
+    ----------
+    include_conlleval : bool
+        Append the decode-only pseudo-scheme ``"conlleval"`` (default False).
+
+    Returns
+    -------
+    list of str
+        The canonical names in the order of ``SCHEMES``.
+
     Examples
     --------
     >>> scheme_names()
@@ -259,6 +337,20 @@ def scheme_names(include_conlleval: bool = False) -> list[str]:
 
 def get_scheme(name: str | Scheme) -> Scheme:
     """The :class:`Scheme` called ``name`` (case-insensitive; aliases such as ``bioes`` accepted).
+
+    Parameters
+    ----------
+    name : str or Scheme
+        A scheme name or alias (e.g. ``"bio"`` for IOB2); a :class:`Scheme` is returned as it is.
+
+    Returns
+    -------
+    Scheme
+
+    Raises
+    ------
+    InputError
+        For an unknown name, and for ``"conlleval"``, which only decodes.
 
     Examples
     --------
@@ -298,6 +390,7 @@ def encode(chunks: Iterable[Chunk], n: int, scheme: str | Scheme) -> list[str]:
     n : int
         Number of tokens.
     scheme : str or Scheme
+        The scheme to write (not ``"conlleval"``, which only decodes).
 
     Returns
     -------
@@ -336,6 +429,7 @@ def decode(tags: Sequence[str], scheme: str | Scheme = "iob2", strict: bool = Fa
     Parameters
     ----------
     tags : sequence of str
+        One tag sequence (a sentence), e.g. ``["B-PER", "I-PER", "O"]``.
     scheme : str or Scheme
         A scheme name, or ``"conlleval"`` for conlleval.pl's rules.
     strict : bool
@@ -343,6 +437,17 @@ def decode(tags: Sequence[str], scheme: str | Scheme = "iob2", strict: bool = Fa
         unless ``tags`` is exactly what ``scheme`` writes for its chunks.
         With ``False`` (default) invalid sequences are repaired as conlleval
         does: an inside tag after ``O`` or after another type opens a chunk.
+
+    Returns
+    -------
+    list of Chunk
+        ``(start, end, type)`` with ``end`` exclusive; ``type`` is ``""`` for untyped tags.
+
+    Raises
+    ------
+    InputError
+        For a tag whose prefix is not of ``scheme`` (naming its position), and with ``strict`` for a
+        sequence ``scheme`` would not write.
 
     Examples
     --------
@@ -401,6 +506,19 @@ def _check_strict(tags: Sequence[str], chunks: list[Chunk], sch: Scheme) -> None
 def is_valid(tags: Sequence[str], scheme: str | Scheme) -> bool:
     """Whether ``tags`` is a valid (strict) sequence of ``scheme``.
 
+    Parameters
+    ----------
+    tags : sequence of str
+        One tag sequence (a sentence).
+    scheme : str or Scheme
+        The scheme to check against.
+
+    Returns
+    -------
+    bool
+        True when every tag has a prefix of ``scheme`` and the sequence is the canonical encoding of its chunks.
+        False also when ``scheme`` is unknown or ``"conlleval"`` (the error is not raised).
+
     Examples
     --------
     >>> is_valid(["I-PER", "B-PER"], "iob1"), is_valid(["I-PER", "B-PER"], "iob2")
@@ -415,6 +533,25 @@ def is_valid(tags: Sequence[str], scheme: str | Scheme) -> bool:
 
 def convert(tags: Sequence[str], src: str | Scheme, dst: str | Scheme) -> list[str]:
     """Re-encode ``tags`` from scheme ``src`` (decoded leniently) into scheme ``dst``.
+
+    Parameters
+    ----------
+    tags : sequence of str
+        One tag sequence in scheme ``src``.
+    src : str or Scheme
+        Its scheme (or ``"conlleval"``, to decode with conlleval.pl's rules).
+    dst : str or Scheme
+        The scheme to write.
+
+    Returns
+    -------
+    list of str
+        ``len(tags)`` tags in ``dst``.
+
+    Raises
+    ------
+    InputError
+        For a tag that is not of ``src``, or an unknown scheme.
 
     Examples
     --------

@@ -51,6 +51,15 @@ def _ratio(a: int, b: int) -> float:
 class Tally:
     """True positives, false positives and false negatives of one chunk type (or all).
 
+    Parameters
+    ----------
+    tp : int
+        True positives: predicted chunks equal (start, end, type) to a gold chunk. Default 0.
+    fp : int
+        False positives: predicted chunks that match no gold chunk. Default 0.
+    fn : int
+        False negatives: gold chunks that no predicted chunk matches. Default 0.
+
     Examples
     --------
     >>> t = Tally(3, 1, 2)
@@ -93,11 +102,22 @@ class Tally:
         return _ratio(*metric_parts(self.tp, self.fp, self.fn)["f1"])
 
     def to_dict(self) -> dict[str, int]:
-        """``{"tp": .., "fp": .., "fn": ..}``."""
+        """``{"tp": .., "fp": .., "fn": ..}``.
+
+        Returns
+        -------
+        dict of str to int
+        """
         return {"tp": self.tp, "fp": self.fp, "fn": self.fn}
 
     def to_score_dict(self) -> dict[str, float]:
-        """Counts plus precision, recall and f1."""
+        """Counts plus precision, recall and f1.
+
+        Returns
+        -------
+        dict
+            ``tp``, ``fp``, ``fn`` (int) and ``precision``, ``recall``, ``f1`` (float in [0, 1]).
+        """
         return {**self.to_dict(), "precision": self.precision, "recall": self.recall, "f1": self.f1}
 
     @classmethod
@@ -105,6 +125,22 @@ class Tally:
         """Read ``{"tp": .., "fp": .., "fn": ..}``: integers in [0, 10^15] (``3.0`` is read as 3).
 
         InputError naming ``where`` if a count is missing or not such a number.
+
+        Parameters
+        ----------
+        d : mapping
+            An object with the keys ``tp``, ``fp`` and ``fn`` (other keys are ignored).
+        where : str
+            Where ``d`` sits in its file, for error messages (default ``"counts"``).
+
+        Returns
+        -------
+        Tally
+
+        Raises
+        ------
+        InputError
+            When ``d`` is not a mapping, a key is missing, or a count is not an integer in [0, 10^15].
 
         Examples
         --------
@@ -131,6 +167,7 @@ class ChunkCounts:
     Parameters
     ----------
     types : mapping of str to Tally or (tp, fp, fn), optional
+        Counts per chunk type (``""`` for untyped chunks); stored in ASCII order of type.
     overall : Tally, optional
         Defaults to the sum over ``types`` (given only when types are unknown).
 
@@ -210,12 +247,33 @@ class ChunkCounts:
         return self._macro("f1")
 
     def to_dict(self) -> dict:
-        """``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``, types in ASCII order."""
+        """``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``, types in ASCII order.
+
+        Returns
+        -------
+        dict
+            Plain ints, ready for JSON.
+        """
         return {"overall": self.overall.to_dict(), "types": {k: v.to_dict() for k, v in self.types.items()}}
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "ChunkCounts":
-        """Inverse of :meth:`to_dict`; InputError if malformed or overall ≠ sum of types."""
+        """Inverse of :meth:`to_dict`; InputError if malformed or overall ≠ sum of types.
+
+        Parameters
+        ----------
+        d : mapping
+            ``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``; ``types`` may be missing or empty.
+
+        Returns
+        -------
+        ChunkCounts
+
+        Raises
+        ------
+        InputError
+            When ``overall`` is missing, a count is malformed, or non-empty ``types`` do not add up to ``overall``.
+        """
         if not isinstance(d, Mapping) or "overall" not in d:
             raise InputError("counts: expected an object with 'overall' (and 'types')")
         overall = Tally.from_dict(d["overall"], "counts.overall")
@@ -231,6 +289,15 @@ class ChunkCounts:
 @dataclass(frozen=True)
 class TagScore:
     """Chunk counts plus token accuracy of one comparison of tag sequences.
+
+    Parameters
+    ----------
+    counts : ChunkCounts
+        Chunk counts, per type and overall.
+    tokens : int
+        Number of tokens scored (boundary lines excluded).
+    correct_tags : int
+        Number of tokens whose predicted tag equals the gold tag.
 
     Examples
     --------
@@ -268,7 +335,14 @@ class TagScore:
         return TagScore(self.counts + other.counts, self.tokens + other.tokens, self.correct_tags + other.correct_tags)
 
     def to_dict(self) -> dict:
-        """The ``textbcv score --json`` object (docs/formats.md)."""
+        """The ``textbcv score --json`` object (docs/formats.md).
+
+        Returns
+        -------
+        dict
+            ``tokens``, ``accuracy``, ``overall`` and per-type ``types`` (counts, precision, recall, f1) and
+            ``macro`` (precision, recall, f1); rates are fractions in [0, 1].
+        """
         c = self.counts
         return {
             "tokens": self.tokens,
@@ -295,6 +369,18 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
     Parameters
     ----------
     gold_chunk_seqs, pred_chunk_seqs : iterables (one item per sentence) of chunks
+        Gold and predicted ``(start, end, type)`` chunks of every sentence, in the same sentence order.
+
+    Returns
+    -------
+    ChunkCounts
+        Counts per chunk type (types seen in gold or prediction) and overall. A chunk given twice in a sentence
+        counts once.
+
+    Raises
+    ------
+    InputError
+        When the two iterables hold different numbers of sentences.
 
     Examples
     --------
@@ -338,6 +424,23 @@ def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]],
     The rows add up to :func:`count_chunks`'s overall counts; a bootstrap
     over sentences resamples them.
 
+    Parameters
+    ----------
+    gold_chunk_seqs : iterable of iterables of Chunk
+        Gold ``(start, end, type)`` chunks of every sentence.
+    pred_chunk_seqs : iterable of iterables of Chunk
+        Predicted chunks of every sentence, in the same order.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Shape (n sentences, 3): ``[tp, fp, fn]`` per sentence (duplicate chunks count once).
+
+    Raises
+    ------
+    ValueError
+        When the two iterables hold different numbers of sentences.
+
     Examples
     --------
     >>> sentence_counts([[(0, 2, "PER")], [(1, 2, "LOC")]], [[(0, 2, "PER"), (3, 4, "LOC")], []]).tolist()
@@ -360,6 +463,17 @@ class LexiconCounts:
 
     A gold word is IV when it is in the training lexicon, OOV otherwise; it
     is recalled when the prediction has a word with the same span.
+
+    Parameters
+    ----------
+    iv_words : int
+        Gold words found in the training lexicon (in-vocabulary). Default 0.
+    iv_correct : int
+        IV gold words whose span the prediction has. Default 0.
+    oov_words : int
+        Gold words not in the lexicon (out-of-vocabulary). Default 0.
+    oov_correct : int
+        OOV gold words whose span the prediction has. Default 0.
 
     Examples
     --------
@@ -397,7 +511,13 @@ class LexiconCounts:
         return _ratio(self.oov_words, self.iv_words + self.oov_words)
 
     def to_dict(self) -> dict:
-        """Counts and the three rates."""
+        """Counts and the three rates.
+
+        Returns
+        -------
+        dict
+            The four counts (int) and ``iv_recall``, ``oov_recall``, ``oov_rate`` (fractions in [0, 1]).
+        """
         return {
             "iv_words": self.iv_words,
             "iv_correct": self.iv_correct,
@@ -420,9 +540,21 @@ def count_lexicon(
     Parameters
     ----------
     gold_chunk_seqs, pred_chunk_seqs : iterables of word chunks per sentence
+        Gold and predicted words as ``(start, end, type)`` chunks of character offsets, per sentence.
     token_seqs : iterable of token (character) sequences, one per sentence
+        The characters the chunk offsets index; a gold word's text is the join of its characters.
     lexicon : collection of str
         Words of the training data (e.g. ``pku_training_words.utf8``).
+
+    Returns
+    -------
+    LexiconCounts
+        A gold word is recalled when a predicted chunk has the same (start, end); types are ignored.
+
+    Raises
+    ------
+    ValueError
+        When the three iterables hold different numbers of sentences.
 
     Examples
     --------
@@ -450,6 +582,18 @@ def count_lexicon(
 def heldout_record(gold: Sequence, pred: Sequence) -> dict:
     """What a fold's record keeps of one held-out file: its chunk counts and every sentence's TP / FP / FN.
 
+    Parameters
+    ----------
+    gold : sequence of sequences of Chunk
+        Gold chunks of every sentence of the held-out file.
+    pred : sequence of sequences of Chunk
+        The fold model's predicted chunks of every sentence, in the same order.
+
+    Returns
+    -------
+    dict
+        ``{"counts": ChunkCounts.to_dict(), "sentences": [[tp, fp, fn], ...]}``, one row per sentence.
+
     Examples
     --------
     >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])
@@ -463,6 +607,16 @@ def heldout_record(gold: Sequence, pred: Sequence) -> dict:
 def sum_heldout_records(parts: Sequence[dict]) -> dict:
     """Several models' :func:`heldout_record` of one file (e.g. one per training seed) counted together: the chunk
     counts and every sentence's TP / FP / FN summed.
+
+    Parameters
+    ----------
+    parts : sequence of dict
+        At least one :func:`heldout_record` of the same file (same sentences, in the same order).
+
+    Returns
+    -------
+    dict
+        A record of the same form: counts summed per type and overall, sentence rows summed element-wise.
 
     Examples
     --------

@@ -122,6 +122,7 @@ def score_tags(
     Parameters
     ----------
     gold_tag_seqs, pred_tag_seqs : iterables of tag sequences, one per sentence
+        Gold and predicted tags, sentence by sentence; every predicted sentence has its gold sentence's length.
     scheme : str
         ``"conlleval"`` (default): conlleval.pl's chunk rules and counting,
         exactly; or a scheme name: chunks decoded leniently with that scheme
@@ -178,6 +179,16 @@ def score_codes(g: np.ndarray, p: np.ndarray, token: np.ndarray, vocab: Sequence
     where : callable, optional
         ``where(index)`` names stream position ``index`` in an error message
         for a tag that is not of ``scheme``.
+
+    Returns
+    -------
+    TagScore
+        Chunk counts per type (types with no gold or predicted chunk left out), tokens and correct tags.
+
+    Raises
+    ------
+    InputError
+        For a named ``scheme``: a tag that is not of it (at ``where(index)`` when given), or an unknown scheme.
 
     Examples
     --------
@@ -300,6 +311,17 @@ def format_conlleval(score: TagScore) -> str:
     when a denominator is 0) and its order of types (ASCII). Like conlleval,
     the untyped type ``""`` is listed twice when both gold and predicted
     chunks have it (a Perl truth-value quirk of its de-duplication).
+
+    Parameters
+    ----------
+    score : TagScore
+        The score to report.
+
+    Returns
+    -------
+    str
+        The report's lines, each ending in LF: totals, accuracy and overall scores (when there are tokens),
+        then one line per chunk type.
 
     Examples
     --------

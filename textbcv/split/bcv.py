@@ -39,6 +39,16 @@ __all__ = ["n_blocks_for", "max_m", "block_targets", "bit_reversed", "blind_cuts
 def n_blocks_for(m: int) -> int:
     """Smallest power of two N ≥ 4 with N − 1 ≥ m.
 
+    Parameters
+    ----------
+    m : int
+        Number of splits (replications) wanted.
+
+    Returns
+    -------
+    int
+        The number of blocks N; its Hadamard matrix has the N − 1 ≥ m columns the splits use.
+
     Examples
     --------
     >>> [n_blocks_for(m) for m in (1, 3, 4, 7, 8, 15)]
@@ -52,6 +62,16 @@ def n_blocks_for(m: int) -> int:
 
 def max_m(n_items: int) -> int:
     """Largest m the blocks allow for ``n_items`` indivisible items (every block non-empty).
+
+    Parameters
+    ----------
+    n_items : int
+        Number of indivisible items (units) to place.
+
+    Returns
+    -------
+    int
+        2^⌊log2 n_items⌋ − 1, the m of the most blocks that each get an item; 0 for fewer than 4 items.
 
     Examples
     --------
@@ -88,6 +108,19 @@ def _split_sizes(sizes: np.ndarray) -> np.ndarray:
 def block_targets(total: int, N: int) -> np.ndarray:
     """Near-equal block sizes (differ by ≤ 1) at level N, built top-down as the blocks nest.
 
+    Parameters
+    ----------
+    total : int
+        Number of sentences to share out.
+    N : int
+        The level: a power of two ≥ 1.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        Shape (N,): the target size of every block of level N, adding up to ``total``; blocks j and j + N/2
+        are the two halves of block j of level N/2.
+
     Examples
     --------
     >>> block_targets(10, 4).tolist()
@@ -107,6 +140,18 @@ def bit_reversed(p: np.ndarray, N: int) -> np.ndarray:
     Run p of level N splits into runs 2p and 2p + 1 of level 2N, which are
     blocks j and j + N for j = ``bit_reversed(p, N)``: the nesting of
     :class:`NestedBlocks`.
+
+    Parameters
+    ----------
+    p : array_like of int
+        Run positions, 0 ≤ p < N.
+    N : int
+        The level (a power of two).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        For every ``p``, its log2(N)-bit binary digits reversed: the block id of run ``p``.
 
     Examples
     --------
@@ -171,6 +216,19 @@ def halves_from_blocks(blocks: np.ndarray, m: int) -> np.ndarray:
     ``blocks`` are block ids at level N = :func:`n_blocks_for` (m) (or any
     finer power-of-two level; they are reduced mod N).
 
+    Parameters
+    ----------
+    blocks : array_like of int
+        The block id of every unit at level ``n_blocks_for(m)`` or a finer power-of-two level.
+    m : int
+        Number of splits (1 ≤ m ≤ N − 1).
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        Shape (m, n_units); row i is True where the unit's block has a +1 in column i + 1 of Sylvester's
+        Hadamard matrix H_N (the training half of split i).
+
     Examples
     --------
     >>> halves_from_blocks(np.arange(8), 3).astype(int)
@@ -209,10 +267,14 @@ class NestedBlocks:
     X, W : StackedCounts or sparse (n_items, K), and (K,)
         Balancing objective (:func:`textbcv.split.balance.objective`); K may be 0.
     seed : int
+        Seed of every random step (default 0); each level draws from its own stream.
     effort : float
         Scales the refinement budget of every bisection (0: dealing only).
     balance : bool
         False places items size-blind at random (sizes still near-equal).
+    n_leaves : int
+        Blocks dealt at once (default 16, at most the largest power of two ≤ n_items); levels up to it are
+        these leaves mod N, deeper levels are bisected from them.
 
     Examples
     --------
@@ -256,14 +318,32 @@ class NestedBlocks:
 
     @property
     def n_items(self) -> int:
+        """Number of items placed (the length of ``weight``)."""
         return len(self.weight)
 
     def max_m(self) -> int:
-        """Largest m these items allow."""
+        """Largest m these items allow.
+
+        Returns
+        -------
+        int
+            :func:`max_m` of :attr:`n_items`.
+        """
         return max_m(self.n_items)
 
     def need(self, N: int) -> int:
-        """Items every size-blind block of level N keeps, so that every level up to ``n_leaves`` blocks is full."""
+        """Items every size-blind block of level N keeps, so that every level up to ``n_leaves`` blocks is full.
+
+        Parameters
+        ----------
+        N : int
+            A level (a power of two).
+
+        Returns
+        -------
+        int
+            max(1, min(largest possible level, ``n_leaves``) // N).
+        """
         return max(1, min(self._top, self.n_leaves) // N)
 
     def _blind_level(self, N: int) -> np.ndarray:
@@ -314,6 +394,11 @@ class NestedBlocks:
         counts; the search runs only when these blocks balance (``effort`` > 0,
         categories to balance) and :func:`textbcv.split.labels.affordable_starts`
         allows it, else the labels stay as dealt.
+
+        Parameters
+        ----------
+        counts : dict of str to scipy.sparse.csr_matrix
+            Per measure (e.g. ``"label"``, ``"lemma"``), the (n_items, categories) counts of every item.
         """
         K = self.X.shape[1]
         if K == 0 or self.effort <= 0 or not affordable_starts(self.leaves, K):
@@ -326,6 +411,16 @@ class NestedBlocks:
 
     def relabel(self, perm: np.ndarray) -> None:
         """Rename leaf block b to ``perm[b]`` (deeper levels are rebuilt from the renamed leaves).
+
+        Parameters
+        ----------
+        perm : numpy.ndarray of int
+            A permutation of ``range(leaves)``: the new id of every leaf block.
+
+        Raises
+        ------
+        ValueError
+            For size-blind blocks (items of unequal sizes placed without balancing), which cannot be renamed.
 
         Examples
         --------
@@ -343,7 +438,23 @@ class NestedBlocks:
         self._levels = {self.leaves: np.asarray(perm)[leaves]}
 
     def blocks(self, N: int) -> np.ndarray:
-        """Block id (0..N-1) of every item at level N (a power of two ≥ 4)."""
+        """Block id (0..N-1) of every item at level N (a power of two ≥ 4).
+
+        Parameters
+        ----------
+        N : int
+            Number of blocks: a power of two, 4 ≤ N ≤ 2^⌊log2 n_items⌋.
+
+        Returns
+        -------
+        numpy.ndarray of int64
+            Shape (n_items,): the block of every item (cached per level).
+
+        Raises
+        ------
+        InputError
+            For an N that is not such a power of two, or when size-blind blocks of level N would be empty.
+        """
         if N < 4 or N & (N - 1):
             raise InputError(f"the number of blocks must be a power of two ≥ 4, got {N}")
         if N > 2 ** int(np.floor(np.log2(self.n_items))):

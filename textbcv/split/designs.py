@@ -51,6 +51,38 @@ def build(items: Items, m: int, method: str = "bcv", seed: int = 0, *, weights: 
     ``m`` and the options are those of :func:`textbcv.split.make.split_units`,
     which checks them.
 
+    Parameters
+    ----------
+    items : Items
+        The items to place (:func:`textbcv.split.profiles.corpus_items` or ``items_of``), with the counts to
+        balance (``counts``) and to report (``report``; None for no quality block).
+    m : int
+        Number of splits (BRHS: J = 2m half-samples; k-fold: max(2, m) folds).
+    method : str
+        One of :data:`METHODS`: ``"bcv"`` (default), ``"bcv-select"``, ``"random"``, ``"brhs"``, ``"oa"``, ``"kfold"``.
+    seed : int
+        Seed of every random step (default 0).
+    weights : dict of str to float, optional
+        Weight of every measure in the balancing objective (default
+        :data:`textbcv.split.balance.DEFAULT_WEIGHTS`).
+    effort : float
+        Scales the balancing search (default 1.0; 0: dealing only).
+    select : int
+        Random block sets drawn by ``bcv-select`` (default 100).
+    options : dict, optional
+        Recorded in the manifest's ``options`` (``bcv-select`` adds its draw and score).
+
+    Returns
+    -------
+    SplitSet
+        A :class:`textbcv.split.nested.NestedSplits` for ``bcv`` and ``bcv-select``; sentence indices
+        in both halves of every split.
+
+    Raises
+    ------
+    InputError
+        For fewer than 4 items, an m the items cannot give, or an unknown method.
+
     Examples
     --------
     >>> from textbcv.split.profiles import items_of
@@ -105,6 +137,22 @@ def balanced_blocks(items: Items, seed: int = 0, weights: dict[str, float] | Non
     """Nested blocks balanced on the items' counts, leaves labelled to even out the halves (``bcv``).
 
     See :class:`textbcv.split.bcv.NestedBlocks` and its ``label_leaves``.
+
+    Parameters
+    ----------
+    items : Items
+        The items and their per-item ``counts`` to balance.
+    seed : int
+        Seed of the blocks (default 0).
+    weights : dict of str to float, optional
+        Weight of every measure in the objective (default :data:`textbcv.split.balance.DEFAULT_WEIGHTS`).
+    effort : float
+        Scales the refinement of every bisection (default 1.0; 0: dealing only).
+
+    Returns
+    -------
+    NestedBlocks
+        Balanced when there are counts to balance, else size-blind at random.
     """
     X, W = _objective(items, weights)
     blocks = NestedBlocks(items.weight, X, W, seed=seed, effort=effort, balance=bool(X.shape[1]))
@@ -116,6 +164,26 @@ def select_blocks(items: Items, m: int, R: int, seed: int) -> tuple[NestedBlocks
     """The thesis's selection: R random nested block sets, the best by its largest χ²/J (over halves, measures).
 
     Returns the chosen blocks, the index of the chosen draw and its score.
+
+    Parameters
+    ----------
+    items : Items
+        The items; their ``counts`` score each draw (no counts: every score is 0 and the first draw wins).
+    m : int
+        Number of splits the halves are scored for.
+    R : int
+        Number of random (unbalanced) block sets drawn; at least 1.
+    seed : int
+        Seed of the draws: draw r uses a seed derived from ``(seed, r)``.
+
+    Returns
+    -------
+    blocks : NestedBlocks
+        The chosen draw's blocks.
+    r : int
+        Its index (0 ≤ r < R).
+    score : float
+        Its largest χ²/J over the m halves and the measures (:func:`textbcv.split.quality.max_chi2_per_df`).
 
     Examples
     --------
@@ -144,6 +212,33 @@ def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator,
                       effort: float = 1.0) -> np.ndarray:
     """Place items into B blocks of near-equal size (in sentences), balanced on X when given.
 
+    Parameters
+    ----------
+    weight : numpy.ndarray of int, shape (n_items,)
+        Sentences per item.
+    B : int
+        Number of blocks (at most the number of items).
+    rng : numpy.random.Generator
+        Source of the random placement.
+    X : StackedCounts or scipy.sparse.csr_matrix, optional
+        Per-item counts to balance (:func:`textbcv.split.balance.objective`); None or no columns: random placement.
+    W : numpy.ndarray, optional
+        Column weights of ``X``; required with ``X``.
+    effort : float
+        Scales the balancing search (default 1.0).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_items,)
+        The block (0..B-1) of every item; block sizes in sentences differ by at most one when the weights allow.
+
+    Raises
+    ------
+    InputError
+        When B exceeds the number of items.
+    ValueError
+        When ``X`` has columns but ``W`` is None.
+
     Examples
     --------
     >>> np.bincount(near_equal_blocks(np.ones(10, int), 3, np.random.default_rng(0))).tolist()
@@ -170,6 +265,20 @@ def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator,
 def random_mx2(weight: np.ndarray, m: int, rng: np.random.Generator) -> list[np.ndarray]:
     """m independent random halvings (sizes within one item of half the sentences).
 
+    Parameters
+    ----------
+    weight : numpy.ndarray of int, shape (n_items,)
+        Sentences per item.
+    m : int
+        Number of halvings.
+    rng : numpy.random.Generator
+        Source of the random orders.
+
+    Returns
+    -------
+    list of numpy.ndarray of bool
+        m training-half masks over the items: a random prefix of items reaching half of the sentences.
+
     Examples
     --------
     >>> [int(h.sum()) for h in random_mx2(np.ones(10, int), 3, np.random.default_rng(0))]
@@ -190,6 +299,22 @@ def random_mx2(weight: np.ndarray, m: int, rng: np.random.Generator) -> list[np.
 def kfold(weight: np.ndarray, K: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
     """K-fold CV: training half of fold k = everything outside block k.
 
+    Parameters
+    ----------
+    weight : numpy.ndarray of int, shape (n_items,)
+        Sentences per item.
+    K : int
+        Number of folds (≥ 2).
+    rng : numpy.random.Generator
+        Source of the random placement.
+    **kw
+        ``X``, ``W``, ``effort``: balance the blocks as :func:`near_equal_blocks` does.
+
+    Returns
+    -------
+    list of numpy.ndarray of bool
+        K training masks over the items (``True`` outside block k).
+
     Examples
     --------
     >>> [int(t.sum()) for t in kfold(np.ones(10, int), 5, np.random.default_rng(0))]
@@ -203,6 +328,27 @@ def kfold(weight: np.ndarray, K: int, rng: np.random.Generator, **kw) -> list[np
 
 def oa_mx2(weight: np.ndarray, m: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
     """Non-nested m×2 BCV: first m columns of the smallest OA(4k) with 4k − 1 ≥ m.
+
+    Parameters
+    ----------
+    weight : numpy.ndarray of int, shape (n_items,)
+        Sentences per item.
+    m : int
+        Number of splits.
+    rng : numpy.random.Generator
+        Source of the random placement.
+    **kw
+        ``X``, ``W``, ``effort``: balance the blocks as :func:`near_equal_blocks` does.
+
+    Returns
+    -------
+    list of numpy.ndarray of bool
+        m training masks over the items (blocks with +1 in columns 1..m of the normalised Hadamard matrix).
+
+    Raises
+    ------
+    InputError
+        When no Hadamard matrix of the order needed is available.
 
     Examples
     --------
@@ -220,6 +366,27 @@ def oa_mx2(weight: np.ndarray, m: int, rng: np.random.Generator, **kw) -> list[n
 
 def brhs(weight: np.ndarray, J: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
     """Regularized balanced repeated half-sampling, Algorithm 2.1 (n1 = n/2, J even): 2J − 2 blocks, J halves.
+
+    Parameters
+    ----------
+    weight : numpy.ndarray of int, shape (n_items,)
+        Sentences per item.
+    J : int
+        Number of half-samples (even, ≥ 2).
+    rng : numpy.random.Generator
+        Source of the random placement.
+    **kw
+        ``X``, ``W``, ``effort``: balance the blocks as :func:`near_equal_blocks` does.
+
+    Returns
+    -------
+    list of numpy.ndarray of bool
+        J training masks over the items.
+
+    Raises
+    ------
+    InputError
+        For an odd J or J < 2.
 
     Examples
     --------
@@ -243,6 +410,29 @@ def brlt(weight: np.ndarray, J: int, n1: float, rng: np.random.Generator, **kw) 
     Two constructions: n1 ≥ (J−1)n/J (J validation blocks of n − n1 sentences,
     the rest always trains; n1 = (J−1)n/J is K-fold), and n1 = (J+1)n/(2J)
     with J odd (Algorithm 2.2: 2J blocks from OA(2J+2), J + 1 of them train).
+
+    Parameters
+    ----------
+    weight : numpy.ndarray of int, shape (n_items,)
+        Sentences per item.
+    J : int
+        Number of splits (≥ 2).
+    n1 : float
+        Training sentences per split: ≥ (J−1)n/J, or within 1 of (J+1)n/(2J) for odd J.
+    rng : numpy.random.Generator
+        Source of the random placement.
+    **kw
+        ``X``, ``W``, ``effort``: balance the blocks on these counts.
+
+    Returns
+    -------
+    list of numpy.ndarray of bool
+        J training masks over the items.
+
+    Raises
+    ------
+    InputError
+        For J < 2, an n1 leaving no validation sentence, or an n1 without a regularized construction.
 
     Examples
     --------

@@ -41,6 +41,17 @@ EXPORT_FORMATS = ("source", "hf")
 def fold_name(split: int, direction: int) -> str:
     """``fold-{i}-{d}``: the directory of a fold in an export, and the stem of its prediction file.
 
+    Parameters
+    ----------
+    split : int
+        0-based split index.
+    direction : int
+        0 (train on the split's train half) or 1 (the reverse).
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> fold_name(2, 1)
@@ -50,7 +61,18 @@ def fold_name(split: int, direction: int) -> str:
 
 
 def check_export_dir(path: str | os.PathLike) -> None:
-    """InputError unless ``path`` can receive an export: new, or an empty directory."""
+    """InputError unless ``path`` can receive an export: new, or an empty directory.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The export directory asked for (``--export``).
+
+    Raises
+    ------
+    InputError
+        When ``path`` is a file or a non-empty directory, or its nearest existing parent is a file.
+    """
     p = Path(path)
     if p.exists():
         if not p.is_dir():

@@ -36,6 +36,22 @@ def half_ratios(perm: np.ndarray, block_counts: dict[str, np.ndarray], limits: d
     below ``min_expected`` are pooled into one (as in
     :func:`textbcv.split.quality.chi2_per_df`, without its merge rule).
 
+    Parameters
+    ----------
+    perm : numpy.ndarray of int, shape (N,)
+        A permutation of the block labels (N a power of two).
+    block_counts : dict of str to numpy.ndarray
+        Per measure, the (N, J) category counts of every block.
+    limits : dict of str to float, optional
+        χ²/J limit per measure, overriding :data:`LIMITS` (other measures: 1).
+    min_expected : float
+        The pooling threshold (default 5.0).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (N − 1,)
+        For every half, the largest over measures of its χ²/J divided by the measure's limit.
+
     Examples
     --------
     >>> cnt = {"x": np.array([[4, 0], [0, 4], [4, 0], [0, 4]]) * 5}
@@ -91,6 +107,18 @@ def _half_ratios_many(perms: np.ndarray, block_counts: dict[str, np.ndarray], li
 def affordable_starts(N: int, K: int) -> int:
     """Random starts of :func:`best_labels` that :data:`LABEL_BUDGET` allows for N blocks and K categories (≤ 12).
 
+    Parameters
+    ----------
+    N : int
+        Number of blocks.
+    K : int
+        Number of categories (columns) summed over the measures.
+
+    Returns
+    -------
+    int
+        Between 0 (no search) and 12.
+
     Examples
     --------
     >>> affordable_starts(16, 2_000), affordable_starts(16, 50_000)
@@ -119,6 +147,8 @@ def best_labels(block_counts: dict[str, np.ndarray], rng: np.random.Generator, l
         Category counts of every block, per measure.
     rng : numpy Generator
         For the random starts.
+    limits : dict of str to float, optional
+        χ²/J limit per measure, overriding :data:`LIMITS` (other measures: 1).
     restarts : int, optional
         Random starts of the exchange search (default: as many as
         :data:`LABEL_BUDGET` allows, at most 12; the identity is always the

@@ -44,6 +44,31 @@ def check_options(m: int, method: str = "bcv", seed: int = 0, *, balance: Sequen
     The command line calls it before reading the corpus and renames the
     parameters to its options (:meth:`textbcv.errors.InputError.renamed`).
 
+    Parameters
+    ----------
+    m : int
+        Number of splits (≥ 1).
+    method : str
+        One of :data:`textbcv.split.designs.METHODS` (default ``"bcv"``).
+    seed : int
+        Non-negative integer seed (default 0).
+    balance : sequence of str or str or None
+        Measures to balance (:data:`textbcv.split.profiles.MEASURES`); ``bcv-select`` needs at least one.
+    effort : float
+        Non-negative, finite balancing effort (default 1.0).
+    select : int
+        Random block sets of ``bcv-select`` (≥ 1; default 100).
+
+    Returns
+    -------
+    tuple of str
+        The balance measures, in the order given (empty for None or ``"none"``).
+
+    Raises
+    ------
+    InputError
+        Naming the parameter at fault.
+
     Examples
     --------
     >>> check_options(3, balance="label,length")
@@ -105,6 +130,7 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
     groups : array, optional
         Units with equal group ids always share a block (documents, duplicates).
     seed : int
+        Seed of the blocks and of every random step (default 0).
     weights : dict, optional
         Weight of every measure in the objective (default
         :data:`textbcv.split.balance.DEFAULT_WEIGHTS`).
@@ -141,6 +167,12 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
 
     Parameters
     ----------
+    corpus : Corpus
+        The corpus to split.
+    m : int
+        Number of splits (default 3).
+    method : {"bcv", "bcv-select", "random", "brhs", "oa", "kfold"}
+        The design, as in :func:`split_units` (default ``"bcv"``).
     balance : sequence of {"label", "lemma", "length"}, or None / "none"
         Default :data:`textbcv.defaults.BALANCE` (none; see there why).
     group_by : {"auto", "sentence", "document"}
@@ -148,6 +180,8 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
         the corpus marks enough documents (:func:`resolve_unit`).
         The manifest's options record the unit used (``group_by``) and what
         was asked (``group_by_requested``).
+    seed : int
+        Seed of the blocks and of every random step (default 0).
     duplicates_together : bool
         With sentences as units, exact duplicate sentences (``Sentence.key()``)
         share a block, so that no sentence is both trained on and tested on in
@@ -190,6 +224,25 @@ def resolve_unit(group_by: str, corpus, m: int = 3) -> str:
 
     ``"auto"`` (:data:`textbcv.defaults.GROUP_BY`) means documents when the corpus marks at least as
     many documents as m splits need (4 for m ≤ 3, 8 for m ≤ 7, ...), else sentences.
+
+    Parameters
+    ----------
+    group_by : {"auto", "sentence", "document"}
+        The unit asked for.
+    corpus : Corpus
+        The corpus to split (its ``n_documents`` decides ``"auto"``).
+    m : int
+        Number of splits (default 3).
+
+    Returns
+    -------
+    str
+        ``"document"`` or ``"sentence"``.
+
+    Raises
+    ------
+    InputError
+        For any other ``group_by``.
 
     Examples
     --------

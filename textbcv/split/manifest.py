@@ -32,6 +32,25 @@ _HEX16 = re.compile(r"[0-9a-f]{16}")
 class SplitSet:
     """m splits of n sentences, each a (train, valid) pair of sorted index arrays.
 
+    Parameters
+    ----------
+    splits : list of tuple of numpy.ndarray
+        ``(train, valid)`` sorted sentence indices of every split; each pair partitions ``range(n)``.
+    n : int
+        Number of sentences.
+    method : str
+        The design (:data:`textbcv.split.designs.METHODS`; default ``"bcv"``).
+    m : int
+        The m the set was made for (BRHS has 2m one-way splits; default 0).
+    seed : int
+        The seed it was made with (default 0).
+    options : dict
+        The options recorded in the manifest (balance measures, unit, effort, ...).
+    quality : dict or None
+        The quality block (:func:`textbcv.split.quality.split_quality`), or None.
+    fingerprints : list of str or None
+        The fingerprint of every sentence (:func:`textbcv.corpus.fingerprint.fingerprint`), or None.
+
     Examples
     --------
     >>> from textbcv.split import split_units
@@ -56,22 +75,47 @@ class SplitSet:
 
     @property
     def n_folds(self) -> int:
+        """Number of folds: 2 per split, 1 for one-way designs (:data:`ONE_WAY`: ``brhs``, ``kfold``)."""
         return len(self.splits) if self.method in ONE_WAY else 2 * len(self.splits)
 
     def folds(self) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
-        """Yield ``(split, direction, train_idx, test_idx)`` in fold order (BRHS: direction 0 only)."""
+        """Yield ``(split, direction, train_idx, test_idx)`` in fold order (BRHS: direction 0 only).
+
+        Yields
+        ------
+        split : int
+            0-based split index.
+        direction : int
+            0: train on the train half, test on the valid half; 1: the reverse.
+        train_idx, test_idx : numpy.ndarray of int64
+            Sorted sentence indices.
+        """
         for i, (t, v) in enumerate(self.splits):
             yield i, 0, t, v
             if self.method not in ONE_WAY:
                 yield i, 1, v, t
 
     def train_masks(self) -> np.ndarray:
+        """The training halves as a boolean (m, n) matrix: True where sentence j is in the train half of split i.
+
+        Returns
+        -------
+        numpy.ndarray of bool
+        """
         out = np.zeros((len(self.splits), self.n), dtype=bool)
         for i, (t, _) in enumerate(self.splits):
             out[i, t] = True
         return out
 
     def to_json(self) -> dict:
+        """The ``textbcv-splits/1`` JSON object (docs/formats.md) of the manifest.
+
+        Returns
+        -------
+        dict
+            ``format``, ``method``, ``m``, ``seed``, ``n_sentences``, ``options``, ``splits``, and ``quality`` and
+            ``fingerprint_method`` / ``fingerprints`` when present.
+        """
         d = {"format": FORMAT, "method": self.method, "m": self.m, "seed": self.seed, "n_sentences": self.n,
              "options": self.options,
              "splits": [{"train": t.tolist(), "valid": v.tolist()} for t, v in self.splits]}
@@ -88,6 +132,13 @@ class SplitSet:
         The corpus must have as many sentences as the manifest and, when the
         manifest holds fingerprints, the same sentences in the same order
         (compared by :func:`textbcv.corpus.fingerprint.fingerprint`).
+
+        Parameters
+        ----------
+        corpus : Corpus
+            The corpus to check (a sequence of sentences with ``tokens``, ``source`` and ``line``).
+        file : str
+            How the manifest is named in messages (default ``"SPLITS.json"``).
 
         Raises
         ------
@@ -123,10 +174,22 @@ class SplitSet:
                                  "(another corpus, order or tokenization?)", file=s.source or None, line=s.line or None)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the manifest atomically."""
+        """Write the manifest atomically.
+
+        Parameters
+        ----------
+        path : str or path-like
+            The JSON file to write (compact JSON).
+        """
         write_json(path, self.to_json(), indent=None)
 
     def dumps(self) -> str:
+        """The manifest as compact JSON text (what :meth:`save` writes).
+
+        Returns
+        -------
+        str
+        """
         return dumps_json(self.to_json(), indent=None)
 
 

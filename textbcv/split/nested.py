@@ -63,7 +63,36 @@ class NestedSplits(SplitSet):
     def cut(cls, blocks: NestedBlocks, item: np.ndarray, m: int, *, method: str = "bcv", seed: int = 0,
             options: dict | None = None, report: dict | None = None,
             fingerprints: list[str] | None = None) -> NestedSplits:
-        """The first m splits of these blocks, sentences placed by ``item``, with their quality block."""
+        """The first m splits of these blocks, sentences placed by ``item``, with their quality block.
+
+        Parameters
+        ----------
+        blocks : NestedBlocks
+            The items placed into nested blocks.
+        item : numpy.ndarray of int, shape (n,)
+            The item of every sentence.
+        m : int
+            Number of splits (at most ``blocks.max_m()``).
+        method : str
+            Design name recorded in the manifest (default ``"bcv"``).
+        seed : int
+            Seed recorded in the manifest (default 0).
+        options : dict, optional
+            Recorded in the manifest's ``options``; ``group_by="document"`` marks the overlap as counted in documents.
+        report : dict of str to scipy.sparse matrix, optional
+            Per-sentence counts for the quality block (with ``chi2_floor``); None: no quality block.
+        fingerprints : list of str, optional
+            Sentence fingerprints kept in the manifest.
+
+        Returns
+        -------
+        NestedSplits
+
+        Raises
+        ------
+        InputError
+            When m exceeds what the blocks allow.
+        """
         if m > blocks.max_m():
             raise InputError(f"m = {m} is impossible with {blocks.n_items} units: at most {blocks.max_m()}")
         train = halves_from_blocks(blocks.blocks(n_blocks_for(m)), m)[:, item]  # item masks → sentence masks
@@ -81,13 +110,45 @@ class NestedSplits(SplitSet):
                    report=report)
 
     def head(self, m: int) -> NestedSplits:
-        """The first m splits (1 ≤ m ≤ ``len(self)``), with their own quality block."""
+        """The first m splits (1 ≤ m ≤ ``len(self)``), with their own quality block.
+
+        Parameters
+        ----------
+        m : int
+            Number of splits to keep, 1 ≤ m ≤ ``len(self)``.
+
+        Returns
+        -------
+        NestedSplits
+            ``self`` when m is ``len(self)``, else a new set cut from the same blocks.
+
+        Raises
+        ------
+        InputError
+            For m outside 1..len(self).
+        """
         if not 1 <= m <= len(self):
             raise InputError(f"m must lie in 1..{len(self)} for head(m), got {m}", param="m")
         return self if m == len(self) else self._again(m)
 
     def extend(self, m: int) -> NestedSplits:
-        """These splits and more, m in all (m ≥ ``len(self)``): the first ``len(self)`` are unchanged."""
+        """These splits and more, m in all (m ≥ ``len(self)``): the first ``len(self)`` are unchanged.
+
+        Parameters
+        ----------
+        m : int
+            Total number of splits, m ≥ ``len(self)`` (at most what the blocks allow).
+
+        Returns
+        -------
+        NestedSplits
+            ``self`` when m is ``len(self)``, else a new set cut from the same blocks.
+
+        Raises
+        ------
+        InputError
+            For m < ``len(self)`` or more splits than the blocks allow.
+        """
         if m < len(self):
             raise InputError(f"m must be at least {len(self)} for extend(m) (head(m) gives fewer splits), got {m}",
                              param="m")

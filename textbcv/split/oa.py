@@ -150,6 +150,15 @@ def _hadamard(N: int) -> np.ndarray | None:
 def is_hadamard(H: np.ndarray) -> bool:
     """True if ``H`` is a ±1 matrix with ``H Hᵀ = N I``.
 
+    Parameters
+    ----------
+    H : array_like
+        A square matrix.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> is_hadamard(hadamard_matrix(12))
@@ -165,6 +174,16 @@ def hadamard_matrix(N: int) -> np.ndarray:
     """A normalised Hadamard matrix of order N (first row and first column all +1).
 
     Powers of two give Sylvester's matrix exactly as :func:`scipy.linalg.hadamard`.
+
+    Parameters
+    ----------
+    N : int
+        The order: 1, 2, or a multiple of 4 with a known construction (:func:`supported_orders`).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (N, N)
+        Entries ±1, first row and first column +1.
 
     Raises
     ------
@@ -191,6 +210,16 @@ def hadamard_matrix(N: int) -> np.ndarray:
 def orthogonal_array(N: int) -> np.ndarray:
     """OA(N, 2^(N−1)): the normalised Hadamard matrix of order N without its all-ones column.
 
+    Parameters
+    ----------
+    N : int
+        The order of the Hadamard matrix (a multiple of 4 with a construction).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (N, N − 1)
+        Entries ±1; every column holds N/2 of each.
+
     Examples
     --------
     >>> A = orthogonal_array(12)
@@ -202,6 +231,21 @@ def orthogonal_array(N: int) -> np.ndarray:
 
 def sylvester_oa(N: int) -> np.ndarray:
     """The nested Sylvester array OA(N), N a power of two ≥ 4.
+
+    Parameters
+    ----------
+    N : int
+        A power of two ≥ 4.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (N, N − 1)
+        Columns 1..N−1 of Sylvester's Hadamard matrix H_N.
+
+    Raises
+    ------
+    InputError
+        When N is not a power of two ≥ 4.
 
     Examples
     --------
@@ -215,6 +259,16 @@ def sylvester_oa(N: int) -> np.ndarray:
 
 def supported_orders(up_to: int = 100) -> list[int]:
     """Multiples of 4 up to ``up_to`` for which :func:`hadamard_matrix` has a construction.
+
+    Parameters
+    ----------
+    up_to : int
+        The largest order to try (default 100).
+
+    Returns
+    -------
+    list of int
+        The supported orders, ascending.
 
     Examples
     --------

@@ -43,6 +43,18 @@ LENGTH_EDGES = np.array([1, 2, 3, 4, 5, 7, 9, 12, 16, 21, 26, 31, 41, 51, 71, 10
 def length_bins(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
     """One-hot matrix of the length bin of every unit, and the bin names.
 
+    Parameters
+    ----------
+    lengths : sequence of int
+        Length of every unit in tokens (values below 1 count as 1).
+
+    Returns
+    -------
+    M : scipy.sparse.csr_matrix, shape (n_units, 16)
+        One-hot bin of every unit (bins of :data:`LENGTH_EDGES`).
+    names : list of str
+        The bin names (``"1"``, ``"5-6"``, ..., ``"101+"``).
+
     Examples
     --------
     >>> M, names = length_bins([1, 6, 200])
@@ -72,6 +84,18 @@ def _onehot(codes: np.ndarray, J: int) -> sp.csr_matrix:
 def length_profile(lengths: Sequence[int] | np.ndarray) -> tuple[sp.csr_matrix, list[str]]:
     """One-hot matrix of every unit's exact length (columns: the distinct lengths, ascending) and their names.
 
+    Parameters
+    ----------
+    lengths : sequence of int or numpy.ndarray
+        Length of every unit in tokens.
+
+    Returns
+    -------
+    M : scipy.sparse.csr_matrix, shape (n_units, n_lengths)
+        One-hot exact length of every unit.
+    names : list of str
+        The distinct lengths as strings, ascending.
+
     Examples
     --------
     >>> M, names = length_profile([3, 1, 3, 12])
@@ -95,6 +119,19 @@ def length_measures(lengths: Sequence[int] | np.ndarray,
     Above the :data:`TAIL` quantile, where single lengths are rare, the
     columns ``length:tail`` count the units of length ≥ t for every distinct
     length t there, so that every cut in the tail is balanced too.
+
+    Parameters
+    ----------
+    lengths : sequence of int or numpy.ndarray
+        Length of every unit in tokens.
+    resolutions : sequence of int
+        The numbers of quantile bins K (default :data:`LENGTH_RESOLUTIONS`).
+
+    Returns
+    -------
+    dict of str to scipy.sparse.csr_matrix
+        ``"length"``, one ``"length:qK"`` per resolution and, when lengths exceed the tail quantile,
+        ``"length:tail"``; each with one row per unit. Only ``"length"`` for no units.
 
     Examples
     --------
@@ -127,6 +164,22 @@ def length_measures(lengths: Sequence[int] | np.ndarray,
 def codes_matrix(rows: np.ndarray, codes: np.ndarray, n: int, J: int) -> sp.csr_matrix:
     """Count matrix from (unit, category code) occurrence pairs.
 
+    Parameters
+    ----------
+    rows : numpy.ndarray of int
+        The unit of every occurrence.
+    codes : numpy.ndarray of int
+        The category code (0..J-1) of every occurrence.
+    n : int
+        Number of units (rows).
+    J : int
+        Number of categories (columns).
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix, shape (n, J)
+        Occurrences per unit and category, float64.
+
     Examples
     --------
     >>> codes_matrix(np.array([0, 0, 1]), np.array([1, 1, 0]), 2, 2).toarray().tolist()
@@ -139,6 +192,19 @@ def codes_matrix(rows: np.ndarray, codes: np.ndarray, n: int, J: int) -> sp.csr_
 
 def group_rows(M, groups: np.ndarray, n_groups: int | None = None) -> sp.csr_matrix:
     """Counts per group (rows of units with the same group id 0..G-1 summed), e.g. per duplicate group.
+
+    Parameters
+    ----------
+    M : sparse or dense matrix, shape (n_units, J)
+        Counts per unit.
+    groups : numpy.ndarray of int, shape (n_units,)
+        The group id (0..G-1) of every unit.
+    n_groups : int, optional
+        G; default ``groups.max() + 1``.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix, shape (G, J)
 
     Examples
     --------
@@ -153,6 +219,20 @@ def group_rows(M, groups: np.ndarray, n_groups: int | None = None) -> sp.csr_mat
 
 def count_matrix(items: Iterable[Iterable[str]], n: int | None = None) -> tuple[sp.csr_matrix, list[str]]:
     """Count matrix of string categories per unit; categories in order of first appearance.
+
+    Parameters
+    ----------
+    items : iterable of iterables of str
+        The categories occurring in every unit (one iterable per unit; repeats count).
+    n : int, optional
+        Number of units (rows); default the number of iterables.
+
+    Returns
+    -------
+    M : scipy.sparse.csr_matrix, shape (n, J)
+        Occurrences per unit and category, float64.
+    names : list of str
+        The J categories in order of first appearance.
 
     Examples
     --------
@@ -174,6 +254,23 @@ def count_matrix(items: Iterable[Iterable[str]], n: int | None = None) -> tuple[
 
 def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.csr_matrix]:
     """Profiles of a :class:`textbcv.corpus.model.Corpus` for the named measures.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+    measures : sequence of str
+        Names among :data:`MEASURES` (default all three).
+
+    Returns
+    -------
+    dict of str to scipy.sparse.csr_matrix
+        Per measure, the (n_sentences, J) counts of every sentence.
+
+    Raises
+    ------
+    InputError
+        For an unknown measure name.
 
     Examples
     --------
@@ -243,11 +340,33 @@ class Items:
 
     @property
     def n_items(self) -> int:
+        """Number of items (the length of ``weight``)."""
         return len(self.weight)
 
 
 def items_of(n: int, groups=None, measures: dict | None = None, report: dict | None = None) -> Items:
     """The items of n sentences: one per sentence, or one per group id (sentences with equal ids stay together).
+
+    Parameters
+    ----------
+    n : int
+        Number of sentences.
+    groups : array_like, optional
+        A group id (any sortable values) per sentence; None: every sentence is its own item.
+    measures : dict of str to scipy.sparse matrix, optional
+        Per-sentence (n, J) counts to balance; summed per item into ``counts``.
+    report : dict of str to scipy.sparse matrix, optional
+        Per-sentence counts for the quality block; None: no quality block.
+
+    Returns
+    -------
+    Items
+        Items numbered in order of their first sentence.
+
+    Raises
+    ------
+    InputError
+        When ``groups`` does not have n entries.
 
     Examples
     --------
@@ -273,7 +392,18 @@ def items_of(n: int, groups=None, measures: dict | None = None, report: dict | N
 
 
 def duplicate_groups(corpus) -> np.ndarray:
-    """Group id of every sentence, equal for exact duplicates (:meth:`textbcv.corpus.model.Sentence.key`)."""
+    """Group id of every sentence, equal for exact duplicates (:meth:`textbcv.corpus.model.Sentence.key`).
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_sentences,)
+        Group ids numbered in order of first occurrence.
+    """
     ids: dict = {}
     return np.array([ids.setdefault(s.key(), len(ids)) for s in corpus.sentences], dtype=np.int64)
 
@@ -284,6 +414,22 @@ def corpus_items(corpus, balance: Sequence[str], unit: str, duplicates_together:
     The measures named in ``balance`` are balanced (``length`` as the whole
     length distribution, :func:`length_measures`); all of :data:`MEASURES`
     are reported.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus to split.
+    balance : sequence of str
+        Measures to balance (among :data:`MEASURES`).
+    unit : {"document", "sentence"}
+        What is kept whole (:func:`textbcv.split.make.resolve_unit`).
+    duplicates_together : bool
+        With ``unit="sentence"``, exact duplicate sentences form one item (:func:`duplicate_groups`).
+
+    Returns
+    -------
+    Items
+        ``measures`` and ``counts`` of the balanced measures, ``report`` of all of :data:`MEASURES`.
 
     Examples
     --------

@@ -19,6 +19,22 @@ def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected
     ``scipy.stats.chi2_contingency(table, correction=False)[0] / J`` on the
     pooled table.
 
+    Parameters
+    ----------
+    train_counts : array_like
+        Counts of every category in the training half.
+    valid_counts : array_like
+        Counts of every category in the validation half (same categories).
+    min_expected : float
+        Expected count below which a category is pooled (default 5.0).
+
+    Returns
+    -------
+    chi2_per_df : float
+        χ²/J; 0.0 when a half is empty or fewer than 2 categories remain.
+    J : int
+        The number of categories after pooling (before pooling when a half is empty).
+
     Examples
     --------
     >>> chi2_per_df(np.array([10, 20]), np.array([20, 10]))
@@ -90,6 +106,11 @@ def chi2_floor(counts, n_blocks: int, max_share: float | None = None, min_expect
     min_expected : float
         The pooling rule of :func:`chi2_per_df`.
 
+    Returns
+    -------
+    float
+        The bound (0.0 when no half can keep 2 categories).
+
     Examples
     --------
     One unit holds 8 of the 10 occurrences of a category; 4 blocks:
@@ -125,6 +146,16 @@ def chi2_floor(counts, n_blocks: int, max_share: float | None = None, min_expect
 def overlap_matrix(train: np.ndarray) -> np.ndarray:
     """φ_ij = |I_t,i ∩ I_t,j| for a boolean (m, n) matrix of training halves.
 
+    Parameters
+    ----------
+    train : array_like of bool, shape (m, n)
+        Training-half membership of every sentence for every split.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (m, m)
+        φ_ij; the diagonal holds the half sizes.
+
     Examples
     --------
     >>> overlap_matrix(np.array([[1, 1, 0, 0], [1, 0, 1, 0]], bool)).tolist()
@@ -135,7 +166,17 @@ def overlap_matrix(train: np.ndarray) -> np.ndarray:
 
 
 def overlap_max_deviation(train: np.ndarray) -> float:
-    """max over i < j of |φ_ij − n/4| (0 for m = 1)."""
+    """max over i < j of |φ_ij − n/4| (0 for m = 1).
+
+    Parameters
+    ----------
+    train : array_like of bool, shape (m, n)
+        Training-half membership of every sentence for every split.
+
+    Returns
+    -------
+    float
+    """
     m, n = np.shape(train)
     if m < 2:
         return 0.0
@@ -162,6 +203,13 @@ def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix], floor: 
         χ²/J over its halves.
     groups : (n,) int array, optional
         Units that stay whole (duplicate groups, documents); default sentences.
+
+    Returns
+    -------
+    dict
+        ``overlap_max_deviation``, ``overlap`` (``n_over_4``, ``min``, ``max``), ``half_sizes`` (train, valid
+        per split), ``chi2_per_df`` and ``categories`` (per measure, one value per split), and with ``floor``
+        ``chi2_floor`` per measure.
     """
     train = np.asarray(train, dtype=bool)
     m, n = train.shape
@@ -213,6 +261,18 @@ def _blocks_of(train: np.ndarray) -> np.ndarray | None:
 
 def max_chi2_per_df(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> float:
     """Largest χ²/J over all halves and measures (the thesis's selection criterion).
+
+    Parameters
+    ----------
+    train : array_like of bool, shape (m, n)
+        Training-half membership of every unit for every split.
+    measures : dict of str to scipy.sparse matrix
+        Per measure, the (n, J) counts of every unit.
+
+    Returns
+    -------
+    float
+        0.0 without measures.
 
     Examples
     --------

@@ -58,11 +58,38 @@ class Mx2BCV(BaseCrossValidator):
         self.random_state = random_state
 
     def get_n_splits(self, X=None, y=None, groups=None) -> int:
-        """2m: the number of (train, test) pairs."""
+        """2m: the number of (train, test) pairs.
+
+        Parameters
+        ----------
+        X, y, groups : object
+            Ignored; present for scikit-learn's API.
+
+        Returns
+        -------
+        int
+        """
         return 2 * self.m
 
     def split(self, X, y=None, groups=None):
-        """Yield ``(train, test)`` index arrays: split 0 train→test, then test→train, split 1, ..."""
+        """Yield ``(train, test)`` index arrays: split 0 train→test, then test→train, split 1, ...
+
+        Parameters
+        ----------
+        X : array_like, shape (n_samples, ...)
+            The samples (only their number is used, and ``X`` itself when ``balance`` is a callable).
+        y : array_like, optional
+            Targets; one-dimensional ``y`` gives the default balance measure (its classes).
+        groups : array_like, optional
+            Group label of every sample; samples of one group always fall in the same half.
+
+        Yields
+        ------
+        train : numpy.ndarray of int64
+            Sorted training indices.
+        test : numpy.ndarray of int64
+            Sorted test indices.
+        """
         X, y, groups = indexable(X, y, groups)
         n = X.shape[0] if hasattr(X, "shape") else len(X)
         if callable(self.balance):

@@ -38,6 +38,25 @@ class LexiconTagger:
         return token.lower() if self.lowercase else token
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "LexiconTagger":
+        """Learn every token's most frequent tag, and the most frequent tag overall.
+
+        Parameters
+        ----------
+        sentences : sequence of Sentence
+            Training sentences (their ``tokens`` are read).
+        tags : sequence of sequences of str
+            The gold tag of every token of every sentence, in the system's scheme.
+
+        Returns
+        -------
+        LexiconTagger
+            ``self``, with ``lexicon_`` (token → tag) and ``default_`` (``O`` when there are no tags) set.
+
+        Raises
+        ------
+        ValueError
+            When ``tags`` and ``sentences``, or a sentence's tokens and tags, differ in length.
+        """
         counts: dict[str, Counter] = defaultdict(Counter)
         overall: Counter = Counter()
         for s, ts in zip(sentences, tags, strict=True):
@@ -49,5 +68,17 @@ class LexiconTagger:
         return self
 
     def predict(self, sentences: Sequence[Sentence]) -> list[list[str]]:
+        """Tag every token with its training tag, unknown tokens with the most frequent tag overall.
+
+        Parameters
+        ----------
+        sentences : sequence of Sentence
+            The sentences to tag.
+
+        Returns
+        -------
+        list of list of str
+            One tag per token of every sentence.
+        """
         lex, default = self.lexicon_, self.default_
         return [[lex.get(self._key(t), default) for t in s.tokens] for s in sentences]

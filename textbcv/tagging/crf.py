@@ -72,6 +72,7 @@ class CRFTagger:
     Parameters
     ----------
     template : Template
+        The feature template (:func:`textbcv.tagging.features.get_template`).
     algorithm : str
         crfsuite algorithm, default ``"lbfgs"``.
     params : dict
@@ -106,13 +107,58 @@ class CRFTagger:
         self.tag_seconds = 0.0
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "CRFTagger":
+        """Train on ``sentences`` (featurized here with ``template``), as :meth:`fit_features`.
+
+        Parameters
+        ----------
+        sentences : sequence of Sentence
+            Training sentences.
+        tags : sequence of sequences of str
+            The gold tag of every token of every sentence.
+
+        Returns
+        -------
+        CRFTagger
+            ``self``, trained.
+        """
         return self.fit_features(extract(sentences, self.template), tags)
 
     def predict(self, sentences: Sequence[Sentence]) -> list[list[str]]:
+        """Tag ``sentences`` (featurized here with ``template``), as :meth:`predict_features`.
+
+        Parameters
+        ----------
+        sentences : sequence of Sentence
+            The sentences to tag.
+
+        Returns
+        -------
+        list of list of str
+            One tag per token of every sentence.
+        """
         return self.predict_features(extract(sentences, self.template))
 
     def fit_features(self, features: Sequence[Sequence[Sequence[str]]], tags: Sequence[Sequence[str]]) -> "CRFTagger":
-        """Train on pre-extracted features (one list of feature strings per token)."""
+        """Train on pre-extracted features (one list of feature strings per token).
+
+        Parameters
+        ----------
+        features : sequence of sequences of sequences of str
+            Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`).
+        tags : sequence of sequences of str
+            The gold tag of every token of every sentence.
+
+        Returns
+        -------
+        CRFTagger
+            ``self``, with the model in ``model_`` (bytes of a crfsuite model file); ``append_seconds`` and
+            ``train_seconds`` grow by the time spent.
+
+        Raises
+        ------
+        ValueError
+            When ``features`` and ``tags`` hold different numbers of sentences.
+        """
         trainer = pycrfsuite.Trainer(verbose=False)
         trainer.select(self.algorithm)
         if self.algorithm == "lbfgs":
@@ -138,7 +184,23 @@ class CRFTagger:
         return self
 
     def predict_features(self, features: Sequence[Sequence[Sequence[str]]]) -> list[list[str]]:
-        """Tag pre-extracted features with the trained model."""
+        """Tag pre-extracted features with the trained model.
+
+        Parameters
+        ----------
+        features : sequence of sequences of sequences of str
+            Per sentence, per token, its feature strings.
+
+        Returns
+        -------
+        list of list of str
+            One predicted tag per token of every sentence (an empty list for an empty sentence).
+
+        Raises
+        ------
+        RuntimeError
+            Before :meth:`fit_features` (or :meth:`fit`).
+        """
         if self.model_ is None:
             raise RuntimeError("CRFTagger.predict called before fit")
         tagger = pycrfsuite.Tagger()

@@ -90,6 +90,7 @@ class Template:
     Parameters
     ----------
     name : str
+        The template's name (recorded in results; the key of built-ins in :data:`TEMPLATES`).
     atoms : tuple of str
         Atoms expanded over the window as n-grams (see :data:`ATOMS`).
     window : (int, int)
@@ -162,6 +163,13 @@ class Template:
         """Feature strings per token (besides ``bias``): every atom's n-grams over the window, the token atoms
         and the conjunctions.
 
+        Returns
+        -------
+        int
+            ``len(atoms) × Σ_k (window width − k + 1) + len(token_atoms) + len(conjunctions)``.
+
+        Examples
+        --------
         >>> get_template("ner-thesis").n_features()  # 2 atoms × (5 + 4 + 3) n-grams
         24
         """
@@ -183,7 +191,13 @@ class Template:
         return frozenset(COLUMN_ATOMS[a] for a in used if a in COLUMN_ATOMS)
 
     def to_dict(self) -> dict:
-        """JSON-ready form, saved with every result."""
+        """JSON-ready form, saved with every result.
+
+        Returns
+        -------
+        dict
+            The fields by name, tuples as lists (``window`` ``[lo, hi]``, ``conjunctions`` lists of ``[atom, offset]``).
+        """
         d = asdict(self)
         d["window"] = list(self.window)
         d["conjunctions"] = [[list(p) for p in c] for c in self.conjunctions]
@@ -192,6 +206,21 @@ class Template:
     @classmethod
     def from_dict(cls, d: dict) -> "Template":
         """Inverse of :meth:`to_dict`; InputError for anything else.
+
+        Parameters
+        ----------
+        d : dict
+            ``name`` and ``atoms`` required; ``window``, ``ngrams``, ``token_atoms``, ``conjunctions`` and ``bias``
+            optional (defaults as for :class:`Template`); no other key.
+
+        Returns
+        -------
+        Template
+
+        Raises
+        ------
+        InputError
+            For a missing or unknown key, or a template :class:`Template` refuses.
 
         Examples
         --------
@@ -288,6 +317,21 @@ TEMPLATE_HELP = {
 def get_template(spec: str | dict | Template) -> Template:
     """A template by built-in name, from a dict, or from a JSON file path ending in ``.json``.
 
+    Parameters
+    ----------
+    spec : str or dict or Template
+        A built-in name (:data:`TEMPLATES`), a path ending in ``.json``, a dict as :meth:`Template.to_dict`
+        gives, or a :class:`Template` (returned as it is).
+
+    Returns
+    -------
+    Template
+
+    Raises
+    ------
+    InputError
+        For an unknown name, or a file or dict that is not a valid template.
+
     Examples
     --------
     >>> get_template("cws-thesis").atoms
@@ -307,6 +351,16 @@ def get_template(spec: str | dict | Template) -> Template:
 
 def feature_columns(sentences: Iterable[Sentence]) -> frozenset[str]:
     """The columns of :data:`COLUMN_ATOMS` that the sentences have, with some value other than ``_``.
+
+    Parameters
+    ----------
+    sentences : iterable of Sentence
+        The corpus's sentences (read until every column is found).
+
+    Returns
+    -------
+    frozenset of str
+        A subset of ``{"pos", "lemma", "chunk"}``.
 
     Examples
     --------
@@ -328,6 +382,18 @@ def feature_columns(sentences: Iterable[Sentence]) -> frozenset[str]:
 
 def templates_for(task: str, columns: Iterable[str]) -> list[str]:
     """Built-in templates of ``task`` (``"ner"`` or ``"cws"``) that need no column outside ``columns``.
+
+    Parameters
+    ----------
+    task : {"ner", "cws"}
+        The task; anything but ``"cws"`` gives the non-``cws-`` templates.
+    columns : iterable of str
+        The corpus's columns besides tokens and tags (as :func:`feature_columns` gives).
+
+    Returns
+    -------
+    list of str
+        Template names in the order of :data:`TEMPLATES`.
 
     Examples
     --------
@@ -365,7 +431,9 @@ def extract(sentences: Iterable[Sentence], template: Template | str) -> Features
     Parameters
     ----------
     sentences : iterable of Sentence
+        The sentences to featurize.
     template : Template or str
+        A template, or anything :func:`get_template` accepts.
 
     Returns
     -------

@@ -21,6 +21,10 @@ class Tagger(Protocol):
     schemes are scored on identical gold chunks. A tagger must be picklable
     (folds run in other processes) and deterministic for a given input.
 
+    Attributes
+    ----------
+    None required: only the methods ``fit`` and ``predict`` are part of the protocol.
+
     Examples
     --------
     >>> from textbcv.tagging.baseline import LexiconTagger
@@ -29,7 +33,33 @@ class Tagger(Protocol):
     """
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "Tagger":
+        """Train the tagger on one half.
+
+        Parameters
+        ----------
+        sentences : sequence of Sentence
+            Training sentences (each also a sequence of its token strings).
+        tags : sequence of sequences of str
+            The gold tag of every token of every sentence, in the system's scheme.
+
+        Returns
+        -------
+        Tagger
+            The fitted tagger (usually ``self``).
+        """
         ...
 
     def predict(self, sentences: Sequence[Sentence]) -> list[list[str]]:
+        """Tag the other half.
+
+        Parameters
+        ----------
+        sentences : sequence of Sentence
+            The sentences to tag.
+
+        Returns
+        -------
+        list of list of str
+            One tag per token of every sentence, in the system's scheme.
+        """
         ...

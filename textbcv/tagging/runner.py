@@ -49,7 +49,21 @@ Fold = tuple[int, int, np.ndarray, np.ndarray]  # (split, direction, train indic
 
 @dataclass
 class HeldoutPayload:
-    """A held-out file every fold's model also tags: sentences, gold chunks, features, and how to save predictions."""
+    """A held-out file every fold's model also tags: sentences, gold chunks, features, and how to save predictions.
+
+    Parameters
+    ----------
+    sentences : list of Sentence
+        The held-out file's sentences.
+    gold : list of tuple of Chunk
+        Their gold chunks.
+    features : dict of str to list
+        Template name to the extracted features of every sentence (:func:`textbcv.tagging.features.extract`).
+    stem : str
+        The file's stem: predictions are saved under ``heldout/STEM/`` beside the fold's predictions.
+    scheme : str or None
+        Scheme of saved predictions (the corpus's); None: each system's own.
+    """
 
     sentences: list[Sentence]
     gold: list[tuple[Chunk, ...]]
@@ -60,7 +74,19 @@ class HeldoutPayload:
 
 @dataclass
 class Payload:
-    """What every fold needs: sentences, gold chunks and the features of each template (and held-out files)."""
+    """What every fold needs: sentences, gold chunks and the features of each template (and held-out files).
+
+    Parameters
+    ----------
+    sentences : list of Sentence
+        Every sentence of the corpus; folds index into it.
+    gold : list of tuple of Chunk
+        The gold chunks of every sentence.
+    features : dict of str to list
+        Template name to the extracted features of every sentence.
+    heldout : dict of str to HeldoutPayload
+        Held-out files by name (default none).
+    """
 
     sentences: list[Sentence]
     gold: list[tuple[Chunk, ...]]
@@ -83,6 +109,26 @@ def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]],
     ``heldout`` maps a held-out file's name to ``(sentences, gold chunks,
     stem, scheme)``: every fold's model also tags it (its features are
     extracted here too).
+
+    Parameters
+    ----------
+    sentences : sequence of Sentence
+        Every sentence of the corpus.
+    gold : sequence of sequences of Chunk
+        The gold chunks of every sentence (same length as ``sentences``).
+    systems : sequence of System
+        The systems to run; features are extracted for the templates of their CRFs only.
+    heldout : dict, optional
+        Held-out file name to ``(sentences, gold chunks, stem, scheme)``.
+
+    Returns
+    -------
+    Payload
+
+    Raises
+    ------
+    ValueError
+        When ``gold`` and ``sentences`` differ in length.
 
     Examples
     --------
@@ -153,6 +199,38 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
 
     ``in_worker`` marks a call in a worker process (loky, dask), where the
     payload is frozen for the garbage collector (see :func:`_freeze`).
+
+    Parameters
+    ----------
+    ref : Payload or str
+        The payload, or the path of its pickle (loaded once per process).
+    system : System
+        The system to train.
+    split : int
+        0-based split index.
+    direction : int
+        0 or 1, recorded in the fold record.
+    train : numpy.ndarray of int
+        Indices of the training sentences in the payload.
+    test : numpy.ndarray of int
+        Indices of the test sentences.
+    model_path : str, optional
+        Where to write the crfsuite model (CRF systems only); several seeds write ``NAME.seed-S.EXT``.
+    predictions_path : str, optional
+        Where to write the test predictions in conlleval's 3-column format; held-out predictions go to
+        ``heldout/STEM/`` beside it.
+    in_worker : bool
+        True in a worker process (default False).
+
+    Returns
+    -------
+    dict
+        The fold's ``folds.jsonl`` record (:meth:`textbcv.folds.record.FoldRecord.to_dict`).
+
+    Raises
+    ------
+    ValueError
+        When the tagger returns another number of sentences or of tags than it was given.
     """
     t_start = time.perf_counter()
     payload, loaded = _resolve(ref)
@@ -281,11 +359,13 @@ def run_folds(
     folds : iterable of (split, direction, train, test)
         E.g. the folds of a split set, in fold order (docs/formats.md).
     systems : sequence of System
+        The systems to compare; names must be unique.
     store : FoldStore or path
         Finished folds are skipped (resume); new ones are appended as they finish.
     jobs : int
         Worker processes (``1`` runs in this process).
     backend : {"loky", "dask"}
+        How folds run in parallel: joblib's loky processes (default) or a Dask cluster.
     scheduler : str, optional
         Address of a ``dask.distributed`` scheduler; without one a LocalCluster
         with ``jobs`` workers is started.
@@ -368,8 +448,11 @@ class FoldProgress:
         direction)``; the remaining time is estimated from the cost done so
         far (folds run longest first, so counting folds would overestimate it).
     mode : {"bar", "lines", None}
+        A tqdm bar, one line per finished fold, or nothing.
     file : file, optional
         Where lines go (default ``sys.stderr``).
+    clock : callable
+        Returns the time in seconds (default :func:`time.monotonic`).
 
     Examples
     --------
@@ -392,7 +475,13 @@ class FoldProgress:
                         dynamic_ncols=True)
 
     def update(self, rec: dict) -> None:
-        """One more fold finished (its record)."""
+        """One more fold finished (its record).
+
+        Parameters
+        ----------
+        rec : dict
+            The finished fold's record (``system``, ``split``, ``direction`` and ``counts.overall``).
+        """
         from textbcv.scoring import Tally
 
         self.done += 1
@@ -414,6 +503,7 @@ class FoldProgress:
                   f"{_duration(elapsed)} elapsed, {left_text}", file=self.file or sys.stderr, flush=True)
 
     def close(self) -> None:
+        """Close the progress bar (a no-op in the other modes)."""
         self.bar.close()
 
 

@@ -150,14 +150,32 @@ class System:
                                  f"(allowed: {sorted(allowed)})")
 
     def new_tagger(self):
-        """A fresh, unfitted tagger for one fold (a copy of an object, or the factory's product)."""
+        """A fresh, unfitted tagger for one fold (a copy of an object, or the factory's product).
+
+        Returns
+        -------
+        object
+            A deep copy of ``tagger``, or ``tagger()`` for a class or factory function.
+
+        Raises
+        ------
+        ValueError
+            For a CRF system (no ``tagger``).
+        """
         t = self.tagger
         if t is None:
             raise ValueError(f"system {self.name!r} is a CRF system")
         return t() if _is_factory(t) else copy.deepcopy(t)
 
     def to_dict(self) -> dict:
-        """The spec saved with every result of this system (JSON types only)."""
+        """The spec saved with every result of this system (JSON types only).
+
+        Returns
+        -------
+        dict
+            ``name``, ``scheme``, ``tagger`` (``"crf"`` or the tagger's qualified name), ``template``, ``algorithm``
+            and ``params``; ``seed`` and ``seeds`` when not the defaults.
+        """
         t = self.tagger
         if t is None:
             tagger, params = "crf", dict(sorted(self.params.items()))
@@ -213,6 +231,17 @@ def default_template(task: str, columns: Iterable[str] | None = None) -> Templat
 
     ``columns=None`` (not known) gives the task's default.
 
+    Parameters
+    ----------
+    task : {"ner", "cws"}
+        The task.
+    columns : iterable of str, optional
+        The corpus's columns besides tokens and tags (``pos``, ``lemma``, ``chunk``); None when unknown.
+
+    Returns
+    -------
+    Template
+
     Examples
     --------
     >>> default_template("ner").name, default_template("ner", {"pos", "chunk"}).name
@@ -228,6 +257,15 @@ def default_template(task: str, columns: Iterable[str] | None = None) -> Templat
 
 def check_columns(system: System, columns: Iterable[str], task: str = "ner") -> None:
     """InputError when ``system``'s feature template reads a column the corpus does not have.
+
+    Parameters
+    ----------
+    system : System
+        The system to check; systems with their own tagger pass.
+    columns : iterable of str
+        The corpus's columns besides tokens and tags.
+    task : {"ner", "cws"}
+        The task, to name the templates that fit (default ``"ner"``).
 
     Examples
     --------
@@ -269,6 +307,7 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     name : str
         ``SCHEME[+TEMPLATE][@SEED]``, e.g. ``iob2``, ``iobes+wordshape``, ``iob2@3``.
     task : {"ner", "cws"}
+        The task, which picks the default template (default ``"ner"``).
     columns : iterable of str, optional
         The corpus's columns besides tokens and tags (fits the default template; refuses one that
         reads a missing column).

@@ -139,6 +139,21 @@ def _lexsort_random(r: np.ndarray, key: np.ndarray) -> np.ndarray:
 def rarity_order(X: StackedCounts | sp.csr_matrix, weight: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Items heavy first, then by their rarest category (smallest column total), ties in seeded random order.
 
+    Parameters
+    ----------
+    X : StackedCounts or scipy.sparse matrix, shape (n_items, K)
+        Category counts of every item (:func:`textbcv.split.balance.objective`).
+    weight : numpy.ndarray of int, shape (n_items,)
+        Sentences per item; heavier items come first.
+    rng : numpy.random.Generator
+        Source of the random order of ties.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (n_items,)
+        Item indices in dealing order: by weight descending, then by the rank of the rarest column the item
+        has (items without entries last), then at random.
+
     Examples
     --------
     >>> X = sp.csr_matrix(np.array([[5, 0], [1, 1], [1, 0], [0, 1]]))   # column totals 7, 2

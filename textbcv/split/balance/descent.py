@@ -37,6 +37,25 @@ def refine(X: StackedCounts | sp.csr_matrix, W: np.ndarray, weight: np.ndarray, 
            children: np.ndarray, targets: np.ndarray, rng: np.random.Generator, effort: float = 1.0) -> int:
     """Swap descent on Σ_b Σ_c w_c D_bc² within every parent (see the module docstring); ``out`` is updated.
 
+    Parameters
+    ----------
+    X : StackedCounts or scipy.sparse.csr_matrix, shape (n_items, K)
+        Category counts of every item.
+    W : numpy.ndarray, shape (K,)
+        Column weights.
+    weight : numpy.ndarray of int, shape (n_items,)
+        Sentences per item; only items of equal weight are swapped.
+    out : numpy.ndarray of int, shape (n_items,)
+        The child block of every item (global ids); updated in place.
+    children : numpy.ndarray of int, shape (P, F)
+        The child block ids of every parent block; items move only between children of one parent.
+    targets : numpy.ndarray, shape (P*F,)
+        Target number of sentences of every child block (sets its share of its parent's counts).
+    rng : numpy.random.Generator
+        Source of the random pairing of children in every iteration.
+    effort : float
+        Scales the work budget (default 1.0; 0 does nothing).
+
     Returns
     -------
     int
@@ -213,6 +232,28 @@ def best_prefixes(X, W, K, Ddiff, out, u, v):
     Σ_c w_c (2 Y_c Δ_c + 2 Y_c²) with Y = Σ_l y_l and Δ = D_b − D_a, i.e.
     by Σ_l [2 Σ_c w_c y_lc (Δ_c + y_lc) + 4 Σ_c w_c y_lc Y_c(l−1)]; the terms
     are computed for all l at once from column-wise running sums.
+
+    Parameters
+    ----------
+    X : scipy.sparse.csr_matrix, shape (n_items, K)
+        Category counts of every item (columns as in ``Ddiff``).
+    W : numpy.ndarray, shape (K,)
+        Column weights.
+    K : int
+        Number of columns of ``X`` and ``Ddiff``.
+    Ddiff : numpy.ndarray, shape (B, K)
+        For every block, the deviations of its partner block minus its own (0 for an unpaired block).
+    out : numpy.ndarray of int, shape (n_items,)
+        The current block of every item.
+    u, v : numpy.ndarray of int
+        Candidate swaps: item ``u[i]`` with item ``v[i]`` of the partner block, grouped by pair of blocks and
+        in order of preference within a pair.
+
+    Returns
+    -------
+    u, v : numpy.ndarray of int
+        The kept swaps: for every pair, the prefix of its candidates with the most negative exact change of the
+        objective (none when no prefix lowers it).
     """
     pair = np.minimum(out[u], out[v]) if len(u) else np.zeros(0, dtype=np.int64)
     Y = (X[u] - X[v]).tocsr()
@@ -245,7 +286,23 @@ def best_prefixes(X, W, K, Ddiff, out, u, v):
 
 
 def apply_swaps(X: sp.csr_matrix, D: np.ndarray, K: int, items: np.ndarray, src: np.ndarray, dst: np.ndarray) -> None:
-    """Move the rows ``items`` from blocks ``src`` to blocks ``dst`` in the deviation table D (B × K)."""
+    """Move the rows ``items`` from blocks ``src`` to blocks ``dst`` in the deviation table D (B × K).
+
+    Parameters
+    ----------
+    X : scipy.sparse.csr_matrix, shape (n_items, K)
+        Category counts of every item.
+    D : numpy.ndarray, shape (B, K)
+        Per-block deviation table; updated in place.
+    K : int
+        Number of columns of ``X`` and ``D``.
+    items : numpy.ndarray of int
+        The items that move.
+    src : numpy.ndarray of int
+        The block each item leaves (parallel to ``items``).
+    dst : numpy.ndarray of int
+        The block each item joins (parallel to ``items``).
+    """
     if len(items) == 0:
         return
     sub = X[items]

@@ -48,6 +48,23 @@ class StackedCounts:
     :meth:`csr` stacks them, on first call only, into exactly the matrix a
     one-pass build gives (a plain :class:`scipy.sparse.csr_matrix`).
 
+    Parameters
+    ----------
+    pieces : list of _Piece
+        Per measure, its kept columns as a CSR over the measure's entries (and, when it pools rare
+        categories, a one-column piece for the pooled counts), in column order.
+    totals : list of numpy.ndarray
+        Column totals of every piece, in the same order.
+
+    Attributes
+    ----------
+    shape : tuple of (int, int)
+        (number of items, total number of columns).
+    indptr : numpy.ndarray of int32 or int64
+        Row pointers of the stacked CSR matrix.
+    nnz : int
+        Number of stored entries of the stacked matrix.
+
     Examples
     --------
     >>> M = sp.csr_matrix(np.array([[12, 1], [0, 1]]))
@@ -73,7 +90,13 @@ class StackedCounts:
         return self._csr is not None
 
     def csr(self) -> sp.csr_matrix:
-        """The whole matrix (stacked from the pieces on first call, then kept)."""
+        """The whole matrix (stacked from the pieces on first call, then kept).
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix
+            Shape ``self.shape``, float64; the same object on later calls.
+        """
         if self._csr is None:
             mats = []
             for p in self._pieces:
@@ -86,7 +109,18 @@ class StackedCounts:
         return self._csr
 
     def rows(self, items: np.ndarray) -> sp.csr_matrix:
-        """``X[items]`` (an integer array of rows), stacking only those rows."""
+        """``X[items]`` (an integer array of rows), stacking only those rows.
+
+        Parameters
+        ----------
+        items : numpy.ndarray of int
+            Row indices, in the wanted order (repeats allowed).
+
+        Returns
+        -------
+        scipy.sparse.csr_matrix
+            Shape (len(items), n_columns), float64.
+        """
         if self._csr is not None:
             return sp.csr_matrix(self._csr[items])
         items = np.asarray(items, dtype=np.int64)
@@ -113,11 +147,30 @@ class StackedCounts:
         return sp.csr_matrix((data, indices, indptr), shape=(len(items), self.shape[1]))
 
     def column_totals(self) -> np.ndarray:
-        """Column sums, exactly as ``X.sum(axis=0)`` (summed in row order); known without stacking."""
+        """Column sums, exactly as ``X.sum(axis=0)`` (summed in row order); known without stacking.
+
+        Returns
+        -------
+        numpy.ndarray of float64
+            Shape (n_columns,).
+        """
         return np.concatenate(self._totals)
 
     def row_min(self, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rows with entries and, for each, the smallest ``value[column]`` over its entries (integer values)."""
+        """Rows with entries and, for each, the smallest ``value[column]`` over its entries (integer values).
+
+        Parameters
+        ----------
+        value : numpy.ndarray of int
+            A value per column (e.g. its rarity rank).
+
+        Returns
+        -------
+        has : numpy.ndarray of bool
+            Shape (n_items,): the row has at least one entry.
+        low : numpy.ndarray
+            For every row with entries (in row order), the smallest ``value`` over its columns.
+        """
         n = self.shape[0]
         top = np.iinfo(value.dtype).max
         best = np.full(n, top, dtype=value.dtype)
@@ -134,7 +187,18 @@ class StackedCounts:
 
 
 def as_csr(X: StackedCounts | sp.spmatrix | sp.sparray) -> sp.csr_matrix:
-    """The whole matrix as CSR (a :class:`StackedCounts` is stacked, once)."""
+    """The whole matrix as CSR (a :class:`StackedCounts` is stacked, once).
+
+    Parameters
+    ----------
+    X : StackedCounts or scipy sparse matrix or array
+        A count matrix.
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix
+        ``X.csr()`` for a :class:`StackedCounts` (kept by it), else ``X`` converted to CSR.
+    """
     return X.csr() if isinstance(X, StackedCounts) else sp.csr_matrix(X)
 
 
@@ -152,6 +216,23 @@ def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | No
     χ² matters (see :func:`textbcv.split.profiles.length_measures`). A row holds the segments of the measures in
     turn, the kept columns in their order and the pooled entry last. The matrix
     is a :class:`StackedCounts`: its entries are stacked on first use only.
+
+    Parameters
+    ----------
+    measures : dict of str to scipy.sparse.csr_matrix
+        Measure name (``"label"``, ``"lemma"``, ``"length"``, ``"NAME:PART"``, ...) to its
+        (n_items, categories) count matrix; all have the same rows.
+    weights : dict of str to float, optional
+        Weight of each measure, overriding :data:`DEFAULT_WEIGHTS` (a measure without one gets 1.0).
+    min_count : int
+        Categories with a total below it are pooled (default :data:`MIN_COUNT`, 11).
+
+    Returns
+    -------
+    X : StackedCounts or scipy.sparse.csr_matrix
+        The stacked (n_items, K) counts; an empty (n_items, 0) CSR matrix when no measure has two categories.
+    W : numpy.ndarray of float64
+        Shape (K,): the weight of every column.
 
     Examples
     --------
