@@ -77,11 +77,23 @@ class CompareResult:
         return CompareReport.from_dict(self.report)
 
     def to_dict(self) -> dict:
-        """A copy of the ``report.json`` content."""
+        """A copy of the ``report.json`` content.
+
+        Returns
+        -------
+        dict
+            A deep copy of :attr:`report` (changing it leaves the result as it is).
+        """
         return copy.deepcopy(self.report)
 
     def markdown(self) -> str:
-        """The ``report.md`` text (without the plots, which :meth:`write` draws and ``report.md`` then embeds)."""
+        """The ``report.md`` text (without the plots, which :meth:`write` draws and ``report.md`` then embeds).
+
+        Returns
+        -------
+        str
+            The Markdown text, ending in a newline.
+        """
         from textbcv.report.markdown import render_markdown
 
         return render_markdown(self.typed)
@@ -92,17 +104,63 @@ class CompareResult:
         return self.report["conclusion"]
 
     def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
-        """P(``b`` better than ``a``) on ``metric`` (``precision``, ``recall`` or ``f1``; None where undefined)."""
+        """P(``b`` better than ``a``) on ``metric`` (``precision``, ``recall`` or ``f1``; None where undefined).
+
+        Parameters
+        ----------
+        a, b : str
+            Two system names of the comparison, in either order; the probability is that of ``b``.
+        metric : {"f1", "precision", "recall"}
+            The metric; default ``"f1"``.
+
+        Returns
+        -------
+        float or None
+            P(``b`` better than ``a``), by more than the rope when the comparison has one.
+        """
         return self.typed.p_better(a, b, metric)
 
     def plan(self, target_delta: float | None = None, power: float = 0.8, threshold: float | None = None) -> Plan:
-        """What this comparison detects, and what more splits or text would (:func:`plan`)."""
+        """What this comparison detects, and what more splits or text would (:func:`plan`).
+
+        Parameters
+        ----------
+        target_delta : float or None
+            A gain in F1 points to plan for (0.5 is half a point); None (default) for none.
+        power : float
+            The probability of calling the gain, in (0, 1); default 0.8.
+        threshold : float or None
+            The decision threshold, in [0.5, 1); None (default) takes the report's own.
+
+        Returns
+        -------
+        Plan
+            One :class:`~textbcv.comparison.plan.PairPlan` per pair with a paired posterior (gains as fractions).
+        """
         return plan(self.report, target_delta=target_delta, power=power, threshold=threshold)
 
     def write(self, out: str | os.PathLike, plots: bool = True) -> Path:
         """Write the run directory (``splits.json``, ``folds.jsonl``, ``report.json``, ``report.md``, plots).
 
         A directory that holds another run's ``folds.jsonl`` is refused.
+
+        Parameters
+        ----------
+        out : str or path-like
+            The run directory: new, empty, or a textbcv run (with finished folds only when its ``folds.jsonl`` is
+            this result's).
+        plots : bool
+            Draw the report's PNG plots; default True.
+
+        Returns
+        -------
+        Path
+            The run directory written.
+
+        Raises
+        ------
+        InputError
+            When ``out`` holds another run's ``folds.jsonl``, or is not empty and holds no textbcv run.
         """
         from textbcv._io import atomic_write, check_writable, dumps_json
         from textbcv.folds.run_dir import RunDir

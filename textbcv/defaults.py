@@ -80,7 +80,13 @@ _POOL_NAMES = {"conll": "CoNLL-2003 by document", "msr": "SIGHAN 2005 MSR"}
 def evidence() -> dict:
     """The real-text study's figures that the option notes quote: ``textbcv/data/evidence.json`` (package data,
     written by ``scripts/real_text_study.py``, keys ``real_text`` and ``real_text_balance``, and by
-    ``scripts/real_text_pairs.py``, key ``real_text_pairs_null``)."""
+    ``scripts/real_text_pairs.py``, key ``real_text_pairs_null``).
+
+    Returns
+    -------
+    dict
+        The parsed JSON (read once, then cached).
+    """
     return json.loads(resources.files("textbcv").joinpath("data/evidence.json").read_text(encoding="utf-8"))
 
 
@@ -89,6 +95,16 @@ def real_text_coverage(variant: str) -> str | None:
 
     The figures come from ``textbcv/data/evidence.json``, which ``scripts/real_text_study.py``
     writes with its summary (BCV without balancing, m = 3; two taggers per data set).
+
+    Parameters
+    ----------
+    variant : str
+        A count-factor variant, e.g. ``"clustered"``.
+
+    Returns
+    -------
+    str or None
+        A clause with the coverage per pool; None when the study has no figures for ``variant``.
     """
     rows: Mapping[str, Mapping[str, Any]] | None = evidence()["real_text"].get(variant)  # pool → figures
     if not rows:
@@ -107,6 +123,16 @@ def real_text_shift(measure: str) -> str | None:
 
     From ``textbcv/data/evidence.json`` (``real_text_balance``): the row (pool, m, metric) shifted furthest beyond
     the family-wise bound, in F1 points against random m×2 CV on the same data sets.
+
+    Parameters
+    ----------
+    measure : str
+        A balance measure, e.g. ``"label"`` or ``"length"``.
+
+    Returns
+    -------
+    str or None
+        One sentence with the shift, its standard error and where it was measured.
     """
     r = evidence()["real_text_balance"].get(measure)
     if not r or r["ok"] or not r["worst"]:
@@ -166,7 +192,13 @@ def false_calls(threshold: float = 0.95) -> str | None:
 
 
 def balance_help() -> str:
-    """The measured bias of balancing, as ``--balance`` help quotes it (lemma: variance study; others: real text)."""
+    """The measured bias of balancing, as ``--balance`` help quotes it (lemma: variance study; others: real text).
+
+    Returns
+    -------
+    str
+        Clauses joined by ``; ``: lemma's bias, then each measure the real-text study rejected.
+    """
     parts = ["lemma balancing made test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003"]
     for measure, r in sorted(evidence()["real_text_balance"].items()):
         if "+" not in measure and not r["ok"] and r["worst"]:
@@ -201,7 +233,23 @@ for _measure in ("label", "length"):  # the measures the real-text study balance
 
 
 def unit_note(group_by: str, unit: str, n_documents: int) -> str | None:
-    """One line on the unit when it may bend the estimate, else None."""
+    """One line on the unit when it may bend the estimate, else None.
+
+    Parameters
+    ----------
+    group_by : {"auto", "sentence", "document"}
+        The ``--group-by`` asked for.
+    unit : {"sentence", "document"}
+        The unit the splits used.
+    n_documents : int
+        Documents the corpus marks.
+
+    Returns
+    -------
+    str or None
+        None when documents are the units, or ``group_by`` is not ``auto`` and the corpus marks at most one
+        document.
+    """
     if unit == "document":
         return None
     if group_by == "auto" and n_documents <= 1:
@@ -216,7 +264,20 @@ def unit_note(group_by: str, unit: str, n_documents: int) -> str | None:
 
 
 def option_notes(balance=(), variant: str | None = None) -> list[str]:
-    """The measured-bias line of every non-default option used (balance measures, interval variant)."""
+    """The measured-bias line of every non-default option used (balance measures, interval variant).
+
+    Parameters
+    ----------
+    balance : iterable of str
+        The balance measures used; default none.
+    variant : str or None
+        The count-factor variant used; None (default) adds no variant line.
+
+    Returns
+    -------
+    list of str
+        ``--balance B: ...`` and ``--variant V: ...`` lines, for the options with a line in :data:`EVIDENCE`.
+    """
     out = [f"--balance {b}: {EVIDENCE[b]}" for b in balance if b in EVIDENCE]
     if variant is not None and variant in EVIDENCE:
         out.append(f"--variant {variant}: {EVIDENCE[variant]}")

@@ -18,6 +18,18 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
 
     >>> did_you_mean("iobse", ["iob2", "iobes", "bmes"]), did_you_mean("zzz", ["iob2"])
     ("; did you mean 'iobes'?", '')
+
+    Parameters
+    ----------
+    word : str
+        What was given (compared in lower case).
+    choices : sequence of str
+        The valid names.
+
+    Returns
+    -------
+    str
+        The hint to append to a message (closeness ≥ 0.6 by :func:`difflib.get_close_matches`), or ``""``.
     """
     import difflib
 
@@ -98,6 +110,17 @@ class InputError(ValueError):
         A value given as ``name=value`` becomes ``option value`` (a flag,
         ``name=True``, the option alone); the rest of the message stays.
 
+        Parameters
+        ----------
+        names : mapping of str to str
+            Python parameter → its name in the message (e.g. ``{"m": "--m"}``); parameters not in it keep their name.
+
+        Returns
+        -------
+        InputError
+            ``self`` when the message does not change; else a new error of the same class, file and line (without
+            ``param``).
+
         Examples
         --------
         >>> str(InputError("m must be at least 1, got 0", param="m").renamed({"m": "--m"}))
@@ -123,6 +146,13 @@ class InputError(ValueError):
 
 def warn(message: str, file: str | None = None) -> None:
     """Print ``textbcv: warning: FILE: message`` on stderr: something the user must know, that is not an error.
+
+    Parameters
+    ----------
+    message : str
+        The warning.
+    file : str or None
+        The file it is about, shown before the message; None (default) for none.
 
     Examples
     --------

@@ -34,6 +34,18 @@ OPTION_NAMES: dict[str, dict[str, str]] = {"evaluate": {"systems": "--system"}}
 def option_name(param: str, command: str | None = None) -> str:
     """The option of ``command`` that sets the Python parameter ``param``.
 
+    Parameters
+    ----------
+    param : str
+        A Python parameter of the API, as an error names it (e.g. ``max_iterations``).
+    command : str or None
+        The subcommand (e.g. ``"evaluate"``), for its exceptions in :data:`OPTION_NAMES`; None for the general rule.
+
+    Returns
+    -------
+    str
+        The option, ``--`` + ``param`` with ``-`` for ``_`` unless the command names it otherwise.
+
     Examples
     --------
     >>> option_name("max_iterations"), option_name("m"), option_name("systems", "evaluate")
@@ -48,14 +60,45 @@ def _in_option_words(error: InputError, command: str | None) -> InputError:
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """An argparse parser whose errors are one line and exit status 2."""
+    """An argparse parser whose errors are one line and exit status 2.
+
+    Parameters
+    ----------
+    *args, **kwargs
+        As :class:`argparse.ArgumentParser` (``prog``, ``description``, ``epilog``, ...).
+    """
 
     def error(self, message: str):  # noqa: D401 - argparse API
+        """Raise argparse's error as an :class:`~textbcv.errors.InputError` instead of printing the usage and exiting.
+
+        :func:`main` prints it as one line and returns exit status 2.
+
+        Parameters
+        ----------
+        message : str
+            argparse's message (e.g. ``the following arguments are required: FILE``).
+
+        Raises
+        ------
+        InputError
+            Always, with ``message``.
+        """
         raise InputError(message)
 
 
 def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
-    """The ``textbcv`` parser with the subcommands ``commands`` (default: all of them)."""
+    """The ``textbcv`` parser with the subcommands ``commands`` (default: all of them).
+
+    Parameters
+    ----------
+    commands : sequence of str
+        Names of the subcommand modules to register (from :data:`COMMANDS`); a module not written yet is skipped.
+
+    Returns
+    -------
+    ArgumentParser
+        The parser; its parsed namespace's ``func`` runs the chosen subcommand.
+    """
     parser = ArgumentParser(
         prog="textbcv",
         description="Block-regularized m×2 cross-validation for comparing sequence taggers.",
@@ -77,7 +120,19 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``textbcv`` with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    """Run ``textbcv`` with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str or None
+        The command line after ``textbcv`` (e.g. ``["test", "run/"]``); None reads ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        The subcommand's exit status (0 on success); 2 after a user error (one ``textbcv: error: ...`` line on
+        stderr), 130 when interrupted, 0 on a broken pipe.
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
     try:

@@ -26,7 +26,23 @@ DIFFERENCE_HELP = ("how the posterior of a difference is built: paired (default;
 
 
 def check_threshold(value: float) -> float:
-    """``--threshold`` checked: in [0.5, 1)."""
+    """``--threshold`` checked: in [0.5, 1).
+
+    Parameters
+    ----------
+    value : float
+        The ``--threshold`` given, a probability.
+
+    Returns
+    -------
+    float
+        ``value`` unchanged.
+
+    Raises
+    ------
+    InputError
+        When ``value`` is outside [0.5, 1).
+    """
     from textbcv.errors import InputError
 
     if not 0.5 <= value < 1:
@@ -36,6 +52,16 @@ def check_threshold(value: float) -> float:
 
 def rope_fraction(points: float | None) -> float | None:
     """``--rope`` (points) as the fraction the statistics use; InputError outside [0, 100).
+
+    Parameters
+    ----------
+    points : float or None
+        The ``--rope`` given, in points of the metric (0.5 is half an F1 point); None for no rope.
+
+    Returns
+    -------
+    float or None
+        ``points / 100`` (rounded to 12 decimals); None for None.
 
     Examples
     --------
@@ -55,6 +81,16 @@ def rope_warning(points: float | None) -> str | None:
     """The warning for a rope below 0.05 points — almost surely a fraction typed by habit (earlier versions
     took ``--rope 0.005`` for half a point) — to print once every check has passed; else None.
 
+    Parameters
+    ----------
+    points : float or None
+        The ``--rope`` given, in points; None for no rope.
+
+    Returns
+    -------
+    str or None
+        The warning (without ``textbcv:``), for a rope strictly between 0 and 0.05 points.
+
     Examples
     --------
     >>> print(rope_warning(0.005))
@@ -70,7 +106,16 @@ def rope_warning(points: float | None) -> str | None:
 
 
 def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None:
-    """Add ``FILE...``, ``--format``, ``--columns``, ``--scheme`` and ``--encoding`` to ``parser``."""
+    """Add ``FILE...``, ``--format``, ``--columns``, ``--scheme`` and ``--encoding`` to ``parser``.
+
+    Parameters
+    ----------
+    parser : argparse.ArgumentParser
+        The subcommand's parser; the options land in ``files``, ``format``, ``columns``, ``corpus_scheme`` and
+        ``encoding`` of its namespace.
+    files : bool
+        Add the positional ``FILE...`` (one or more corpus files); default True.
+    """
     if files:
         parser.add_argument("files", nargs="+", metavar="FILE",
                             help="corpus files, read in the order given (.gz files are decompressed)")
@@ -97,6 +142,17 @@ def resolve_format(args: argparse.Namespace):
 
     Sets ``args.format``; returns the :class:`~textbcv.corpus.sniff.FormatGuess`.
 
+    Parameters
+    ----------
+    args : argparse.Namespace
+        A namespace of a parser that :func:`add_corpus_args` filled (``files``, ``format``, ``columns``,
+        ``corpus_scheme``, ``encoding``).
+
+    Returns
+    -------
+    FormatGuess
+        The format with its ``reason`` ("" when ``--format`` was given) and whether the content settled it.
+
     Raises
     ------
     InputError
@@ -118,7 +174,19 @@ def resolve_format(args: argparse.Namespace):
 
 
 def detection_note(args: argparse.Namespace, guess) -> str | None:
-    """The stderr line saying which format was detected (None when ``--format`` was given)."""
+    """The stderr line saying which format was detected (None when ``--format`` was given).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The namespace of :func:`add_corpus_args`'s options; its ``files`` are named.
+    guess : FormatGuess
+        :func:`resolve_format`'s answer.
+
+    Returns
+    -------
+    str or None
+    """
     if not guess.reason:
         return None
     return f"textbcv: {', '.join(args.files)}: read as {guess.format} ({guess.reason}); --format sets it"
@@ -130,6 +198,22 @@ def read_corpus_args(args: argparse.Namespace) -> Corpus:
     A detected format is said on stderr when the command has succeeded
     (``args.notes``); an error in a file whose format the content did not
     settle says how it was read.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The namespace of :func:`add_corpus_args`'s options; ``format`` is set, and ``notes`` extended with the
+        detection note.
+
+    Returns
+    -------
+    Corpus
+        The corpus as read, before any task preparation.
+
+    Raises
+    ------
+    InputError
+        When the encoding or format is refused or a file cannot be read.
     """
     from textbcv.corpus import read_corpus
     from textbcv.errors import InputError

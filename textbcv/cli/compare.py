@@ -32,6 +32,21 @@ def csv_names(text: str) -> tuple[str, ...]:
     (the shell splits it) gives ``"iob2,"``, which ends with a comma: refused
     with a hint, before argparse would call ``iobes`` an unrecognized argument.
 
+    Parameters
+    ----------
+    text : str
+        The option's value, e.g. ``"iob2,iobes"``.
+
+    Returns
+    -------
+    tuple of str
+        The names, stripped, in the order given.
+
+    Raises
+    ------
+    argparse.ArgumentTypeError
+        When a name is empty (which argparse reports as a usage error).
+
     Examples
     --------
     >>> csv_names(" iob2, iobes ")
@@ -50,6 +65,13 @@ def csv_names(text: str) -> tuple[str, ...]:
 
 
 def register(sub) -> None:
+    """Add the ``compare`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = sub.add_parser(
         "compare", help="split, train and score every system, and test which is better",
         description="Compare tagging systems on a corpus with balanced m×2 block-regularized cross-validation: "
@@ -140,6 +162,27 @@ def register(sub) -> None:
 
 
 def options_from_args(args: argparse.Namespace):
+    """The :class:`~textbcv.comparison.options.CompareOptions` of ``textbcv compare``'s command line.
+
+    ``--rope`` (points) becomes a fraction, ``--balance none`` an empty tuple; with ``--splits``, ``--m``
+    defaults to the manifest's number of splits and the seed is the manifest's. The options are not yet validated
+    (:meth:`CompareOptions.validate`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    CompareOptions
+
+    Raises
+    ------
+    InputError
+        For an unknown ``--balance`` property, ``--scheduler`` without ``--backend dask``, ``--jobs`` below 1, a
+        ``--threshold`` or ``--rope`` out of range, or a ``--seed`` other than the one of ``--splits``.
+    """
     from textbcv.comparison.pipeline import CompareOptions
 
     balance = () if args.balance.strip() == "none" else _csv(args.balance)
@@ -174,6 +217,21 @@ def options_from_args(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``textbcv compare`` on its parsed command line.
+
+    Split, train and score every system into ``--out``, then print the report (unless ``--quiet``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     from textbcv.cli.common import detection_note, resolve_format
     from textbcv.comparison.pipeline import prepare_compare, run_compare
 

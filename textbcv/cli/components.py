@@ -24,6 +24,13 @@ ROWS = (("mean", "mean of the m×2 estimates"), ("sigma2", "σ²  variance of on
 
 
 def register(sub) -> None:
+    """Add the ``components`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = sub.add_parser("components", help="measure ρ1 and ρ2 (for --variant rho) from runs on independent data sets",
                        description="Variance components of a system's per-fold score from runs of textbcv compare or "
                        "evaluate on independently drawn data sets (R ≥ 3; e.g. disjoint samples of documents of one "
@@ -49,7 +56,18 @@ def _fmt(x: float) -> str:
 
 
 def render(res) -> str:
-    """The table, the options for ``textbcv test`` and the caveats, as printed."""
+    """The table, the options for ``textbcv test`` and the caveats, as printed.
+
+    Parameters
+    ----------
+    res : RunComponents
+        :func:`textbcv.comparison.components.run_components`'s answer.
+
+    Returns
+    -------
+    str
+        The text, without a final newline.
+    """
     vc = res.components
     lines = [f"Variance components of {res.score} over R = {vc.R} runs (m = {vc.m}; "
              f"{100 * vc.confidence:g}% bootstrap intervals over the runs, {vc.n_resamples} resamples):", ""]
@@ -75,6 +93,21 @@ def render(res) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``textbcv components`` on its parsed command line.
+
+    Measure the variance components over the runs and print them (a table, or JSON with ``--json``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     from textbcv.comparison.components import run_components
 
     if not 0 < args.confidence < 1:

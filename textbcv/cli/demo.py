@@ -27,6 +27,13 @@ DEMOS = (
 
 
 def register(sub) -> None:
+    """Add the ``demo`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = sub.add_parser("demo", help="compare tagging schemes on the bundled corpora",
                        description="Compare IOB2 with IOBES (NER) and BMES with BB2B3MES (word segmentation) on "
                        "the bundled corpora with 3×2 BCV and the default options ("
@@ -42,6 +49,21 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``textbcv demo`` on its parsed command line.
+
+    Compare the bundled corpora's systems (:data:`DEMOS`) into ``--out`` and print both reports.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     from textbcv.cli.report import print_report
     from textbcv.comparison.pipeline import CompareOptions, StaleRunError, prepare_compare, run_compare
     from textbcv.folds.run_dir import RunDir

@@ -21,6 +21,13 @@ __all__ = ["register", "run"]
 
 
 def register(sub) -> None:
+    """Add the ``evaluate`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = sub.add_parser(
         "evaluate", help="score your own tagger's predictions of exported folds, and test which system is better",
         description="Read every fold's predictions of each system (PRED_DIR/fold-{i}-{d}.txt, for the folds of "
@@ -59,6 +66,21 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``textbcv evaluate`` on its parsed command line.
+
+    Score the imported predictions into ``--out`` and print the report (unless ``--quiet``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     from textbcv.comparison.imported import ImportedSystem, evaluate
     from textbcv.comparison.pipeline import CompareOptions
 

@@ -20,6 +20,13 @@ __all__ = ["register", "run", "format_plan"]
 
 
 def register(sub) -> None:
+    """Add the ``plan`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = sub.add_parser("plan", help="what gains a finished comparison detects, and what more splits or text would",
                        description="From a finished run (a pilot): the smallest true F1 gain the design calls better "
                        "with 50%% and with --power probability, with more splits, and for --target-delta the power "
@@ -35,7 +42,18 @@ def register(sub) -> None:
 
 
 def format_plan(plan: dict) -> str:
-    """The readable form of a plan (:meth:`textbcv.comparison.plan.Plan.to_dict`)."""
+    """The readable form of a plan (:meth:`textbcv.comparison.plan.Plan.to_dict`).
+
+    Parameters
+    ----------
+    plan : dict
+        The plan as :meth:`~textbcv.comparison.plan.Plan.to_dict` gives it (gains as fractions).
+
+    Returns
+    -------
+    str
+        The text, gains in F1 points, ending in a newline.
+    """
     pw = f"{100 * plan['power']:g}%"
     lines = [f"Gains called better (P ≥ {plan['threshold']:g}) with {pw} power, F1 points:", ""]
     for p in plan["pairs"]:
@@ -59,6 +77,21 @@ def format_plan(plan: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``textbcv plan`` on its parsed command line.
+
+    Read the run's ``report.json`` and print its plan (a table, or JSON with ``--json``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     from textbcv.comparison.plan import plan_report
     from textbcv.folds.run_dir import RunDir
 

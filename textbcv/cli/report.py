@@ -21,6 +21,13 @@ __all__ = ["register", "run", "print_report", "render_terminal", "read_report_md
 
 
 def register(sub) -> None:
+    """Add the ``report`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = sub.add_parser("report", help="show the report of a comparison run directory",
                        description="Show the report of a `textbcv compare` run directory in the terminal. With "
                        "--threshold or --rope, recompute the decisions from the saved fold counts (no training) and "
@@ -40,7 +47,20 @@ def register(sub) -> None:
 
 
 def render_terminal(markdown: str, color: bool) -> str:
-    """Markdown made pleasant in a terminal: aligned tables, bold headings (ANSI when ``color``)."""
+    """Markdown made pleasant in a terminal: aligned tables, bold headings (ANSI when ``color``).
+
+    Parameters
+    ----------
+    markdown : str
+        A report's Markdown (``report.md``).
+    color : bool
+        Use ANSI bold and underline (for a terminal); False gives plain text, top-level headings in capitals.
+
+    Returns
+    -------
+    str
+        The text, ending in a newline; code blocks indented, embedded plots shown as ``[plot: FILE]``.
+    """
     out: list[str] = []
     table: list[str] = []
 
@@ -86,14 +106,32 @@ def render_terminal(markdown: str, color: bool) -> str:
 
 
 def read_report_md(out_dir: str | os.PathLike) -> str:
-    """The text of ``out_dir/report.md``; InputError (naming the file) when it is missing or unreadable."""
+    """The text of ``out_dir/report.md``; InputError (naming the file) when it is missing or unreadable.
+
+    Parameters
+    ----------
+    out_dir : str or path-like
+        A run directory.
+
+    Returns
+    -------
+    str
+    """
     from textbcv.folds.run_dir import RunDir
 
     return RunDir(out_dir).read_report_md()
 
 
 def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None:
-    """Print the report of ``out_dir`` and where its files are."""
+    """Print the report of ``out_dir`` and where its files are.
+
+    Parameters
+    ----------
+    out_dir : str or path-like
+        The run directory; its ``report.md`` is printed (ANSI-styled when stdout is a terminal).
+    report : dict or None
+        Not read: what is printed is ``report.md`` as written.
+    """
     from textbcv.folds.run_dir import RunDir
 
     run = RunDir(out_dir)
@@ -102,6 +140,22 @@ def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``textbcv report`` on its parsed command line.
+
+    Redraw the report first with ``--redraw``, ``--threshold`` or ``--rope``, then print it (``report.md`` as it is with
+    ``--markdown``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     out = Path(args.dir)
     from textbcv.comparison.redraw import redraw, rewrite  # here, not at the top: `textbcv --help` stays fast
 

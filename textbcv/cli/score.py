@@ -45,7 +45,13 @@ def _scheme(value: str) -> str:
 
 
 def register(subparsers) -> None:
-    """Add the ``score`` subcommand."""
+    """Add the ``score`` subcommand.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`); ``func`` is set to :func:`run`.
+    """
     from textbcv.schemes import scheme_names
 
     p = subparsers.add_parser(
@@ -82,6 +88,16 @@ def check_tag_columns(stream) -> None:
     A tag is ``O``, a prefix of one or two letters (``B``, ``I``, ``BE``...) with or without ``-TYPE``, or
     ``TYPE-`` and such a suffix (IOBES written the other way round); at least half of the gold column's
     distinct values must be tags.
+
+    Parameters
+    ----------
+    stream : TagStream
+        The file as read by :func:`textbcv.corpus.conlleval.read_tag_stream`.
+
+    Raises
+    ------
+    InputError
+        When more than half of the gold column's distinct values are not tags.
     """
     import numpy as np
 
@@ -98,7 +114,19 @@ def check_tag_columns(stream) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score ``args.file`` and print the report."""
+    """Score ``args.file`` and print the report.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     from textbcv.corpus.conlleval import read_tag_stream
     from textbcv.scoring import format_conlleval, score_codes
 
@@ -127,6 +155,19 @@ def orphan_report(stream, scheme: str) -> dict | None:
     the gold and predicted tags together. Returns None when there is none
     (always for IOB1, IOE1, IOE2), else ``{"scheme", "gold", "predicted",
     "prefixes", "message"}``.
+
+    Parameters
+    ----------
+    stream : TagStream
+        The file as read by :func:`textbcv.corpus.conlleval.read_tag_stream`.
+    scheme : str
+        The scheme the file is decoded with (a scheme name, or ``"conlleval"``).
+
+    Returns
+    -------
+    dict or None
+        ``scheme``: the scheme's name; ``gold``, ``predicted``: the counts of such chunks; ``prefixes``: prefix →
+        count; ``message``: the warning.
     """
     from textbcv.schemes import CONLLEVAL, detect_pairs, get_scheme, orphan_pairs, split_tag, tag_pairs
 

@@ -17,6 +17,13 @@ TARGETS = {"label": 0.05, "length": 0.3, "lemma": 0.3}
 
 
 def register(subparsers) -> None:
+    """Add the ``split`` subcommand's parser to ``subparsers``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = subparsers.add_parser("split", help="block-regularized m×2 CV splits of a corpus (JSON manifest)")
     add_corpus_args(p)
     p.add_argument("--m", type=int, default=3, help="number of splits (2m folds; default 3)")
@@ -54,7 +61,18 @@ def register(subparsers) -> None:
 
 
 def corpus_command(args) -> list[str]:
-    """The corpus arguments (files and format options) that read the same corpus again."""
+    """The corpus arguments (files and format options) that read the same corpus again.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line, after :func:`textbcv.cli.common.read_corpus_args` set ``format``.
+
+    Returns
+    -------
+    list of str
+        The files, then ``--format`` (unless ``conll``), ``--columns`` and ``--scheme`` as given.
+    """
     out = list(args.files)
     if args.format != "conll":
         out += ["--format", args.format]
@@ -66,6 +84,22 @@ def corpus_command(args) -> list[str]:
 
 
 def run(args) -> int:
+    """Run ``textbcv split`` on its parsed command line.
+
+    Make the splits, write the manifest ``--out`` (and with ``--export`` the folds), and print the quality report with
+    ``--report``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     from textbcv.split.make import check_options, make_splits
 
     # the library's validation, before the corpus is read (main() words its errors as this command's options)

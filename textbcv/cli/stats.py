@@ -13,6 +13,13 @@ __all__ = ["register", "run", "corpus_stats", "format_stats"]
 
 
 def register(sub) -> None:
+    """Add the ``stats`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = sub.add_parser("stats", help="print sentences, tokens, documents and chunks per type",
                        description="Print sentences, tokens, documents and chunks per type of a corpus.")
     add_corpus_args(p)
@@ -22,6 +29,16 @@ def register(sub) -> None:
 
 def corpus_stats(corpus: Corpus) -> dict:
     """The figures ``textbcv stats`` prints, as the JSON object of docs/formats.md.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus as read.
+
+    Returns
+    -------
+    dict
+        ``sentences``, ``tokens``, ``documents`` and ``chunks`` (chunk type → number of gold chunks).
 
     Examples
     --------
@@ -48,7 +65,20 @@ def _documents(n: int, corpus: Corpus) -> str:
 
 
 def format_stats(stats: dict, corpus: Corpus) -> str:
-    """A readable table of :func:`corpus_stats`."""
+    """A readable table of :func:`corpus_stats`.
+
+    Parameters
+    ----------
+    stats : dict
+        :func:`corpus_stats`' answer.
+    corpus : Corpus
+        The same corpus, for its files, format, scheme and document marks.
+
+    Returns
+    -------
+    str
+        One ``name  value`` line per row, ending in a newline.
+    """
     rows = [("files", ", ".join(corpus.files)), ("format", corpus.format)]
     if corpus.scheme:
         rows.append(("tag scheme", corpus.scheme))
@@ -64,6 +94,21 @@ def format_stats(stats: dict, corpus: Corpus) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run ``textbcv stats`` on its parsed command line.
+
+    Read the corpus and print its figures (a table, or JSON with ``--json``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     corpus = read_corpus_args(args)
     stats = corpus_stats(corpus)
     print(dumps_json(stats) if args.json else format_stats(stats, corpus), end="")

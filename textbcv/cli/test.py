@@ -63,6 +63,13 @@ __all__ = ["register", "run", "read_counts_json", "read_folds_jsonl", "read_inpu
 
 
 def register(subparsers) -> None:
+    """Add the ``test`` subcommand's parser to ``subparsers``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
     p = subparsers.add_parser(
         "test", help="Bayes test (and textbook tests) of precision/recall/F1 from per-fold counts",
         description="Posteriors, credible intervals and P(B better) for precision, recall and F1 of every "
@@ -358,6 +365,22 @@ def _paired(data: FoldCounts, records: Callable[[], dict | None]) -> tuple[dict 
 
 
 def run(args) -> int:
+    """Run ``textbcv test`` on its parsed command line.
+
+    Read the per-fold counts, compute the Bayes answer (and the tests asked for) and print it (tables, or JSON with
+    ``--json``).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
+        :func:`textbcv.cli.main` prints and ends with exit status 2.
+    """
     _check_options(args)
     data = read_input(args.counts, args.chunk_type, args.per_type)
     notes = check_same_gold(data, args.allow_different_gold)

@@ -20,7 +20,19 @@ def _table(rows: list[list[str]], right: set[int] | frozenset[int] = frozenset()
 
 def format_table(result: dict) -> str:
     """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions, decisions
-    worded by :mod:`textbcv.report.verdicts` (the report's words)."""
+    worded by :mod:`textbcv.report.verdicts` (the report's words).
+
+    Parameters
+    ----------
+    result : dict
+        The JSON object of ``textbcv test --json``: the Bayes answer's keys, ``sequential``, and optionally
+        ``per_type``, ``per_type_comparisons``, ``classic`` and ``notes``.
+
+    Returns
+    -------
+    str
+        The text, ending in a newline.
+    """
     from textbcv.report.markdown import score_cell
     from textbcv.report.model import CompareReport
     from textbcv.report.verdicts import (

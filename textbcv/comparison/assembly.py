@@ -42,7 +42,9 @@ class FoldsAnswer:
     fold_counts : dict
         name → 2m ``{"tp", "fp", "fn"}``.
     answer : BayesAnswer
+        The posteriors and the Bayes test of every pair.
     sequential : tuple of SequentialPair
+        The sequential t-test of every pair on per-fold F1 differences.
     design_effects, design_effect_folds : dict or None
         Measured whenever every fold has per-sentence counts.
     """
@@ -70,7 +72,26 @@ def paired_of(records: Mapping, names: Sequence[str], m: int,
               clusters: dict | None) -> dict[tuple[str, str], dict[str, PairedDifference]] | None:
     """The paired posteriors of every pair's differences (:func:`textbcv.stats.paired.paired_differences`) from the
     folds' per-sentence counts, clustered as ``clusters`` (:func:`textbcv.comparison.design_effects.fold_clusters`)
-    says; None without the test sentences' ids (then the answer falls back to independent posteriors)."""
+    says; None without the test sentences' ids (then the answer falls back to independent posteriors).
+
+    Parameters
+    ----------
+    records : mapping
+        Fold records by ``(system, split, direction)``, each with ``sentence_counts`` (and ``seed_counts`` for a
+        system trained with several seeds).
+    names : sequence of str
+        The systems, in input order; every pair (a before b) is built.
+    m : int
+        Number of splits: the first m splits' 2m folds are used.
+    clusters : dict or None
+        :func:`textbcv.comparison.design_effects.fold_clusters`' answer (its ``ids`` and ``clusters``).
+
+    Returns
+    -------
+    dict or None
+        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`; None when ``clusters`` gives no ids
+        for some fold.
+    """
     ids = (clusters or {}).get("ids")
     if not ids or any((j, k) not in ids for j in range(m) for k in (0, 1)):
         return None
@@ -89,6 +110,25 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
 
     ``clusters`` (:func:`textbcv.comparison.design_effects.fold_clusters`) groups the test sentences for the
     ``clustered`` variant (default: every sentence its own cluster).
+
+    Parameters
+    ----------
+    store : FoldStore
+        The run's fold records (``records``, ``counts``).
+    names : sequence of str
+        The systems, in input order.
+    m : int
+        Number of splits used (the first m).
+    options : CompareOptions
+        ``alpha``, ``rope`` (a fraction), ``variant``, ``rho1``, ``rho2``, ``threshold``, ``difference``,
+        ``m_start``, ``m_max`` and ``sequential``.
+    clusters : dict or None
+        As above; default None.
+
+    Returns
+    -------
+    FoldsAnswer
+        The design effects are set whenever every fold has per-sentence counts (or the variant is ``clustered``).
     """
     counts = {n: store.counts(n, m) for n in names}
     have = all("sentence_counts" in store.records[(n, j, k)] for n in names for j in range(m) for k in (0, 1))
@@ -119,6 +159,47 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     same report from the same counts. ``splits_path``: the manifest given
     with ``--splits`` (recorded so that the report's command reuses it);
     ``baseline``: :func:`textbcv.comparison.baseline.baseline_section` of the same folds.
+
+    Parameters
+    ----------
+    store : FoldStore
+        The run's fold records, with at least the first m splits of every system.
+    names : sequence of str
+        The systems, in input order.
+    m : int
+        Number of splits in the report.
+    options : CompareOptions
+        The comparison's options (saved as ``meta.options``; ``seed`` also seeds the resampling sections).
+    split_quality : dict or None
+        The splits' quality block (χ²/J, overlaps), or None.
+    corpus : dict
+        The ``meta.corpus`` block (:func:`textbcv.comparison.pipeline.corpus_meta`).
+    systems : sequence of dict
+        Each system's spec (``meta.systems``).
+    stopping : dict
+        How m was reached (the ``stopping`` block).
+    run : dict
+        Wall time and fold counts of the run (the ``run`` block).
+    imported : dict or None
+        ``meta.imported`` of a ``textbcv evaluate`` run (prediction folders, schemes); None for ``compare``.
+    answer : FoldsAnswer or None
+        The statistics if already computed (:func:`answer_for`); None computes them.
+    heldout : sequence of HeldoutSet or None
+        The held-out files whose counts the fold records hold; None or empty for none.
+    split : dict or None
+        The ``split`` block (unit, balance, notes).
+    splits_path : str or None
+        As above.
+    clusters : dict or None
+        :func:`textbcv.comparison.design_effects.fold_clusters`' answer, for the design effects and paired
+        posteriors (read only when ``answer`` is None).
+    baseline : dict or None
+        As above.
+
+    Returns
+    -------
+    CompareReport
+        With its conclusion (:func:`textbcv.report.verdicts.conclusion`).
     """
     a = answer if answer is not None else answer_for(store, names, m, options, clusters)
     meta = {
@@ -154,7 +235,19 @@ def _with_conclusion(report: CompareReport) -> CompareReport:
 
 
 def stored_paired(report: Mapping) -> dict[tuple[str, str], dict[str, PairedDifference]]:
-    """The paired posteriors a report (``report.json``'s content) holds in its comparisons' ``difference``."""
+    """The paired posteriors a report (``report.json``'s content) holds in its comparisons' ``difference``.
+
+    Parameters
+    ----------
+    report : mapping
+        ``report.json``'s content.
+
+    Returns
+    -------
+    dict
+        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`, for the comparisons whose
+        ``difference`` has basis ``paired``; empty when there are none.
+    """
     out: dict[tuple[str, str], dict[str, PairedDifference]] = {}
     for c in report.get("comparisons") or ():
         d = c.get("difference") or {}
@@ -171,6 +264,21 @@ def rerender(report: dict, threshold: float | None = None, rope: float | None = 
     The folds, the splits and the sequential t-test are those of the run; with
     ``--sequential --stop bayes``, m stays what the run's own threshold gave.
     Every other key of ``report`` is kept as it is, in its place.
+
+    Parameters
+    ----------
+    report : dict
+        ``report.json``'s content (with ``meta.options``, ``fold_counts``, ``m`` and ``alpha``).
+    threshold : float or None
+        The new decision threshold on P(better); None keeps the report's.
+    rope : float or None
+        The new rope as a fraction of the metric (0.005 is half a point); 0 removes it, None keeps the report's.
+
+    Returns
+    -------
+    dict
+        A new dict: the answer's keys, ``meta.options`` (with the new threshold and rope) and ``conclusion``
+        replaced; ``report`` itself is not changed.
     """
     o = dict(report["meta"]["options"])
     if threshold is not None:

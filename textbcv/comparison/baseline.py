@@ -37,6 +37,7 @@ def baseline_section(sentences: Sequence[Sentence], gold: Sequence[Sequence[tupl
     folds : iterable of (split, direction, train indices, test indices)
         The 2m folds of the report, in fold order.
     task : {"ner", "cws"}
+        The task: the memoriser tags in IOB2 for ``ner``, in BMES for ``cws``.
 
     Returns
     -------

@@ -47,6 +47,7 @@ class RunComponents:
     score : str
         What was measured, e.g. ``"f1(crf)"`` or ``"f1(crf) − f1(hmm)"``.
     components : VarianceComponents
+        σ², ω, γ, ρ1, ρ2 and the variance of the m×2 estimate, with bootstrap intervals over the runs.
     shared_share : float or None
         Mean share of sentences two runs' corpora have in common (from the
         fingerprints of their splits.json), None where a run has none.
@@ -58,11 +59,24 @@ class RunComponents:
     shared_share: float | None
 
     def rho_options(self) -> tuple[float, float]:
-        """ρ1 and ρ2 as ``--rho1`` / ``--rho2`` take them: the estimates, clipped to [0, 1]."""
+        """ρ1 and ρ2 as ``--rho1`` / ``--rho2`` take them: the estimates, clipped to [0, 1].
+
+        Returns
+        -------
+        tuple of float
+            (ρ1, ρ2), each in [0, 1].
+        """
         return (min(1.0, max(0.0, self.components.rho1.value)), min(1.0, max(0.0, self.components.rho2.value)))
 
     def to_dict(self) -> dict:
-        """JSON-ready form."""
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+            ``runs``, ``score``, ``shared_share``, ``rho_options`` (``rho1``, ``rho2`` clipped) and the keys of
+            :meth:`VarianceComponents.to_dict`.
+        """
         r1, r2 = self.rho_options()
         return {"runs": list(self.runs), "score": self.score, "shared_share": self.shared_share,
                 "rho_options": {"rho1": r1, "rho2": r2}, **self.components.to_dict()}
@@ -102,6 +116,7 @@ def run_components(runs, system: str, minus: str | None = None, metric: str = "f
         The system whose fold scores are taken; with ``minus``, the fold
         differences score(system) − score(minus).
     metric : {"f1", "precision", "recall"}
+        The per-fold score taken; default ``"f1"``.
     m : int, optional
         Use the first m splits of every run (default: the smallest m among them).
     confidence, n_resamples, seed

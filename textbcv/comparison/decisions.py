@@ -47,7 +47,24 @@ Chunk = tuple[int, int, str]
 
 def prediction_path(run_dir: str | os.PathLike, system: str, split: int, direction: int) -> Path:
     """Where ``textbcv compare --save-predictions`` keeps a system's predictions of one fold
-    (:meth:`textbcv.folds.run_dir.RunDir.prediction`)."""
+    (:meth:`textbcv.folds.run_dir.RunDir.prediction`).
+
+    Parameters
+    ----------
+    run_dir : str or path-like
+        The run directory of ``textbcv compare``.
+    system : str
+        The system's name (made a safe file stem when it could lead out of the folder).
+    split : int
+        The split, from 0.
+    direction : {0, 1}
+        The fold's direction: 0 trains on the split's first half and tests on the second, 1 the reverse.
+
+    Returns
+    -------
+    Path
+        ``predictions/{system}-split{split}-dir{direction}.txt`` in ``run_dir`` (it need not exist).
+    """
     from textbcv.folds.run_dir import RunDir
 
     return RunDir(run_dir).prediction(system, split, direction)
@@ -60,11 +77,15 @@ class FoldPredictions:
     Attributes
     ----------
     path : str
+        The prediction file read.
     scheme : str
+        The tagging scheme both tag columns were decoded with.
     tokens : list of tuple of str
+        The tokens of every sentence.
     lines : list of int
         First line of each sentence in ``path``.
     gold, pred : list of list of (start, end, type)
+        The gold and the predicted chunks of every sentence.
     """
 
     path: str
@@ -80,6 +101,17 @@ def read_fold_predictions(path: str | os.PathLike, scheme: str | None = None) ->
 
     ``scheme`` is the system's tagging scheme (detected from the tags when
     None); decoding is lenient, as the scorer's.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A conlleval-format file: token, gold tag, predicted tag per line, sentences separated by blank lines.
+    scheme : str or None
+        The tagging scheme of both tag columns (e.g. ``"iob2"``, ``"iobes"``); None detects it.
+
+    Returns
+    -------
+    FoldPredictions
     """
     f = read_conlleval(path)
     if scheme is None:
@@ -90,7 +122,20 @@ def read_fold_predictions(path: str | os.PathLike, scheme: str | None = None) ->
 
 def chunk_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[Chunk]],
                     pred_b: Sequence[Sequence[Chunk]]) -> tuple[list[tuple], list[bool], list[bool]]:
-    """Units (sentence, start, end, type) gold or predicted by A or B, and whether A and B are right on each."""
+    """Units (sentence, start, end, type) gold or predicted by A or B, and whether A and B are right on each.
+
+    Parameters
+    ----------
+    gold, pred_a, pred_b : sequence of sequence of (start, end, type)
+        Per sentence, the gold chunks and those of systems A and B (the same number of sentences).
+
+    Returns
+    -------
+    units : list of tuple
+        ``(sentence, start, end, type)``, sorted within each sentence.
+    right_a, right_b : list of bool
+        Per unit, whether A (B) predicts it exactly when it is gold.
+    """
     units, right_a, right_b = [], [], []
     for k, (g, a, b) in enumerate(zip(gold, pred_a, pred_b, strict=True)):
         g_set, a_set, b_set = set(g), set(a), set(b)
@@ -103,7 +148,20 @@ def chunk_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[C
 
 def token_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[Chunk]],
                     pred_b: Sequence[Sequence[Chunk]], lengths: Sequence[int]) -> tuple[list[bool], list[bool]]:
-    """Whether A and B give each token its gold role and type (chunks written in IOBES on both sides)."""
+    """Whether A and B give each token its gold role and type (chunks written in IOBES on both sides).
+
+    Parameters
+    ----------
+    gold, pred_a, pred_b : sequence of sequence of (start, end, type)
+        Per sentence, the gold chunks and those of systems A and B.
+    lengths : sequence of int
+        The number of tokens of every sentence.
+
+    Returns
+    -------
+    right_a, right_b : list of bool
+        Per token of every sentence in turn, whether A (B) gives it the gold IOBES tag.
+    """
     right_a, right_b = [], []
     for g, a, b, n in zip(gold, pred_a, pred_b, lengths, strict=True):
         tg, ta, tb = encode(g, n, "iobes"), encode(a, n, "iobes"), encode(b, n, "iobes")
@@ -117,7 +175,18 @@ def _keep(chunks: list[list[Chunk]], chunk_type: str | None) -> list[list[Chunk]
 
 
 def check_same_test_half(a: FoldPredictions, b: FoldPredictions) -> None:
-    """InputError (naming file and line of ``b``) unless ``a`` and ``b`` hold the same sentences and gold chunks."""
+    """InputError (naming file and line of ``b``) unless ``a`` and ``b`` hold the same sentences and gold chunks.
+
+    Parameters
+    ----------
+    a, b : FoldPredictions
+        Two systems' predictions of the same fold.
+
+    Raises
+    ------
+    InputError
+        When the number of sentences, a sentence's tokens or its gold chunks differ.
+    """
     if len(a.tokens) != len(b.tokens):
         raise InputError(f"{len(b.tokens)} sentences, but {a.path} has {len(a.tokens)}: the two systems' predictions "
                          "are not of the same test half", b.path)
@@ -132,7 +201,22 @@ def check_same_test_half(a: FoldPredictions, b: FoldPredictions) -> None:
 
 def fold_decisions(a: FoldPredictions, b: FoldPredictions, unit: str = "chunk",
                    chunk_type: str | None = None) -> tuple[list[bool], list[bool]]:
-    """Right/wrong decisions of A and B on the units of one fold (``chunk`` or ``token``), optionally one type only."""
+    """Right/wrong decisions of A and B on the units of one fold (``chunk`` or ``token``), optionally one type only.
+
+    Parameters
+    ----------
+    a, b : FoldPredictions
+        The two systems' predictions of the same fold (checked by :func:`check_same_test_half`).
+    unit : {"chunk", "token"}
+        What is judged (see the module); default ``"chunk"``. ValueError for another.
+    chunk_type : str or None
+        Keep only the chunks of this type (gold and predicted); None (default) keeps all.
+
+    Returns
+    -------
+    right_a, right_b : list of bool
+        Per unit, whether A and B are right on it.
+    """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}")
     check_same_test_half(a, b)

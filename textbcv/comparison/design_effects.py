@@ -27,6 +27,13 @@ def fold_clusters(splits, corpus: Corpus) -> dict:
     ``folds`` holds the document ids (empty with sentences as clusters: each its own), ``ids`` the
     cluster of every test sentence in one numbering for all folds (document ids, else the sentences'
     indices in the corpus), which the paired posterior needs (a sentence is tested once per split).
+
+    Parameters
+    ----------
+    splits : SplitSet
+        The splits of the comparison (:class:`textbcv.split.SplitSet`); its ``folds()`` give the test halves.
+    corpus : Corpus
+        The corpus split, with its document ids.
     """
     tests = {(j, k): np.asarray(test, dtype=np.int64) for j, k, _tr, test in splits.folds()}
     if corpus.n_documents > 1:
@@ -43,6 +50,23 @@ def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: 
 
     Returns ``{"clusters", "folds": {name: [[deff P, R, F1] per fold]}, "pooled": {name: {metric: deff}}}``;
     an InputError when a fold has no per-sentence counts (runs of textbcv before 0.1 saved none).
+
+    Parameters
+    ----------
+    records : mapping
+        Fold records by ``(system, split, direction)``, each with ``sentence_counts``.
+    names : sequence of str
+        The systems.
+    m : int
+        Number of splits: the first ``m`` splits' 2m folds are measured.
+    clusters : dict or None
+        :func:`fold_clusters`' answer; None takes every sentence as its own cluster.
+
+    Returns
+    -------
+    dict
+        As above: per fold, the ratio of the clustered to the count-based variance (None where not finite);
+        pooled, their mean over the folds, floored at 1.
     """
     from textbcv.stats.clustering import design_effect, pooled_design_effect
 

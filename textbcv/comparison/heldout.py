@@ -66,7 +66,14 @@ class HeldoutSet:
         return file_stem(self.name)
 
     def info(self) -> dict:
-        """Sizes for the report: sentences, tokens, gold chunks, duplicates of corpus sentences."""
+        """Sizes for the report: sentences, tokens, gold chunks, duplicates of corpus sentences.
+
+        Returns
+        -------
+        dict
+            ``{"sentences", "tokens", "gold_chunks", "duplicates"}``, counts (``duplicates``: sentences also in the
+            corpus).
+        """
         return {"sentences": len(self.corpus), "tokens": self.corpus.n_tokens,
                 "gold_chunks": int(sum(len(g) for g in self.gold)), "duplicates": int(self.duplicate.sum())}
 
@@ -79,12 +86,24 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     Parameters
     ----------
     files : sequence of path
+        The held-out files, each read on its own; their stems must differ.
     raw : Corpus
         The corpus as read (its scheme, chunk types and sentences).
     options : CompareOptions
         ``task``, ``chunk_types``, ``untyped``.
+    format : str
+        The files' format, as the corpus's (:func:`textbcv.corpus.read_corpus`); default ``"conll"``.
+    columns : str, optional
+        Column roles of a ``conll`` file, as given for the corpus.
+    scheme : str, optional
+        Tag scheme of the files, as given for the corpus; None detects it and requires the corpus's.
     encoding : str, optional
         Text encoding of the files; default the corpus's (``raw.encoding``).
+
+    Returns
+    -------
+    list of HeldoutSet
+        One per file, in the order of ``files``.
 
     Raises
     ------
@@ -163,6 +182,7 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     names : sequence of str
         The systems, in report order.
     m : int
+        Number of splits: the held-out counts of the first m splits' 2m fold models are pooled.
     sets : mapping file → info
         For every held-out file: ``{"sentences", "tokens", "gold_chunks", "duplicates"}`` and
         ``"duplicate"``, the indices of the sentences that also occur in the corpus.
@@ -170,6 +190,10 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
         The Bayes answer (:func:`textbcv.stats.compare.bayes_answer`, or its JSON): its F1 estimates and intervals.
     seed : int
         Seed of the bootstrap (one stream per file, shared by every pair).
+    alpha : float
+        The ΔF1 intervals are equal-tailed 1 − alpha bootstrap intervals; default 0.05.
+    resamples : int
+        Bootstrap resamples per file; default :data:`RESAMPLES` (1,000).
 
     Returns
     -------

@@ -60,6 +60,13 @@ IMPORTED = "imported"
 class ImportedSystem:
     """A system whose predictions were made outside textbcv: its name and prediction directory.
 
+    Attributes
+    ----------
+    name : str
+        The system's name in the report.
+    predictions : str
+        Its prediction directory (``PRED_DIR``), as given.
+
     Examples
     --------
     >>> ImportedSystem.parse("bert=runs/bert-preds")
@@ -75,7 +82,22 @@ class ImportedSystem:
 
     @classmethod
     def parse(cls, text: str) -> "ImportedSystem":
-        """From ``NAME=PRED_DIR``."""
+        """From ``NAME=PRED_DIR``.
+
+        Parameters
+        ----------
+        text : str
+            ``NAME=PRED_DIR`` (the value of ``--system``); spaces around NAME are dropped.
+
+        Returns
+        -------
+        ImportedSystem
+
+        Raises
+        ------
+        InputError
+            When ``text`` has no ``=``, or an empty name or directory.
+        """
         name, eq, path = text.partition("=")
         if not eq or not name.strip() or not path:
             raise InputError(f"systems: expected NAME=PRED_DIR, got {text!r}", param="systems")
@@ -84,6 +106,18 @@ class ImportedSystem:
 
 def check_pred_scheme(scheme: str | None, task: str) -> str | None:
     """The canonical name of ``--pred-scheme`` (None: detect); InputError if unknown or not for ``task``.
+
+    Parameters
+    ----------
+    scheme : str or None
+        A scheme name or alias, any case (``"BIO"``, ``"iobes"``); None to detect it from the predictions.
+    task : {"ner", "cws"}
+        The comparison's task; a scheme is refused for ``cws`` (predictions are words).
+
+    Returns
+    -------
+    str or None
+        The scheme's canonical name, or None.
 
     Examples
     --------
@@ -113,7 +147,23 @@ def _digest(paths: Sequence[Path]) -> str:
 
 def seed_folders(base: Path) -> list[tuple[int | str | None, Path]]:
     """The seeds of a prediction directory: ``[(S, base/seed-S)]`` for its ``seed-S`` folders (in the order of S,
-    numbers as numbers), or ``[(None, base)]`` when it has none (one seed, fold files in ``base``)."""
+    numbers as numbers), or ``[(None, base)]`` when it has none (one seed, fold files in ``base``).
+
+    Parameters
+    ----------
+    base : Path
+        A system's prediction directory (``PRED_DIR``).
+
+    Returns
+    -------
+    list of (seed, Path)
+        Integer seeds first in numeric order, then other names in text order.
+
+    Raises
+    ------
+    InputError
+        When ``base`` holds both ``seed-S`` folders and loose ``fold-*.txt`` files.
+    """
     found: list[tuple[int | str, Path]] = []
     if base.is_dir():
         for p in base.iterdir():
@@ -258,6 +308,10 @@ def evaluate(
 ) -> dict:
     """Score imported predictions of every fold and write the run directory; return ``report.json``'s content.
 
+    With ``options.heldout`` (held-out files), each system's directory also
+    holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold (i, d)'s model's
+    predictions of the held-out file ``stem``, in the same format.
+
     Parameters
     ----------
     splits : path
@@ -273,14 +327,26 @@ def evaluate(
     options : CompareOptions
         ``task``, ``alpha``, ``rope``, ``variant``, ``chunk_types``, ``untyped``;
         m, seed and the split design are those of ``splits``.
+    format : str
+        Format of the corpus files (:func:`textbcv.corpus.read_corpus`); default ``"conll"``.
+    columns : str, optional
+        Column roles of a ``conll`` corpus (e.g. ``"token,pos,chunk,ner"``); default: by the number of columns.
+    scheme : str, optional
+        Scheme of the corpus's gold tag column; default: detected.
     pred_scheme : str, optional
         Scheme of the predicted tags (NER; default: detected per system).
+    plots : bool
+        Draw the report's PNG plots (default True).
+    corpus : Corpus, optional
+        The corpus already read, instead of ``files`` (then ``format``, ``columns``, ``scheme`` and ``encoding``
+        are not used for it).
     encoding : str
         Text encoding of the corpus files and the held-out files (default utf-8).
 
-    With ``options.heldout`` (held-out files), each system's directory also
-    holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold (i, d)'s model's
-    predictions of the held-out file ``stem``, in the same format.
+    Returns
+    -------
+    dict
+        ``report.json``'s content (:meth:`textbcv.report.model.CompareReport.to_dict`).
 
     Raises
     ------

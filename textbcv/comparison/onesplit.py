@@ -33,6 +33,17 @@ NO_COUNTS = ("the folds of this run were saved without per-sentence counts (by a
 def fold_label(split: int, direction: int) -> str:
     """A fold as the report names it: ``S1 →`` is split 0, direction 0.
 
+    Parameters
+    ----------
+    split : int
+        The split, from 0 (shown from 1).
+    direction : {0, 1}
+        0 (``→``): trained on the split's first half, tested on the second; 1 (``←``): the reverse.
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> fold_label(0, 0), fold_label(2, 1)
@@ -60,7 +71,12 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
     seed : int
         Seed of both tests on every fold (the run's seed).
     alpha : float
-        A p-value below ``alpha`` counts as "significant" in the per-fold summary.
+        A p-value below ``alpha`` counts as "significant" in the per-fold summary; the bootstrap interval of
+        ΔF1 is its 1 − alpha interval.
+    resamples : int
+        Paired-bootstrap resamples per fold; default :data:`RESAMPLES`.
+    shuffles : int
+        Approximate-randomization shuffles per fold; default :data:`SHUFFLES`.
 
     Returns
     -------

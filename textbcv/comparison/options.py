@@ -37,6 +37,65 @@ class CompareOptions:
     ``rope`` = 0.005 is the command line's ``--rope 0.5`` (points).
     ``threshold`` is the decision rule's (:func:`textbcv.stats.bayes.decide`)
     and the stopping level of ``stop="bayes"``.
+
+    Parameters
+    ----------
+    task : {"ner", "cws"}
+        Named-entity chunks from the tag column, or word segmentation (words as chunks); default ``"ner"``.
+    systems : tuple of str
+        At least two distinct system names ``SCHEME[+TEMPLATE][@SEED]``; default ``("iob2", "iobes")``.
+    m : int
+        Number of 2-fold splits (2m folds per system), at least 1; default 3.
+    sequential : bool
+        Add nested splits from ``m_start`` until the ``stop`` rule decides or ``m_max``; default False.
+    m_start : int
+        The first m of a sequential run and of the sequential t-test; default 3.
+    m_max : int
+        The largest m of a sequential run (at least ``m_start``); default 12.
+    stop : {"t-test", "bayes"}
+        Stopping rule of a sequential run: the sequential t-test on per-fold F1 differences, or the Bayes test's
+        P(better) ≥ ``threshold``; default ``"t-test"``.
+    threshold : float
+        In [0.5, 1): a system is called better when P(better) is at least this; default 0.95.
+    alpha : float
+        In (0, 1): credible intervals are 1 − alpha; level of the t-test; default 0.05.
+    rope : float or None
+        In [0, 1): region of practical equivalence as a fraction of the metric (0.005 is half a point); None
+        (default) for none.
+    variant : str
+        Count-factor variant, one of :data:`VARIANTS`; default :data:`textbcv.defaults.VARIANT` (``clustered``).
+    difference : {"paired", "independent"}
+        How the posterior of a difference is built (:data:`DIFFERENCES`); default ``"paired"``.
+    rho1, rho2 : float or None
+        In [0, 1]: the fold correlations of ``variant="rho"`` (needed with it); default None.
+    seed : int
+        Non-negative seed of the splits (also of the one-split and held-out resampling); default 0.
+    balance : tuple of str
+        Properties balanced between the halves (``label``, ``lemma``, ``length``); default none
+        (:data:`textbcv.defaults.BALANCE`).
+    group_by : {"auto", "sentence", "document"}
+        Units the splits keep whole; default ``"auto"`` (documents when the corpus marks them).
+    chunk_types : tuple of str or None
+        Score only chunks of these types (at least one); None (default) scores every type.
+    untyped : bool
+        Score chunk boundaries only, types dropped; default False.
+    c1, c2 : float or None
+        Non-negative L1 and L2 regularisation of the CRF; None (default) for the tagger's default.
+    max_iterations : int or None
+        CRF training iterations, at least 1; None (default) for the tagger's default.
+    algorithm : str or None
+        crfsuite training algorithm, one of :data:`textbcv.defaults.CRF_ALGORITHMS`; None (default) is lbfgs.
+    train_seed : int or None
+        Training seed, in [0, 2^32 − 2], of every CRF system whose name has no ``@SEED``; stochastic algorithms
+        only; default None.
+    train_seeds : int
+        Train every CRF system this many times per fold (seeds N, N+1, ...) and count the models together;
+        stochastic algorithms only above 1; default 1.
+    split_method : {"bcv", "bcv-select", "random"}
+        Design of the splits (:data:`SPLIT_METHODS`; given splits set it); default ``"bcv"``. A sequential run
+        needs ``"bcv"``.
+    heldout : tuple of str
+        Independent test files every fold model also tags (no file twice); default none.
     """
 
     task: str = "ner"
@@ -158,11 +217,34 @@ class CompareOptions:
         :func:`textbcv.tagging.features.feature_columns`) chooses the default
         template and refuses a named one that reads another column; None
         (not known yet) only checks the names.
+
+        Parameters
+        ----------
+        columns : iterable of str or None
+            As above; default None.
+
+        Returns
+        -------
+        list of System
+            One per name of :attr:`systems`, in order.
         """
         return [self.make_system(name, columns) for name in self.systems]
 
     def make_system(self, name: str, columns=None) -> System:
-        """One system named ``SCHEME[+TEMPLATE]`` (see :meth:`make_systems`)."""
+        """One system named ``SCHEME[+TEMPLATE]`` (see :meth:`make_systems`).
+
+        Parameters
+        ----------
+        name : str
+            ``SCHEME[+TEMPLATE][@SEED]``, e.g. ``iobes+wordshape``.
+        columns : iterable of str or None
+            The corpus's columns besides tokens and tags (chooses the default template); None: not known yet.
+
+        Returns
+        -------
+        System
+            With this comparison's task, CRF options, ``train_seed`` and ``train_seeds``.
+        """
         crf: dict = {"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations}
         if self.algorithm is not None:
             crf["algorithm"] = self.algorithm

@@ -43,7 +43,25 @@ __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_M
 
 
 def gold_chunks(corpus: Corpus, options: CompareOptions) -> list[tuple]:
-    """Gold chunks of every sentence after the ``--chunk-types`` / ``--untyped`` filters."""
+    """Gold chunks of every sentence after the ``--chunk-types`` / ``--untyped`` filters.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus prepared for the task (:func:`prepare_corpus`).
+    options : CompareOptions
+        Its ``chunk_types`` (None: every type) and ``untyped``.
+
+    Returns
+    -------
+    list of list of (start, end, type)
+        One list per sentence, in corpus order.
+
+    Raises
+    ------
+    InputError
+        When a type of ``chunk_types`` has no chunk in the corpus.
+    """
     keep = options.chunk_types
     if keep is not None:
         present = set(corpus.chunk_counts())
@@ -56,7 +74,13 @@ def gold_chunks(corpus: Corpus, options: CompareOptions) -> list[tuple]:
 
 
 class StaleRunError(InputError):
-    """A run directory whose saved splits are not the ones the current options (or version) give."""
+    """A run directory whose saved splits are not the ones the current options (or version) give.
+
+    Parameters
+    ----------
+    message, file, line, param
+        As :class:`~textbcv.errors.InputError`.
+    """
 
 
 def _given_splits(splits, raw: Corpus) -> tuple[SplitSet, str | None]:
@@ -75,7 +99,28 @@ def _given_splits(splits, raw: Corpus) -> tuple[SplitSet, str | None]:
 
 def corpus_or_files(corpus: Corpus | None, files: Sequence[str] | None, format: str | None = "conll",
                     columns: str | None = None, scheme: str | None = None, encoding: str = "utf-8") -> Corpus:
-    """The corpus of a comparison: the Corpus given, else its files read; InputError when neither is given."""
+    """The corpus of a comparison: the Corpus given, else its files read; InputError when neither is given.
+
+    Parameters
+    ----------
+    corpus : Corpus or None
+        A corpus already read; returned as it is when given.
+    files : sequence of str or None
+        The corpus files, read when ``corpus`` is None.
+    format : str or None
+        Format of the files (None: detected); default ``"conll"``.
+    columns : str or None
+        Column roles of a ``conll`` file; default: by the number of columns.
+    scheme : str or None
+        Scheme of the gold tag column; default: detected.
+    encoding : str
+        Text encoding of the files; default ``"utf-8"``.
+
+    Returns
+    -------
+    Corpus
+        The corpus as read (not yet prepared for the task).
+    """
     if corpus is not None:
         return corpus
     if files is not None:
@@ -85,6 +130,18 @@ def corpus_or_files(corpus: Corpus | None, files: Sequence[str] | None, format: 
 
 def options_from_splits(options: CompareOptions, splits: SplitSet) -> CompareOptions:
     """``options`` with the design of given splits (their m, seed, method, balance and grouping).
+
+    Parameters
+    ----------
+    options : CompareOptions
+        The comparison's options; its ``m`` must be the number of splits given.
+    splits : SplitSet
+        The given splits.
+
+    Returns
+    -------
+    CompareOptions
+        A copy with ``seed``, ``split_method``, ``balance`` and ``group_by`` of the splits.
 
     Raises
     ------
@@ -130,7 +187,23 @@ def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: P
 
 
 def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
-    """What the splits kept whole and balanced, with a line on every choice known to bend the estimate."""
+    """What the splits kept whole and balanced, with a line on every choice known to bend the estimate.
+
+    Parameters
+    ----------
+    splits : SplitSet
+        The splits used; their ``options`` say the unit, grouping asked for, balance and duplicates.
+    options : CompareOptions
+        The comparison's options (its ``balance`` when the splits do not say, and ``variant``).
+    corpus : Corpus
+        The corpus split (its number of documents).
+
+    Returns
+    -------
+    dict
+        The ``split`` block: ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and
+        ``notes``.
+    """
     unit = splits.options.get("group_by", "sentence")
     asked = splits.options.get("group_by_requested", unit)
     balance = list(splits.options.get("balance", options.balance))
@@ -146,7 +219,25 @@ def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
 def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
     """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, gold chunks per
     type (after the ``--chunk-types`` / ``--untyped`` filters), fingerprint, and ``read``: the ``columns``,
-    ``scheme`` and ``encoding`` it was read with (None: the default)."""
+    ``scheme`` and ``encoding`` it was read with (None: the default).
+
+    Parameters
+    ----------
+    raw : Corpus
+        The corpus as read (its files and fingerprints).
+    corpus : Corpus
+        The corpus prepared for the task (its sizes).
+    gold : sequence
+        Gold chunks of every sentence after the filters (:func:`gold_chunks`).
+    format : str
+        The corpus format read.
+    read : dict or None
+        ``columns``, ``scheme`` and ``encoding`` as given; None or missing keys for the defaults.
+
+    Returns
+    -------
+    dict
+    """
     files = []
     for p in raw.files:
         entry: dict = {"path": str(p)}
@@ -166,7 +257,17 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
 
 def write_report(out: str | os.PathLike, report: dict | CompareReport, plots: bool = True) -> None:
     """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the plots into ``out``
-    (:func:`textbcv.report.files.write_report_files`)."""
+    (:func:`textbcv.report.files.write_report_files`).
+
+    Parameters
+    ----------
+    out : str or path-like
+        The run directory.
+    report : dict or CompareReport
+        The report (``report.json``'s content, or typed).
+    plots : bool
+        Draw the PNG plots; default True.
+    """
     write_report_files(RunDir(out), report, plots)
 
 
@@ -177,6 +278,40 @@ class ComparePlan:
     Every check of the user's input (options, corpus files, ``--out``, a run
     being resumed) is done by the time a plan exists, and nothing has been
     written yet.
+
+    Attributes
+    ----------
+    out : Path
+        The run directory.
+    options : CompareOptions
+        The options, with the design of given splits.
+    format : str
+        The corpus format read.
+    systems : list of System
+        The systems, their feature templates fitted to the corpus's columns.
+    raw, corpus : Corpus
+        The corpus as read, and prepared for the task.
+    gold : list
+        Gold chunks of every sentence after the ``chunk_types`` / ``untyped`` filters.
+    splits : SplitSet
+        The splits: given ones whole, or a :class:`~textbcv.split.NestedSplits` made here (of ``m_max`` splits for
+        a sequential run, of ``m`` otherwise).
+    payload : Payload
+        The featurized sentences the folds are trained and tested on.
+    store : FoldStore
+        The run's fold records (those of a resumed run already in it).
+    times : dict
+        ``start``, ``read``, ``split``, ``feat``: wall-clock times (``time.time()``) of the stages.
+    heldout : list of HeldoutSet
+        The held-out files.
+    notes : list of str
+        Lines for stderr: which feature template the systems named without one use, and why.
+    template_choices : dict
+        How each CRF system's template was chosen (for ``meta.systems``).
+    read : dict
+        ``columns``, ``scheme`` and ``encoding`` as given (None: the default), for ``meta.corpus.read``.
+    splits_path : str or None
+        The manifest given with ``splits``, as a path; None when the splits were made here or given as a SplitSet.
     """
 
     out: Path
@@ -220,8 +355,18 @@ def prepare_compare(
     files : sequence of str, or None
         Corpus files (read with ``format``, ``columns``, ``scheme``), or None with ``corpus``.
     out : path
-        Run directory.
+        Run directory: new, empty, or (with ``resume``) a run of the same options to continue.
     options : CompareOptions
+        Every option of the comparison (validated here).
+    format : str
+        Format of the corpus files (:func:`textbcv.corpus.read_corpus`); default ``"conll"``.
+    columns : str, optional
+        Column roles of a ``conll`` corpus (e.g. ``"token,pos,chunk,ner"``); default: by the number of columns.
+    scheme : str, optional
+        Scheme of the corpus's gold tag column; default: detected.
+    resume : bool
+        Continue the run in ``out``, training only its missing folds (its splits must be the ones these options
+        give: :class:`StaleRunError` otherwise); default False.
     corpus : Corpus, optional
         A corpus already read (instead of ``files``).
     systems : sequence of System, optional
@@ -231,6 +376,13 @@ def prepare_compare(
         Use these splits (a ``textbcv split`` manifest is checked against the
         corpus) instead of making them; their m, seed and design replace the
         options'.
+    encoding : str
+        Text encoding of the corpus and held-out files; default ``"utf-8"``.
+
+    Returns
+    -------
+    ComparePlan
+        The checked, featurized comparison, for :func:`run_compare`.
 
     Raises
     ------
@@ -343,7 +495,22 @@ def _utf8(encoding: str | None) -> bool:
 
 
 def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Sequence[str]) -> None:
-    """Refuse to resume folds that were tagged on other held-out files than ``heldout``."""
+    """Refuse to resume folds that were tagged on other held-out files than ``heldout``.
+
+    Parameters
+    ----------
+    store : FoldStore
+        The run's fold records.
+    names : sequence of str
+        The systems of this comparison (records of other systems are not checked).
+    heldout : sequence of str
+        The held-out files of this comparison, as given.
+
+    Raises
+    ------
+    InputError
+        When a finished fold of one of ``names`` was tagged on another set of held-out files.
+    """
     want = set(heldout)
     for (name, j, k), rec in store.records.items():
         if name in names and set(rec.get("heldout", {})) != want:
@@ -363,7 +530,38 @@ def run_compare(
     save_predictions: bool = False,
     plots: bool = True,
 ) -> dict:
-    """Train and score every fold of ``plan``, test, and write the run directory; return ``report.json``'s content."""
+    """Train and score every fold of ``plan``, test, and write the run directory; return ``report.json``'s content.
+
+    Parameters
+    ----------
+    plan : ComparePlan
+        :func:`prepare_compare`'s answer.
+    jobs : int
+        Worker processes (1, the default, trains in this process).
+    backend : {"loky", "dask"}
+        Where folds run; default ``"loky"`` (local processes).
+    scheduler : str or None
+        Address of a ``dask.distributed`` scheduler (backend ``dask``); None starts a local cluster.
+    progress : bool or None
+        None (default): a bar when stderr is a terminal, else one line per finished fold; True: the bar; False:
+        nothing.
+    save_models : bool
+        Keep every fold's crfsuite model in ``models/``; default False.
+    save_predictions : bool
+        Keep every fold's predictions in ``predictions/`` (conlleval format); default False.
+    plots : bool
+        Draw the report's PNG plots; default True.
+
+    Returns
+    -------
+    dict
+        ``report.json``'s content.
+
+    Raises
+    ------
+    InputError
+        When another run wrote into the directory since the plan was made, or for a bad ``jobs`` or ``backend``.
+    """
     run_dir = RunDir(plan.out)
     run_dir.claim(*(["models"] if save_models else []), *(["predictions"] if save_predictions else []))
     try:

@@ -40,14 +40,17 @@ class PairPlan:
     Attributes
     ----------
     a, b : str
+        The pair's systems (differences are B − A).
     estimate : float
         ΔF1 of the run (B − A).
     m : int
+        The run's number of splits.
     detectable, detectable_50 : float
         The smallest true gain called with the plan's power, and with power ½.
     by_m : tuple of (int, float)
         (m', the gain detectable with the plan's power at m') for m' in :data:`M_STEPS` above m.
     target : float or None
+        The gain planned for (None: no target).
     power_at_target : float or None
         The probability of calling a true gain of ``target`` with this design.
     m_for_target : int or None
@@ -70,6 +73,13 @@ class PairPlan:
     data_factor: float | None = None
 
     def to_dict(self) -> dict:
+        """JSON-ready form (``textbcv plan --json``), key for key; ``by_m`` as a list of ``[m', gain]``.
+
+        Returns
+        -------
+        dict
+            The fields, gains as fractions of F1.
+        """
         return {"a": self.a, "b": self.b, "estimate": self.estimate, "m": self.m, "detectable": self.detectable,
                 "detectable_50": self.detectable_50, "by_m": [list(x) for x in self.by_m], "target": self.target,
                 "power_at_target": self.power_at_target, "m_for_target": self.m_for_target,
@@ -83,8 +93,11 @@ class Plan:
     Attributes
     ----------
     power, threshold : float
+        The power the gains are quoted for, and the decision threshold used.
     target : float or None
+        The gain planned for, as a fraction of F1, or None.
     pairs : tuple of PairPlan
+        The plan of every F1 pair with a paired posterior.
     unpaired : tuple of str
         Pairs ("A vs B") without a paired posterior (runs without per-sentence counts), left out.
     """
@@ -96,13 +109,41 @@ class Plan:
     unpaired: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
+        """JSON-ready form of the whole plan, each pair by :meth:`PairPlan.to_dict`.
+
+        Returns
+        -------
+        dict
+            ``power``, ``threshold``, ``target``, ``pairs`` and ``unpaired``.
+        """
         return {"power": self.power, "threshold": self.threshold, "target": self.target,
                 "pairs": [p.to_dict() for p in self.pairs], "unpaired": list(self.unpaired)}
 
 
 def pair_plan(a: str, b: str, p: PairedDifference, power: float = 0.8, threshold: float = THRESHOLD,
               target: float | None = None, steps: Sequence[int] = M_STEPS) -> PairPlan:
-    """The :class:`PairPlan` of one pair's paired posterior ``p`` (``target``: a gain, as a fraction)."""
+    """The :class:`PairPlan` of one pair's paired posterior ``p`` (``target``: a gain, as a fraction).
+
+    Parameters
+    ----------
+    a, b : str
+        The pair's systems (the difference is B − A).
+    p : PairedDifference
+        The paired posterior of the pair's ΔF1 from the run.
+    power : float
+        The probability of calling a true gain better that ``detectable`` is quoted for; default 0.8.
+    threshold : float
+        The decision threshold on P(better); default 0.95.
+    target : float or None
+        A true gain to plan for, as a fraction of F1 (0.005 is half a point); None: no target fields.
+    steps : sequence of int
+        The numbers of splits to look at (those above the run's m); default :data:`M_STEPS`.
+
+    Returns
+    -------
+    PairPlan
+        Gains as fractions of F1.
+    """
     by_m = tuple((k, p.at_m(k).detectable(power, threshold)) for k in steps if k > p.m)
     extra: dict[str, Any] = {}
     if target is not None:
@@ -121,6 +162,27 @@ def plan_report(report: Mapping, power: float = 0.8, threshold: float | None = N
 
     ``threshold``: the decision threshold (default: the report's); ``target``: a gain to detect, as a
     fraction (0.005 is half a point).
+
+    Parameters
+    ----------
+    report : mapping
+        ``report.json``'s content; its F1 comparisons' stored paired differences are read.
+    power : float
+        The probability of calling a true gain, in (0, 1); default 0.8.
+    threshold : float or None
+        The decision threshold, in [0.5, 1); None takes the report's (0.95 when it has none).
+    target : float or None
+        A gain to detect, as a fraction in (0, 1); None for none.
+
+    Returns
+    -------
+    Plan
+        One :class:`PairPlan` per F1 pair with a paired posterior; the others listed in ``unpaired``.
+
+    Raises
+    ------
+    InputError
+        When ``power``, the threshold or ``target`` is out of range.
     """
     if not 0 < power < 1:
         raise InputError(f"power must lie in (0, 1), got {power}", param="power")

@@ -35,6 +35,18 @@ def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
     edited report) the redrawn report goes into the run's folder
     ``redrawn/``. Returns the updated report and the folder it is in.
 
+    Parameters
+    ----------
+    out_dir : str or path-like
+        The finished run's directory (``report.json`` and ``folds.jsonl``).
+
+    Returns
+    -------
+    report : dict
+        The updated ``report.json`` content.
+    folder : Path
+        Where it was written: ``out_dir`` or ``out_dir/redrawn``.
+
     Raises
     ------
     InputError
@@ -61,6 +73,17 @@ def what_if_name(threshold: float | None, rope: float | None) -> str:
 
     >>> what_if_name(0.99, None), what_if_name(None, 0.005), what_if_name(0.9, 0.0)
     ('what-if-threshold-0.99', 'what-if-rope-0.5', 'what-if-threshold-0.9-rope-0')
+
+    Parameters
+    ----------
+    threshold : float or None
+        The new decision threshold; None leaves it out of the name.
+    rope : float or None
+        The new rope as a fraction (named in points); None leaves it out of the name, 0 is ``rope-0``.
+
+    Returns
+    -------
+    str
     """
     parts = []
     if threshold is not None:
@@ -77,6 +100,30 @@ def rewrite(out_dir: str | os.PathLike, threshold: float | None = None, rope: fl
 
     The run's own report files are left as they are. ``report.json``'s fold counts must be those of the run's
     ``folds.jsonl`` (an edited ``report.json`` is refused, not redrawn as the truth).
+
+    Parameters
+    ----------
+    out_dir : str or path-like
+        The finished run's directory: its ``report.json`` of this version (and ``folds.jsonl``, when it has one).
+    threshold : float or None
+        The new decision threshold; None keeps the report's.
+    rope : float or None
+        The new rope as a fraction of the metric (0.005 is half a point); 0 removes it, None keeps the report's.
+    plots : bool
+        Draw the PNG plots too; default True.
+
+    Returns
+    -------
+    report : dict
+        The new ``report.json`` content.
+    folder : Path
+        ``out_dir/what-if-...`` (:func:`what_if_name`), where it was written.
+
+    Raises
+    ------
+    InputError
+        When the run has no report of this version, its fold counts differ from ``folds.jsonl``'s, or the folder
+        exists and is not textbcv's own.
     """
     run = RunDir(out_dir)
     report = load_report(run)
@@ -100,6 +147,22 @@ def write_into_folder(run: RunDir, name: str, report: dict, plots: bool) -> Path
 
     The folder becomes the run's own (its manifest lists it); one that is there already and was not
     made by textbcv is refused, untouched.
+
+    Parameters
+    ----------
+    run : RunDir
+        The run whose folder ``name`` receives the report.
+    name : str
+        The folder's name inside the run (e.g. ``redrawn``, ``what-if-threshold-0.99``).
+    report : dict
+        ``report.json``'s content to write, with its renderings.
+    plots : bool
+        Draw the PNG plots too.
+
+    Returns
+    -------
+    Path
+        The folder written into.
     """
     where = RunDir(run.path / name)
     if run.is_run():

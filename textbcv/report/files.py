@@ -22,6 +22,20 @@ def write_report_files(run: RunDir, report: dict | CompareReport, plots: bool = 
     ``report.md`` embeds the plots written (relative links); a plot of an
     earlier rendering that this one does not draw is removed, so that no
     picture contradicts the report beside it.
+
+    Parameters
+    ----------
+    run : RunDir
+        The run directory written into.
+    report : dict or CompareReport
+        The report; a dict (``report.json``'s content) is written as it is and read for the renderings.
+    plots : bool
+        Draw the PNG plots (default True); False removes textbcv's plots of an earlier rendering.
+
+    Raises
+    ------
+    InputError
+        When a file to write exists but is not listed as textbcv's own (nothing is written then).
     """
     typed = CompareReport.coerce(report)
     names = plot_names(typed) if plots else []

@@ -87,6 +87,16 @@ def _ci(ci) -> str:
 def score_cell(entry: Posterior | dict) -> str:
     """``68.42 [63.25, 72.91]``; ``—, no predicted chunks`` where undefined; a one-sided interval marked †.
 
+    Parameters
+    ----------
+    entry : Posterior or dict
+        One metric of one system (or its JSON: ``estimate``, ``ci``, ``interval``, ``undefined``), as fractions.
+
+    Returns
+    -------
+    str
+        Estimate and interval in percent with two decimals.
+
     Examples
     --------
     >>> score_cell({"estimate": 0.6842, "ci": [0.6325, 0.7291], "interval": "equal-tailed"})
@@ -114,7 +124,18 @@ def _counts_cell(c: dict) -> str:
 
 
 def conclusion_markdown(report: Report) -> list[str]:
-    """``## Conclusion``: the plain-language answer (:func:`textbcv.report.verdicts.conclusion`)."""
+    """``## Conclusion``: the plain-language answer (:func:`textbcv.report.verdicts.conclusion`).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; the report's stored ``conclusion``, else one worded now.
+    """
     report = as_report(report)
     return ["", "## Conclusion", "", report.conclusion or conclusion(report)]
 
@@ -124,7 +145,18 @@ def _fmt_count(n) -> str:
 
 
 def setup_markdown(report: Report) -> list[str]:
-    """``## Setup``: corpus, split, systems, intervals, decision rule, version, the command that remakes the report."""
+    """``## Setup``: corpus, split, systems, intervals, decision rule, version, the command that remakes the report.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines.
+    """
     report = as_report(report)
     meta = report.meta
     m = report.m
@@ -189,7 +221,18 @@ def setup_markdown(report: Report) -> list[str]:
 
 
 def scores_markdown(report: Report) -> list[str]:
-    """``## Pooled scores``: P / R / F1 of each system with intervals; undefined scores as ``—, reason``."""
+    """``## Pooled scores``: P / R / F1 of each system with intervals; undefined scores as ``—, reason``.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines, the baseline's (:func:`baseline_lines`) at the end.
+    """
     report = as_report(report)
     level = f"{100 * (1 - report.alpha):g}%"
     out = ["", f"## Pooled scores with {level} credible intervals", "",
@@ -210,7 +253,18 @@ def scores_markdown(report: Report) -> list[str]:
 
 
 def baseline_lines(report: CompareReport) -> list[str]:
-    """The baseline's F1 beside the systems, and a flag on every system below it (none in older reports)."""
+    """The baseline's F1 beside the systems, and a flag on every system below it (none in older reports).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report; its ``baseline`` block (F1 as a fraction) is read.
+
+    Returns
+    -------
+    list of str
+        Markdown lines; empty when the report has no baseline.
+    """
     b = report.baseline
     if not b:
         return []
@@ -234,7 +288,18 @@ def _variant(report: CompareReport) -> str:
 
 
 def ranking_markdown(report: Report) -> list[str]:
-    """``## Ranking on F1`` (three or more systems): best first, with intervals and whom each is better than."""
+    """``## Ranking on F1`` (three or more systems): best first, with intervals and whom each is better than.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty with fewer than three systems.
+    """
     report = as_report(report)
     if len(report.systems) < 3:
         return []
@@ -253,7 +318,18 @@ def ranking_markdown(report: Report) -> list[str]:
 
 
 def pairwise_markdown(report: Report) -> list[str]:
-    """``## Pairwise`` (three or more systems): the matrix of P(row better than column) on F1."""
+    """``## Pairwise`` (three or more systems): the matrix of P(row better than column) on F1.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty with fewer than three systems.
+    """
     report = as_report(report)
     if len(report.systems) < 3:
         return []
@@ -279,7 +355,18 @@ def pairwise_markdown(report: Report) -> list[str]:
 
 def bayes_markdown(report: Report) -> list[str]:
     """``## Bayes test``: P(B better), P(A better) (and P(equivalent) with a rope) and the decision, for every pair
-    and metric."""
+    and metric.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines: the table, the rule, and the notes on the differences.
+    """
     report = as_report(report)
     r = rope_points(report)
     by = f" by > {r:g}" if r is not None else ""
@@ -315,7 +402,18 @@ def bayes_markdown(report: Report) -> list[str]:
 
 def sequential_markdown(report: Report) -> list[str]:
     """``## Sequential t-test``: per pair, the mean per-fold F1 difference, its interval, and whether equality is
-    rejected."""
+    rejected.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines (differences in points); empty without sequential tests.
+    """
     report = as_report(report)
     if not report.sequential:
         return []
@@ -329,7 +427,18 @@ def sequential_markdown(report: Report) -> list[str]:
 
 
 def stopping_markdown(report: Report) -> list[str]:
-    """The ``Stopping:`` line of a run (how m was reached)."""
+    """The ``Stopping:`` line of a run (how m was reached).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The line (after a blank one); empty when the report's ``stopping`` gives no reason.
+    """
     stop = as_report(report).stopping or {}
     if not stop.get("reason"):
         return []
@@ -337,7 +446,18 @@ def stopping_markdown(report: Report) -> list[str]:
 
 
 def per_type_markdown(report: Report) -> list[str]:
-    """``## Per-type scores``: pooled P / R / F1 of each chunk type and system (— where undefined)."""
+    """``## Per-type scores``: pooled P / R / F1 of each chunk type and system (— where undefined).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines (the heading only when there are no per-type counts).
+    """
     report = as_report(report)
     names = report.names
     out = ["", "## Per-type scores (pooled over folds, percent)", ""]
@@ -358,7 +478,18 @@ def per_type_markdown(report: Report) -> list[str]:
 
 
 def split_markdown(report: Report) -> list[str]:
-    """``## Split``: units, balance, notes, training-set overlap and χ²/J of the halves."""
+    """``## Split``: units, balance, notes, training-set overlap and χ²/J of the halves.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty without ``split`` and ``split_quality`` blocks.
+    """
     report = as_report(report)
     sp = report.split or {}
     q = report.split_quality or {}
@@ -387,7 +518,18 @@ def split_markdown(report: Report) -> list[str]:
 
 
 def per_fold_markdown(report: Report) -> list[str]:
-    """``## Per-fold F1``: one row per fold (— where a fold has neither gold nor predicted chunks)."""
+    """``## Per-fold F1``: one row per fold (— where a fold has neither gold nor predicted chunks).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines (F1 in percent, folds as ``S1 →``, ``S1 ←``, ...); empty without ``fold_f1``.
+    """
     report = as_report(report)
     ff = report.fold_f1
     if not ff:
@@ -408,7 +550,20 @@ def per_fold_markdown(report: Report) -> list[str]:
 
 
 def plots_markdown(report: Report, plots: Sequence[str]) -> list[str]:
-    """``## Plots``: every PNG written beside ``report.md``, embedded by a relative link, with its caption."""
+    """``## Plots``: every PNG written beside ``report.md``, embedded by a relative link, with its caption.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's report (not read: the titles and captions are the plots' own).
+    plots : sequence of str
+        The PNG file names, relative to ``report.md``.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty without plots.
+    """
     if not plots:
         return []
     out = ["", "## Plots"]
@@ -418,7 +573,18 @@ def plots_markdown(report: Report, plots: Sequence[str]) -> list[str]:
 
 
 def run_markdown(report: Report) -> list[str]:
-    """The ``Run:`` line: wall time, folds trained, resumed or imported, textbcv version."""
+    """The ``Run:`` line: wall time, folds trained, resumed or imported, textbcv version.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The line (after a blank one); empty when the report has no ``run`` block.
+    """
     report = as_report(report)
     run = report.run or {}
     version = report.meta.get("textbcv")
@@ -431,12 +597,36 @@ def run_markdown(report: Report) -> list[str]:
 
 
 def methods_markdown(report: Report) -> list[str]:
-    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.report.methods.methods_paragraph`)."""
+    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.report.methods.methods_paragraph`).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines.
+    """
     return ["", "## Methods (to paste)", "", methods_paragraph(report)]
 
 
 def render_markdown(report: Report, plots: Sequence[str] = ()) -> str:
-    """The ``report.md`` text of a comparison; ``plots``: the PNG files beside it, embedded by relative links."""
+    """The ``report.md`` text of a comparison; ``plots``: the PNG files beside it, embedded by relative links.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+    plots : sequence of str
+        The PNG file names beside ``report.md`` (:func:`plot_names`); default none.
+
+    Returns
+    -------
+    str
+        The whole Markdown text, ending in a newline.
+    """
     report = as_report(report)
     out = ["# textbcv comparison"]
     for section in MD_SECTIONS:
@@ -448,7 +638,19 @@ def render_markdown(report: Report, plots: Sequence[str] = ()) -> str:
 
 
 def heldout_markdown(report: Report) -> list[str]:
-    """The "Held-out test sets" section of ``report.md`` (lines; none without held-out files)."""
+    """The "Held-out test sets" section of ``report.md`` (lines; none without held-out files).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for a ``report.json`` dict not read yet).
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines (scores in percent, gaps and differences in points); empty without a
+        ``heldout`` block.
+    """
     report = as_report(report)
     if not report.heldout:
         return []

@@ -29,13 +29,35 @@ REFERENCE = ("Ruibo Wang. Research on Block-regularized Cross-Validation Methods
 
 
 def unit_text(report: Report) -> str:
-    """What the splits kept whole: ``documents kept whole`` or ``sentences``."""
+    """What the splits kept whole: ``documents kept whole`` or ``sentences``.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+
+    Returns
+    -------
+    str
+        ``documents kept whole`` when the split block's ``unit`` is ``document``, else ``sentences as units``.
+    """
     sp = as_report(report).split or {}
     return "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
 
 
 def balance_text(report: Report) -> str:
-    """``no property balanced`` or ``balanced for label and length``."""
+    """``no property balanced`` or ``balanced for label and length``.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+
+    Returns
+    -------
+    str
+        From the split block's ``balance`` (else the ``balance`` option).
+    """
     report = as_report(report)
     sp = report.split or {}
     b = sp.get("balance", report.options.get("balance", []))
@@ -58,6 +80,17 @@ def variant_text(report: Report, how: bool = False) -> str:
 
     ``the averaged-counts count factor (the counts of one average fold, c = 0.1667)``; with ``how``, the
     form of the report's setup: ``averaged-counts (the counts of one average fold, c = 0.1667; --variant)``.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+    how : bool
+        False (default): the phrase for the methods paragraph; True: the form of the report's setup.
+
+    Returns
+    -------
+    str
     """
     report = as_report(report)
     o = report.options
@@ -77,7 +110,18 @@ def variant_text(report: Report, how: bool = False) -> str:
 
 
 def template_text(spec: dict) -> str:
-    """A feature template in a few words: ``ner-thesis (w, pos; window -2..2; 1-3-grams)``."""
+    """A feature template in a few words: ``ner-thesis (w, pos; window -2..2; 1-3-grams)``.
+
+    Parameters
+    ----------
+    spec : dict
+        A system's spec (``meta.systems`` entry, as in ``folds.jsonl``); its ``template`` is read.
+
+    Returns
+    -------
+    str
+        ``—`` when the spec has no template (not a CRF of textbcv's).
+    """
     t = spec.get("template")
     if not t:
         return "—"
@@ -91,7 +135,20 @@ def template_text(spec: dict) -> str:
 
 
 def system_settings(spec: dict) -> str:
-    """The tagger and its settings: ``CRF (lbfgs; c1 = 0.1, c2 = 0.1, max iterations = 100)``."""
+    """The tagger and its settings: ``CRF (lbfgs; c1 = 0.1, c2 = 0.1, max iterations = 100)``.
+
+    Parameters
+    ----------
+    spec : dict
+        A system's spec (``meta.systems`` entry): ``tagger`` (``crf``, ``imported``/None or the user's own),
+        ``algorithm``, ``params``, ``seed`` / ``seeds``.
+
+    Returns
+    -------
+    str
+        The CRF's algorithm and parameters (and training seeds), ``predictions made outside textbcv`` for imported
+        folds, or the user's tagger with its parameters.
+    """
     if spec.get("tagger") == "crf":
         p = spec.get("params") or {}
         seed = f"; training seed {spec['seed']}" if spec.get("seed") is not None else ""
@@ -114,7 +171,18 @@ def system_settings(spec: dict) -> str:
 
 
 def corpus_types(report: Report) -> dict[str, int]:
-    """Gold chunks per type in the corpus: ``meta.corpus.chunks_per_type``, else the folds' per-type counts / m."""
+    """Gold chunks per type in the corpus: ``meta.corpus.chunks_per_type``, else the folds' per-type counts / m.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+
+    Returns
+    -------
+    dict of str to int
+        Chunk type → its number of gold chunks in the corpus.
+    """
     report = as_report(report)
     if report.corpus.get("chunks_per_type") is not None:
         return dict(report.corpus["chunks_per_type"])
@@ -124,7 +192,18 @@ def corpus_types(report: Report) -> dict[str, int]:
 
 def methods_paragraph(report: Report) -> str:
     """A short methods paragraph for a paper: design, m, seed, units, balance, variant, alpha, threshold, version,
-    reference."""
+    reference.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+
+    Returns
+    -------
+    str
+        One paragraph, scores and rope in the units of the text (percent, points).
+    """
     report = as_report(report)
     m = report.m
     names = report.names
@@ -155,6 +234,18 @@ def _q(x) -> str:
 def reproduce_command(report: Report, out: str = "rerun") -> str | None:
     """The ``textbcv`` command that remakes this report into ``out``, every setting explicit; None when it cannot
     (systems with the user's own Python taggers, or a corpus passed as an object).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+    out : str
+        The run directory the command writes (``--out``); default ``"rerun"``.
+
+    Returns
+    -------
+    str or None
+        A shell-quoted ``textbcv compare`` (or ``textbcv evaluate`` for imported folds) command line.
 
     Examples
     --------

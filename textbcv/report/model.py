@@ -73,60 +73,111 @@ class CompareReport:
     # --- the answer's fields, read through -------------------------------------------------------------
     @property
     def m(self) -> int:
+        """The number of splits m (2m folds)."""
         return self.answer.m
 
     @property
     def alpha(self) -> float:
+        """Credible intervals are equal-tailed 1 − alpha."""
         return self.answer.alpha
 
     @property
     def systems(self) -> dict[str, dict[str, Posterior]]:
+        """name → metric → :class:`Posterior`, in input order."""
         return self.answer.systems
 
     @property
     def names(self) -> list[str]:
+        """The systems, in input order."""
         return self.answer.names
 
     @property
     def comparisons(self) -> tuple[Comparison, ...]:
+        """The Bayes test of every pair on every metric (a before b, input order)."""
         return self.answer.comparisons
 
     @property
     def threshold(self) -> float:
+        """The decision rule's threshold on P(better)."""
         return self.answer.threshold
 
     @property
     def rope(self) -> float | None:
+        """The region of practical equivalence as a fraction of the metric, or None."""
         return self.answer.rope
 
     @property
     def rope_points(self) -> float | None:
+        """The rope in points, or None without one (0 is none)."""
         return self.answer.rope_points
 
     @property
     def variant(self) -> str:
+        """The count-factor variant (``thesis``, ``independent``, ``clustered``, ...)."""
         return self.answer.variant
 
     @property
     def count_factor(self) -> dict:
+        """name → the count factor (for ``adaptive`` and ``clustered``, metric → factor)."""
         return self.answer.count_factor
 
     @property
     def prior(self) -> float:
+        """The prior count of the count posteriors."""
         return self.answer.prior
 
     @property
     def counts(self) -> dict:
+        """name → pooled ``{"tp", "fp", "fn"}`` over the 2m folds."""
         return self.answer.counts
 
     def comparisons_of(self, metric: str = "f1") -> list[Comparison]:
+        """The comparisons of ``metric``, in order.
+
+        Parameters
+        ----------
+        metric : {"f1", "precision", "recall"}
+            The metric; default ``"f1"``.
+
+        Returns
+        -------
+        list of Comparison
+            Every pair's comparison on ``metric`` (a before b, input order).
+        """
         return self.answer.comparisons_of(metric)
 
     def comparison(self, a: str, b: str, metric: str = "f1") -> Comparison:
+        """The comparison of ``a`` and ``b`` (either order) on ``metric``; KeyError if there is none.
+
+        Parameters
+        ----------
+        a, b : str
+            Two system names of the report, in either order.
+        metric : {"f1", "precision", "recall"}
+            The metric; default ``"f1"``.
+
+        Returns
+        -------
+        Comparison
+            The pair's Bayes test, with its own ``a``/``b`` order (input order).
+        """
         return self.answer.comparison(a, b, metric)
 
     def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
-        """P(``b`` better than ``a``) on ``metric``."""
+        """P(``b`` better than ``a``) on ``metric``.
+
+        Parameters
+        ----------
+        a, b : str
+            Two system names of the report, in either order; the probability is that of ``b``.
+        metric : {"f1", "precision", "recall"}
+            The metric; default ``"f1"``.
+
+        Returns
+        -------
+        float or None
+            P(``b`` better than ``a``) (by more than the rope, with one); None where the metric is undefined.
+        """
         return self.answer.p_better(a, b, metric)
 
     # --- the setup --------------------------------------------------------------------------------------
@@ -142,6 +193,7 @@ class CompareReport:
 
     @property
     def seed(self) -> int | None:
+        """``meta.seed``: the comparison's seed (of the splits and of the resamplings); None when unknown."""
         return self.meta.get("seed")
 
     @property
@@ -151,7 +203,13 @@ class CompareReport:
 
     # --- JSON -------------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        """The ``report.json`` content, key for key."""
+        """The ``report.json`` content, key for key.
+
+        Returns
+        -------
+        dict
+            The answer's keys (:meth:`BayesAnswer.to_dict`) then the report's blocks, JSON-ready.
+        """
         out: dict = {"format": self.format, **self.answer.to_dict()}
         if self.design_effects is not None:
             out["design_effects"] = self.design_effects
@@ -171,7 +229,17 @@ class CompareReport:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> CompareReport:
-        """A report from ``report.json``'s content (or any dict with at least ``m`` and ``systems``)."""
+        """A report from ``report.json``'s content (or any dict with at least ``m`` and ``systems``).
+
+        Parameters
+        ----------
+        d : mapping
+            The JSON of :meth:`to_dict`; absent blocks take their defaults (empty dict or None).
+
+        Returns
+        -------
+        CompareReport
+        """
         return cls(
             answer=BayesAnswer.from_dict(d), fold_counts=d.get("fold_counts") or {}, fold_f1=d.get("fold_f1") or {},
             per_type=d.get("per_type") or {},
@@ -184,7 +252,18 @@ class CompareReport:
 
     @classmethod
     def coerce(cls, report: CompareReport | BayesAnswer | Mapping[str, Any]) -> CompareReport:
-        """``report`` as a CompareReport: itself, a bare answer wrapped, or a ``report.json`` dict read."""
+        """``report`` as a CompareReport: itself, a bare answer wrapped, or a ``report.json`` dict read.
+
+        Parameters
+        ----------
+        report : CompareReport, BayesAnswer or mapping
+            A report, a bare Bayes answer (the other blocks left empty) or ``report.json``'s content.
+
+        Returns
+        -------
+        CompareReport
+            ``report`` itself when it is one already.
+        """
         if isinstance(report, CompareReport):
             return report
         if isinstance(report, BayesAnswer):
@@ -194,7 +273,23 @@ class CompareReport:
 
 def load_report(run: RunDir) -> dict:
     """``report.json`` of the run ``run`` if it is of this textbcv version (format and fold counts checked);
-    InputError otherwise."""
+    InputError otherwise.
+
+    Parameters
+    ----------
+    run : RunDir
+        The run directory; it must hold a ``report.json``.
+
+    Returns
+    -------
+    dict
+        The parsed ``report.json`` (format ``textbcv-report/1`` with ``fold_counts``).
+
+    Raises
+    ------
+    InputError
+        When ``report.json`` is missing, not JSON, or of another format.
+    """
     from textbcv._io import loads_json, read_text
 
     run.require("report.json")

@@ -53,7 +53,18 @@ PLOT_CAPTIONS = {
 
 
 def plot_names(report: Report) -> list[str]:
-    """The PNG files :func:`write_plots` draws for ``report``, in the order ``report.md`` shows them."""
+    """The PNG files :func:`write_plots` draws for ``report``, in the order ``report.md`` shows them.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report; only its number of systems is read.
+
+    Returns
+    -------
+    list of str
+        ``posteriors.png``, ``f1_difference.png``, ``pairwise.png`` (three or more systems) and ``fold_f1.png``.
+    """
     names = ["posteriors.png", "f1_difference.png"]
     if len(as_report(report).systems) >= 3:
         names.append("pairwise.png")
@@ -101,6 +112,18 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     titled with the recorded decision; ``pairwise.png`` (three or more
     systems): P(row better than column) on F1; ``fold_f1.png``: per-fold F1
     of every system.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+    out : str or path-like
+        The directory the PNGs are written into (each file replaced atomically).
+
+    Returns
+    -------
+    list of Path
+        The files written, in the order of :func:`plot_names`.
     """
     import matplotlib
 
@@ -291,7 +314,26 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
 def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, path: str | os.PathLike,
                      title: str | None = None) -> Path:
     """Demšar's critical-difference diagram: average ranks on an axis, the Nemenyi CD as a bar, and a thick
-    line under each group of systems whose ranks differ by less than the CD. Returns ``path``."""
+    line under each group of systems whose ranks differ by less than the CD. Returns ``path``.
+
+    Parameters
+    ----------
+    names : list of str
+        The systems.
+    average_ranks : list of float
+        Each system's average rank (1 = best), in the order of ``names``.
+    cd : float
+        The critical difference, in ranks.
+    path : str or path-like
+        The PNG file to write (replaced atomically).
+    title : str or None
+        A title above the diagram; default none.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
     import matplotlib
 
     matplotlib.use("Agg")

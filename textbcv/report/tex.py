@@ -53,6 +53,15 @@ def tex_escape(text: str) -> str:
 
     >>> print(tex_escape("ρ1 = 0.2, ρ2 ≥ ¼ & 5%"))
     $\\rho_1$ = 0.2, $\\rho_2$ $\\geq$ ¼ \\& 5\\%
+
+    Parameters
+    ----------
+    text : str
+        Any text (converted with ``str``).
+
+    Returns
+    -------
+    str
     """
     out = []
     text = str(text)
@@ -87,7 +96,18 @@ def _p(p) -> str:
 
 
 def render_tex(report: Report) -> str:
-    """The text of ``report.tex``."""
+    """The text of ``report.tex``.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+
+    Returns
+    -------
+    str
+        A complete LaTeX document (scores in percent, differences in points), ending in a newline.
+    """
     report = as_report(report)
     m, alpha = report.m, report.alpha
     level = f"{100 * (1 - alpha):g}"

@@ -27,7 +27,18 @@ DISAGREE_UNPAIRED = ("Why they may disagree with the Bayes test: these tests jud
 
 
 def disagree_note(paired: bool) -> str:
-    """The note under the textbook tests on why they may disagree with the Bayes test (paired or not)."""
+    """The note under the textbook tests on why they may disagree with the Bayes test (paired or not).
+
+    Parameters
+    ----------
+    paired : bool
+        Whether the Bayes test's differences were paired (per-sentence counts).
+
+    Returns
+    -------
+    str
+        :data:`DISAGREE` or :data:`DISAGREE_UNPAIRED`.
+    """
     return DISAGREE if paired else DISAGREE_UNPAIRED
 
 _SYMBOL = {"paired_t_5x2cv": "t", "combined_t_5x2cv": "t", "blocked_t_3x2": "t", "corrected_resampled_t": "t",
@@ -37,6 +48,16 @@ _SYMBOL = {"paired_t_5x2cv": "t", "combined_t_5x2cv": "t", "blocked_t_3x2": "t",
 
 def format_statistic(r: dict) -> str:
     """``t(5) = 1.2345``-style text of a textbook test result (a ``ClassicResult.to_dict()``); its reason if undefined.
+
+    Parameters
+    ----------
+    r : dict
+        A test's result: ``test``, ``statistic``, ``df`` (None, a number or a list) and ``undefined``.
+
+    Returns
+    -------
+    str
+        The statistic's symbol, its degrees of freedom and its value to 4 significant digits.
 
     Examples
     --------
@@ -57,6 +78,21 @@ def textbook_tests(fold_values: dict, m: int, alpha: float = 0.05) -> dict:
 
     Returns ``{"m", "pairs": [{"a", "b", "tests", "not_applicable"}], "friedman"}`` (``friedman`` None
     for two systems), JSON-ready.
+
+    Parameters
+    ----------
+    fold_values : dict
+        System → its 2m per-fold values (e.g. F1 as fractions) in fold order; pairs follow the dict's order.
+    m : int
+        Number of splits.
+    alpha : float
+        Level of the Friedman result's critical differences (Nemenyi, Bonferroni–Dunn); the pair tests
+        do not take it. Default 0.05.
+
+    Returns
+    -------
+    dict
+        As above; each pair's tests are :func:`textbcv.stats.classic.mx2_tests`'s.
     """
     from textbcv.stats import classic
 
@@ -75,6 +111,15 @@ def textbook_tests(fold_values: dict, m: int, alpha: float = 0.05) -> dict:
 def format_p(r: dict) -> str:
     """A textbook test's p-value for a table: 4 decimals, tiny ones in e-notation (never printed as 0), – if undefined.
 
+    Parameters
+    ----------
+    r : dict
+        A test's result with a ``p_value`` (None if undefined).
+
+    Returns
+    -------
+    str
+
     Examples
     --------
     >>> format_p({"p_value": 0.03125}), format_p({"p_value": 2.3e-11}), format_p({"p_value": None})
@@ -85,7 +130,18 @@ def format_p(r: dict) -> str:
 
 
 def textbook_markdown(report: Report) -> list[str]:
-    """The short "Textbook tests" section of ``report.md`` (from ``fold_f1``; empty without it)."""
+    """The short "Textbook tests" section of ``report.md`` (from ``fold_f1``; empty without it).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report; its ``fold_f1`` is tested.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty with fewer than two systems in ``fold_f1``.
+    """
     report = as_report(report)
     ff = report.fold_f1
     if len(ff) < 2:
@@ -116,6 +172,16 @@ def textbook_markdown(report: Report) -> list[str]:
 def one_split_markdown(report) -> list[str]:
     """The "What one split would claim" section of ``report.md`` (lines), from the report's ``one_split`` block
     (a :class:`~textbcv.report.model.CompareReport`).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines (a note when the block is absent or not available).
 
     Examples
     --------

@@ -57,7 +57,23 @@ Report = CompareReport
 
 def as_report(report: Report) -> CompareReport:
     """``report``, checked to be the typed report every renderer takes (read ``report.json`` once, with
-    :meth:`CompareReport.from_dict`, before rendering)."""
+    :meth:`CompareReport.from_dict`, before rendering).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The value to check.
+
+    Returns
+    -------
+    CompareReport
+        ``report`` itself.
+
+    Raises
+    ------
+    TypeError
+        When ``report`` is not a CompareReport (e.g. a ``report.json`` dict not read yet).
+    """
     if not isinstance(report, CompareReport):
         raise TypeError(f"the renderers take a CompareReport (CompareReport.from_dict(...) reads report.json), "
                         f"got {type(report).__name__}")
@@ -65,12 +81,34 @@ def as_report(report: Report) -> CompareReport:
 
 
 def as_comparison(c: Comparison | Mapping[str, Any]) -> Comparison:
-    """``c`` as a :class:`~textbcv.stats.answer.Comparison` (a ``comparisons`` entry of the JSON is read)."""
+    """``c`` as a :class:`~textbcv.stats.answer.Comparison` (a ``comparisons`` entry of the JSON is read).
+
+    Parameters
+    ----------
+    c : Comparison or mapping
+        A comparison, or one entry of the JSON's ``comparisons``.
+
+    Returns
+    -------
+    Comparison
+        ``c`` itself when it is one already.
+    """
     return c if isinstance(c, Comparison) else Comparison.from_dict(c)
 
 
 def as_sequential(s: SequentialPair | Mapping[str, Any]) -> SequentialPair | Mapping[str, Any]:
-    """``s`` as a :class:`~textbcv.stats.sequential.SequentialPair` when it is a whole entry of ``sequential``."""
+    """``s`` as a :class:`~textbcv.stats.sequential.SequentialPair` when it is a whole entry of ``sequential``.
+
+    Parameters
+    ----------
+    s : SequentialPair or mapping
+        A sequential t-test, or an entry of the JSON's ``sequential`` (whole when it has ``b_better``).
+
+    Returns
+    -------
+    SequentialPair or mapping
+        The typed pair for a whole entry; ``s`` unchanged otherwise (a pair already, or a partial entry).
+    """
     return SequentialPair.from_dict(s) if isinstance(s, Mapping) and "b_better" in s else s
 
 
@@ -78,13 +116,34 @@ def as_sequential(s: SequentialPair | Mapping[str, Any]) -> SequentialPair | Map
 
 
 def threshold_of(report: Report) -> float:
-    """The threshold the report's decisions were made with (0.95 when the report does not say)."""
+    """The threshold the report's decisions were made with (0.95 when the report does not say).
+
+    Parameters
+    ----------
+    report : CompareReport or mapping
+        The typed report, or a mapping with its keys (``report.json``'s content).
+
+    Returns
+    -------
+    float
+        The threshold on P(better) of the decision rule.
+    """
     t = report.get("threshold") if isinstance(report, Mapping) else report.threshold
     return THRESHOLD if t is None else float(t)
 
 
 def points(x: float) -> str:
     """``1 point``, ``0.5 points``.
+
+    Parameters
+    ----------
+    x : float
+        A number of points (percentage points of a metric).
+
+    Returns
+    -------
+    str
+        ``x`` in ``%g`` format with ``point`` or ``points``.
 
     Examples
     --------
@@ -96,6 +155,16 @@ def points(x: float) -> str:
 
 def rope_points(report: Report) -> float | None:
     """The rope in points (``report.rope`` is a fraction), or None without one.
+
+    Parameters
+    ----------
+    report : CompareReport or mapping
+        The typed report, or a mapping with its keys (``report.json``'s content).
+
+    Returns
+    -------
+    float or None
+        ``100 × rope`` (rounded to 10 decimals); None when the rope is None or 0.
 
     Examples
     --------
@@ -109,6 +178,18 @@ def rope_points(report: Report) -> float | None:
 def pct(x: float | None, undefined: str = "—") -> str:
     """A rate in percent with two decimals (``undefined`` for None).
 
+    Parameters
+    ----------
+    x : float or None
+        A rate as a fraction (0.6842 for 68.42%).
+    undefined : str
+        What to show for None; default ``"—"``.
+
+    Returns
+    -------
+    str
+        ``100 × x`` with two decimals, without the ``%`` sign.
+
     Examples
     --------
     >>> pct(0.68421), pct(None)
@@ -119,6 +200,18 @@ def pct(x: float | None, undefined: str = "—") -> str:
 
 def fmt_p(p: float | None, digits: int = 3) -> str:
     """A probability for a table: never rounded to a certainty it is not.
+
+    Parameters
+    ----------
+    p : float or None
+        A probability; None shows as ``—``.
+    digits : int
+        Decimals shown; default 3.
+
+    Returns
+    -------
+    str
+        ``p`` to ``digits`` decimals, or ``> 0.999`` / ``< 0.001`` where rounding would show 1 or 0.
 
     Examples
     --------
@@ -140,7 +233,20 @@ def fmt_p(p: float | None, digits: int = 3) -> str:
 
 
 def p_is(p: float | None, digits: int = 3) -> str:
-    """``= 0.690``, ``> 0.999`` or ``< 0.001``: a probability after its label in a sentence."""
+    """``= 0.690``, ``> 0.999`` or ``< 0.001``: a probability after its label in a sentence.
+
+    Parameters
+    ----------
+    p : float or None
+        A probability; None gives ``—``.
+    digits : int
+        Decimals shown; default 3.
+
+    Returns
+    -------
+    str
+        :func:`fmt_p` of ``p``, with ``= `` before an exact value.
+    """
     s = fmt_p(p, digits)
     return s if s[0] in "<>—" else f"= {s}"
 
@@ -151,6 +257,16 @@ def p_is(p: float | None, digits: int = 3) -> str:
 def rule(report: Report) -> str:
     """The decision rule in one sentence (the report states it once, under the Bayes test); with paired differences
     and no rope, followed by the false-call rates the real-text study measured for it (:func:`defaults.false_calls`).
+
+    Parameters
+    ----------
+    report : CompareReport or mapping
+        The typed report, or a mapping with its keys (``report.json``'s content).
+
+    Returns
+    -------
+    str
+        The rule with the report's threshold, and its rope (in points) and the equivalence rule when it has one.
 
     Examples
     --------
@@ -174,14 +290,39 @@ def rule(report: Report) -> str:
 
 
 def short_rule(report: Report) -> str:
-    """The rule in a clause: ``a system is called better when P(better) ≥ 0.95``."""
+    """The rule in a clause: ``a system is called better when P(better) ≥ 0.95``.
+
+    Parameters
+    ----------
+    report : CompareReport or mapping
+        The typed report, or a mapping with its keys (``report.json``'s content).
+
+    Returns
+    -------
+    str
+        The clause, with ``by more than r points`` inside P(...) when the report has a rope.
+    """
     tau, r = threshold_of(report), rope_points(report)
     by = f" by more than {points(r)}" if r is not None else ""
     return f"a system is called better when P(better{by}) ≥ {tau:g}"
 
 
 def better_label(c: Comparison | Mapping, side: str, rope: float | None = None) -> str:
-    """``P(iobes better)``, or with a rope of r points ``P(iobes better by > r)``, for side ``"a"`` or ``"b"``."""
+    """``P(iobes better)``, or with a rope of r points ``P(iobes better by > r)``, for side ``"a"`` or ``"b"``.
+
+    Parameters
+    ----------
+    c : Comparison or mapping
+        The comparison (or its JSON entry).
+    side : {"a", "b"}
+        Whose probability the label names.
+    rope : float or None
+        The rope in points (not a fraction); None for no rope.
+
+    Returns
+    -------
+    str
+    """
     by = f" by > {rope:g}" if rope is not None else ""
     return f"P({as_comparison(c).name(side)} better{by})"
 
@@ -189,6 +330,15 @@ def better_label(c: Comparison | Mapping, side: str, rope: float | None = None) 
 def verdict(c: Comparison | Mapping) -> str:
     """A comparison's recorded decision in words: ``"iobes better"``, ``"no clear difference"``,
     ``"practically equivalent"`` (with a rope) or ``"undefined"``.
+
+    Parameters
+    ----------
+    c : Comparison or mapping
+        The comparison (or its JSON entry); its recorded ``decision`` is worded, not remade.
+
+    Returns
+    -------
+    str
 
     Examples
     --------
@@ -207,6 +357,20 @@ def verdict(c: Comparison | Mapping) -> str:
 
 def verdict_line(c: Comparison | Mapping, report: Report) -> str:
     """The verdict with the probability that decided it, for a plot title or a terminal line.
+
+    Parameters
+    ----------
+    c : Comparison or mapping
+        The comparison (or its JSON entry).
+    report : CompareReport or mapping
+        The typed report, or a mapping with its keys (``report.json``'s content).
+        Only its threshold and rope are read.
+
+    Returns
+    -------
+    str
+        The verdict, the deciding P(better) against the threshold (with a rope also P(equivalent)), or the reason
+        the comparison is undefined.
 
     Examples
     --------
@@ -234,12 +398,34 @@ def verdict_line(c: Comparison | Mapping, report: Report) -> str:
 
 
 def comparisons_of(report: Report, metric: str = "f1") -> list[Comparison]:
-    """The comparisons of ``metric``, in the report's order."""
+    """The comparisons of ``metric``, in the report's order.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+    metric : {"f1", "precision", "recall"}
+        The metric; default ``"f1"``.
+
+    Returns
+    -------
+    list of Comparison
+    """
     return as_report(report).comparisons_of(metric)
 
 
 def identical_groups(report: Report) -> list[list[str]]:
     """Groups of two or more systems with the same counts in every fold (from ``fold_counts``, else pooled ``counts``).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+
+    Returns
+    -------
+    list of list of str
+        Each group's systems in input order; empty when no two systems have the same counts.
 
     Examples
     --------
@@ -259,7 +445,21 @@ def identical_groups(report: Report) -> list[list[str]]:
 
 
 def p_row_better(report: Report, row: str, col: str, metric: str = "f1") -> float | None:
-    """P(``row`` better than ``col``) on ``metric`` (None if undefined or absent)."""
+    """P(``row`` better than ``col``) on ``metric`` (None if undefined or absent).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+    row, col : str
+        The two systems; the probability is that of ``row``.
+    metric : {"f1", "precision", "recall"}
+        The metric; default ``"f1"``.
+
+    Returns
+    -------
+    float or None
+    """
     for c in comparisons_of(report, metric):
         if (c.a, c.b) in ((col, row), (row, col)):
             return c.p_better(row)
@@ -272,6 +472,18 @@ def ranking(report: Report, metric: str = "f1") -> list[dict]:
     Equal estimates share a rank (1, 2, 2, 4); systems whose metric is
     undefined come last, unranked (rank None). ``better_than`` lists the
     systems the decision rule found this one better than.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+    metric : {"f1", "precision", "recall"}
+        The metric ranked on; default ``"f1"``.
+
+    Returns
+    -------
+    list of dict
+        One entry per system, best first; ``estimate`` and ``ci`` are fractions.
 
     Examples
     --------
@@ -301,7 +513,18 @@ def ranking(report: Report, metric: str = "f1") -> list[dict]:
 
 
 def design_name(report: Report) -> str:
-    """``3×2 block-regularized cross-validation`` (or the design of given random splits)."""
+    """``3×2 block-regularized cross-validation`` (or the design of given random splits).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+
+    Returns
+    -------
+    str
+        Named from ``m`` and the ``split_method`` option (``bcv`` when absent).
+    """
     report = as_report(report)
     method = report.options.get("split_method", "bcv")
     return f"{report.m}×2 block-regularized cross-validation" if method in ("bcv", "bcv-select") else \
@@ -315,6 +538,15 @@ def _same_display(x: float, y: float) -> bool:
 def sequential_words(s: SequentialPair | Mapping) -> str:
     """A sequential t-test's result in words (its own rule, at α): ``rejects equality: X ahead`` or
     ``does not reject equality``.
+
+    Parameters
+    ----------
+    s : SequentialPair or mapping
+        The pair's sequential t-test, or its JSON entry (at least ``a``, ``b`` and ``ahead``: ``"A"``, ``"B"`` or None).
+
+    Returns
+    -------
+    str
 
     Examples
     --------
@@ -391,7 +623,21 @@ def _undecided(c: Comparison, r: float | None, tau: float, below: str) -> str:
 
 def difference_words(c: Comparison, alpha: float, first: str | None = None) -> str:
     """Δ of a comparison in points with its credible interval, as ``first`` minus the other (default B − A):
-    ``"+0.52 points, 95% interval [+0.21, +0.83]"``; "" without a difference posterior."""
+    ``"+0.52 points, 95% interval [+0.21, +0.83]"``; "" without a difference posterior.
+
+    Parameters
+    ----------
+    c : Comparison
+        The comparison; its ``difference`` posterior (fractions) is read.
+    alpha : float
+        The interval is the 1 − alpha credible interval.
+    first : str or None
+        The system whose score comes first in the difference; None (or ``c.b``) gives B − A.
+
+    Returns
+    -------
+    str
+    """
     d = c.difference
     if d is None:
         return ""
@@ -402,7 +648,19 @@ def difference_words(c: Comparison, alpha: float, first: str | None = None) -> s
 
 
 def difference_basis(report: Report) -> str:
-    """Sentences on how the posteriors of the differences were built (paired or not), for under the tables."""
+    """Sentences on how the posteriors of the differences were built (paired or not), for under the tables.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+
+    Returns
+    -------
+    str
+        Paired or independent, and (without a rope, threshold above 0.5) how the decision relates to the
+        interval; "" when no comparison has a difference posterior.
+    """
     report = as_report(report)
     bases = {c.difference.basis for c in report.comparisons if c.difference is not None}
     if not bases:
@@ -417,7 +675,18 @@ def difference_basis(report: Report) -> str:
 def sources_line(report: Report) -> str:
     """Where the error of each pair's ΔF1 comes from: new text, other training sets, the models' own noise (and the
     seeds, measured on their own when the systems had several), as SDs in points, the largest named, and what more
-    splits, seeds or text would shrink."""
+    splits, seeds or text would shrink.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+
+    Returns
+    -------
+    str
+        One line over the F1 pairs with a paired posterior; "" when there is none.
+    """
     report = as_report(report)
     parts = []
     for c in report.comparisons_of("f1"):
@@ -441,7 +710,20 @@ def sources_line(report: Report) -> str:
 
 def power_line(report: Report, power: float = 0.8) -> str:
     """The report's line on what this comparison can detect: the F1 gain called better with ``power`` (and with
-    50%) at the report's threshold, per pair with a paired posterior, and at m = 7 when the run has fewer."""
+    50%) at the report's threshold, per pair with a paired posterior, and at m = 7 when the run has fewer.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+    power : float
+        The probability of calling the gain better (0.8 is 80%); default 0.8.
+
+    Returns
+    -------
+    str
+        The detectable gains in F1 points; "" when no F1 pair has a paired posterior with a non-zero SD.
+    """
     report = as_report(report)
     tau = threshold_of(report)
     parts = []
@@ -515,6 +797,15 @@ def conclusion(report: Report) -> str:
     Three or more: one sentence per clear difference (and per practically
     equivalent pair), one per group of tied systems, one for the rest.
     Below the threshold no winner is named.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+
+    Returns
+    -------
+    str
     """
     report = as_report(report)
     m, tau = report.m, threshold_of(report)
@@ -583,6 +874,16 @@ WIDE_INTERVAL = 0.20
 
 def run_warnings(report: Report) -> list[str]:
     """What a user must hear before reading the report: a system that predicted no chunk, a corpus too small.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report (TypeError for anything else).
+
+    Returns
+    -------
+    list of str
+        The warnings, one sentence each without a final period; empty when there is nothing to warn about.
 
     Examples
     --------
