@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -228,3 +229,94 @@ def test_seed_part_is_measured_on_its_own_and_matches_the_model_noise():
     test = np.mean(tests_)
     assert 0.6 < model / err < 1.6, (model, err)  # the posterior's part: as large as the error beyond new text
     assert model < seed < model + test, (seed, model, test)  # the seeds' whole effect overlaps both
+
+
+def _seeded_folds(data_rng, seed_rng, n, m, S, train, seed_noise, p0=0.3):
+    """Per-seed per-sentence counts of a data set whose sentences and halvings come from ``data_rng`` and whose
+    training seeds come from ``seed_rng`` (so the seeds can be drawn again on the same data): A is deterministic
+    (its S seeds agree), B repairs A's hard sentences with a probability p0 + ``train`` × (mean ψ of the fold's
+    training sentences) + ``seed_noise`` × N(0, 1) drawn per seed (the seed's whole-fold effect), which ones at
+    random per seed (its sentence-level effect)."""
+    hard = data_rng.random(n) < 0.3
+    psi = data_rng.normal(size=n)
+    halves = []
+    for _s in range(m):
+        perm = data_rng.permutation(n)
+        halves += [(perm[: n // 2], perm[n // 2:]), (perm[n // 2:], perm[: n // 2])]
+    seeds_a, seeds_b, groups = [], [], []
+    for test, trained in halves:
+        h = hard[test]
+        a = np.stack([np.where(h, 1, 3), np.where(h, 2, 0), np.where(h, 2, 0)], axis=1)
+        per_seed = []
+        for _k in range(S):
+            p = p0 + train * psi[trained].mean() + seed_noise * seed_rng.normal()
+            b = a.copy()
+            b[h & (seed_rng.random(len(test)) < np.clip(p, 0, 1))] = [2, 1, 1]
+            per_seed.append(b)
+        seeds_a.append(np.repeat(a[None], S, axis=0))
+        seeds_b.append(np.stack(per_seed))
+        groups.append(test)
+    return seeds_a, seeds_b, groups
+
+
+def _seeded_posterior(seeds_a, seeds_b, groups, m):
+    from textbcv.stats.paired import paired_differences
+
+    return paired_differences({"A": [x.sum(axis=0) for x in seeds_a], "B": [x.sum(axis=0) for x in seeds_b]},
+                              groups, m, metrics=("f1",),
+                              seed_sentence_counts={"A": seeds_a, "B": seeds_b})[("A", "B")]["f1"]
+
+
+def test_seed_training_and_test_parts_are_each_recovered():
+    """Several seeds per fold for both systems (A's agree, B's do not): the three parts of the posterior — test
+    sample, training set, seed — are each measured on their own, with no remainder. Against values known in the
+    simulation: the seed part equals the pooled estimate's variance when only the seeds are drawn again on the same
+    data (Monte Carlo, 30 redraws per data set); the training part equals 0.01 × train² / n (the mean ψ of all n
+    sentences moves B's repair rate, ×0.1 in F1); and the three together equal the estimate's mean squared error
+    about the true ΔF1 (0.03), so the test part is what remains of the error, found from the clusters alone.
+    A part that is absent is floored at 0 data set by data set, so it errs wide (measured here: the absent
+    training part comes out about as large as the test part, the posterior 1.6 times the error's variance)."""
+    n, m, S = 400, 3, 3
+    for train, seed_noise in ((0.0, 0.06), (1.0, 0.06), (1.0, 0.0)):
+        rng = np.random.default_rng(21)
+        parts, mc_seed, err = [], [], []
+        for r in range(150):
+            data_seed = int(rng.integers(2 ** 31))
+            sa, sb, g = _seeded_folds(np.random.default_rng(data_seed), rng, n, m, S, train, seed_noise)
+            p = _seeded_posterior(sa, sb, g, m)
+            assert p.seeds == (S, S) and p.var_model == 0.0
+            parts.append((p.var_test, p.var_train, p.var_seed, p.var))
+            err.append((p.estimate - 0.03) ** 2)
+            if r < 20:  # the seeds' true part: draw them again on the same sentences and halvings
+                est = [_seeded_posterior(*_seeded_folds(np.random.default_rng(data_seed), np.random.default_rng(k),
+                                                        n, m, S, train, seed_noise), m).estimate for k in range(30)]
+                mc_seed.append(np.var(est, ddof=1))
+        test, tr, seed, total = np.mean(parts, axis=0)
+        mse = float(np.mean(err))
+        known_seed, known_train = float(np.mean(mc_seed)), 0.01 * train ** 2 / n
+        known_test = mse - known_seed - known_train  # what remains of the error
+        assert 0.8 < seed / known_seed < 1.25, (train, seed_noise, seed, known_seed)
+        if train:
+            assert 0.8 < tr / known_train < 1.25, (train, seed_noise, tr, known_train)
+            assert abs(test - known_test) < 0.35 * mse, (train, seed_noise, test, known_test, mse)
+        else:
+            assert 0.8 < test / known_test < 1.25, (test, known_test)  # the clean case: no training part
+            assert tr < 1.5 * test, (tr, test)  # absent, floored: errs wide
+        assert 0.85 < total / mse < 1.7, (train, seed_noise, total, mse)
+        assert total == pytest.approx(test + tr + seed)  # no remainder
+
+
+def test_seed_part_needs_two_seeds_of_each_system():
+    from textbcv.stats.paired import paired_differences
+
+    rng = np.random.default_rng(3)
+    sa, sb, g = _seeded_folds(rng, rng, 200, 2, 2, 0.0, 0.05)
+    one_a = [x[:1] for x in sa]  # A with one seed: its seed noise cannot be measured
+    p = paired_differences({"A": [x.sum(axis=0) for x in one_a], "B": [x.sum(axis=0) for x in sb]}, g, 2,
+                           metrics=("f1",), seed_sentence_counts={"A": one_a, "B": sb})[("A", "B")]["f1"]
+    assert p.seeds is None and p.var_seed_part == 0.0
+    q = _seeded_posterior(sa, sb, g, 2)
+    assert q.seeds == (2, 2) and q.var_seed > 0
+    assert q.at_seeds(8).var_seed == pytest.approx(q.var_seed * (q.seed_share_a * 2 / 8 + (1 - q.seed_share_a) / 4))
+    assert q.at_m(4).var_seed == pytest.approx(q.var_seed / 2)
+    assert type(q).from_dict(q.to_dict()) == q

@@ -99,12 +99,18 @@ def test_train_seeds_counts_k_models_per_fold_together():
         assert f["counts"]["overall"] == {k: sum(p["counts"]["overall"][k] for p in parts) for k in ("tp", "fp", "fn")}
         assert f["sentence_counts"] == np.sum([p["sentence_counts"] for p in parts], axis=0).tolist()
         assert f["seed_counts"] == {str(s): p["counts"]["overall"] for s, p in zip((5, 6, 7), parts)}
+        assert f["seed_sentence_counts"] == {str(s): p["sentence_counts"] for s, p in zip((5, 6, 7), parts)}
         assert f["spec"]["seeds"] == [5, 6, 7]
-    assert "training seeds 5, 6, 7, counted together in every fold" in three.markdown()
-    assert "--train-seeds 3" in three.markdown()
-    assert "the seeds' whole effect, measured from each fold's seeds" in three.markdown()
+    md = three.markdown()
+    assert "training seeds 5, 6, 7, counted together in every fold" in md
+    assert "--train-seeds 3" in md
+    # both systems have three seeds with per-sentence counts each: the seeds are a part of their own
+    assert "the training seeds" in md and "with 6 seeds per fold the ΔF1 SD would be about" in md
+    assert "three parts, each measured on its own" in md
     c = next(x for x in three.report["comparisons"] if x["metric"] == "f1")
-    assert c["difference"]["var_seed"] > 0
+    d = c["difference"]
+    assert d["var_seed"] > 0 and d["seeds"] == [3, 3] and d["var_model"] == 0
+    assert d["sd"] ** 2 == pytest.approx(d["var_test"] + d["var_train"] + d["var_seed"])
     with pytest.raises(textbcv.InputError, match="train_seeds needs a stochastic CRF"):
         textbcv.compare(_corpus(), ["iob2", "iobes"], m=1, train_seeds=2)
 

@@ -99,9 +99,13 @@ def paired_of(records: Mapping, names: Sequence[str], m: int,
     seeds = {n: [np.array([[c["tp"], c["fp"], c["fn"]] for c in records[(n, j, k)]["seed_counts"].values()])
                  for j, k in folds]
              for n in names if all("seed_counts" in records[(n, j, k)] for j, k in folds)}
+    per_sentence = {n: [np.array(list(records[(n, j, k)]["seed_sentence_counts"].values()), dtype=np.int64)
+                        .reshape(len(records[(n, j, k)]["seed_sentence_counts"]), -1, 3) for j, k in folds]
+                    for n in names if all("seed_sentence_counts" in records[(n, j, k)] for j, k in folds)}
     return paired_differences({n: [np.asarray(records[(n, j, k)]["sentence_counts"], dtype=np.int64).reshape(-1, 3)
                                    for j, k in folds] for n in names}, [ids[f] for f in folds], m,
-                              cluster_unit=(clusters or {}).get("clusters", "sentences"), seed_counts=seeds or None)
+                              cluster_unit=(clusters or {}).get("clusters", "sentences"), seed_counts=seeds or None,
+                              seed_sentence_counts=per_sentence or None)
 
 
 def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions,

@@ -284,6 +284,8 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
             sentences=int(len(test)),
             sentence_counts=np.sum([sentence_counts(test_gold, chunks[x]) for x in at], axis=0).tolist(), spec=spec,
             seed_counts={str(sd): c.to_dict()["overall"] for (sd, _), c in zip(seeds, per)} if several else None,
+            seed_sentence_counts=({str(sd): sentence_counts(test_gold, chunks[x]).tolist()
+                                   for (sd, _), x in zip(seeds, at)} if len(seeds) > 1 else None),
             heldout=held,
             run={"imported": [str(paths[x]) for x in at] if len(at) > 1 else str(paths[at[0]])}).to_dict())
     provenance = {"predictions": system.predictions, "scheme": scheme,

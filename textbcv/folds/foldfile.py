@@ -86,8 +86,28 @@ def check_fold_record(obj: Any, file: str, line: int) -> dict:
     except InputError as e:
         raise InputError(e.message, file, line) from None
     if "sentence_counts" in obj:
-        check_sentence_counts(obj, file, line)
+        total = check_sentence_counts(obj, file, line)
+        if "seed_sentence_counts" in obj:
+            _check_seed_sentence_counts(obj, total, file, line)
+    elif "seed_sentence_counts" in obj:
+        raise InputError('"seed_sentence_counts" without "sentence_counts" (their sum)', file, line)
     return obj
+
+
+def _check_seed_sentence_counts(obj: dict, total: np.ndarray, file: str, line: int) -> None:
+    """Each seed's per-sentence counts: one ``[tp, fp, fn]`` per test sentence, adding up to that seed's
+    ``seed_counts``, the seeds together to ``sentence_counts``."""
+    per = obj["seed_sentence_counts"]
+    if not isinstance(per, dict) or len(per) < 2:
+        raise InputError('"seed_sentence_counts" must map two seeds or more to their per-sentence counts', file, line)
+    if set(per) != set(obj.get("seed_counts") or {}):
+        raise InputError('"seed_sentence_counts" must hold the seeds of "seed_counts"', file, line)
+    acc = np.zeros_like(total)
+    for seed, rows in per.items():
+        acc += check_sentence_counts({"counts": {"overall": obj["seed_counts"][seed]}, "sentences": len(total),
+                                      "sentence_counts": rows}, file, line)
+    if not np.array_equal(acc, total):
+        raise InputError('"seed_sentence_counts" do not add up to "sentence_counts"', file, line)
 
 
 def check_sentence_counts(obj: dict, file: str, line: int) -> np.ndarray:

@@ -47,6 +47,9 @@ class FoldRecord:
         Per held-out file, the fold model's counts and per-sentence counts.
     run : dict
         What depends on the execution only (timings, worker, the files read).
+    seed_sentence_counts : dict or None
+        Several training seeds: each seed's ``[tp, fp, fn]`` per test sentence (``sentence_counts`` are their
+        sums), from which the seeds' part of a difference is measured on its own.
     """
 
     system: str
@@ -60,6 +63,7 @@ class FoldRecord:
     seed_counts: dict | None = None
     heldout: dict | None = None
     run: dict = field(default_factory=dict)
+    seed_sentence_counts: dict | None = None
 
     def to_dict(self) -> dict:
         """The ``folds.jsonl`` line (optional keys only when present).
@@ -68,7 +72,7 @@ class FoldRecord:
         -------
         dict
             Keys in the order ``system, split, direction, counts, tokens, sentences, [sentence_counts], spec,
-            [seed_counts], [heldout], run``; integers as Python ints.
+            [seed_counts], [seed_sentence_counts], [heldout], run``; integers as Python ints.
         """
         out: dict[str, Any] = {"system": self.system, "split": int(self.split), "direction": int(self.direction),
                                "counts": self.counts, "tokens": int(self.tokens), "sentences": int(self.sentences)}
@@ -77,6 +81,8 @@ class FoldRecord:
         out["spec"] = self.spec
         if self.seed_counts is not None:
             out["seed_counts"] = self.seed_counts
+        if self.seed_sentence_counts is not None:
+            out["seed_sentence_counts"] = self.seed_sentence_counts
         if self.heldout is not None:
             out["heldout"] = self.heldout
         out["run"] = self.run
@@ -98,4 +104,4 @@ class FoldRecord:
         """
         return cls(d["system"], int(d["split"]), int(d["direction"]), d["counts"], int(d.get("tokens", 0)),
                    int(d.get("sentences", 0)), d.get("sentence_counts"), d.get("spec") or {}, d.get("seed_counts"),
-                   d.get("heldout"), d.get("run") or {})
+                   d.get("heldout"), d.get("run") or {}, d.get("seed_sentence_counts"))

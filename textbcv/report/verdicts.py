@@ -693,19 +693,35 @@ def sources_line(report: Report) -> str:
         p = c.difference.paired if c.difference is not None else None
         if p is None or p.var == 0:
             continue
+        who = f"{c.a} vs {c.b}: " if len(report.names) > 2 else ""
+        if p.seeds is not None:  # three parts, each measured on its own
+            src = {"new text": p.var_test, "other training sets": p.var_train, "the training seeds": p.var_seed_part}
+            largest = max(src, key=lambda k: src[k])
+            sd = ", ".join(f"{k} {100 * v ** 0.5:.2f}" for k, v in src.items())
+            sa, sb = p.seeds
+            seeds_now = f"{sa} seeds" if sa == sb else f"{sa} and {sb} seeds"
+            more_seeds = p.at_seeds(2 * max(sa, sb))
+            buys = (f"with {2 * max(sa, sb)} seeds per fold the ΔF1 SD would be about {100 * more_seeds.sd:.2f} "
+                    f"(now {100 * p.sd:.2f} with {seeds_now})")
+            if p.m < 7:
+                buys += f", with m = 7 splits about {100 * p.at_m(7).sd:.2f}"
+            parts.append(f"{who}{sd}; the largest: {largest}; {buys}")
+            continue
         src = {"new text": p.var_test, "other training sets": p.var_train, "the models' own noise": p.var_model}
         largest = max(src, key=lambda k: src[k])
-        sd = {k: f"{100 * v ** 0.5:.2f}" for k, v in src.items()}
+        sd_ = {k: f"{100 * v ** 0.5:.2f}" for k, v in src.items()}
         seeds = ("" if p.var_seed is None
                  else f" (the seeds' whole effect, measured from each fold's seeds: {100 * p.var_seed ** 0.5:.2f}, "
                       "held within new text and the models' own noise)")
-        who = f"{c.a} vs {c.b}: " if len(report.names) > 2 else ""
-        parts.append(f"{who}" + ", ".join(f"{k} {v}" for k, v in sd.items()) + f"{seeds}; the largest: {largest}")
+        parts.append(f"{who}" + ", ".join(f"{k} {v}" for k, v in sd_.items()) + f"{seeds}; the largest: {largest}")
     if not parts:
         return ""
-    return ("Where the ΔF1 error comes from (SD in points): " + "; ".join(parts) + ". More splits shrink the "
-            "models' own noise and the part of the new-text error that differs from model to model; more seeds shrink "
-            "the seeds' part; only more text shrinks what other training sets change.")
+    seeded = any(c.difference is not None and c.difference.paired is not None and c.difference.paired.seeds
+                 for c in report.comparisons_of("f1"))
+    noise = "seeds' part (every fold has its own seeds)" if seeded else "models' own noise"
+    return ("Where the ΔF1 error comes from (SD in points): " + "; ".join(parts) + f". More splits shrink the {noise} "
+            "and the part of the new-text error that differs from model to model; more seeds shrink the seeds' part; "
+            "only more text shrinks what other training sets change.")
 
 
 def power_line(report: Report, power: float = 0.8) -> str:
@@ -745,6 +761,15 @@ def _basis_words(report: CompareReport, bases: set) -> str:
     if bases == {"paired"}:
         clusters = next(c.difference.paired.cluster_unit for c in report.comparisons
                         if c.difference is not None and c.difference.paired is not None)
+        seeded = all(c.difference.paired.seeds for c in report.comparisons
+                     if c.difference is not None and c.difference.paired is not None)
+        if seeded:
+            return ("Differences are paired: their posterior comes from both systems' counts on the same test "
+                    f"sentences ({clusters} as clusters), so what both get wrong together cancels, net of the seeds' "
+                    "sentence-level randomness; it adds what other training sets change (from the two folds of each "
+                    "split, net of the seeds) and what the training seeds change (from the spread of each fold's "
+                    "seeds, same training half, same test sentences): three parts, each measured on its own, as a "
+                    "Student t with Satterthwaite's degrees of freedom.")
         return ("Differences are paired: their posterior comes from both systems' counts on the same test "
                 f"sentences ({clusters} as clusters), so what both get wrong together cancels; it adds what other "
                 "training sets change (from the two folds of each split) and the models' own noise (from the spread "

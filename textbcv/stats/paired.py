@@ -24,6 +24,7 @@ from scipy import stats as sst
 from .metrics import linear_weights, ratios
 
 __all__ = ["cluster_cross_products", "PairedVariances", "paired_variances", "LAYOUTS", "PairedDifference",
+           "SeedMoments", "seed_moments",
            "paired_difference", "paired_difference_from_moments", "paired_differences", "seed_variance"]
 
 #: column layouts of one system's counts in a fold's cluster vector: all three counts, or what F1 needs
@@ -242,13 +243,23 @@ class PairedDifference:
     var_seed : float or None
         With several training seeds per fold: the seeds' whole effect on the pooled Δ, measured on its
         own from the spread of each fold's seeds (same training half, same test sentences, so nothing but
-        the seed differs; :func:`seed_variance`). A diagnostic, not added to the posterior: the part of it
-        that moves a whole fold is in ``var_model``, the sentence-level part in ``var_test``
-        (tests/test_stats_paired.py shows both in a simulation).
+        the seed differs). When ``seeds`` is set (both systems had at least two seeds on every fold, with
+        per-sentence counts for each seed: :func:`seed_moments`) it is the third part of the posterior,
+        and ``var_test`` and ``var_train`` are net of it, so the three parts — test sample, training set,
+        seed — are each measured on their own with nothing left as a remainder; ``var_model`` is then 0
+        (a run-to-run spread beyond the seed is part of the seeds' spread). Otherwise (fold totals per
+        seed only, or one system with one seed; :func:`seed_variance`) it is a diagnostic, not added to
+        the posterior: the part of it that moves a whole fold is in ``var_model``, the sentence-level part
+        in ``var_test`` (tests/test_stats_paired.py shows both in a simulation).
     test_shared : float
         The share of ``var_test`` that more splits would not remove (the sentences' own difficulty for
         both systems, common to the m models that test them; from the covariance of folds of different
         splits); the rest falls as 1/m. Used by :meth:`at_m`.
+    seeds : tuple of int or None
+        (S_A, S_B), each system's training seeds per fold, when ``var_seed`` is a part of the posterior;
+        None otherwise.
+    seed_share_a : float
+        The share of ``var_seed`` that system A's seeds bring (for :meth:`at_seeds`).
 
     Examples
     --------
@@ -273,11 +284,19 @@ class PairedDifference:
     cluster_unit: str = "sentences"
     test_shared: float = 1.0
     var_seed: float | None = None
+    seeds: tuple[int, int] | None = None
+    seed_share_a: float = 0.5
+
+    @property
+    def var_seed_part(self) -> float:
+        """The seeds' part of ``var``: ``var_seed`` when it is a part of the posterior (``seeds`` set), else 0."""
+        return float(self.var_seed) if self.seeds is not None and self.var_seed is not None else 0.0
 
     @property
     def var(self) -> float:
-        """The posterior variance of Δ: ``var_test + var_train + var_model`` (a fraction squared)."""
-        return self.var_test + self.var_train + self.var_model
+        """The posterior variance of Δ: ``var_test + var_train + var_model`` plus, when the seeds were measured
+        as a part of their own, ``var_seed`` (a fraction squared)."""
+        return self.var_test + self.var_train + self.var_model + self.var_seed_part
 
     @property
     def sd(self) -> float:
@@ -352,9 +371,50 @@ class PairedDifference:
         r = self.m / m
         var_test = self.var_test * (self.test_shared + (1 - self.test_shared) * r)
         var_model = self.var_model * r
-        df = _satterthwaite([(var_test, self.clusters - 1.0), (self.var_train, float(m)), (var_model, m - 1.0)],
-                            var_test + self.var_train + var_model)
-        return replace(self, var_test=var_test, var_model=var_model, df=df, m=m)
+        var_seed = None if self.var_seed is None else self.var_seed * r  # every fold has its own seeds
+        out = replace(self, var_test=var_test, var_model=var_model, var_seed=var_seed, m=m)
+        return replace(out, df=out._df())
+
+    def at_seeds(self, seeds: int) -> PairedDifference:
+        """The posterior this comparison would have with ``seeds`` training seeds per fold for both systems (same
+        splits, same sentences, same estimate): the seeds' part falls as 1/S; the others stay.
+
+        Parameters
+        ----------
+        seeds : int
+            Training seeds per fold of each system.
+
+        Returns
+        -------
+        PairedDifference
+            A copy with ``var_seed``, ``seeds`` and ``df`` for ``seeds`` seeds; this posterior itself when its
+            seeds were not measured as a part of their own (``seeds`` None).
+
+        Examples
+        --------
+        >>> p = PairedDifference(0.01, 1e-5, 1e-5, 0.0, 30.0, 3, 500, 0.8, var_seed=2e-5, seeds=(2, 2))
+        >>> round(1e5 * p.var, 3), round(1e5 * p.at_seeds(8).var, 3)
+        (4.0, 2.5)
+        """
+        if self.seeds is None or self.var_seed is None:
+            return self
+        sa, sb = self.seeds
+        share = self.seed_share_a
+        var_seed = self.var_seed * (share * sa / seeds + (1 - share) * sb / seeds)
+        new_share = share * sa / (share * sa + (1 - share) * sb) if share * sa + (1 - share) * sb > 0 else 0.5
+        out = replace(self, var_seed=var_seed, seeds=(seeds, seeds), seed_share_a=new_share)
+        return replace(out, df=out._df())
+
+    def _df(self) -> float:
+        """Satterthwaite's degrees of freedom of this posterior's parts (each a mean square with its own df)."""
+        parts = [(self.var_test, self.clusters - 1.0), (self.var_train, float(self.m)),
+                 (self.var_model, self.m - 1.0)]
+        if self.seeds is not None:
+            sa, sb = self.seeds
+            share = self.seed_share_a
+            parts += [(self.var_seed_part * share, 2.0 * self.m * (sa - 1)),
+                      (self.var_seed_part * (1 - share), 2.0 * self.m * (sb - 1))]
+        return _satterthwaite(parts, self.var)
 
     def detectable(self, power: float = 0.8, threshold: float = 0.95) -> float:
         """The smallest true Δ > 0 this design calls (P(B better) ≥ ``threshold``) with probability ``power``.
@@ -435,7 +495,8 @@ class PairedDifference:
                 "df": None if not np.isfinite(self.df) else self.df, "m": self.m, "clusters": self.clusters,
                 "correlation": None if not np.isfinite(self.correlation) else self.correlation,
                 "cluster_unit": self.cluster_unit, "test_shared": self.test_shared,
-                **({} if self.var_seed is None else {"var_seed": self.var_seed})}
+                **({} if self.var_seed is None else {"var_seed": self.var_seed}),
+                **({} if self.seeds is None else {"seeds": list(self.seeds), "seed_share_a": self.seed_share_a})}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> PairedDifference:
@@ -457,7 +518,9 @@ class PairedDifference:
                    float("inf") if df is None else float(df), int(d["m"]), int(d["clusters"]),
                    float("nan") if corr is None else float(corr), d.get("metric", "f1"),
                    d.get("cluster_unit", "sentences"), float(d.get("test_shared", 1.0)),
-                   None if d.get("var_seed") is None else float(d["var_seed"]))
+                   None if d.get("var_seed") is None else float(d["var_seed"]),
+                   None if d.get("seeds") is None else (int(d["seeds"][0]), int(d["seeds"][1])),
+                   float(d.get("seed_share_a", 0.5)))
 
 
 def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[np.ndarray] | np.ndarray,
@@ -512,7 +575,7 @@ def _satterthwaite(parts: Sequence[tuple[float, float]], total: float) -> float:
 def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_b: np.ndarray,
                                    m: int, layout: str = "tp,fp,fn",
                                    fold_clusters: Sequence[int] | None = None,
-                                   metric: str = "f1") -> PairedDifference:
+                                   metric: str = "f1", seeds: SeedMoments | None = None) -> PairedDifference:
     """:class:`PairedDifference` from cluster cross-products (:func:`cluster_cross_products`) and the first 2m
     folds' totals of each system, folds in split order (split 0's two directions, then split 1's, ...);
     see :func:`paired_variances` for the arguments.
@@ -533,11 +596,16 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
         Clusters tested by each fold (the first 2m are used); default ``clusters`` for every fold.
     metric : {"f1", "precision", "recall"}
         The metric of Δ (precision and recall need layout ``"tp,fp,fn"``).
+    seeds : SeedMoments, optional
+        What the training seeds add (:func:`seed_moments`, same folds, same metric), when both systems had
+        several seeds with per-sentence counts each: the seeds become a part of their own and the test and
+        training parts are taken net of them; ``S`` and the totals are then of the counts summed over seeds.
 
     Returns
     -------
     PairedDifference
-        With ``cluster_unit`` ``"sentences"`` and no ``var_seed`` (set them with :func:`dataclasses.replace`).
+        With ``cluster_unit`` ``"sentences"`` (set it with :func:`dataclasses.replace`); ``var_seed`` only with
+        ``seeds``.
     """
     ca = np.asarray(counts_a, dtype=float)[: 2 * m]
     cb = np.asarray(counts_b, dtype=float)[: 2 * m]
@@ -551,6 +619,8 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
     # within each split: half the difference of its two folds, and its test noise
     half = (d[0::2] - d[1::2]) / 2
     half_test = (np.diag(C)[0::2] + np.diag(C)[1::2] - 2 * np.diag(C, 1)[0::2]) / 4
+    if seeds is not None:
+        return _seeded(v, d, half, half_test, seeds, m, clusters, metric, ca, cb)
     within = float(np.mean(half ** 2 - half_test))  # var_train + model noise / 2
     # between splits: the spread of the split means beyond its test noise is model noise / 2
     model = 0.0
@@ -562,20 +632,151 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
     var_train = max(0.0, within - model / 2)
     var_model = model / (2 * m)
     var_test = max(0.0, float(v.pooled_delta))  # not below 0 by rounding (identical systems)
-    # which share of the test part more splits would keep: the mean fold Δ's test variance is
-    # (a + (m − 1)·b) / (4m), a a split's own 2×2 block sum and b a block sum across two splits
+    shared = _test_shared(C, m)
+    # Satterthwaite: each part is a mean square with its own degrees of freedom
+    parts = [(var_test, clusters - 1.0), (var_train, float(m)), (var_model, m - 1.0)]
+    df = _satterthwaite(parts, var_test + var_train + var_model)
+    est = float(ratios(cb.sum(axis=0))[metric] - ratios(ca.sum(axis=0))[metric])
+    return PairedDifference(est, var_test, var_train, var_model, df, m, clusters, _correlation(v), metric,
+                            test_shared=shared)
+
+
+def _test_shared(C: np.ndarray, m: int) -> float:
+    """Which share of the test part more splits would keep: the mean fold Δ's test variance is
+    (a + (m − 1)·b) / (4m), a a split's own 2×2 block sum and b a block sum across two splits."""
     blocks = C.reshape(m, 2, m, 2).sum(axis=(1, 3))
     a_own = float(np.mean(np.diag(blocks)))
     b_cross = float((blocks.sum() - np.trace(blocks)) / (m * (m - 1))) if m > 1 else 0.0
     total = a_own + (m - 1) * b_cross
-    shared = min(1.0, max(0.0, m * b_cross / total)) if total > 0 and m > 1 else 1.0
-    # Satterthwaite: each part is a mean square with its own degrees of freedom
-    parts = [(var_test, clusters - 1.0), (var_train, float(m)), (var_model, m - 1.0)]
-    df = _satterthwaite(parts, var_test + var_train + var_model)
+    return min(1.0, max(0.0, m * b_cross / total)) if total > 0 and m > 1 else 1.0
+
+
+def _correlation(v: PairedVariances) -> float:
     denom = np.sqrt(v.pooled_a * v.pooled_b)
-    corr = float((v.pooled_a + v.pooled_b - v.pooled_delta) / (2 * denom)) if denom > 0 else float("nan")
+    return float((v.pooled_a + v.pooled_b - v.pooled_delta) / (2 * denom)) if denom > 0 else float("nan")
+
+
+def _seeded(v: PairedVariances, d: np.ndarray, half: np.ndarray, half_test: np.ndarray, seeds: SeedMoments,
+            m: int, clusters: int, metric: str, ca: np.ndarray, cb: np.ndarray) -> PairedDifference:
+    """The three parts measured each on its own when both systems had several seeds: the seeds' from each fold's
+    seeds; the test sample's from the clusters, less the seeds' sentence-level randomness the clusters also
+    carry; the training sets' from the halves of each split, less both."""
+    F = 2 * m
+    if len(seeds.fold) < F:
+        raise ValueError(f"the seeds' moments have {len(seeds.fold)} folds; {F} are needed")
+    fold, inter = seeds.fold[:F], seeds.fold_interaction[:F]
+    # a split's half difference errs by its test sample (net of the seeds), its two folds' seeds, its training sets
+    half_test_net = half_test - (inter[0::2] + inter[1::2]) / 4
+    var_train = max(0.0, float(np.mean(half ** 2 - half_test_net - (fold[0::2] + fold[1::2]) / 4)))
+    raw = max(0.0, float(v.pooled_delta))
+    var_test = max(0.0, raw - seeds.interaction)
+    # the shared share is of the clusters' covariance across splits, which the seeds do not reach
+    shared = min(1.0, _test_shared(v.fold_cov, m) * raw / var_test) if var_test > 0 else 1.0
     est = float(ratios(cb.sum(axis=0))[metric] - ratios(ca.sum(axis=0))[metric])
-    return PairedDifference(est, var_test, var_train, var_model, df, m, clusters, corr, metric, test_shared=shared)
+    p = PairedDifference(est, var_test, var_train, 0.0, float("inf"), m, clusters, _correlation(v), metric,
+                         test_shared=shared, var_seed=seeds.pooled, seeds=seeds.seeds,
+                         seed_share_a=seeds.share_a)
+    return replace(p, df=p._df())
+
+
+@dataclass(frozen=True)
+class SeedMoments:
+    """What the training seeds add to a pair's Δ, measured from each seed's per-sentence counts on every fold.
+
+    Within a fold the seeds of a system share the training half and the test sentences, so the spread of their
+    counts is the seed's effect and nothing else. Seeds of A and of B are independent.
+
+    Attributes
+    ----------
+    seeds : tuple of int
+        (S_A, S_B), each system's training seeds per fold (the smallest over the folds).
+    pooled : float
+        The seeds' variance of the pooled Δ (counts summed over seeds and folds), linearised at the pooled totals.
+    share_a : float
+        The share of ``pooled`` that A's seeds bring.
+    interaction : float
+        The part of ``pooled`` that is sentence-level randomness (each cluster's own seed spread, summed over
+        clusters): the cluster variance of the pooled Δ holds it too, and loses it to be net of the seeds.
+    fold, fold_interaction : ndarray of shape (2m,)
+        The same per fold, for each fold's Δ linearised at the fold's totals.
+
+    Examples
+    --------
+    >>> a = [np.array([[[2, 0, 0], [1, 1, 1]], [[1, 1, 1], [2, 0, 0]]])] * 2   # 2 seeds × 2 sentences, 2 folds
+    >>> s = seed_moments(a, a, [np.array([0, 1]), np.array([2, 3])])
+    >>> s.seeds, round(s.pooled, 6), round(s.interaction, 6)
+    ((2, 2), 0.0, 0.03125)
+    """
+
+    seeds: tuple[int, int]
+    pooled: float
+    share_a: float
+    interaction: float
+    fold: np.ndarray
+    fold_interaction: np.ndarray
+
+
+def seed_moments(seeds_a: Sequence[np.ndarray], seeds_b: Sequence[np.ndarray], fold_clusters: Sequence[np.ndarray],
+                 metric: str = "f1") -> SeedMoments | None:
+    """The seeds' part of a pair's Δ (:class:`SeedMoments`) from every seed's per-sentence counts.
+
+    Parameters
+    ----------
+    seeds_a, seeds_b : sequence of 2m arrays of shape (S, n_f, 3)
+        Per fold, every training seed's TP, FP, FN on each test sentence of the fold (the same sentences, in the
+        same order, for both systems); S may differ between the systems.
+    fold_clusters : sequence of 2m int arrays of length n_f
+        The cluster (document, else sentence) of every test sentence of fold f.
+    metric : {"f1", "precision", "recall"}
+        The metric of Δ.
+
+    Returns
+    -------
+    SeedMoments or None
+        None when a system has fewer than two seeds on some fold (its seeds' spread cannot be measured).
+
+    Notes
+    -----
+    For system X with S seeds on fold f, linear weights w (delta method, at the totals summed over seeds), seed
+    s's counts x_gfs on cluster g and its fold totals X_fs: the fold's Δ moves with the seeds by
+    S·Var_s(w·X_fs) (the seeds' sum enters the counts), of which Σ_g S·Var_s(w·x_gfs) is sentence-level; the
+    pooled Δ sums these over folds with the weights of the pooled totals. Sample variances (ddof 1), so each is
+    unbiased for its part.
+    """
+    F = len(fold_clusters)
+    if len(seeds_a) < F or len(seeds_b) < F:
+        raise ValueError(f"need every seed's counts on all {F} folds for both systems")
+    xs = {"a": [np.asarray(x, dtype=float) for x in seeds_a[:F]],
+          "b": [np.asarray(x, dtype=float) for x in seeds_b[:F]]}
+    for side, arrs in xs.items():
+        for f, x in enumerate(arrs):
+            if x.ndim != 3 or x.shape[2] != 3 or x.shape[1] != len(fold_clusters[f]):
+                raise ValueError(f"fold {f}: system {side.upper()}'s seeds need (S, n, 3) counts of its "
+                                 f"{len(fold_clusters[f])} test sentences")
+        if min(len(x) for x in arrs) < 2:
+            return None
+    inverse = [np.unique(np.asarray(g, dtype=np.int64), return_inverse=True)[1] for g in fold_clusters]
+    pooled = {"a": 0.0, "b": 0.0}
+    inter = 0.0
+    fold, fold_inter = np.zeros(F), np.zeros(F)
+    for side, arrs in xs.items():
+        w_pool = linear_weights(metric, sum(x.sum(axis=(0, 1)) for x in arrs))
+        for f, x in enumerate(arrs):
+            S = len(x)
+            w_fold = linear_weights(metric, x.sum(axis=(0, 1)))
+            totals = x.sum(axis=1)  # (S, 3)
+            k = int(inverse[f].max()) + 1 if len(inverse[f]) else 0
+            clus = np.zeros((S, k, 3))
+            for j in range(3):
+                for s_ in range(S):
+                    clus[s_, :, j] = np.bincount(inverse[f], weights=x[s_, :, j], minlength=k)
+            pooled[side] += S * float(np.var(totals @ w_pool, ddof=1))
+            inter += S * float(np.var(clus @ w_pool, axis=0, ddof=1).sum())
+            fold[f] += S * float(np.var(totals @ w_fold, ddof=1))
+            fold_inter[f] += S * float(np.var(clus @ w_fold, axis=0, ddof=1).sum())
+    total = pooled["a"] + pooled["b"]
+    return SeedMoments((min(len(x) for x in xs["a"]), min(len(x) for x in xs["b"])), total,
+                       pooled["a"] / total if total > 0 else 0.5, inter, fold, fold_inter)
 
 
 def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequence[np.ndarray],
@@ -635,6 +836,7 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
 def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold_clusters: Sequence[np.ndarray],
                        m: int, metrics: Sequence[str] = ("precision", "recall", "f1"), cluster_unit: str = "sentences",
                        seed_counts: Mapping[str, Sequence[np.ndarray]] | None = None,
+                       seed_sentence_counts: Mapping[str, Sequence[np.ndarray]] | None = None,
                        ) -> dict[tuple[str, str], dict[str, PairedDifference]]:
     """:class:`PairedDifference` of every pair of systems (a before b, input order) on every metric.
 
@@ -653,6 +855,11 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
         What the clusters are (recorded in each result).
     seed_counts : mapping name → sequence of 2m (S, 3) arrays, optional
         Each seed's fold totals, for systems trained with several seeds (:func:`seed_variance`).
+    seed_sentence_counts : mapping name → sequence of 2m (S, n_f, 3) arrays, optional
+        Every seed's per-sentence counts, for systems trained with several seeds. A pair whose two systems both
+        have them (two seeds or more on every fold) gets the seeds as a part of its own (:func:`seed_moments`):
+        test sample, training set and seed, each measured on its own. ``sentence_counts`` are then each
+        system's counts summed over its seeds, as for any several-seed run.
 
     Returns
     -------
@@ -685,8 +892,13 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
             tb = np.array([y.sum(axis=0) for y in counts[b]])
             seeds = seed_counts or {}
             sa, sb = seeds.get(a, ta[:, None, :]), seeds.get(b, tb[:, None, :])  # one seed: its fold totals
-            out[(a, b)] = {metric: replace(paired_difference_from_moments(S, k, ta, tb, m, fold_clusters=kf,
-                                                                          metric=metric), cluster_unit=cluster_unit,
-                                           var_seed=seed_variance(sa, sb, metric) if seeds else None)
-                           for metric in metrics}
+            per_sentence = seed_sentence_counts or {}
+            out[(a, b)] = {}
+            for metric in metrics:
+                sm = (seed_moments(per_sentence[a], per_sentence[b], groups, metric)
+                      if a in per_sentence and b in per_sentence else None)
+                p = paired_difference_from_moments(S, k, ta, tb, m, fold_clusters=kf, metric=metric, seeds=sm)
+                if sm is None:
+                    p = replace(p, var_seed=seed_variance(sa, sb, metric) if seeds else None)
+                out[(a, b)][metric] = replace(p, cluster_unit=cluster_unit)
     return out

@@ -310,7 +310,8 @@ def _run_fold_seeds(ref: Payload | str, system: System, split: int, direction: i
                     test: np.ndarray, model_path: str | None, predictions_path: str | None, in_worker: bool,
                     t_start: float, loaded: bool) -> dict:
     """The fold record of a CRF system trained with several seeds: one model per seed, their counts summed
-    (sentence by sentence, and on every held-out file), each seed's own totals in ``seed_counts``."""
+    (sentence by sentence, and on every held-out file), each seed's own totals in ``seed_counts`` and its own
+    per-sentence counts in ``seed_sentence_counts``."""
     one = [run_fold(ref, replace(system, seed=s, train_seeds=1), split, direction, train, test,
                     _seed_path(model_path, s), _seed_path(predictions_path, s), in_worker)
            for s in system.seeds]
@@ -323,6 +324,7 @@ def _run_fold_seeds(ref: Payload | str, system: System, split: int, direction: i
                       sentence_counts=np.sum([r["sentence_counts"] for r in one], axis=0).tolist(),
                       spec=system.to_dict(),
                       seed_counts={str(s): r["counts"]["overall"] for s, r in zip(system.seeds, one)},
+                      seed_sentence_counts={str(s): r["sentence_counts"] for s, r in zip(system.seeds, one)},
                       heldout=heldout,
                       run={"seconds": round(time.perf_counter() - t_start, 4), "seeds": [r["run"] for r in one],
                            "pid": os.getpid(), "payload_loaded": loaded}).to_dict()
