@@ -482,3 +482,26 @@ def test_words_template_smoke_writes_units_and_resumes(tmp_path):
     assert "<!-- BEGIN words-template -->" in (out / "RESULTS.md").read_text()
     assert wt.main(argv) == 0  # resumes: nothing is run again
     assert len((out / "words_template" / "units.jsonl").read_text().splitlines()) == 1
+
+
+def test_seed_null_study_smoke_writes_units_resumes_and_summarizes(shared, tmp_path):
+    """scripts/seed_null_study.py --smoke: one unit line per data set, with the seeds as a part of their own (both
+    systems have two seeds); a second run finds every unit done and only re-summarises."""
+    sn = load("seed_null_study")
+    out = tmp_path / "out"
+    assert sn.main(["--smoke", "--pools", "msr", "--out", str(out)]) == 0
+    units = [json.loads(x) for x in (out / "seed_null" / "units-msr.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [u["r"] for u in units] == [0, 1]
+    for u in units:
+        assert u["seeds"] and u["k"] == 2 and u["with_seeds"]["var_model"] == 0
+        w = u["with_seeds"]
+        assert w["sd"] ** 2 == pytest.approx(w["var_test"] + w["var_train"] + w["var_seed"])
+    before = (out / "seed_null" / "units-msr.jsonl").read_bytes()
+    assert sn.main(["--smoke", "--pools", "msr", "--out", str(out)]) == 0
+    assert (out / "seed_null" / "units-msr.jsonl").read_bytes() == before
+    summary = json.loads((out / "seed_null.json").read_text(encoding="utf-8"))
+    row = summary["pools"]["msr"]
+    assert row["R"] == 2 and set(row) >= {"with_seeds", "summed", "onesplit_bootstrap"}
+    assert "## Seed null pairs" in (out / "RESULTS.md").read_text(encoding="utf-8")
+    with pytest.raises(SystemExit):
+        sn.main(["--smoke", "--pools", "msr", "--out", str(out), "--seeds", "3"])  # other settings: refused
