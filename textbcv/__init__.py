@@ -6,7 +6,7 @@ conlleval-exact chunk scoring, and Bayes tests on precision, recall and F1.
 
 The whole workflow is here, without reaching into sub-packages:
 
-- :func:`read_corpus` — CoNLL, CoNLL-U or segmented text into a :class:`Corpus`;
+- :func:`read_corpus` — CoNLL, CoNLL-U, segmented text or Hugging Face-style JSON lines into a :class:`Corpus`;
 - :func:`make_splits` / :func:`load_splits` — balanced m×2 BCV splits
   (:class:`Mx2BCV` is the scikit-learn splitter);
 - :class:`System` — a tagging scheme with a CRF, or any tagger with

@@ -41,7 +41,8 @@ def register(sub) -> None:
                        + f", --group-by {defaults.GROUP_BY}, --variant {defaults.VARIANT}), and print the reports.")
     p.add_argument("--out", default="textbcv-demo", help="directory for the two run directories (default "
                                                          "./textbcv-demo)")
-    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes (default 2)")
+    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                   help="worker processes (default 2, or 1 on a one-core machine)")
     p.add_argument("--m", type=int, default=3, help="number of 2-fold splits (default 3)")
     p.add_argument("--quiet", action="store_true",
                    help="no progress (a bar on a terminal, else one line per finished fold on stderr) and no notes")

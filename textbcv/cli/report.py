@@ -31,7 +31,8 @@ def register(sub) -> None:
     p = sub.add_parser("report", help="show the report of a comparison run directory",
                        description="Show the report of a `textbcv compare` run directory in the terminal. With "
                        "--threshold or --rope, recompute the decisions from the saved fold counts (no training) and "
-                       "rewrite report.json, report.md, report.tex and the plots first.")
+                       "write them, with their plots, into a what-if-threshold-T-rope-R folder inside the run: what "
+                       "the run itself said is never replaced.")
     p.add_argument("dir", metavar="DIR", help="run directory written by textbcv compare")
     p.add_argument("--markdown", action="store_true", help="print report.md as it is")
     p.add_argument("--redraw", action="store_true",

@@ -478,7 +478,10 @@ class PairedDifference:
         ndarray
             The Student t (Normal for infinite ``df``) density at every ``d``.
         """
-        return self._dist().pdf(np.asarray(d, dtype=float))
+        d = np.asarray(d, dtype=float)
+        if self.sd == 0:  # a point mass: no density anywhere but at the estimate
+            return np.where(d == self.estimate, np.inf, 0.0)
+        return self._dist().pdf(d)
 
     def to_dict(self) -> dict:
         """JSON-ready form.

@@ -88,19 +88,21 @@ def wilcoxon(values_a: Sequence[float] | np.ndarray, values_b: Sequence[float] |
         return _undefined("wilcoxon", name, None, "signed-rank sum; two-sided", assumption,
                           "identical systems: every paired difference is 0")
     ties = np.unique(np.abs(nz)).size < n
+    sided = str(kwargs.get("alternative", "two-sided"))
+    sided = "two-sided" if sided == "two-sided" else f"one-sided ({sided})"
     if "method" in kwargs:
         r = stats.wilcoxon(d, **kwargs)
         form = f"scipy.stats.wilcoxon({', '.join(f'{k}={v!r}' for k, v in kwargs.items())})"
     elif not ties and n <= 50:
         r = stats.wilcoxon(nz, method="exact", **kwargs)
-        form = f"exact signed-rank distribution, {n} non-zero differences; two-sided"
+        form = f"exact signed-rank distribution, {n} non-zero differences; {sided}"
     elif ties and n <= 13 and not kwargs:
         statistic, p = _signed_rank_enumerated(nz)
         form = f"exact: all 2^{n} sign assignments of the mid-ranks ({n} non-zero differences, tied); two-sided"
         return _result("wilcoxon", name, statistic, None, p, form, assumption, n_nonzero=n)
     else:
         r = stats.wilcoxon(nz, method=_ASYMPTOTIC, **kwargs)
-        form = f"normal approximation, tie-corrected variance, {n} non-zero differences; two-sided"
+        form = f"normal approximation, tie-corrected variance, {n} non-zero differences; {sided}"
     return _result("wilcoxon", name, r.statistic, None, r.pvalue, form, assumption, n_nonzero=n)
 
 
