@@ -49,6 +49,24 @@ def test_pair_plan_target():
     assert pair_plan("A", "B", stuck, target=0.003).m_for_target is None
 
 
+def test_pair_plan_with_measured_seeds():
+    # test part 1e-6, seed part 3e-6 measured with 2 seeds per system (share of A ½): S' seeds leave 3e-6 · 2/S'
+    p = PairedDifference(0.004, 1e-6, 0.0, 0.0, math.inf, 3, 900, 0.8, var_seed=3e-6, seeds=(2, 2))
+    pp = pair_plan("A", "B", p, power=0.8, threshold=0.95, target=0.003)
+    z = 1.6448536 + 0.8416212
+    assert pp.seeds == (2, 2) and [k for k, _ in pp.by_seeds] == [3, 5, 10, 20]
+    for k, d in pp.by_seeds:
+        q = p.at_seeds(k)
+        assert q.sd == pytest.approx(math.sqrt(1e-6 + 3e-6 * 2 / k), rel=1e-9)
+        assert q.df > 4 * (k - 1)  # the seeds' df grow with them (Satterthwaite)
+        assert d == pytest.approx(q.detectable(0.8, 0.95)) and d >= z * q.sd
+    need = [k for k, d in pp.by_seeds if d <= 0.003]
+    assert pp.seeds_for_target == (need[0] if need else None) and need
+    assert pair_plan("A", "B", p, target=0.001).seeds_for_target is None  # the test part alone is above it
+    # one seed per fold (not measured on its own): no seed rows
+    assert pair_plan("A", "B", PairedDifference(0.004, 1e-6, 0.0, 3e-6, math.inf, 3, 900, 0.8)).by_seeds == ()
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     d = tmp_path_factory.mktemp("plan")

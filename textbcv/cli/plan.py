@@ -61,18 +61,27 @@ def format_plan(plan: dict) -> str:
                      f"{100 * p['detectable']:.2f} points ({100 * p['detectable_50']:.2f} with 50% power)")
         if p["by_m"]:
             lines.append("  with more splits: " + ", ".join(f"m = {k}: {100 * d:.2f}" for k, d in p["by_m"]))
+        if p.get("by_seeds"):
+            lines.append(f"  with more training seeds per fold (now {' and '.join(str(s) for s in p['seeds'])}), "
+                         f"m = {p['m']}: " + ", ".join(f"{k} seeds: {100 * d:.2f}" for k, d in p["by_seeds"]))
         if p["target"] is not None:
             t = 100 * p["target"]
             where = (f"m = {p['m_for_target']} reaches it" if p["m_for_target"] is not None else
                      "more splits alone do not reach it (what other training sets change does not fall with m)")
             unit = "point" if t == 1 else "points"
+            if p.get("seeds") is not None:
+                where += ("; more seeds alone do not reach it" if p["seeds_for_target"] is None
+                          else f"; {p['seeds_for_target']} seeds per fold reach it")
             lines.append(f"  a gain of {t:g} {unit}: power {100 * p['power_at_target']:.0f}% now; {where}; about "
                          f"{p['data_factor']:.1f} times the text would reach it at m = {p['m']}")
     for u in plan["unpaired"]:
         lines.append(f"{u}: no paired posterior (the run's folds have no per-sentence counts): no plan")
+    seeded = any(p.get("seeds") is not None for p in plan["pairs"])
+    noise = ("the training seeds (falls as 1/m and as 1/seeds)" if seeded else "model noise (1/m; with one seed per "
+             "fold the seeds' part is not measured on its own: run several seeds to plan them)")
     lines += ["", "From the run's paired posterior of ΔF1, taken as a pilot: the estimate errs by new text (its "
-              "unshared part falls as 1/m), other training sets (does not fall with m) and model noise (1/m); every "
-              "part falls as 1/n with more text."]
+              f"unshared part falls as 1/m), other training sets (does not fall with m) and {noise}; every part falls "
+              "as 1/n with more text."]
     return "\n".join(lines) + "\n"
 
 

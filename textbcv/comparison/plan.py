@@ -27,7 +27,10 @@ from textbcv.errors import InputError
 from textbcv.stats.bayes import THRESHOLD
 from textbcv.stats.paired import PairedDifference
 
-__all__ = ["PairPlan", "Plan", "pair_plan", "plan_report", "M_STEPS"]
+__all__ = ["PairPlan", "Plan", "pair_plan", "plan_report", "M_STEPS", "SEED_STEPS"]
+
+#: the numbers of training seeds per fold a plan looks at (those above the run's)
+SEED_STEPS = (2, 3, 5, 10, 20)
 
 #: The numbers of splits a plan looks at (those above the run's own m).
 M_STEPS = (2, 3, 4, 5, 7, 10, 15, 20, 31)
@@ -58,6 +61,15 @@ class PairPlan:
         splits alone never get there (the training sets' part does not fall with m).
     data_factor : float or None
         How many times the text (same m) would detect ``target`` with the plan's power.
+    seeds : tuple of int or None
+        (S_A, S_B), the run's training seeds per fold, when the seeds' part was measured on its own (both
+        systems with two seeds or more); None otherwise (no seed rows then).
+    by_seeds : tuple of (int, float)
+        (S', the gain detectable with the plan's power with S' seeds per fold for both systems, same m) for S' in
+        :data:`SEED_STEPS` above the run's seeds.
+    seeds_for_target : int or None
+        The smallest S' (:data:`SEED_STEPS`, or the run's own) whose detectable gain is at most ``target``; None if
+        more seeds alone never get there (only the seeds' part falls with them).
     """
 
     a: str
@@ -71,6 +83,9 @@ class PairPlan:
     power_at_target: float | None = None
     m_for_target: int | None = None
     data_factor: float | None = None
+    seeds: tuple[int, int] | None = None
+    by_seeds: tuple[tuple[int, float], ...] = ()
+    seeds_for_target: int | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready form (``textbcv plan --json``), key for key; ``by_m`` as a list of ``[m', gain]``.
@@ -83,7 +98,8 @@ class PairPlan:
         return {"a": self.a, "b": self.b, "estimate": self.estimate, "m": self.m, "detectable": self.detectable,
                 "detectable_50": self.detectable_50, "by_m": [list(x) for x in self.by_m], "target": self.target,
                 "power_at_target": self.power_at_target, "m_for_target": self.m_for_target,
-                "data_factor": self.data_factor}
+                "data_factor": self.data_factor, "seeds": None if self.seeds is None else list(self.seeds),
+                "by_seeds": [list(x) for x in self.by_seeds], "seeds_for_target": self.seeds_for_target}
 
 
 @dataclass(frozen=True)
@@ -145,15 +161,21 @@ def pair_plan(a: str, b: str, p: PairedDifference, power: float = 0.8, threshold
         Gains as fractions of F1.
     """
     by_m = tuple((k, p.at_m(k).detectable(power, threshold)) for k in steps if k > p.m)
+    now = p.detectable(power, threshold)
     extra: dict[str, Any] = {}
+    if p.seeds is not None:
+        s_now = max(p.seeds)
+        by_seeds = tuple((k, p.at_seeds(k).detectable(power, threshold)) for k in SEED_STEPS if k > s_now)
+        extra = {"seeds": p.seeds, "by_seeds": by_seeds}
+        if target is not None:
+            reach_s = [k for k, d in ((s_now, now), *by_seeds) if d <= target]
+            extra["seeds_for_target"] = reach_s[0] if reach_s else None
     if target is not None:
-        now = p.detectable(power, threshold)
         reach = [k for k, d in ((p.m, now), *by_m) if d <= target]
-        extra = {"target": target, "power_at_target": p.power(target, threshold),
-                 "m_for_target": reach[0] if reach else None,
-                 "data_factor": (now / target) ** 2 if target > 0 else None}
-    return PairPlan(a, b, p.estimate, p.m, p.detectable(power, threshold), p.detectable(0.5, threshold), by_m,
-                    **extra)
+        extra.update({"target": target, "power_at_target": p.power(target, threshold),
+                      "m_for_target": reach[0] if reach else None,
+                      "data_factor": (now / target) ** 2 if target > 0 else None})
+    return PairPlan(a, b, p.estimate, p.m, now, p.detectable(0.5, threshold), by_m, **extra)
 
 
 def plan_report(report: Mapping, power: float = 0.8, threshold: float | None = None,
