@@ -28,7 +28,8 @@ from collections.abc import Iterable, Sequence
 from textbcv.corpus.conll import read_conll, write_conll
 from textbcv.corpus.conlleval import format_conlleval, read_conlleval, write_conlleval
 from textbcv.corpus.conllu import read_conllu, write_conllu
-from textbcv.corpus.jsonl import read_jsonl
+from textbcv.corpus.docbin import read_docbin
+from textbcv.corpus.jsonl import read_arrow, read_jsonl
 from textbcv.corpus.model import Chunk, Corpus, Sentence
 from textbcv.corpus.segmented import read_segmented, write_segmented
 from textbcv.corpus.sniff import FORMATS, check_format, sniff_format
@@ -36,6 +37,7 @@ from textbcv.errors import InputError
 
 __all__ = [
     "Chunk", "Corpus", "Sentence", "read_corpus", "read_conll", "read_conllu", "read_segmented", "read_jsonl",
+    "read_arrow", "read_docbin",
     "read_conlleval",
     "write_conll", "write_conllu", "write_segmented", "write_conlleval", "format_conlleval", "FORMATS",
     "check_format", "sniff_format",
@@ -56,7 +58,7 @@ def read_corpus(
     ----------
     paths : path or iterable of paths
         Corpus files read in the order given (gzip files are decompressed); one format for all.
-    format : {"conll", "conllu", "segmented", "jsonl"}, optional
+    format : {"conll", "conllu", "segmented", "jsonl", "arrow", "docbin"}, optional
         Detected from the content (and extension) when omitted; a format
         that contradicts the content is refused (:func:`check_format`).
     columns : str or sequence of str, optional
@@ -66,8 +68,10 @@ def read_corpus(
     encoding : str
         Text encoding of the files (default UTF-8).
     label_names : sequence of str, optional
-        For ``jsonl`` (Hugging Face ``datasets``-style JSON lines) with integer tag ids: the tag of each id
-        (default: found beside the file, :func:`textbcv.corpus.jsonl.label_names_beside`).
+        For ``jsonl`` (Hugging Face ``datasets``-style JSON lines) and ``arrow`` (a ``save_to_disk`` folder) with
+        integer tag ids: the tag of each id (default: the dataset's own, else found beside the file,
+        :func:`textbcv.corpus.jsonl.label_names_beside`). ``arrow`` needs the optional ``datasets`` library,
+        ``docbin`` (spaCy ``.spacy`` files) the optional ``spacy`` library.
 
     Returns
     -------
@@ -96,10 +100,16 @@ def read_corpus(
     format = check_format(paths, format, encoding).format
     if format == "conll":
         return read_conll(paths, columns=columns, scheme=scheme, encoding=encoding)
-    if format == "jsonl":
+    if format in ("jsonl", "arrow"):
         if columns is not None:
-            raise InputError('{columns} applies to {format}="conll" only, not jsonl', param=("columns", "format"))
+            raise InputError(f'{{columns}} applies to {{format}}="conll" only, not {format}',
+                             param=("columns", "format"))
+        if format == "arrow":
+            return read_arrow(paths, label_names=label_names, scheme=scheme)
         return read_jsonl(paths, label_names=label_names, scheme=scheme, encoding=encoding)
+    if label_names is not None:
+        raise InputError(f"{{label_names}} applies to jsonl and arrow corpora (integer tag ids), not {format}",
+                         param=("label_names", "format"))
     if columns is not None:
         raise InputError(f'{{columns}} applies to {{format}}="conll" only, not {format}', param=("columns", "format"))
     if scheme is not None and not (format == "segmented" and scheme.lower() == "bmes"):
@@ -107,4 +117,6 @@ def read_corpus(
                          param=("scheme", "format"))
     if format == "conllu":
         return read_conllu(paths, encoding=encoding)
+    if format == "docbin":
+        return read_docbin(paths)
     return read_segmented(paths, encoding=encoding)

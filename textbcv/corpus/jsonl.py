@@ -30,7 +30,7 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,8 @@ from textbcv.corpus.conll import _resolve_scheme
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError, warn
 
-__all__ = ["read_jsonl", "label_names_beside", "TAGS_KEY", "DOCUMENT_KEYS", "NO_DOCUMENTS_NOTE"]
+__all__ = ["read_jsonl", "read_arrow", "read_rows", "is_saved_dataset",
+           "label_names_beside", "TAGS_KEY", "DOCUMENT_KEYS", "NO_DOCUMENTS_NOTE"]
 
 #: The field of the tags (as ``datasets`` names them for NER).
 TAGS_KEY = "ner_tags"
@@ -131,21 +132,58 @@ def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_nam
     """
     files_in = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     file_list = [str(os.fspath(p)) for p in files_in]
+
+    def rows_of(path: str) -> Iterator[tuple[int, Any]]:
+        for no, line in enumerate(read_text(path, encoding).splitlines(), 1):
+            if line.strip():
+                yield no, loads_json(line, path, no)
+
+    return read_rows([(path, rows_of(path), None) for path in file_list], label_names, scheme, "jsonl", encoding)
+
+
+def read_rows(sources: Iterable[tuple[str, Iterable[tuple[int, Any]], Sequence[str] | None]],
+              label_names: Sequence[str] | None, scheme: str | None, format: str, encoding: str = "utf-8") -> Corpus:
+    """A :class:`Corpus` from ``datasets``-style rows (``tokens``, ``ner_tags``, optional ``document_id``).
+
+    The one reader of such rows, whatever holds them: JSON lines (:func:`read_jsonl`) or a ``save_to_disk``
+    folder (:func:`read_arrow`).
+
+    Parameters
+    ----------
+    sources : iterable of (str, iterable of (int, object), sequence of str or None)
+        Per file or folder: its name, its rows with their 1-based line (or row) numbers, and the label names
+        its own metadata gives (None: ``label_names``, else found beside the file).
+    label_names : sequence of str or None
+        The tag of each integer id, given by the user (it wins over any found).
+    scheme : str or None
+        The tags' scheme (detected when None).
+    format : str
+        The corpus format to record (``"jsonl"`` or ``"arrow"``).
+    encoding : str
+        The text encoding to record.
+
+    Returns
+    -------
+    Corpus
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` for a row that is not an object with ``tokens`` (strings) and ``ner_tags`` of the same
+        length, a tag id without a label name, integer and string tags mixed.
+    """
     names = list(label_names) if label_names is not None else None
     rows: list[tuple[tuple[str, ...], tuple[str, ...], int, str, int]] = []
     files: list[_File] = []
+    file_list: list[str] = []
     document, any_ids = -1, False
-    path: str
-    for path in file_list:
-        text = read_text(path, encoding)
-        file_names = names if names is not None else None
+    for path, items, own_names in sources:
+        file_list.append(path)
+        file_names = names if names is not None else (list(own_names) if own_names is not None else None)
         kinds: set[str] = set()
         sizes, lines = [], []
         last_doc: object = object()  # a new file starts a new document
-        for no, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            obj = loads_json(line, path, no)
+        for no, obj in items:
             if not isinstance(obj, dict) or "tokens" not in obj or TAGS_KEY not in obj:
                 raise InputError(f'expected a JSON object with "tokens" and "{TAGS_KEY}" (datasets-style JSON lines)',
                                  file=path, line=no)
@@ -198,4 +236,83 @@ def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_nam
     for tokens, tags, doc, path, no in rows:
         d = doc if any_ids else doc_of.setdefault(path, len(doc_of))
         sentences.append(Sentence._make(tokens, tags, resolved, None, None, {}, d, path, no))
-    return Corpus(sentences, file_list, "jsonl", resolved, encoding)
+    return Corpus(sentences, file_list, format, resolved, encoding)
+
+
+def is_saved_dataset(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is a folder that ``datasets``' ``save_to_disk`` wrote (a ``Dataset`` or ``DatasetDict``).
+
+    Parameters
+    ----------
+    path : str or path-like
+        A file or folder.
+
+    Returns
+    -------
+    bool
+        True for a folder holding ``state.json`` and ``dataset_info.json`` (one split) or
+        ``dataset_dict.json`` (several).
+    """
+    d = Path(path)
+    return d.is_dir() and ((d / "state.json").is_file() and (d / "dataset_info.json").is_file()
+                           or (d / "dataset_dict.json").is_file())
+
+
+def read_arrow(paths: str | os.PathLike | Iterable[str | os.PathLike], label_names: Sequence[str] | None = None,
+               scheme: str | None = None) -> Corpus:
+    """Read ``save_to_disk`` folders of the ``datasets`` library (Arrow) into a :class:`Corpus`.
+
+    The rows are read as :func:`read_jsonl` reads JSON lines (one sentence per row; ``document_id`` keeps
+    documents whole); integer tags take their names from the dataset's ``ner_tags`` feature (a
+    ``Sequence(ClassLabel)``) unless ``label_names`` are given. Errors name the folder and the row (1-based).
+    Needs the optional ``datasets`` library (``pip install textbcv[datasets]``).
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+        Folders of one split each (``DatasetDict`` folders are refused: name the split's folder, e.g.
+        ``data/train``).
+    label_names : sequence of str, optional
+        The tag of each integer id (default: the dataset's own).
+    scheme : str, optional
+        The tags' scheme (detected when omitted).
+
+    Returns
+    -------
+    Corpus
+        Format ``"arrow"``.
+
+    Raises
+    ------
+    InputError
+        Without the ``datasets`` library, for a folder ``save_to_disk`` did not write or a ``DatasetDict``, and
+        for any row :func:`read_jsonl` would refuse.
+    """
+    try:
+        import datasets  # optional extra: imported only when an Arrow folder is read
+    except ImportError:
+        raise InputError("reading a save_to_disk folder needs the datasets library: pip install 'textbcv[datasets]' "
+                         "(or export it with Dataset.to_json and read the JSON lines)") from None
+    folders = [str(os.fspath(p)) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
+
+    def source(folder: str) -> tuple[str, Iterator[tuple[int, Any]], list[str] | None]:
+        d = Path(folder)
+        if (d / "dataset_dict.json").is_file():
+            splits = sorted(x.name for x in d.iterdir() if x.is_dir())
+            raise InputError(f"a DatasetDict folder (splits {', '.join(splits)}): give one split's folder, e.g. "
+                             f"{d / ('train' if 'train' in splits or not splits else splits[0])}", file=folder)
+        if not is_saved_dataset(d):
+            raise InputError("not a folder that datasets' save_to_disk wrote (no state.json and dataset_info.json)",
+                             file=folder)
+        bars = datasets.is_progress_bar_enabled()
+        datasets.disable_progress_bars()  # stderr holds textbcv's lines only
+        try:
+            ds = datasets.load_from_disk(folder)
+        finally:
+            if bars:
+                datasets.enable_progress_bars()
+        feature = ds.features.get(TAGS_KEY)
+        own = getattr(getattr(feature, "feature", None), "names", None)
+        return folder, ((i + 1, row) for i, row in enumerate(ds)), (list(own) if own else None)
+
+    return read_rows([source(f) for f in folders], label_names, scheme, "arrow")

@@ -48,7 +48,7 @@ from textbcv.errors import InputError
 
 __all__ = ["FormatGuess", "sniff_format", "check_format", "FORMATS", "file_stem", "CORPUS_EXTENSIONS"]
 
-FORMATS = ("conll", "conllu", "segmented", "jsonl")
+FORMATS = ("conll", "conllu", "segmented", "jsonl", "arrow", "docbin")
 SAMPLE_BYTES = 1 << 16
 _ID = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*|\.[1-9][0-9]*)?\Z")
 _PREFIXES = ("B", "I", "E", "S", "L", "U", "M", "B2", "B3")
@@ -136,6 +136,14 @@ def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGues
     FormatGuess(format='conllu', reason='10 TAB-separated fields with word IDs', decisive=True)
     """
     path = os.fspath(path)
+    if os.path.isdir(path):
+        d = Path(path)
+        if (d / "dataset_dict.json").is_file() or ((d / "state.json").is_file()
+                                                   and (d / "dataset_info.json").is_file()):
+            return FormatGuess("arrow", "a folder that datasets' save_to_disk wrote", True)
+        return FormatGuess(None, "")
+    if _extension(path) == ".spacy":
+        return FormatGuess("docbin", "the extension .spacy (a spaCy DocBin)", True)
     ext = _EXTENSIONS.get(_extension(path))
     try:
         lines = _sample(path, encoding)

@@ -1,0 +1,80 @@
+"""spaCy ``DocBin`` files (``.spacy``, what ``spacy convert`` writes and ``spacy train`` reads): documents with
+their sentences and named entities.
+
+Each ``Doc`` is a document (kept whole by document-level splits); its sentences are ``doc.sents`` when the
+file holds sentence boundaries, else the whole ``Doc`` is one sentence; its entities (``doc.ents``) are the
+gold chunks, written as IOB2 tags. An entity that crosses a sentence boundary cannot be a chunk of one
+sentence and is refused. Needs the optional ``spacy`` library (``pip install textbcv[spacy]``); no model
+is loaded (a blank vocabulary reads the file).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from textbcv.corpus.model import Corpus, Sentence
+from textbcv.errors import InputError
+from textbcv.schemes import encode
+
+__all__ = ["read_docbin"]
+
+
+def read_docbin(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Corpus:
+    """Read spaCy ``DocBin`` files into a :class:`Corpus` (see the module docstring).
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+        ``.spacy`` files, read in the order given; documents are numbered across them.
+
+    Returns
+    -------
+    Corpus
+        Format ``"docbin"``, scheme ``"iob2"``; a sentence's ``line`` is its document's 1-based number in its
+        file.
+
+    Raises
+    ------
+    InputError
+        Without the ``spacy`` library; ``FILE:N`` (N the document's number) for a file spaCy cannot read, an
+        entity that crosses a sentence boundary, or a file without documents.
+    """
+    try:
+        import spacy  # optional extra: imported only when a DocBin is read
+        from spacy.tokens import DocBin
+    except ImportError:
+        raise InputError("reading a spaCy DocBin (.spacy) needs the spacy library: pip install 'textbcv[spacy]'") \
+            from None
+    files = [str(os.fspath(p)) for p in ([paths] if isinstance(paths, (str, os.PathLike)) else paths)]
+    vocab = spacy.blank("xx").vocab
+    sentences: list[Sentence] = []
+    document = -1
+    for path in files:
+        try:
+            docs = list(DocBin().from_disk(path).get_docs(vocab))
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise InputError(f"not a spaCy DocBin file ({type(e).__name__}: {e})", file=path) from None
+        for no, doc in enumerate(docs, 1):
+            document += 1
+            spans = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+            ents = sorted((e.start, e.end, e.label_) for e in doc.ents)
+            for span in spans:
+                tokens = tuple(t.text for t in span if not t.is_space)
+                if len(tokens) != len(span):
+                    raise InputError(f"document {no}: a whitespace token inside a sentence (textbcv's tokens have "
+                                     "no spaces); remove them before saving the DocBin", file=path, line=no)
+                if not tokens:
+                    continue
+                chunks = []
+                for s, end, label in ents:
+                    if s < span.end and end > span.start:
+                        if s < span.start or end > span.end:
+                            raise InputError(f"document {no}: the entity {doc[s:end].text!r} ({label}) crosses a "
+                                             "sentence boundary", file=path, line=no)
+                        chunks.append((s - span.start, end - span.start, label))
+                tags = tuple(encode(chunks, len(tokens), "iob2"))
+                sentences.append(Sentence._make(tokens, tags, "iob2", None, None, {}, document, path, no))
+    if not sentences:
+        raise InputError("no sentences (no document with tokens)", file=files[0] if files else None)
+    return Corpus(sentences, files, "docbin", "iob2", "utf-8")
