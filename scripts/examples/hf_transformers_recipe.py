@@ -156,14 +156,21 @@ def fine_tune_and_predict(fold: dict, model_name: str, seed: int, epochs: float 
         ``Trainer.predict``'s predictions for the test sentences, and their ``word_ids()``.
     """
     from datasets import Dataset
-    from transformers import (AutoModelForTokenClassification, AutoTokenizer, DataCollatorForTokenClassification,
-                              Trainer, TrainingArguments, set_seed)
+    from transformers import (
+        AutoModelForTokenClassification,
+        AutoTokenizer,
+        DataCollatorForTokenClassification,
+        Trainer,
+        TrainingArguments,
+        set_seed,
+    )
 
     set_seed(seed)
     names = fold["label_names"]
     tokenizer = AutoTokenizer.from_pretrained(model_name)
     model = AutoModelForTokenClassification.from_pretrained(
-        model_name, num_labels=len(names), id2label=dict(enumerate(names)), label2id={n: i for i, n in enumerate(names)})
+        model_name, num_labels=len(names), id2label=dict(enumerate(names)),
+        label2id={n: i for i, n in enumerate(names)})
 
     def encode(rows, with_labels):
         enc = [tokenizer(w, is_split_into_words=True, truncation=True) for w, _ in rows]
