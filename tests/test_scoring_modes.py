@@ -1,0 +1,108 @@
+"""Matching modes and the error anatomy (textbcv.scoring.modes) against nervaluate, the oracle, and by hand.
+
+nervaluate implements SemEval-2013 task 9.1's modes (strict, exact, partial, ent_type); its outcome counts
+must equal textbcv's on every sentence, including sentences where a predicted chunk overlaps several gold
+chunks (and the reverse), which the assignment rule settles one-to-one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from textbcv.scoring import sentence_counts
+from textbcv.scoring.modes import (
+    ANATOMY,
+    KINDS,
+    MODES,
+    anatomy_counts,
+    mode_counts,
+    mode_tp_fp_fn,
+    sentence_anatomy,
+    sentence_modes,
+)
+
+nervaluate = pytest.importorskip("nervaluate", reason="nervaluate (a test dependency) is not installed")
+NERVALUATE_MODES = {"strict": "strict", "exact": "exact", "partial": "partial", "type": "ent_type"}
+
+
+@st.composite
+def chunks(draw, n: int) -> list[tuple[int, int, str]]:
+    """Non-overlapping chunks over n tokens (as any tag sequence decodes), types A or B."""
+    out, i = [], 0
+    while i < n:
+        i += draw(st.integers(0, 2))
+        if i >= n:
+            break
+        length = draw(st.integers(1, 4))
+        end = min(n, i + length)
+        out.append((i, end, draw(st.sampled_from("AB"))))
+        i = end
+    return out
+
+
+@st.composite
+def sentences(draw):
+    n = draw(st.integers(1, 14))
+    return draw(chunks(n)), draw(chunks(n))
+
+
+def _oracle(gold, pred) -> np.ndarray:
+    def dicts(cs):
+        return [[{"label": t, "start": s, "end": e - 1} for s, e, t in sorted(c)] for c in cs]
+
+    res = nervaluate.Evaluator(dicts(gold), dicts(pred), tags=["A", "B"], loader="dict").evaluate()["overall"]
+    return np.array([[getattr(res[NERVALUATE_MODES[m]], k) for k in KINDS] for m in MODES])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(sentences(), min_size=1, max_size=6))
+def test_modes_equal_nervaluate_sentence_by_sentence(sents):
+    gold, pred = [g for g, _ in sents], [p for _, p in sents]
+    counts = mode_counts(gold, pred)
+    for k, (g, p) in enumerate(sents):
+        assert counts[k].tolist() == _oracle([g], [p]).tolist(), (g, p)
+    assert counts.sum(axis=0).tolist() == _oracle(gold, pred).tolist()
+    # precision and recall of every mode are nervaluate's
+    res = nervaluate.Evaluator([[{"label": t, "start": s, "end": e - 1} for s, e, t in sorted(g)] for g in gold],
+                               [[{"label": t, "start": s, "end": e - 1} for s, e, t in sorted(p)] for p in pred],
+                               tags=["A", "B"], loader="dict").evaluate()["overall"]
+    for mode in MODES:
+        tp, fp, fn = mode_tp_fp_fn(counts.sum(axis=0), mode)
+        r = res[NERVALUATE_MODES[mode]]
+        assert (tp / (tp + fp) if tp + fp else 0) == pytest.approx(r.precision)
+        assert (tp / (tp + fn) if tp + fn else 0) == pytest.approx(r.recall)
+
+
+@settings(max_examples=300, deadline=None)
+@given(sentences())
+def test_strict_is_conlleval_and_every_chunk_is_counted_once(sent):
+    gold, pred = sent
+    m = sentence_modes(gold, pred)
+    # strict TP, FP, FN are the conlleval counts textbcv has always used
+    assert mode_tp_fp_fn(m, "strict").tolist() == sentence_counts([gold], [pred])[0].tolist()
+    for i in range(len(MODES)):
+        cor, inc, par, mis, spu = m[i]
+        assert cor + inc + par + spu == len(pred) and cor + inc + par + mis == len(gold)
+    a = dict(zip(ANATOMY, sentence_anatomy(gold, pred).tolist()))
+    wrong = a["wrong type"] + a["wrong boundary"] + a["wrong both"]
+    assert a["correct"] + wrong + a["spurious"] == len(pred)
+    assert a["correct"] + wrong + a["missed"] == len(gold)
+    assert a["correct"] == m[0, 0] and wrong == m[0, 1]  # the anatomy refines strict's incorrect ones
+
+
+def test_a_prediction_over_two_gold_chunks_takes_the_leftmost():
+    gold, pred = [(0, 2, "A"), (3, 5, "A")], [(1, 4, "A")]
+    m = dict(zip(MODES, sentence_modes(gold, pred).tolist()))
+    assert m["partial"] == [0, 0, 1, 1, 0]  # one partial (the left gold chunk), the right one missed
+    assert m["type"] == [1, 0, 0, 1, 0]     # same type, equally close: the leftmost
+    assert dict(zip(ANATOMY, sentence_anatomy(gold, pred).tolist())) == {
+        "correct": 0, "wrong type": 0, "wrong boundary": 1, "wrong both": 0, "missed": 1, "spurious": 0}
+    # type: the closest same-type chunk wins over a nearer-by-order one of its own type
+    m2 = sentence_modes([(0, 1, "A"), (2, 6, "A")], [(0, 5, "A")])
+    assert m2[MODES.index("type")].tolist() == [1, 0, 0, 1, 0]
+    assert anatomy_counts([[(0, 1, "A")]], [[(0, 1, "B")]]).tolist() == [[0, 1, 0, 0, 0, 0]]
+    with pytest.raises(ValueError, match="unknown matching mode"):
+        mode_tp_fp_fn(m2, "lenient")
