@@ -155,3 +155,26 @@ def test_export_to_hf_loads_with_datasets(tmp_path):
     ds = datasets.load_dataset("json", data_files={"train": str(d / "train.jsonl"), "test": str(d / "test.jsonl")})
     first = json.loads((d / "test.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert ds["test"][0]["tokens"] == first["tokens"] and ds["test"][0]["ner_tags"] == first["ner_tags"]
+
+
+def test_label_names_on_the_command_line(tmp_path, capsys):
+    # integer ids without names beside the file: --label-names gives them (a JSON list or one per line)
+    conll, jsonl = _forms(tmp_path, documents=True, integer=True, n=200)
+    names = json.loads((tmp_path / "label_names.json").read_text(encoding="utf-8"))
+    (tmp_path / "label_names.json").unlink()
+    assert main(["stats", str(jsonl)]) == 2
+    assert "no label names were given or found" in capsys.readouterr().err
+    (tmp_path / "names.txt").write_text("\n".join(names) + "\n", encoding="utf-8")
+    (tmp_path / "names.json").write_text(json.dumps(names), encoding="utf-8")
+    assert main(["compare", str(conll), *FAST, "--out", str(tmp_path / "run-conll")]) == 0
+    want = json.loads((tmp_path / "run-conll" / "report.json").read_text())["fold_counts"]
+    capsys.readouterr()
+    for given in ("names.txt", "names.json"):
+        out = tmp_path / f"run-{given}"
+        assert main(["compare", str(jsonl), *FAST, "--label-names", str(tmp_path / given), "--out", str(out)]) == 0
+        assert json.loads((out / "report.json").read_text())["fold_counts"] == want
+    capsys.readouterr()
+    (tmp_path / "bad.txt").write_text("O\n\nB-PER\n", encoding="utf-8")
+    assert main(["stats", str(jsonl), "--label-names", str(tmp_path / "bad.txt")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.txt:2: --label-names: an empty line" in err

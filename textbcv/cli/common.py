@@ -6,6 +6,7 @@ import argparse
 
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import FORMATS
+from textbcv.errors import InputError
 
 __all__ = ["add_corpus_args", "read_corpus_args", "resolve_format", "detection_note", "rope_fraction",
            "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "check_threshold"]
@@ -135,6 +136,49 @@ def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None
     )
     parser.add_argument("--encoding", default="utf-8", metavar="ENC",
                         help="text encoding of the corpus files, e.g. latin-1 (default: utf-8)")
+    parser.add_argument("--label-names", metavar="FILE", default=None,
+                        help="for jsonl or arrow corpora with integer tag ids: the tag of each id, as a JSON list or "
+                             "one name per line (default: the dataset's own, else label_names.json or "
+                             "dataset_info.json beside the file)")
+
+
+def label_names_file(path: str | None) -> list[str] | None:
+    """The label names of ``--label-names FILE``: a JSON list of strings, or one name per line.
+
+    Parameters
+    ----------
+    path : str or None
+        The file given, or None.
+
+    Returns
+    -------
+    list of str or None
+        The tag of each id, in id order; None when no file was given.
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` for a file that cannot be read, an empty name, or a JSON value that is not a list of strings.
+    """
+    if path is None:
+        return None
+    from textbcv._io import loads_json, read_text
+
+    text = read_text(path)
+    if text.lstrip().startswith("["):
+        names = loads_json(text, path)
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
+            raise InputError("--label-names: expected a JSON list of non-empty tag names", file=path, line=1)
+        return [n.strip() for n in names]
+    names = []
+    for no, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            raise InputError("--label-names: an empty line (one tag name per line, the tag of id i on line i + 1)",
+                             file=path, line=no)
+        names.append(line.strip())
+    if not names:
+        raise InputError("--label-names: no tag names", file=path)
+    return names
 
 
 def resolve_format(args: argparse.Namespace):
@@ -221,7 +265,7 @@ def read_corpus_args(args: argparse.Namespace) -> Corpus:
     guess = resolve_format(args)
     try:
         corpus = read_corpus(args.files, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
-                             encoding=args.encoding)
+                             encoding=args.encoding, label_names=label_names_file(getattr(args, "label_names", None)))
     except InputError as e:
         if guess.reason and not guess.decisive and e.file is not None:
             raise InputError(f"{e.message} (read as {guess.format}: {guess.reason}; --format sets the format)",

@@ -93,9 +93,14 @@ def run(args: argparse.Namespace) -> int:
                              untyped=args.untyped,
                              heldout=tuple(args.heldout))
     options.validate()
+    given = None
+    if args.label_names:  # the corpus read here, with its label names
+        from textbcv.cli.common import read_corpus_args
+
+        given = read_corpus_args(args)
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
-                      encoding=args.encoding)
+                      encoding=args.encoding, corpus=given)
     from textbcv.errors import warn
     from textbcv.report.model import CompareReport
     from textbcv.report.verdicts import run_warnings
