@@ -53,7 +53,8 @@ def _oracle(gold, pred) -> np.ndarray:
     def dicts(cs):
         return [[{"label": t, "start": s, "end": e - 1} for s, e, t in sorted(c)] for c in cs]
 
-    res = nervaluate.Evaluator(dicts(gold), dicts(pred), tags=["A", "B"], loader="dict").evaluate()["overall"]
+    tags = sorted({t for c in [*gold, *pred] for _s, _e, t in c}) or ["A"]
+    res = nervaluate.Evaluator(dicts(gold), dicts(pred), tags=tags, loader="dict").evaluate()["overall"]
     return np.array([[getattr(res[NERVALUATE_MODES[m]], k) for k in KINDS] for m in MODES])
 
 
@@ -106,3 +107,55 @@ def test_a_prediction_over_two_gold_chunks_takes_the_leftmost():
     assert anatomy_counts([[(0, 1, "A")]], [[(0, 1, "B")]]).tolist() == [[0, 1, 0, 0, 0, 0]]
     with pytest.raises(ValueError, match="unknown matching mode"):
         mode_tp_fp_fn(m2, "lenient")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(sentences(), min_size=1, max_size=8))
+def test_the_fold_record_rebuilds_every_sentence_in_every_mode(sents):
+    from textbcv.scoring.modes import mode_record, sentence_mode_counts
+
+    gold, pred = [g for g, _ in sents], [p for _, p in sents]
+    rec = mode_record(gold, pred)
+    strict = sentence_counts(gold, pred)
+    full = mode_counts(gold, pred)
+    for mode in MODES:
+        rebuilt = sentence_mode_counts(strict, rec, mode)
+        assert rebuilt.tolist() == mode_tp_fp_fn(full, mode).tolist()
+        assert rebuilt.sum(axis=0).tolist() == mode_tp_fp_fn(np.array(rec["totals"][mode])[None, None, :].repeat(
+            len(MODES), axis=1), mode)[0].tolist()
+    assert rec["anatomy"] == anatomy_counts(gold, pred).sum(axis=0).tolist()
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("corpus,encoding,columns", [(("conll2003_en", "eng.testa"), "utf-8", None),
+                                                     (("conll2002_es", "esp.testa"), "latin-1", "token,pos,ner")])
+def test_every_fold_of_a_real_run_records_nervaluates_counts(shared, corpus, encoding, columns):
+    """A run on CoNLL-2003 (English) and CoNLL-2002 (Spanish, Latin-1): every fold's recorded mode totals are
+    nervaluate's on that fold's predictions, strict's are the fold's conlleval counts, and the anatomy accounts
+    for every gold and predicted chunk once."""
+    import textbcv
+    from textbcv.corpus import read_corpus
+    from textbcv.schemes import decode, encode
+    from textbcv.tagging import System
+    from textbcv.tagging.baseline import LexiconTagger
+
+    raw = read_corpus(str(shared(*corpus)), encoding=encoding, columns=columns)
+    systems = [System("lex", "iob2", tagger=LexiconTagger()),
+               System("lexlow", "iob2", tagger=LexiconTagger(lowercase=True))]
+    result = textbcv.compare(raw, systems, m=1, task="ner", encoding=encoding)
+    sents = list(raw)
+    gold = [s.chunks for s in sents]
+    for rec in (r for r in result.folds if r["system"] == "lex"):
+        train, test = next((tr, te) for j, k, tr, te in result.splits.folds()
+                           if (j, k) == (rec["split"], rec["direction"]))
+        tagger = LexiconTagger()
+        tagger.fit([sents[i] for i in train], [encode(gold[i], len(sents[i]), "iob2") for i in train])
+        pred = [decode(t, "iob2") for t in tagger.predict([sents[i] for i in test])]
+        want = _oracle([gold[i] for i in test], pred)
+        assert [rec["modes"]["totals"][m] for m in MODES] == want.tolist()
+        o = rec["counts"]["overall"]
+        assert rec["modes"]["totals"]["strict"][0] == o["tp"]
+        a = dict(zip(ANATOMY, rec["modes"]["anatomy"]))
+        wrong = a["wrong type"] + a["wrong boundary"] + a["wrong both"]
+        assert (a["correct"] + wrong + a["spurious"], a["correct"] + wrong + a["missed"]) == (
+            o["tp"] + o["fp"], o["tp"] + o["fn"])

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from textbcv._io import load_json
 from textbcv.comparison.plan import Plan, plan_report
+from textbcv.corpus import read_corpus
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
@@ -46,7 +47,7 @@ __all__ = ["compare", "evaluate", "score", "plan", "CompareResult", "RUN_KEYS_TH
 #: (``meta.imported`` exists in the second only). Everything else is equal for equal predictions.
 RUN_KEYS_THAT_DIFFER = ("run", "meta.systems", "meta.imported")
 
-_READ_OPTIONS = ("format", "columns", "scheme")
+_READ_OPTIONS = ("format", "columns", "scheme", "encoding", "label_names")
 _RUN_OPTIONS = ("resume", "progress", "plots", "backend", "scheduler", "save_models", "save_predictions")
 
 
@@ -199,6 +200,18 @@ def _corpus_arg(corpus) -> tuple[list[str] | None, Corpus | None]:
     raise InputError(f"corpus: expected a path, a list of paths or a Corpus, got {type(corpus).__name__}")
 
 
+def _read(files: list[str] | None, corpus: Corpus | None, rest: dict) -> tuple[Corpus, str]:
+    """The corpus of a front door: the Corpus given, else its files read with the reading options (``format``
+    detected when not given, ``columns``, ``scheme``, ``encoding``, ``label_names``), and its format."""
+    if corpus is None:
+        assert files is not None  # _corpus_arg gives one of the two
+        corpus = read_corpus(files, format=rest.get("format"), columns=rest.get("columns"), scheme=rest.get("scheme"),
+                             encoding=rest.get("encoding", "utf-8"), label_names=rest.get("label_names"))
+    elif rest.get("label_names") is not None:
+        raise InputError("label_names applies when the corpus is read from files; a Corpus given has its tags")
+    return corpus, corpus.format
+
+
 def _split_options(options: dict, allowed_extra: Sequence[str]) -> tuple[dict, dict]:
     """Options of CompareOptions, and the others (reading and running); unknown names are refused."""
     from textbcv.comparison.pipeline import CompareOptions
@@ -253,9 +266,10 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
         default: none (call :meth:`CompareResult.write` later).
     **options
         ``task`` (``"ner"`` or ``"cws"``; default ``"cws"`` for segmented
-        text, else ``"ner"``), ``format``, ``columns``, ``scheme``,
-        ``alpha``, ``rope`` (a fraction of the metric: 0.005 is the command
-        line's ``--rope 0.5`` points), ``variant``, ``chunk_types``, ``untyped``,
+        text, else ``"ner"``), ``format`` (default: detected, as :func:`read_corpus` does), ``columns``,
+        ``scheme``, ``encoding``, ``label_names`` (integer tag ids of a jsonl or arrow corpus), ``alpha``,
+        ``rope`` (a fraction of the metric: 0.005 is the command line's ``--rope 0.5`` points), ``variant``,
+        ``chunk_types``, ``untyped``,
         ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``,
         ``threshold`` (the decision rule's, default 0.95), ``c1``, ``c2``, ``max_iterations``,
         ``algorithm`` (crfsuite's: ``lbfgs``, ``l2sgd``, ``ap``, ``pa``, ``arow``), ``train_seed`` (CRF systems;
@@ -302,7 +316,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
 
     files, corpus_obj = _corpus_arg(corpus)
     ours, rest = _split_options(options, _READ_OPTIONS + _RUN_OPTIONS)
-    fmt = rest.get("format", "conll")
+    corpus_obj, fmt = _read(files, corpus_obj, rest)
     if "task" not in ours:
         segmented = (corpus_obj.format if corpus_obj is not None else fmt) == "segmented"
         ours["task"] = "cws" if segmented else "ner"
@@ -327,6 +341,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     try:
         plan = prepare_compare(files, run_out, opts, format=fmt, columns=rest.get("columns"),
                                scheme=rest.get("scheme"), resume=rest.get("resume", False), corpus=corpus_obj,
+                               encoding=rest.get("encoding", "utf-8"),
                                systems=systems, splits=splits)
         report = run_compare(plan, jobs=jobs, backend=rest.get("backend", "loky"), scheduler=rest.get("scheduler"),
                              progress=rest.get("progress"), save_models=rest.get("save_models", False),
@@ -357,7 +372,8 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     pred_scheme : str, optional
         Scheme of the predicted tags (default: detected per system).
     **options
-        ``task``, ``format``, ``columns``, ``scheme``, ``alpha``, ``threshold``,
+        ``task``, ``format`` (default: detected), ``columns``, ``scheme``, ``encoding``, ``label_names``,
+        ``alpha``, ``threshold``,
         ``rope`` (a fraction), ``variant``, ``chunk_types``, ``untyped``, ``plots``, ``heldout`` (with
         ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` for each held-out file).
 
@@ -396,7 +412,7 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
 
     files, corpus_obj = _corpus_arg(corpus)
     ours, rest = _split_options(options, _READ_OPTIONS + ("plots",))
-    fmt = rest.get("format", "conll")
+    corpus_obj, fmt = _read(files, corpus_obj, rest)
     if "task" not in ours:
         ours["task"] = "cws" if (corpus_obj.format if corpus_obj is not None else fmt) == "segmented" else "ner"
     opts = CompareOptions(**ours)
@@ -409,7 +425,8 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     try:
         report = run_evaluate(splits, files, systems, run_out, opts, format=fmt, columns=rest.get("columns"),
                               scheme=rest.get("scheme"), pred_scheme=pred_scheme,
-                              plots=rest.get("plots", True) and out is not None, corpus=corpus_obj)
+                              plots=rest.get("plots", True) and out is not None, corpus=corpus_obj,
+                              encoding=rest.get("encoding", "utf-8"))
         run = RunDir(run_out)
         folds = tuple(json.loads(line) for line in run.folds.read_text(encoding="utf-8").splitlines())
         split_set = load_splits(run.splits)

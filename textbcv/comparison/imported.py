@@ -46,6 +46,7 @@ from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
 from textbcv.scoring import count_chunks, heldout_record, sentence_counts, sum_heldout_records
+from textbcv.scoring.modes import mode_record, sum_mode_records
 from textbcv.split import SplitSet, load_splits
 from textbcv.split.export import fold_name
 from textbcv.tagging import FoldStore
@@ -286,6 +287,8 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
             seed_counts={str(sd): c.to_dict()["overall"] for (sd, _), c in zip(seeds, per)} if several else None,
             seed_sentence_counts=({str(sd): sentence_counts(test_gold, chunks[x]).tolist()
                                    for (sd, _), x in zip(seeds, at)} if len(seeds) > 1 else None),
+            modes=sum_mode_records([mode_record(test_gold, chunks[x]) for x in at],
+                                   [sentence_counts(test_gold, chunks[x]) for x in at]),
             heldout=held,
             run={"imported": [str(paths[x]) for x in at] if len(at) > 1 else str(paths[at[0]])}).to_dict())
     provenance = {"predictions": system.predictions, "scheme": scheme,

@@ -30,6 +30,7 @@ import numpy as np
 
 from textbcv._io import MAX_COUNT, _show, dumps_json, load_json_lines
 from textbcv.errors import InputError
+from textbcv.scoring.modes import ANATOMY, KINDS, MODES
 
 __all__ = ["read_fold_records", "check_fold_record", "check_sentence_counts", "fold_line"]
 
@@ -91,7 +92,31 @@ def check_fold_record(obj: Any, file: str, line: int) -> dict:
             _check_seed_sentence_counts(obj, total, file, line)
     elif "seed_sentence_counts" in obj:
         raise InputError('"seed_sentence_counts" without "sentence_counts" (their sum)', file, line)
+    if "modes" in obj:
+        _check_modes(obj, file, line)
     return obj
+
+
+def _check_modes(obj: dict, file: str, line: int) -> None:
+    """A record's ``"modes"``: every mode's five counts and the anatomy's six, non-negative integers, strict's
+    adding up to ``counts.overall`` (correct = TP, correct + incorrect + spurious = TP + FP, correct + incorrect +
+    missed = TP + FN), and the differing sentences as 26 integers each."""
+    modes = obj["modes"]
+    what = ('"modes" must hold "totals" (each of strict, exact, partial, type: five counts), "anatomy" (six) and '
+            '"sentences"')
+
+    def ints(x: object, n: int) -> bool:
+        return isinstance(x, list) and len(x) == n and all(isinstance(v, int) and v >= 0 for v in x)
+
+    if (not isinstance(modes, dict) or not isinstance(modes.get("totals"), dict)
+            or not all(ints(modes["totals"].get(m), len(KINDS)) for m in MODES)
+            or not ints(modes.get("anatomy"), len(ANATOMY)) or not isinstance(modes.get("sentences"), dict)
+            or not all(ints(v, len(MODES) * len(KINDS) + len(ANATOMY)) for v in modes["sentences"].values())):
+        raise InputError(what, file, line)
+    cor, inc, _par, mis, spu = modes["totals"]["strict"]
+    o = obj["counts"]["overall"]
+    if (cor, cor + inc + spu, cor + inc + mis) != (o["tp"], o["tp"] + o["fp"], o["tp"] + o["fn"]):
+        raise InputError('"modes": the strict totals do not add up to counts.overall', file, line)
 
 
 def _check_seed_sentence_counts(obj: dict, total: np.ndarray, file: str, line: int) -> None:

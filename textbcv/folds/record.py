@@ -50,6 +50,9 @@ class FoldRecord:
     seed_sentence_counts : dict or None
         Several training seeds: each seed's ``[tp, fp, fn]`` per test sentence (``sentence_counts`` are their
         sums), from which the seeds' part of a difference is measured on its own.
+    modes : dict or None
+        The matching modes and the error anatomy of the fold (:func:`textbcv.scoring.modes.mode_record`):
+        totals, and the sentences whose outcome their conlleval counts do not imply (None for old runs).
     """
 
     system: str
@@ -64,6 +67,7 @@ class FoldRecord:
     heldout: dict | None = None
     run: dict = field(default_factory=dict)
     seed_sentence_counts: dict | None = None
+    modes: dict | None = None
 
     def to_dict(self) -> dict:
         """The ``folds.jsonl`` line (optional keys only when present).
@@ -72,7 +76,7 @@ class FoldRecord:
         -------
         dict
             Keys in the order ``system, split, direction, counts, tokens, sentences, [sentence_counts], spec,
-            [seed_counts], [seed_sentence_counts], [heldout], run``; integers as Python ints.
+            [seed_counts], [seed_sentence_counts], [modes], [heldout], run``; integers as Python ints.
         """
         out: dict[str, Any] = {"system": self.system, "split": int(self.split), "direction": int(self.direction),
                                "counts": self.counts, "tokens": int(self.tokens), "sentences": int(self.sentences)}
@@ -83,6 +87,8 @@ class FoldRecord:
             out["seed_counts"] = self.seed_counts
         if self.seed_sentence_counts is not None:
             out["seed_sentence_counts"] = self.seed_sentence_counts
+        if self.modes is not None:
+            out["modes"] = self.modes
         if self.heldout is not None:
             out["heldout"] = self.heldout
         out["run"] = self.run
@@ -104,4 +110,4 @@ class FoldRecord:
         """
         return cls(d["system"], int(d["split"]), int(d["direction"]), d["counts"], int(d.get("tokens", 0)),
                    int(d.get("sentences", 0)), d.get("sentence_counts"), d.get("spec") or {}, d.get("seed_counts"),
-                   d.get("heldout"), d.get("run") or {}, d.get("seed_sentence_counts"))
+                   d.get("heldout"), d.get("run") or {}, d.get("seed_sentence_counts"), d.get("modes"))

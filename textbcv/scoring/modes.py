@@ -45,7 +45,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = ["MODES", "KINDS", "ANATOMY", "sentence_modes", "mode_counts", "mode_tp_fp_fn", "sentence_anatomy",
-           "anatomy_counts"]
+           "anatomy_counts", "mode_record", "sentence_mode_counts", "sum_mode_records"]
 
 #: The matching modes, in the order of :func:`sentence_modes`' rows.
 MODES = ("strict", "exact", "partial", "type")
@@ -242,3 +242,109 @@ def anatomy_counts(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chun
     if not len(gold):
         return np.zeros((0, len(ANATOMY)), dtype=np.int64)
     return np.stack([sentence_anatomy(g, p) for g, p in zip(gold, pred)])
+
+
+def _default_rows(strict: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The mode rows and anatomy a sentence has when none of its chunks overlaps a chunk of the other side but
+    its exact match: every mode is strict, ``[TP, 0, 0, FN, FP]``; the anatomy ``[TP, 0, 0, 0, FN, FP]``."""
+    tp, fp, fn = (np.asarray(strict)[..., k] for k in range(3))
+    zero = np.zeros_like(tp)
+    row = np.stack([tp, zero, zero, fn, fp], axis=-1)
+    return np.repeat(row[..., None, :], len(MODES), axis=-2), np.stack([tp, zero, zero, zero, fn, fp], axis=-1)
+
+
+def mode_record(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]) -> dict:
+    """What a fold record keeps of the matching modes and the anatomy (``folds.jsonl``'s ``modes``).
+
+    Totals of every mode and of the anatomy, and the few sentences whose outcome is not what their conlleval
+    counts imply (a predicted chunk overlapping a gold chunk it does not equal): the others are rebuilt from
+    ``sentence_counts`` by :func:`sentence_mode_counts`.
+
+    Parameters
+    ----------
+    gold, pred : sequence of sequences of (start, end, type)
+        Gold and predicted chunks of the fold's test sentences, in test order.
+
+    Returns
+    -------
+    dict
+        ``totals`` (mode → the five :data:`KINDS` counts), ``anatomy`` (the six :data:`ANATOMY` counts) and
+        ``sentences`` (the position of each differing sentence, as a string → its 4 × 5 mode counts, row by
+        row, then its 6 anatomy counts).
+
+    Examples
+    --------
+    >>> r = mode_record([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 2, "PER")], [(0, 2, "LOC")]])
+    >>> r["totals"]["strict"], r["totals"]["partial"], r["anatomy"], list(r["sentences"])
+    ([1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0], ['1'])
+    """
+    rows = mode_counts(gold, pred)
+    anatomy = anatomy_counts(gold, pred)
+    strict = mode_tp_fp_fn(rows, "strict").astype(np.int64)
+    default_rows, default_anatomy = _default_rows(strict)
+    differ = np.flatnonzero((rows != default_rows).any(axis=(1, 2)) | (anatomy != default_anatomy).any(axis=1))
+    return {"totals": {mode: rows[:, i].sum(axis=0).tolist() for i, mode in enumerate(MODES)},
+            "anatomy": anatomy.sum(axis=0).tolist(),
+            "sentences": {str(int(k)): rows[k].ravel().tolist() + anatomy[k].tolist() for k in differ}}
+
+
+def sentence_mode_counts(sentence_counts: np.ndarray, record: dict, mode: str) -> np.ndarray:
+    """Per-sentence TP, FP, FN of ``mode``, rebuilt from a fold's conlleval counts and its :func:`mode_record`.
+
+    Parameters
+    ----------
+    sentence_counts : array of shape (n, 3)
+        The fold's per-sentence TP, FP, FN (strict, as conlleval counts them).
+    record : dict
+        The fold's :func:`mode_record`.
+    mode : {"strict", "exact", "partial", "type"}
+        The matching mode.
+
+    Returns
+    -------
+    ndarray of shape (n, 3), float
+        TP, FP, FN of every sentence in ``mode`` (multiples of ½ in ``partial``); they add up to the mode's totals.
+    """
+    strict = np.asarray(sentence_counts, dtype=np.int64).reshape(-1, 3)
+    rows, _ = _default_rows(strict)
+    rows = rows.copy()
+    width = len(MODES) * len(KINDS)
+    for k, values in record.get("sentences", {}).items():
+        rows[int(k)] = np.asarray(values[:width], dtype=np.int64).reshape(len(MODES), len(KINDS))
+    return mode_tp_fp_fn(rows, mode)
+
+
+def sum_mode_records(records: Sequence[dict], sentence_counts: Sequence[np.ndarray]) -> dict:
+    """The :func:`mode_record` of several models on the same test sentences, their counts summed sentence by
+    sentence (a system's training seeds counted together).
+
+    Parameters
+    ----------
+    records : sequence of dict
+        Each model's :func:`mode_record`.
+    sentence_counts : sequence of arrays of shape (n, 3)
+        Each model's per-sentence conlleval counts, in the same order.
+
+    Returns
+    -------
+    dict
+        The summed record, in :func:`mode_record`'s form.
+    """
+    if len(records) != len(sentence_counts) or not records:
+        raise ValueError("one record and one array of sentence counts per model")
+    width = len(MODES) * len(KINDS)
+    rows, anatomy = None, None
+    for rec, sc in zip(records, sentence_counts):
+        r, a = _default_rows(np.asarray(sc, dtype=np.int64).reshape(-1, 3))
+        r, a = r.copy(), a.copy()
+        for k, values in rec.get("sentences", {}).items():
+            r[int(k)] = np.asarray(values[:width], dtype=np.int64).reshape(len(MODES), len(KINDS))
+            a[int(k)] = np.asarray(values[width:], dtype=np.int64)
+        rows, anatomy = (r, a) if rows is None else (rows + r, anatomy + a)
+    assert rows is not None and anatomy is not None
+    total = np.sum([np.asarray(sc, dtype=np.int64).reshape(-1, 3) for sc in sentence_counts], axis=0)
+    default_rows, default_anatomy = _default_rows(total)
+    differ = np.flatnonzero((rows != default_rows).any(axis=(1, 2)) | (anatomy != default_anatomy).any(axis=1))
+    return {"totals": {mode: rows[:, i].sum(axis=0).tolist() for i, mode in enumerate(MODES)},
+            "anatomy": anatomy.sum(axis=0).tolist(),
+            "sentences": {str(int(k)): rows[k].ravel().tolist() + anatomy[k].tolist() for k in differ}}

@@ -36,6 +36,7 @@ from textbcv.folds.run_dir import fold_file_stem
 from textbcv.folds.store import FoldStore
 from textbcv.schemes import decode, encode
 from textbcv.scoring import ChunkCounts, count_chunks, heldout_record, sentence_counts, sum_heldout_records
+from textbcv.scoring.modes import mode_record, sum_mode_records
 from textbcv.tagging.crf import CRFTagger
 from textbcv.tagging.features import extract
 from textbcv.tagging.system import System
@@ -294,6 +295,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     return FoldRecord(system.name, int(split), int(direction), counts.to_dict(),
                       tokens=int(sum(len(sents[i]) for i in test)), sentences=int(len(test)),
                       sentence_counts=sentence_counts(test_gold, pred_chunks).tolist(), spec=system.to_dict(),
+                      modes=mode_record(test_gold, pred_chunks),
                       heldout=heldout, run={"seconds": round(time.perf_counter() - t_start, 4), **engine,
                                             "pid": os.getpid(), "payload_loaded": loaded}).to_dict()
 
@@ -325,6 +327,7 @@ def _run_fold_seeds(ref: Payload | str, system: System, split: int, direction: i
                       spec=system.to_dict(),
                       seed_counts={str(s): r["counts"]["overall"] for s, r in zip(system.seeds, one)},
                       seed_sentence_counts={str(s): r["sentence_counts"] for s, r in zip(system.seeds, one)},
+                      modes=sum_mode_records([r["modes"] for r in one], [r["sentence_counts"] for r in one]),
                       heldout=heldout,
                       run={"seconds": round(time.perf_counter() - t_start, 4), "seeds": [r["run"] for r in one],
                            "pid": os.getpid(), "payload_loaded": loaded}).to_dict()
