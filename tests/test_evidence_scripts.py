@@ -87,6 +87,7 @@ def test_reproduce_smoke(shared, tmp_path):
     assert (tmp_path / "w" / "ner" / "folds.jsonl").read_text() == folds_before
 
 
+@pytest.mark.slow  # the longest smoke runs: CI runs them (.ci/run), the fast suite does not
 def test_variance_smoke(shared, tmp_path):
     vs = load("variance_study")
     out_json, out_md, png = tmp_path / "v.json", tmp_path / "R.md", tmp_path / "v.png"
@@ -148,6 +149,7 @@ def test_bench_all_reports_a_failing_benchmark(tmp_path, monkeypatch):
     assert b["benchmarks"]["split"]["exit_code"] == 1 and b["benchmarks"]["split"]["rows"][0]["figure"] == "failed"
 
 
+@pytest.mark.slow  # the longest smoke runs: CI runs them (.ci/run), the fast suite does not
 def test_real_text_study_smoke_resumes_and_reports(shared, tmp_path, monkeypatch):
     shared("conll2003_en", "eng.train")
     shared("sighan2005_cws", "msr_test_gold.utf8")
@@ -421,6 +423,7 @@ def test_real_text_rule_judges_shifts_family_wise():
     assert "BCV, not balanced 2.90" in rts.rule_text(ev)
 
 
+@pytest.mark.slow  # the longest smoke runs: CI runs them (.ci/run), the fast suite does not
 def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypatch):
     shared("conll2003_en", "eng.train")
     shared("sighan2005_cws", "msr_test_gold.utf8")
