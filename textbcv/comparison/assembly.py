@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from textbcv import __version__
+from textbcv.comparison.anatomy import anatomy_section
 from textbcv.comparison.design_effects import design_effects_of
 from textbcv.comparison.heldout import heldout_section
 from textbcv.comparison.onesplit import one_split_section
@@ -196,7 +197,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         As above.
     clusters : dict or None
         :func:`textbcv.comparison.design_effects.fold_clusters`' answer, for the design effects and paired
-        posteriors (read only when ``answer`` is None).
+        posteriors (when ``answer`` is None) and the error anatomy.
     baseline : dict or None
         As above.
 
@@ -228,7 +229,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         design_effects=a.design_effects, design_effect_folds=a.design_effect_folds, stopping=stopping,
         split_quality=split_quality, split=split, meta=meta, run=run, heldout=held,
         one_split=one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha),
-        baseline=baseline)
+        baseline=baseline, anatomy=anatomy_section(store.records, names, m, clusters, alpha=options.alpha))
     return _with_conclusion(report)
 
 

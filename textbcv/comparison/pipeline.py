@@ -632,7 +632,7 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
                              corpus_meta(raw, corpus, gold, format, plan.read),
                              specs, stopping, run, answer=answer,
                              heldout=plan.heldout, split=split_info(splits_m, options, corpus),
-                             splits_path=plan.splits_path,
+                             splits_path=plan.splits_path, clusters=clusters,
                              baseline=baseline_section(corpus.sentences, gold, list(splits_m.folds()), options.task))
     write_report(out, report, plots)
     return report.to_dict()

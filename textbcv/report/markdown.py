@@ -76,7 +76,7 @@ from textbcv.stats.compare import pooled_scores, undefined_reason
 
 __all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "plot_names", "textbook_tests",
            "textbook_markdown", "format_statistic", "format_p", "write_cd_diagram", "DISAGREE", "MD_SECTIONS",
-           "PLOT_CAPTIONS", "score_cell", "one_split_markdown"]
+           "PLOT_CAPTIONS", "score_cell", "one_split_markdown", "anatomy_markdown"]
 
 METRICS = ("precision", "recall", "f1")
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
@@ -445,6 +445,53 @@ def stopping_markdown(report: Report) -> list[str]:
     return ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
 
 
+def anatomy_markdown(report: Report) -> list[str]:
+    """``## Error anatomy``: how each system is wrong (shares with intervals), and which kinds of error the
+    second system of each pair removes or adds (paired, decided by the report's rule).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report; its ``anatomy`` block is read.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty for reports without an anatomy (earlier versions, or folds without
+        their test sentences).
+    """
+    report = as_report(report)
+    a = report.anatomy
+    if not a:
+        return []
+    kinds = list(next(iter(a["systems"].values()))["counts"])
+    level = f"{100 * a.get('level', 0.95):g}%"
+    out = ["", f"## Error anatomy (pooled over folds, percent, {level} intervals)", "",
+           "| system | " + " | ".join(kinds) + " |", "|---" * (len(kinds) + 1) + "|"]
+    for name, x in a["systems"].items():
+        cells = [f"{100 * x['shares'][k]['share']:.2f} [{100 * x['shares'][k]['ci'][0]:.2f}, "
+                 f"{100 * x['shares'][k]['ci'][1]:.2f}] ({x['counts'][k]:,})" for k in kinds]
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    tau = report.threshold if report.threshold is not None else 0.95
+    if a.get("pairs"):
+        out += ["", f"| A | B | kind | B − A, points, {level} interval | P(B has more) | decision |",
+                "|---|---|---|---|---|---|"]
+        for p in a["pairs"]:
+            decision = ("B has more" if p["p_b_more"] >= tau else "B has fewer" if 1 - p["p_b_more"] >= tau
+                        else "no clear difference")
+            out.append(f"| {p['a']} | {p['b']} | {p['kind']} | {100 * p['estimate']:+.2f} "
+                       f"[{100 * p['ci'][0]:+.2f}, {100 * p['ci'][1]:+.2f}] | {fmt_p(p['p_b_more'], 4)} | "
+                       f"{decision} |")
+    out += ["", "Every gold chunk is correct, of the wrong type (same boundaries), of the wrong boundary (same type), "
+            "wrong in both, or missed; every predicted chunk is correct, wrong in one of those ways, or spurious "
+            "(matched as conlleval matches: one-to-one, each predicted chunk left to right taking its exact match, "
+            "else the leftmost gold chunk it overlaps). Shares are of the gold chunks, the spurious ones of the "
+            "predicted chunks; counts in brackets. The intervals, and the pairs' differences (paired on the same "
+            f"test sentences, {a.get('cluster_unit', 'sentences')} as clusters), hold new text, other training sets "
+            f"and the models' own noise, as the F1 difference does; a kind is called more or fewer when P ≥ {tau:g}."]
+    return out
+
+
 def per_type_markdown(report: Report) -> list[str]:
     """``## Per-type scores``: pooled P / R / F1 of each chunk type and system (— where undefined).
 
@@ -719,4 +766,4 @@ def heldout_markdown(report: Report) -> list[str]:
 MD_SECTIONS = [conclusion_markdown, setup_markdown, scores_markdown, ranking_markdown, pairwise_markdown,
                bayes_markdown, sequential_markdown, textbook_markdown, one_split_markdown, stopping_markdown,
                heldout_markdown,
-               per_type_markdown, split_markdown, per_fold_markdown]
+               anatomy_markdown, per_type_markdown, split_markdown, per_fold_markdown]

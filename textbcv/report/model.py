@@ -50,6 +50,9 @@ class CompareReport:
         reports written before it.
     conclusion : str or None
         The plain-language answer (:func:`textbcv.report.verdicts.conclusion`).
+    anatomy : dict or None
+        The error anatomy (:func:`textbcv.comparison.anatomy.anatomy_section`): each system's error kinds with
+        their shares and intervals, each pair's paired differences; None in reports written before it.
     """
 
     answer: BayesAnswer
@@ -69,6 +72,7 @@ class CompareReport:
     baseline: dict | None = None
     conclusion: str | None = None
     format: str = REPORT_FORMAT
+    anatomy: dict | None = None
 
     # --- the answer's fields, read through -------------------------------------------------------------
     @property
@@ -224,6 +228,8 @@ class CompareReport:
             out["one_split"] = self.one_split
         if self.baseline is not None:
             out["baseline"] = self.baseline
+        if self.anatomy is not None:
+            out["anatomy"] = self.anatomy
         out["conclusion"] = self.conclusion
         return out
 
@@ -248,7 +254,7 @@ class CompareReport:
             stopping=d.get("stopping"), split_quality=d.get("split_quality"), split=d.get("split"),
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
             baseline=d.get("baseline"),
-            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT))
+            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"))
 
     @classmethod
     def coerce(cls, report: CompareReport | BayesAnswer | Mapping[str, Any]) -> CompareReport:

@@ -24,7 +24,7 @@ from scipy import stats as sst
 from .metrics import linear_weights, ratios
 
 __all__ = ["cluster_cross_products", "PairedVariances", "paired_variances", "LAYOUTS", "PairedDifference",
-           "SeedMoments", "seed_moments",
+           "SeedMoments", "seed_moments", "ratio_posterior",
            "paired_difference", "paired_difference_from_moments", "paired_differences", "seed_variance"]
 
 #: column layouts of one system's counts in a fold's cluster vector: all three counts, or what F1 needs
@@ -905,3 +905,43 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
                     p = replace(p, var_seed=seed_variance(sa, sb, metric) if seeds else None)
                 out[(a, b)][metric] = replace(p, cluster_unit=cluster_unit)
     return out
+
+
+def ratio_posterior(fold_counts: Sequence[np.ndarray], fold_clusters: Sequence[np.ndarray], m: int,
+                    metric: str = "recall", cluster_unit: str = "sentences") -> PairedDifference:
+    """The posterior of one system's pooled ratio over 2m folds, with the parts of a difference's posterior.
+
+    The ratio's error has the same three parts as a difference's — new text (the clusters), other training sets
+    (a split's two folds), the models' own noise (the splits' spread) — so it is the difference against a system
+    with no counts, whose ratio is 0 and which adds nothing. Used for shares such as an error kind's per gold
+    chunk (``metric="recall"`` on ``[kind, 0, rest]`` counts).
+
+    Parameters
+    ----------
+    fold_counts : sequence of 2m (n_f, 3) arrays
+        TP, FP, FN of every test sentence of each fold, in split order.
+    fold_clusters : sequence of 2m int arrays
+        The cluster of every test sentence of each fold, one numbering for all folds.
+    m : int
+        Number of splits.
+    metric : {"precision", "recall", "f1"}
+        The ratio.
+    cluster_unit : {"documents", "sentences"}
+        What the clusters are.
+
+    Returns
+    -------
+    PairedDifference
+        Its ``estimate`` is the pooled ratio; ``interval`` and ``sd`` as for a difference.
+
+    Examples
+    --------
+    >>> c = [np.array([[1, 0, 1], [0, 0, 2], [2, 0, 0]])] * 2     # 3 of 6 gold chunks of a kind, per fold
+    >>> p = ratio_posterior(c, [np.arange(3), np.arange(3, 6)], m=1)
+    >>> round(p.estimate, 3), p.sd > 0
+    (0.5, True)
+    """
+    counts = [np.asarray(x, dtype=np.int64).reshape(-1, 3) for x in fold_counts[: 2 * m]]
+    zero = [np.zeros_like(x) for x in counts]
+    return paired_differences({"": zero, "x": counts}, fold_clusters, m, metrics=(metric,),
+                              cluster_unit=cluster_unit)[("", "x")][metric]

@@ -1,0 +1,124 @@
+"""The error anatomy of a comparison: how each system is wrong, and which kinds of error B removes or adds.
+
+Every gold chunk is correct, of the wrong type (same boundaries), of the wrong boundary (same type), wrong in
+both, or missed; every predicted chunk is correct, wrong in one of the three ways, or spurious
+(:mod:`textbcv.scoring.modes`, matched as conlleval matches them). Each kind's share — per gold chunk, and
+per predicted chunk for the spurious ones — is pooled over the 2m folds, with a credible interval whose
+error has the three parts of a difference's (new text, other training sets, the models' own noise:
+:func:`textbcv.stats.paired.ratio_posterior`); for a pair, the share's difference B − A is paired on the
+same test sentences (:func:`textbcv.stats.paired.paired_differences`), with P(B has more of it).
+
+Examples
+--------
+>>> import numpy as np
+>>> rec = {"sentence_counts": [[1, 0, 0], [0, 1, 1]], "modes": {"sentences": {"1": [0] * 20 + [0, 1, 0, 0, 0, 0]}}}
+>>> sentence_anatomy_of(rec).tolist()
+[[1, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from textbcv.scoring.modes import ANATOMY, KINDS, MODES
+from textbcv.stats.paired import paired_differences, ratio_posterior
+
+__all__ = ["anatomy_section", "sentence_anatomy_of", "ERROR_KINDS"]
+
+#: The kinds of a chunk's outcome the section reports, and what each share is of.
+ERROR_KINDS = {kind: ("predicted" if kind == "spurious" else "gold") for kind in ANATOMY}
+
+
+def sentence_anatomy_of(record: Mapping) -> np.ndarray:
+    """Per test sentence of a fold record, its six anatomy counts (:data:`textbcv.scoring.modes.ANATOMY`).
+
+    Parameters
+    ----------
+    record : mapping
+        A fold record with ``sentence_counts`` and ``modes``.
+
+    Returns
+    -------
+    ndarray of shape (n, 6), int64
+        Sentences whose outcome their conlleval counts imply get ``[TP, 0, 0, 0, FN, FP]``; the others the
+        counts the record keeps.
+    """
+    sc = np.asarray(record["sentence_counts"], dtype=np.int64).reshape(-1, 3)
+    tp, fp, fn = sc[:, 0], sc[:, 1], sc[:, 2]
+    zero = np.zeros_like(tp)
+    out = np.stack([tp, zero, zero, zero, fn, fp], axis=1)
+    width = len(MODES) * len(KINDS)
+    for k, values in (record.get("modes") or {}).get("sentences", {}).items():
+        out[int(k)] = np.asarray(values[width:], dtype=np.int64)
+    return out
+
+
+def _pseudo(anatomy: np.ndarray, kind: str) -> np.ndarray:
+    """[kind, 0, rest] per sentence: the kind's share as a recall (its count over gold, or predicted, chunks)."""
+    k = anatomy[:, ANATOMY.index(kind)]
+    if ERROR_KINDS[kind] == "gold":
+        base = anatomy[:, :5].sum(axis=1)  # correct, three wrongs, missed
+    else:
+        base = anatomy[:, [0, 1, 2, 3, 5]].sum(axis=1)  # correct, three wrongs, spurious
+    return np.stack([k, np.zeros_like(k), base - k], axis=1)
+
+
+def anatomy_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapping | None,
+                    alpha: float = 0.05) -> dict | None:
+    """The report's ``anatomy`` block: per system the counts and shares of every error kind with their
+    intervals, and per pair the paired difference of every share.
+
+    Parameters
+    ----------
+    records : mapping
+        Fold records by ``(system, split, direction)``, with ``sentence_counts`` and ``modes``.
+    names : sequence of str
+        The systems, in input order.
+    m : int
+        Number of splits (the first 2m folds are used).
+    clusters : mapping or None
+        :func:`textbcv.comparison.design_effects.fold_clusters`' answer (``ids`` per fold, ``clusters``).
+    alpha : float
+        The intervals hold 1 − alpha.
+
+    Returns
+    -------
+    dict or None
+        ``systems`` (name → ``gold``, ``predicted``, ``counts`` and ``shares``: kind → ``share``, ``ci``),
+        ``pairs`` (a list of ``a``, ``b``, ``kind``, ``estimate``, ``ci``, ``p_b_more``), ``cluster_unit`` and
+        ``level``; None when a fold has no modes (a run of an earlier version) or its test sentences are unknown.
+    """
+    folds = [(j, k) for j in range(m) for k in (0, 1)]
+    ids = (clusters or {}).get("ids")
+    if not ids or any((j, k) not in ids for j, k in folds):
+        return None
+    if any("modes" not in records[(n, j, k)] or "sentence_counts" not in records[(n, j, k)]
+           for n in names for j, k in folds):
+        return None
+    unit = (clusters or {}).get("clusters", "sentences")
+    groups = [np.asarray(ids[f], dtype=np.int64) for f in folds]
+    anatomy = {n: [sentence_anatomy_of(records[(n, j, k)]) for j, k in folds] for n in names}
+    systems: dict = {}
+    for n in names:
+        total = np.sum([a.sum(axis=0) for a in anatomy[n]], axis=0)
+        counts = dict(zip(ANATOMY, (int(x) for x in total)))
+        shares = {}
+        for kind in ANATOMY:
+            p = ratio_posterior([_pseudo(a, kind) for a in anatomy[n]], groups, m, "recall", unit)
+            lo, hi = p.interval(alpha)
+            shares[kind] = {"share": p.estimate, "ci": [max(0.0, lo), min(1.0, hi)]}
+        systems[n] = {"gold": int(total[:5].sum()), "predicted": int(total[[0, 1, 2, 3, 5]].sum()),
+                      "counts": counts, "shares": shares}
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            for kind in ANATOMY:
+                p = paired_differences({a: [_pseudo(x, kind) for x in anatomy[a]],
+                                        b: [_pseudo(x, kind) for x in anatomy[b]]},
+                                       groups, m, metrics=("recall",), cluster_unit=unit)[(a, b)]["recall"]
+                lo, hi = p.interval(alpha)
+                pairs.append({"a": a, "b": b, "kind": kind, "estimate": p.estimate, "ci": [lo, hi],
+                              "p_b_more": p.prob_better()["p_b_better"]})
+    return {"systems": systems, "pairs": pairs, "cluster_unit": unit, "level": 1 - alpha}
