@@ -61,9 +61,11 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "CRF_ALGORITHMS", "unit_note", "option_notes",
-           "EVIDENCE"]
+__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "CRF_ALGORITHMS", "MATCHING_MODES", "unit_note",
+           "option_notes", "EVIDENCE"]
 
+#: The matching modes of chunk scoring (:mod:`textbcv.scoring.modes`), conlleval's strict first.
+MATCHING_MODES = ("strict", "exact", "partial", "type")
 #: crfsuite's training algorithms (lbfgs, the default, draws no random numbers; the others shuffle the training
 #: sequences and take a training seed).
 CRF_ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")

@@ -116,6 +116,10 @@ def register(sub) -> None:
     p.add_argument("--chunk-types", type=csv_names, metavar="TYPE[,TYPE...]",
                    help="score only chunks of these types, e.g. ORG,PER (default: every type)")
     p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
+    p.add_argument("--mode", choices=defaults.MATCHING_MODES, default="strict",
+                   help="matching mode of the report: strict (boundaries and type, conlleval's; default), exact "
+                        "(boundaries), partial (overlap, half credit unless exact), type (type and overlap); every "
+                        "run records all four, and `textbcv report RUN --mode` redraws another")
     p.add_argument("--c1", type=float, help="CRF L1 regularisation (default 0.1)")
     p.add_argument("--c2", type=float, help="CRF L2 regularisation (default 0.1)")
     p.add_argument("--max-iterations", type=int, help="CRF training iterations (default 100)")
@@ -211,7 +215,7 @@ def options_from_args(args: argparse.Namespace):
         stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=rope, variant=args.variant,
         difference=args.difference, rho1=args.rho1, rho2=args.rho2,
         seed=seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
-        untyped=args.untyped, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations,
+        untyped=args.untyped, mode=args.mode, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations,
         algorithm=args.algorithm, train_seed=args.train_seed, train_seeds=args.train_seeds,
         heldout=tuple(args.heldout))
 

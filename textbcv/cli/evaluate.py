@@ -57,6 +57,10 @@ def register(sub) -> None:
     p.add_argument("--chunk-types", type=csv_names, metavar="TYPE[,TYPE...]",
                    help="score only chunks of these types, e.g. ORG,PER (default: every type)")
     p.add_argument("--untyped", action="store_true", help="score chunk boundaries only (types dropped)")
+    p.add_argument("--mode", choices=defaults.MATCHING_MODES, default="strict",
+                   help="matching mode of the report: strict (boundaries and type, conlleval's; default), exact "
+                        "(boundaries), partial (overlap, half credit unless exact), type (type and overlap); every "
+                        "run records all four, and `textbcv report RUN --mode` redraws another")
     p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
     p.add_argument("--quiet", action="store_true", help="do not print the report")
     p.add_argument("--out", required=True,
@@ -90,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                              rope=rope_fraction(args.rope), threshold=args.threshold,
                              variant=args.variant, difference=args.difference, rho1=args.rho1, rho2=args.rho2,
                              chunk_types=args.chunk_types,
-                             untyped=args.untyped,
+                             untyped=args.untyped, mode=args.mode,
                              heldout=tuple(args.heldout))
     options.validate()
     given = None

@@ -14,6 +14,7 @@ import re
 import sys
 from pathlib import Path
 
+from textbcv import defaults
 from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, check_threshold, rope_fraction, rope_warning
 from textbcv.errors import InputError
 
@@ -43,7 +44,15 @@ def register(sub) -> None:
                    help=THRESHOLD_HELP.replace("(default 0.95;", "(default: the run's own;"))
     p.add_argument("--rope", type=float, default=None, metavar="POINTS",
                    help=ROPE_HELP.replace("(default: none)", "(default: the run's own; 0 removes it)"))
-    p.add_argument("--no-plots", action="store_true", help="with --threshold or --rope: do not redraw the plots")
+    p.add_argument("--mode", choices=defaults.MATCHING_MODES, default=None,
+                   help="redraw the whole report in this matching mode (strict, exact, partial, type) from the "
+                        "folds' records into a what-if-mode-MODE folder; nothing is trained, the run's own report "
+                        "stays")
+    p.add_argument("--corpus", nargs="+", metavar="FILE", default=None,
+                   help="with --mode: the run's corpus files, when they are no longer where the report says (they "
+                        "must be the corpus the run split)")
+    p.add_argument("--no-plots", action="store_true",
+                   help="with --threshold, --rope or --mode: do not redraw the plots")
     p.set_defaults(func=run)
 
 
@@ -158,7 +167,13 @@ def run(args: argparse.Namespace) -> int:
         :func:`textbcv.cli.main` prints and ends with exit status 2.
     """
     out = Path(args.dir)
-    from textbcv.comparison.redraw import redraw, rewrite  # here, not at the top: `textbcv --help` stays fast
+    from textbcv.comparison.redraw import redraw, redraw_mode, rewrite  # here: `textbcv --help` stays fast
+
+    if args.corpus and args.mode is None:
+        raise InputError("--corpus applies with --mode")
+    if args.mode is not None and (args.threshold is not None or args.rope is not None):
+        raise InputError("--mode redraws the report under the run's own rule: give --threshold or --rope to a second "
+                         "`textbcv report` on the what-if-mode folder")
 
     if args.redraw:
         _, where = redraw(out)
@@ -179,8 +194,14 @@ def run(args: argparse.Namespace) -> int:
             from textbcv.errors import warn
 
             warn(rope_note)
+    elif args.mode is not None:
+        _, where = redraw_mode(out, args.mode, corpus=args.corpus, plots=not args.no_plots)
+        print(f"textbcv: the report in matching mode {args.mode} is in {where}/ (report.json, report.md, report.tex"
+              + ("" if args.no_plots else " and the plots") + f"); the run's own report in {out}/ is unchanged",
+              file=sys.stderr)
+        out = where
     elif args.no_plots:
-        raise InputError("--no-plots applies only when --threshold or --rope redraws the report")
+        raise InputError("--no-plots applies only when --threshold, --rope or --mode redraws the report")
     if args.markdown:
         sys.stdout.write(read_report_md(out))
     else:

@@ -114,7 +114,8 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``.
 
     ``clusters`` (:func:`textbcv.comparison.design_effects.fold_clusters`) groups the test sentences for the
-    ``clustered`` variant (default: every sentence its own cluster).
+    ``clustered`` variant (default: every sentence its own cluster). The counts are those of ``options.mode``
+    (:meth:`textbcv.folds.store.FoldStore.in_mode`).
 
     Parameters
     ----------
@@ -135,6 +136,7 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     FoldsAnswer
         The design effects are set whenever every fold has per-sentence counts (or the variant is ``clustered``).
     """
+    store = store.in_mode(getattr(options, "mode", "strict"))
     counts = {n: store.counts(n, m) for n in names}
     have = all("sentence_counts" in store.records[(n, j, k)] for n in names for j in range(m) for k in (0, 1))
     # measured whenever the folds allow (the report shows it, `textbcv test RUN` reuses it); needed by "clustered"
@@ -207,6 +209,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         With its conclusion (:func:`textbcv.report.verdicts.conclusion`).
     """
     a = answer if answer is not None else answer_for(store, names, m, options, clusters)
+    strict, store = store, store.in_mode(options.mode)  # the report's counts are its mode's; the anatomy is strict's
     meta = {
         "textbcv": __version__,
         "task": options.task,
@@ -220,7 +223,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     if imported is not None:
         meta["imported"] = imported
     held = None
-    if heldout:
+    if heldout and options.mode == "strict":  # held-out files are scored in strict only
         sets = {h.name: {**h.info(), "duplicate": np.flatnonzero(h.duplicate).tolist()} for h in heldout}
         held = heldout_section(store.records, names, m, sets, a.answer, seed=options.seed, alpha=options.alpha)
     report = CompareReport(
@@ -229,7 +232,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         design_effects=a.design_effects, design_effect_folds=a.design_effect_folds, stopping=stopping,
         split_quality=split_quality, split=split, meta=meta, run=run, heldout=held,
         one_split=one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha),
-        baseline=baseline, anatomy=anatomy_section(store.records, names, m, clusters, alpha=options.alpha))
+        baseline=baseline, anatomy=anatomy_section(strict.records, names, m, clusters, alpha=options.alpha))
     return _with_conclusion(report)
 
 

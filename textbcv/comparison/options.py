@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from textbcv import defaults
 from textbcv.defaults import CRF_ALGORITHMS
 from textbcv.errors import InputError
+from textbcv.scoring.modes import MODES
 from textbcv.stats.bayes import THRESHOLD
 from textbcv.stats.compare import ALL_VARIANTS
 from textbcv.stats.sequential import STOP_RULES
@@ -96,6 +97,11 @@ class CompareOptions:
         needs ``"bcv"``.
     heldout : tuple of str
         Independent test files every fold model also tags (no file twice); default none.
+    mode : {"strict", "exact", "partial", "type"}
+        The matching mode the report is in (:mod:`textbcv.scoring.modes`); default ``"strict"`` (conlleval's).
+        Every run records all four, so ``textbcv report RUN --mode`` redraws another without training.
+        ``partial`` counts a half credit as one unit of doubled counts, which leaves every ratio and the
+        clustered count factor unchanged; it needs ``variant="clustered"``.
     """
 
     task: str = "ner"
@@ -125,6 +131,7 @@ class CompareOptions:
     train_seeds: int = 1
     split_method: str = "bcv"
     heldout: tuple[str, ...] = ()
+    mode: str = "strict"
 
     def validate(self) -> None:
         """Raise :class:`InputError` for an impossible option (before anything is read or trained).
@@ -181,6 +188,11 @@ class CompareOptions:
             fail(f"rope must lie in [0, 1) as a fraction of the metric (0.005 is half a point), got {self.rope}")
         if self.variant not in ALL_VARIANTS:
             fail(f"variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})", "variant")
+        if self.mode not in MODES:
+            fail(f"mode: unknown matching mode {self.mode!r} (modes: {', '.join(MODES)})", "mode")
+        if self.mode == "partial" and self.variant != "clustered":
+            fail(f'{{mode}}="partial" counts half credits as doubled counts, which only the clustered count factor '
+                 f'measures for what they are: use {{variant}}="clustered", not {self.variant!r}', "mode", "variant")
         if self.difference not in DIFFERENCES:
             fail(f"difference: unknown basis {self.difference!r} (choose {' or '.join(DIFFERENCES)})", "difference")
         if self.variant == "rho":

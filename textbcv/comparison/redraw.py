@@ -2,26 +2,35 @@
 
 :func:`redraw` recomputes the one-split section from the run's fold records; :func:`rewrite`
 recomputes the decisions under another threshold or rope (from the fold counts, checked against
-``folds.jsonl``) into a folder of their own (``what-if-...``), leaving what the run said as it was.
+``folds.jsonl``) and :func:`redraw_mode` the whole report in another matching mode, each into a folder of
+their own (``what-if-...``), leaving what the run said as it was.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 from textbcv._io import load_json
-from textbcv.comparison.assembly import rerender
+from textbcv.comparison.assembly import assemble_report, rerender
+from textbcv.comparison.design_effects import fold_clusters
 from textbcv.comparison.onesplit import one_split_section
+from textbcv.comparison.options import CompareOptions
+from textbcv.corpus import read_corpus
+from textbcv.corpus.transform import prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.counts import check_report_counts
 from textbcv.folds.foldfile import read_fold_records
 from textbcv.folds.run_dir import RunDir
-from textbcv.folds.store import fold_key
+from textbcv.folds.store import FoldStore, fold_key
 from textbcv.report.files import write_report_files
 from textbcv.report.model import load_report
+from textbcv.split import load_splits
 
-__all__ = ["redraw", "rewrite", "what_if_name", "write_into_folder"]
+__all__ = ["redraw", "rewrite", "redraw_mode", "what_if_name", "write_into_folder"]
 
 
 def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
@@ -172,3 +181,73 @@ def write_into_folder(run: RunDir, name: str, report: dict, plots: bool) -> Path
         raise InputError(f"{name}/ was not made by textbcv; move it away to redraw the report there",
                          file=str(where.path))
     return _write_claimed(where, report, plots)
+
+
+def redraw_mode(out_dir: str | os.PathLike, mode: str, corpus: Sequence[str] | None = None,
+                plots: bool = True) -> tuple[dict, Path]:
+    """The report of a finished run in another matching mode, from its fold records (nothing is trained), written
+    into the run's folder ``what-if-mode-MODE``; the run's own report is left as it is.
+
+    Every fold record holds the counts of every mode (``folds.jsonl``'s ``modes``). The paired posteriors need
+    which test sentences share a document, so the corpus is read again: from the paths the report records, or
+    from ``corpus`` when it has moved; either must be the corpus the run split (its sentences' fingerprints).
+
+    Parameters
+    ----------
+    out_dir : str or path-like
+        The finished run's directory (``report.json``, ``folds.jsonl``, ``splits.json``).
+    mode : {"strict", "exact", "partial", "type"}
+        The matching mode to report in.
+    corpus : sequence of str, optional
+        The corpus files, when they are no longer where the report says.
+    plots : bool
+        Draw the PNG plots too; default True.
+
+    Returns
+    -------
+    report : dict
+        The new ``report.json`` content.
+    folder : Path
+        ``out_dir/what-if-mode-MODE``.
+
+    Raises
+    ------
+    InputError
+        For an unknown mode, a run without modes (an earlier version), a corpus that cannot be read or is not the
+        run's, or report counts that differ from ``folds.jsonl``'s.
+    """
+    run = RunDir(out_dir)
+    report = load_report(run)
+    check_report_counts(run, report)
+    meta = report["meta"]
+    known = {f.name for f in fields(CompareOptions)}
+    o: dict[str, Any] = {k: (tuple(v) if isinstance(v, list) else v) for k, v in meta["options"].items() if k in known}
+    options = CompareOptions(**{**o, "mode": mode})
+    options.validate()
+    run.require("folds.jsonl", "splits.json", prefix="--mode: ")
+    c = meta["corpus"]
+    files = list(corpus) if corpus else [f["path"] for f in c["files"]]
+    read = c.get("read") or {}
+    try:
+        raw = read_corpus(files, format=c.get("format"), columns=read.get("columns"), scheme=read.get("scheme"),
+                          encoding=read.get("encoding") or "utf-8")
+    except InputError as e:
+        if corpus:
+            raise
+        raise InputError(f"--mode needs the run's corpus to know its documents, and it cannot be read where the "
+                         f"report says ({e.message}); give it with --corpus FILE", file=e.file, line=e.line) from None
+    splits = load_splits(run.splits)
+    splits.check_corpus(raw, file=str(run.splits))
+    prepared = prepare_corpus(raw, options.task)
+    store = FoldStore(run.folds)
+    names = list(options.systems)
+    m = int(report["m"])
+    missing = [k for k in store.records if "modes" not in store.records[k]]
+    if missing:
+        raise InputError("the run's folds hold no matching modes (a run of an earlier textbcv version): only strict "
+                         "can be reported; run the comparison again", file=str(run.folds))
+    new = assemble_report(store, names, m, options, report.get("split_quality"), c, meta.get("systems") or [],
+                          report.get("stopping") or {}, report.get("run") or {}, imported=meta.get("imported"),
+                          split=report.get("split"), splits_path=meta.get("splits"),
+                          clusters=fold_clusters(splits, prepared), baseline=report.get("baseline")).to_dict()
+    return new, write_into_folder(run, f"what-if-mode-{mode}", new, plots=plots)

@@ -30,7 +30,6 @@ import numpy as np
 
 from textbcv._io import MAX_COUNT, _show, dumps_json, load_json_lines
 from textbcv.errors import InputError
-from textbcv.scoring.modes import ANATOMY, KINDS, MODES
 
 __all__ = ["read_fold_records", "check_fold_record", "check_sentence_counts", "fold_line"]
 
@@ -101,6 +100,8 @@ def _check_modes(obj: dict, file: str, line: int) -> None:
     """A record's ``"modes"``: every mode's five counts and the anatomy's six, non-negative integers, strict's
     adding up to ``counts.overall`` (correct = TP, correct + incorrect + spurious = TP + FP, correct + incorrect +
     missed = TP + FN), and the differing sentences as 26 integers each."""
+    from textbcv.scoring.modes import ANATOMY, KINDS, MODES  # here: `textbcv --help` does not load the scoring stage
+
     modes = obj["modes"]
     what = ('"modes" must hold "totals" (each of strict, exact, partial, type: five counts), "anatomy" (six) and '
             '"sentences"')

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+
+import numpy as np
 
 from textbcv._io import append_line, atomic_write
 from textbcv.errors import InputError
 from textbcv.folds.foldfile import fold_line
+from textbcv.scoring.modes import sentence_mode_counts
 
-__all__ = ["FoldStore", "fold_key"]
+__all__ = ["FoldStore", "fold_key", "records_in_mode"]
 
 
 def fold_key(record: dict) -> tuple[str, int, int]:
@@ -87,6 +90,27 @@ class FoldStore:
                              file=e.file, line=e.line, param="out") from None
         for _, rec in records:
             self.records[fold_key(rec)] = rec
+
+    def in_mode(self, mode: str) -> FoldStore:
+        """This store's records as they score in matching ``mode`` (:func:`records_in_mode`), in memory: a view for
+        the report, never written.
+
+        Parameters
+        ----------
+        mode : {"strict", "exact", "partial", "type"}
+            The matching mode.
+
+        Returns
+        -------
+        FoldStore
+            This store itself for ``"strict"``, else a new one with the same path.
+        """
+        if mode == "strict":
+            return self
+        view = FoldStore.__new__(FoldStore)
+        view.path = self.path
+        view.records = records_in_mode(self.records, mode)
+        return view
 
     @property
     def done(self) -> set[tuple[str, int, int]]:
@@ -201,3 +225,46 @@ def strip_run(records: Iterable[dict]) -> list[dict]:
         Shallow copies of the records without their ``run`` key.
     """
     return [{k: v for k, v in r.items() if k != "run"} for r in records]
+
+
+def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> dict[tuple[str, int, int], dict]:
+    """Fold records as they score in matching ``mode`` (:mod:`textbcv.scoring.modes`): overall and per-sentence
+    counts of the mode, from each record's ``modes``.
+
+    ``strict`` returns the records as they are. In another mode the per-type counts, the held-out files' counts
+    and the seeds' own counts (kept in strict only) are left out, and ``partial``'s half credits are counted as
+    whole units of doubled counts (every ratio is unchanged; the clustered count factor, which measures the
+    counts' own variance, too).
+
+    Parameters
+    ----------
+    records : mapping
+        Fold records by ``(system, split, direction)``, with ``sentence_counts`` and ``modes``.
+    mode : {"strict", "exact", "partial", "type"}
+        The matching mode.
+
+    Returns
+    -------
+    dict
+        New records (the originals are not changed).
+
+    Raises
+    ------
+    InputError
+        When a record has no ``modes`` (a run of an earlier textbcv version: its modes were not recorded).
+    """
+    if mode == "strict":
+        return dict(records)
+    scale = 2 if mode == "partial" else 1
+    out = {}
+    for key, rec in records.items():
+        if "modes" not in rec or "sentence_counts" not in rec:
+            raise InputError(f"fold {key}: no matching modes recorded (a run of an earlier textbcv version): only "
+                             "the strict mode can be reported", param="mode")
+        per = np.rint(scale * sentence_mode_counts(rec["sentence_counts"], rec["modes"], mode)).astype(np.int64)
+        tp, fp, fn = (int(x) for x in per.sum(axis=0))
+        new = {k: v for k, v in rec.items() if k not in ("seed_counts", "seed_sentence_counts", "heldout")}
+        new["counts"] = {"overall": {"tp": tp, "fp": fp, "fn": fn}, "types": {}}
+        new["sentence_counts"] = per.tolist()
+        out[key] = new
+    return out

@@ -80,6 +80,11 @@ __all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "
 
 METRICS = ("precision", "recall", "f1")
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
+#: How the setup names a matching mode other than strict.
+MODE_WORDS = {"exact": "exact (a predicted chunk is right when its boundaries are, whatever its type)",
+              "partial": "partial (an overlap earns half a credit, an exact boundary match a whole one, whatever the "
+                         "type; half credits counted as whole units of doubled counts)",
+              "type": "type (a predicted chunk is right when its type is and it overlaps the gold chunk)"}
 def _ci(ci) -> str:
     return f"[{pct(ci[0])}, {pct(ci[1])}]"
 
@@ -198,6 +203,10 @@ def setup_markdown(report: Report) -> list[str]:
     rope = (f"; rope ±{points(r)} (--rope {r:g}: percentage points of the metric, F1 points for F1)"
             if r is not None else "; no rope (--rope, in points, adds one)")
     out.append(f"- Decision: {short_rule(report)} (--threshold {threshold_of(report):g}){rope}.")
+    mode = (meta.get("options") or {}).get("mode", "strict")
+    if mode != "strict":
+        out.append(f"- Matching: {MODE_WORDS[mode]} (--mode {mode}), not conlleval's strict matching; per-type and "
+                   "held-out scores, and each seed's own counts, are strict only and left out.")
     out.append(f"- textbcv {report.version}.")
     imported = meta.get("imported")
     if imported:

@@ -308,6 +308,8 @@ def reproduce_command(report: Report, out: str = "rerun") -> str | None:
         words += ["--chunk-types", _q(",".join(o["chunk_types"]))]
     if o.get("untyped"):
         words.append("--untyped")
+    if o.get("mode", "strict") != "strict":
+        words += ["--mode", o["mode"]]
     if not imported:
         for k in ("c1", "c2", "max_iterations", "algorithm", "train_seed", "train_seeds"):
             if o.get(k) is not None and not (k == "train_seeds" and o[k] == 1):

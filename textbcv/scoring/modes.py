@@ -44,11 +44,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from textbcv.defaults import MATCHING_MODES
+
 __all__ = ["MODES", "KINDS", "ANATOMY", "sentence_modes", "mode_counts", "mode_tp_fp_fn", "sentence_anatomy",
            "anatomy_counts", "mode_record", "sentence_mode_counts", "sum_mode_records"]
 
 #: The matching modes, in the order of :func:`sentence_modes`' rows.
-MODES = ("strict", "exact", "partial", "type")
+MODES = MATCHING_MODES
 #: The kinds of outcome, in the order of its columns.
 KINDS = ("correct", "incorrect", "partial", "missed", "spurious")
 #: The error anatomy's kinds, in the order of :func:`sentence_anatomy`.

@@ -1,0 +1,89 @@
+"""Reports in a matching mode: ``compare --mode M`` and ``report RUN --mode M`` (a redraw of a strict run, nothing
+trained) give the same report; strict redrawn is the run's own; what cannot be honoured is refused in one line."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from textbcv.cli import main
+from textbcv.corpus import read_corpus, write_conll
+from textbcv.corpus.bundled import bundled_corpora
+
+FAST = ["--task", "ner", "--systems", "iob2,iobes", "--m", "2", "--max-iterations", "5", "--quiet", "--no-plots"]
+
+
+def _same(a: dict, b: dict) -> None:
+    a, b = dict(a), dict(b)
+    for d in (a, b):
+        d.pop("run", None)
+    assert a == b
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("modes")
+    corpus = d / "ner.conll"
+    write_conll(read_corpus(bundled_corpora()["ner"])[:600], corpus)
+    assert main(["compare", str(corpus), *FAST, "--out", str(d / "strict")]) == 0
+    assert main(["compare", str(corpus), *FAST, "--mode", "partial", "--out", str(d / "partial")]) == 0
+    return d, corpus
+
+
+def test_report_mode_redraws_what_compare_mode_reports(runs, capsys):
+    d, _ = runs
+    assert main(["report", str(d / "strict"), "--mode", "partial", "--no-plots"]) == 0
+    assert "matching mode partial is in" in capsys.readouterr().err
+    redrawn = json.loads((d / "strict" / "what-if-mode-partial" / "report.json").read_text(encoding="utf-8"))
+    direct = json.loads((d / "partial" / "report.json").read_text(encoding="utf-8"))
+    _same(redrawn, direct)
+    assert direct["meta"]["options"]["mode"] == "partial"
+    assert "--mode partial" in (d / "partial" / "report.md").read_text(encoding="utf-8")
+    # half credits: partial F1 is above strict's, and no fewer chunks are right
+    strict = json.loads((d / "strict" / "report.json").read_text(encoding="utf-8"))
+    for n in ("iob2", "iobes"):
+        assert direct["systems"][n]["f1"]["mean"] >= strict["systems"][n]["f1"]["mean"]
+    # the run's own report is untouched; strict redrawn is the run's own report
+    assert main(["report", str(d / "strict"), "--mode", "strict", "--no-plots"]) == 0
+    again = json.loads((d / "strict" / "what-if-mode-strict" / "report.json").read_text(encoding="utf-8"))
+    _same(again, strict)
+
+
+@pytest.mark.parametrize("mode", ["exact", "type"])
+def test_every_mode_redraws(runs, mode):
+    d, _ = runs
+    assert main(["report", str(d / "strict"), "--mode", mode, "--no-plots"]) == 0
+    r = json.loads((d / "strict" / f"what-if-mode-{mode}" / "report.json").read_text(encoding="utf-8"))
+    assert r["meta"]["options"]["mode"] == mode and r["per_type"] == {n: {} for n in ("iob2", "iobes")}
+
+
+def test_a_moved_corpus_is_named_or_given(runs, tmp_path, capsys):
+    d, corpus = runs
+    run = tmp_path / "run"
+    shutil.copytree(d / "strict", run, ignore=shutil.ignore_patterns("what-if-*"))
+    moved = tmp_path / "moved.conll"
+    report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    report["meta"]["corpus"]["files"][0]["path"] = str(tmp_path / "gone.conll")
+    (run / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["report", str(run), "--mode", "exact", "--no-plots"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "give it with --corpus FILE" in err
+    shutil.copy(corpus, moved)
+    assert main(["report", str(run), "--mode", "exact", "--no-plots", "--corpus", str(moved)]) == 0
+    other = tmp_path / "other.conll"
+    write_conll(read_corpus(bundled_corpora()["ner"])[1:601], other)
+    assert main(["report", str(run), "--mode", "type", "--no-plots", "--corpus", str(other)]) == 2
+
+
+def test_refusals_before_any_work(runs, tmp_path, capsys):
+    d, corpus = runs
+    assert main(["compare", str(corpus), *FAST, "--mode", "partial", "--variant", "thesis",
+                 "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--mode partial" in err and "--variant clustered" in err
+    assert not (tmp_path / "x").exists()
+    assert main(["report", str(d / "strict"), "--corpus", str(corpus)]) == 2
+    assert "--corpus applies with --mode" in capsys.readouterr().err
