@@ -87,3 +87,35 @@ def test_refusals_before_any_work(runs, tmp_path, capsys):
     assert not (tmp_path / "x").exists()
     assert main(["report", str(d / "strict"), "--corpus", str(corpus)]) == 2
     assert "--corpus applies with --mode" in capsys.readouterr().err
+
+
+def test_doubled_counts_leave_the_clustered_answer_as_it_is(runs):
+    """Partial mode counts half credits as whole units of doubled counts; the claim that this changes nothing
+    but the units: the same strict folds with every count doubled give the same intervals and P(B better)."""
+    import copy
+
+    from textbcv.comparison.assembly import answer_for
+    from textbcv.comparison.design_effects import fold_clusters
+    from textbcv.comparison.options import CompareOptions
+    from textbcv.corpus.transform import prepare_corpus
+    from textbcv.folds.store import FoldStore
+    from textbcv.split import load_splits
+
+    d, corpus = runs
+    store = FoldStore(d / "strict" / "folds.jsonl")
+    clusters = fold_clusters(load_splits(d / "strict" / "splits.json"), prepare_corpus(read_corpus(corpus), "ner"))
+    doubled = FoldStore.__new__(FoldStore)
+    doubled.path, doubled.records = store.path, {}
+    for key, rec in store.records.items():
+        rec = copy.deepcopy(rec)
+        rec["counts"]["overall"] = {k: 2 * v for k, v in rec["counts"]["overall"].items()}
+        rec["sentence_counts"] = [[2 * v for v in row] for row in rec["sentence_counts"]]
+        doubled.records[key] = rec
+    options = CompareOptions(systems=("iob2", "iobes"), m=2)
+    a = answer_for(store, ["iob2", "iobes"], 2, options, clusters).answer.to_dict()
+    b = answer_for(doubled, ["iob2", "iobes"], 2, options, clusters).answer.to_dict()
+    for n in ("iob2", "iobes"):
+        assert b["systems"][n]["f1"]["ci"] == pytest.approx(a["systems"][n]["f1"]["ci"], abs=1e-4)
+    for ca, cb in zip(a["comparisons"], b["comparisons"]):
+        assert cb["p_b_better"] == pytest.approx(ca["p_b_better"], abs=1e-9)
+        assert cb["difference"]["ci"] == pytest.approx(ca["difference"]["ci"], abs=1e-12)
