@@ -91,7 +91,9 @@ def test_refusals_before_any_work(runs, tmp_path, capsys):
 
 def test_doubled_counts_leave_the_clustered_answer_as_it_is(runs):
     """Partial mode counts half credits as whole units of doubled counts; the claim that this changes nothing
-    but the units: the same strict folds with every count doubled give the same intervals and P(B better)."""
+    but the units: the same strict folds with every count doubled give the same paired differences and P(B better),
+    and per-system intervals that move only by the prior's weight (one pseudo-count against doubled counts: here
+    under 1% of the interval's bounds, on a small, poorly trained run where the prior weighs most)."""
     import copy
 
     from textbcv.comparison.assembly import answer_for
@@ -115,7 +117,7 @@ def test_doubled_counts_leave_the_clustered_answer_as_it_is(runs):
     a = answer_for(store, ["iob2", "iobes"], 2, options, clusters).answer.to_dict()
     b = answer_for(doubled, ["iob2", "iobes"], 2, options, clusters).answer.to_dict()
     for n in ("iob2", "iobes"):
-        assert b["systems"][n]["f1"]["ci"] == pytest.approx(a["systems"][n]["f1"]["ci"], abs=1e-4)
+        assert b["systems"][n]["f1"]["ci"] == pytest.approx(a["systems"][n]["f1"]["ci"], rel=0.01)
     for ca, cb in zip(a["comparisons"], b["comparisons"]):
         assert cb["p_b_better"] == pytest.approx(ca["p_b_better"], abs=1e-9)
         assert cb["difference"]["ci"] == pytest.approx(ca["difference"]["ci"], abs=1e-12)

@@ -100,8 +100,9 @@ class CompareOptions:
     mode : {"strict", "exact", "partial", "type"}
         The matching mode the report is in (:mod:`textbcv.scoring.modes`); default ``"strict"`` (conlleval's).
         Every run records all four, so ``textbcv report RUN --mode`` redraws another without training.
-        ``partial`` counts a half credit as one unit of doubled counts, which leaves every ratio and the
-        clustered count factor unchanged; it needs ``variant="clustered"``.
+        ``partial`` counts a half credit as one unit of doubled counts, which leaves every ratio, the paired
+        differences and the clustered count factor unchanged (only the prior's single pseudo-count weighs half as
+        much); it needs ``variant="clustered"``.
     """
 
     task: str = "ner"
