@@ -159,3 +159,34 @@ def test_every_fold_of_a_real_run_records_nervaluates_counts(shared, corpus, enc
         wrong = a["wrong type"] + a["wrong boundary"] + a["wrong both"]
         assert (a["correct"] + wrong + a["spurious"], a["correct"] + wrong + a["missed"]) == (
             o["tp"] + o["fp"], o["tp"] + o["fn"])
+
+
+def test_score_modes_on_a_conlleval_file(tmp_path, capsys):
+    """``textbcv score FILE --modes``: strict is the conlleval report's counts, every mode nervaluate's."""
+    import json
+
+    from textbcv.cli import main
+    from textbcv.corpus.conlleval import read_conlleval
+    from textbcv.schemes import decode
+
+    rng = np.random.default_rng(5)
+    lines = []
+    for _ in range(60):
+        n = int(rng.integers(2, 9))
+        gold = [str(rng.choice(["O", "B-PER", "I-PER", "B-LOC", "I-LOC"])) for _ in range(n)]
+        pred = [t if rng.random() < 0.7 else str(rng.choice(["O", "B-PER", "I-PER", "B-LOC"])) for t in gold]
+        lines += [f"w{i} {g} {p}" for i, (g, p) in enumerate(zip(gold, pred))] + [""]
+    path = tmp_path / "pred.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["score", str(path), "--modes", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    o, strict = out["overall"], out["modes"]["strict"]
+    right, wrong = strict["correct"], strict["incorrect"]
+    assert (right, right + wrong + strict["spurious"], right + wrong + strict["missed"]) == (
+        o["tp"], o["tp"] + o["fp"], o["tp"] + o["fn"])
+    f = read_conlleval(path)
+    want = _oracle([decode(s.gold, "conlleval") for s in f.sentences],
+                   [decode(s.pred, "conlleval") for s in f.sentences])
+    assert [[out["modes"][m][k] for k in KINDS] for m in MODES] == want.tolist()
+    assert main(["score", str(path), "--modes"]) == 0
+    assert "matching modes (SemEval-2013" in capsys.readouterr().out

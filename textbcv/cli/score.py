@@ -75,7 +75,70 @@ def register(subparsers) -> None:
                    help="text encoding of FILE, e.g. latin-1 (default: utf-8)")
     p.add_argument("--json", action="store_true", help="print JSON (described in docs/formats.md) instead of "
                                                        "conlleval's report")
+    p.add_argument("--modes", action="store_true",
+                   help="also count every matching mode (strict, exact, partial, type: correct, incorrect, partial, "
+                        "missed, spurious, with P / R / F1) and the error anatomy")
     p.set_defaults(func=run)
+
+
+def modes_of(path: str, scheme: str, encoding: str) -> dict:
+    """The matching modes and error anatomy of a conlleval file, sentence by sentence (``score --modes``).
+
+    Parameters
+    ----------
+    path : str
+        The file (token ... gold predicted).
+    scheme : str
+        The scheme the tags are decoded with (``"conlleval"``: conlleval.pl's rules).
+    encoding : str
+        The file's text encoding.
+
+    Returns
+    -------
+    dict
+        ``modes``: mode → the five outcome counts and ``precision``, ``recall``, ``f1`` (percent, TP = correct +
+        ½ partial); ``anatomy``: the six anatomy counts.
+    """
+    from textbcv.corpus.conlleval import read_conlleval
+    from textbcv.schemes import decode
+    from textbcv.scoring.modes import ANATOMY, KINDS, MODES, anatomy_counts, mode_counts, mode_tp_fp_fn
+
+    f = read_conlleval(path, encoding=encoding)
+    gold = [decode(s.gold, scheme) for s in f.sentences]
+    pred = [decode(s.pred, scheme) for s in f.sentences]
+    rows = mode_counts(gold, pred).sum(axis=0)
+    out: dict = {"modes": {}, "anatomy": dict(zip(ANATOMY, (int(x) for x in anatomy_counts(gold, pred).sum(0))))}
+    for i, mode in enumerate(MODES):
+        tp, fp, fn = (float(x) for x in mode_tp_fp_fn(rows, mode))
+        p = 100 * tp / (tp + fp) if tp + fp else 0.0
+        r = 100 * tp / (tp + fn) if tp + fn else 0.0
+        out["modes"][mode] = {**dict(zip(KINDS, (int(x) for x in rows[i]))), "precision": round(p, 2),
+                              "recall": round(r, 2), "f1": round(2 * p * r / (p + r), 2) if p + r else 0.0}
+    return out
+
+
+def format_modes(modes: dict) -> str:
+    """The text of :func:`modes_of`: one line per mode, then the anatomy.
+
+    Parameters
+    ----------
+    modes : dict
+        :func:`modes_of`'s answer.
+
+    Returns
+    -------
+    str
+        The lines, ending in a newline.
+    """
+    lines = ["", "matching modes (SemEval-2013; TP = correct + 1/2 partial):",
+             f"{'mode':8} {'correct':>8} {'incorrect':>9} {'partial':>8} {'missed':>7} {'spurious':>8}  "
+             f"{'precision':>9} {'recall':>7} {'FB1':>6}"]
+    for mode, x in modes["modes"].items():
+        lines.append(f"{mode:8} {x['correct']:8d} {x['incorrect']:9d} {x['partial']:8d} {x['missed']:7d} "
+                     f"{x['spurious']:8d}  {x['precision']:8.2f}% {x['recall']:6.2f}% {x['f1']:6.2f}")
+    a = modes["anatomy"]
+    lines.append("error anatomy (strict matches): " + ", ".join(f"{k} {v}" for k, v in a.items()))
+    return "\n".join(lines) + "\n"
 
 
 _TAG = re.compile(r"O|[A-Za-z]{1,2}([-_].+)?|.+[-_][A-Za-z]{1,2}")
@@ -138,13 +201,18 @@ def run(args: argparse.Namespace) -> int:
     orphans = orphan_report(s, args.scheme)
     if orphans:
         print(f"textbcv: warning: {s.path}: {orphans['message']}", file=sys.stderr)
+    modes = modes_of(args.file, args.scheme, args.encoding) if args.modes else None
     if args.json:
         out = score.to_dict()
         if orphans:
             out["orphans"] = {k: v for k, v in orphans.items() if k != "message"}
+        if modes is not None:
+            out.update(modes)
         sys.stdout.write(dumps_json(out))
     else:
         sys.stdout.write(format_conlleval(score))
+        if modes is not None:
+            sys.stdout.write(format_modes(modes))
     return 0
 
 
