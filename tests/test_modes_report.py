@@ -121,3 +121,23 @@ def test_doubled_counts_leave_the_clustered_answer_as_it_is(runs):
     for ca, cb in zip(a["comparisons"], b["comparisons"]):
         assert cb["p_b_better"] == pytest.approx(ca["p_b_better"], abs=1e-9)
         assert cb["difference"]["ci"] == pytest.approx(ca["difference"]["ci"], abs=1e-12)
+
+
+def test_test_mode_reads_the_folds_records(runs, tmp_path, capsys):
+    d, _ = runs
+    capsys.readouterr()
+    assert main(["test", str(d / "strict"), "--mode", "partial", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    want = json.loads((d / "partial" / "report.json").read_text(encoding="utf-8"))
+    # the same counts; the paired posteriors here take sentences as clusters (documents are not in the folds)
+    for n in ("iob2", "iobes"):
+        assert got["systems"][n]["f1"]["estimate"] == pytest.approx(want["systems"][n]["f1"]["estimate"])
+    for a, b in zip(got["comparisons"], want["comparisons"]):
+        assert a["difference"]["estimate"] == pytest.approx(b["difference"]["estimate"])
+    assert main(["test", str(d / "strict"), "--mode", "exact", "--per-type"]) == 2
+    assert "strict only" in capsys.readouterr().err
+    counts = tmp_path / "c.json"
+    counts.write_text(json.dumps({"m": 1, "systems": {"A": [{"tp": 1, "fp": 0, "fn": 0}] * 2,
+                                                      "B": [{"tp": 1, "fp": 1, "fn": 0}] * 2}}), encoding="utf-8")
+    assert main(["test", str(counts), "--mode", "type"]) == 2
+    assert "needs a run's folds.jsonl" in capsys.readouterr().err

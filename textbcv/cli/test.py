@@ -114,6 +114,9 @@ def register(subparsers) -> None:
     p.add_argument("--plots", metavar="DIR", default=None,
                    help="draw the report's plots (posteriors, F1 difference, per-fold F1; with --classic and 3 or "
                         "more systems the critical-difference diagram) into DIR (default: no plots)")
+    p.add_argument("--mode", choices=defaults.MATCHING_MODES, default="strict",
+                   help="matching mode of the counts: strict (default, conlleval's), exact, partial or type; other "
+                        "modes need a run's folds.jsonl, whose folds record them (sentences as clusters)")
     p.add_argument("--json", action="store_true", help="print JSON instead of tables")
     p.set_defaults(func=run)
 
@@ -136,6 +139,14 @@ def _check_options(args) -> None:
                 raise InputError(f"--{k} must lie in [0, 1], got {v}")
     if args.draws < 1:
         raise InputError(f"--draws must be at least 1, got {args.draws}")
+    if args.mode != "strict":
+        for opt, given in (("--type", args.chunk_type), ("--per-type", args.per_type), ("--classic", args.classic)):
+            if given:
+                raise InputError(f"{opt} reads per-type or token counts, which are strict only: it cannot go with "
+                                 f"--mode {args.mode}")
+        if args.mode == "partial" and args.variant != "clustered":
+            raise InputError("--mode partial counts half credits as doubled counts, which only the clustered count "
+                             f"factor measures for what they are: use --variant clustered, not {args.variant}")
     if not args.classic:
         for opt, value in (("--fold", args.fold), ("--decisions", args.decisions)):
             if value is not None:
@@ -266,7 +277,7 @@ def _design_effects(data: FoldCounts, records: Callable[[], dict | None]) -> tup
 
     names = list(data.systems)
     run = None if data.run_dir is None else RunDir(data.run_dir)
-    if run is not None and run.report_json.is_file():
+    if run is not None and run.report_json.is_file() and data.mode == "strict":  # the report's are strict's
         rep = load_json(run.report_json)
         d = rep.get("design_effects") if isinstance(rep, dict) else None
         if rep.get("m") == data.m and isinstance(d, dict) and set(names) <= set(d):
@@ -286,6 +297,21 @@ def _design_effects(data: FoldCounts, records: Callable[[], dict | None]) -> tup
         return None, ""
     pooled = design_effects_of(folds, names, data.m, None)["pooled"]
     return pooled, "from the folds' per-sentence counts with sentences as clusters (documents are not known here)"
+
+
+def _in_mode(data: FoldCounts, recs: dict | None, mode: str) -> tuple[FoldCounts, Callable[[], dict | None]]:
+    """The input's counts in matching ``mode``, from a folds.jsonl's records (their ``modes``), and the records
+    in that mode."""
+    from dataclasses import replace
+
+    from textbcv.folds.store import records_in_mode
+
+    if recs is None:
+        raise InputError(f"--mode {mode} needs a run's folds.jsonl whose folds hold per-sentence counts (a "
+                         "COUNTS.json or report.json has strict counts only)", data.path)
+    view = records_in_mode(recs, mode)
+    counts = {n: [view[(n, j, k)]["counts"]["overall"] for j in range(data.m) for k in (0, 1)] for n in data.systems}
+    return replace(data, systems=counts, overall=counts, mode=mode), lambda: view
 
 
 def _sentence_records(data: FoldCounts) -> dict | None:
@@ -342,7 +368,7 @@ def _paired(data: FoldCounts, records: Callable[[], dict | None]) -> tuple[dict 
         return (paired_differences(rows, cluster_ids, data.m, cluster_unit=data.cluster_unit or "sentences"),
                 f"paired from the per-sentence counts with {data.cluster_unit} as clusters (COUNTS.json)")
     run = None if data.run_dir is None else RunDir(data.run_dir)
-    if run is not None and run.report_json.is_file():
+    if run is not None and run.report_json.is_file() and data.mode == "strict":  # the report's are strict's
         rep = load_json(run.report_json)
         if isinstance(rep, dict) and rep.get("m") == data.m:
             stored = stored_paired(rep)
@@ -384,7 +410,9 @@ def run(args) -> int:
     _check_options(args)
     data = read_input(args.counts, args.chunk_type, args.per_type)
     notes = check_same_gold(data, args.allow_different_gold)
-    records = functools.cache(lambda: _sentence_records(data))  # folds.jsonl read at most once, when needed
+    records: Callable[[], dict | None] = functools.cache(lambda: _sentence_records(data))  # read at most once
+    if args.mode != "strict":
+        data, records = _in_mode(data, records(), args.mode)
     deff = None
     if args.variant == "clustered":
         deff, source = (None, "") if args.chunk_type else _design_effects(data, records)

@@ -133,6 +133,8 @@ class FoldCounts:
         ``test_sentences``), one numbering for all folds; with ``cluster_unit`` "documents" or "sentences".
     cluster_unit : str or None
         What ``clusters`` numbers: ``"documents"`` or ``"sentences"`` (None without clusters).
+    mode : str
+        The matching mode of ``systems`` (``"strict"`` as read; ``textbcv test --mode`` sets another).
     """
 
     path: str
@@ -147,6 +149,7 @@ class FoldCounts:
     sentence_counts: dict[str, list[list[list[int]]]] | None = None
     clusters: list[list[Any]] | None = None
     cluster_unit: str | None = None
+    mode: str = "strict"
 
 
 def _per_fold_ids(data: dict, key: str, n: list[int], file: str, text: str) -> list[list[Any]] | None:
