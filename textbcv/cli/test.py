@@ -75,9 +75,13 @@ def register(subparsers) -> None:
         description="Posteriors, credible intervals and P(B better) for precision, recall and F1 of every "
                     "pair of systems, and the sequential t-test on per-fold differences, from per-fold TP/FP/FN of "
                     "an m×2 BCV run (COUNTS.json, folds.jsonl, or a run directory).")
-    p.add_argument("counts", metavar="COUNTS.json|folds.jsonl|RUN",
+    p.add_argument("counts", metavar="COUNTS.json|folds.jsonl|RUN", nargs="+",
                    help="COUNTS.json (format in docs/formats.md), a folds.jsonl of `textbcv compare`, or its run "
-                        "directory")
+                        "directory; several run directories (one per corpus, the same systems) answer across the "
+                        "corpora with a hierarchical model")
+    p.add_argument("--tau-scale", type=float, default=1.0, metavar="POINTS",
+                   help="with several runs: the scale of the half-Cauchy prior on how much the difference varies "
+                        "from corpus to corpus, in F1 points (default 1)")
     p.add_argument("--alpha", type=float, default=0.05,
                    help="1 − credibility of the intervals; level of the t-tests and the critical difference (default "
                         "0.05)")
@@ -408,6 +412,9 @@ def run(args) -> int:
         :func:`textbcv.cli.main` prints and ends with exit status 2.
     """
     _check_options(args)
+    if len(args.counts) > 1:
+        return _across(args)
+    args.counts = args.counts[0]
     data = read_input(args.counts, args.chunk_type, args.per_type)
     notes = check_same_gold(data, args.allow_different_gold)
     records: Callable[[], dict | None] = functools.cache(lambda: _sentence_records(data))  # read at most once
@@ -459,6 +466,66 @@ def run(args) -> int:
 
         warn(rope_note)
     return 0
+
+
+def _across(args) -> int:
+    """``textbcv test RUN1 RUN2 ...``: the hierarchical answer across the runs' corpora."""
+    from textbcv.comparison.corpora import across_corpora
+
+    given = [opt for opt, v in (("--type", args.chunk_type), ("--per-type", args.per_type),
+                                ("--classic", args.classic), ("--mode", args.mode != "strict"),
+                                ("--difference independent", args.difference != "paired"),
+                                ("--metric", args.metric != "f1")) if v]
+    if given:
+        raise InputError(f"{given[0]} applies to one run; several runs are answered on their paired ΔF1 posteriors")
+    if not 0 < args.tau_scale < 100:
+        raise InputError(f"--tau-scale must lie in (0, 100) F1 points, got {args.tau_scale:g}")
+    answer = across_corpora(args.counts, rope=rope_fraction(args.rope) or 0.0, alpha=args.alpha,
+                            threshold=args.threshold, tau_scale=args.tau_scale / 100)
+    if args.plots is not None:
+        from textbcv.report.plots import write_corpora_plot
+
+        Path(args.plots).mkdir(parents=True, exist_ok=True)
+        write_corpora_plot(answer, Path(args.plots) / "across_corpora.png")
+    print(dumps_json(answer), end="") if args.json else print(format_corpora(answer), end="")
+    return 0
+
+
+def format_corpora(answer: dict) -> str:
+    """The text of an answer across corpora (:func:`textbcv.comparison.corpora.across_corpora`).
+
+    Parameters
+    ----------
+    answer : dict
+        The answer (fractions).
+
+    Returns
+    -------
+    str
+        A table per pair (each corpus shrunken, the overall difference, a new corpus), the decision, the
+        assumptions; ending in a newline.
+    """
+    lines = [f"Across {len(answer['corpora'])} corpora (hierarchical model over the runs' paired ΔF1 posteriors; "
+             f"a system is called better when P ≥ {answer['threshold']:g}):", ""]
+    for p in answer["pairs"]:
+        level = f"{100 * (1 - p['alpha']):g}%"
+        by = f" by > {100 * p['rope']:g}" if p.get("rope") else ""
+        rows = [["A", "B", "corpus", "ΔF1 (B − A)", f"{level} interval", f"P(B better{by})"]]
+        for k, c in enumerate(p["per_corpus"]):
+            rows.append([p["a"], p["b"], c["name"], f"{100 * c['mean']:+.2f}",
+                         f"[{100 * c['interval'][0]:+.2f}, {100 * c['interval'][1]:+.2f}]", f"{c['p_b_better']:.4f}"])
+        rows.append([p["a"], p["b"], "overall", f"{100 * p['mu']:+.2f}",
+                     f"[{100 * p['mu_interval'][0]:+.2f}, {100 * p['mu_interval'][1]:+.2f}]", f"{p['p_b_better']:.4f}"])
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        lines += ["  ".join(x.rjust(w) if i >= 3 else x.ljust(w) for i, (x, w) in enumerate(zip(r, widths))).rstrip()
+                  for r in rows]
+        eq = f", P(equivalent) = {p['p_equivalent']:.4f}" if p.get("p_equivalent") is not None else ""
+        lines += [f"decision: {p['decision']} (P({p['b']} better) = {p['p_b_better']:.4f}, P({p['a']} better) = "
+                  f"{p['p_a_better']:.4f}{eq}); on a new corpus of this kind P({p['b']} better) = "
+                  f"{p['p_new_b_better']:.4f}; the corpora's spread τ: median {100 * p['tau_median']:.2f} points", ""]
+    lines += ["Per corpus: each run's difference pulled towards the overall one as much as the corpora agree. "
+              "Assumptions: " + answer["assumptions"] + "."]
+    return "\n".join(lines) + "\n"
 
 
 def _plots(args, data: FoldCounts, result: dict) -> None:

@@ -30,7 +30,8 @@ from textbcv.report.verdicts import (
 )
 from textbcv.stats.compare import system_posteriors
 
-__all__ = ["PLOTS", "PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram"]
+__all__ = ["PLOTS", "PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram",
+           "write_corpora_plot"]
 
 METRICS = ("precision", "recall", "f1")
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
@@ -381,3 +382,51 @@ def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, pa
         fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
     plt.close(fig)
     return path
+
+
+def write_corpora_plot(answer: dict, path: str | os.PathLike) -> Path:
+    """A forest plot of an answer across corpora (:func:`textbcv.comparison.corpora.across_corpora`): per pair, each
+    corpus's own ΔF1 ± 1.96 SD (grey), its shrunken interval (black), the overall difference (a diamond) and a new
+    corpus's predictive P(B better) in the title.
+
+    Parameters
+    ----------
+    answer : dict
+        :func:`textbcv.comparison.corpora.across_corpora`'s answer (fractions).
+    path : path
+        The PNG to write.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pairs = answer["pairs"]
+    n = len(answer["corpora"])
+    fig, axes = plt.subplots(len(pairs), 1, figsize=(7, 0.6 * (n + 2) * len(pairs) + 0.8), squeeze=False)
+    for ax, p in zip(axes[:, 0], pairs):
+        rows = list(range(n + 1, 1, -1))
+        for k, (y, s, c) in enumerate(zip(p["estimates"], p["sds"], p["per_corpus"])):
+            ax.errorbar(100 * y, rows[k] + 0.15, xerr=196 * s, fmt="o", color="0.6", capsize=3)
+            lo, hi = c["interval"]
+            ax.errorbar(100 * c["mean"], rows[k] - 0.15, xerr=[[100 * (c["mean"] - lo)], [100 * (hi - c["mean"])]],
+                        fmt="s", color="black", capsize=3)
+        lo, hi = p["mu_interval"]
+        ax.fill([100 * lo, 100 * p["mu"], 100 * hi, 100 * p["mu"]], [1, 1.25, 1, 0.75], color="tab:blue")
+        ax.axvline(0, color="0.3", lw=0.8)
+        if p.get("rope"):
+            ax.axvspan(-100 * p["rope"], 100 * p["rope"], color="0.9", zorder=0)
+        ax.set_yticks([*rows, 1], [*answer["corpora"], "overall"])
+        ax.set_xlabel(f"ΔF1, {p['b']} − {p['a']} (points)")
+        ax.set_title(f"{p['a']} vs {p['b']}: P({p['b']} better) = {p['p_b_better']:.3f} overall, "
+                     f"{p['p_new_b_better']:.3f} on a new corpus", fontsize=9)
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out

@@ -1,0 +1,79 @@
+"""``textbcv test RUN1 RUN2 RUN3``: the hierarchical answer across corpora from the runs' paired posteriors, and
+the refusal of runs that do not belong together."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from scipy import stats
+
+from textbcv.cli import main
+from textbcv.comparison.assembly import stored_paired
+from textbcv.corpus import read_corpus, write_conll
+from textbcv.corpus.bundled import bundled_corpora
+from textbcv.stats.hierarchical import hierarchical
+
+FAST = ["--task", "ner", "--m", "2", "--max-iterations", "5", "--quiet", "--no-plots"]
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    d = tmp_path_factory.mktemp("corpora")
+    sents = read_corpus(bundled_corpora()["ner"])
+    docs: dict = {}
+    for s in sents:
+        docs.setdefault(s.document, []).append(s)
+    keys = sorted(docs)[:60]
+    out = []
+    for i in range(3):
+        part = d / f"part{i}.conll"
+        write_conll([s for k in keys[i::3] for s in docs[k]], part, docstart=True)
+        assert main(["compare", str(part), *FAST, "--systems", "iob2,iobes", "--out", str(d / f"run{i}")]) == 0
+        out.append(d / f"run{i}")
+    return d, out
+
+
+def test_the_answer_is_the_hierarchical_model_of_the_stored_posteriors(runs, capsys):
+    d, rs = runs
+    capsys.readouterr()
+    assert main(["test", *map(str, rs), "--rope", "0.5", "--json", "--plots", str(d / "plots")]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["corpora"] == ["part0.conll", "part1.conll", "part2.conll"]
+    (p,) = answer["pairs"]
+    y, s = [], []
+    for r in rs:
+        post = stored_paired(json.loads((r / "report.json").read_text(encoding="utf-8")))[("iob2", "iobes")]["f1"]
+        y.append(post.estimate)
+        s.append(post.sd * stats.t.ppf(0.975, post.df) / stats.norm.ppf(0.975))
+    h = hierarchical(y, s, answer["corpora"], rope=0.005)
+    assert p["p_b_better"] == pytest.approx(h.p_b_better) and p["mu"] == pytest.approx(h.mu)
+    assert p["p_b_better"] + p["p_a_better"] + p["p_equivalent"] == pytest.approx(1)
+    assert p["decision"] in ("iob2 better", "iobes better", "practically equivalent", "no clear difference")
+    assert (d / "plots" / "across_corpora.png").stat().st_size > 1000
+    assert main(["test", *map(str, rs)]) == 0
+    text = capsys.readouterr().out
+    assert "Across 3 corpora" in text and "overall" in text and "on a new corpus of this kind" in text
+
+
+def test_runs_that_do_not_belong_together_are_refused(runs, tmp_path, capsys):
+    d, rs = runs
+    capsys.readouterr()
+    assert main(["test", str(rs[0]), str(rs[0])]) == 2  # the same corpus twice
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "splits the same corpus as" in err
+    out = tmp_path / "o"
+    assert main(["compare", str(d / "part1.conll"), *FAST, "--systems", "iob2,bilou", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["test", str(rs[0]), str(tmp_path / "o")]) == 2
+    assert "must compare the same systems" in capsys.readouterr().err
+    other = tmp_path / "mode"
+    shutil.copytree(rs[2], other)
+    report = json.loads((other / "report.json").read_text(encoding="utf-8"))
+    report["meta"]["options"]["mode"] = "partial"
+    (other / "report.json").write_text(json.dumps(report), encoding="utf-8")
+    assert main(["test", str(rs[0]), str(other)]) == 2
+    assert "must share their mode" in capsys.readouterr().err
+    assert main(["test", str(rs[0]), str(rs[1]), "--per-type"]) == 2
+    assert "applies to one run" in capsys.readouterr().err
