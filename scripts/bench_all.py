@@ -92,6 +92,13 @@ def rows(name: str, r: dict) -> list[dict]:
                     "reference_s": im["seqeval_classification_report_seconds"],
                     "ratio": im["textbcv_score_tags_seconds"] / im["seqeval_classification_report_seconds"],
                     "target": None})
+        for md in o.get("modes") or []:
+            out.append({"figure": f"score: a fold's conlleval counts with the matching modes and the anatomy, "
+                                  f"{md['sentences']:,} sentences, tag noise {md['noise']:g} (chunk F1 "
+                                  f"{md['chunk_f1']:.2f})",
+                        "textbcv_s": md["with_modes_seconds"], "reference": "the same without the modes",
+                        "reference_s": md["strict_seconds"], "ratio": md["ratio"],
+                        "target": f"≤ {md['target']:g}×: " + ("met" if md["met"] else "NOT met")})
         if mem:
             out.append({"figure": f"score: `textbcv score` on {mem['tokens']:,} tokens ({mem['file_mb']:g} MB), "
                                   f"peak RSS {mem['peak_rss_mb']:.0f} MB",

@@ -20,6 +20,11 @@ Measured in this run, on the same file:
   to waiting than a long one.
 * ``in_memory``: :func:`textbcv.scoring.score_tags` on the same lists against
   ``classification_report`` and ``f1_score`` (the scoring cores alone).
+* ``modes``: a fold's scoring as a run does it — conlleval's counts per type and per sentence
+  (``count_chunks``, ``sentence_counts``) — with and without the matching modes and the error anatomy
+  (``mode_record``), on the chunks of the same gold and predicted tags (once, not four copies), at the
+  file's noise and at 0.03 (a chunk F1 near a trained tagger's: random tag noise fragments chunks, and
+  fragments are what the modes match one by one). Target: with the modes at most 1.5 times without.
 * ``memory``: peak resident memory of ``textbcv score FILE --json`` on a
   10-million-token file (the same lines repeated; ``--big-tokens``). Target:
   under 1 GB (the reader streams the file in blocks).
@@ -48,6 +53,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 CLI_TARGET = 30.0
+MODES_TARGET = 1.5
+#: tag noise levels of the modes benchmark besides ``--noise``: 0.03 gives a chunk F1 near a trained tagger's
+MODES_NOISE = (0.03,)
 MEMORY_TARGET_MB = 1024
 
 
@@ -183,6 +191,26 @@ def main(argv=None) -> int:
             t_f1, f1 = best_time(lambda: f1_score(g_all, p_all), 1)
         t_tags, s_tags = best_time(lambda: score_tags(g_all, p_all), 3)
 
+        # a fold's scoring, as a run does it, with and without the modes
+        from textbcv.schemes import decode
+        from textbcv.scoring import count_chunks, sentence_counts
+        from textbcv.scoring.modes import mode_record
+
+        g_chunks = [decode(t, "iob1") for t in gold]
+        modes = []
+        for noise in sorted({args.noise, *MODES_NOISE}, reverse=True):
+            p_chunks = [decode(t, "iob1") for t in (pred if noise == args.noise else perturb(gold, noise, args.seed))]
+            t_strict, counts = best_time(lambda: (count_chunks(g_chunks, p_chunks),
+                                                  sentence_counts(g_chunks, p_chunks)), 5)
+            t_modes, rec = best_time(lambda: (count_chunks(g_chunks, p_chunks),
+                                              mode_record(g_chunks, p_chunks, sentence_counts(g_chunks, p_chunks))), 5)
+            o = counts[0].overall
+            modes.append({"noise": noise, "chunk_f1": round(2 * o.tp / (2 * o.tp + o.fp + o.fn), 4),
+                          "sentences": len(g_chunks), "strict_seconds": round(t_strict, 4),
+                          "with_modes_seconds": round(t_modes, 4), "ratio": round(t_modes / t_strict, 2),
+                          "target": MODES_TARGET, "met": t_modes / t_strict <= MODES_TARGET,
+                          "sentences_matched_one_by_one": len(rec[1]["sentences"])})
+
         memory = None
         if args.big_tokens > 0:
             big = Path(tmp) / "big.txt"
@@ -232,6 +260,7 @@ def main(argv=None) -> int:
             "ratio_vs_classification_report": round(t_report / t_tags, 1),
             "ratio_vs_f1_score": round(t_f1 / t_tags, 1),
         },
+        "modes": modes,
         "memory": memory,
     }
     print(json.dumps(out, indent=2))

@@ -394,7 +394,9 @@ def test_bench_all_tables_the_score_and_read_targets(tmp_path, monkeypatch):
              "cli": {"seconds": 0.5, "reference_seconds": 12.0, "ratio": 24.0, "target": 30.0, "met": False},
              "in_memory": {"textbcv_score_tags_seconds": 0.2, "seqeval_classification_report_seconds": 10.0},
              "memory": {"tokens": 10000, "file_mb": 1.5, "seconds": 2.0, "peak_rss_mb": 400.0, "target_mb": 1024,
-                        "met": True}}
+                        "met": True},
+             "modes": [{"noise": 0.1, "chunk_f1": 0.65, "sentences": 20, "strict_seconds": 0.04,
+                        "with_modes_seconds": 0.068, "ratio": 1.7, "target": 1.5, "met": False}]}
     read = {"benchmark": "read", "results": {"conll": {"file": "x/eng.train", "tokens": 10, "seconds": 0.2,
                                                        "reference": "line.split() loop", "reference_seconds": 0.1,
                                                        "ratio": 2.0}},
@@ -408,6 +410,7 @@ def test_bench_all_tables_the_score_and_read_targets(tmp_path, monkeypatch):
     assert "| ≥ 30× faster: NOT met (24×) |" in md
     assert "peak RSS 400 MB | 2 | – | – | – | < 1024 MB: met |" in md
     assert "| 2 | ≤ 4: met |" in md
+    assert "tag noise 0.1 (chunk F1 0.65)" in md and "≤ 1.5×: NOT met |" in md
 
 
 def test_real_text_rule_judges_shifts_family_wise():

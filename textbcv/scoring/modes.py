@@ -200,8 +200,12 @@ def sentence_anatomy(gold: Sequence[Chunk], pred: Sequence[Chunk]) -> np.ndarray
     ndarray of shape (6,), int64
         Counts of :data:`ANATOMY`.
     """
-    g, p = sorted(gold), sorted(pred)
-    out = np.zeros(len(ANATOMY), dtype=np.int64)
+    return np.array(_anatomy(sorted(gold), sorted(pred)), dtype=np.int64)
+
+
+def _anatomy(g: Sequence[Chunk], p: Sequence[Chunk]) -> list[int]:
+    """:func:`sentence_anatomy` of sorted chunks, as a list."""
+    out = [0] * len(ANATOMY)
     taken = [False] * len(g)
     for c in p:
         exact = close = -1
@@ -255,17 +259,22 @@ def _default_rows(strict: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(row[..., None, :], len(MODES), axis=-2), np.stack([tp, zero, zero, zero, fn, fp], axis=-1)
 
 
-def mode_record(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]) -> dict:
+def mode_record(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]],
+                strict: np.ndarray | None = None) -> dict:
     """What a fold record keeps of the matching modes and the anatomy (``folds.jsonl``'s ``modes``).
 
     Totals of every mode and of the anatomy, and the few sentences whose outcome is not what their conlleval
     counts imply (a predicted chunk overlapping a gold chunk it does not equal): the others are rebuilt from
-    ``sentence_counts`` by :func:`sentence_mode_counts`.
+    ``sentence_counts`` by :func:`sentence_mode_counts`. Only sentences whose chunks differ are matched chunk by
+    chunk, so the modes cost a fraction of the strict scoring they add to (``scripts/bench_score.py``).
 
     Parameters
     ----------
     gold, pred : sequence of sequences of (start, end, type)
-        Gold and predicted chunks of the fold's test sentences, in test order.
+        Gold and predicted chunks of the fold's test sentences, in test order, as tags decode to: no two chunks of
+        one side overlap (:func:`mode_counts` takes any chunk lists).
+    strict : array of shape (n, 3), optional
+        Their conlleval counts per sentence, when already computed (:func:`textbcv.scoring.sentence_counts`).
 
     Returns
     -------
@@ -280,14 +289,325 @@ def mode_record(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
     >>> r["totals"]["strict"], r["totals"]["partial"], r["anatomy"], list(r["sentences"])
     ([1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0], ['1'])
     """
-    rows = mode_counts(gold, pred)
-    anatomy = anatomy_counts(gold, pred)
-    strict = mode_tp_fp_fn(rows, "strict").astype(np.int64)
-    default_rows, default_anatomy = _default_rows(strict)
-    differ = np.flatnonzero((rows != default_rows).any(axis=(1, 2)) | (anatomy != default_anatomy).any(axis=1))
-    return {"totals": {mode: rows[:, i].sum(axis=0).tolist() for i, mode in enumerate(MODES)},
-            "anatomy": anatomy.sum(axis=0).tolist(),
-            "sentences": {str(int(k)): rows[k].ravel().tolist() + anatomy[k].tolist() for k in differ}}
+    if len(gold) != len(pred):
+        raise ValueError(f"{len(gold)} gold sentences and {len(pred)} predicted ones")
+    if strict is None:
+        strict = np.array([_strict(g, p) for g, p in zip(gold, pred)], dtype=np.int64).reshape(-1, 3)
+    strict = np.asarray(strict, dtype=np.int64).reshape(-1, 3)
+    rows_total, anatomy_total = (x.copy() for x in _default_rows(strict.sum(axis=0)))
+    # a chunk can be matched otherwise than exactly only in a sentence with both a false positive and a false
+    # negative (a predicted chunk that is not exact, and a gold one; chunks of one side do not overlap, as decoded
+    # tags give): the others are strict in every mode
+    cand = np.flatnonzero((strict[:, 1] > 0) & (strict[:, 2] > 0)).tolist()
+    keys, found = _vectorised(gold, pred, strict, cand)
+    sentences: dict[str, list[int]] = {}
+    if keys:
+        arr = np.asarray(found, dtype=np.int64)
+        default_rows, default_anatomy = _default_rows(strict[keys])
+        width = len(MODES) * len(KINDS)
+        rows_total += (arr[:, :width].reshape(-1, len(MODES), len(KINDS)) - default_rows).sum(axis=0)
+        anatomy_total += (arr[:, width:] - default_anatomy).sum(axis=0)
+        sentences = {str(k): row for k, row in zip(keys, found)}
+    return {"totals": {mode: rows_total[i].tolist() for i, mode in enumerate(MODES)},
+            "anatomy": anatomy_total.tolist(), "sentences": sentences}
+
+
+def _one_to_one(g: Sequence[Chunk], p: Sequence[Chunk]) -> tuple[list[list[int]], list[int]] | None:
+    """Every mode's row and the anatomy of one sentence (chunks sorted) in a single pass, when that is the
+    assignment rule's answer: no two chunks of one side overlap (as decoded tags give) and every chunk that is not an
+    exact match overlaps at most one chunk of the other side. None otherwise (the general rule then runs)."""
+    for side in (g, p):
+        for i in range(1, len(side)):
+            if side[i - 1][1] > side[i][0]:
+                return None
+    gset, pset = set(g), set(p)
+    ng = [c for c in g if c not in pset]
+    taken = set()
+    pairs = []
+    lone_p = 0
+    for c in p:
+        if c in gset:
+            continue
+        hit = -1
+        for i, x in enumerate(ng):
+            if c[0] < x[1] and x[0] < c[1]:
+                if hit >= 0 or i in taken:
+                    return None
+                hit = i
+        if hit < 0:
+            lone_p += 1
+        else:
+            taken.add(hit)
+            pairs.append((c, ng[hit]))
+    cor = len(gset & pset)
+    missed = len(ng) - len(taken)
+    n = len(pairs)
+    same_span = sum(1 for c, x in pairs if c[0] == x[0] and c[1] == x[1])
+    same_type = sum(1 for c, x in pairs if c[2] == x[2])
+    rows = [[cor, n, 0, missed, lone_p], [cor + same_span, n - same_span, 0, missed, lone_p],
+            [cor + same_span, 0, n - same_span, missed, lone_p], [cor + same_type, n - same_type, 0, missed, lone_p]]
+    # a pair with the same span differs in type (it is not an exact match); one with the same type, in span
+    return rows, [cor, same_span, same_type, n - same_span - same_type, missed, lone_p]
+
+
+def _vectorised(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]], strict: np.ndarray,
+                cand: list[int]) -> tuple[list[int], list[list[int]]]:
+    """The sentences (of ``cand``) whose outcome their conlleval counts do not imply, and their 26 counts.
+
+    Sentences whose chunks are sorted, do not overlap within a side, and pair one to one where they overlap are
+    classified in array operations (the common case); the others go through :func:`_general`."""
+    g_rows: list[tuple[int, int, int, str]] = []
+    p_rows: list[tuple[int, int, int, str]] = []
+    for k in cand:
+        gs, ps = gold[k], pred[k]
+        gset, pset = set(gs), set(ps)
+        g_rows += [(k, c[0], c[1], c[2]) for c in gs if c not in pset]
+        p_rows += [(k, c[0], c[1], c[2]) for c in ps if c not in gset]
+    if not g_rows or not p_rows:
+        return [], []
+    types = {t: i for i, t in enumerate(sorted({r[3] for r in g_rows} | {r[3] for r in p_rows}))}
+    G = np.array([(k, a, b, types[t]) for k, a, b, t in g_rows], dtype=np.int64)
+    P = np.array([(k, a, b, types[t]) for k, a, b, t in p_rows], dtype=np.int64)
+    big = int(max(G[:, 2].max(), P[:, 2].max())) + 1
+    bad = np.zeros(len(strict), dtype=bool)
+    tangled = np.zeros(len(strict), dtype=bool)
+    for X in (G, P):  # sorted within each sentence, and no two chunks of a side overlapping
+        same = X[1:, 0] == X[:-1, 0]
+        tangled[X[1:, 0][same & (X[1:, 1] < X[:-1, 2])]] = True
+    bad |= tangled
+    g_start, g_end = G[:, 0] * big + G[:, 1], G[:, 0] * big + G[:, 2]
+    lo = np.searchsorted(g_end, P[:, 0] * big + P[:, 1], side="right")
+    hi = np.searchsorted(g_start, P[:, 0] * big + P[:, 2], side="left")
+    n_hit = hi - lo
+    bad[P[n_hit > 1, 0]] = True
+    one = n_hit == 1
+    hits = np.bincount(lo[one], minlength=len(G))
+    bad[G[hits > 1, 0]] = True
+    keys: list[int] = []
+    found: list[list[int]] = []
+    for k in np.unique(np.concatenate([G[tangled[G[:, 0]], 0], P[tangled[P[:, 0]], 0]])).tolist():
+        rows, anatomy = _general(sorted(gold[k]), sorted(pred[k]))
+        keys.append(k)
+        found.append([x for r in rows for x in r] + anatomy)
+    chained = bad & ~tangled
+    if chained.any():
+        keys_c, found_c = _chains(G, P, lo, hi, strict, chained)
+        keys += keys_c
+        found += found_c
+    ok = one & ~bad[P[:, 0]]
+    if ok.any():
+        sent = P[ok, 0]
+        mate = G[lo[ok]]
+        same_span = (mate[:, 1] == P[ok, 1]) & (mate[:, 2] == P[ok, 2])
+        same_type = mate[:, 3] == P[ok, 3]
+        ids, inv = np.unique(sent, return_inverse=True)
+        n = np.bincount(inv)
+        span = np.bincount(inv, weights=same_span).astype(np.int64)
+        typ = np.bincount(inv, weights=same_type).astype(np.int64)
+        tp, fp, fn = strict[ids, 0], strict[ids, 1], strict[ids, 2]
+        missed, lone = fn - n, fp - n
+        zero = np.zeros_like(n)
+        block = np.stack([tp, n, zero, missed, lone,
+                          tp + span, n - span, zero, missed, lone,
+                          tp + span, zero, n - span, missed, lone,
+                          tp + typ, n - typ, zero, missed, lone,
+                          tp, span, typ, n - span - typ, missed, lone], axis=1)
+        keys += ids.tolist()
+        found += block.tolist()
+    order = np.argsort(keys, kind="stable")
+    return [keys[i] for i in order], [found[i] for i in order]
+
+
+def _chains(G: np.ndarray, P: np.ndarray, lo: np.ndarray, hi: np.ndarray, strict: np.ndarray,
+            chained: np.ndarray) -> tuple[list[int], list[list[int]]]:
+    """:func:`_chain` for every sentence marked ``chained``, on the arrays of its chunks that are not exact matches
+    (rows of ``G`` and ``P``: sentence, start, end, type code; a predicted chunk's overlapping gold rows are
+    ``lo[j]:hi[j]``)."""
+    keys: list[int] = []
+    found: list[list[int]] = []
+    rows_p = np.flatnonzero(chained[P[:, 0]])
+    Gl = G.tolist()
+    Pl = P.tolist()
+    lo_l, hi_l = lo.tolist(), hi.tolist()
+    taken = np.zeros(len(G), dtype=bool).tolist()
+    taken_t = list(taken)
+    current = -1
+    acc: list[int] = []
+
+    def flush() -> None:
+        if current < 0:
+            return
+        tp, fp, fn = (int(x) for x in strict[current])
+        n, span, typ, t_cor, t_inc = acc
+        missed, lone = fn - n, fp - n
+        t_missed, t_spu = fn - t_cor - t_inc, fp - t_cor - t_inc
+        keys.append(current)
+        found.append([tp, n, 0, missed, lone, tp + span, n - span, 0, missed, lone,
+                      tp + span, 0, n - span, missed, lone, tp + t_cor, t_inc, 0, t_missed, t_spu,
+                      tp, span, typ, n - span - typ, missed, lone])
+
+    for j in rows_p.tolist():
+        k, a, b, t = Pl[j]
+        if k != current:
+            flush()
+            current, acc = k, [0, 0, 0, 0, 0]
+        r0, r1 = lo_l[j], hi_l[j]
+        pick = -1
+        for i in range(r0, r1):
+            if not taken[i]:
+                pick = i
+                break
+        if pick >= 0:
+            taken[pick] = True
+            x = Gl[pick]
+            acc[0] += 1
+            acc[1] += x[1] == a and x[2] == b
+            acc[2] += x[3] == t
+        close = other = -1
+        best = None
+        for i in range(r0, r1):
+            if taken_t[i]:
+                continue
+            x = Gl[i]
+            if x[3] == t:
+                dist = abs(x[1] - a) + abs(x[2] - b)
+                if best is None or dist < best:
+                    best, close = dist, i
+            elif other < 0:
+                other = i
+        if close >= 0:
+            acc[3] += 1
+            taken_t[close] = True
+        elif other >= 0:
+            acc[4] += 1
+            taken_t[other] = True
+    flush()
+    return keys, found
+
+
+def _chain(g: Sequence[Chunk], p: Sequence[Chunk]) -> tuple[list[list[int]], list[int]]:
+    """:func:`_general` for sorted chunks that do not overlap within a side (decoded tags): a predicted chunk's
+    overlapping gold chunks are then a run, an exact match is alone in its run, so strict, exact and partial take
+    the same gold chunk — the first one not yet taken — and differ only in how they count it; type looks again."""
+    ov = [[i for i, x in enumerate(g) if c[0] < x[1] and x[0] < c[1]] for c in p]
+    taken = [False] * len(g)
+    cor = same_span = same_type = n = spu = 0
+    for j, c in enumerate(p):
+        pick = next((i for i in ov[j] if not taken[i]), -1)
+        if pick < 0:
+            spu += 1
+            continue
+        taken[pick] = True
+        x = g[pick]
+        span, typ = x[0] == c[0] and x[1] == c[1], x[2] == c[2]
+        if span and typ:
+            cor += 1
+        else:
+            n += 1
+            same_span += span
+            same_type += typ
+    missed = taken.count(False)
+    type_row = _general_type(g, p, ov)
+    rows = [[cor, n, 0, missed, spu], [cor + same_span, n - same_span, 0, missed, spu],
+            [cor + same_span, 0, n - same_span, missed, spu], type_row]
+    return rows, [cor, same_span, same_type, n - same_span - same_type, missed, spu]
+
+
+def _general_type(g: Sequence[Chunk], p: Sequence[Chunk], ov: list[list[int]]) -> list[int]:
+    """The ``type`` mode's row by the assignment rule, from each predicted chunk's overlapping gold chunks."""
+    cor = inc = spu = 0
+    taken = [False] * len(g)
+    for j, c in enumerate(p):
+        close = other = -1
+        best = None
+        for i in ov[j]:
+            if taken[i]:
+                continue
+            x = g[i]
+            if x[2] == c[2]:
+                dist = abs(x[0] - c[0]) + abs(x[1] - c[1])
+                if best is None or dist < best:
+                    best, close = dist, i
+            elif other < 0:
+                other = i
+        if close >= 0:
+            cor += 1
+            taken[close] = True
+        elif other >= 0:
+            inc += 1
+            taken[other] = True
+        else:
+            spu += 1
+    return [cor, inc, 0, taken.count(False), spu]
+
+
+def _general(g: Sequence[Chunk], p: Sequence[Chunk]) -> tuple[list[list[int]], list[int]]:
+    """Every mode's row and the anatomy of one sentence (chunks sorted) by the assignment rule, the overlaps found
+    once for all modes (:func:`_assign` and :func:`_anatomy` one mode at a time give the same)."""
+    ov = [[i for i, x in enumerate(g) if c[0] < x[1] and x[0] < c[1]] for c in p]
+    rows = []
+    anatomy = [0] * len(ANATOMY)
+    for mode in MODES:
+        cor = inc = par = spu = 0
+        taken = [False] * len(g)
+        for j, c in enumerate(p):
+            exact = close = other = -1
+            if mode == "type":
+                best = None
+                for i in ov[j]:
+                    if taken[i]:
+                        continue
+                    x = g[i]
+                    if x[2] == c[2]:
+                        dist = abs(x[0] - c[0]) + abs(x[1] - c[1])
+                        if best is None or dist < best:
+                            best, close = dist, i
+                    elif other < 0:
+                        other = i
+                if close >= 0:
+                    cor += 1
+                    taken[close] = True
+                elif other >= 0:
+                    inc += 1
+                    taken[other] = True
+                else:
+                    spu += 1
+                continue
+            for i in ov[j]:
+                if taken[i]:
+                    continue
+                x = g[i]
+                if x[0] == c[0] and x[1] == c[1] and (mode != "strict" or x[2] == c[2]):
+                    exact = i
+                    break
+                if close < 0:
+                    close = i
+            if exact >= 0:
+                cor += 1
+                taken[exact] = True
+            elif close >= 0:
+                if mode == "partial":
+                    par += 1
+                else:
+                    inc += 1
+                taken[close] = True
+                if mode == "strict":
+                    x = g[close]
+                    anatomy[1 if (x[0], x[1]) == (c[0], c[1]) else 2 if x[2] == c[2] else 3] += 1
+            else:
+                spu += 1
+        missed = taken.count(False)
+        rows.append([cor, inc, par, missed, spu])
+        if mode == "strict":
+            anatomy[0], anatomy[4], anatomy[5] = cor, missed, spu
+    return rows, anatomy
+
+
+def _strict(gold: Sequence[Chunk], pred: Sequence[Chunk]) -> list[int]:
+    """conlleval's TP, FP, FN of one sentence (duplicate chunks count once, as :func:`sentence_counts` counts)."""
+    g, p = set(gold), set(pred)
+    tp = len(g & p)
+    return [tp, len(p) - tp, len(g) - tp]
 
 
 def sentence_mode_counts(sentence_counts: np.ndarray, record: dict, mode: str) -> np.ndarray:

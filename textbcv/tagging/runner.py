@@ -292,10 +292,11 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
                                 [encode(g, len(s), scheme) for s, g in zip(part.sentences, part.gold)],
                                 [encode(c, len(s), scheme) for s, c in zip(part.sentences, chunks)])
         engine["heldout_seconds"] = round(time.perf_counter() - t0, 4)
+    per_sentence = sentence_counts(test_gold, pred_chunks)
     return FoldRecord(system.name, int(split), int(direction), counts.to_dict(),
                       tokens=int(sum(len(sents[i]) for i in test)), sentences=int(len(test)),
-                      sentence_counts=sentence_counts(test_gold, pred_chunks).tolist(), spec=system.to_dict(),
-                      modes=mode_record(test_gold, pred_chunks),
+                      sentence_counts=per_sentence.tolist(), spec=system.to_dict(),
+                      modes=mode_record(test_gold, pred_chunks, per_sentence),
                       heldout=heldout, run={"seconds": round(time.perf_counter() - t_start, 4), **engine,
                                             "pid": os.getpid(), "payload_loaded": loaded}).to_dict()
 
