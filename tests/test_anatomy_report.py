@@ -55,3 +55,20 @@ def test_anatomy_in_the_markdown_and_read_back(run):
 
     d = load_report(RunDir(run))
     assert CompareReport.from_dict(d).anatomy == d["anatomy"] and CompareReport.from_dict(d).to_dict() == d
+
+
+def test_macro_f1_in_the_report(run):
+    """Macro-F1 beside micro-F1: each system's is the mean of its pooled per-type F1 over the estimable types, the
+    rare ones named; the pair's paired difference decided by the rule."""
+    report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    mac = report["macro"]
+    for name, x in mac["systems"].items():
+        per = report["per_type"][name]
+        f1 = [2 * per[t]["tp"] / (2 * per[t]["tp"] + per[t]["fp"] + per[t]["fn"]) for t in mac["types"]]
+        assert x["estimate"] == pytest.approx(sum(f1) / len(f1))
+        assert x["ci"][0] <= x["estimate"] <= x["ci"][1]
+    (pair,) = mac["pairs"]
+    assert pair["estimate"] == pytest.approx(mac["systems"]["iobes"]["estimate"] - mac["systems"]["iob2"]["estimate"])
+    assert set(mac["types"]) | set(mac["rare"]) == set(report["per_type"]["iob2"]) | set(report["per_type"]["iobes"])
+    md = (run / "report.md").read_text(encoding="utf-8")
+    assert "## Macro-F1" in md and "iobes − iob2:" in md

@@ -320,3 +320,25 @@ def test_seed_part_needs_two_seeds_of_each_system():
     assert q.at_seeds(8).var_seed == pytest.approx(q.var_seed * (q.seed_share_a * 2 / 8 + (1 - q.seed_share_a) / 4))
     assert q.at_m(4).var_seed == pytest.approx(q.var_seed / 2)
     assert type(q).from_dict(q.to_dict()) == q
+
+
+def test_macro_difference_of_one_type_is_the_f1_difference_and_averages_types():
+    from textbcv.stats.paired import macro_difference, paired_difference
+
+    rng = np.random.default_rng(4)
+    fa, fb, groups = _sim_folds(2, 3)
+    micro = paired_difference(fa, fb, groups, m=3)
+    macro = macro_difference(fa, fb, groups, m=3)  # one type: macro-F1 is F1
+    assert macro.estimate == pytest.approx(micro.estimate)
+    assert macro.var_test == pytest.approx(micro.var_test) and macro.var_train == pytest.approx(micro.var_train)
+    # two types side by side: the estimate is the mean of the two types' F1 differences
+    fa2 = [np.hstack([a, a[rng.permutation(len(a))]]) for a in fa]
+    fb2 = [np.hstack([b, a[rng.permutation(len(a))]]) for a, b in zip(fa, fb)]
+    two = macro_difference(fa2, fb2, groups, m=3)
+
+    def f1(c):
+        c = np.concatenate(c).sum(axis=0)
+        return 2 * c[0] / (2 * c[0] + c[1] + c[2])
+
+    per = [f1([x[:, 3 * t:3 * t + 3] for x in fb2]) - f1([x[:, 3 * t:3 * t + 3] for x in fa2]) for t in (0, 1)]
+    assert two.estimate == pytest.approx(np.mean(per))

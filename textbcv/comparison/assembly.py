@@ -19,6 +19,7 @@ from textbcv import __version__
 from textbcv.comparison.anatomy import anatomy_section
 from textbcv.comparison.design_effects import design_effects_of
 from textbcv.comparison.heldout import heldout_section
+from textbcv.comparison.macro import macro_section
 from textbcv.comparison.onesplit import one_split_section
 from textbcv.report.model import CompareReport
 from textbcv.report.verdicts import conclusion
@@ -232,7 +233,9 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         design_effects=a.design_effects, design_effect_folds=a.design_effect_folds, stopping=stopping,
         split_quality=split_quality, split=split, meta=meta, run=run, heldout=held,
         one_split=one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha),
-        baseline=baseline, anatomy=anatomy_section(strict.records, names, m, clusters, alpha=options.alpha))
+        baseline=baseline, anatomy=anatomy_section(strict.records, names, m, clusters, alpha=options.alpha),
+        macro=(macro_section(strict.records, names, m, clusters, alpha=options.alpha, threshold=options.threshold)
+               if options.mode == "strict" and options.task == "ner" else None))
     return _with_conclusion(report)
 
 

@@ -45,7 +45,14 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
-from textbcv.scoring import count_chunks, heldout_record, sentence_counts, sum_heldout_records
+from textbcv.scoring import (
+    count_chunks,
+    heldout_record,
+    sentence_counts,
+    sum_heldout_records,
+    sum_type_sentence_counts,
+    type_sentence_counts,
+)
 from textbcv.scoring.modes import mode_record, sum_mode_records
 from textbcv.split import SplitSet, load_splits
 from textbcv.split.export import fold_name
@@ -289,6 +296,7 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
                                    for (sd, _), x in zip(seeds, at)} if len(seeds) > 1 else None),
             modes=sum_mode_records([mode_record(test_gold, chunks[x]) for x in at],
                                    [sentence_counts(test_gold, chunks[x]) for x in at]),
+            type_sentence_counts=sum_type_sentence_counts([type_sentence_counts(test_gold, chunks[x]) for x in at]),
             heldout=held,
             run={"imported": [str(paths[x]) for x in at] if len(at) > 1 else str(paths[at[0]])}).to_dict())
     provenance = {"predictions": system.predictions, "scheme": scheme,

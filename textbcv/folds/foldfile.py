@@ -93,7 +93,31 @@ def check_fold_record(obj: Any, file: str, line: int) -> dict:
         raise InputError('"seed_sentence_counts" without "sentence_counts" (their sum)', file, line)
     if "modes" in obj:
         _check_modes(obj, file, line)
+    if "type_sentence_counts" in obj:
+        _check_type_sentence_counts(obj, file, line)
     return obj
+
+
+def _check_type_sentence_counts(obj: dict, file: str, line: int) -> None:
+    """A record's ``"type_sentence_counts"``: per type, rows of four non-negative integers (a sentence index within
+    the test half, then TP, FP, FN), each type's rows adding up to its ``counts.types`` entry."""
+    per = obj["type_sentence_counts"]
+    n = obj.get("sentences")
+    what = '"type_sentence_counts" must map each chunk type to rows [sentence, tp, fp, fn]'
+    if not isinstance(per, dict):
+        raise InputError(what, file, line)
+    types = (obj.get("counts") or {}).get("types") or {}
+    for t, rows in per.items():
+        if not isinstance(rows, list) or not all(
+                isinstance(r, list) and len(r) == 4 and all(isinstance(v, int) and v >= 0 for v in r) for r in rows):
+            raise InputError(f"{what} (type {t!r})", file, line)
+        if n is not None and any(r[0] >= n for r in rows):
+            raise InputError(f'"type_sentence_counts": type {t!r} names a sentence beyond the {n} tested', file, line)
+        got = [sum(r[k] for r in rows) for k in (1, 2, 3)]
+        want = types.get(t)
+        if want is not None and got != [want.get("tp", 0), want.get("fp", 0), want.get("fn", 0)]:
+            raise InputError(f'"type_sentence_counts" of type {t!r} add up to {got}, not counts.types\' '
+                             f'{[want.get("tp", 0), want.get("fp", 0), want.get("fn", 0)]}', file, line)
 
 
 def _check_modes(obj: dict, file: str, line: int) -> None:

@@ -53,6 +53,9 @@ class FoldRecord:
     modes : dict or None
         The matching modes and the error anatomy of the fold (:func:`textbcv.scoring.modes.mode_record`):
         totals, and the sentences whose outcome their conlleval counts do not imply (None for old runs).
+    type_sentence_counts : dict or None
+        Per chunk type, ``[sentence index, tp, fp, fn]`` of the test sentences where it has a chunk
+        (:func:`textbcv.scoring.type_sentence_counts`), for macro-F1's paired posterior (None for old runs).
     """
 
     system: str
@@ -68,6 +71,7 @@ class FoldRecord:
     run: dict = field(default_factory=dict)
     seed_sentence_counts: dict | None = None
     modes: dict | None = None
+    type_sentence_counts: dict | None = None
 
     def to_dict(self) -> dict:
         """The ``folds.jsonl`` line (optional keys only when present).
@@ -89,6 +93,8 @@ class FoldRecord:
             out["seed_sentence_counts"] = self.seed_sentence_counts
         if self.modes is not None:
             out["modes"] = self.modes
+        if self.type_sentence_counts is not None:
+            out["type_sentence_counts"] = self.type_sentence_counts
         if self.heldout is not None:
             out["heldout"] = self.heldout
         out["run"] = self.run
@@ -110,4 +116,5 @@ class FoldRecord:
         """
         return cls(d["system"], int(d["split"]), int(d["direction"]), d["counts"], int(d.get("tokens", 0)),
                    int(d.get("sentences", 0)), d.get("sentence_counts"), d.get("spec") or {}, d.get("seed_counts"),
-                   d.get("heldout"), d.get("run") or {}, d.get("seed_sentence_counts"), d.get("modes"))
+                   d.get("heldout"), d.get("run") or {}, d.get("seed_sentence_counts"), d.get("modes"),
+                   d.get("type_sentence_counts"))

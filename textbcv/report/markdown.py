@@ -76,7 +76,7 @@ from textbcv.stats.compare import pooled_scores, undefined_reason
 
 __all__ = ["render_markdown", "conclusion", "write_plots", "heldout_markdown", "PLOTS", "plot_names", "textbook_tests",
            "textbook_markdown", "format_statistic", "format_p", "write_cd_diagram", "DISAGREE", "MD_SECTIONS",
-           "PLOT_CAPTIONS", "score_cell", "one_split_markdown", "anatomy_markdown"]
+           "PLOT_CAPTIONS", "score_cell", "one_split_markdown", "anatomy_markdown", "macro_markdown"]
 
 METRICS = ("precision", "recall", "f1")
 LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
@@ -454,6 +454,46 @@ def stopping_markdown(report: Report) -> list[str]:
     return ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
 
 
+def macro_markdown(report: Report) -> list[str]:
+    """``## Macro-F1``: each system's mean F1 over the chunk types, with its interval, and each pair's paired
+    difference decided by the report's rule; the types too rare to average named.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's typed report; its ``macro`` block is read.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty for reports without it.
+    """
+    report = as_report(report)
+    mac = report.macro
+    if not mac:
+        return []
+    level = f"{100 * mac.get('level', 0.95):g}%"
+    out = ["", f"## Macro-F1 (mean of the chunk types' F1, percent, {level} intervals)", "",
+           "| system | macro-F1 | micro-F1 (the report's F1) |", "|---|---|---|"]
+    for name, x in mac["systems"].items():
+        micro = report.systems.get(name, {}).get("f1") if isinstance(report.systems, dict) else None
+        micro_cell = "—" if micro is None else score_cell(micro)
+        out.append(f"| {name} | {100 * x['estimate']:.2f} [{100 * x['ci'][0]:.2f}, {100 * x['ci'][1]:.2f}] | "
+                   f"{micro_cell} |")
+    for p in mac["pairs"]:
+        out.append("")
+        out.append(f"{p['b']} − {p['a']}: {100 * p['estimate']:+.2f} macro-F1 points "
+                   f"[{100 * p['ci'][0]:+.2f}, {100 * p['ci'][1]:+.2f}]; P({p['b']} better) = "
+                   f"{fmt_p(p['p_b_better'], 4)}: {p['decision']}.")
+    rare = mac.get("rare") or {}
+    note = (f" Left out, too rare to estimate (fewer than {mac.get('min_gold')} gold chunks in some fold): "
+            + ", ".join(f"{t} ({n})" for t, n in rare.items()) + "." if rare else "")
+    out += ["", f"Averaged over {', '.join(mac['types'])}: every type weighs the same, so a system better only on "
+            f"the frequent types can lose here. Paired on the same test sentences ({mac.get('cluster_unit')} as "
+            "clusters), with the parts of the F1 difference's posterior." + note]
+    return out
+
+
 def anatomy_markdown(report: Report) -> list[str]:
     """``## Error anatomy``: how each system is wrong (shares with intervals), and which kinds of error the
     second system of each pair removes or adds (paired, decided by the report's rule).
@@ -775,4 +815,4 @@ def heldout_markdown(report: Report) -> list[str]:
 MD_SECTIONS = [conclusion_markdown, setup_markdown, scores_markdown, ranking_markdown, pairwise_markdown,
                bayes_markdown, sequential_markdown, textbook_markdown, one_split_markdown, stopping_markdown,
                heldout_markdown,
-               anatomy_markdown, per_type_markdown, split_markdown, per_fold_markdown]
+               macro_markdown, anatomy_markdown, per_type_markdown, split_markdown, per_fold_markdown]

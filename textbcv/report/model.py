@@ -50,6 +50,9 @@ class CompareReport:
         reports written before it.
     conclusion : str or None
         The plain-language answer (:func:`textbcv.report.verdicts.conclusion`).
+    macro : dict or None
+        Macro-F1 (:func:`textbcv.comparison.macro.macro_section`): each system's, with its interval, and each
+        pair's paired difference; the types too rare to average named. None in reports written before it.
     anatomy : dict or None
         The error anatomy (:func:`textbcv.comparison.anatomy.anatomy_section`): each system's error kinds with
         their shares and intervals, each pair's paired differences; None in reports written before it.
@@ -73,6 +76,7 @@ class CompareReport:
     conclusion: str | None = None
     format: str = REPORT_FORMAT
     anatomy: dict | None = None
+    macro: dict | None = None
 
     # --- the answer's fields, read through -------------------------------------------------------------
     @property
@@ -228,6 +232,8 @@ class CompareReport:
             out["one_split"] = self.one_split
         if self.baseline is not None:
             out["baseline"] = self.baseline
+        if self.macro is not None:
+            out["macro"] = self.macro
         if self.anatomy is not None:
             out["anatomy"] = self.anatomy
         out["conclusion"] = self.conclusion
@@ -254,7 +260,8 @@ class CompareReport:
             stopping=d.get("stopping"), split_quality=d.get("split_quality"), split=d.get("split"),
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
             baseline=d.get("baseline"),
-            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"))
+            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
+            macro=d.get("macro"))
 
     @classmethod
     def coerce(cls, report: CompareReport | BayesAnswer | Mapping[str, Any]) -> CompareReport:

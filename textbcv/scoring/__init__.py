@@ -16,8 +16,11 @@ from textbcv.scoring.counts import (
     heldout_record,
     sentence_counts,
     sum_heldout_records,
+    sum_type_sentence_counts,
+    type_sentence_counts,
 )
 from textbcv.scoring.tags import format_conlleval, score_codes, score_tags
 
 __all__ = ["Tally", "ChunkCounts", "TagScore", "LexiconCounts", "count_chunks", "sentence_counts", "count_lexicon",
-           "heldout_record", "sum_heldout_records", "score_tags", "score_codes", "format_conlleval"]
+           "heldout_record", "sum_heldout_records", "score_tags", "score_codes", "format_conlleval",
+           "type_sentence_counts", "sum_type_sentence_counts"]

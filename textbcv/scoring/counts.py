@@ -34,6 +34,8 @@ __all__ = [
     "TagScore",
     "LexiconCounts",
     "count_chunks",
+    "type_sentence_counts",
+    "sum_type_sentence_counts",
     "sentence_counts",
     "count_lexicon",
     "heldout_record",
@@ -452,6 +454,67 @@ def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]],
         tp = len(gs & ps)
         rows.append((tp, len(ps) - tp, len(gs) - tp))
     return np.array(rows, dtype=np.int64).reshape(-1, 3)
+
+
+def type_sentence_counts(gold_chunk_seqs: Sequence[Sequence[Chunk]],
+                         pred_chunk_seqs: Sequence[Sequence[Chunk]]) -> dict[str, list[list[int]]]:
+    """Per chunk type, the sentences where it has a chunk (gold or predicted) and their TP, FP, FN: sparse.
+
+    What macro-F1's paired posterior needs (the per-type counts of every sentence) without a row for every
+    sentence and type: a type's rows add up to its per-type counts, and the types' rows of a sentence to its
+    :func:`sentence_counts` row.
+
+    Parameters
+    ----------
+    gold_chunk_seqs, pred_chunk_seqs : sequence of sequences of Chunk
+        Gold and predicted chunks of the same sentences, in the same order.
+
+    Returns
+    -------
+    dict
+        type → list of ``[sentence index, tp, fp, fn]``, sentences in order; types sorted.
+
+    Examples
+    --------
+    >>> type_sentence_counts([[(0, 2, "PER")], [(1, 2, "LOC")]], [[(0, 2, "PER"), (3, 4, "LOC")], []])
+    {'LOC': [[0, 0, 1, 0], [1, 0, 0, 1]], 'PER': [[0, 1, 0, 0]]}
+    """
+    out: dict[str, list[list[int]]] = {}
+    for k, (g, p) in enumerate(zip(gold_chunk_seqs, pred_chunk_seqs, strict=True)):
+        if not g and not p:
+            continue
+        gs, ps = set(g), set(p)
+        for t in sorted({c[2] for c in gs} | {c[2] for c in ps}):
+            gt = {c for c in gs if c[2] == t}
+            pt = {c for c in ps if c[2] == t}
+            tp = len(gt & pt)
+            out.setdefault(t, []).append([k, tp, len(pt) - tp, len(gt) - tp])
+    return dict(sorted(out.items()))
+
+
+def sum_type_sentence_counts(parts: Sequence[Mapping[str, list[list[int]]]]) -> dict[str, list[list[int]]]:
+    """:func:`type_sentence_counts` of several models on the same sentences, summed sentence by sentence.
+
+    Parameters
+    ----------
+    parts : sequence of mapping
+        Each model's :func:`type_sentence_counts`.
+
+    Returns
+    -------
+    dict
+        The summed counts, in the same form.
+    """
+    acc: dict[str, dict[int, list[int]]] = {}
+    for part in parts:
+        for t, rows in part.items():
+            into = acc.setdefault(t, {})
+            for k, tp, fp, fn in rows:
+                r = into.setdefault(k, [0, 0, 0])
+                r[0] += tp
+                r[1] += fp
+                r[2] += fn
+    return {t: [[k, *into[k]] for k in sorted(into)] for t, into in sorted(acc.items())}
 
 
 # ----------------------------------------------------------------------------- segmentation

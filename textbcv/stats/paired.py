@@ -24,7 +24,7 @@ from scipy import stats as sst
 from .metrics import linear_weights, ratios
 
 __all__ = ["cluster_cross_products", "PairedVariances", "paired_variances", "LAYOUTS", "PairedDifference",
-           "SeedMoments", "seed_moments", "ratio_posterior",
+           "SeedMoments", "seed_moments", "ratio_posterior", "macro_difference", "MACRO_F1",
            "paired_difference", "paired_difference_from_moments", "paired_differences", "seed_variance"]
 
 #: column layouts of one system's counts in a fold's cluster vector: all three counts, or what F1 needs
@@ -120,9 +120,34 @@ class PairedVariances:
                 "fold_cov": self.fold_cov.tolist()}
 
 
+#: The metric of a macro average: the mean F1 of the chunk types, each type's TP, FP, FN three columns in turn.
+MACRO_F1 = "macro-f1"
+
+
+def _columns(layout: str) -> int:
+    """Columns of one system in a fold block: :data:`LAYOUTS`, or ``types:T`` (TP, FP, FN of T types)."""
+    if layout.startswith("types:"):
+        return 3 * int(layout.split(":", 1)[1])
+    return LAYOUTS[layout]
+
+
+def _value(counts: np.ndarray, metric: str) -> np.ndarray:
+    """``metric`` of counts (..., K): a ratio of (TP, FP, FN), or :data:`MACRO_F1` of T types' columns."""
+    c = np.asarray(counts, dtype=float)
+    if metric == MACRO_F1:
+        per = c.reshape(*c.shape[:-1], -1, 3)
+        den = 2 * per[..., 0] + per[..., 1] + per[..., 2]
+        f1 = np.divide(2 * per[..., 0], den, out=np.zeros_like(den), where=den > 0)
+        return f1.mean(axis=-1)
+    return ratios(c)[metric]
+
+
 def _weight(counts: np.ndarray, layout: str, metric: str = "f1") -> np.ndarray:
     """Weights w on one system's columns with w·x the linearised change of ``metric`` when counts x are
     added, at ``counts`` (TP, FP, FN summed over the sentences the variance is of)."""
+    if metric == MACRO_F1:
+        per = np.asarray(counts, dtype=float).reshape(-1, 3)
+        return np.concatenate([linear_weights("f1", x) for x in per]) / len(per)
     w = linear_weights(metric, counts)
     if layout == "tp,fp,fn":
         return w
@@ -168,7 +193,7 @@ def paired_variances(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_
     >>> v.pooled_delta, bool(np.isclose(v.pooled_a, v.pooled_b)), v.pooled_a > 0
     (0.0, True, True)
     """
-    K = LAYOUTS[layout]
+    K = _columns(layout)
     ca, cb = np.asarray(counts_a, dtype=float), np.asarray(counts_b, dtype=float)
     F = len(ca)
     n = len(S) // (2 * K)
@@ -617,7 +642,7 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
     v = paired_variances(S, clusters, ca, cb, layout=layout,
                          fold_clusters=None if fold_clusters is None else list(fold_clusters)[: 2 * m],
                          metric=metric)
-    d = ratios(cb)[metric] - ratios(ca)[metric]
+    d = _value(cb, metric) - _value(ca, metric)
     C = v.fold_cov
     # within each split: half the difference of its two folds, and its test noise
     half = (d[0::2] - d[1::2]) / 2
@@ -639,7 +664,7 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
     # Satterthwaite: each part is a mean square with its own degrees of freedom
     parts = [(var_test, clusters - 1.0), (var_train, float(m)), (var_model, m - 1.0)]
     df = _satterthwaite(parts, var_test + var_train + var_model)
-    est = float(ratios(cb.sum(axis=0))[metric] - ratios(ca.sum(axis=0))[metric])
+    est = float(_value(cb.sum(axis=0), metric) - _value(ca.sum(axis=0), metric))
     return PairedDifference(est, var_test, var_train, var_model, df, m, clusters, _correlation(v), metric,
                             test_shared=shared)
 
@@ -675,7 +700,7 @@ def _seeded(v: PairedVariances, d: np.ndarray, half: np.ndarray, half_test: np.n
     var_test = max(0.0, raw - seeds.interaction)
     # the shared share is of the clusters' covariance across splits, which the seeds do not reach
     shared = min(1.0, _test_shared(v.fold_cov, m) * raw / var_test) if var_test > 0 else 1.0
-    est = float(ratios(cb.sum(axis=0))[metric] - ratios(ca.sum(axis=0))[metric])
+    est = float(_value(cb.sum(axis=0), metric) - _value(ca.sum(axis=0), metric))
     p = PairedDifference(est, var_test, var_train, 0.0, float("inf"), m, clusters, _correlation(v), metric,
                          test_shared=shared, var_seed=seeds.pooled, seeds=seeds.seeds,
                          seed_share_a=seeds.share_a)
@@ -945,3 +970,54 @@ def ratio_posterior(fold_counts: Sequence[np.ndarray], fold_clusters: Sequence[n
     zero = [np.zeros_like(x) for x in counts]
     return paired_differences({"": zero, "x": counts}, fold_clusters, m, metrics=(metric,),
                               cluster_unit=cluster_unit)[("", "x")][metric]
+
+
+def macro_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequence[np.ndarray],
+                     fold_clusters: Sequence[np.ndarray], m: int, cluster_unit: str = "sentences") -> PairedDifference:
+    """The paired posterior of the difference of macro-F1 (the mean of the chunk types' F1), B − A.
+
+    The same three parts as :class:`PairedDifference` for micro-F1, on the linearised macro average: every
+    sentence's per-type counts, each type weighted by its own F1's weights over the number of types. With an
+    all-zero ``fold_counts_a`` it is the posterior of B's macro-F1 itself (as :func:`ratio_posterior`).
+
+    Parameters
+    ----------
+    fold_counts_a, fold_counts_b : sequence of 2m arrays of shape (n_f, 3T)
+        Per test sentence of fold f, the TP, FP, FN of each of the T types in turn (the same types, in the same
+        order, for both systems).
+    fold_clusters : sequence of 2m int arrays of length n_f
+        The cluster of every test sentence, one numbering for all folds.
+    m : int
+        Number of splits.
+    cluster_unit : {"documents", "sentences"}
+        What the clusters are.
+
+    Returns
+    -------
+    PairedDifference
+        With metric ``"macro-f1"``.
+
+    Examples
+    --------
+    Two types; B doubles A's true positives of the second:
+
+    >>> a = [np.array([[2, 0, 0, 1, 0, 1], [1, 1, 0, 0, 0, 1]])] * 2
+    >>> b = [np.array([[2, 0, 0, 2, 0, 0], [1, 1, 0, 1, 0, 0]])] * 2
+    >>> d = macro_difference(a, b, [np.arange(2), np.arange(2, 4)], m=1)
+    >>> round(d.estimate, 4), d.metric
+    (0.25, 'macro-f1')
+    """
+    F = 2 * m
+    ca = [np.asarray(x, dtype=np.int64) for x in fold_counts_a[:F]]
+    cb = [np.asarray(x, dtype=np.int64) for x in fold_counts_b[:F]]
+    groups = [np.asarray(g, dtype=np.int64) for g in fold_clusters[:F]]
+    if len(ca) != F or len(cb) != F or len(groups) != F:
+        raise ValueError(f"need 2m = {F} folds of counts and clusters for both systems")
+    K = ca[0].shape[1]
+    if K % 3 or any(x.shape != y.shape or x.shape[1] != K or len(x) != len(g) for x, y, g in zip(ca, cb, groups)):
+        raise ValueError("both systems need (n_f, 3T) counts of the same test sentences in every fold")
+    S, k = cluster_cross_products([np.hstack([x, y]) for x, y in zip(ca, cb)], groups)
+    p = paired_difference_from_moments(S, k, np.array([x.sum(axis=0) for x in ca]),
+                                       np.array([y.sum(axis=0) for y in cb]), m, layout=f"types:{K // 3}",
+                                       fold_clusters=[len(np.unique(g)) for g in groups], metric=MACRO_F1)
+    return replace(p, cluster_unit=cluster_unit)

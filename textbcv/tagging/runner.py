@@ -35,7 +35,15 @@ from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import fold_file_stem
 from textbcv.folds.store import FoldStore
 from textbcv.schemes import decode, encode
-from textbcv.scoring import ChunkCounts, count_chunks, heldout_record, sentence_counts, sum_heldout_records
+from textbcv.scoring import (
+    ChunkCounts,
+    count_chunks,
+    heldout_record,
+    sentence_counts,
+    sum_heldout_records,
+    sum_type_sentence_counts,
+    type_sentence_counts,
+)
 from textbcv.scoring.modes import mode_record, sum_mode_records
 from textbcv.tagging.crf import CRFTagger
 from textbcv.tagging.features import extract
@@ -297,6 +305,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
                       tokens=int(sum(len(sents[i]) for i in test)), sentences=int(len(test)),
                       sentence_counts=per_sentence.tolist(), spec=system.to_dict(),
                       modes=mode_record(test_gold, pred_chunks, per_sentence),
+                      type_sentence_counts=type_sentence_counts(test_gold, pred_chunks),
                       heldout=heldout, run={"seconds": round(time.perf_counter() - t_start, 4), **engine,
                                             "pid": os.getpid(), "payload_loaded": loaded}).to_dict()
 
@@ -329,6 +338,7 @@ def _run_fold_seeds(ref: Payload | str, system: System, split: int, direction: i
                       seed_counts={str(s): r["counts"]["overall"] for s, r in zip(system.seeds, one)},
                       seed_sentence_counts={str(s): r["sentence_counts"] for s, r in zip(system.seeds, one)},
                       modes=sum_mode_records([r["modes"] for r in one], [r["sentence_counts"] for r in one]),
+                      type_sentence_counts=sum_type_sentence_counts([r["type_sentence_counts"] for r in one]),
                       heldout=heldout,
                       run={"seconds": round(time.perf_counter() - t_start, 4), "seeds": [r["run"] for r in one],
                            "pid": os.getpid(), "payload_loaded": loaded}).to_dict()

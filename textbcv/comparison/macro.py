@@ -1,0 +1,117 @@
+"""Macro-F1 beside micro-F1: the mean of the chunk types' F1, with its interval and the paired Bayes test.
+
+Micro-F1 (the report's F1) pools every chunk, so frequent types weigh most; macro-F1 gives every type the same
+weight, so a system that is better only on the frequent types can lose on it. Its posterior has the parts of the
+micro difference's (:func:`textbcv.stats.paired.macro_difference`), from every test sentence's per-type counts
+(``folds.jsonl``'s ``type_sentence_counts``). A type with fewer than :data:`MIN_GOLD` gold chunks in some fold
+cannot be estimated there (its F1 swings with one chunk): it is named and left out of the average, not averaged
+silently.
+
+Examples
+--------
+>>> dense({"PER": [[1, 2, 0, 1]]}, ["LOC", "PER"], 3).tolist()
+[[0, 0, 0, 0, 0, 0], [0, 0, 0, 2, 0, 1], [0, 0, 0, 0, 0, 0]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from textbcv.stats.paired import macro_difference
+
+__all__ = ["macro_section", "dense", "MIN_GOLD"]
+
+#: Gold chunks a type needs in every fold to enter the macro average.
+MIN_GOLD = 10
+
+
+def dense(rows: Mapping[str, list[list[int]]], types: Sequence[str], n: int) -> np.ndarray:
+    """A fold's sparse per-type sentence counts as an (n, 3T) array, the types' TP, FP, FN in turn.
+
+    Parameters
+    ----------
+    rows : mapping
+        type → ``[sentence index, tp, fp, fn]`` rows (``folds.jsonl``'s ``type_sentence_counts``).
+    types : sequence of str
+        The types, in column order (others are left out).
+    n : int
+        Test sentences of the fold.
+
+    Returns
+    -------
+    ndarray of shape (n, 3T), int64
+    """
+    out = np.zeros((n, 3 * len(types)), dtype=np.int64)
+    for j, t in enumerate(types):
+        r = np.asarray(rows.get(t) or np.zeros((0, 4)), dtype=np.int64).reshape(-1, 4)
+        if len(r):
+            out[r[:, 0], 3 * j: 3 * j + 3] = r[:, 1:]
+    return out
+
+
+def macro_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapping | None, alpha: float = 0.05,
+                  threshold: float = 0.95) -> dict | None:
+    """The report's ``macro`` block: each system's macro-F1 with its interval, each pair's paired difference.
+
+    Parameters
+    ----------
+    records : mapping
+        Fold records by ``(system, split, direction)``, with ``type_sentence_counts``.
+    names : sequence of str
+        The systems, in input order.
+    m : int
+        Number of splits.
+    clusters : mapping or None
+        :func:`textbcv.comparison.design_effects.fold_clusters`' answer.
+    alpha : float
+        The intervals hold 1 − alpha.
+    threshold : float
+        The decision rule's threshold on P(better).
+
+    Returns
+    -------
+    dict or None
+        ``types`` (averaged), ``rare`` (type → its fewest gold chunks in a fold), ``systems`` (name →
+        ``estimate``, ``ci``), ``pairs`` (``a``, ``b``, ``estimate``, ``ci``, ``p_b_better``, ``decision``),
+        ``cluster_unit``, ``min_gold``; None without per-type sentence counts, without known test sentences, or
+        with fewer than two estimable types.
+    """
+    folds = [(j, k) for j in range(m) for k in (0, 1)]
+    ids = (clusters or {}).get("ids")
+    if not ids or any(f not in ids for f in folds):
+        return None
+    recs = {(n, j, k): records[(n, j, k)] for n in names for j, k in folds}
+    if any("type_sentence_counts" not in r for r in recs.values()):
+        return None
+    all_types = sorted({t for r in recs.values() for t in r["type_sentence_counts"]})
+    first = names[0]
+    gold_min = {t: min(sum(row[1] + row[3] for row in recs[(first, j, k)]["type_sentence_counts"].get(t, ()))
+                       for j, k in folds) for t in all_types}
+    types = [t for t in all_types if gold_min[t] >= MIN_GOLD]
+    rare = {t: int(v) for t, v in gold_min.items() if v < MIN_GOLD}
+    if len(types) < 2:
+        return None
+    groups = [np.asarray(ids[f], dtype=np.int64) for f in folds]
+    unit = (clusters or {}).get("clusters", "sentences")
+    arrays = {n: [dense(recs[(n, j, k)]["type_sentence_counts"], types, len(g)) for (j, k), g in zip(folds, groups)]
+              for n in names}
+    zero = [np.zeros_like(x) for x in arrays[first]]
+    systems = {}
+    for n in names:
+        p = macro_difference(zero, arrays[n], groups, m, unit)
+        lo, hi = p.interval(alpha)
+        systems[n] = {"estimate": p.estimate, "ci": [max(0.0, lo), min(1.0, hi)]}
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            p = macro_difference(arrays[a], arrays[b], groups, m, unit)
+            lo, hi = p.interval(alpha)
+            pb = p.prob_better()["p_b_better"]
+            decision = (f"{b} better" if pb >= threshold else f"{a} better" if 1 - pb >= threshold
+                        else "no clear difference")
+            pairs.append({"a": a, "b": b, "estimate": p.estimate, "ci": [lo, hi], "p_b_better": pb,
+                          "decision": decision})
+    return {"types": types, "rare": rare, "systems": systems, "pairs": pairs, "cluster_unit": unit,
+            "min_gold": MIN_GOLD, "level": 1 - alpha}
