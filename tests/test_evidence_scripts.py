@@ -511,3 +511,14 @@ def test_seed_null_study_smoke_writes_units_resumes_and_summarizes(shared, tmp_p
     assert "## Seed null pairs" in (out / "RESULTS.md").read_text(encoding="utf-8")
     with pytest.raises(SystemExit):
         sn.main(["--smoke", "--pools", "msr", "--out", str(out), "--seeds", "3"])  # other settings: refused
+
+
+def test_corpora_null_check_reads_the_committed_null_pairs(tmp_path):
+    """scripts/corpora_null_check.py: groups of three committed null pairs get the hierarchical answer; its
+    figures (calls each way, P(equivalent) >= 0.9) are written to its JSON and its RESULTS section."""
+    cn = load("corpora_null_check")
+    assert cn.main(["--out", str(tmp_path)]) == 0
+    r = json.loads((tmp_path / "corpora_null.json").read_text(encoding="utf-8"))
+    assert r["groups"] == sum(r["by_kind"].values()) > 0
+    assert r["calls_b"]["n"] == r["calls_a"]["n"] == r["groups"]
+    assert "## Null pairs across corpora (interim)" in (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
