@@ -190,3 +190,28 @@ def test_score_modes_on_a_conlleval_file(tmp_path, capsys):
     assert [[out["modes"][m][k] for k in KINDS] for m in MODES] == want.tolist()
     assert main(["score", str(path), "--modes"]) == 0
     assert "matching modes (SemEval-2013" in capsys.readouterr().out
+
+
+@st.composite
+def tangled(draw):
+    """Chunks that may overlap within a side too (not what tags decode to, but any chunk list)."""
+    n = draw(st.integers(1, 10))
+
+    def side():
+        out = set()
+        for _ in range(draw(st.integers(0, 5))):
+            a = draw(st.integers(0, n - 1))
+            out.add((a, draw(st.integers(a + 1, n)), draw(st.sampled_from("AB"))))
+        return sorted(out)
+
+    return side(), side()
+
+
+@settings(max_examples=300, deadline=None)
+@given(tangled())
+def test_the_one_pass_rules_equal_the_mode_by_mode_rule(sent):
+    from textbcv.scoring.modes import _anatomy, _assign, _general
+
+    g, p = sent
+    rows, anatomy = _general(g, p)
+    assert rows == [_assign(g, p, m) for m in MODES] and anatomy == _anatomy(g, p)

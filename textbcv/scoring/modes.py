@@ -312,44 +312,6 @@ def mode_record(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
             "anatomy": anatomy_total.tolist(), "sentences": sentences}
 
 
-def _one_to_one(g: Sequence[Chunk], p: Sequence[Chunk]) -> tuple[list[list[int]], list[int]] | None:
-    """Every mode's row and the anatomy of one sentence (chunks sorted) in a single pass, when that is the
-    assignment rule's answer: no two chunks of one side overlap (as decoded tags give) and every chunk that is not an
-    exact match overlaps at most one chunk of the other side. None otherwise (the general rule then runs)."""
-    for side in (g, p):
-        for i in range(1, len(side)):
-            if side[i - 1][1] > side[i][0]:
-                return None
-    gset, pset = set(g), set(p)
-    ng = [c for c in g if c not in pset]
-    taken = set()
-    pairs = []
-    lone_p = 0
-    for c in p:
-        if c in gset:
-            continue
-        hit = -1
-        for i, x in enumerate(ng):
-            if c[0] < x[1] and x[0] < c[1]:
-                if hit >= 0 or i in taken:
-                    return None
-                hit = i
-        if hit < 0:
-            lone_p += 1
-        else:
-            taken.add(hit)
-            pairs.append((c, ng[hit]))
-    cor = len(gset & pset)
-    missed = len(ng) - len(taken)
-    n = len(pairs)
-    same_span = sum(1 for c, x in pairs if c[0] == x[0] and c[1] == x[1])
-    same_type = sum(1 for c, x in pairs if c[2] == x[2])
-    rows = [[cor, n, 0, missed, lone_p], [cor + same_span, n - same_span, 0, missed, lone_p],
-            [cor + same_span, 0, n - same_span, missed, lone_p], [cor + same_type, n - same_type, 0, missed, lone_p]]
-    # a pair with the same span differs in type (it is not an exact match); one with the same type, in span
-    return rows, [cor, same_span, same_type, n - same_span - same_type, missed, lone_p]
-
-
 def _vectorised(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]], strict: np.ndarray,
                 cand: list[int]) -> tuple[list[int], list[list[int]]]:
     """The sentences (of ``cand``) whose outcome their conlleval counts do not imply, and their 26 counts.
@@ -420,7 +382,10 @@ def _vectorised(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
 
 def _chains(G: np.ndarray, P: np.ndarray, lo: np.ndarray, hi: np.ndarray, strict: np.ndarray,
             chained: np.ndarray) -> tuple[list[int], list[list[int]]]:
-    """:func:`_chain` for every sentence marked ``chained``, on the arrays of its chunks that are not exact matches
+    """The chain rule for every sentence marked ``chained`` (sorted chunks that do not overlap within a side: a
+    predicted chunk's overlapping gold chunks are then a run, an exact match is alone in its run, so strict, exact
+    and partial take the same gold chunk — the first one not yet taken — and differ only in how they count it; type
+    looks again), on the arrays of its chunks that are not exact matches
     (rows of ``G`` and ``P``: sentence, start, end, type code; a predicted chunk's overlapping gold rows are
     ``lo[j]:hi[j]``)."""
     keys: list[int] = []
@@ -485,34 +450,6 @@ def _chains(G: np.ndarray, P: np.ndarray, lo: np.ndarray, hi: np.ndarray, strict
     return keys, found
 
 
-def _chain(g: Sequence[Chunk], p: Sequence[Chunk]) -> tuple[list[list[int]], list[int]]:
-    """:func:`_general` for sorted chunks that do not overlap within a side (decoded tags): a predicted chunk's
-    overlapping gold chunks are then a run, an exact match is alone in its run, so strict, exact and partial take
-    the same gold chunk — the first one not yet taken — and differ only in how they count it; type looks again."""
-    ov = [[i for i, x in enumerate(g) if c[0] < x[1] and x[0] < c[1]] for c in p]
-    taken = [False] * len(g)
-    cor = same_span = same_type = n = spu = 0
-    for j, c in enumerate(p):
-        pick = next((i for i in ov[j] if not taken[i]), -1)
-        if pick < 0:
-            spu += 1
-            continue
-        taken[pick] = True
-        x = g[pick]
-        span, typ = x[0] == c[0] and x[1] == c[1], x[2] == c[2]
-        if span and typ:
-            cor += 1
-        else:
-            n += 1
-            same_span += span
-            same_type += typ
-    missed = taken.count(False)
-    type_row = _general_type(g, p, ov)
-    rows = [[cor, n, 0, missed, spu], [cor + same_span, n - same_span, 0, missed, spu],
-            [cor + same_span, 0, n - same_span, missed, spu], type_row]
-    return rows, [cor, same_span, same_type, n - same_span - same_type, missed, spu]
-
-
 def _general_type(g: Sequence[Chunk], p: Sequence[Chunk], ov: list[list[int]]) -> list[int]:
     """The ``type`` mode's row by the assignment rule, from each predicted chunk's overlapping gold chunks."""
     cor = inc = spu = 0
@@ -547,32 +484,11 @@ def _general(g: Sequence[Chunk], p: Sequence[Chunk]) -> tuple[list[list[int]], l
     ov = [[i for i, x in enumerate(g) if c[0] < x[1] and x[0] < c[1]] for c in p]
     rows = []
     anatomy = [0] * len(ANATOMY)
-    for mode in MODES:
+    for mode in ("strict", "exact", "partial"):
         cor = inc = par = spu = 0
         taken = [False] * len(g)
         for j, c in enumerate(p):
-            exact = close = other = -1
-            if mode == "type":
-                best = None
-                for i in ov[j]:
-                    if taken[i]:
-                        continue
-                    x = g[i]
-                    if x[2] == c[2]:
-                        dist = abs(x[0] - c[0]) + abs(x[1] - c[1])
-                        if best is None or dist < best:
-                            best, close = dist, i
-                    elif other < 0:
-                        other = i
-                if close >= 0:
-                    cor += 1
-                    taken[close] = True
-                elif other >= 0:
-                    inc += 1
-                    taken[other] = True
-                else:
-                    spu += 1
-                continue
+            exact = close = -1
             for i in ov[j]:
                 if taken[i]:
                     continue
@@ -600,6 +516,7 @@ def _general(g: Sequence[Chunk], p: Sequence[Chunk]) -> tuple[list[list[int]], l
         rows.append([cor, inc, par, missed, spu])
         if mode == "strict":
             anatomy[0], anatomy[4], anatomy[5] = cor, missed, spu
+    rows.append(_general_type(g, p, ov))
     return rows, anatomy
 
 
