@@ -488,9 +488,9 @@ def macro_markdown(report: Report) -> list[str]:
     rare = mac.get("rare") or {}
     note = (f" Left out, too rare to estimate (fewer than {mac.get('min_gold')} gold chunks in some fold): "
             + ", ".join(f"{t} ({n})" for t, n in rare.items()) + "." if rare else "")
-    out += ["", f"Averaged over {', '.join(mac['types'])}: every type weighs the same, so a system better only on "
-            f"the frequent types can lose here. Paired on the same test sentences ({mac.get('cluster_unit')} as "
-            "clusters), with the parts of the F1 difference's posterior." + note]
+    out += ["", f"Averaged over {', '.join(mac['types'])}: every type weighs the same, so a system that is better "
+            "only on the frequent types can lose here. Paired on the same test sentences "
+            f"({mac.get('cluster_unit')} as clusters), with the parts of the F1 difference's posterior." + note]
     return out
 
 

@@ -135,10 +135,7 @@ def _value(counts: np.ndarray, metric: str) -> np.ndarray:
     """``metric`` of counts (..., K): a ratio of (TP, FP, FN), or :data:`MACRO_F1` of T types' columns."""
     c = np.asarray(counts, dtype=float)
     if metric == MACRO_F1:
-        per = c.reshape(*c.shape[:-1], -1, 3)
-        den = 2 * per[..., 0] + per[..., 1] + per[..., 2]
-        f1 = np.divide(2 * per[..., 0], den, out=np.zeros_like(den), where=den > 0)
-        return f1.mean(axis=-1)
+        return ratios(c.reshape(*c.shape[:-1], -1, 3))["f1"].mean(axis=-1)
     return ratios(c)[metric]
 
 
