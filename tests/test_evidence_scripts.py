@@ -522,3 +522,22 @@ def test_corpora_null_check_reads_the_committed_null_pairs(tmp_path):
     assert r["groups"] == sum(r["by_kind"].values()) > 0
     assert r["calls_b"]["n"] == r["calls_a"]["n"] == r["groups"]
     assert "## Null pairs across corpora (interim)" in (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
+
+
+def test_corpora_null_study_smoke_resumes_and_summarizes(shared, tmp_path):
+    """scripts/corpora_null_study.py --smoke: one unit line per repetition with each corpus's paired posterior; a
+    second run resumes (nothing run again) and summarises; other settings in the same folder are refused."""
+    cn = load("corpora_null_study")
+    assert cn.main(["--smoke", "--out", str(tmp_path)]) == 0
+    path = tmp_path / "corpora_null" / "units.jsonl"
+    units = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+    assert [u["r"] for u in units] == [0, 1]
+    assert all(set(u["corpora"]) == {"bundled", "conll2003", "conll2002"} for u in units)
+    assert all(x["basis"] == "paired" and x["sd"] > 0 for u in units for x in u["corpora"].values())
+    before = path.read_bytes()
+    assert cn.main(["--smoke", "--out", str(tmp_path)]) == 0
+    assert path.read_bytes() == before
+    summary = json.loads((tmp_path / "corpora_null_study.json").read_text(encoding="utf-8"))
+    assert summary["R"] == 2 and summary["calls_b"]["n"] == 2
+    with pytest.raises(SystemExit):
+        cn.main(["--out", str(tmp_path), "--summarize-only"])  # a full study in the smoke folder

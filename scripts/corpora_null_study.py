@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Null pairs across three NER corpora: false calls and P(equivalent) of ``textbcv test RUN1 RUN2 RUN3``.
+
+One configuration against itself: an averaged-perceptron CRF (IOB2, the words-only default template) trained with
+training seed 1 as system A and seed 2 as system B, compared with ``textbcv.compare`` (m = 3, documents kept
+whole) on a data set of each of three NER corpora — the bundled English corpus, CoNLL-2003 English (eng.train)
+and CoNLL-2002 Spanish (esp.train, Latin-1) — drawn anew for every repetition r (whole documents up to ``n``
+sentences). Neither system is better, so every call of the answer across the three corpora (rope 0.5 points,
+P ≥ 0.95) is false; the target is at most 5% each way, and P(equivalent) ≥ 0.9. Each finished repetition is a
+unit (one JSON line: each corpus's paired posterior of ΔF1) in ``docs/corpora_null/units.jsonl``; a killed run
+resumes at the next repetition. ``--summarize-only`` writes ``docs/corpora_null_study.json`` and the RESULTS.md
+section "Null pairs across three NER corpora"; ``--smoke`` runs two tiny repetitions (tested in CI).
+
+Usage::
+
+    scripts/corpora_null_study.py --until 3600
+    scripts/corpora_null_study.py --summarize-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy import stats as sst
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import real_text_study as rts  # noqa: E402
+
+import textbcv  # noqa: E402
+from textbcv.corpus import read_corpus  # noqa: E402
+from textbcv.stats.hierarchical import hierarchical  # noqa: E402
+
+from _results import ROOT, append_line, fmt_seconds, update_section, write_json  # noqa: E402
+
+M = 3
+ROPE = 0.005
+THRESHOLD = 0.95
+#: name -> (files under ../shared/corpora or "bundled", encoding, columns, sentences per data set)
+CORPORA = {
+    "bundled": ("bundled", "utf-8", None, 1500),
+    "conll2003": ("conll2003_en/eng.train", "utf-8", None, 2000),
+    "conll2002": ("conll2002_es/esp.train", "latin-1", "token,pos,ner", 2000),
+}
+
+
+def load(name: str, limit: int | None = None):
+    """The corpus ``name`` of :data:`CORPORA` (its first ``limit`` sentences with ``--smoke``)."""
+    where, encoding, columns, _ = CORPORA[name]
+    path = textbcv.bundled_corpora()["ner"] if where == "bundled" else rts.SHARED / where
+    corpus = read_corpus(str(path), encoding=encoding, columns=columns)
+    if limit is not None:
+        corpus = corpus.subset(list(range(min(limit, len(corpus)))))
+    return corpus
+
+
+def posterior_of(corpus, r: int, n: int, max_iterations: int) -> dict:
+    """ΔF1 (seed 2 − seed 1) of one data set of ``corpus``: its paired posterior's estimate, SD, df and P."""
+    D = rts.draw_data_set(r, n, corpus.documents if corpus.n_documents > 1 else None, len(corpus))
+    sub = corpus.subset(D.tolist())
+    res = textbcv.compare(sub, ["iob2@1", "iob2@2"], m=M, seed=r, task="ner", algorithm="ap",
+                          max_iterations=max_iterations, progress=False)
+    c = next(x for x in res.report["comparisons"] if x["metric"] == "f1")
+    d = c["difference"]
+    return {"sentences": int(len(D)), "estimate": d["estimate"], "sd": d["sd"], "df": d.get("df"),
+            "p_b_better": c["p_b_better"], "basis": d.get("basis")}
+
+
+def _binom(k: int, n: int) -> dict:
+    if n == 0:
+        return {"k": 0, "n": 0, "rate": None, "lo": None, "hi": None}
+    ci = sst.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    return {"k": k, "n": n, "rate": k / n, "lo": float(ci.low), "hi": float(ci.high)}
+
+
+def summarize(units: list[dict]) -> dict:
+    """Per repetition the hierarchical answer over its three corpora; the calls and P(equivalent) over all."""
+    rows = []
+    for u in units:
+        names = list(u["corpora"])
+        y = [u["corpora"][k]["estimate"] for k in names]
+        s = []
+        for k in names:
+            x = u["corpora"][k]
+            df = x["df"]
+            s.append(max(1e-9, x["sd"] * (float(sst.t.ppf(0.975, df) / sst.norm.ppf(0.975)) if df else 1.0)))
+        h = hierarchical(y, s, names, rope=ROPE)
+        rows.append({"p_b": h.p_b_better, "p_a": h.p_a_better, "p_eq": h.p_equivalent})
+    n = len(rows)
+    per_corpus = {}
+    for k in CORPORA:
+        p = [u["corpora"][k]["p_b_better"] for u in units if k in u["corpora"]]
+        per_corpus[k] = {"calls_b": _binom(sum(x >= THRESHOLD for x in p), len(p)),
+                         "calls_a": _binom(sum(1 - x >= THRESHOLD for x in p), len(p))}
+    return {"R": n, "rope_points": 100 * ROPE, "threshold": THRESHOLD, "m": M,
+            "calls_b": _binom(sum(r["p_b"] >= THRESHOLD for r in rows), n),
+            "calls_a": _binom(sum(r["p_a"] >= THRESHOLD for r in rows), n),
+            "equivalent_at_0.9": _binom(sum(r["p_eq"] >= 0.9 for r in rows), n),
+            "p_eq_median": float(np.median([r["p_eq"] for r in rows])) if rows else None,
+            "per_corpus": per_corpus}
+
+
+def render(result: dict, command: str) -> str:
+    def pct(x: dict) -> str:
+        return "–" if x["rate"] is None else f"{100 * x['rate']:.1f}% [{100 * x['lo']:.1f}, {100 * x['hi']:.1f}]"
+
+    lines = ["## Null pairs across three NER corpora", "",
+             f"Written by `{command}` (resumable; units in docs/corpora_null/). An averaged-perceptron CRF against "
+             "itself (training seed 1 vs 2), m = 3, on a data set of the bundled corpus, CoNLL-2003 and CoNLL-2002 "
+             "Spanish in every repetition; the answer across the three (rope 0.5 points, P ≥ 0.95). Targets: calls "
+             "at most 5% each way, P(equivalent) ≥ 0.9.", "",
+             "| R | B called better | A called better | P(equivalent) ≥ 0.9 | median P(equivalent) |",
+             "|---|---|---|---|---|",
+             f"| {result['R']} | {pct(result['calls_b'])} | {pct(result['calls_a'])} | "
+             f"{pct(result['equivalent_at_0.9'])} | "
+             f"{'–' if result['p_eq_median'] is None else format(result['p_eq_median'], '.3f')} |", "",
+             "Each corpus on its own (the run's own Bayes test, no rope): " + "; ".join(
+                 f"{k} {pct(v['calls_b'])} / {pct(v['calls_a'])}" for k, v in result["per_corpus"].items()) + ".", ""]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reps", type=int, default=450, help="repetitions (default 450)")
+    ap.add_argument("--max-iterations", type=int, default=10)
+    ap.add_argument("--out", default=str(ROOT / "docs"), help="folder of corpora_null_study.json and corpora_null/")
+    ap.add_argument("--results", default=None, help="RESULTS.md to update (default OUT/RESULTS.md)")
+    ap.add_argument("--until", type=float, default=None, help="stop starting new repetitions after this many seconds")
+    ap.add_argument("--summarize-only", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="two tiny repetitions (under a minute)")
+    args = ap.parse_args(argv)
+    limit, sizes = None, {k: v[3] for k, v in CORPORA.items()}
+    if args.smoke:
+        args.reps, args.max_iterations, limit = 2, 2, 400
+        sizes = {k: 120 for k in CORPORA}
+    out = Path(args.out)
+    units_dir = out / "corpora_null"
+    units_dir.mkdir(parents=True, exist_ok=True)
+    settings = {"m": M, "max_iterations": args.max_iterations, "sizes": sizes, "smoke": args.smoke,
+                "systems": ["iob2@1", "iob2@2"], "algorithm": "ap"}
+    settings_path = units_dir / "settings.json"
+    if settings_path.exists():
+        if json.loads(settings_path.read_text(encoding="utf-8")) != json.loads(json.dumps(settings)):
+            ap.error(f"{settings_path} holds a study with other settings; choose another --out")
+    else:
+        write_json(settings_path, settings)
+    path = units_dir / "units.jsonl"
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    t_start = time.time()
+    if not args.summarize_only:
+        have = {x["r"] for x in rts.load_lines(path)} if path.exists() else set()
+        todo = [r for r in range(args.reps) if r not in have]
+        corpora = {k: load(k, limit) for k in CORPORA} if todo else {}
+        for i, r in enumerate(todo):
+            if args.until is not None and time.time() - t_start > args.until:
+                log(f"--until reached: stopping before r={r}")
+                break
+            t1 = time.time()
+            unit = {"r": r, "corpora": {k: posterior_of(c, r, sizes[k], args.max_iterations)
+                                        for k, c in corpora.items()}}
+            append_line(path, json.dumps(unit, sort_keys=True, separators=(",", ":")))
+            log(f"corpora null: r={r} finished in {fmt_seconds(time.time() - t1)} ({i + 1}/{len(todo)} of this run)")
+    units = sorted((x for x in rts.load_lines(path) if x["r"] < args.reps), key=lambda x: x["r"]) \
+        if path.exists() else []
+    result = summarize(units)
+    command = "scripts/corpora_null_study.py" + (" --smoke" if args.smoke else "")
+    result["meta"] = {"command": command, "settings": settings}
+    write_json(out / "corpora_null_study.json", result)
+    update_section(Path(args.results) if args.results else out / "RESULTS.md", "corpora-null-study",
+                   render(result, command))
+    log(f"summary written: {out / 'corpora_null_study.json'} ({result['R']} repetitions)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
