@@ -172,7 +172,7 @@ def render_tex(report: Report) -> str:
         row.append(tex_escape(("undefined" if f1.undefined else verdict(f1)) if f1 else "---"))
         lines.append(" & ".join(row) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
-    lines += _sequential_table(report) + _heldout_tables(report)
+    lines += _sequential_table(report) + _macro_table(report) + _heldout_tables(report)
     lines += [r"\paragraph{Methods.} " + tex_escape(methods_paragraph(report)), "", r"\end{document}", ""]
     return "\n".join(lines)
 
@@ -192,6 +192,33 @@ def _sequential_table(report: CompareReport) -> list[str]:
         est, ci = s.estimate, s.ci
         lines.append(f"{tex_escape(s.a)} & {tex_escape(s.b)} & ${100 * est:+.2f}$ & "
                      f"[${100 * ci[0]:+.2f}$, ${100 * ci[1]:+.2f}$] & {tex_escape(sequential_words(s))} \\\\")
+    return lines + [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
+
+
+def _macro_table(report: CompareReport) -> list[str]:
+    """Macro-F1 beside micro-F1 per system, and each pair's macro difference (as report.md's section)."""
+    mac = report.macro
+    if not mac:
+        return []
+    level = f"{100 * mac.get('level', 0.95):g}"
+    rare = mac.get("rare") or {}
+    left = (" Left out, too rare to estimate: " + ", ".join(f"{t} ({n})" for t, n in rare.items()) + ".") if rare \
+        else ""
+    lines = [r"\begin{table}[ht]", r"\centering", r"\small",
+             r"\caption{Macro-F1 (\%, the mean of the chunk types' F1: " + tex_escape(", ".join(mac["types"]))
+             + r") with " + level + r"\% credible intervals, beside micro-F1; B $-$ A in points, paired on the same "
+             + r"test sentences." + tex_escape(left) + "}",
+             r"\label{tab:textbcv-macro}", r"\begin{tabular}{lcc}", r"\toprule",
+             r"System & Macro-F1 & Micro-F1 \\", r"\midrule"]
+    for name, x in mac["systems"].items():
+        micro = report.systems.get(name, {}).get("f1")
+        lines.append(f"{tex_escape(name)} & {100 * x['estimate']:.2f} [{100 * x['ci'][0]:.2f}, "
+                     f"{100 * x['ci'][1]:.2f}] & " + ("---" if micro is None else _cell(micro)) + r" \\")
+    for p in mac["pairs"]:
+        lines.append(r"\midrule")
+        lines.append(f"{tex_escape(p['b'])} $-$ {tex_escape(p['a'])} & ${100 * p['estimate']:+.2f}$ "
+                     f"[${100 * p['ci'][0]:+.2f}$, ${100 * p['ci'][1]:+.2f}$] & "
+                     f"P = {_p(p['p_b_better'])}: {tex_escape(p['decision'])} \\\\")
     return lines + [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
 
 
