@@ -19,6 +19,10 @@ calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored c
                   sets' part (half the difference of a split's two folds, beyond its test noise) and
                   the model noise (the split means' spread beyond its test noise, over 2m), as a
                   Student t with Satterthwaite's degrees of freedom (its calls and coverage use the t).
+``paired-shrunk`` a candidate, not textbcv's: ``paired`` with the training part not a moment floored at 0 but
+                  the square of the posterior mean of its SD, given the m half-differences (each normal
+                  with that variance plus its test and model noise) and a half-Cauchy prior on the SD
+                  scaled by the test part's SD (quadrature on a grid); the same degrees of freedom.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from textbcv.stats.sequential import SequentialPair
 
 ALPHA = 0.05
 THRESHOLD = 0.95
-CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired")
+CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-shrunk")
 
 
 def _f1(c) -> np.ndarray:
@@ -84,13 +88,35 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     spread = float(np.var(dd, ddof=1))
     out["var"] = {"independent": indep, "paired-fold": indep * share, "pooled": v.pooled_delta,
                   "pooled+split": v.pooled_delta + max(0.0, spread - float(np.mean(v.fold_delta))) / m,
-                  "paired": pd.var}
-    out["df"] = {"paired": pd.df}
+                  "paired": pd.var,
+                  "paired-shrunk": pd.var_test + pd.var_model + _shrunk_train(v, dd, m, pd.var_test)}
+    out["df"] = {"paired": pd.df, "paired-shrunk": pd.df}
     out["pd"] = pd
     out["correlation"] = pd.correlation
     out["share"] = share
     out["fold_sd"] = float(np.std(dd, ddof=1))
     return out
+
+
+def _shrunk_train(v, d: np.ndarray, m: int, var_test: float) -> float:
+    """The ``paired-shrunk`` candidate's training part: (posterior mean of the training SD)², given each split's
+    half-difference of its two folds' ΔF1 (normal, variance = training + its test noise + half the model noise)
+    and a half-Cauchy prior on the SD scaled by the test part's SD; quadrature on a grid."""
+    C = v.fold_cov
+    half = (d[0::2] - d[1::2]) / 2
+    half_test = (np.diag(C)[0::2] + np.diag(C)[1::2] - 2 * np.diag(C, 1)[0::2]) / 4
+    model = 0.0
+    if m > 1:
+        A = np.kron(np.eye(m), [0.5, 0.5])
+        P = np.eye(m) - 1.0 / m
+        between = float(np.trace(P @ A @ C @ A.T @ P)) / (m - 1)
+        model = max(0.0, 2 * (float(np.var(A @ d, ddof=1)) - between))
+    base = np.maximum(half_test + model / 2, 1e-16)
+    scale = math.sqrt(max(var_test, 1e-16))
+    t = np.linspace(0.0, max(20 * scale, 5 * float(np.sqrt(np.max(half ** 2)))), 2001)
+    ll = sum(sst.norm.logpdf(h, 0, np.sqrt(t ** 2 + b)) for h, b in zip(half, base)) - np.log1p((t / scale) ** 2)
+    w = np.exp(ll - ll.max())
+    return float((w * t).sum() / w.sum()) ** 2
 
 
 def _truth(t: dict, a: str, b: str, pair: str) -> tuple[float, float]:
