@@ -318,18 +318,22 @@ def _vectorised(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
 
     Sentences whose chunks are sorted, do not overlap within a side, and pair one to one where they overlap are
     classified in array operations (the common case); the others go through :func:`_general`."""
-    g_rows: list[tuple[int, int, int, str]] = []
-    p_rows: list[tuple[int, int, int, str]] = []
-    for k in cand:
-        gs, ps = gold[k], pred[k]
-        gset, pset = set(gs), set(ps)
-        g_rows += [(k, c[0], c[1], c[2]) for c in gs if c not in pset]
-        p_rows += [(k, c[0], c[1], c[2]) for c in ps if c not in gset]
-    if not g_rows or not p_rows:
+    types: dict[str, int] = {}
+    G = _rows(gold, cand, types)
+    P = _rows(pred, cand, types)
+    if not len(G) or not len(P):
         return [], []
-    types = {t: i for i, t in enumerate(sorted({r[3] for r in g_rows} | {r[3] for r in p_rows}))}
-    G = np.array([(k, a, b, types[t]) for k, a, b, t in g_rows], dtype=np.int64)
-    P = np.array([(k, a, b, types[t]) for k, a, b, t in p_rows], dtype=np.int64)
+    # the chunks that are exact matches (the same sentence, span and type on both sides) are left out
+    width = int(max(G[:, 2].max(), P[:, 2].max())) + 1
+    n_types = len(types) + 1
+
+    def code(X: np.ndarray) -> np.ndarray:
+        return ((X[:, 0] * width + X[:, 1]) * width + X[:, 2]) * n_types + X[:, 3]
+
+    g_code, p_code = code(G), code(P)
+    G, P = G[~np.isin(g_code, p_code)], P[~np.isin(p_code, g_code)]
+    if not len(G) or not len(P):
+        return [], []
     big = int(max(G[:, 2].max(), P[:, 2].max())) + 1
     bad = np.zeros(len(strict), dtype=bool)
     tangled = np.zeros(len(strict), dtype=bool)
@@ -380,6 +384,23 @@ def _vectorised(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
     return [keys[i] for i in order], [found[i] for i in order]
 
 
+def _rows(chunks: Sequence[Sequence[Chunk]], cand: list[int], types: dict[str, int]) -> np.ndarray:
+    """The chunks of the sentences ``cand`` as rows (sentence, start, end, type code); ``types`` numbers the types
+    as they come (shared between both sides)."""
+    ks: list[int] = []
+    flat: list[Chunk] = []
+    for k in cand:
+        c = chunks[k]
+        if c:
+            ks.extend([k] * len(c))
+            flat.extend(c)
+    if not flat:
+        return np.zeros((0, 4), dtype=np.int64)
+    starts, ends, names = zip(*flat)
+    codes = [types.setdefault(t, len(types)) for t in names]
+    return np.array([ks, starts, ends, codes], dtype=np.int64).T.copy()
+
+
 def _chains(G: np.ndarray, P: np.ndarray, lo: np.ndarray, hi: np.ndarray, strict: np.ndarray,
             chained: np.ndarray) -> tuple[list[int], list[list[int]]]:
     """The chain rule for every sentence marked ``chained`` (sorted chunks that do not overlap within a side: a
@@ -388,66 +409,62 @@ def _chains(G: np.ndarray, P: np.ndarray, lo: np.ndarray, hi: np.ndarray, strict
     looks again), on the arrays of its chunks that are not exact matches
     (rows of ``G`` and ``P``: sentence, start, end, type code; a predicted chunk's overlapping gold rows are
     ``lo[j]:hi[j]``)."""
-    keys: list[int] = []
-    found: list[list[int]] = []
     rows_p = np.flatnonzero(chained[P[:, 0]])
-    Gl = G.tolist()
-    Pl = P.tolist()
-    lo_l, hi_l = lo.tolist(), hi.tolist()
-    taken = np.zeros(len(G), dtype=bool).tolist()
-    taken_t = list(taken)
-    current = -1
-    acc: list[int] = []
-
-    def flush() -> None:
-        if current < 0:
-            return
-        tp, fp, fn = (int(x) for x in strict[current])
-        n, span, typ, t_cor, t_inc = acc
-        missed, lone = fn - n, fp - n
-        t_missed, t_spu = fn - t_cor - t_inc, fp - t_cor - t_inc
-        keys.append(current)
-        found.append([tp, n, 0, missed, lone, tp + span, n - span, 0, missed, lone,
-                      tp + span, 0, n - span, missed, lone, tp + t_cor, t_inc, 0, t_missed, t_spu,
-                      tp, span, typ, n - span - typ, missed, lone])
-
-    for j in rows_p.tolist():
-        k, a, b, t = Pl[j]
-        if k != current:
-            flush()
-            current, acc = k, [0, 0, 0, 0, 0]
-        r0, r1 = lo_l[j], hi_l[j]
-        pick = -1
-        for i in range(r0, r1):
-            if not taken[i]:
-                pick = i
-                break
-        if pick >= 0:
-            taken[pick] = True
-            x = Gl[pick]
-            acc[0] += 1
-            acc[1] += x[1] == a and x[2] == b
-            acc[2] += x[3] == t
-        close = other = -1
-        best = None
-        for i in range(r0, r1):
-            if taken_t[i]:
-                continue
-            x = Gl[i]
-            if x[3] == t:
-                dist = abs(x[1] - a) + abs(x[2] - b)
-                if best is None or dist < best:
-                    best, close = dist, i
-            elif other < 0:
-                other = i
-        if close >= 0:
-            acc[3] += 1
-            taken_t[close] = True
-        elif other >= 0:
-            acc[4] += 1
-            taken_t[other] = True
-    flush()
-    return keys, found
+    if not len(rows_p):
+        return [], []
+    sent = P[rows_p, 0]
+    starts = np.flatnonzero(np.r_[True, sent[1:] != sent[:-1]])
+    rank = np.arange(len(rows_p)) - np.repeat(starts, np.diff(np.r_[starts, len(rows_p)]))
+    ids, inv = np.unique(sent, return_inverse=True)
+    last = np.full(len(ids), -1, dtype=np.int64)      # strict, exact, partial: the last gold row taken
+    taken_t = np.zeros(len(G), dtype=bool)            # in the type mode: the gold rows taken
+    n = np.zeros(len(ids), dtype=np.int64)
+    span = np.zeros(len(ids), dtype=np.int64)
+    typ = np.zeros(len(ids), dtype=np.int64)
+    t_cor = np.zeros(len(ids), dtype=np.int64)
+    t_inc = np.zeros(len(ids), dtype=np.int64)
+    for r in range(int(rank.max()) + 1):              # the r-th predicted chunk of every sentence at once
+        sel = rank == r
+        j, s_i = rows_p[sel], inv[sel]
+        lo_j, hi_j = lo[j], hi[j]
+        pick = np.maximum(lo_j, last[s_i] + 1)        # the first gold row of the run not yet taken
+        ok = pick < hi_j
+        if ok.any():
+            jj, si, pk = j[ok], s_i[ok], pick[ok]
+            last[si] = pk
+            n[si] += 1
+            span[si] += (G[pk, 1] == P[jj, 1]) & (G[pk, 2] == P[jj, 2])
+            typ[si] += G[pk, 3] == P[jj, 3]
+        counts = hi_j - lo_j
+        has = counts > 0
+        if not has.any():
+            continue
+        jh, sh, lh, ch = j[has], s_i[has], lo_j[has], counts[has]
+        first = np.cumsum(ch) - ch
+        g = np.repeat(lh, ch) + (np.arange(ch.sum()) - np.repeat(first, ch))
+        owner = np.repeat(np.arange(len(jh)), ch)
+        free = ~taken_t[g]
+        same = free & (G[g, 3] == P[jh[owner], 3])
+        big = np.int64(1) << 40
+        dist = np.abs(G[g, 1] - P[jh[owner], 1]) + np.abs(G[g, 2] - P[jh[owner], 2])
+        key_same = np.where(same, dist * (len(G) + 1) + g, big)
+        key_other = np.where(free & ~same, g, big)
+        best_same = np.minimum.reduceat(key_same, first)
+        best_other = np.minimum.reduceat(key_other, first)
+        won = best_same < big
+        other = ~won & (best_other < big)
+        taken_t[best_same[won] % (len(G) + 1)] = True
+        taken_t[best_other[other]] = True
+        np.add.at(t_cor, sh[won], 1)
+        np.add.at(t_inc, sh[other], 1)
+    tp, fp, fn = strict[ids, 0], strict[ids, 1], strict[ids, 2]
+    missed, lone = fn - n, fp - n
+    t_missed, t_spu = fn - t_cor - t_inc, fp - t_cor - t_inc
+    zero = np.zeros_like(n)
+    block = np.stack([tp, n, zero, missed, lone, tp + span, n - span, zero, missed, lone,
+                      tp + span, zero, n - span, missed, lone, tp + t_cor, t_inc, zero, t_missed, t_spu,
+                      tp, span, typ, n - span - typ, missed, lone], axis=1)
+    return ids.tolist(), block.tolist()
 
 
 def _general_type(g: Sequence[Chunk], p: Sequence[Chunk], ov: list[list[int]]) -> list[int]:
