@@ -282,6 +282,7 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
         at = [s_ * per_seed + k * per_fold for s_ in range(len(seeds))]
         per = [count_chunks(test_gold, chunks[x]) for x in at]
         counts = sum(per[1:], per[0])
+        per_sentence = [sentence_counts(test_gold, chunks[x]) for x in at]  # each seed's, computed once
         held: dict | None = None
         if heldout:
             held = {h.name: sum_heldout_records([heldout_record(h.gold, chunks[x + 1 + q]) for x in at])
@@ -290,12 +291,12 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
         records.append(FoldRecord(
             system.name, int(i), int(d), counts.to_dict(), tokens=int(sum(len(sents[j]) for j in test)),
             sentences=int(len(test)),
-            sentence_counts=np.sum([sentence_counts(test_gold, chunks[x]) for x in at], axis=0).tolist(), spec=spec,
+            sentence_counts=np.sum(per_sentence, axis=0).tolist(), spec=spec,
             seed_counts={str(sd): c.to_dict()["overall"] for (sd, _), c in zip(seeds, per)} if several else None,
-            seed_sentence_counts=({str(sd): sentence_counts(test_gold, chunks[x]).tolist()
-                                   for (sd, _), x in zip(seeds, at)} if len(seeds) > 1 else None),
-            modes=sum_mode_records([mode_record(test_gold, chunks[x]) for x in at],
-                                   [sentence_counts(test_gold, chunks[x]) for x in at]),
+            seed_sentence_counts=({str(sd): sc.tolist() for (sd, _), sc in zip(seeds, per_sentence)}
+                                  if len(seeds) > 1 else None),
+            modes=sum_mode_records([mode_record(test_gold, chunks[x], sc) for x, sc in zip(at, per_sentence)],
+                                   per_sentence),
             type_sentence_counts=sum_type_sentence_counts([type_sentence_counts(test_gold, chunks[x]) for x in at]),
             heldout=held,
             run={"imported": [str(paths[x]) for x in at] if len(at) > 1 else str(paths[at[0]])}).to_dict())
