@@ -171,7 +171,7 @@ def _bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, resamples
 
 
 def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mapping[str, dict],
-                    answer: BayesAnswer | Mapping,
+                    answer: BayesAnswer,
                     seed: int = 0, alpha: float = 0.05, resamples: int = RESAMPLES) -> dict:
     """The ``heldout`` block of ``report.json``.
 
@@ -186,8 +186,8 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     sets : mapping file → info
         For every held-out file: ``{"sentences", "tokens", "gold_chunks", "duplicates"}`` and
         ``"duplicate"``, the indices of the sentences that also occur in the corpus.
-    answer : BayesAnswer or dict
-        The Bayes answer (:func:`textbcv.stats.compare.bayes_answer`, or its JSON): its F1 estimates and intervals.
+    answer : BayesAnswer
+        The Bayes answer (:func:`textbcv.stats.compare.bayes_answer`): its F1 estimates and intervals.
     seed : int
         Seed of the bootstrap (one stream per file, shared by every pair).
     alpha : float
@@ -200,10 +200,6 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     dict
         ``{"files": {FILE: info}, "systems": {NAME: {FILE: {...}}}, "pairs": [{...}], "bootstrap": {...}}``.
     """
-    if isinstance(answer, Mapping):
-        from textbcv.stats.answer import BayesAnswer
-
-        answer = BayesAnswer.from_dict(answer)
     files = {f: {k: v for k, v in info.items() if k != "duplicate"} for f, info in sets.items()}
     systems: dict = {n: {} for n in names}
     pooled: dict = {}
