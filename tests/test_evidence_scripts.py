@@ -130,14 +130,14 @@ def test_variance_smoke(shared, tmp_path):
 def test_bench_all_split_only(tmp_path):
     ba = load("bench_all")
     out_json, out_md = tmp_path / "b.json", tmp_path / "R.md"
-    assert ba.main(["--only", "split", "--split-n", "3000", "--json", str(out_json), "--results", str(out_md)]) == 0
+    assert ba.main(["--only", "split", "--split-n", "1000", "--json", str(out_json), "--results", str(out_md)]) == 0
     b = json.loads(out_json.read_text())
     o = b["benchmarks"]["split"]["output"]
-    assert o["n"] == 3000 and o["m"] == 15
+    assert o["n"] == 1000 and o["m"] == 15
     row = b["benchmarks"]["split"]["rows"][0]
     assert row["ratio"] == pytest.approx(o["bcv_seconds"] / o["repeatedkfold_seconds"])
     assert b["machine_before"]["nproc"] >= 1
-    assert "| split | split: balanced BCV m = 15, n = 3,000" in out_md.read_text()
+    assert "| split | split: balanced BCV m = 15, n = 1,000" in out_md.read_text()
 
 
 def test_bench_all_reports_a_failing_benchmark(tmp_path, monkeypatch):
@@ -541,3 +541,25 @@ def test_corpora_null_study_smoke_resumes_and_summarizes(shared, tmp_path):
     assert summary["R"] == 2 and summary["calls_b"]["n"] == 2
     with pytest.raises(SystemExit):
         cn.main(["--out", str(tmp_path), "--summarize-only"])  # a full study in the smoke folder
+
+
+def test_corpora_null_equivalence_bound_by_hand():
+    """The equivalence bound pools the corpora's posteriors by inverse variance (tau = 0); its SD thresholds are
+    those at which P(|delta| <= 0.5 points) = 0.9, at an estimate of 0 and at 1.96 SD."""
+    from scipy import stats as sst
+
+    cn = load("corpora_null_study")
+    units = [{"r": 0, "corpora": {"a": {"estimate": 0.002, "sd": 0.004}, "b": {"estimate": -0.001, "sd": 0.003}}},
+             {"r": 1, "corpora": {"a": {"estimate": 0.0, "sd": 0.006}, "b": {"estimate": 0.003, "sd": 0.006}}}]
+    b = cn.equivalence_bound(units)
+    w0 = np.array([1 / 0.004 ** 2, 1 / 0.003 ** 2])
+    mu0, sd0 = (w0 @ [0.002, -0.001]) / w0.sum(), w0.sum() ** -0.5
+    mu1, sd1 = 0.0015, 0.006 / np.sqrt(2)
+    assert b["median_sd_points"] == pytest.approx(100 * (sd0 + sd1) / 2)
+    assert b["rms_estimate_points"] == pytest.approx(100 * np.sqrt((mu0 ** 2 + mu1 ** 2) / 2))
+    p = [sst.norm.cdf((0.005 - mu) / s) - sst.norm.cdf((-0.005 - mu) / s) for mu, s in ((mu0, sd0), (mu1, sd1))]
+    assert b["median_p_equivalent"] == pytest.approx(np.median(p))
+    assert b["equivalent_at_0.9"]["k"] == sum(x >= 0.9 for x in p)
+    assert b["sd_needed_best_points"] == pytest.approx(0.5 / sst.norm.ppf(0.95))
+    s = b["sd_needed_95_points"] / 100
+    assert sst.norm.cdf((0.005 - 1.96 * s) / s) - sst.norm.cdf((-0.005 - 1.96 * s) / s) == pytest.approx(0.9, abs=1e-4)

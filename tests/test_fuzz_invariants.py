@@ -206,7 +206,7 @@ def corpora(draw):
     return Corpus(sentences, ["x"], "conll", "iob2")
 
 
-@settings(max_examples=40 * DEEP, **SETTINGS)
+@settings(max_examples=20 * DEEP, **SETTINGS)
 @given(corpus=corpora(), group_by=st.sampled_from(["sentence", "document"]), together=st.booleans(),
        balance=st.sampled_from(["label,lemma,length", "none", "length"]), seed=st.integers(0, 1000))
 def test_make_splits_keeps_documents_and_duplicates_together(tmp_path_factory, corpus, group_by, together, balance,

@@ -97,7 +97,7 @@ def test_effort_recorded_and_noising_only_lowers_the_objective():
     from textbcv.split.balance.stacking import as_csr
 
     rng = np.random.default_rng(5)
-    n = 2000
+    n = 1008
     lem = sp.csr_matrix(rng.poisson(0.08, (n, 400)).astype(float))
     X, W = objective({"lemma": lem})
     X = as_csr(X)
