@@ -275,6 +275,23 @@ def test_decision_rule_quotes_the_committed_null_pairs():
     assert defaults.false_calls(0.9) is None  # measured at 0.95 only
 
 
+def test_decision_rule_quotes_the_committed_seed_null_pairs():
+    # with several seeds on both sides the rule quotes the committed seed null study (the posterior with seeds, m = 3)
+    from textbcv import defaults
+
+    sn = load("seed_null_study")
+    d = json.loads((SCRIPTS.parent / "docs" / "seed_null.json").read_text(encoding="utf-8"))
+    ev = defaults.evidence()["seed_null"]
+    assert ev == json.loads(json.dumps(sn.null_evidence(d)))
+    line = defaults.false_calls(0.95, seeds=True)
+    assert line != defaults.false_calls(0.95) and f"{d['pools']['msr']['k']} training seeds per fold" in line
+    for pool, row in ev.items():
+        m3, with_seeds = row["m3"], d["pools"][pool]["with_seeds"]
+        assert m3["R"] == d["pools"][pool]["R"] and m3["calls_b"]["k"] == with_seeds["calls_b"]["k"]
+        assert f"{100 * m3['calls_b']['rate']:.1f}% / {100 * m3['calls_a']['rate']:.1f}% of {m3['R']} " in line
+    assert defaults.false_calls(0.9, seeds=True) is None
+
+
 def test_unit_leakage_smoke_sees_sentence_halves_easier(shared, tmp_path):
     shared("conll2003_en", "eng.train")
     ul = load("unit_leakage")

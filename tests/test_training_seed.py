@@ -107,6 +107,10 @@ def test_train_seeds_counts_k_models_per_fold_together():
     # both systems have three seeds with per-sentence counts each: the seeds are a part of their own
     assert "the training seeds" in md and "with 6 seeds per fold the ΔF1 SD would be about" in md
     assert "three parts, each measured on its own" in md
+    # the decision rule quotes the false calls measured with seeds on both sides, not the one-seed study's
+    from textbcv import defaults
+
+    assert defaults.false_calls(0.95, seeds=True) in md and defaults.false_calls(0.95) not in md
     c = next(x for x in three.report["comparisons"] if x["metric"] == "f1")
     d = c["difference"]
     assert d["var_seed"] > 0 and d["seeds"] == [3, 3] and d["var_model"] == 0

@@ -149,25 +149,37 @@ def real_text_shift(measure: str) -> str | None:
             f"family-wise bound of {r['z_star']:.2f} SE): {effect} (docs/RESULTS.md, real-text study)")
 
 
-def false_calls(threshold: float = 0.95) -> str | None:
+def false_calls(threshold: float = 0.95, seeds: bool = False) -> str | None:
     """What the decision rule called on null pairs of real text, as the report's decision rule quotes it; or None.
 
     From ``textbcv/data/evidence.json`` (``real_text_pairs_null``, written by ``scripts/real_text_pairs.py``): the
     share of data sets in which the paired posterior of ΔF1 called B or A better at P ≥ 0.95 when both were the same
-    tagger trained with another seed (m = 3), per pool, with the one-split paired bootstrap's share beside it. The
-    study measured the rule at 0.95 only: another ``threshold`` gives None.
+    tagger trained with another seed (m = 3), per pool, with the one-split paired bootstrap's share beside it. With
+    ``seeds`` (both systems trained with several seeds per fold, the seeds a part of the posterior), the same from
+    ``seed_null`` (``scripts/seed_null_study.py``: K seeds against K other seeds). The studies measured the rule at
+    0.95 only: another ``threshold`` gives None.
 
     Parameters
     ----------
     threshold : float
         The report's decision threshold on P(better).
+    seeds : bool
+        Quote the several-seed study; default False.
 
     Returns
     -------
     str or None
         One sentence with the measured rates, or None when the study has no figure for this threshold.
+
+    Examples
+    --------
+    >>> line = false_calls(0.95, seeds=True)
+    >>> line is None or line.startswith("Measured on real text")
+    True
+    >>> false_calls(0.9) is None
+    True
     """
-    rows: Mapping[str, Mapping[str, Any]] = evidence().get("real_text_pairs_null", {})
+    rows: Mapping[str, Mapping[str, Any]] = evidence().get("seed_null" if seeds else "real_text_pairs_null", {})
     rows = {p: r for p, r in rows.items() if r.get("threshold") == threshold and "m3" in r}
     if not rows:
         return None
@@ -184,12 +196,16 @@ def false_calls(threshold: float = 0.95) -> str | None:
             b = r["onesplit_bootstrap"]
             boot.append(f"{pct(b['b_better'])} / {pct(b['a_better'])}")
     worst = max((r["m3"][side] for r in rows.values() for side in ("calls_b", "calls_a")), key=lambda x: x["rate"])
-    line = (f"Measured on real text (textbcv's study, m = 3: a CRF against itself with another training seed, so "
+    k = max((int(r.get("seeds", 1)) for r in rows.values()), default=1)
+    who = (f"a CRF with {k} training seeds per fold against itself with {k} other seeds" if seeds
+           else "a CRF against itself with another training seed")
+    line = (f"Measured on real text (textbcv's study, m = 3: {who}, so "
             f"neither is better), this rule called B / A better in {' and in '.join(parts)}: the largest, "
             f"{pct(worst)} (95% interval {100 * worst['lo']:.1f}–{100 * worst['hi']:.1f}%), against a target of at "
             "most 5% each way (10% in all)")
     if boot:
-        line += f"; a single split's paired bootstrap called {' and '.join(boot)} on the same data sets"
+        line += (f"; a single split's paired bootstrap{' with one seed' if seeds else ''} called "
+                 f"{' and '.join(boot)} on the same data sets")
     return line + "."
 
 

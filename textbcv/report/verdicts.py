@@ -256,7 +256,8 @@ def p_is(p: float | None, digits: int = 3) -> str:
 
 def rule(report: Report) -> str:
     """The decision rule in one sentence (the report states it once, under the Bayes test); with paired differences
-    and no rope, followed by the false-call rates the real-text study measured for it (:func:`defaults.false_calls`).
+    and no rope, followed by the false-call rates the real-text study measured for it (:func:`defaults.false_calls`;
+    the several-seed study's when both systems of every pair had several training seeds).
 
     Parameters
     ----------
@@ -277,8 +278,12 @@ def rule(report: Report) -> str:
     tau, r = threshold_of(report), rope_points(report)
     if r is None:
         comparisons = () if isinstance(report, Mapping) else report.comparisons
-        paired = {c.difference.basis for c in comparisons if c.difference is not None} == {"paired"}
-        measured = defaults.false_calls(tau) if paired else None
+        diffs = [c.difference for c in comparisons if c.difference is not None]
+        paired = {d.basis for d in diffs} == {"paired"}
+        # several seeds on both sides make the seeds a part of the posterior: the seed null study measured that one
+        seeded = paired and all(d.paired is not None and d.paired.seeds is not None and min(d.paired.seeds) >= 2
+                                for d in diffs)
+        measured = defaults.false_calls(tau, seeds=seeded) if paired else None
         return ("Decision rule: a system is called better than another when the posterior probability that it is "
                 f"better, P(better), is at least {tau:g} (--threshold); below that the answer is \"no clear "
                 "difference\", with P." + (f" {measured}" if measured else ""))
