@@ -215,3 +215,19 @@ def test_the_one_pass_rules_equal_the_mode_by_mode_rule(sent):
     g, p = sent
     rows, anatomy = _general(g, p)
     assert rows == [_assign(g, p, m) for m in MODES] and anatomy == _anatomy(g, p)
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=st.lists(st.integers(0, 30), max_size=40), b=st.lists(st.integers(0, 30), max_size=40), sort=st.booleans())
+def test_the_fast_membership_and_runs_equal_numpys(a, b, sort):
+    """The binary-search membership (codes in decoded order) and the runs of sorted sentence ids equal np.isin and
+    np.unique, and the membership falls back to np.isin when the codes are not strictly increasing."""
+    from textbcv.scoring.modes import _runs, _within
+
+    x, y = np.asarray(a, dtype=np.int64), np.asarray(sorted(set(b)) if sort else b, dtype=np.int64)
+    assert np.array_equal(_within(x, y), np.isin(x, y))
+    s = np.sort(x)
+    if len(s):
+        ids, inv = _runs(s)
+        ref_ids, ref_inv = np.unique(s, return_inverse=True)
+        assert np.array_equal(ids, ref_ids) and np.array_equal(inv, ref_inv)

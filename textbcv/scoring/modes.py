@@ -41,6 +41,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import chain
 
 import numpy as np
 
@@ -331,7 +332,7 @@ def _vectorised(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
         return ((X[:, 0] * width + X[:, 1]) * width + X[:, 2]) * n_types + X[:, 3]
 
     g_code, p_code = code(G), code(P)
-    G, P = G[~np.isin(g_code, p_code)], P[~np.isin(p_code, g_code)]
+    G, P = G[~_within(g_code, p_code)], P[~_within(p_code, g_code)]
     if not len(G) or not len(P):
         return [], []
     big = int(max(G[:, 2].max(), P[:, 2].max())) + 1
@@ -366,7 +367,7 @@ def _vectorised(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
         mate = G[lo[ok]]
         same_span = (mate[:, 1] == P[ok, 1]) & (mate[:, 2] == P[ok, 2])
         same_type = mate[:, 3] == P[ok, 3]
-        ids, inv = np.unique(sent, return_inverse=True)
+        ids, inv = _runs(sent)
         n = np.bincount(inv)
         span = np.bincount(inv, weights=same_span).astype(np.int64)
         typ = np.bincount(inv, weights=same_type).astype(np.int64)
@@ -384,21 +385,37 @@ def _vectorised(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
     return [keys[i] for i in order], [found[i] for i in order]
 
 
+def _within(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.isin(a, b)`` for codes; by binary search when ``b`` is strictly increasing (chunks in decoded order)."""
+    if len(b) < 2 or not bool(np.all(b[1:] > b[:-1])):
+        return np.isin(a, b)
+    i = np.minimum(np.searchsorted(b, a), len(b) - 1)
+    return b[i] == a
+
+
+def _runs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(x, return_inverse=True)`` for a non-decreasing ``x`` (rows in sentence order)."""
+    new = np.r_[True, x[1:] != x[:-1]]
+    return x[new], np.cumsum(new) - 1
+
+
 def _rows(chunks: Sequence[Sequence[Chunk]], cand: list[int], types: dict[str, int]) -> np.ndarray:
     """The chunks of the sentences ``cand`` as rows (sentence, start, end, type code); ``types`` numbers the types
     as they come (shared between both sides)."""
-    ks: list[int] = []
-    flat: list[Chunk] = []
-    for k in cand:
-        c = chunks[k]
-        if c:
-            ks.extend([k] * len(c))
-            flat.extend(c)
-    if not flat:
+    sel = [chunks[k] for k in cand]
+    lengths = np.fromiter(map(len, sel), dtype=np.int64, count=len(sel))
+    n = int(lengths.sum())
+    if not n:
         return np.zeros((0, 4), dtype=np.int64)
-    starts, ends, names = zip(*flat)
-    codes = [types.setdefault(t, len(types)) for t in names]
-    return np.array([ks, starts, ends, codes], dtype=np.int64).T.copy()
+    starts, ends, names = zip(*chain.from_iterable(sel))
+    for t in dict.fromkeys(names):  # in order of first appearance
+        types.setdefault(t, len(types))
+    out = np.empty((n, 4), dtype=np.int64)
+    out[:, 0] = np.repeat(np.asarray(cand, dtype=np.int64), lengths)
+    out[:, 1] = np.fromiter(starts, dtype=np.int64, count=n)
+    out[:, 2] = np.fromiter(ends, dtype=np.int64, count=n)
+    out[:, 3] = np.fromiter(map(types.__getitem__, names), dtype=np.int64, count=n)
+    return out
 
 
 def _chains(G: np.ndarray, P: np.ndarray, lo: np.ndarray, hi: np.ndarray, strict: np.ndarray,
