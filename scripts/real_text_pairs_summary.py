@@ -23,6 +23,9 @@ calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored c
                   the square of the posterior mean of its SD, given the m half-differences (each normal
                   with that variance plus its test and model noise) and a half-Cauchy prior on the SD
                   scaled by the test part's SD (quadrature on a grid); the same degrees of freedom.
+``paired-raw``    a candidate, not textbcv's: ``paired`` with the training and model parts as their raw moments
+                  (not floored at 0, so a part measured below 0 offsets the others), the total floored at the test
+                  part, and Satterthwaite's degrees of freedom of the raw parts.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from textbcv.stats.sequential import SequentialPair
 
 ALPHA = 0.05
 THRESHOLD = 0.95
-CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-shrunk")
+CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-shrunk", "paired-raw")
 
 
 def _f1(c) -> np.ndarray:
@@ -90,7 +93,14 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
                   "pooled+split": v.pooled_delta + max(0.0, spread - float(np.mean(v.fold_delta))) / m,
                   "paired": pd.var,
                   "paired-shrunk": pd.var_test + pd.var_model + _shrunk_train(v, dd, m, pd.var_test)}
-    out["df"] = {"paired": pd.df, "paired-shrunk": pd.df}
+    _, _, within, model = _split_moments(v, dd, m)
+    train_raw, model_raw = within - model / 2, model / (2 * m)
+    raw = max(pd.var_test, pd.var_test + train_raw + model_raw)
+    den = pd.var_test ** 2 / max(1.0, folds["clusters"] - 1.0) + train_raw ** 2 / m + (
+        model_raw ** 2 / (m - 1) if m > 1 else 0.0)
+    out["var"]["paired-raw"] = raw
+    out["df"] = {"paired": pd.df, "paired-shrunk": pd.df,
+                 "paired-raw": max(1.0, raw ** 2 / den) if den > 0 else float("inf")}
     out["pd"] = pd
     out["correlation"] = pd.correlation
     out["share"] = share
@@ -98,10 +108,11 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     return out
 
 
-def _shrunk_train(v, d: np.ndarray, m: int, var_test: float) -> float:
-    """The ``paired-shrunk`` candidate's training part: (posterior mean of the training SD)², given each split's
-    half-difference of its two folds' ΔF1 (normal, variance = training + its test noise + half the model noise)
-    and a half-Cauchy prior on the SD scaled by the test part's SD; quadrature on a grid."""
+def _split_moments(v, d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray, float, float]:
+    """Each split's half-difference of its two folds' ΔF1 and its test noise, their mean square beyond that noise
+    (training part + half the model noise), and the model noise from the split means' spread beyond their test
+    noise; the last two raw (not floored), as :func:`textbcv.stats.paired.paired_difference_from_moments` takes
+    them before flooring."""
     C = v.fold_cov
     half = (d[0::2] - d[1::2]) / 2
     half_test = (np.diag(C)[0::2] + np.diag(C)[1::2] - 2 * np.diag(C, 1)[0::2]) / 4
@@ -110,7 +121,16 @@ def _shrunk_train(v, d: np.ndarray, m: int, var_test: float) -> float:
         A = np.kron(np.eye(m), [0.5, 0.5])
         P = np.eye(m) - 1.0 / m
         between = float(np.trace(P @ A @ C @ A.T @ P)) / (m - 1)
-        model = max(0.0, 2 * (float(np.var(A @ d, ddof=1)) - between))
+        model = 2 * (float(np.var(A @ d, ddof=1)) - between)
+    return half, half_test, float(np.mean(half ** 2 - half_test)), model
+
+
+def _shrunk_train(v, d: np.ndarray, m: int, var_test: float) -> float:
+    """The ``paired-shrunk`` candidate's training part: (posterior mean of the training SD)², given each split's
+    half-difference of its two folds' ΔF1 (normal, variance = training + its test noise + half the model noise)
+    and a half-Cauchy prior on the SD scaled by the test part's SD; quadrature on a grid."""
+    half, half_test, _, model = _split_moments(v, d, m)
+    model = max(0.0, model)
     base = np.maximum(half_test + model / 2, 1e-16)
     scale = math.sqrt(max(var_test, 1e-16))
     t = np.linspace(0.0, max(20 * scale, 5 * float(np.sqrt(np.max(half ** 2)))), 2001)
