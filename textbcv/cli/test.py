@@ -522,7 +522,17 @@ def format_corpora(answer: dict) -> str:
         eq = f", P(equivalent) = {p['p_equivalent']:.4f}" if p.get("p_equivalent") is not None else ""
         lines += [f"decision: {p['decision']} (P({p['b']} better) = {p['p_b_better']:.4f}, P({p['a']} better) = "
                   f"{p['p_a_better']:.4f}{eq}); on a new corpus of this kind P({p['b']} better) = "
-                  f"{p['p_new_b_better']:.4f}; the corpora's spread τ: median {100 * p['tau_median']:.2f} points", ""]
+                  f"{p['p_new_b_better']:.4f}; the corpora's spread τ: median {100 * p['tau_median']:.2f} points"]
+        reach = p.get("equivalence_reach")
+        if reach:
+            lines += [f"to show practical equivalence (P(equivalent) ≥ {answer['threshold']:g} within the rope of "
+                      f"{100 * p['rope']:g} points) the overall ΔF1 would need a posterior SD of at most "
+                      f"{100 * reach['sd_needed']:.2f} points even at an estimate of 0; it is about "
+                      f"{100 * reach['sd_now']:.2f} now"
+                      + (f": about {reach['data_factor']:.{1 if reach['data_factor'] < 10 else 0}f}× the test text "
+                         "per corpus (if the corpora agree)"
+                         if reach["data_factor"] > 1 else "")]
+        lines += [""]
     lines += ["Per corpus: each run's difference pulled towards the overall one as much as the corpora agree. "
               "Assumptions: " + answer["assumptions"] + "."]
     return "\n".join(lines) + "\n"

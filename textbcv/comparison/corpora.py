@@ -44,6 +44,40 @@ def corpus_label(report: dict, run: str | os.PathLike) -> str:
     return Path(files[0]["path"]).name if files else Path(run).name
 
 
+def equivalence_reach(interval: Sequence[float], alpha: float, rope: float, threshold: float) -> dict:
+    """What showing practical equivalence would take: the overall difference's posterior SD at which P(|μ| ≤ rope)
+    reaches ``threshold`` with an estimate of exactly 0 (the best case), against its SD now (its interval's
+    half-width over the normal quantile), and the factor of more test text per corpus that would shrink it so far
+    (variance falling as 1/n; the corpora's spread, if any, does not shrink).
+
+    Parameters
+    ----------
+    interval : sequence of float
+        The overall difference's 1 − alpha credible interval (fractions).
+    alpha : float
+        Its level.
+    rope : float
+        The region of practical equivalence (a fraction), > 0.
+    threshold : float
+        The decision threshold on P(equivalent).
+
+    Returns
+    -------
+    dict
+        ``sd_needed``, ``sd_now`` (fractions) and ``data_factor`` (at least 1).
+
+    Examples
+    --------
+    >>> r = equivalence_reach((-0.0098, 0.0098), 0.05, 0.005, 0.95)
+    >>> round(100 * r["sd_needed"], 3), round(100 * r["sd_now"], 3), round(r["data_factor"], 1)
+    (0.255, 0.5, 3.8)
+    """
+    z = float(sst.norm.ppf(1 - alpha / 2))
+    needed = rope / float(sst.norm.ppf((1 + threshold) / 2))
+    now = (interval[1] - interval[0]) / (2 * z)
+    return {"sd_needed": needed, "sd_now": now, "data_factor": max(1.0, (now / needed) ** 2)}
+
+
 def across_corpora(runs: Sequence[str | os.PathLike], rope: float = 0.0, alpha: float = 0.05,
                    threshold: float = 0.95, tau_scale: float = TAU_SCALE) -> dict:
     """The answer across corpora of every pair of systems the runs compare.
@@ -65,8 +99,9 @@ def across_corpora(runs: Sequence[str | os.PathLike], rope: float = 0.0, alpha: 
     -------
     dict
         ``corpora`` (their names), ``runs``, ``pairs`` (per pair: ``a``, ``b``, the
-        :class:`~textbcv.stats.hierarchical.HierarchicalAnswer` as a dict and ``decision``), ``threshold``,
-        ``assumptions``.
+        :class:`~textbcv.stats.hierarchical.HierarchicalAnswer` as a dict and ``decision``; with a rope, no clear
+        difference and an overall estimate inside the rope, ``equivalence_reach``: :func:`equivalence_reach`),
+        ``threshold``, ``assumptions``.
 
     Raises
     ------
@@ -129,7 +164,10 @@ def across_corpora(runs: Sequence[str | os.PathLike], rope: float = 0.0, alpha: 
                 decision = "practically equivalent"
             else:
                 decision = "no clear difference"
-            pairs.append({"a": a, "b": b, **h.to_dict(), "decision": decision})
+            row = {"a": a, "b": b, **h.to_dict(), "decision": decision}
+            if rope > 0 and decision == "no clear difference" and abs(h.mu) <= rope:  # equivalence within reach
+                row["equivalence_reach"] = equivalence_reach(h.mu_interval, alpha, rope, threshold)
+            pairs.append(row)
     return {"corpora": names, "runs": [str(r) for r in runs], "pairs": pairs, "threshold": threshold,
             "assumptions": ("each run's paired posterior of ΔF1 is the likelihood of its corpus's difference (a "
                             "Student t as the normal with its 95% interval); the corpora's differences are "
