@@ -129,6 +129,16 @@ def fmt_seconds(s: float) -> str:
 EVIDENCE_FILE = ROOT / "textbcv" / "data" / "evidence.json"
 
 
+def claim_settings(path: str | os.PathLike, settings: Any) -> bool:
+    """A study's settings file: written when missing; else False when it holds other settings (the caller refuses
+    to mix units of two studies), True when the same."""
+    path = Path(path)
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8")) == json.loads(json.dumps(settings))
+    write_json(path, settings)
+    return True
+
+
 def update_evidence(key: str, value: Any, about: str, path: str | os.PathLike = EVIDENCE_FILE) -> None:
     """Replace one study's key of ``textbcv/data/evidence.json`` (and its line in ``about``), keeping the other
     studies' keys: each study owns its keys, none rewrites another's."""

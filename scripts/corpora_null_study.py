@@ -37,7 +37,7 @@ import textbcv  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.stats.hierarchical import hierarchical  # noqa: E402
 
-from _results import ROOT, append_line, fmt_seconds, update_section, write_json  # noqa: E402
+from _results import ROOT, append_line, claim_settings, fmt_seconds, update_section, write_json  # noqa: E402
 
 M = 3
 ROPE = 0.005
@@ -206,11 +206,8 @@ def main(argv=None) -> int:
     settings = {"m": M, "max_iterations": args.max_iterations, "sizes": sizes, "smoke": args.smoke,
                 "systems": ["iob2@1", "iob2@2"], "algorithm": "ap"}
     settings_path = units_dir / "settings.json"
-    if settings_path.exists():
-        if json.loads(settings_path.read_text(encoding="utf-8")) != json.loads(json.dumps(settings)):
-            ap.error(f"{settings_path} holds a study with other settings; choose another --out")
-    else:
-        write_json(settings_path, settings)
+    if not claim_settings(settings_path, settings):
+        ap.error(f"{settings_path} holds a study with other settings; choose another --out")
     path = units_dir / "units.jsonl"
 
     def log(msg: str) -> None:

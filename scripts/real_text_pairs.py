@@ -61,7 +61,7 @@ from textbcv.stats.paired import cluster_cross_products  # noqa: E402
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
 from textbcv.tagging.features import Template  # noqa: E402
 
-from _results import ROOT, fmt_seconds, update_evidence, update_section, write_json  # noqa: E402
+from _results import ROOT, claim_settings, fmt_seconds, update_evidence, update_section, write_json  # noqa: E402
 
 M_MAX = 7
 _NER_AFFIXES = ("prefix1", "prefix2", "prefix3", "suffix1", "suffix2", "suffix3", "suffix4")
@@ -301,11 +301,8 @@ def main(argv=None) -> int:
                             for t, v in SYSTEMS.items()},
                 "pairs": PAIRS}
     settings_path = units_dir / "pairs-settings.json"
-    if settings_path.exists():
-        if json.loads(settings_path.read_text(encoding="utf-8")) != json.loads(json.dumps(settings)):
-            ap.error(f"{settings_path} holds a pairs study with other settings; choose another --out")
-    else:
-        write_json(settings_path, settings)
+    if not claim_settings(settings_path, settings):
+        ap.error(f"{settings_path} holds a pairs study with other settings; choose another --out")
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)

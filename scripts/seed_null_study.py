@@ -44,7 +44,15 @@ from textbcv.stats.onesplit import one_split_tests  # noqa: E402
 from textbcv.stats.paired import paired_differences  # noqa: E402
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
 
-from _results import ROOT, append_line, fmt_seconds, update_evidence, update_section, write_json  # noqa: E402
+from _results import (  # noqa: E402
+    ROOT,
+    append_line,
+    claim_settings,
+    fmt_seconds,
+    update_evidence,
+    update_section,
+    write_json,
+)
 
 M = 3
 THRESHOLD = 0.95
@@ -223,11 +231,8 @@ def main(argv=None) -> int:
     settings = {"m": M, "seeds": args.seeds, "max_iterations": args.max_iterations, "n": n, "smoke": args.smoke,
                 "system": {t: [v["base"][0], v["base"][1].to_dict()] for t, v in rtp.SYSTEMS.items()}}
     settings_path = units_dir / "settings.json"
-    if settings_path.exists():
-        if json.loads(settings_path.read_text(encoding="utf-8")) != json.loads(json.dumps(settings)):
-            ap.error(f"{settings_path} holds a study with other settings; choose another --out")
-    else:
-        write_json(settings_path, settings)
+    if not claim_settings(settings_path, settings):
+        ap.error(f"{settings_path} holds a study with other settings; choose another --out")
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
