@@ -58,6 +58,7 @@ def test_default_unit_is_the_document_when_the_corpus_marks_documents(tmp_path, 
     assert "bound" not in d["quality"]["overlap"] and d["quality"]["overlap"]["unit"] == "document"
 
 
+@pytest.mark.slow  # seconds of balancing: CI runs it (.ci/run); the fast suite keeps this file's quicker tests
 def test_report_compares_bcv_select_and_random(tmp_path, capsys):
     p = tmp_path / "s.json"
     code, out, err = _run(capsys, "split", str(NER), "--format", "conll", "--m", "3", "--select", "5", "--report",

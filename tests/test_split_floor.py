@@ -31,6 +31,7 @@ def _all_block_assignments(n: int, N: int):
     return iter(_block_assignments(n, N))
 
 
+@pytest.mark.slow  # seconds of balancing: CI runs it (.ci/run); the fast suite keeps this file's quicker tests
 @settings(max_examples=25, deadline=None)
 @given(st.data())
 def test_no_split_beats_the_floor(data):

@@ -69,6 +69,7 @@ def test_batched_search_takes_the_exchanges_of_a_one_at_a_time_scan(seed, N, K, 
     assert best_labels(counts, np.random.default_rng(seed), restarts=restarts).tolist() == want.tolist()
 
 
+@pytest.mark.slow  # seconds of balancing: CI runs it (.ci/run); the fast suite keeps this file's quicker tests
 def test_split_units_worst_half_not_worse_than_unlabelled():
     rng = np.random.default_rng(3)
     n = 3000
@@ -91,6 +92,7 @@ def test_split_units_worst_half_not_worse_than_unlabelled():
     assert np.isclose(np.mean(q["lemma"]), np.mean(q0["lemma"]), rtol=0.02)
 
 
+@pytest.mark.slow  # seconds of balancing: CI runs it (.ci/run); the fast suite keeps this file's quicker tests
 def test_effort_recorded_and_noising_only_lowers_the_objective():
     from textbcv.split.balance import objective, perturb, polish
     from textbcv.split.balance.search import _value
