@@ -164,8 +164,8 @@ def check_tag_columns(stream) -> None:
     """
     import numpy as np
 
-    codes = np.unique(stream.gold[stream.token])
-    values = [stream.vocab[c] for c in codes]
+    seen = np.bincount(stream.gold, weights=stream.token, minlength=len(stream.vocab))  # O(n), unlike np.unique
+    values = [stream.vocab[c] for c in np.flatnonzero(seen)]
     if not values:
         return
     words = [v for v in values if not _TAG.fullmatch(v)]
