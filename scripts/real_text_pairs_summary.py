@@ -26,6 +26,14 @@ calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored c
 ``paired-raw``    a candidate, not textbcv's: ``paired`` with the training and model parts as their raw moments
                   (not floored at 0, so a part measured below 0 offsets the others), the total floored at the test
                   part, and Satterthwaite's degrees of freedom of the raw parts.
+``paired-notrain`` a candidate, not textbcv's: ``paired`` without the training part, i.e. a posterior of the
+                  difference for models trained on halves of *this* corpus (the study's truth) rather than on
+                  other corpora of its size; Satterthwaite's degrees of freedom of the test and model parts.
+``paired-mixture`` a candidate, not textbcv's: the same estimand as a model over the 2m folds: every fold's Δ
+                  errs by its test noise (covariance from the clusters) plus model noise of variance M, the
+                  same for every fold; the m half-differences and the m split means give M's likelihood, a
+                  flat prior on √M its posterior (on a grid), and the posterior of Δ is the mixture of
+                  N(d̂, var_test + M/(2m)) over it (no Monte Carlo; its median SD is the mixture's).
 """
 
 from __future__ import annotations
@@ -43,7 +51,10 @@ from textbcv.stats.sequential import SequentialPair
 
 ALPHA = 0.05
 THRESHOLD = 0.95
-CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-shrunk", "paired-raw")
+CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-shrunk", "paired-raw",
+              "paired-notrain", "paired-mixture")
+#: candidates whose posterior is a scale mixture of normals (weights and variances per data set), not a Student t
+MIXTURES = ("paired-mixture",)
 
 
 def _f1(c) -> np.ndarray:
@@ -99,13 +110,64 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     den = pd.var_test ** 2 / max(1.0, folds["clusters"] - 1.0) + train_raw ** 2 / m + (
         model_raw ** 2 / (m - 1) if m > 1 else 0.0)
     out["var"]["paired-raw"] = raw
+    notrain = pd.var_test + pd.var_model
+    out["var"]["paired-notrain"] = notrain
     out["df"] = {"paired": pd.df, "paired-shrunk": pd.df,
-                 "paired-raw": max(1.0, raw ** 2 / den) if den > 0 else float("inf")}
+                 "paired-raw": max(1.0, raw ** 2 / den) if den > 0 else float("inf"),
+                 "paired-notrain": _satterthwaite([(pd.var_test, folds["clusters"] - 1.0), (pd.var_model, m - 1.0)],
+                                                  notrain)}
+    w, V = _model_noise_mixture(v, dd, m, pd.var_test)
+    out["mixture"] = {"paired-mixture": (w, V)}
+    out["var"]["paired-mixture"] = float(w @ V)
     out["pd"] = pd
     out["correlation"] = pd.correlation
     out["share"] = share
     out["fold_sd"] = float(np.std(dd, ddof=1))
     return out
+
+
+def _satterthwaite(parts: list[tuple[float, float]], total: float) -> float:
+    """Satterthwaite's degrees of freedom of ``total``, a sum of mean squares ``(value, its df)``."""
+    denom = sum(x * x / df for x, df in parts if x > 0 and np.isfinite(df) and df > 0)
+    return float(total * total / denom) if denom > 0 else float("inf")
+
+
+def _model_noise_mixture(v, d: np.ndarray, m: int, var_test: float, grid: int = 400) -> tuple[np.ndarray, np.ndarray]:
+    """The ``paired-mixture`` candidate: weights and variances of Δ's posterior on a grid of the model noise M.
+
+    Each split's half-difference of its two folds' Δ is normal with variance M/2 + its test noise; the m split
+    means' sum of squares about their mean is (M/2 + their test noise)·χ²(m − 1); √M has a flat prior. The
+    posterior of Δ is Σ w_k N(d̂, var_test + M_k/(2m))."""
+    half, half_test, _, _ = _split_moments(v, d, m)
+    C = v.fold_cov
+    A = np.kron(np.eye(m), [0.5, 0.5])
+    P = np.eye(m) - 1.0 / m
+    means = A @ d
+    between_test = float(np.trace(P @ A @ C @ A.T @ P)) / (m - 1)
+    ss = float(np.sum((means - means.mean()) ** 2))
+    top = 6 * math.sqrt(max(2 * max(float(np.max(half ** 2)), ss / (m - 1)), var_test, 1e-16))
+    M = np.linspace(0.0, top, grid + 1)[1:] ** 2
+    ll = np.zeros_like(M)
+    for h, b in zip(half, half_test):
+        s2 = M / 2 + max(float(b), 0.0)
+        ll += -0.5 * np.log(s2) - 0.5 * h * h / s2
+    vb = M / 2 + max(between_test, 0.0)
+    ll += -(m - 1) / 2 * np.log(vb) - 0.5 * ss / vb
+    w = np.exp(ll - ll.max())
+    return w / w.sum(), var_test + M / (2 * m)
+
+
+def _mixture_cdf(x: float, w: np.ndarray, V: np.ndarray) -> float:
+    return float(w @ sst.norm.cdf(x / np.sqrt(V)))
+
+
+def _mixture_half_width(w: np.ndarray, V: np.ndarray, level: float = 0.95) -> float:
+    """Half-width of the mixture's central ``level`` interval (bisection)."""
+    lo, hi = 0.0, 10.0 * float(np.sqrt(V.max()))
+    for _ in range(60):
+        q = (lo + hi) / 2
+        lo, hi = (q, hi) if 2 * _mixture_cdf(q, w, V) - 1 < level else (lo, q)
+    return (lo + hi) / 2
 
 
 def _split_moments(v, d: np.ndarray, m: int) -> tuple[np.ndarray, np.ndarray, float, float]:
@@ -198,7 +260,11 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                 for cand in CANDIDATES:
                     var = np.array([cv[r]["var"][cand] for r in rs])
                     dfs = np.array([cv[r]["df"].get(cand, np.inf) for r in rs])
-                    kb, ka = _calls(d_hat, var, dfs)
+                    if cand in MIXTURES:
+                        pb = np.array([_mixture_cdf(cv[r]["d_hat"], *cv[r]["mixture"][cand]) for r in rs])
+                        kb, ka = int(np.sum(pb >= THRESHOLD)), int(np.sum(1 - pb >= THRESHOLD))
+                    else:
+                        kb, ka = _calls(d_hat, var, dfs)
                     cal: dict = {**base, "candidate": cand, "sd_median": 100 * float(np.median(np.sqrt(var))),
                                  "calls_b": _binom(kb, len(rs)), "calls_a": _binom(ka, len(rs))}
                     if tr:
@@ -210,12 +276,18 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                         err2 = float(np.mean((dh - t) ** 2))
                         net = err2 - float(np.mean(tn))
                         z = (dh - t) / np.sqrt(vv + tn)
+                        if cand in MIXTURES:  # the interval of the mixture widened by the truth's noise
+                            inside = [abs(dh[i] - t[i]) <= _mixture_half_width(cv[r]["mixture"][cand][0],
+                                                                              cv[r]["mixture"][cand][1] + tn[i])
+                                      for i, r in enumerate(tr)]
+                        else:
+                            inside = list(np.abs(z) <= q)
                         cal.update({"R_truth": len(tr), "rmse": 100 * math.sqrt(err2),
                                     "rmse_net": 100 * math.sqrt(net) if net > 0 else None,
                                     "sd_over_rmse_net": (float(np.median(np.sqrt(vv))) / math.sqrt(net)
                                                          if net > 0 else None),
                                     "z_sd": float(np.std(z, ddof=1)) if len(z) > 1 else None,
-                                    "coverage": _binom(int(np.sum(np.abs(z) <= q)), len(tr))})
+                                    "coverage": _binom(int(np.sum(inside)), len(tr))})
                     out["calibration"].append(cal)
                 if tr and pair != "null":
                     out["power"].append(_power(pool, pair, m, [cv[r]["pd"] for r in tr],
