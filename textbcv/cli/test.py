@@ -354,7 +354,8 @@ def _paired(data: FoldCounts, records: Callable[[], dict | None]) -> tuple[dict 
     import numpy as np
 
     from textbcv._io import load_json
-    from textbcv.comparison.assembly import paired_of, stored_paired
+    from textbcv.comparison.assembly import stored_paired
+    from textbcv.comparison.design_effects import paired_of
     from textbcv.folds.run_dir import RunDir
     from textbcv.split.manifest import load_splits
 

@@ -10,14 +10,14 @@ from its ``report.json`` alone (:func:`rerender`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from textbcv import __version__
 from textbcv.comparison.anatomy import anatomy_section
-from textbcv.comparison.design_effects import design_effects_of
+from textbcv.comparison.design_effects import sentence_statistics
 from textbcv.comparison.heldout import heldout_section
 from textbcv.comparison.macro import macro_section
 from textbcv.comparison.onesplit import one_split_section
@@ -26,14 +26,14 @@ from textbcv.report.verdicts import conclusion
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.stats.answer import BayesAnswer
 from textbcv.stats.compare import bayes_answer, counts_scores
-from textbcv.stats.paired import PairedDifference, paired_differences
+from textbcv.stats.paired import PairedDifference
 from textbcv.stats.sequential import SequentialPair, sequential_pairs
 
 if TYPE_CHECKING:
     from textbcv.comparison.options import CompareOptions
     from textbcv.tagging import FoldStore
 
-__all__ = ["FoldsAnswer", "assemble_report", "answer_for", "paired_of", "stored_paired", "rerender"]
+__all__ = ["FoldsAnswer", "assemble_report", "answer_for", "stored_paired", "rerender"]
 
 @dataclass(frozen=True)
 class FoldsAnswer:
@@ -70,46 +70,6 @@ def _fold_f1(store: FoldStore, name: str, m: int) -> list[float]:
     return [Tally(c["tp"], c["fp"], c["fn"]).f1 for c in store.counts(name, m)]
 
 
-def paired_of(records: Mapping, names: Sequence[str], m: int,
-              clusters: dict | None) -> dict[tuple[str, str], dict[str, PairedDifference]] | None:
-    """The paired posteriors of every pair's differences (:func:`textbcv.stats.paired.paired_differences`) from the
-    folds' per-sentence counts, clustered as ``clusters`` (:func:`textbcv.comparison.design_effects.fold_clusters`)
-    says; None without the test sentences' ids (then the answer falls back to independent posteriors).
-
-    Parameters
-    ----------
-    records : mapping
-        Fold records by ``(system, split, direction)``, each with ``sentence_counts`` (and ``seed_counts`` for a
-        system trained with several seeds).
-    names : sequence of str
-        The systems, in input order; every pair (a before b) is built.
-    m : int
-        Number of splits: the first m splits' 2m folds are used.
-    clusters : dict or None
-        :func:`textbcv.comparison.design_effects.fold_clusters`' answer (its ``ids`` and ``clusters``).
-
-    Returns
-    -------
-    dict or None
-        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`; None when ``clusters`` gives no ids
-        for some fold.
-    """
-    ids = (clusters or {}).get("ids")
-    if not ids or any((j, k) not in ids for j in range(m) for k in (0, 1)):
-        return None
-    folds = [(j, k) for j in range(m) for k in (0, 1)]
-    seeds = {n: [np.array([[c["tp"], c["fp"], c["fn"]] for c in records[(n, j, k)]["seed_counts"].values()])
-                 for j, k in folds]
-             for n in names if all("seed_counts" in records[(n, j, k)] for j, k in folds)}
-    per_sentence = {n: [np.array(list(records[(n, j, k)]["seed_sentence_counts"].values()), dtype=np.int64)
-                        .reshape(len(records[(n, j, k)]["seed_sentence_counts"]), -1, 3) for j, k in folds]
-                    for n in names if all("seed_sentence_counts" in records[(n, j, k)] for j, k in folds)}
-    return paired_differences({n: [np.asarray(records[(n, j, k)]["sentence_counts"], dtype=np.int64).reshape(-1, 3)
-                                   for j, k in folds] for n in names}, [ids[f] for f in folds], m,
-                              cluster_unit=(clusters or {}).get("clusters", "sentences"), seed_counts=seeds or None,
-                              seed_sentence_counts=per_sentence or None)
-
-
 def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions,
                clusters: dict | None = None) -> FoldsAnswer:
     """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``.
@@ -139,15 +99,17 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     """
     store = store.in_mode(getattr(options, "mode", "strict"))
     counts = {n: store.counts(n, m) for n in names}
+    fold_f1 = {n: _fold_f1(store, n, m) for n in names}
     have = all("sentence_counts" in store.records[(n, j, k)] for n in names for j in range(m) for k in (0, 1))
-    # measured whenever the folds allow (the report shows it, `textbcv test RUN` reuses it); needed by "clustered"
-    deff = design_effects_of(store.records, names, m, clusters) if have or options.variant == "clustered" else None
+    # the design effects are measured whenever the folds allow (the report shows them, `textbcv test RUN` reuses
+    # them) and needed by "clustered"; the paired posteriors need the per-sentence counts too
+    measure = have or options.variant == "clustered"
+    deff, paired = sentence_statistics(store.records, names, m, clusters, design_effects=measure,
+                                       paired=have and options.difference == "paired") if measure else (None, None)
     answer = bayes_answer(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
                           rho1=options.rho1, rho2=options.rho2, threshold=options.threshold,
-                          design_effects=None if deff is None else deff["pooled"],
-                          paired=(paired_of(store.records, names, m, clusters)
-                                  if have and options.difference == "paired" else None))
-    seq = sequential_pairs({n: _fold_f1(store, n, m) for n in names}, m, alpha=options.alpha,
+                          design_effects=None if deff is None else deff["pooled"], paired=paired)
+    seq = sequential_pairs(fold_f1, m, alpha=options.alpha,
                            m_start=options.m_start, M=options.m_max if options.sequential else m)
     if deff is None:
         return FoldsAnswer(counts, answer, tuple(seq))
@@ -240,8 +202,6 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
 
 
 def _with_conclusion(report: CompareReport) -> CompareReport:
-    from dataclasses import replace
-
     return replace(report, conclusion=conclusion(report))
 
 
