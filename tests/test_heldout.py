@@ -102,7 +102,7 @@ def test_report_heldout_section(files, run):
 
 
 def test_bootstrap_is_a_paired_resampling_of_sentences():
-    from textbcv.comparison.heldout import heldout_section
+    from textbcv.comparison.heldout import heldout_gaps, heldout_section
     from textbcv.stats.answer import BayesAnswer
 
     rng = np.random.default_rng(5)
@@ -114,8 +114,8 @@ def test_bootstrap_is_a_paired_resampling_of_sentences():
                 sent = np.column_stack([rng.integers(0, 4, n) + bias, rng.integers(0, 2, n), rng.integers(0, 2, n)])
                 recs[(name, j, k)] = {"heldout": {"f": {"sentences": sent.tolist()}}}
     answer = {"systems": {s: {"f1": {"estimate": 0.8, "ci": [0.7, 0.9]}} for s in ("A", "B")}}
-    sec = heldout_section(recs, ["A", "B"], 1, {"f": {"sentences": n, "duplicate": []}}, BayesAnswer.from_dict(answer),
-                          seed=3, resamples=400)
+    sec = heldout_gaps(heldout_section(recs, ["A", "B"], 1, {"f": {"sentences": n, "duplicate": []}}, seed=3,
+                                       resamples=400), BayesAnswer.from_dict(answer))
     # the same computation written out: 400 resamples of sentence indices, counts of both systems summed alike
     pa = sum(np.array(recs[("A", 0, k)]["heldout"]["f"]["sentences"]) for k in (0, 1))
     pb = sum(np.array(recs[("B", 0, k)]["heldout"]["f"]["sentences"]) for k in (0, 1))

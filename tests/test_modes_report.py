@@ -141,3 +141,19 @@ def test_test_mode_reads_the_folds_records(runs, tmp_path, capsys):
                                                       "B": [{"tp": 1, "fp": 1, "fn": 0}] * 2}}), encoding="utf-8")
     assert main(["test", str(counts), "--mode", "type"]) == 2
     assert "needs a run's folds.jsonl" in capsys.readouterr().err
+
+
+def test_a_mode_view_is_taken_once(runs):
+    """``FoldStore.in_mode`` gives a view of the stored folds; asked again for its own mode it is itself (the report
+    takes the view once and hands it on), and a view is never re-scored in another mode (that would count the first
+    mode's credits as if they were strict counts)."""
+    from textbcv.folds.store import FoldStore
+
+    d, _ = runs
+    store = FoldStore(d / "strict" / "folds.jsonl")
+    assert store.in_mode("strict") is store and store.mode == "strict"
+    partial = store.in_mode("partial")
+    assert partial.mode == "partial" and partial.in_mode("partial") is partial
+    assert partial.records != store.records
+    with pytest.raises(ValueError, match="view in mode 'partial'"):
+        partial.in_mode("exact")

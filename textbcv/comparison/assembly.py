@@ -18,7 +18,7 @@ import numpy as np
 from textbcv import __version__
 from textbcv.comparison.anatomy import anatomy_section
 from textbcv.comparison.design_effects import sentence_statistics
-from textbcv.comparison.heldout import heldout_section
+from textbcv.comparison.heldout import heldout_gaps, heldout_section
 from textbcv.comparison.macro import macro_section
 from textbcv.comparison.onesplit import one_split_section
 from textbcv.report.model import CompareReport
@@ -171,7 +171,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     CompareReport
         With its conclusion (:func:`textbcv.report.verdicts.conclusion`).
     """
-    a = answer if answer is not None else answer_for(store, names, m, options, clusters)
+    # the measurements first, then the statistics of the folds, then what the report concludes from them
     strict, store = store, store.in_mode(options.mode)  # the report's counts are its mode's; the anatomy is strict's
     meta = {
         "textbcv": __version__,
@@ -188,20 +188,27 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     held = None
     if heldout and options.mode == "strict":  # held-out files are scored in strict only
         sets = {h.name: {**h.info(), "duplicate": np.flatnonzero(h.duplicate).tolist()} for h in heldout}
-        held = heldout_section(store.records, names, m, sets, a.answer, seed=options.seed, alpha=options.alpha)
+        held = heldout_section(store.records, names, m, sets, seed=options.seed, alpha=options.alpha)
+    fold_f1 = {n: _fold_f1(store, n, m) for n in names}
+    per_type = {n: _per_type(store, n, m) for n in names}
+    one_split = one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha)
+    anatomy = anatomy_section(strict.records, names, m, clusters, alpha=options.alpha)
+    macro = (macro_section(strict.records, names, m, clusters, alpha=options.alpha, threshold=options.threshold)
+             if options.mode == "strict" and options.task == "ner" else None)
+    a = answer if answer is not None else answer_for(store, names, m, options, clusters)
     report = CompareReport(
-        answer=a.answer, fold_counts=a.fold_counts, fold_f1={n: _fold_f1(store, n, m) for n in names},
-        per_type={n: _per_type(store, n, m) for n in names}, sequential=a.sequential,
+        answer=a.answer, fold_counts=a.fold_counts, fold_f1=fold_f1, per_type=per_type, sequential=a.sequential,
         design_effects=a.design_effects, design_effect_folds=a.design_effect_folds, stopping=stopping,
-        split_quality=split_quality, split=split, meta=meta, run=run, heldout=held,
-        one_split=one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha),
-        baseline=baseline, anatomy=anatomy_section(strict.records, names, m, clusters, alpha=options.alpha),
-        macro=(macro_section(strict.records, names, m, clusters, alpha=options.alpha, threshold=options.threshold)
-               if options.mode == "strict" and options.task == "ner" else None))
-    return _with_conclusion(report)
+        split_quality=split_quality, split=split, meta=meta, run=run, heldout=held, one_split=one_split,
+        baseline=baseline, anatomy=anatomy, macro=macro)
+    return _judged(report)
 
 
-def _with_conclusion(report: CompareReport) -> CompareReport:
+def _judged(report: CompareReport) -> CompareReport:
+    """``report`` with what follows from its measurements and statistics: the held-out files set beside the
+    cross-validation posteriors (:func:`textbcv.comparison.heldout.heldout_gaps`), then the conclusion."""
+    if report.heldout:
+        report = replace(report, heldout=heldout_gaps(report.heldout, report.answer))
     return replace(report, conclusion=conclusion(report))
 
 

@@ -33,7 +33,8 @@ from textbcv.stats.onesplit import chunk_f1
 if TYPE_CHECKING:
     from textbcv.stats.answer import BayesAnswer
 
-__all__ = ["HeldoutSet", "read_heldout", "heldout_record", "heldout_section", "file_stem", "RESAMPLES"]
+__all__ = ["HeldoutSet", "read_heldout", "heldout_record", "heldout_section", "heldout_gaps", "file_stem",
+           "RESAMPLES"]
 
 #: Bootstrap resamples of ΔF1 on a held-out file.
 RESAMPLES = 1000
@@ -171,9 +172,10 @@ def _bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, resamples
 
 
 def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mapping[str, dict],
-                    answer: BayesAnswer,
                     seed: int = 0, alpha: float = 0.05, resamples: int = RESAMPLES) -> dict:
-    """The ``heldout`` block of ``report.json``.
+    """The measurements of the ``heldout`` block of ``report.json``: what the fold models reach on each held-out
+    file, and the pairs' differences there. :func:`heldout_gaps` then sets them beside the cross-validation
+    posteriors.
 
     Parameters
     ----------
@@ -186,8 +188,6 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     sets : mapping file → info
         For every held-out file: ``{"sentences", "tokens", "gold_chunks", "duplicates"}`` and
         ``"duplicate"``, the indices of the sentences that also occur in the corpus.
-    answer : BayesAnswer
-        The Bayes answer (:func:`textbcv.stats.compare.bayes_answer`): its F1 estimates and intervals.
     seed : int
         Seed of the bootstrap (one stream per file, shared by every pair).
     alpha : float
@@ -206,33 +206,20 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
     for f, info in sets.items():
         keep = np.ones(info["sentences"], dtype=bool)
         keep[np.asarray(info["duplicate"], dtype=np.int64)] = False
+        files[f].setdefault("duplicates", int((~keep).sum()))  # what heldout_gaps reads
         for n in names:
             parts = [records[(n, j, k)]["heldout"][f] for j in range(m) for k in (0, 1)]
             per = np.array([p["sentences"] for p in parts], dtype=np.int64).reshape(len(parts), -1, 3)
             sent = per.sum(axis=0)
             pooled[(n, f)] = sent
             model_f1 = chunk_f1(per.sum(axis=1))
-            total = _scores(sent.sum(axis=0))
-            est = answer.systems[n]["f1"]
-            defined = est.estimate is not None and total["f1"] is not None
-            gap = est.estimate - total["f1"] if defined else None
-            clean = _scores(sent[keep].sum(axis=0))
             systems[n][f] = {
-                "pooled": total,
-                "pooled_without_duplicates": clean,
+                "pooled": _scores(sent.sum(axis=0)),
+                "pooled_without_duplicates": _scores(sent[keep].sum(axis=0)),
                 "models_f1": {"mean": float(model_f1.mean()),
                               "sd": float(model_f1.std(ddof=1)) if len(model_f1) > 1 else 0.0,
                               "values": model_f1.tolist()},
-                "cv_f1": {"estimate": est.estimate, "ci": None if est.ci is None else list(est.ci)},
-                "gap": None if gap is None else float(gap),
-                # (ci is None exactly when the estimate is: Posterior.undefined_because)
-                "outside_interval": defined and est.ci is not None and not (est.ci[0] <= total["f1"] <= est.ci[1]),
             }
-            if not keep.all():  # sentences repeated from the corpus: the gap to new text is the one without them
-                ok = est.estimate is not None and clean["f1"] is not None
-                systems[n][f]["gap_without_duplicates"] = float(est.estimate - clean["f1"]) if ok else None
-                systems[n][f]["outside_interval_without_duplicates"] = bool(
-                    ok and est.ci is not None and not (est.ci[0] <= clean["f1"] <= est.ci[1]))
     pairs = []
     for fi, (f, info) in enumerate(sets.items()):
         keep = np.ones(info["sentences"], dtype=bool)
@@ -253,3 +240,51 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
                       "what": "the predictions of the 2m fold models pooled: each resample draws the file's sentences "
                               "with replacement and adds up every model's counts on them, for both systems alike"},
     }
+
+
+def heldout_gaps(heldout: dict, answer: BayesAnswer) -> dict:
+    """``heldout`` (:func:`heldout_section`) with every system's cross-validation F1 set beside what its models reach
+    on each file: the estimate and interval, the gap (estimate − held-out F1) and whether the held-out F1 falls
+    outside the interval; with sentences repeated from the corpus, the same without them (the gap to new text).
+
+    Parameters
+    ----------
+    heldout : dict
+        The measurements of :func:`heldout_section`.
+    answer : BayesAnswer
+        The Bayes answer (:func:`textbcv.stats.compare.bayes_answer`): its F1 estimates and intervals.
+
+    Returns
+    -------
+    dict
+        A new ``heldout`` block; ``heldout`` itself is not changed.
+
+    Examples
+    --------
+    >>> from textbcv.stats.answer import BayesAnswer
+    >>> held = {"files": {"f": {"duplicates": 0}}, "pairs": [], "bootstrap": {},
+    ...         "systems": {"A": {"f": {"pooled": {"f1": 0.75}, "pooled_without_duplicates": {"f1": 0.75}}}}}
+    >>> ans = BayesAnswer.from_dict({"systems": {"A": {"f1": {"estimate": 0.8, "ci": [0.78, 0.82]}}}})
+    >>> g = heldout_gaps(held, ans)["systems"]["A"]["f"]
+    >>> round(g["gap"], 3), g["outside_interval"]
+    (0.05, True)
+    """
+    systems: dict = {}
+    for n, by_file in heldout["systems"].items():
+        est = answer.systems[n]["f1"]
+        systems[n] = {}
+        for f, row in by_file.items():
+            total, clean = row["pooled"]["f1"], row["pooled_without_duplicates"]["f1"]
+            defined = est.estimate is not None and total is not None
+            row = {**row,
+                   "cv_f1": {"estimate": est.estimate, "ci": None if est.ci is None else list(est.ci)},
+                   "gap": float(est.estimate - total) if defined else None,
+                   # (ci is None exactly when the estimate is: Posterior.undefined_because)
+                   "outside_interval": defined and est.ci is not None and not (est.ci[0] <= total <= est.ci[1])}
+            if heldout["files"][f].get("duplicates"):  # the gap to new text is the one without the repeats
+                ok = est.estimate is not None and clean is not None
+                row["gap_without_duplicates"] = float(est.estimate - clean) if ok else None
+                row["outside_interval_without_duplicates"] = bool(
+                    ok and est.ci is not None and not (est.ci[0] <= clean <= est.ci[1]))
+            systems[n][f] = row
+    return {**heldout, "systems": systems}

@@ -61,6 +61,9 @@ class FoldStore:
     [('iob2', 0, 1)]
     """
 
+    #: the matching mode the records score in: ``"strict"`` as stored, another for a view of :meth:`in_mode`
+    mode: str = "strict"
+
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
         self.records: dict[tuple[str, int, int], dict] = {}
@@ -103,13 +106,23 @@ class FoldStore:
         Returns
         -------
         FoldStore
-            This store itself for ``"strict"``, else a new one with the same path.
+            This store itself for its own mode (``"strict"`` as stored), else a new one with the same path.
+
+        Raises
+        ------
+        ValueError
+            When this store is already a view in another mode (its records were re-scored; re-scoring them again
+            would count the mode twice).
         """
-        if mode == "strict":
+        if mode == self.mode:
             return self
+        if self.mode != "strict":
+            raise ValueError(f"these folds are a view in mode {self.mode!r}; take the {mode!r} view of the stored "
+                             "folds")
         view = FoldStore.__new__(FoldStore)
         view.path = self.path
         view.records = records_in_mode(self.records, mode)
+        view.mode = mode
         return view
 
     @property
