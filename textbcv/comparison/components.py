@@ -28,6 +28,7 @@ import numpy as np
 
 from textbcv.errors import InputError
 from textbcv.folds.counts import read_folds_jsonl
+from textbcv.split import load_splits
 from textbcv.stats.compare import fold_counts, fold_metrics
 from textbcv.stats.components import VarianceComponents, variance_components
 
@@ -97,7 +98,6 @@ def _fingerprints(folds: Path) -> set[str] | None:
     path = folds.parent / "splits.json"
     if not path.is_file():
         return None
-    from textbcv.split import load_splits
 
     fp = load_splits(path).fingerprints
     return set(fp) if fp else None

@@ -35,6 +35,7 @@ from pathlib import Path
 
 from textbcv.corpus.conlleval import read_conlleval
 from textbcv.errors import InputError
+from textbcv.folds.run_dir import RunDir
 from textbcv.schemes import decode, detect, encode
 
 __all__ = ["FoldPredictions", "read_fold_predictions", "prediction_path", "chunk_decisions", "token_decisions",
@@ -65,7 +66,6 @@ def prediction_path(run_dir: str | os.PathLike, system: str, split: int, directi
     Path
         ``predictions/{system}-split{split}-dir{direction}.txt`` in ``run_dir`` (it need not exist).
     """
-    from textbcv.folds.run_dir import RunDir
 
     return RunDir(run_dir).prediction(system, split, direction)
 

@@ -24,10 +24,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from textbcv.corpus import read_corpus
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import file_stem
+from textbcv.corpus.transform import filter_chunks, prepare_corpus
 from textbcv.errors import InputError, warn
 from textbcv.scoring import heldout_record
+from textbcv.stats.compare import counts_scores
 from textbcv.stats.onesplit import chunk_f1
 
 if TYPE_CHECKING:
@@ -113,8 +116,6 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
         are in another scheme than the corpus's, or with a chunk type the
         corpus does not have — one line, before any training.
     """
-    from textbcv.corpus import read_corpus
-    from textbcv.corpus.transform import filter_chunks, prepare_corpus
 
     names = [os.fspath(f) for f in files]
     stems: dict[str, str] = {}
@@ -153,7 +154,6 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
 
 def _scores(c) -> dict:
     """Counts and P / R / F1 (None where undefined, with ``undefined``: metric → reason)."""
-    from textbcv.stats.compare import counts_scores
 
     return counts_scores(*(int(x) for x in c))
 

@@ -45,6 +45,7 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
+from textbcv.schemes import detect, get_scheme, scheme_names
 from textbcv.scoring import (
     count_chunks,
     heldout_record,
@@ -134,7 +135,6 @@ def check_pred_scheme(scheme: str | None, task: str) -> str | None:
     """
     if scheme is None:
         return None
-    from textbcv.schemes import get_scheme, scheme_names
 
     if task != "ner":
         raise InputError('{pred_scheme} applies to {task}="ner" (segmentation predictions are words, not tags)',
@@ -257,7 +257,6 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
     if options.task == "cws":
         chunks = read_all(read_segmented_predictions)
     else:
-        from textbcv.schemes import detect
 
         preds = read_all(read_tag_predictions)
         scheme = pred_scheme

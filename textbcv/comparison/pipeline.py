@@ -35,6 +35,8 @@ from textbcv.report.model import REPORT_FORMAT, CompareReport
 from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits
 from textbcv.stats.sequential import stop_reason
 from textbcv.tagging import FoldStore, Payload, System, make_payload, run_folds
+from textbcv.tagging.features import TEMPLATE_HELP, feature_columns, get_template
+from textbcv.tagging.system import DEFAULT_TEMPLATES, check_columns
 
 __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_MARKERS", "prepare_compare",
            "run_compare", "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta",
@@ -446,8 +448,6 @@ def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpu
     saying which template the unnamed ones use (for stderr), and how each
     system's template was chosen (for ``report.json``).
     """
-    from textbcv.tagging.features import TEMPLATE_HELP, feature_columns, get_template
-    from textbcv.tagging.system import DEFAULT_TEMPLATES, check_columns
 
     columns = set(feature_columns(corpus.sentences))
     for h in heldout:

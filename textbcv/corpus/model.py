@@ -11,6 +11,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from textbcv.schemes import decode
+
 __all__ = ["Chunk", "Sentence", "Corpus"]
 
 Chunk = tuple[int, int, str]
@@ -87,7 +89,6 @@ class Sentence:
         """Gold chunks decoded from :attr:`tags` with :attr:`scheme` (lenient, as conlleval)."""
         if not self.tags or self.scheme is None:
             return ()
-        from textbcv.schemes import decode
 
         return tuple(decode(self.tags, self.scheme))
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from textbcv.corpus._text import read_lines
 from textbcv.corpus.model import Chunk, Sentence
 from textbcv.errors import InputError
+from textbcv.schemes import OUTSIDE, decode, get_scheme
 
 __all__ = ["TagPredictions", "read_tag_predictions", "read_segmented_predictions", "decode_predictions"]
 
@@ -259,7 +260,6 @@ def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[
     InputError
         ``FILE:LINE`` of the first tag that is not a tag of ``scheme`` or has a type not in ``types``.
     """
-    from textbcv.schemes import OUTSIDE, decode, get_scheme
 
     sch = get_scheme(scheme)
     ok = {OUTSIDE}

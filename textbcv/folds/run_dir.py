@@ -22,6 +22,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from textbcv import __version__
 from textbcv._io import check_writable, file_sha256, read_text, safe_stem, write_json
 from textbcv.errors import InputError
 
@@ -343,7 +344,6 @@ class RunDir:
         self.lock()
         man = self._manifest()
         if man is None:
-            from textbcv import __version__
 
             man = {"format": MANIFEST_FORMAT, "textbcv": __version__, "files": {"folds.jsonl": "append"}}
         changed = man["files"].get("folds.jsonl") != "append"

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from textbcv._io import append_line, atomic_write
-from textbcv.errors import InputError
-from textbcv.folds.foldfile import fold_line
+from textbcv.errors import InputError, warn
+from textbcv.folds.foldfile import fold_line, read_fold_records
 from textbcv.scoring.modes import sentence_mode_counts
 
 __all__ = ["FoldStore", "fold_key", "records_in_mode"]
@@ -71,7 +71,6 @@ class FoldStore:
             self._load()
 
     def _load(self) -> None:
-        from textbcv.folds.foldfile import read_fold_records
 
         try:
             with open(self.path, "rb") as f:
@@ -82,7 +81,6 @@ class FoldStore:
         except OSError:
             torn = False
         if torn:
-            from textbcv.errors import warn
 
             warn(f"{self.path}: its last line was cut short (a fold being written when the run stopped); it is "
                  "dropped and that fold is trained again")

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
@@ -303,7 +304,6 @@ def load_report(run: RunDir) -> dict:
     InputError
         When ``report.json`` is missing, not JSON, or of another format.
     """
-    from textbcv._io import loads_json, read_text
 
     run.require("report.json")
     path = run.report_json

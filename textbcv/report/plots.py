@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from textbcv._io import atomic_write
 from textbcv.report.model import CompareReport
 from textbcv.report.verdicts import (
     Report,
@@ -28,6 +29,7 @@ from textbcv.report.verdicts import (
     threshold_of,
     verdict_line,
 )
+from textbcv.stats.bayes import difference_density
 from textbcv.stats.compare import system_posteriors
 
 __all__ = ["PLOTS", "PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram",
@@ -131,8 +133,6 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from textbcv._io import atomic_write
-    from textbcv.stats.bayes import difference_density
 
     report = as_report(report)
     out = Path(out)
@@ -340,7 +340,6 @@ def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, pa
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from textbcv._io import atomic_write
 
     k = len(names)
     order = sorted(range(k), key=lambda i: (average_ranks[i], names[i]))

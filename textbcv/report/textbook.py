@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from textbcv.report.verdicts import Report, as_report
+from textbcv.stats import classic
 
 __all__ = ["DISAGREE", "DISAGREE_UNPAIRED", "disagree_note", "textbook_tests", "format_statistic", "format_p",
            "textbook_markdown", "one_split_markdown"]
@@ -94,7 +95,6 @@ def textbook_tests(fold_values: dict, m: int, alpha: float = 0.05) -> dict:
     dict
         As above; each pair's tests are :func:`textbcv.stats.classic.mx2_tests`'s.
     """
-    from textbcv.stats import classic
 
     names = list(fold_values)
     pairs = []

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from textbcv._io import json_count
 from textbcv.errors import InputError
 from textbcv.stats.metrics import metric_parts
 
@@ -153,7 +154,6 @@ class Tally:
         ...
         textbcv.errors.InputError: counts.overall.tp must be a non-negative integer, got 1.5
         """
-        from textbcv._io import json_count
 
         if not isinstance(d, Mapping):
             raise InputError(f"{where}: expected an object with tp, fp, fn")

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from textbcv._io import dumps_json, write_json
-from textbcv.corpus.fingerprint import FINGERPRINT_METHOD
+from textbcv._io import dumps_json, load_json, write_json
+from textbcv.corpus.fingerprint import FINGERPRINT_METHOD, fingerprint
 from textbcv.errors import InputError
 
 __all__ = ["SplitSet", "load_splits", "FORMAT", "ONE_WAY"]
@@ -160,7 +160,6 @@ class SplitSet:
         textbcv.errors.InputError: x.txt:8: sentence 0 is not the sentence 0 that SPLITS.json was made with (another
         corpus, order or tokenization?)
         """
-        from textbcv.corpus.fingerprint import fingerprint
 
         n = len(corpus)
         if n != self.n:
@@ -213,7 +212,6 @@ def load_splits(path: str | os.PathLike) -> SplitSet:
         UTF-8 or JSON, missing or mistyped keys, indices that are not
         integers, splits that are not partitions of ``0..n_sentences - 1``.
     """
-    from textbcv._io import load_json
 
     name = str(path)
     d = load_json(path)

@@ -25,6 +25,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
+from textbcv._io import load_json
 from textbcv.corpus.model import Sentence
 from textbcv.errors import InputError, did_you_mean
 
@@ -408,7 +409,6 @@ def templates_for(task: str, columns: Iterable[str]) -> list[str]:
 
 def _read_template(path: str) -> Template:
     """A template from a JSON file; InputError naming the file (and line, where one is at fault)."""
-    from textbcv._io import load_json
 
     try:
         d = load_json(path)

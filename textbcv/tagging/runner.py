@@ -34,9 +34,10 @@ from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import fold_file_stem
 from textbcv.folds.store import FoldStore
-from textbcv.schemes import decode, encode
+from textbcv.schemes import decode, encode, get_scheme
 from textbcv.scoring import (
     ChunkCounts,
+    Tally,
     count_chunks,
     heldout_record,
     sentence_counts,
@@ -443,7 +444,6 @@ def run_folds(
 
 def _cost(system: System, payload: Payload, train: np.ndarray) -> float:
     """Relative cost of a fold: training tokens × labels of the system's scheme (CRF training is ~linear in both)."""
-    from textbcv.schemes import get_scheme
 
     sch = get_scheme(system.scheme)
     prefixes = {sch.single, *sch.heads, sch.inside, sch.last, sch.touch_begin, sch.touch_end} - {None}
@@ -498,7 +498,6 @@ class FoldProgress:
         rec : dict
             The finished fold's record (``system``, ``split``, ``direction`` and ``counts.overall``).
         """
-        from textbcv.scoring import Tally
 
         self.done += 1
         key = (rec["system"], int(rec["split"]), int(rec["direction"]))

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from textbcv.errors import InputError, did_you_mean
-from textbcv.schemes import get_scheme
+from textbcv.schemes import get_scheme, scheme_names
 from textbcv.tagging.features import TEMPLATES, Template, get_template, templates_for
 
 __all__ = ["System", "parse_system", "default_template", "check_columns", "DEFAULT_TEMPLATES", "CRF_DEFAULTS"]
@@ -100,7 +100,6 @@ class System:
         return tuple(range(base, base + self.train_seeds))
 
     def __post_init__(self):
-        from textbcv.schemes import scheme_names
 
         if not isinstance(self.name, str) or not self.name.strip():
             raise InputError(f"a system needs a name, got {self.name!r}")
@@ -347,7 +346,6 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     textbcv.errors.InputError: system 'iob9': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1, iob2,
     iobes, ioe1, ioe2); did you mean 'iob2'?
     """
-    from textbcv.schemes import scheme_names
 
     if task not in DEFAULT_TEMPLATES:
         raise InputError(f"unknown task {task!r} (tasks: {', '.join(DEFAULT_TEMPLATES)})")
