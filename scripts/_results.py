@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import platform
@@ -56,11 +57,16 @@ def write_json(path: str | os.PathLike, obj: Any, indent: int | None = 2) -> Non
 
 
 def append_line(path: str | os.PathLike, line: str) -> None:
-    """Append one line (with its newline) to ``path`` and sync it: a finished unit of a study."""
+    """Append one line (with its newline) to ``path`` and sync it: a finished unit of a study. The file is locked
+    meanwhile, so that two processes of one study (on disjoint units) never interleave their lines."""
     with open(path, "a", encoding="utf-8") as f:
-        f.write(line.rstrip("\n") + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        try:
+            f.write(line.rstrip("\n") + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
 HEADER = ("# textbcv — evidence\n\n"

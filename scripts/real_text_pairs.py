@@ -32,9 +32,12 @@ Per data set r (pieces, each resumable):
 
 Finished data sets are lines of ``docs/real_text_study/pairs-POOL.jsonl`` (committed); pieces of
 unfinished ones stay under ``--work``. ``--summarize-only`` writes ``docs/real_text_pairs.json``
-and the RESULTS.md section ``real-text-pairs``.
+and the RESULTS.md section ``real-text-pairs``. A run does the data sets ``--start`` … ``--reps`` − 1 of
+each pool it is given, so two processes can share one pool on disjoint ranges (e.g. ``--pools conll
+--reps 275`` and ``--pools conll --start 275``); a finished data set's line is appended under a lock.
+Summarize with the default ``--reps``.
 
-Usage: scripts/real_text_pairs.py [--pools conll,msr] [--reps 450] [--until SECONDS]
+Usage: scripts/real_text_pairs.py [--pools conll,msr] [--start R0] [--reps 450] [--until SECONDS]
        scripts/real_text_pairs.py --smoke --out DIR
        scripts/real_text_pairs.py --summarize-only
 """
@@ -63,7 +66,15 @@ from textbcv.stats.paired import cluster_cross_products  # noqa: E402
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
 from textbcv.tagging.features import Template  # noqa: E402
 
-from _results import ROOT, claim_settings, fmt_seconds, update_evidence, update_section, write_json  # noqa: E402
+from _results import (  # noqa: E402
+    ROOT,
+    append_line,
+    claim_settings,
+    fmt_seconds,
+    update_evidence,
+    update_section,
+    write_json,
+)
 
 M_MAX = 7
 _NER_AFFIXES = ("prefix1", "prefix2", "prefix3", "suffix1", "suffix2", "suffix3", "suffix4")
@@ -339,9 +350,8 @@ def main(argv=None) -> int:
                     break
                 t1 = time.time()
                 rec = run_dataset(_PP, r, n[p], args, work, log, merged.get(r))
-                if rec is not None:
-                    with open(path, "a", encoding="utf-8") as f:
-                        f.write(json.dumps(rec, sort_keys=True, separators=(",", ":")) + "\n")
+                if rec is not None:  # (locked: a second process may run other data sets of the pool)
+                    append_line(path, json.dumps(rec, sort_keys=True, separators=(",", ":")))
                     log(f"pairs {p}: data set r={r} finished in {fmt_seconds(time.time() - t1)} "
                         f"({i + 1}/{len(todo)} of this run)")
                 (work / p / f"r{r:04d}.jsonl").unlink(missing_ok=True)
