@@ -94,8 +94,9 @@ def register(sub) -> None:
                                                              "clear or --m-max")
     p.add_argument("--m-max", type=int, default=12, help="largest m of a sequential run (default 12, as the thesis)")
     p.add_argument("--stop", choices=("t-test", "bayes"), default="t-test",
-                   help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, or the Bayes "
-                        "test's P(better) ≥ --threshold (default t-test)")
+                   help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, built for a "
+                        "look at every m, or the Bayes test's P(better) ≥ --threshold, which calls identical systems "
+                        "different more often when it looks at every m (docs/method.md) (default t-test)")
     p.add_argument("--threshold", type=float, default=0.95,
                    help=THRESHOLD_HELP + "; also the level at which --sequential --stop bayes stops")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test "
