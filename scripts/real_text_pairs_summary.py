@@ -45,7 +45,7 @@ import real_text_study as rts
 from scipy import stats as sst
 
 from textbcv.stats.clustering import DesignEffect, pooled_design_effect
-from textbcv.stats.paired import paired_difference_from_moments, paired_variances
+from textbcv.stats.paired import paired_difference_from_moments, paired_variances, satterthwaite
 from textbcv.stats.posterior import posteriors
 from textbcv.stats.sequential import SequentialPair
 
@@ -114,7 +114,7 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     out["var"]["paired-notrain"] = notrain
     out["df"] = {"paired": pd.df, "paired-shrunk": pd.df,
                  "paired-raw": max(1.0, raw ** 2 / den) if den > 0 else float("inf"),
-                 "paired-notrain": _satterthwaite([(pd.var_test, folds["clusters"] - 1.0), (pd.var_model, m - 1.0)],
+                 "paired-notrain": satterthwaite([(pd.var_test, folds["clusters"] - 1.0), (pd.var_model, m - 1.0)],
                                                   notrain)}
     w, V = _model_noise_mixture(v, dd, m, pd.var_test)
     out["mixture"] = {"paired-mixture": (w, V)}
@@ -124,12 +124,6 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     out["share"] = share
     out["fold_sd"] = float(np.std(dd, ddof=1))
     return out
-
-
-def _satterthwaite(parts: list[tuple[float, float]], total: float) -> float:
-    """Satterthwaite's degrees of freedom of ``total``, a sum of mean squares ``(value, its df)``."""
-    denom = sum(x * x / df for x, df in parts if x > 0 and np.isfinite(df) and df > 0)
-    return float(total * total / denom) if denom > 0 else float("inf")
 
 
 def _model_noise_mixture(v, d: np.ndarray, m: int, var_test: float, grid: int = 400) -> tuple[np.ndarray, np.ndarray]:

@@ -47,6 +47,8 @@ class FoldsAnswer:
         The posteriors and the Bayes test of every pair.
     sequential : tuple of SequentialPair
         The sequential t-test of every pair on per-fold F1 differences.
+    fold_f1 : dict
+        name → F1 of each of its 2m folds, in fold order (what the sequential t-test took).
     design_effects, design_effect_folds : dict or None
         Measured whenever every fold has per-sentence counts.
     """
@@ -54,6 +56,7 @@ class FoldsAnswer:
     fold_counts: dict
     answer: BayesAnswer
     sequential: tuple[SequentialPair, ...]
+    fold_f1: dict
     design_effects: dict | None = None
     design_effect_folds: dict | None = None
 
@@ -112,9 +115,9 @@ def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareO
     seq = sequential_pairs(fold_f1, m, alpha=options.alpha,
                            m_start=options.m_start, M=options.m_max if options.sequential else m)
     if deff is None:
-        return FoldsAnswer(counts, answer, tuple(seq))
+        return FoldsAnswer(counts, answer, tuple(seq), fold_f1)
     folds = {"clusters": deff["clusters"], "folds": deff["folds"]}
-    return FoldsAnswer(counts, answer, tuple(seq), deff["pooled"], folds)
+    return FoldsAnswer(counts, answer, tuple(seq), fold_f1, deff["pooled"], folds)
 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
@@ -189,7 +192,6 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     if heldout and options.mode == "strict":  # held-out files are scored in strict only
         sets = {h.name: {**h.info(), "duplicate": np.flatnonzero(h.duplicate).tolist()} for h in heldout}
         held = heldout_section(store.records, names, m, sets, seed=options.seed, alpha=options.alpha)
-    fold_f1 = {n: _fold_f1(store, n, m) for n in names}
     per_type = {n: _per_type(store, n, m) for n in names}
     one_split = one_split_section(store.records, names, m, seed=options.seed, alpha=options.alpha)
     anatomy = anatomy_section(strict.records, names, m, clusters, alpha=options.alpha)
@@ -197,7 +199,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
              if options.mode == "strict" and options.task == "ner" else None)
     a = answer if answer is not None else answer_for(store, names, m, options, clusters)
     report = CompareReport(
-        answer=a.answer, fold_counts=a.fold_counts, fold_f1=fold_f1, per_type=per_type, sequential=a.sequential,
+        answer=a.answer, fold_counts=a.fold_counts, fold_f1=a.fold_f1, per_type=per_type, sequential=a.sequential,
         design_effects=a.design_effects, design_effect_folds=a.design_effect_folds, stopping=stopping,
         split_quality=split_quality, split=split, meta=meta, run=run, heldout=held, one_split=one_split,
         baseline=baseline, anatomy=anatomy, macro=macro)

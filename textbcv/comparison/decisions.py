@@ -66,7 +66,6 @@ def prediction_path(run_dir: str | os.PathLike, system: str, split: int, directi
     Path
         ``predictions/{system}-split{split}-dir{direction}.txt`` in ``run_dir`` (it need not exist).
     """
-
     return RunDir(run_dir).prediction(system, split, direction)
 
 

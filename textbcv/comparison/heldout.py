@@ -116,7 +116,6 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
         are in another scheme than the corpus's, or with a chunk type the
         corpus does not have — one line, before any training.
     """
-
     names = [os.fspath(f) for f in files]
     stems: dict[str, str] = {}
     for n in names:
@@ -154,7 +153,6 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
 
 def _scores(c) -> dict:
     """Counts and P / R / F1 (None where undefined, with ``undefined``: metric → reason)."""
-
     return counts_scores(*(int(x) for x in c))
 
 

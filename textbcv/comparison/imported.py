@@ -257,7 +257,6 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
     if options.task == "cws":
         chunks = read_all(read_segmented_predictions)
     else:
-
         preds = read_all(read_tag_predictions)
         scheme = pred_scheme
         if scheme is None:

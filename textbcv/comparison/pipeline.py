@@ -448,7 +448,6 @@ def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpu
     saying which template the unnamed ones use (for stderr), and how each
     system's template was chosen (for ``report.json``).
     """
-
     columns = set(feature_columns(corpus.sentences))
     for h in heldout:
         columns &= feature_columns(h.corpus.sentences)

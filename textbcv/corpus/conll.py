@@ -279,7 +279,6 @@ def _tag_error(files: list[_File], flat_index: int, message: str, param: str | N
 def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarray, paths: list[str],
                     scheme: str | None) -> str | None:
     """The scheme of the ``ner`` columns (given or detected), after checking every distinct tag."""
-
     codes_of = TagCodes()
     codes = np.fromiter(map(codes_of.__getitem__, chain.from_iterable(tag_seqs)), dtype=np.int64,
                         count=int(lengths.sum()))
@@ -321,7 +320,6 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
 def _iob_starts(codes: np.ndarray, vocab: list[str], lengths: np.ndarray) -> tuple[int, int]:
     """(chunks starting with B- where the tag before is not of the same type, chunks starting with I- after O, another
     type or a sentence's start): the first is how IOB2 starts every chunk, the second how IOB1 does."""
-
     prefix = np.array([split_tag(t)[0] if i else "O" for i, t in enumerate(vocab)])
     kind = np.array([split_tag(t)[1] if i else "" for i, t in enumerate(vocab)])
     p, k = prefix[codes], kind[codes]
@@ -335,7 +333,6 @@ def _iob_starts(codes: np.ndarray, vocab: list[str], lengths: np.ndarray) -> tup
 def _notes_on_tags(codes: np.ndarray, vocab: list[str], lengths: np.ndarray, scheme: str | None, path: str) -> None:
     """One-line notes on tags that are legal but unusual: chunks that start inside a chunk (the scheme never starts
     one with that prefix), and chunk types that look like two tags run together (``B-PER|I-LOC``)."""
-
     if scheme is not None and len(codes):
         stream, _ = tag_stream(codes, lengths, 0)
         orphans = orphan_chunks(stream, vocab, scheme)

@@ -260,7 +260,6 @@ def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[
     InputError
         ``FILE:LINE`` of the first tag that is not a tag of ``scheme`` or has a type not in ``types``.
     """
-
     sch = get_scheme(scheme)
     ok = {OUTSIDE}
     out = []

@@ -59,7 +59,6 @@ def check_fold_record(obj: Any, file: str, line: int) -> dict:
         A missing or ill-typed ``system``, ``split``, ``direction`` or ``counts``, a count not in [0, 10^15],
         or ``sentence_counts`` that do not add up (:func:`check_sentence_counts`).
     """
-
     if not isinstance(obj, dict):
         raise InputError("expected one JSON object per line", file, line)
     for key in ("system", "split", "direction", "counts"):
@@ -125,7 +124,6 @@ def _check_modes(obj: dict, file: str, line: int) -> None:
     """A record's ``"modes"``: every mode's five counts and the anatomy's six, non-negative integers, strict's
     adding up to ``counts.overall`` (correct = TP, correct + incorrect + spurious = TP + FP, correct + incorrect +
     missed = TP + FN), and the differing sentences as 26 integers each."""
-
     modes = obj["modes"]
     what = ('"modes" must hold "totals" (each of strict, exact, partial, type: five counts), "anatomy" (six) and '
             '"sentences"')

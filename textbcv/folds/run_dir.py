@@ -344,7 +344,6 @@ class RunDir:
         self.lock()
         man = self._manifest()
         if man is None:
-
             man = {"format": MANIFEST_FORMAT, "textbcv": __version__, "files": {"folds.jsonl": "append"}}
         changed = man["files"].get("folds.jsonl") != "append"
         man["files"]["folds.jsonl"] = "append"  # the fold store, appended to fold by fold

@@ -71,7 +71,6 @@ class FoldStore:
             self._load()
 
     def _load(self) -> None:
-
         try:
             with open(self.path, "rb") as f:
                 torn = False
@@ -81,7 +80,6 @@ class FoldStore:
         except OSError:
             torn = False
         if torn:
-
             warn(f"{self.path}: its last line was cut short (a fold being written when the run stopped); it is "
                  "dropped and that fold is trained again")
         try:

@@ -304,7 +304,6 @@ def load_report(run: RunDir) -> dict:
     InputError
         When ``report.json`` is missing, not JSON, or of another format.
     """
-
     run.require("report.json")
     path = run.report_json
     report = loads_json(read_text(path, hint="not a report written by textbcv"), str(path))

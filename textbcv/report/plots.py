@@ -133,7 +133,6 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-
     report = as_report(report)
     out = Path(out)
     posts = _posteriors(report)
@@ -339,7 +338,6 @@ def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, pa
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-
 
     k = len(names)
     order = sorted(range(k), key=lambda i: (average_ranks[i], names[i]))

@@ -95,7 +95,6 @@ def textbook_tests(fold_values: dict, m: int, alpha: float = 0.05) -> dict:
     dict
         As above; each pair's tests are :func:`textbcv.stats.classic.mx2_tests`'s.
     """
-
     names = list(fold_values)
     pairs = []
     for i, a in enumerate(names):

@@ -154,7 +154,6 @@ class Tally:
         ...
         textbcv.errors.InputError: counts.overall.tp must be a non-negative integer, got 1.5
         """
-
         if not isinstance(d, Mapping):
             raise InputError(f"{where}: expected an object with tp, fp, fn")
         missing = [k for k in ("tp", "fp", "fn") if k not in d]

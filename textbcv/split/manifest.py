@@ -160,7 +160,6 @@ class SplitSet:
         textbcv.errors.InputError: x.txt:8: sentence 0 is not the sentence 0 that SPLITS.json was made with (another
         corpus, order or tokenization?)
         """
-
         n = len(corpus)
         if n != self.n:
             raise InputError(f"made for {self.n} sentences, but the corpus has {n}: another corpus?", file=file)
@@ -212,7 +211,6 @@ def load_splits(path: str | os.PathLike) -> SplitSet:
         UTF-8 or JSON, missing or mistyped keys, indices that are not
         integers, splits that are not partitions of ``0..n_sentences - 1``.
     """
-
     name = str(path)
     d = load_json(path)
     if not isinstance(d, dict) or d.get("format") != FORMAT:

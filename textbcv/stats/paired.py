@@ -25,7 +25,8 @@ from .metrics import linear_weights, ratios
 
 __all__ = ["cluster_cross_products", "PairedVariances", "paired_variances", "LAYOUTS", "PairedDifference",
            "SeedMoments", "seed_moments", "ratio_posterior", "macro_difference", "MACRO_F1",
-           "paired_difference", "paired_difference_from_moments", "paired_differences", "seed_variance"]
+           "paired_difference", "paired_difference_from_moments", "paired_differences", "satterthwaite",
+           "seed_variance"]
 
 #: column layouts of one system's counts in a fold's cluster vector: all three counts, or what F1 needs
 LAYOUTS = {"tp,fp,fn": 3, "tp,fp+fn": 2}
@@ -436,7 +437,7 @@ class PairedDifference:
             share = self.seed_share_a
             parts += [(self.var_seed_part * share, 2.0 * self.m * (sa - 1)),
                       (self.var_seed_part * (1 - share), 2.0 * self.m * (sb - 1))]
-        return _satterthwaite(parts, self.var)
+        return satterthwaite(parts, self.var)
 
     def detectable(self, power: float = 0.8, threshold: float = 0.95) -> float:
         """The smallest true Δ > 0 this design calls (P(B better) ≥ ``threshold``) with probability ``power``.
@@ -590,9 +591,29 @@ def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[
     return float(np.mean(parts)) / len(parts)
 
 
-def _satterthwaite(parts: Sequence[tuple[float, float]], total: float) -> float:
+def satterthwaite(parts: Sequence[tuple[float, float]], total: float) -> float:
     """Degrees of freedom of a variance estimate ``total`` built from mean squares ``(value, its df)``
-    (Satterthwaite, 1946)."""
+    (Satterthwaite, 1946).
+
+    Parameters
+    ----------
+    parts : sequence of (float, float)
+        Each part's value and its degrees of freedom; parts at or below 0, or with infinite df, add nothing.
+    total : float
+        The variance estimate (usually the sum of the parts).
+
+    Returns
+    -------
+    float
+        total² / Σ value²/df; ``inf`` when no part is uncertain.
+
+    Examples
+    --------
+    >>> satterthwaite([(1.0, 10.0), (1.0, 10.0)], 2.0)
+    20.0
+    >>> satterthwaite([(1.0, float("inf"))], 1.0)
+    inf
+    """
     denom = sum(v * v / df for v, df in parts if v > 0 and np.isfinite(df))
     return float(total * total / denom) if denom > 0 else float("inf")
 
@@ -660,7 +681,7 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
     shared = _test_shared(C, m)
     # Satterthwaite: each part is a mean square with its own degrees of freedom
     parts = [(var_test, clusters - 1.0), (var_train, float(m)), (var_model, m - 1.0)]
-    df = _satterthwaite(parts, var_test + var_train + var_model)
+    df = satterthwaite(parts, var_test + var_train + var_model)
     est = float(_value(cb.sum(axis=0), metric) - _value(ca.sum(axis=0), metric))
     return PairedDifference(est, var_test, var_train, var_model, df, m, clusters, _correlation(v), metric,
                             test_shared=shared)

@@ -409,7 +409,6 @@ def templates_for(task: str, columns: Iterable[str]) -> list[str]:
 
 def _read_template(path: str) -> Template:
     """A template from a JSON file; InputError naming the file (and line, where one is at fault)."""
-
     try:
         d = load_json(path)
     except InputError as e:

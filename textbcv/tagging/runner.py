@@ -444,7 +444,6 @@ def run_folds(
 
 def _cost(system: System, payload: Payload, train: np.ndarray) -> float:
     """Relative cost of a fold: training tokens × labels of the system's scheme (CRF training is ~linear in both)."""
-
     sch = get_scheme(system.scheme)
     prefixes = {sch.single, *sch.heads, sch.inside, sch.last, sch.touch_begin, sch.touch_end} - {None}
     types = {t for i in train[: min(len(train), 2000)] for _, _, t in payload.gold[i]} or {""}
@@ -498,7 +497,6 @@ class FoldProgress:
         rec : dict
             The finished fold's record (``system``, ``split``, ``direction`` and ``counts.overall``).
         """
-
         self.done += 1
         key = (rec["system"], int(rec["split"]), int(rec["direction"]))
         c = self.costs.get(key, 0.0)

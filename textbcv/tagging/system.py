@@ -100,7 +100,6 @@ class System:
         return tuple(range(base, base + self.train_seeds))
 
     def __post_init__(self):
-
         if not isinstance(self.name, str) or not self.name.strip():
             raise InputError(f"a system needs a name, got {self.name!r}")
         try:
@@ -346,7 +345,6 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     textbcv.errors.InputError: system 'iob9': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1, iob2,
     iobes, ioe1, ioe2); did you mean 'iob2'?
     """
-
     if task not in DEFAULT_TEMPLATES:
         raise InputError(f"unknown task {task!r} (tasks: {', '.join(DEFAULT_TEMPLATES)})")
     spec, at, seed_text = name.strip().rpartition("@")
