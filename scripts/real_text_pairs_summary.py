@@ -15,18 +15,23 @@ calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored c
 ``pooled+split``  ``pooled`` plus the spread of the per-fold ΔF1 beyond its test noise,
                   max(0, s²_folds − mean_f Var_cl(ΔF1_f)), divided by m (one training component per
                   split); the first candidate of the study;
-``paired``        textbcv's :class:`textbcv.stats.paired.PairedDifference`: ``pooled`` plus the training
-                  sets' part (half the difference of a split's two folds, beyond its test noise) and
-                  the model noise (the split means' spread beyond its test noise, over 2m), as a
-                  Student t with Satterthwaite's degrees of freedom (its calls and coverage use the t).
-``paired-shrunk`` a candidate, not textbcv's: ``paired`` with the training part not a moment floored at 0 but
+``paired``        textbcv's :class:`textbcv.stats.paired.PairedDifference` (model ``paired/2``): ``pooled`` plus
+                  the model noise M/(2m), M the folds' variance beyond their test noise from the pooled mean
+                  square of the m half-differences of a split's two folds and the m split means (2m − 1
+                  degrees of freedom), as a Student t with 2m − 1 degrees of freedom (its calls and coverage
+                  use the t).
+``paired-train``  textbcv's posterior until 2026-11-26 (model ``paired/1``), now a candidate: ``pooled`` plus a
+                  training sets' part (the half-differences' mean square beyond their test noise and half
+                  the model noise; it does not fall with m) and the model noise from the split means alone
+                  (m − 1 degrees of freedom), each floored at 0, with Satterthwaite's degrees of freedom.
+``paired-shrunk`` a candidate, not textbcv's: ``paired-train`` with the training part not a moment floored at 0 but
                   the square of the posterior mean of its SD, given the m half-differences (each normal
                   with that variance plus its test and model noise) and a half-Cauchy prior on the SD
                   scaled by the test part's SD (quadrature on a grid); the same degrees of freedom.
-``paired-raw``    a candidate, not textbcv's: ``paired`` with the training and model parts as their raw moments
+``paired-raw``    a candidate, not textbcv's: ``paired-train`` with the training and model parts as their raw moments
                   (not floored at 0, so a part measured below 0 offsets the others), the total floored at the test
                   part, and Satterthwaite's degrees of freedom of the raw parts.
-``paired-notrain`` a candidate, not textbcv's: ``paired`` without the training part, i.e. a posterior of the
+``paired-notrain`` a candidate, not textbcv's: ``paired-train`` without the training part, i.e. a posterior of the
                   difference for models trained on halves of *this* corpus (the study's truth) rather than on
                   other corpora of its size; Satterthwaite's degrees of freedom of the test and model parts.
 ``paired-mixture`` a candidate, not textbcv's: the same estimand as a model over the 2m folds: every fold's Δ
@@ -44,6 +49,7 @@ import numpy as np
 import real_text_study as rts
 from scipy import stats as sst
 
+from textbcv.defaults import PAIRED_POSTERIOR
 from textbcv.stats.clustering import DesignEffect, pooled_design_effect
 from textbcv.stats.paired import paired_difference_from_moments, paired_variances, satterthwaite
 from textbcv.stats.posterior import posteriors
@@ -51,8 +57,8 @@ from textbcv.stats.sequential import SequentialPair
 
 ALPHA = 0.05
 THRESHOLD = 0.95
-CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-shrunk", "paired-raw",
-              "paired-notrain", "paired-mixture")
+CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-train", "paired-shrunk",
+              "paired-raw", "paired-notrain", "paired-mixture")
 #: candidates whose posterior is a scale mixture of normals (weights and variances per data set), not a Student t
 MIXTURES = ("paired-mixture",)
 
@@ -100,21 +106,26 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     pd = paired_difference_from_moments(S, folds["clusters"], ca, cb, m, layout="tp,fp+fn",
                                         fold_clusters=folds.get("fold_clusters"))  # textbcv's own
     spread = float(np.var(dd, ddof=1))
+    _, _, within, model = _split_moments(v, dd, m)
+    # the previous model (paired/1): a training sets' part and the model noise from the split means alone
+    old_model = max(0.0, model) / (2 * m)
+    old_train = max(0.0, within - max(0.0, model) / 2)
+    old = pd.var_test + old_train + old_model
     out["var"] = {"independent": indep, "paired-fold": indep * share, "pooled": v.pooled_delta,
                   "pooled+split": v.pooled_delta + max(0.0, spread - float(np.mean(v.fold_delta))) / m,
-                  "paired": pd.var,
-                  "paired-shrunk": pd.var_test + pd.var_model + _shrunk_train(v, dd, m, pd.var_test)}
-    _, _, within, model = _split_moments(v, dd, m)
+                  "paired": pd.var, "paired-train": old,
+                  "paired-shrunk": pd.var_test + old_model + _shrunk_train(v, dd, m, pd.var_test)}
     train_raw, model_raw = within - model / 2, model / (2 * m)
     raw = max(pd.var_test, pd.var_test + train_raw + model_raw)
     den = pd.var_test ** 2 / max(1.0, folds["clusters"] - 1.0) + train_raw ** 2 / m + (
         model_raw ** 2 / (m - 1) if m > 1 else 0.0)
     out["var"]["paired-raw"] = raw
-    notrain = pd.var_test + pd.var_model
+    notrain = pd.var_test + old_model
     out["var"]["paired-notrain"] = notrain
-    out["df"] = {"paired": pd.df, "paired-shrunk": pd.df,
+    old_df = satterthwaite([(pd.var_test, folds["clusters"] - 1.0), (old_train, float(m)), (old_model, m - 1.0)], old)
+    out["df"] = {"paired": pd.df, "paired-train": old_df, "paired-shrunk": old_df,
                  "paired-raw": max(1.0, raw ** 2 / den) if den > 0 else float("inf"),
-                 "paired-notrain": satterthwaite([(pd.var_test, folds["clusters"] - 1.0), (pd.var_model, m - 1.0)],
+                 "paired-notrain": satterthwaite([(pd.var_test, folds["clusters"] - 1.0), (old_model, m - 1.0)],
                                                   notrain)}
     w, V = _model_noise_mixture(v, dd, m, pd.var_test)
     out["mixture"] = {"paired-mixture": (w, V)}
@@ -375,8 +386,11 @@ def render(result: dict) -> str:
          "Written by `scripts/real_text_pairs.py --summarize-only` from the committed data sets "
          f"({', '.join(f'{p}: {n}' for p, n in result['meta']['done'].items())}). Interim: the study is running "
          "(its targets: R ≥ 400 per close pair, 450 per null pair). textbcv's Bayes test uses the `paired` "
-         "candidate below, chosen on the first 29 CoNLL and 82 MSR data sets as the nearest to calibrated on the "
-         "close and null pairs of both pools; these tables are re-summarised as data sets land.", "",
+         f"candidate below (posterior model `{PAIRED_POSTERIOR}`). It replaced `paired-train` (model `paired/1`) on "
+         "2026-11-26, chosen on all 450 MSR and the first 169 CoNLL data sets: `paired-train` also counted what "
+         "other training corpora of the same size would change, which the truth here (models trained on this data "
+         "set's halves, tested on new text) does not hold, and its median SD was 1.1–1.4 times the RMSE on the "
+         "close and null pairs. These tables are re-summarised as data sets land.", "",
          "| pool | pair | R | true ΔF1 | fold ΔF1 SD (m = 3) | one-split bootstrap calls B / A | "
          "randomization calls B / A |", "|---|---|---:|---:|---:|---|---|"]
     for r in result["pairs"]:
@@ -404,8 +418,9 @@ def render(result: dict) -> str:
                  f"{_rate(x['observed'])} | {100 * x['predicted']:.1f}% | {'yes' if x['within_2se'] else 'no'} | "
                  f"{x['detectable_80_median']:.2f} |")
     L += ["", "Candidate variances of the pooled ΔF1 (module docstring of `scripts/real_text_pairs_summary.py`): "
-          "median SD, SD over the RMSE net of the truth's noise, SD of the standardised error (1 = calibrated), "
-          "coverage of the 95% interval, calls at P ≥ 0.95 (`paired`: with its Student t).", "",
+          "median SD (a Student t's scale; a mixture's standard deviation), SD over the RMSE net of the truth's "
+          "noise, SD of the standardised error (error over that SD: 1 = as wide as the error), coverage of the 95% "
+          "interval (a Student t's quantiles), calls at P ≥ 0.95 (with the candidate's own distribution).", "",
           "| pool | pair | m | candidate | R | SD | SD/RMSE net | z SD | coverage | calls B | calls A |",
           "|---|---|---:|---|---:|---:|---:|---:|---|---|---|"]
     def f(v, fmt: str) -> str:
@@ -435,7 +450,8 @@ def null_evidence(result: dict) -> dict:
         if c["pair"] != "null" or c["candidate"] != "paired":
             continue
         name, unit = POOL_TEXT.get(c["pool"], (c["pool"], "sentence"))
-        row = out.setdefault(c["pool"], {"corpus": name, "unit": unit, "threshold": THRESHOLD})
+        row = out.setdefault(c["pool"], {"corpus": name, "unit": unit, "threshold": THRESHOLD,
+                                         "posterior": PAIRED_POSTERIOR})
         row[f"m{c['m']}"] = {"R": c["R"], "calls_b": rate(c["calls_b"]), "calls_a": rate(c["calls_a"])}
     for p in result["pairs"]:
         if p["pair"] == "null" and p["pool"] in out and "onesplit_p_bootstrap" in p:

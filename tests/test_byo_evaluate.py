@@ -196,8 +196,9 @@ def p_b_better(ca: dict, cb: dict, m: int, metric: str, deff: tuple[float, float
 
 def paired_p_here(records: list, halves: list, groups_of, m: int, metric: str) -> float:
     """P(metric_B > metric_A) of the paired posterior, written out from the per-sentence counts (no cross-product
-    matrix): per-cluster linearised differences per fold and pooled, the fold covariance, the training-set and
-    model-noise parts from the splits' halves and means, a Student t with Satterthwaite's degrees of freedom."""
+    matrix): per-cluster linearised differences per fold and pooled, the fold covariance, the model noise from the
+    pooled mean square of the splits' half-differences and means beyond their test noise, a Student t with 2m − 1
+    degrees of freedom."""
     def parts(c):
         c = np.asarray(c, dtype=float)
         tp, fp, fn = c[..., 0], c[..., 1], c[..., 2]
@@ -234,15 +235,14 @@ def paired_p_here(records: list, halves: list, groups_of, m: int, metric: str) -
     var_test = k / (k - 1) * sum(v * v for v in pooled.values())
     half = (d[0::2] - d[1::2]) / 2
     half_test = np.array([(C[2 * j, 2 * j] + C[2 * j + 1, 2 * j + 1] - 2 * C[2 * j, 2 * j + 1]) / 4 for j in range(m)])
-    within = float(np.mean(half ** 2 - half_test))
     means = (d[0::2] + d[1::2]) / 2
     Cm = np.array([[(C[2 * i:2 * i + 2, 2 * j:2 * j + 2]).sum() / 4 for j in range(m)] for i in range(m)])
     between_test = (np.trace(Cm) - Cm.sum() / m) / (m - 1)
-    model = max(0.0, 2 * (float(np.var(means, ddof=1)) - between_test))
-    v_train, v_model = max(0.0, within - model / 2), model / (2 * m)
-    var = var_test + v_train + v_model
-    den = sum(x * x / f for x, f in ((var_test, k - 1), (v_train, m), (v_model, m - 1)) if x > 0)
-    df = var * var / den
+    # m half-differences and m − 1 df of split means, each M/2 beyond its test noise
+    spread = float(np.sum(half ** 2 - half_test)) + (m - 1) * (float(np.var(means, ddof=1)) - between_test)
+    half_m = spread / (2 * m - 1)
+    var = var_test + max(0.0, 2 * half_m) / (2 * m)
+    df = 2 * m - 1
     est = value(pb) - value(pa)
     return float(t_dist.cdf(est / np.sqrt(var), df))
 

@@ -11,6 +11,8 @@ import pytest
 import scipy.sparse as sp
 from conftest import script
 
+from textbcv.defaults import PAIRED_POSTERIOR
+
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 ROOT = SCRIPTS.parent
 
@@ -277,6 +279,7 @@ def test_decision_rule_quotes_the_committed_null_pairs():
 
 def test_decision_rule_quotes_the_committed_seed_null_pairs():
     # with several seeds on both sides the rule quotes the committed seed null study (the posterior with seeds, m = 3)
+    # when it measured textbcv's present posterior model, and nothing when it measured another
     from textbcv import defaults
 
     sn = load("seed_null_study")
@@ -284,6 +287,9 @@ def test_decision_rule_quotes_the_committed_seed_null_pairs():
     ev = defaults.evidence()["seed_null"]
     assert ev == json.loads(json.dumps(sn.null_evidence(d)))
     line = defaults.false_calls(0.95, seeds=True)
+    if d.get("posterior") != PAIRED_POSTERIOR:
+        assert line is None and all(row.get("posterior") != PAIRED_POSTERIOR for row in ev.values())
+        return
     assert line != defaults.false_calls(0.95) and f"{d['pools']['msr']['k']} training seeds per fold" in line
     for pool, row in ev.items():
         m3, with_seeds = row["m3"], d["pools"][pool]["with_seeds"]
@@ -516,9 +522,9 @@ def test_seed_null_study_smoke_writes_units_resumes_and_summarizes(shared, tmp_p
     units = [json.loads(x) for x in (out / "seed_null" / "units-msr.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [u["r"] for u in units] == [0, 1]
     for u in units:
-        assert u["seeds"] and u["k"] == 2 and u["with_seeds"]["var_model"] == 0
+        assert u["seeds"] and u["k"] == 2 and u["posterior"] == PAIRED_POSTERIOR
         w = u["with_seeds"]
-        assert w["sd"] ** 2 == pytest.approx(w["var_test"] + w["var_train"] + w["var_seed"])
+        assert w["sd"] ** 2 == pytest.approx(w["var_test"] + w["var_model"] + w["var_seed"])
     before = (out / "seed_null" / "units-msr.jsonl").read_bytes()
     assert sn.main(["--smoke", "--pools", "msr", "--out", str(out)]) == 0
     assert (out / "seed_null" / "units-msr.jsonl").read_bytes() == before

@@ -21,7 +21,7 @@ ROPE_HELP = ("region of practical equivalence, in points of the metric (F1 point
 
 
 DIFFERENCE_HELP = ("how the posterior of a difference is built: paired (default; both systems' per-sentence "
-                   "counts on the same test sentences, plus what other training sets and model noise add) or "
+                   "counts on the same test sentences, plus the models' own noise from the folds' spread) or "
                    "independent (the two systems' own posteriors combined as if their errors were "
                    "independent: the thesis's Bayes test, about twice as wide on real text)")
 

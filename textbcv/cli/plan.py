@@ -67,7 +67,7 @@ def format_plan(plan: dict) -> str:
         if p["target"] is not None:
             t = 100 * p["target"]
             where = (f"m = {p['m_for_target']} reaches it" if p["m_for_target"] is not None else
-                     "more splits alone do not reach it (what other training sets change does not fall with m)")
+                     "more splits alone do not reach it (the sentences' own difficulty does not fall with m)")
             unit = "point" if t == 1 else "points"
             if p.get("seeds") is not None:
                 where += ("; more seeds alone do not reach it" if p["seeds_for_target"] is None
@@ -77,11 +77,12 @@ def format_plan(plan: dict) -> str:
     for u in plan["unpaired"]:
         lines.append(f"{u}: no paired posterior (the run's folds have no per-sentence counts): no plan")
     seeded = any(p.get("seeds") is not None for p in plan["pairs"])
-    noise = ("the training seeds (falls as 1/m and as 1/seeds)" if seeded else "model noise (1/m; with one seed per "
-             "fold the seeds' part is not measured on its own: run several seeds to plan them)")
-    lines += ["", "From the run's paired posterior of ΔF1, taken as a pilot: the estimate errs by new text (its "
-              f"unshared part falls as 1/m), other training sets (does not fall with m) and {noise}; every part falls "
-              "as 1/n with more text."]
+    noise = ("the training halves (falls as 1/m) and the training seeds (falls as 1/m and as 1/seeds)" if seeded
+             else "the models' own noise (1/m; with one seed per fold the seeds' part is not measured on its own: run "
+             "several seeds to plan them)")
+    lines += ["", "From the run's paired posterior of ΔF1, taken as a pilot: the estimate errs by new text (its part "
+              f"that differs from model to model falls as 1/m, the sentences' own difficulty does not) and {noise}; "
+              "every part falls as 1/n with more text."]
     return "\n".join(lines) + "\n"
 
 

@@ -4,7 +4,7 @@ Every gold chunk is correct, of the wrong type (same boundaries), of the wrong b
 both, or missed; every predicted chunk is correct, wrong in one of the three ways, or spurious
 (:mod:`textbcv.scoring.modes`, matched as conlleval matches them). Each kind's share — per gold chunk, and
 per predicted chunk for the spurious ones — is pooled over the 2m folds, with a credible interval whose
-error has the three parts of a difference's (new text, other training sets, the models' own noise:
+error has the parts of a difference's (new text, the models' own noise:
 :func:`textbcv.stats.paired.ratio_posterior`); for a pair, the share's difference B − A is paired on the
 same test sentences (:func:`textbcv.stats.paired.paired_differences`), with P(B has more of it).
 

@@ -3,17 +3,17 @@
 A finished run is a pilot: its paired posterior of ΔF1 (:class:`textbcv.stats.paired.PairedDifference`)
 says how far the pooled estimate errs, part by part. :func:`plan_report` turns it into the smallest
 true gain the design calls with a given power at the report's decision threshold, the same with more
-splits on the same sentences (the test part's unshared share and the model noise fall as 1/m, the
-training sets' part does not), and, for a target gain, the smallest m that reaches it or the factor
-of more text needed (every part of the variance falls as 1/n).
+splits on the same sentences (the test part's unshared share and the model noise fall as 1/m, its
+shared share — the sentences' own difficulty for both systems — does not), and, for a target gain, the
+smallest m that reaches it or the factor of more text needed (every part of the variance falls as 1/n).
 
 Examples
 --------
 >>> from textbcv.stats.paired import PairedDifference
->>> p = PairedDifference(0.004, 0.002 ** 2, 0.001 ** 2, 0.0005 ** 2, 40.0, 3, 900, 0.8, test_shared=0.6)
+>>> p = PairedDifference(0.004, 0.002 ** 2, 0.0011 ** 2, 5.0, 3, 900, 0.8, test_shared=0.6)
 >>> pp = pair_plan("A", "B", p, power=0.8, threshold=0.95, target=0.005)
 >>> round(100 * pp.detectable, 2), pp.m_for_target, round(pp.data_factor, 2)
-(0.58, 10, 1.34)
+(0.65, 7, 1.7)
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class PairPlan:
         The probability of calling a true gain of ``target`` with this design.
     m_for_target : int or None
         The smallest m' (:data:`M_STEPS`) whose detectable gain is at most ``target``; None if more
-        splits alone never get there (the training sets' part does not fall with m).
+        splits alone never get there (the test part's shared share does not fall with m).
     data_factor : float or None
         How many times the text (same m) would detect ``target`` with the plan's power.
     seeds : tuple of int or None

@@ -536,8 +536,8 @@ def anatomy_markdown(report: Report) -> list[str]:
             "(matched as conlleval matches: one-to-one, each predicted chunk left to right taking its exact match, "
             "else the leftmost gold chunk it overlaps). Shares are of the gold chunks, the spurious ones of the "
             "predicted chunks; counts in brackets. The intervals, and the pairs' differences (paired on the same "
-            f"test sentences, {a.get('cluster_unit', 'sentences')} as clusters), hold new text, other training sets "
-            f"and the models' own noise, as the F1 difference does; a kind is called more or fewer when P ≥ {tau:g}."]
+            f"test sentences, {a.get('cluster_unit', 'sentences')} as clusters), hold new text and the models' own "
+            f"noise, as the F1 difference does; a kind is called more or fewer when P ≥ {tau:g}."]
     return out
 
 

@@ -20,7 +20,7 @@ from textbcv.stats.sequential import SequentialPair
 __all__ = ["CompareReport", "REPORT_FORMAT", "load_report"]
 
 #: The ``format`` of ``report.json``.
-REPORT_FORMAT = "textbcv-report/1"
+REPORT_FORMAT = "textbcv-report/2"
 
 
 @dataclass(frozen=True)
@@ -297,7 +297,7 @@ def load_report(run: RunDir) -> dict:
     Returns
     -------
     dict
-        The parsed ``report.json`` (format ``textbcv-report/1`` with ``fold_counts``).
+        The parsed ``report.json`` (format ``textbcv-report/2`` with ``fold_counts``).
 
     Raises
     ------
@@ -308,6 +308,7 @@ def load_report(run: RunDir) -> dict:
     path = run.report_json
     report = loads_json(read_text(path, hint="not a report written by textbcv"), str(path))
     if not isinstance(report, dict) or report.get("format") != REPORT_FORMAT or "fold_counts" not in report:
-        raise InputError(f"not a report of this textbcv version (format {REPORT_FORMAT} with fold_counts)",
-                         str(path))
+        raise InputError(f"not a report of this textbcv version (format {REPORT_FORMAT} with fold_counts); the run's "
+                         "own `textbcv compare ... --resume` (same command and --out) rewrites it from the saved folds "
+                         "without training", str(path))
     return report

@@ -19,8 +19,9 @@ __all__ = ["DISAGREE", "DISAGREE_UNPAIRED", "disagree_note", "textbook_tests", "
 #: Why the textbook tests and the Bayes test can disagree (one line, in the report and ``textbcv test --classic``).
 DISAGREE = ("Why they may disagree with the Bayes test: both are paired, but these tests see only the spread of the "
             "per-fold differences, with few degrees of freedom, while the Bayes test measures from the per-sentence "
-            "counts what new text, other training sets and the models' own noise each add to the pooled difference "
-            "— with few splits a difference can be clear to one and not to the other.")
+            "counts what new text adds to the pooled difference and takes from the folds' spread only what the "
+            "models' own noise adds beyond it — with few splits a difference can be clear to one and not to the "
+            "other.")
 DISAGREE_UNPAIRED = ("Why they may disagree with the Bayes test: these tests judge the spread of the paired per-fold "
                      "differences with few degrees of freedom, while the Bayes test, without per-sentence counts, "
                      "compares each system's pooled chunk counts as if the two systems had been tested on different "

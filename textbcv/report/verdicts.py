@@ -284,6 +284,8 @@ def rule(report: Report) -> str:
         seeded = paired and all(d.paired is not None and d.paired.seeds is not None and min(d.paired.seeds) >= 2
                                 for d in diffs)
         measured = defaults.false_calls(tau, seeds=seeded) if paired else None
+        if measured is None and seeded:
+            measured = UNMEASURED_SEEDS
         return ("Decision rule: a system is called better than another when the posterior probability that it is "
                 f"better, P(better), is at least {tau:g} (--threshold); below that the answer is \"no clear "
                 "difference\", with P." + (f" {measured}" if measured else ""))
@@ -292,6 +294,11 @@ def rule(report: Report) -> str:
             f"that the answer is \"no clear difference\", with P. Two systems are called practically "
             f"equivalent when P(equivalent) — the probability that their scores differ by at most {points(r)} — is "
             f"at least {tau:g}.")
+
+
+#: The decision rule's note when the systems had several seeds and the seed null study has no figure for the posterior.
+UNMEASURED_SEEDS = ("How often this rule calls identical systems trained with several seeds per fold different has not "
+                    "been measured on real text for this posterior yet.")
 
 
 def short_rule(report: Report) -> str:
@@ -596,9 +603,10 @@ def _seq_sentence(report: CompareReport, c: Comparison) -> str | None:
     why = ""
     if d is not None and d.paired is not None and d.paired.var > 0:
         p = d.paired
-        why = (f" (its ΔF1 posterior has {p.df:.0f} degrees of freedom, and other training sets make "
-               f"{100 * p.var_train / p.var:.0f}% of its variance, which the t-test's interval over the "
-               "folds' spread counts differently)" if math.isfinite(p.df) else "")
+        why = (f" (its ΔF1 posterior has {p.df:.0f} degrees of freedom, and the models' own noise, measured from "
+               f"the folds' spread, makes {100 * (p.var_model + p.var_seed_part) / p.var:.0f}% of its variance; "
+               "new text's part comes from the sentences, which the t-test's interval over the folds' spread "
+               "counts differently)" if math.isfinite(p.df) else "")
     return text + (f"; the Bayes test does not call a winner at this threshold{why} — the two tests weigh the "
                    "evidence differently (see the note under the textbook tests).")
 
@@ -678,9 +686,9 @@ def difference_basis(report: Report) -> str:
 
 
 def sources_line(report: Report) -> str:
-    """Where the error of each pair's ΔF1 comes from: new text, other training sets, the models' own noise (and the
-    seeds, measured on their own when the systems had several), as SDs in points, the largest named, and what more
-    splits, seeds or text would shrink.
+    """Where the error of each pair's ΔF1 comes from: new text and the models' own noise (split into the training
+    halves and the seeds when the systems had several seeds, measured on their own), as SDs in points, the largest
+    named, and what more splits, seeds or text would shrink.
 
     Parameters
     ----------
@@ -700,7 +708,7 @@ def sources_line(report: Report) -> str:
             continue
         who = f"{c.a} vs {c.b}: " if len(report.names) > 2 else ""
         if p.seeds is not None:  # three parts, each measured on its own
-            src = {"new text": p.var_test, "other training sets": p.var_train, "the training seeds": p.var_seed_part}
+            src = {"new text": p.var_test, "the training halves": p.var_model, "the training seeds": p.var_seed_part}
             largest = max(src, key=lambda k: src[k])
             sd = ", ".join(f"{k} {100 * v ** 0.5:.2f}" for k, v in src.items())
             sa, sb = p.seeds
@@ -712,7 +720,7 @@ def sources_line(report: Report) -> str:
                 buys += f", with m = 7 splits about {100 * p.at_m(7).sd:.2f}"
             parts.append(f"{who}{sd}; the largest: {largest}; {buys}")
             continue
-        src = {"new text": p.var_test, "other training sets": p.var_train, "the models' own noise": p.var_model}
+        src = {"new text": p.var_test, "the models' own noise": p.var_model}
         largest = max(src, key=lambda k: src[k])
         sd_ = {k: f"{100 * v ** 0.5:.2f}" for k, v in src.items()}
         seeds = ("" if p.var_seed is None
@@ -723,10 +731,10 @@ def sources_line(report: Report) -> str:
         return ""
     seeded = any(c.difference is not None and c.difference.paired is not None and c.difference.paired.seeds
                  for c in report.comparisons_of("f1"))
-    noise = "seeds' part (every fold has its own seeds)" if seeded else "models' own noise"
+    noise = "training halves' and the seeds' parts (every fold has its own)" if seeded else "models' own noise"
     return ("Where the ΔF1 error comes from (SD in points): " + "; ".join(parts) + f". More splits shrink the {noise} "
             "and the part of the new-text error that differs from model to model; more seeds shrink the seeds' part; "
-            "only more text shrinks what other training sets change.")
+            "only more text shrinks the part of the new-text error that is the sentences' own difficulty.")
 
 
 def power_line(report: Report, power: float = 0.8) -> str:
@@ -771,14 +779,14 @@ def _basis_words(report: CompareReport, bases: set) -> str:
         if seeded:
             return ("Differences are paired: their posterior comes from both systems' counts on the same test "
                     f"sentences ({clusters} as clusters), so what both get wrong together cancels, net of the seeds' "
-                    "sentence-level randomness; it adds what other training sets change (from the two folds of each "
-                    "split, net of the seeds) and what the training seeds change (from the spread of each fold's "
-                    "seeds, same training half, same test sentences): three parts, each measured on its own, as a "
-                    "Student t with Satterthwaite's degrees of freedom.")
+                    "sentence-level randomness; it adds what the training seeds change (from the spread of each fold's "
+                    "seeds, same training half, same test sentences) and what the training halves change (from the "
+                    "folds' spread beyond both): three parts, each measured on its own, as a Student t with 2m − 1 "
+                    "degrees of freedom.")
         return ("Differences are paired: their posterior comes from both systems' counts on the same test "
-                f"sentences ({clusters} as clusters), so what both get wrong together cancels; it adds what other "
-                "training sets change (from the two folds of each split) and the models' own noise (from the spread "
-                "of the splits), as a Student t with Satterthwaite's degrees of freedom.")
+                f"sentences ({clusters} as clusters), so what both get wrong together cancels; it adds the models' own "
+                "noise (the training half, the seed: from the folds' spread beyond their test sentences), as a "
+                "Student t with 2m − 1 degrees of freedom. It speaks for models trained on this corpus.")
     return ("Differences are not paired (the folds have no per-sentence counts): the two systems' posteriors are "
             "combined as if their errors were independent, which is wider than the paired answer wherever both "
             "systems fail on the same sentences (on real text about twice too wide), so real gains are called less "
