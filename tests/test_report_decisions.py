@@ -423,3 +423,36 @@ def test_report_tex_holds_the_json_values_and_compiles(exported, tmp_path):
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-2000:]
     assert (out / "report.pdf").stat().st_size > 1000
+
+
+def test_t_test_and_bayes_disagreement_is_explained_with_numbers():
+    """When the sequential t-test and the Bayes test disagree, the conclusion says why, with the numbers behind each:
+    the Bayes test's clusters and SD against the folds' half-width one way; the posterior's degrees of freedom and the
+    share of its variance the folds' spread brings the other way. When they agree it says so in a clause."""
+    import copy
+
+    from textbcv.report.model import CompareReport
+    from textbcv.report.verdicts import conclusion
+
+    gold = json.loads((Path(__file__).parent / "data" / "golden" / "ner" / "report.json.golden").read_text("utf-8"))
+    f1 = next(c for c in gold["comparisons"] if c["metric"] == "f1")
+    p = f1["difference"]
+    assert f1["decision"] == "A better" and gold["sequential"][0]["ahead"] is None
+    text = conclusion(CompareReport.from_dict(gold))
+    assert (f"the Bayes test calls iob2 better because it measures the difference's error on the per-sentence counts "
+            f"of {p['clusters']:,} documents (SD {100 * p['sd']:.2f} points)") in text
+    # the t-test rejects equality (iob2 ahead) and the Bayes test does not decide
+    d = copy.deepcopy(gold)
+    seq = d["sequential"][0]
+    seq.update(ahead="A", t_test="rejects equality")
+    seq["a_better"]["decision"] = "reject H0"
+    c = next(c for c in d["comparisons"] if c["metric"] == "f1")
+    c.update(p_b_better=0.1, p_a_better=0.9, decision="no clear difference")
+    text = conclusion(CompareReport.from_dict(d))
+    share = 100 * p["var_model"] / (p["var_test"] + p["var_model"])
+    want = (f"the Bayes test does not call a winner at this threshold (its ΔF1 posterior has {p['df']:.0f} degrees of "
+            f"freedom, and the models' own noise, measured from the folds' spread, makes {share:.0f}% of its variance")
+    assert want in text
+    # both decide for iob2: one clause
+    c.update(p_b_better=f1["p_b_better"], p_a_better=f1["p_a_better"], decision="A better")
+    assert "iob2 ahead, as the Bayes test finds." in conclusion(CompareReport.from_dict(d))
