@@ -9,8 +9,9 @@ the seeds as a part of their own (``seeds``: test sample, training half, seed) a
 without it (``summed``: the seeds' counts summed, model noise from the folds' spread), the estimate,
 the posterior SD, the degrees of freedom, the parts and P(B better); beside them the one-seed one-split
 paired bootstrap (A's first seed against B's first seed on fold 0) and the SD of the per-fold ΔF1 (a
-pair that never differs tests nothing), and the posterior model (``posterior``): units of another
-model than textbcv's present one are run again.
+pair that never differs tests nothing), and what the posteriors are made from (``raw``: cluster
+cross-products, fold totals, the seeds' moments), so that the summary makes them again with textbcv's
+present posterior model; units written before 2026-11-26 have no ``raw`` and are run again.
 
 Units (one JSON line per finished data set) go to ``docs/seed_null/units-POOL.jsonl``; a killed run
 resumes at the next data set. ``--summarize-only`` writes ``docs/seed_null.json`` and the RESULTS.md
@@ -43,7 +44,12 @@ from textbcv.schemes import decode  # noqa: E402
 from textbcv.scoring import sentence_counts  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
 from textbcv.stats.onesplit import one_split_tests  # noqa: E402
-from textbcv.stats.paired import paired_differences  # noqa: E402
+from textbcv.stats.paired import (  # noqa: E402
+    SeedMoments,
+    cluster_cross_products,
+    paired_difference_from_moments,
+    seed_moments,
+)
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
 
 from _results import (  # noqa: E402
@@ -99,21 +105,55 @@ def run_dataset(pool: rtp.PairPool, r: int, n: int, k: int) -> dict:
            for name, seeds in (("A", sa), ("B", sb))}
     clusters = [pool.cluster[te] for _tr, te in folds]
     summed = {name: [x.sum(axis=0) for x in v] for name, v in per.items()}
-    with_seeds = paired_differences(summed, clusters, M, metrics=("f1",), seed_sentence_counts=per)[("A", "B")]["f1"]
-    without = paired_differences(summed, clusters, M, metrics=("f1",))[("A", "B")]["f1"]
+    raw = raw_moments(summed, per, clusters)
     fold_delta = [_f1(b.sum(axis=0)) - _f1(a.sum(axis=0)) for a, b in zip(summed["A"], summed["B"])]
     t = one_split_tests(per["A"][0][0], per["B"][0][0], seed=r)
-    return {"pool": pool.name, "r": r, "n_sentences": int(len(D)), "digest": rts.digest(D), "k": k,
-            "posterior": PAIRED_POSTERIOR,
-            "seeds": with_seeds.seeds is not None, "with_seeds": _posterior(with_seeds),
-            "summed": _posterior(without), "fold_delta_sd": float(np.std(fold_delta, ddof=1)),
-            "onesplit": {"delta": t.delta, "p_bootstrap": t.bootstrap.p_value}}
+    return with_posteriors({"pool": pool.name, "r": r, "n_sentences": int(len(D)), "digest": rts.digest(D), "k": k,
+                            "raw": raw, "fold_delta_sd": float(np.std(fold_delta, ddof=1)),
+                            "onesplit": {"delta": t.delta, "p_bootstrap": t.bootstrap.p_value}})
+
+
+def raw_moments(summed: dict, per: dict, clusters: list) -> dict:
+    """What the pair's posteriors are made from, small enough for a unit line: the cluster cross-products of both
+    systems' (TP, FP + FN) summed over seeds, the fold totals, the clusters, and the seeds' moments (F1). A unit that
+    keeps them is summarised under any later posterior model without training again."""
+    vectors = [np.hstack([rtp._f1_vec(a), rtp._f1_vec(b)]) for a, b in zip(summed["A"], summed["B"])]
+    S, k = cluster_cross_products(vectors, clusters)
+    sm = seed_moments(per["A"], per["B"], clusters, "f1")
+    return {"xprod": rtp._upper(S), "clusters": int(k), "fold_clusters": [int(len(np.unique(c))) for c in clusters],
+            "counts_a": [[int(x) for x in c.sum(axis=0)] for c in summed["A"]],
+            "counts_b": [[int(x) for x in c.sum(axis=0)] for c in summed["B"]],
+            "seed_moments": None if sm is None else {
+                "seeds": list(sm.seeds), "pooled": sm.pooled, "share_a": sm.share_a, "interaction": sm.interaction,
+                "fold": [float(x) for x in sm.fold], "fold_interaction": [float(x) for x in sm.fold_interaction]}}
+
+
+def with_posteriors(unit: dict) -> dict:
+    """``unit`` with both posteriors (``with_seeds``, ``summed``) made from its ``raw`` moments by textbcv's present
+    posterior model, which ``posterior`` names."""
+    raw = unit["raw"]
+    k = int((np.sqrt(8 * len(raw["xprod"]) + 1) - 1) // 2)
+    S = np.zeros((k, k))
+    S[np.triu_indices(k)] = raw["xprod"]
+    S = S + np.triu(S, 1).T
+    ca, cb = np.array(raw["counts_a"], dtype=float), np.array(raw["counts_b"], dtype=float)
+    kw = {"layout": "tp,fp+fn", "fold_clusters": raw["fold_clusters"]}
+    sm = raw["seed_moments"]
+    seeds = None if sm is None else SeedMoments(
+        (int(sm["seeds"][0]), int(sm["seeds"][1])), float(sm["pooled"]), float(sm["share_a"]),
+        float(sm["interaction"]), np.array(sm["fold"]), np.array(sm["fold_interaction"]))
+    with_seeds = paired_difference_from_moments(S, raw["clusters"], ca, cb, M, seeds=seeds, **kw)
+    without = paired_difference_from_moments(S, raw["clusters"], ca, cb, M, **kw)
+    return {**unit, "posterior": PAIRED_POSTERIOR, "seeds": with_seeds.seeds is not None,
+            "with_seeds": _posterior(with_seeds), "summed": _posterior(without)}
 
 
 def current(units) -> list[dict]:
-    """The units measured with textbcv's present posterior model (:data:`textbcv.defaults.PAIRED_POSTERIOR`); a unit
-    of another model keeps its posteriors, not what they were made from, so it is run again."""
-    return [x for x in units if x.get("posterior") == PAIRED_POSTERIOR]
+    """The units under textbcv's present posterior model (:data:`textbcv.defaults.PAIRED_POSTERIOR`): those that keep
+    their ``raw`` moments, their posteriors made again by it; a unit of another model without them (written before
+    2026-11-26) keeps its posteriors only, and is run again."""
+    return [with_posteriors(x) if "raw" in x else x for x in units
+            if "raw" in x or x.get("posterior") == PAIRED_POSTERIOR]
 
 
 def _binom(k: int, n: int) -> dict:

@@ -513,6 +513,41 @@ def test_words_template_smoke_writes_units_and_resumes(tmp_path):
     assert len((out / "words_template" / "units.jsonl").read_text().splitlines()) == 1
 
 
+def test_seed_null_units_keep_what_their_posteriors_are_made_from():
+    """A seed null unit keeps the cluster cross-products, fold totals and seed moments (small), and the posteriors
+    made from them equal textbcv's own from the per-sentence counts: a later posterior model re-summarises the
+    units without training."""
+    from textbcv.stats.paired import paired_differences
+
+    sn = load("seed_null_study")
+    rng = np.random.default_rng(5)
+    m = sn.M
+    per, clusters = {"A": [], "B": []}, []
+    for f in range(2 * m):
+        n = 40
+        hard = rng.random(n) < 0.3
+        base = np.stack([np.where(hard, 1, 3), np.where(hard, 2, 0), np.where(hard, 2, 0)], axis=1)
+        for name in ("A", "B"):
+            seeds = []
+            for _s in range(2):
+                x = base.copy()
+                x[hard & (rng.random(n) < 0.3)] = [2, 1, 1]
+                seeds.append(x)
+            per[name].append(np.stack(seeds))
+        clusters.append(rng.integers(0, 12, size=n) + 100 * (f // 2))
+    summed = {k: [x.sum(axis=0) for x in v] for k, v in per.items()}
+    unit = sn.with_posteriors({"raw": sn.raw_moments(summed, per, clusters)})
+    assert json.loads(json.dumps(unit["raw"])) == unit["raw"]
+    want = paired_differences(summed, clusters, m, metrics=("f1",), seed_sentence_counts=per)[("A", "B")]["f1"]
+    plain = paired_differences(summed, clusters, m, metrics=("f1",))[("A", "B")]["f1"]
+    for got, p in ((unit["with_seeds"], want), (unit["summed"], plain)):
+        for key in ("estimate", "sd", "var_test", "var_model", "p_b_better"):
+            assert got[key] == pytest.approx(getattr(p, key) if key != "p_b_better" else p.prob_better()[key],
+                                             rel=1e-9, abs=1e-15), key
+    assert unit["posterior"] == PAIRED_POSTERIOR and unit["seeds"]
+    assert sn.current([{"posterior": "paired/1", "r": 0}, unit]) == [unit]  # an old unit without raw: run again
+
+
 def test_seed_null_study_smoke_writes_units_resumes_and_summarizes(shared, tmp_path):
     """scripts/seed_null_study.py --smoke: one unit line per data set, with the seeds as a part of their own (both
     systems have two seeds); a second run finds every unit done and only re-summarises."""
@@ -522,7 +557,7 @@ def test_seed_null_study_smoke_writes_units_resumes_and_summarizes(shared, tmp_p
     units = [json.loads(x) for x in (out / "seed_null" / "units-msr.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [u["r"] for u in units] == [0, 1]
     for u in units:
-        assert u["seeds"] and u["k"] == 2 and u["posterior"] == PAIRED_POSTERIOR
+        assert u["seeds"] and u["k"] == 2 and u["posterior"] == PAIRED_POSTERIOR and "xprod" in u["raw"]
         w = u["with_seeds"]
         assert w["sd"] ** 2 == pytest.approx(w["var_test"] + w["var_model"] + w["var_seed"])
     before = (out / "seed_null" / "units-msr.jsonl").read_bytes()
