@@ -171,7 +171,8 @@ def test_sequential_bayes_rule(tmp_path):
     assert main(compare_args(out, "--sequential", "--stop", "bayes", "--threshold", "0.99", "--m-max", "5",
                              systems=f"iob2,iob2+{weak}")) == 0
     report = json.loads((out / "report.json").read_text())
-    assert report["stopping"]["m_used"] == 3 and "P(better)" in report["stopping"]["reason"]
+    # stopping early needs P(better) ≥ 1 − (1 − 0.99)/3 (three looks: m = 3, 4, 5)
+    assert report["stopping"]["m_used"] == 3 and "reached 0.9967 (0.99 over 3 looks)" in report["stopping"]["reason"]
 
 
 @pytest.mark.parametrize("args, message", [

@@ -602,8 +602,10 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
         if not options.sequential:
             stopping["reason"] = f"fixed m = {m}"
             break
-        why = stop_reason(options.stop, answer.sequential, [c.decision for c in answer.answer.comparisons_of("f1")],
-                          options.threshold)
+        best = [None if c.p_b_better is None or c.p_a_better is None else max(c.p_b_better, c.p_a_better)
+                for c in answer.answer.comparisons_of("f1")]
+        why = stop_reason(options.stop, answer.sequential, best, options.threshold,
+                          looks=options.m_max - options.m_start + 1)
         if why is not None:
             stopping["reason"] = f"stopped at m = {m}: {why}"
             break
