@@ -306,7 +306,10 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                                                          if net > 0 else None),
                                     "sd_over_rmse_net_ci": _ratio_ci(vv, dh - t, tn),
                                     "z_sd": float(np.std(z, ddof=1)) if len(z) > 1 else None,
-                                    "coverage": _binom(int(np.sum(inside)), len(tr))})
+                                    "coverage": _binom(int(np.sum(inside)), len(tr)),
+                                    # the yardstick: d̂ ± 1.96·√(V + SE_truth²), V the candidate's variance
+                                    # (a Student t's scale², not its variance)
+                                    "coverage_196": _binom(int(np.sum(np.abs(z) <= 1.959963984540054)), len(tr))})
                     out["calibration"].append(cal)
                 if tr and pair != "null":
                     out["power"].append(_power(pool, pair, m, [cv[r]["pd"] for r in tr],
@@ -464,17 +467,19 @@ def render(result: dict) -> str:
     L += ["", "Candidate variances of the pooled ΔF1 (module docstring of `scripts/real_text_pairs_summary.py`): "
           "median SD (a Student t's scale; a mixture's standard deviation), SD over the RMSE net of the truth's "
           "noise (with a 95% bootstrap interval over the data sets), SD of the standardised error (error over that "
-          "SD: 1 = as wide as the error), coverage of the 95% interval (a Student t's quantiles), calls at P ≥ 0.95 "
-          "(with the candidate's own distribution).", "",
-          "| pool | pair | m | candidate | R | SD | SD/RMSE net | z SD | coverage | calls B | calls A |",
-          "|---|---|---:|---|---:|---:|---:|---:|---|---|---|"]
+          "SD: 1 = as wide as the error), coverage of the 95% interval (a Student t's quantiles) and of d̂ ± 1.96·"
+          "√(SD² + SE_truth²) (the issue's yardstick), calls at P ≥ 0.95 (with the candidate's own distribution).",
+          "",
+          "| pool | pair | m | candidate | R | SD | SD/RMSE net | z SD | coverage | ±1.96 SD | calls B | calls A |",
+          "|---|---|---:|---|---:|---:|---:|---:|---|---|---|---|"]
     def f(v, fmt: str) -> str:
         return "–" if v is None else format(v, fmt)
 
     for c in result["calibration"]:
         cov = _rate(c["coverage"]) if "coverage" in c else "–"
+        cov196 = _rate(c["coverage_196"]) if "coverage_196" in c else "–"
         L.append(f"| {c['pool']} | {c['pair']} | {c['m']} | {c['candidate']} | {c['R']} | {c['sd_median']:.2f} | "
-                 f"{_ratio(c)} | {f(c.get('z_sd'), '.2f')} | {cov} | "
+                 f"{_ratio(c)} | {f(c.get('z_sd'), '.2f')} | {cov} | {cov196} | "
                  f"{_rate(c['calls_b'])} | {_rate(c['calls_a'])} |")
     return "\n".join(L)
 
