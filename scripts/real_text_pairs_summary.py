@@ -75,18 +75,27 @@ def _binom(k: int, n: int) -> dict:
     return {"k": k, "n": n, "rate": k / n, "lo": float(ci.low), "hi": float(ci.high)}
 
 
-def _full(upper: list[int]) -> np.ndarray:
+def full_matrix(upper: list[int]) -> np.ndarray:
+    """The symmetric cross-product matrix whose upper triangle (row by row) a unit line keeps."""
     k = int((math.isqrt(8 * len(upper) + 1) - 1) // 2)
     S = np.zeros((k, k))
     S[np.triu_indices(k)] = upper
     return S + np.triu(S, 1).T
 
 
+def textbcv_posterior(folds: dict, a: str, b: str, pair: str, m: int):
+    """textbcv's own paired posterior of one data set's pair at m (first 2m folds of the m = 7 design)."""
+    return paired_difference_from_moments(full_matrix(folds["xprod"][pair]), folds["clusters"],
+                                          np.asarray(folds["counts"][a][: 2 * m], dtype=float),
+                                          np.asarray(folds["counts"][b][: 2 * m], dtype=float), m,
+                                          layout="tp,fp+fn", fold_clusters=folds.get("fold_clusters"))
+
+
 def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     """d̂ and every candidate variance of one data set's pair at m (first 2m folds of the m = 7 design)."""
     ca = np.asarray(folds["counts"][a][: 2 * m], dtype=float)
     cb = np.asarray(folds["counts"][b][: 2 * m], dtype=float)
-    S = _full(folds["xprod"][pair])
+    S = full_matrix(folds["xprod"][pair])
     v = paired_variances(S, folds["clusters"], ca, cb, layout="tp,fp+fn",
                          fold_clusters=folds.get("fold_clusters", [folds["clusters"]] * len(ca))[: 2 * m])
     d_hat = float(_f1(cb.sum(axis=0)) - _f1(ca.sum(axis=0)))
@@ -103,8 +112,7 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     indep = post_var["a"] + post_var["b"]
     share = float(v.fold_delta.sum() / max(1e-300, (v.fold_a + v.fold_b).sum()))
     dd = _f1(cb) - _f1(ca)
-    pd = paired_difference_from_moments(S, folds["clusters"], ca, cb, m, layout="tp,fp+fn",
-                                        fold_clusters=folds.get("fold_clusters"))  # textbcv's own
+    pd = textbcv_posterior(folds, a, b, pair, m)
     spread = float(np.var(dd, ddof=1))
     _, _, within, model = _split_moments(v, dd, m)
     # the previous model (paired/1): a training sets' part and the model noise from the split means alone
@@ -326,12 +334,15 @@ def _sequential(fr: list, a: str, b: str, pair: str, m_start: int = 3, m_max: in
     (``test_b_better``/``test_a_better``)."""
     out = {}
     level = look_threshold(THRESHOLD, m_max - m_start + 1)
+    # textbcv's posterior at every m of every data set, made once for both rules
+    probs = [{m: textbcv_posterior(folds, a, b, pair, m).prob_better() for m in range(m_start, m_max + 1)}
+             for folds in fr]
     for rule in ("t-test", "bayes"):
         kb = ka = tb = ta = 0
         used = []
-        for folds in fr:
+        for folds, p_of in zip(fr, probs):
             for m in range(m_start, m_max + 1):
-                pr = candidate_variances(folds, a, b, pair, m)["pd"].prob_better()
+                pr = p_of[m]
                 if rule == "t-test":
                     ca = np.asarray(folds["counts"][a][: 2 * m], dtype=float)
                     cb = np.asarray(folds["counts"][b][: 2 * m], dtype=float)

@@ -36,6 +36,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import real_text_pairs as rtp  # noqa: E402
+import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 from scipy import stats as sst  # noqa: E402
 
@@ -132,10 +133,7 @@ def with_posteriors(unit: dict) -> dict:
     """``unit`` with both posteriors (``with_seeds``, ``summed``) made from its ``raw`` moments by textbcv's present
     posterior model, which ``posterior`` names."""
     raw = unit["raw"]
-    k = int((np.sqrt(8 * len(raw["xprod"]) + 1) - 1) // 2)
-    S = np.zeros((k, k))
-    S[np.triu_indices(k)] = raw["xprod"]
-    S = S + np.triu(S, 1).T
+    S = summ.full_matrix(raw["xprod"])
     ca, cb = np.array(raw["counts_a"], dtype=float), np.array(raw["counts_b"], dtype=float)
     kw = {"layout": "tp,fp+fn", "fold_clusters": raw["fold_clusters"]}
     sm = raw["seed_moments"]
