@@ -110,6 +110,8 @@ PAIR_TEXT = {
     "cws": {"null": "ap CRF against itself, training seed 0 vs 1", "scheme": "BMES vs BB2B3MES (base template)",
             "feature": "base template vs without character bigrams", "default": "the study's A vs B"},
 }
+SMOKE_LIMIT = {"conll": 1200, "msr": 300}  # --smoke: the pools' first sentences
+SMOKE_N = {"conll": 400, "msr": 80}  # --smoke: sentences per data set
 DEFAULT_REPS = 100  # the default pair runs on the first 100 data sets (those of real_text_study.py)
 
 
@@ -315,8 +317,7 @@ def main(argv=None) -> int:
     n = {p: rts.POOLS[p]["n"] for p in rts.POOLS}
     if args.smoke:
         args.reps, args.truth_reps, args.rerun_reps, args.max_iterations, args.truth_halvings = 2, 2, 1, 2, 1
-        limit = {"conll": 1200, "msr": 300}
-        n = {"conll": 400, "msr": 80}
+        limit, n = SMOKE_LIMIT, SMOKE_N
     out = Path(args.out)
     units_dir = out / "real_text_study"
     units_dir.mkdir(parents=True, exist_ok=True)

@@ -427,11 +427,20 @@ def _rate(x: dict) -> str:
     return "–" if x["rate"] is None else f"{100 * x['rate']:.1f}% [{100 * x['lo']:.1f}, {100 * x['hi']:.1f}]"
 
 
+TARGET_R_NULL = 450  # data sets per pool (the null pairs need no truth)
+TARGET_R_TRUTH = 400  # data sets with a truth per close pair
+
+
 def render(result: dict) -> str:
+    done = result["meta"]["done"]
+    truths = [c["R_truth"] for c in result["calibration"] if c["pair"] in ("scheme", "feature") and "R_truth" in c]
+    final = bool(done) and min(done.values()) >= TARGET_R_NULL and bool(truths) and min(truths) >= TARGET_R_TRUTH
     L = ["## Real-text study of differences (pairs)", "",
          "Written by `scripts/real_text_pairs.py --summarize-only` from the committed data sets "
-         f"({', '.join(f'{p}: {n}' for p, n in result['meta']['done'].items())}). Interim: the study is running "
-         "(its targets: R ≥ 400 per close pair, 450 per null pair). textbcv's Bayes test uses the `paired` "
+         f"({', '.join(f'{p}: {n}' for p, n in done.items())}). "
+         + ("The study is complete: its targets were " if final else "Interim: the study is running (its targets: ")
+         + f"R ≥ {TARGET_R_TRUTH} per close pair with a truth, {TARGET_R_NULL} per null pair"
+         + ("." if final else ").") + " textbcv's Bayes test uses the `paired` "
          f"candidate below (posterior model `{PAIRED_POSTERIOR}`). It replaced `paired-train` (model `paired/1`) on "
          "2026-11-26, chosen on all 450 MSR and the first 169 CoNLL data sets: `paired-train` also counted what "
          "other training corpora of the same size would change, which the truth here (models trained on this data "

@@ -490,6 +490,24 @@ def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypa
     assert {(x["pool"], x["pair"], x["m"]) for x in d["power"]} >= {("conll", "scheme", 3), ("msr", "default", 7)}
     assert all(0 <= x["predicted"] <= 1 and len(x["curve"]) == len(rp.summ.POWER_GRID) for x in d["power"])
     assert (out / "real_text_pairs_power.png").stat().st_size > 1000
+    # the decomposition of the default pair's error, on the same smoke study: its fold models are trained again
+    # (their counts must equal the study's, or it stops) and tested on the truth's held-out text as well
+    dc = load("pairs_decomposition")
+    dargv = ["--smoke", "--out", str(out), "--pools", "conll"]
+    assert dc.main(dargv) == 0
+    units_path = out / "real_text_study" / "decomposition-conll.jsonl"
+    units = [json.loads(x) for x in units_path.read_text().splitlines()]
+    assert [(u["pair"], u["r"]) for u in units] == [("default", 0), ("default", 1)]
+    assert all(len(u["folds"]) == 2 * dc.M and u["rest_var_pooled"] > 0 for u in units)
+    assert all(f["v_lin"] > 0 and f["v_jk"] > 0 and f["rest_var"] > 0 for u in units for f in u["folds"])
+    assert dc.main(dargv) == 0 and units_path.read_text().count("\n") == 2  # finished data sets are not run again
+    s = json.loads((out / "pairs_decomposition.json").read_text())
+    row = s["rows"][0]
+    assert (row["pool"], row["pair"], row["R"]) == ("conll", "default", 2)
+    for part in ("total", "new_text", "models"):
+        assert row[part]["mse"] >= 0 and row[part]["predicted"] > 0
+        assert row[part]["ratio"] == pytest.approx(row[part]["mse"] / row[part]["predicted"])
+    assert "<!-- BEGIN pairs-decomposition -->" in (out / "RESULTS.md").read_text()
 
 
 def test_words_template_smoke_writes_units_and_resumes(tmp_path):

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Where a pair's ΔF1 error comes from: the folds' own models tested on held-out text.
+
+A diagnostic of the study of differences (``scripts/real_text_pairs.py``). Its calibration compares the
+posterior of the pooled ΔF1 estimate d̂ with the truth (the pair trained on the data set's halves,
+tested on the rest of the pool). Where the two disagree, this script says which part of the posterior
+is short. For data sets of that study with a truth, it trains the pair's m = 3 fold models again (the
+same data set, splits, systems and settings: their fold counts are checked against the committed
+ones) and tags, besides each fold's test half, the rest of the pool — the truth's test text. The
+error d̂ − truth then splits in two:
+
+* the **new-text part** d̂ − d_new, the same models on the data set's test halves against on held-out
+  text (d_new pools the fold models' counts on the rest as d̂ pools them on the test halves). The
+  posterior's ``var_test`` plus the held-out text's own cluster variance should be its mean square;
+* the **models' part** d_new − truth, the folds' models against the truth's models on the same text.
+  The posterior's ``var_model`` plus the truth's halving noise should be its mean square.
+
+Per fold, the new-text part of that fold alone is set against its linearised cluster variance (the
+posterior's building block) and against a leave-one-cluster-out jackknife of the fold's ΔF1.
+
+One line per data set in ``docs/real_text_study/decomposition-POOL.jsonl`` (committed; a run resumes
+after the last finished data set); ``--summarize-only`` writes ``docs/pairs_decomposition.json`` and the
+RESULTS.md section ``pairs-decomposition``. About 10 s per CoNLL data set for the default pair.
+
+Usage: scripts/pairs_decomposition.py [--pools conll] [--pair default] [--start R0] [--reps 100] [--until S]
+       scripts/pairs_decomposition.py --smoke --out DIR   (after scripts/real_text_pairs.py --smoke --out DIR)
+       scripts/pairs_decomposition.py --summarize-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import real_text_pairs as rp  # noqa: E402
+import real_text_pairs_summary as summ  # noqa: E402
+import real_text_study as rts  # noqa: E402
+
+from textbcv.split import make_splits  # noqa: E402
+
+from _results import ROOT, append_line, fmt_seconds, update_section, write_json  # noqa: E402
+
+M = 3
+DRAWS = 2000
+
+
+def _cvar(z: np.ndarray) -> float:
+    k = len(z)
+    return float(k / (k - 1) * np.sum(z * z)) if k > 1 else 0.0
+
+
+def _groups(pool: rp.PairPool, idx: np.ndarray) -> tuple[np.ndarray, int]:
+    g = np.unique(pool.cluster[idx], return_inverse=True)[1].ravel()
+    return g, int(g.max()) + 1
+
+
+def _jackknife(ca: np.ndarray, cb: np.ndarray, groups: np.ndarray, k: int) -> float:
+    """Leave-one-cluster-out jackknife variance of F1_B − F1_A from per-sentence counts."""
+    def sums(c: np.ndarray) -> np.ndarray:
+        return np.stack([np.bincount(groups, weights=c[:, j].astype(float), minlength=k) for j in range(3)], axis=1)
+
+    ga, gb = sums(ca), sums(cb)
+    theta = summ._f1(gb.sum(axis=0) - gb) - summ._f1(ga.sum(axis=0) - ga)
+    return float((k - 1) / k * np.sum((theta - theta.mean()) ** 2))
+
+
+def run_unit(pool: rp.PairPool, r: int, n: int, pair: str, committed: dict) -> dict:
+    """The pair's m = 3 fold models of data set r on their test halves and on the rest of the pool."""
+    a, b = rp.PAIRS[pool.task][pair]
+    D = pool.draw(r, n)
+    if rts.digest(D) != committed["digest"]:
+        raise SystemExit(f"decomposition: data set {pool.name} r={r} differs from the pairs study's")
+    unit = pool.spec["units"][0]
+    sub = pool.corpus.subset(D.tolist())
+    s7 = make_splits(sub, m=rp.M_MAX, method="bcv", balance=(), group_by=unit, seed=r, **rts.SPLIT_KW)
+    folds = [(D[np.asarray(tr)], D[np.asarray(te)]) for _j, _k, tr, te in s7.folds()][: 2 * M]
+    inD = np.zeros(len(pool.sents), dtype=bool)
+    inD[D] = True
+    rest = np.flatnonzero(~inD)
+    g_rest, k_rest = _groups(pool, rest)
+    pooled_rest = {s: np.zeros((len(rest), 3), dtype=np.int64) for s in (a, b)}
+    out: dict = {"pool": pool.name, "pair": pair, "r": r, "m": M, "folds": []}
+    t0 = time.time()
+    for f, (tr, te) in enumerate(folds):
+        c_te, c_rest = {}, {}
+        for s in (a, b):
+            c = pool.train_test_system(s, tr, np.concatenate([te, rest]))
+            c_te[s], c_rest[s] = c[: len(te)], c[len(te):]
+            pooled_rest[s] += c_rest[s]
+            if c_te[s].sum(axis=0).tolist() != committed["pieces"]["folds"]["counts"][s][f]:
+                raise SystemExit(f"decomposition: {pool.name} r={r} fold {f} {s} differs from the pairs study's "
+                                 "counts (other settings or code)")
+        g_te, k_te = _groups(pool, te)
+        out["folds"].append({
+            "te": [int(x) for s in (a, b) for x in c_te[s].sum(axis=0)],
+            "rest": [int(x) for s in (a, b) for x in c_rest[s].sum(axis=0)],
+            "v_lin": _cvar(rp._lin_f1(c_te[b], g_te, k_te) - rp._lin_f1(c_te[a], g_te, k_te)),
+            "v_jk": _jackknife(c_te[a], c_te[b], g_te, k_te),
+            "rest_var": _cvar(rp._lin_f1(c_rest[b], g_rest, k_rest) - rp._lin_f1(c_rest[a], g_rest, k_rest)),
+            "clusters": k_te})
+    out["rest_var_pooled"] = _cvar(rp._lin_f1(pooled_rest[b], g_rest, k_rest)
+                                   - rp._lin_f1(pooled_rest[a], g_rest, k_rest))
+    out["seconds"] = round(time.time() - t0, 1)
+    return out
+
+
+def _ratio_ci(num: np.ndarray, den: np.ndarray) -> list[float]:
+    """95% percentile interval of mean(num)/mean(den) over a bootstrap of the data sets (seeded)."""
+    rng = np.random.default_rng(20261126)
+    idx = rng.integers(0, len(num), size=(DRAWS, len(num)))
+    ratio = num[idx].mean(axis=1) / den[idx].mean(axis=1)
+    return [float(np.quantile(ratio, 0.025)), float(np.quantile(ratio, 0.975))]
+
+
+def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict]]) -> dict:
+    """Per pool and pair: the error's parts (points²) against what the posterior predicts for each."""
+    out: dict = {"m": M, "rows": []}
+    for pool, recs in units.items():
+        by_pair: dict[str, list[dict]] = {}
+        for u in recs:
+            by_pair.setdefault(u["pair"], []).append(u)
+        task = rts.POOLS[pool]["task"]
+        for pair, us in sorted(by_pair.items()):
+            a, b = rp.PAIRS[task][pair]
+            e, et, etr, vt, vm, tn, tvar, rvp = [], [], [], [], [], [], [], []
+            fe2, fv, fj, lin, jk = [], [], [], [], []
+            for u in us:
+                p = pairs_rows[pool][u["r"]]["pieces"]
+                truth, noise = summ._truth(p["truth"], a, b, pair)
+                pd = summ.textbcv_posterior(p["folds"], a, b, pair, M)
+                te = np.array([f["te"] for f in u["folds"]], dtype=float)
+                rest = np.array([f["rest"] for f in u["folds"]], dtype=float)
+                d_hat = float(summ._f1(te[:, 3:].sum(axis=0)) - summ._f1(te[:, :3].sum(axis=0)))
+                d_new = float(summ._f1(rest[:, 3:].sum(axis=0)) - summ._f1(rest[:, :3].sum(axis=0)))
+                assert abs(d_hat - pd.estimate) < 1e-12
+                e.append(d_hat - truth)
+                et.append(d_hat - d_new)
+                etr.append(d_new - truth)
+                vt.append(pd.var_test)
+                vm.append(pd.var_model)
+                tn.append(noise)
+                tvar.append(p["truth"]["test_var"][pair])
+                rvp.append(u["rest_var_pooled"])
+                for f, fo in enumerate(u["folds"]):
+                    ef = (summ._f1(te[f, 3:]) - summ._f1(te[f, :3])) - (summ._f1(rest[f, 3:]) - summ._f1(rest[f, :3]))
+                    fe2.append(float(ef) ** 2)
+                    fv.append(fo["v_lin"] + fo["rest_var"])
+                    fj.append(fo["v_jk"] + fo["rest_var"])
+                    lin.append(fo["v_lin"])
+                    jk.append(fo["v_jk"])
+            E, ET, ETR = np.array(e), np.array(et), np.array(etr)
+            VT, VM, TN, TV, RV = (np.array(x) for x in (vt, vm, tn, tvar, rvp))
+            halving = np.maximum(TN - TV, 0.0)
+
+            def part(err: np.ndarray, pred: np.ndarray) -> dict:
+                return {"mse": 1e4 * float(np.mean(err ** 2)), "predicted": 1e4 * float(np.mean(pred)),
+                        "ratio": float(np.mean(err ** 2) / np.mean(pred)),
+                        "ratio_ci": _ratio_ci(err ** 2, pred), "mean": 100 * float(np.mean(err))}
+
+            FE2, FV, FJ = np.array(fe2), np.array(fv), np.array(fj)
+            out["rows"].append({
+                "pool": pool, "pair": pair, "R": len(us),
+                "total": part(E, VT + VM + TN),
+                "new_text": part(ET, VT + RV),
+                "models": part(ETR, VM + halving),
+                "fold_new_text": {"folds": len(FE2), "ratio_linearised": float(FE2.mean() / FV.mean()),
+                                  "ratio_jackknife": float(FE2.mean() / FJ.mean()),
+                                  "jackknife_over_linearised": float(np.mean(jk) / np.mean(lin))},
+                "corr_error_sd": float(np.corrcoef(E, np.sqrt(VT))[0, 1]) if len(E) > 2 else None})
+    return out
+
+
+def render(result: dict) -> str:
+    L = ["## Where the ΔF1 error comes from (pairs, decomposed)", "",
+         "Written by `scripts/pairs_decomposition.py --summarize-only`: for data sets of the study of differences "
+         "with a truth, the pair's m = 3 fold models trained again (their fold counts checked against the study's) "
+         "and tested on the truth's held-out text too, so that the estimate's error against the truth splits into a "
+         "new-text part (the same models on the data set's test halves against on held-out text) and the models' "
+         "part (the folds' models against the truth's on the same text). Mean squares in points², each against what textbcv's posterior "
+         "predicts for it (new text: `var_test` plus the held-out text's own noise; the models: `var_model` plus the "
+         "truth's halving noise), with the ratio's bootstrap 95% interval over data sets. Per fold: one fold's "
+         "new-text error against its linearised cluster variance and against a leave-one-cluster-out jackknife.",
+         "",
+         "| pool | pair | R | error: observed / predicted | new text | the models | one fold, linearised | "
+         "one fold, jackknife | corr(error, SD) |",
+         "|---|---|---|---|---|---|---|---|---|"]
+
+    def f(x: dict) -> str:
+        lo, hi = x["ratio_ci"]
+        return f"{x['mse']:.2f} / {x['predicted']:.2f} = {x['ratio']:.2f} [{lo:.2f}, {hi:.2f}]"
+
+    for r in result["rows"]:
+        fo = r["fold_new_text"]
+        c = r["corr_error_sd"]
+        L.append(f"| {r['pool']} | {r['pair']} | {r['R']} | {f(r['total'])} | {f(r['new_text'])} | {f(r['models'])} | "
+                 f"{fo['ratio_linearised']:.2f} | {fo['ratio_jackknife']:.2f} | "
+                 f"{'' if c is None else f'{c:+.2f}'} |")
+    return "\n".join(L)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pools", default="conll")
+    ap.add_argument("--pair", default="default")
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--reps", type=int, default=100, help="data sets r < REPS with a committed truth (default 100)")
+    ap.add_argument("--out", default=str(ROOT / "docs"), help="folder of the pairs study's real_text_study/")
+    ap.add_argument("--results", default=None, help="RESULTS.md to update (default OUT/RESULTS.md)")
+    ap.add_argument("--until", type=float, default=None, help="stop starting new data sets after this many seconds")
+    ap.add_argument("--summarize-only", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="on a pairs study's --smoke output (--out)")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    units_dir = out / "real_text_study"
+    settings_path = units_dir / "pairs-settings.json"
+    if not settings_path.exists():
+        ap.error(f"{settings_path} not found: run scripts/real_text_pairs.py{' --smoke' if args.smoke else ''} "
+                 f"--out {out} first")
+    settings = json.loads(settings_path.read_text(encoding="utf-8"))
+    if bool(settings["smoke"]) != args.smoke:
+        ap.error(f"{settings_path} is {'a' if settings['smoke'] else 'not a'} --smoke study; "
+                 f"{'drop' if not settings['smoke'] else 'add'} --smoke")
+    pools = [p for p in args.pools.split(",") if p]
+    if not pools or any(p not in rts.POOLS for p in pools):
+        ap.error(f"--pools: choose from {', '.join(rts.POOLS)}")
+    if any(args.pair not in rp.PAIRS[rts.POOLS[p]["task"]] or args.pair == "null" for p in pools):
+        ap.error("--pair: a pair with a truth (scheme, feature or default)")
+    pairs_rows = {p: rts.merge_lines(rts.load_lines(units_dir / f"pairs-{p}.jsonl")) for p in pools}
+    t_start = time.time()
+
+    def log(msg: str) -> None:
+        print(msg, file=sys.stderr, flush=True)
+
+    if not args.summarize_only:
+        for p in pools:
+            path = units_dir / f"decomposition-{p}.jsonl"
+            have = {(u["pair"], u["r"]) for u in rts.load_lines(path)}
+            todo = [r for r in range(args.start, args.reps) if (args.pair, r) not in have and r in pairs_rows[p]
+                    and "truth" in pairs_rows[p][r]["pieces"]
+                    and args.pair in pairs_rows[p][r]["pieces"]["folds"]["xprod"]]
+            if not todo:
+                continue
+            limit = rp.SMOKE_LIMIT[p] if args.smoke else None
+            t0 = time.time()
+            rp._PP = pool = rp.PairPool(p, limit, settings["max_iterations"])
+            log(f"decomposition {p}: pool loaded in {time.time() - t0:.0f} s; {len(todo)} data sets to run")
+            for i, r in enumerate(todo):
+                if args.until is not None and time.time() - t_start > args.until:
+                    log(f"--until reached: stopping before {p} r={r}")
+                    break
+                u = run_unit(pool, r, settings["n"][p], args.pair, pairs_rows[p][r])
+                append_line(path, json.dumps(u, sort_keys=True, separators=(",", ":")))
+                log(f"decomposition {p} {args.pair} r={r}: {fmt_seconds(u['seconds'])} ({i + 1}/{len(todo)})")
+            rp._PP = None
+    units = {p: [u for u in rts.load_lines(units_dir / f"decomposition-{p}.jsonl") if u["r"] in pairs_rows[p]]
+             for p in pools if (units_dir / f"decomposition-{p}.jsonl").exists()}
+    units = {p: v for p, v in units.items() if v}
+    if not units:
+        log("decomposition: no finished data sets to summarize")
+        return 0
+    result = summarize(units, pairs_rows)
+    write_json(out / "pairs_decomposition.json", result)
+    update_section(Path(args.results) if args.results else out / "RESULTS.md", "pairs-decomposition", render(result))
+    log(f"summary written: {out / 'pairs_decomposition.json'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
