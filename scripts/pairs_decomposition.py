@@ -182,10 +182,11 @@ def render(result: dict) -> str:
          "with a truth, the pair's m = 3 fold models trained again (their fold counts checked against the study's) "
          "and tested on the truth's held-out text too, so that the estimate's error against the truth splits into a "
          "new-text part (the same models on the data set's test halves against on held-out text) and the models' "
-         "part (the folds' models against the truth's on the same text). Mean squares in points², each against what textbcv's posterior "
-         "predicts for it (new text: `var_test` plus the held-out text's own noise; the models: `var_model` plus the "
-         "truth's halving noise), with the ratio's bootstrap 95% interval over data sets. Per fold: one fold's "
-         "new-text error against its linearised cluster variance and against a leave-one-cluster-out jackknife.",
+         "part (the folds' models against the truth's on the same text). Mean squares in points², each against what "
+         "textbcv's posterior predicts for it (new text: `var_test` plus the held-out text's own noise; the "
+         "models: `var_model` plus the truth's halving noise), with the ratio's bootstrap 95% interval over data "
+         "sets. Per fold: one fold's new-text error against its linearised cluster variance and against a "
+         "leave-one-cluster-out jackknife.",
          "",
          "| pool | pair | R | error: observed / predicted | new text | the models | one fold, linearised | "
          "one fold, jackknife | corr(error, SD) |",

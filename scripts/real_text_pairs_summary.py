@@ -445,7 +445,7 @@ def render(result: dict) -> str:
          "2026-11-26, chosen on all 450 MSR and the first 169 CoNLL data sets: `paired-train` also counted what "
          "other training corpora of the same size would change, which the truth here (models trained on this data "
          "set's halves, tested on new text) does not hold, and its median SD was 1.1–1.4 times the RMSE on the "
-         "close and null pairs. These tables are re-summarised as data sets land.", "",
+         "close and null pairs." + ("" if final else " These tables are re-summarised as data sets land."), "",
          "Data sets are drawn independently from each pool (MSR: 1,000 of the 3,985 sentences of its test gold, so "
          "two data sets share about a quarter of their sentences; CoNLL-2003: whole documents, 2,500 of 20,744 "
          "sentences), and each truth is tested on its pool's other sentences. Given the pool, the data sets' "
