@@ -292,9 +292,8 @@ def real_text_scores(study_dir: Path) -> list[tuple[dict, np.ndarray]]:
     """
     rts = _study()
     out = []
-    for path in sorted(Path(study_dir).glob("*.jsonl")):
-        if path.stem.startswith("pairs-"):  # pairs-POOL.jsonl: the study of differences, another layout
-            continue
+    # POOL.jsonl of each pool: the folder also holds other studies' units (pairs-, decomposition-), other layouts
+    for path in (Path(study_dir) / f"{p}.jsonl" for p in sorted(rts.POOLS)):
         merged = rts.merge_lines(rts.load_lines(path))
         if not merged:
             continue

@@ -231,11 +231,14 @@ def test_real_text_scores_read_the_study_units(tmp_path):
     def piece():
         return {"counts": {s: rng.integers(1, 50, size=(14, 3)).tolist() for s in ("A", "B")}}
 
-    lines = [{"pool": "p", "r": r, "digest": str(r), "pieces": {"bcv/sentence": piece(), "label/sentence": piece()}}
+    lines = [{"pool": "msr", "r": r, "digest": str(r), "pieces": {"bcv/sentence": piece(), "label/sentence": piece()}}
              for r in range(3)]
-    lines.append({"pool": "p", "r": 3, "digest": "3", "pieces": {"label/sentence": piece()}})
-    lines.append({"pool": "p", "r": 3, "digest": "3", "pieces": {"bcv/sentence": piece()}})  # a later run's piece
-    (tmp_path / "p.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    lines.append({"pool": "msr", "r": 3, "digest": "3", "pieces": {"label/sentence": piece()}})
+    lines.append({"pool": "msr", "r": 3, "digest": "3", "pieces": {"bcv/sentence": piece()}})  # a later run's piece
+    (tmp_path / "msr.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    # other studies' units in the same folder, in other layouts, are not read
+    (tmp_path / "decomposition-msr.jsonl").write_text(json.dumps({"pool": "msr", "r": 0, "folds": []}) + "\n")
+    (tmp_path / "pairs-msr.jsonl").write_text(json.dumps({"pool": "msr", "r": 0, "pieces": {"folds": {}}}) + "\n")
     got = {(lab["design"], lab["score"]): (lab, x) for lab, x in vc.real_text_scores(tmp_path)}
     assert set(got) == {("bcv", s) for s in ("A", "B", "B − A")}  # balanced designs are not BCV-as-designed
     lab, a = got[("bcv", "A")]
