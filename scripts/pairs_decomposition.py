@@ -50,11 +50,6 @@ M = 3
 DRAWS = 2000
 
 
-def _cvar(z: np.ndarray) -> float:
-    k = len(z)
-    return float(k / (k - 1) * np.sum(z * z)) if k > 1 else 0.0
-
-
 def _groups(pool: rp.PairPool, idx: np.ndarray) -> tuple[np.ndarray, int]:
     g = np.unique(pool.cluster[idx], return_inverse=True)[1].ravel()
     return g, int(g.max()) + 1
@@ -100,11 +95,11 @@ def run_unit(pool: rp.PairPool, r: int, n: int, pair: str, committed: dict) -> d
         out["folds"].append({
             "te": [int(x) for s in (a, b) for x in c_te[s].sum(axis=0)],
             "rest": [int(x) for s in (a, b) for x in c_rest[s].sum(axis=0)],
-            "v_lin": _cvar(rp._lin_f1(c_te[b], g_te, k_te) - rp._lin_f1(c_te[a], g_te, k_te)),
+            "v_lin": rp.cluster_var(rp._lin_f1(c_te[b], g_te, k_te) - rp._lin_f1(c_te[a], g_te, k_te)),
             "v_jk": _jackknife(c_te[a], c_te[b], g_te, k_te),
-            "rest_var": _cvar(rp._lin_f1(c_rest[b], g_rest, k_rest) - rp._lin_f1(c_rest[a], g_rest, k_rest)),
+            "rest_var": rp.cluster_var(rp._lin_f1(c_rest[b], g_rest, k_rest) - rp._lin_f1(c_rest[a], g_rest, k_rest)),
             "clusters": k_te})
-    out["rest_var_pooled"] = _cvar(rp._lin_f1(pooled_rest[b], g_rest, k_rest)
+    out["rest_var_pooled"] = rp.cluster_var(rp._lin_f1(pooled_rest[b], g_rest, k_rest)
                                    - rp._lin_f1(pooled_rest[a], g_rest, k_rest))
     out["seconds"] = round(time.time() - t0, 1)
     return out

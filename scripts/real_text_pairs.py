@@ -221,6 +221,12 @@ def _lin_f1(c: np.ndarray, groups: np.ndarray, k: int) -> np.ndarray:
     return np.bincount(groups, weights=(a - a.sum() / sb * b) / sb, minlength=k)
 
 
+def cluster_var(z: np.ndarray) -> float:
+    """k/(k − 1)·Σ z_g² of k per-cluster linearised values z (0 with one cluster): their sum's cluster variance."""
+    k = len(z)
+    return float(k / (k - 1) * np.sum(z * z)) if k > 1 else 0.0
+
+
 def piece_truth(pool: PairPool, r: int, D: np.ndarray, unit: str, halvings: int, jobs: int, rerun: int) -> dict:
     inD = np.zeros(len(pool.sents), dtype=bool)
     inD[D] = True
@@ -238,11 +244,8 @@ def piece_truth(pool: PairPool, r: int, D: np.ndarray, unit: str, halvings: int,
     k = int(groups.max()) + 1
     lin = {s: np.mean([_lin_f1(res[(key, s)], groups, k) for key in keys], axis=0) for s in systems}
 
-    def cvar(z: np.ndarray) -> float:
-        return float(k / (k - 1) * np.sum(z * z))
-
-    test_var = {s: cvar(lin[s]) for s in systems}
-    test_var.update({p: cvar(lin[b] - lin[a]) for p, (a, b) in pairs_for(pool.task, systems).items()})
+    test_var = {s: cluster_var(lin[s]) for s in systems}
+    test_var.update({p: cluster_var(lin[b] - lin[a]) for p, (a, b) in pairs_for(pool.task, systems).items()})
     return {"systems": systems, "counts": {s: [[int(x) for x in res[(key, s)].sum(axis=0)] for key in keys]
                                            for s in systems},
             "test_var": test_var, "test_clusters": k, "test_sentences": int(len(rest))}
