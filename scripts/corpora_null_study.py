@@ -8,8 +8,12 @@ and CoNLL-2002 Spanish (esp.train, Latin-1) — drawn anew for every repetition 
 sentences). Neither system is better, so every call of the answer across the three corpora (rope 0.5 points,
 P ≥ 0.95) is false; the target is at most 5% each way, and P(equivalent) ≥ 0.9. Each finished repetition is a
 unit (one JSON line: each corpus's paired posterior of ΔF1) in ``docs/corpora_null/units.jsonl``; a killed run
-resumes at the next repetition. ``--summarize-only`` writes ``docs/corpora_null_study.json`` and the RESULTS.md
-section "Null pairs across three NER corpora"; ``--smoke`` runs two tiny repetitions (tested in CI).
+resumes at the next repetition. A unit names the posterior model that made it
+(:data:`textbcv.defaults.PAIRED_POSTERIOR`; units without the name are ``paired/1``, textbcv's until
+2026-11-26): a run measures the present model, running again the repetitions that only another model has;
+the summary is of the model with the most repetitions (the present one once it has as many as the older),
+and says which. ``--summarize-only`` writes ``docs/corpora_null_study.json`` and the RESULTS.md section
+"Null pairs across three NER corpora"; ``--smoke`` runs two tiny repetitions (tested in CI).
 
 Usage::
 
@@ -35,6 +39,7 @@ import real_text_study as rts  # noqa: E402
 
 import textbcv  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
+from textbcv.defaults import PAIRED_POSTERIOR  # noqa: E402
 from textbcv.stats.hierarchical import hierarchical  # noqa: E402
 
 from _results import ROOT, append_line, claim_settings, fmt_seconds, update_section, write_json  # noqa: E402
@@ -70,6 +75,25 @@ def posterior_of(corpus, r: int, n: int, max_iterations: int) -> dict:
     d = c["difference"]
     return {"sentences": int(len(D)), "estimate": d["estimate"], "sd": d["sd"], "df": d.get("df"),
             "p_b_better": c["p_b_better"], "basis": d.get("basis")}
+
+
+def units_by_model(path: Path) -> dict[str, dict[int, dict]]:
+    """The units of ``path`` per posterior model (``paired/1`` when a unit does not name one), per repetition."""
+    out: dict[str, dict[int, dict]] = {}
+    for x in rts.load_lines(path) if path.exists() else []:
+        out.setdefault(x.get("posterior", "paired/1"), {})[x["r"]] = x
+    return out
+
+
+def summarized_model(by_model: dict[str, dict[int, dict]]) -> str | None:
+    """The model a summary is of: the present one once it has as many repetitions as any other, else the one with
+    the most."""
+    if not by_model:
+        return None
+    most = max(len(v) for v in by_model.values())
+    if len(by_model.get(PAIRED_POSTERIOR, {})) >= most:
+        return PAIRED_POSTERIOR
+    return max(sorted(by_model), key=lambda k: len(by_model[k]))
 
 
 def _binom(k: int, n: int) -> dict:
@@ -150,6 +174,15 @@ def summarize(units: list[dict]) -> dict:
             "per_corpus": per_corpus, "equivalence_bound": equivalence_bound(units)}
 
 
+def _model_note(result: dict) -> str:
+    model, present = result.get("posterior") or "paired/1", result.get("present_model") or {}
+    if model == present.get("name"):
+        return f" Posterior model: `{model}`, textbcv's present one."
+    return (f" These figures measured the posterior model `{model}` (textbcv's until 2026-11-26); textbcv's present "
+            f"model, `{present.get('name', PAIRED_POSTERIOR)}`, has {present.get('R', 0)} of these repetitions so far "
+            "(a run measures it; the summary turns to it once it has as many).")
+
+
 def render(result: dict, command: str) -> str:
     def pct(x: dict) -> str:
         return "–" if x["rate"] is None else f"{100 * x['rate']:.1f}% [{100 * x['lo']:.1f}, {100 * x['hi']:.1f}]"
@@ -158,7 +191,7 @@ def render(result: dict, command: str) -> str:
              f"Written by `{command}` (resumable; units in docs/corpora_null/). An averaged-perceptron CRF against "
              "itself (training seed 1 vs 2), m = 3, on a data set of the bundled corpus, CoNLL-2003 and CoNLL-2002 "
              "Spanish in every repetition; the answer across the three (rope 0.5 points, P ≥ 0.95). Targets: calls "
-             "at most 5% each way, P(equivalent) ≥ 0.9.", "",
+             "at most 5% each way, P(equivalent) ≥ 0.9." + _model_note(result), "",
              "| R | B called better | A called better | P(equivalent) ≥ 0.9 | median P(equivalent) |",
              "|---|---|---|---|---|",
              f"| {result['R']} | {pct(result['calls_b'])} | {pct(result['calls_a'])} | "
@@ -215,7 +248,7 @@ def main(argv=None) -> int:
 
     t_start = time.time()
     if not args.summarize_only:
-        have = {x["r"] for x in rts.load_lines(path)} if path.exists() else set()
+        have = set(units_by_model(path).get(PAIRED_POSTERIOR, {}))
         todo = [r for r in range(args.reps) if r not in have]
         corpora = {k: load(k, limit) for k in CORPORA} if todo else {}
         for i, r in enumerate(todo):
@@ -223,13 +256,17 @@ def main(argv=None) -> int:
                 log(f"--until reached: stopping before r={r}")
                 break
             t1 = time.time()
-            unit = {"r": r, "corpora": {k: posterior_of(c, r, sizes[k], args.max_iterations)
-                                        for k, c in corpora.items()}}
+            unit = {"r": r, "posterior": PAIRED_POSTERIOR,
+                    "corpora": {k: posterior_of(c, r, sizes[k], args.max_iterations) for k, c in corpora.items()}}
             append_line(path, json.dumps(unit, sort_keys=True, separators=(",", ":")))
             log(f"corpora null: r={r} finished in {fmt_seconds(time.time() - t1)} ({i + 1}/{len(todo)} of this run)")
-    units = sorted((x for x in rts.load_lines(path) if x["r"] < args.reps), key=lambda x: x["r"]) \
-        if path.exists() else []
+    by_model = units_by_model(path)
+    model = summarized_model(by_model)
+    units = [x for r, x in sorted(by_model.get(model, {}).items()) if r < args.reps] if model else []
     result = summarize(units)
+    result["posterior"] = model
+    result["present_model"] = {"name": PAIRED_POSTERIOR, "R": sum(r < args.reps for r in by_model.get(PAIRED_POSTERIOR,
+                                                                                                    {}))}
     command = "scripts/corpora_null_study.py" + (" --smoke" if args.smoke else "")
     result["meta"] = {"command": command, "settings": settings}
     write_json(out / "corpora_null_study.json", result)

@@ -15,12 +15,22 @@ error d̂ − truth then splits in two:
 * the **models' part** d_new − truth, the folds' models against the truth's models on the same text.
   The posterior's ``var_model`` plus the truth's halving noise should be its mean square.
 
-Per fold, the new-text part of that fold alone is set against its linearised cluster variance (the
-posterior's building block) and against a leave-one-cluster-out jackknife of the fold's ΔF1.
+Then what the new-text part's excess is made of:
+
+* per fold, the new-text part of that fold alone against its linearised cluster variance (the posterior's
+  building block) and against a leave-one-cluster-out jackknife of the fold's ΔF1;
+* the same fold models on the held-out text alone, cut at random into a pseudo test half and the rest
+  (documents independent by construction): what the two variances do when only sampling is at play;
+* the pooled estimate's own jackknife (a cluster removed from every fold that tests it) against ``var_test``;
+* the correlation of two folds' new-text errors, for the two folds of a split and for folds of different
+  splits, against what their shared test text explains.
 
 One line per data set in ``docs/real_text_study/decomposition-POOL.jsonl`` (committed; a run resumes
-after the last finished data set); ``--summarize-only`` writes ``docs/pairs_decomposition.json`` and the
-RESULTS.md section ``pairs-decomposition``. About 10 s per CoNLL data set for the default pair.
+after the last finished data set, and runs again a data set whose line predates the pooled jackknife and
+the random cuts, appending its new line: a data set's last line counts); ``--summarize-only`` writes
+``docs/pairs_decomposition.json`` and the RESULTS.md section ``pairs-decomposition`` for every pool with
+such a file, whichever ``--pools`` a run trained. About 10 s per CoNLL data set for the default pair,
+20 s for the scheme pair.
 
 Usage: scripts/pairs_decomposition.py [--pools conll] [--pair default] [--start R0] [--reps 100] [--until S]
        scripts/pairs_decomposition.py --smoke --out DIR   (after scripts/real_text_pairs.py --smoke --out DIR)
@@ -36,6 +46,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from scipy import stats as sst
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import real_text_pairs as rp  # noqa: E402
@@ -48,11 +59,47 @@ from _results import ROOT, append_line, fmt_seconds, update_section, write_json 
 
 M = 3
 DRAWS = 2000
+IID_DRAWS = 100  # pseudo test halves per fold (_iid_halves)
 
 
 def _groups(pool: rp.PairPool, idx: np.ndarray) -> tuple[np.ndarray, int]:
     g = np.unique(pool.cluster[idx], return_inverse=True)[1].ravel()
     return g, int(g.max()) + 1
+
+
+def _units(path: Path) -> list[dict]:
+    """A decomposition file's units, the last line of each data set: a unit stored before the pooled estimate's
+    variances (``v_jk_pooled``) were is run again by a later run, which appends its new line."""
+    last = {(u["pair"], u["r"]): u for u in rts.load_lines(path)}
+    return [u for _k, u in sorted(last.items())]
+
+
+def _iid_halves(ca: np.ndarray, cb: np.ndarray, groups: np.ndarray, k: int, size: int,
+                rng: np.random.Generator, draws: int = IID_DRAWS) -> dict | None:
+    """The same models on held-out text cut at random: ``size`` random clusters of the rest as a pseudo test half
+    against the other clusters, ``draws`` times. Here the clusters are independent draws by construction, so the
+    mean squared difference against the mean linearised (and jackknife) variance is what the variance formula does
+    with such documents when nothing but sampling is at play. None when the rest has too few clusters to cut."""
+    if not 1 < size < k - 1:
+        return None
+    def sums(c: np.ndarray) -> np.ndarray:
+        return np.stack([np.bincount(groups, weights=c[:, j].astype(float), minlength=k) for j in range(3)], axis=1)
+
+    ga, gb = sums(ca), sums(cb)
+    e2 = v_lin = v_jk = 0.0
+    for _ in range(draws):
+        pick = np.zeros(k, dtype=bool)
+        pick[rng.choice(k, size=size, replace=False)] = True
+        d = {}
+        for side, sel in (("half", pick), ("other", ~pick)):
+            n = int(sel.sum())
+            ids = np.arange(n)
+            d[side] = (float(summ._f1(gb[sel].sum(axis=0)) - summ._f1(ga[sel].sum(axis=0))),
+                       rp.cluster_var(rp._lin_f1(gb[sel], ids, n) - rp._lin_f1(ga[sel], ids, n)))
+        e2 += (d["half"][0] - d["other"][0]) ** 2
+        v_lin += d["half"][1] + d["other"][1]
+        v_jk += _jackknife(ga[pick], gb[pick], np.arange(size), size) + d["other"][1]
+    return {"draws": draws, "e2": e2 / draws, "v_lin": v_lin / draws, "v_jk": v_jk / draws}
 
 
 def _jackknife(ca: np.ndarray, cb: np.ndarray, groups: np.ndarray, k: int) -> float:
@@ -81,6 +128,7 @@ def run_unit(pool: rp.PairPool, r: int, n: int, pair: str, committed: dict) -> d
     g_rest, k_rest = _groups(pool, rest)
     pooled_rest = {s: np.zeros((len(rest), 3), dtype=np.int64) for s in (a, b)}
     out: dict = {"pool": pool.name, "pair": pair, "r": r, "m": M, "folds": []}
+    all_te: dict[str, list[np.ndarray]] = {a: [], b: []}
     t0 = time.time()
     for f, (tr, te) in enumerate(folds):
         c_te, c_rest = {}, {}
@@ -88,17 +136,25 @@ def run_unit(pool: rp.PairPool, r: int, n: int, pair: str, committed: dict) -> d
             c = pool.train_test_system(s, tr, np.concatenate([te, rest]))
             c_te[s], c_rest[s] = c[: len(te)], c[len(te):]
             pooled_rest[s] += c_rest[s]
+            all_te[s].append(c_te[s])
             if c_te[s].sum(axis=0).tolist() != committed["pieces"]["folds"]["counts"][s][f]:
                 raise SystemExit(f"decomposition: {pool.name} r={r} fold {f} {s} differs from the pairs study's "
                                  "counts (other settings or code)")
         g_te, k_te = _groups(pool, te)
+        iid = _iid_halves(c_rest[a], c_rest[b], g_rest, k_rest, k_te, np.random.default_rng([2026, r, f, 7]))
         out["folds"].append({
+            "iid": iid,
             "te": [int(x) for s in (a, b) for x in c_te[s].sum(axis=0)],
             "rest": [int(x) for s in (a, b) for x in c_rest[s].sum(axis=0)],
             "v_lin": rp.cluster_var(rp._lin_f1(c_te[b], g_te, k_te) - rp._lin_f1(c_te[a], g_te, k_te)),
             "v_jk": _jackknife(c_te[a], c_te[b], g_te, k_te),
             "rest_var": rp.cluster_var(rp._lin_f1(c_rest[b], g_rest, k_rest) - rp._lin_f1(c_rest[a], g_rest, k_rest)),
             "clusters": k_te})
+    # the pooled estimate d̂ over its clusters (a cluster's sentences in every fold that tests it)
+    g_all, k_all = _groups(pool, np.concatenate([te for _tr, te in folds]))
+    pa, pb = np.concatenate(all_te[a]), np.concatenate(all_te[b])
+    out["v_lin_pooled"] = rp.cluster_var(rp._lin_f1(pb, g_all, k_all) - rp._lin_f1(pa, g_all, k_all))
+    out["v_jk_pooled"] = _jackknife(pa, pb, g_all, k_all)
     out["rest_var_pooled"] = rp.cluster_var(rp._lin_f1(pooled_rest[b], g_rest, k_rest)
                                    - rp._lin_f1(pooled_rest[a], g_rest, k_rest))
     out["seconds"] = round(time.time() - t0, 1)
@@ -124,7 +180,9 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
         for pair, us in sorted(by_pair.items()):
             a, b = rp.PAIRS[task][pair]
             e, et, etr, vt, vm, tn, tvar, rvp = [], [], [], [], [], [], [], []
-            fe2, fv, fj, lin, jk = [], [], [], [], []
+            fe2, fv, fj, lin, jk, fs, rf = [], [], [], [], [], [], []
+            iid = np.zeros(3)  # Σ over folds of the pseudo halves' mean e², linearised and jackknife variance
+            pj: list[tuple[float, float, float, float, float, float]] = []  # units with the pooled jackknife
             for u in us:
                 p = pairs_rows[pool][u["r"]]["pieces"]
                 truth, noise = summ._truth(p["truth"], a, b, pair)
@@ -142,13 +200,23 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
                 tn.append(noise)
                 tvar.append(p["truth"]["test_var"][pair])
                 rvp.append(u["rest_var_pooled"])
+                if "v_jk_pooled" in u:
+                    if not np.isclose(u["v_lin_pooled"], pd.var_test, rtol=1e-6):
+                        raise SystemExit(f"decomposition: {pool} r={u['r']}: the pooled linearised variance "
+                                         f"{u['v_lin_pooled']:.3g} is not the posterior's var_test {pd.var_test:.3g}")
+                    pj.append((d_hat - truth, d_hat - d_new, u["v_jk_pooled"], pd.var_test, u["rest_var_pooled"],
+                               pd.var_model, noise))
                 for f, fo in enumerate(u["folds"]):
                     ef = (summ._f1(te[f, 3:]) - summ._f1(te[f, :3])) - (summ._f1(rest[f, 3:]) - summ._f1(rest[f, :3]))
                     fe2.append(float(ef) ** 2)
+                    fs.append(float(ef))
                     fv.append(fo["v_lin"] + fo["rest_var"])
+                    rf.append(fo["rest_var"])
                     fj.append(fo["v_jk"] + fo["rest_var"])
                     lin.append(fo["v_lin"])
                     jk.append(fo["v_jk"])
+                    if fo.get("iid"):
+                        iid += [fo["iid"]["e2"], fo["iid"]["v_lin"], fo["iid"]["v_jk"]]
             E, ET, ETR = np.array(e), np.array(et), np.array(etr)
             VT, VM, TN, TV, RV = (np.array(x) for x in (vt, vm, tn, tvar, rvp))
             halving = np.maximum(TN - TV, 0.0)
@@ -158,7 +226,13 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
                         "ratio": float(np.mean(err ** 2) / np.mean(pred)),
                         "ratio_ci": _ratio_ci(err ** 2, pred), "mean": 100 * float(np.mean(err))}
 
-            FE2, FV, FJ = np.array(fe2), np.array(fv), np.array(fj)
+            FE2, FV, FJ, RF = np.array(fe2), np.array(fv), np.array(fj), np.array(rf)
+            FZ = np.array(fs) / np.sqrt(FV)  # one fold's standardised new-text error
+            FS = np.array(fs).reshape(len(us), 2 * M)  # a data set's folds, split by split
+            own = np.mean(FS ** 2, axis=1)
+            same = np.mean(FS[:, 0::2] * FS[:, 1::2], axis=1)  # the two folds of a split: disjoint test halves
+            other = [(i, j) for i in range(2 * M) for j in range(2 * M) if i // 2 != j // 2]  # folds of two splits
+            cross = np.array([np.mean([x[i] * x[j] for i, j in other]) for x in FS])
             out["rows"].append({
                 "pool": pool, "pair": pair, "R": len(us),
                 "total": part(E, VT + VM + TN),
@@ -166,9 +240,47 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
                 "models": part(ETR, VM + halving),
                 "fold_new_text": {"folds": len(FE2), "ratio_linearised": float(FE2.mean() / FV.mean()),
                                   "ratio_jackknife": float(FE2.mean() / FJ.mean()),
+                                  # over data sets (a data set's folds share its documents): its folds' sums
+                                  "ratio_linearised_ci": _ratio_ci(FE2.reshape(len(us), -1).sum(axis=1),
+                                                                   FV.reshape(len(us), -1).sum(axis=1)),
+                                  "ratio_jackknife_ci": _ratio_ci(FE2.reshape(len(us), -1).sum(axis=1),
+                                                                  FJ.reshape(len(us), -1).sum(axis=1)),
                                   "jackknife_over_linearised": float(np.mean(jk) / np.mean(lin))},
-                "corr_error_sd": float(np.corrcoef(E, np.sqrt(VT))[0, 1]) if len(E) > 2 else None})
+                "corr_error_sd": float(np.corrcoef(E, np.sqrt(VT))[0, 1]) if len(E) > 2 else None,
+                "pooled_jackknife": _pooled_jackknife(np.array(pj)) if len(pj) >= 2 else None,
+                "fold_covariance": {
+                    "same_split_corr": float(same.mean() / own.mean()), "same_split_ci": _ratio_ci(same, own),
+                    "cross_split_corr": float(cross.mean() / own.mean()), "cross_split_ci": _ratio_ci(cross, own),
+                    "held_out_share": float(np.mean(RF) / own.mean())},
+                "fold_z": {"sd": float(np.std(FZ)), "kurtosis": float(sst.kurtosis(FZ)),
+                           "beyond_1.96": float(np.mean(np.abs(FZ) > 1.959963984540054))},
+                "iid_halves": ({"ratio_linearised": float(iid[0] / iid[1]), "ratio_jackknife": float(iid[0] / iid[2]),
+                                "draws_per_fold": IID_DRAWS} if iid[1] > 0 else None)})
     return out
+
+
+def _pooled_jackknife(x: np.ndarray) -> dict:
+    """On the data sets that stored it: the pooled estimate's leave-one-cluster-out jackknife variance in place of
+    ``var_test`` (columns: error, new-text error, jackknife, var_test, the held-out text's noise, ``var_model``, the
+    truth's noise), and the calibration of the posterior with it (the study's criteria at m = 3: median scale over
+    the RMSE net of the truth's noise, and d̂ ± 1.96·√(scale² + noise) holding the truth)."""
+    e, et, jk, vt, rv, vm, noise = x.T
+    other = vm + noise
+    net = float(np.mean(e ** 2) - np.mean(noise))
+
+    def calibration(var: np.ndarray) -> dict:
+        k = int(np.sum(np.abs(e) <= 1.959963984540054 * np.sqrt(var + noise)))
+        return {"sd_over_rmse_net": float(np.median(np.sqrt(var)) / np.sqrt(net)) if net > 0 else None,
+                "coverage_196": summ._binom(k, len(e))}
+
+    return {"calibration_linearised": calibration(vt + vm), "calibration_jackknife": calibration(jk + vm),
+            "R": len(x), "jackknife_over_linearised": float(jk.mean() / vt.mean()),
+            "jackknife_over_linearised_ci": _ratio_ci(jk, vt),
+            "new_text_linearised": float(np.mean(et ** 2) / np.mean(vt + rv)),
+            "new_text_jackknife": float(np.mean(et ** 2) / np.mean(jk + rv)),
+            "new_text_jackknife_ci": _ratio_ci(et ** 2, jk + rv),
+            "total_linearised": float(np.mean(e ** 2) / np.mean(vt + other)),
+            "total_jackknife": float(np.mean(e ** 2) / np.mean(jk + other))}
 
 
 def render(result: dict) -> str:
@@ -197,6 +309,48 @@ def render(result: dict) -> str:
         L.append(f"| {r['pool']} | {r['pair']} | {r['R']} | {f(r['total'])} | {f(r['new_text'])} | {f(r['models'])} | "
                  f"{fo['ratio_linearised']:.2f} | {fo['ratio_jackknife']:.2f} | "
                  f"{'' if c is None else f'{c:+.2f}'} |")
+    rows = [r for r in result["rows"] if r.get("pooled_jackknife") and r.get("iid_halves")]
+    if rows:
+        L += ["", "### What the new-text part's excess is", "",
+              "*Held-out text cut at random*: the same fold models on the held-out text only, cut at random into a "
+              "pseudo test half of as many documents as the fold's and the rest "
+              f"({rows[0]['iid_halves']['draws_per_fold']} cuts per fold), where documents are independent draws by "
+              "construction: the mean squared difference over the mean linearised variance, and over a "
+              "leave-one-document-out jackknife. *One fold, given its models*: a fold's new-text error over its "
+              "linearised and its jackknife variance (plus the held-out text's), with a bootstrap 95% interval over "
+              "data sets; its standardised error's SD and kurtosis (1 and 0 when calibrated and normal). *Pooled "
+              "jackknife*: the pooled estimate's own jackknife (a document removed from every fold that tests it) over "
+              "`var_test`, and the new-text part against it. *Fold errors' correlation*: the mean product of two "
+              "folds' new-text errors over their mean square, for the two folds of one split (disjoint test halves, "
+              "each trained on the other's: only the shared held-out text, its share given, makes them covary "
+              "through test sampling) and for folds of different splits (which share half their test documents). Last: "
+              "the study's two criteria at m = 3 on these data sets, with textbcv's posterior as it is and with the "
+              "pooled jackknife in place of `var_test`.",
+              "",
+              "| pool | pair | R | random cuts: linearised, jackknife | one fold: linearised | one fold: jackknife | "
+              "z SD, kurtosis | pooled jackknife / linearised | new text, jackknife | fold errors' correlation: "
+              "same split (held-out share) | different splits | m = 3 scale / RMSE net, ±1.96 coverage: as is → "
+              "jackknife |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+
+        def cal(c: dict) -> str:
+            x = c["sd_over_rmse_net"]
+            return f"{'–' if x is None else f'{x:.2f}'}, {100 * c['coverage_196']['rate']:.1f}%"
+
+        def ci(x: float, c: list[float], fmt: str = ".2f") -> str:
+            return f"{x:{fmt}} [{c[0]:{fmt}}, {c[1]:{fmt}}]"
+
+        for r in rows:
+            j, z, h, fo, fc = (r["pooled_jackknife"], r["fold_z"], r["iid_halves"], r["fold_new_text"],
+                               r["fold_covariance"])
+            L.append(f"| {r['pool']} | {r['pair']} | {j['R']} | {h['ratio_linearised']:.2f}, "
+                     f"{h['ratio_jackknife']:.2f} | {ci(fo['ratio_linearised'], fo['ratio_linearised_ci'])} | "
+                     f"{ci(fo['ratio_jackknife'], fo['ratio_jackknife_ci'])} | {z['sd']:.2f}, {z['kurtosis']:+.2f} | "
+                     f"{ci(j['jackknife_over_linearised'], j['jackknife_over_linearised_ci'], '.3f')} | "
+                     f"{ci(j['new_text_jackknife'], j['new_text_jackknife_ci'])} | "
+                     f"{ci(fc['same_split_corr'], fc['same_split_ci'])} ({fc['held_out_share']:.2f}) | "
+                     f"{ci(fc['cross_split_corr'], fc['cross_split_ci'])} | {cal(j['calibration_linearised'])} → "
+                     f"{cal(j['calibration_jackknife'])} |")
     return "\n".join(L)
 
 
@@ -236,7 +390,7 @@ def main(argv=None) -> int:
     if not args.summarize_only:
         for p in pools:
             path = units_dir / f"decomposition-{p}.jsonl"
-            have = {(u["pair"], u["r"]) for u in rts.load_lines(path)}
+            have = {(u["pair"], u["r"]) for u in _units(path) if "v_jk_pooled" in u and "iid" in u["folds"][0]}
             todo = [r for r in range(args.start, args.reps) if (args.pair, r) not in have and r in pairs_rows[p]
                     and "truth" in pairs_rows[p][r]["pieces"]
                     and args.pair in pairs_rows[p][r]["pieces"]["folds"]["xprod"]]
@@ -254,8 +408,11 @@ def main(argv=None) -> int:
                 append_line(path, json.dumps(u, sort_keys=True, separators=(",", ":")))
                 log(f"decomposition {p} {args.pair} r={r}: {fmt_seconds(u['seconds'])} ({i + 1}/{len(todo)})")
             rp._PP = None
-    units = {p: [u for u in rts.load_lines(units_dir / f"decomposition-{p}.jsonl") if u["r"] in pairs_rows[p]]
-             for p in pools if (units_dir / f"decomposition-{p}.jsonl").exists()}
+    # the summary covers every pool with a decomposition file, whichever pools this run trained
+    summed = [p for p in rts.POOLS if (units_dir / f"decomposition-{p}.jsonl").exists()]
+    pairs_rows.update({p: rts.merge_lines(rts.load_lines(units_dir / f"pairs-{p}.jsonl"))
+                       for p in summed if p not in pairs_rows})
+    units = {p: [u for u in _units(units_dir / f"decomposition-{p}.jsonl") if u["r"] in pairs_rows[p]] for p in summed}
     units = {p: v for p, v in units.items() if v}
     if not units:
         log("decomposition: no finished data sets to summarize")

@@ -500,10 +500,23 @@ def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypa
     assert [(u["pair"], u["r"]) for u in units] == [("default", 0), ("default", 1)]
     assert all(len(u["folds"]) == 2 * dc.M and u["rest_var_pooled"] > 0 for u in units)
     assert all(f["v_lin"] > 0 and f["v_jk"] > 0 and f["rest_var"] > 0 for u in units for f in u["folds"])
+    assert all(u["v_jk_pooled"] > 0 and u["v_lin_pooled"] > 0 for u in units)
+    assert all(f["iid"]["draws"] == dc.IID_DRAWS and f["iid"]["e2"] > 0 and f["iid"]["v_jk"] > 0
+               for u in units for f in u["folds"])
     assert dc.main(dargv) == 0 and units_path.read_text().count("\n") == 2  # finished data sets are not run again
+    # a line written before the pooled jackknife is run again; the data set's new (last) line counts
+    old = dict(units[1])
+    del old["v_jk_pooled"]
+    units_path.write_text(json.dumps(units[0]) + "\n" + json.dumps(old) + "\n")
+    assert dc.main(dargv) == 0
+    lines = [json.loads(x) for x in units_path.read_text().splitlines()]
+    assert [u["r"] for u in lines] == [0, 1, 1] and lines[2]["v_jk_pooled"] == units[1]["v_jk_pooled"]
+    assert [u["r"] for u in dc._units(units_path)] == [0, 1]
     s = json.loads((out / "pairs_decomposition.json").read_text())
     row = s["rows"][0]
     assert (row["pool"], row["pair"], row["R"]) == ("conll", "default", 2)
+    assert row["pooled_jackknife"]["R"] == 2 and row["pooled_jackknife"]["jackknife_over_linearised"] > 0
+    assert row["iid_halves"]["ratio_linearised"] > 0 and -1 <= row["fold_covariance"]["same_split_corr"] <= 1
     for part in ("total", "new_text", "models"):
         assert row[part]["mse"] >= 0 and row[part]["predicted"] > 0
         assert row[part]["ratio"] == pytest.approx(row[part]["mse"] / row[part]["predicted"])
@@ -615,6 +628,18 @@ def test_corpora_null_study_smoke_resumes_and_summarizes(shared, tmp_path):
     assert path.read_bytes() == before
     summary = json.loads((tmp_path / "corpora_null_study.json").read_text(encoding="utf-8"))
     assert summary["R"] == 2 and summary["calls_b"]["n"] == 2
+    assert all(u["posterior"] == cn.PAIRED_POSTERIOR for u in units) and summary["posterior"] == cn.PAIRED_POSTERIOR
+    # units of an older posterior model (no name: paired/1) are run again under the present one; the summary is of
+    # the model with the most repetitions, the present one once it has as many
+    old = [{k: v for k, v in u.items() if k != "posterior"} for u in units]
+    path.write_text("".join(json.dumps(u) + "\n" for u in old + old[:1]), encoding="utf-8")
+    assert cn.summarized_model(cn.units_by_model(path)) == "paired/1"
+    assert cn.main(["--smoke", "--out", str(tmp_path)]) == 0
+    assert [u.get("posterior") for u in map(json.loads, path.read_text(encoding="utf-8").splitlines())] == \
+        [None, None, None, cn.PAIRED_POSTERIOR, cn.PAIRED_POSTERIOR]
+    assert json.loads((tmp_path / "corpora_null_study.json").read_text(encoding="utf-8"))["posterior"] == \
+        cn.PAIRED_POSTERIOR
+    assert "textbcv's present one" in (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
     with pytest.raises(SystemExit):
         cn.main(["--out", str(tmp_path), "--summarize-only"])  # a full study in the smoke folder
 
