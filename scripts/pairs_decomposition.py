@@ -54,12 +54,14 @@ import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 
 from textbcv.split import make_splits  # noqa: E402
+from textbcv.stats.paired import paired_variances  # noqa: E402
 
 from _results import ROOT, append_line, fmt_seconds, update_section, write_json  # noqa: E402
 
 M = 3
 DRAWS = 2000
 IID_DRAWS = 100  # pseudo test halves per fold (_iid_halves)
+OTHER_SPLITS = [(i, j) for i in range(2 * M) for j in range(2 * M) if i // 2 != j // 2]  # two folds of two splits
 
 
 def _groups(pool: rp.PairPool, idx: np.ndarray) -> tuple[np.ndarray, int]:
@@ -161,6 +163,21 @@ def run_unit(pool: rp.PairPool, r: int, n: int, pair: str, committed: dict) -> d
     return out
 
 
+def _fold_cov(folds: dict, a: str, b: str, pair: str) -> np.ndarray:
+    """The posterior's covariance of the first 2M folds' ΔF1 from the clusters (test sampling only)."""
+    ca, cb = (np.asarray(folds["counts"][s][: 2 * M], dtype=float) for s in (a, b))
+    v = paired_variances(summ.full_matrix(folds["xprod"][pair]), folds["clusters"], ca, cb, layout="tp,fp+fn",
+                         fold_clusters=folds.get("fold_clusters", [folds["clusters"]] * len(ca))[: 2 * M])
+    return v.fold_cov
+
+
+def _mean_ci(x: np.ndarray) -> list[float]:
+    """95% percentile interval of mean(x) over a bootstrap of the data sets (seeded)."""
+    rng = np.random.default_rng(20261126)
+    m = x[rng.integers(0, len(x), size=(DRAWS, len(x)))].mean(axis=1)
+    return [float(np.quantile(m, 0.025)), float(np.quantile(m, 0.975))]
+
+
 def _ratio_ci(num: np.ndarray, den: np.ndarray) -> list[float]:
     """95% percentile interval of mean(num)/mean(den) over a bootstrap of the data sets (seeded)."""
     rng = np.random.default_rng(20261126)
@@ -182,11 +199,15 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
             e, et, etr, vt, vm, tn, tvar, rvp = [], [], [], [], [], [], [], []
             fe2, fv, fj, lin, jk, fs, rf = [], [], [], [], [], [], []
             iid = np.zeros(3)  # Σ over folds of the pseudo halves' mean e², linearised and jackknife variance
-            pj: list[tuple[float, float, float, float, float, float]] = []  # units with the pooled jackknife
+            pj: list[tuple[float, ...]] = []  # units with the pooled jackknife
+            pc: list[tuple[float, float]] = []  # the posterior's covariance of two folds: same split, two splits
             for u in us:
                 p = pairs_rows[pool][u["r"]]["pieces"]
                 truth, noise = summ._truth(p["truth"], a, b, pair)
                 pd = summ.textbcv_posterior(p["folds"], a, b, pair, M)
+                C = _fold_cov(p["folds"], a, b, pair)
+                pc.append((float(np.mean([C[i, i + 1] for i in range(0, 2 * M, 2)])),
+                           float(np.mean([C[i, j] for i, j in OTHER_SPLITS]))))
                 te = np.array([f["te"] for f in u["folds"]], dtype=float)
                 rest = np.array([f["rest"] for f in u["folds"]], dtype=float)
                 d_hat = float(summ._f1(te[:, 3:].sum(axis=0)) - summ._f1(te[:, :3].sum(axis=0)))
@@ -234,8 +255,11 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
             FS = np.array(fs).reshape(len(us), 2 * M)  # a data set's folds, split by split
             own = np.mean(FS ** 2, axis=1)
             same = np.mean(FS[:, 0::2] * FS[:, 1::2], axis=1)  # the two folds of a split: disjoint test halves
-            other = [(i, j) for i in range(2 * M) for j in range(2 * M) if i // 2 != j // 2]  # folds of two splits
-            cross = np.array([np.mean([x[i] * x[j] for i, j in other]) for x in FS])
+            cross = np.array([np.mean([x[i] * x[j] for i, j in OTHER_SPLITS]) for x in FS])
+            PC = np.array(pc)
+            # beyond what the clusters and the shared held-out text predict (the latter: the pooled held-out variance,
+            # the mean covariance of the folds' models on it)
+            same_x, cross_x = same - PC[:, 0] - RV, cross - PC[:, 1] - RV
             out["rows"].append({
                 "pool": pool, "pair": pair, "R": len(us),
                 "total": part(E, VT + VM + TN),
@@ -254,7 +278,10 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
                 "fold_covariance": {
                     "same_split_corr": float(same.mean() / own.mean()), "same_split_ci": _ratio_ci(same, own),
                     "cross_split_corr": float(cross.mean() / own.mean()), "cross_split_ci": _ratio_ci(cross, own),
-                    "held_out_share": float(np.mean(RF) / own.mean())},
+                    "held_out_share": float(np.mean(RF) / own.mean()),
+                    "same_split_excess": 1e4 * float(same_x.mean()), "same_split_excess_ci": _mean_ci(1e4 * same_x),
+                    "cross_split_excess": 1e4 * float(cross_x.mean()),
+                    "cross_split_excess_ci": _mean_ci(1e4 * cross_x)},
                 "fold_z": {"sd": float(np.std(FZ)), "kurtosis": float(sst.kurtosis(FZ)),
                            "beyond_1.96": float(np.mean(np.abs(FZ) > 1.959963984540054))},
                 "iid_halves": ({"ratio_linearised": float(iid[0] / iid[1]), "ratio_jackknife": float(iid[0] / iid[2]),
@@ -328,16 +355,19 @@ def render(result: dict) -> str:
               "`var_test`, and the new-text part against it. *Fold errors' correlation*: the mean product of two "
               "folds' new-text errors over their mean square, for the two folds of one split (disjoint test halves, "
               "each trained on the other's: only the shared held-out text, its share given, makes them covary "
-              "through test sampling) and for folds of different splits (which share half their test documents). Last: "
+              "through test sampling) and for folds of different splits (which share half their test documents); and "
+              "their mean product beyond what the posterior's cluster covariance and the shared held-out text "
+              "(the pooled held-out variance) predict, in points². A part common to every fold shows as the same "
+              "excess in both columns: it moves all the folds' scores alike, so their spread cannot show it. Last: "
               "the study's two criteria at m = 3 on these data sets, with textbcv's posterior as it is, with the "
               "pooled jackknife in place of `var_test`, and with the model noise also taken from the split means "
               "alone (which keeps the covariance of a split's two folds): all that one run shows of the two excesses.",
               "",
               "| pool | pair | R | random cuts: linearised, jackknife | one fold: linearised | one fold: jackknife | "
               "z SD, kurtosis | pooled jackknife / linearised | new text, jackknife | fold errors' correlation: "
-              "same split (held-out share) | different splits | m = 3 scale / RMSE net, ±1.96 coverage: as is → "
-              "jackknife → and split means |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              "same split (held-out share) | different splits | covariance beyond prediction (points²): same split | "
+              "different splits | m = 3 scale / RMSE net, ±1.96 coverage: as is → jackknife → and split means |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
 
         def cal(c: dict) -> str:
             x = c["sd_over_rmse_net"]
@@ -355,7 +385,10 @@ def render(result: dict) -> str:
                      f"{ci(j['jackknife_over_linearised'], j['jackknife_over_linearised_ci'], '.3f')} | "
                      f"{ci(j['new_text_jackknife'], j['new_text_jackknife_ci'])} | "
                      f"{ci(fc['same_split_corr'], fc['same_split_ci'])} ({fc['held_out_share']:.2f}) | "
-                     f"{ci(fc['cross_split_corr'], fc['cross_split_ci'])} | {cal(j['calibration_linearised'])} → "
+                     f"{ci(fc['cross_split_corr'], fc['cross_split_ci'])} | "
+                     f"{ci(fc['same_split_excess'], fc['same_split_excess_ci'])} | "
+                     f"{ci(fc['cross_split_excess'], fc['cross_split_excess_ci'])} | "
+                     f"{cal(j['calibration_linearised'])} → "
                      f"{cal(j['calibration_jackknife'])} → {cal(j['calibration_jackknife_split_means'])} |")
     return "\n".join(L)
 
