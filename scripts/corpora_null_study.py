@@ -265,8 +265,8 @@ def main(argv=None) -> int:
     units = [x for r, x in sorted(by_model.get(model, {}).items()) if r < args.reps] if model else []
     result = summarize(units)
     result["posterior"] = model
-    result["present_model"] = {"name": PAIRED_POSTERIOR, "R": sum(r < args.reps for r in by_model.get(PAIRED_POSTERIOR,
-                                                                                                    {}))}
+    present = by_model.get(PAIRED_POSTERIOR, {})
+    result["present_model"] = {"name": PAIRED_POSTERIOR, "R": sum(r < args.reps for r in present)}
     command = "scripts/corpora_null_study.py" + (" --smoke" if args.smoke else "")
     result["meta"] = {"command": command, "settings": settings}
     write_json(out / "corpora_null_study.json", result)

@@ -70,8 +70,8 @@ def _groups(pool: rp.PairPool, idx: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _units(path: Path) -> list[dict]:
-    """A decomposition file's units, the last line of each data set: a unit stored before the pooled estimate's
-    variances (``v_jk_pooled``) were is run again by a later run, which appends its new line."""
+    """A decomposition file's units, the last line of each data set: a data set whose line predates the pooled
+    estimate's variances (``v_jk_pooled``) is run again by a later run, which appends its new line."""
     last = {(u["pair"], u["r"]): u for u in rts.load_lines(path)}
     return [u for _k, u in sorted(last.items())]
 
@@ -84,10 +84,7 @@ def _iid_halves(ca: np.ndarray, cb: np.ndarray, groups: np.ndarray, k: int, size
     with such documents when nothing but sampling is at play. None when the rest has too few clusters to cut."""
     if not 1 < size < k - 1:
         return None
-    def sums(c: np.ndarray) -> np.ndarray:
-        return np.stack([np.bincount(groups, weights=c[:, j].astype(float), minlength=k) for j in range(3)], axis=1)
-
-    ga, gb = sums(ca), sums(cb)
+    ga, gb = _cluster_sums(ca, groups, k), _cluster_sums(cb, groups, k)
     e2 = v_lin = v_jk = 0.0
     for _ in range(draws):
         pick = np.zeros(k, dtype=bool)
@@ -104,12 +101,14 @@ def _iid_halves(ca: np.ndarray, cb: np.ndarray, groups: np.ndarray, k: int, size
     return {"draws": draws, "e2": e2 / draws, "v_lin": v_lin / draws, "v_jk": v_jk / draws}
 
 
+def _cluster_sums(c: np.ndarray, groups: np.ndarray, k: int) -> np.ndarray:
+    """(k, 3) per-cluster sums of per-sentence counts (TP, FP, FN)."""
+    return np.stack([np.bincount(groups, weights=c[:, j].astype(float), minlength=k) for j in range(3)], axis=1)
+
+
 def _jackknife(ca: np.ndarray, cb: np.ndarray, groups: np.ndarray, k: int) -> float:
     """Leave-one-cluster-out jackknife variance of F1_B − F1_A from per-sentence counts."""
-    def sums(c: np.ndarray) -> np.ndarray:
-        return np.stack([np.bincount(groups, weights=c[:, j].astype(float), minlength=k) for j in range(3)], axis=1)
-
-    ga, gb = sums(ca), sums(cb)
+    ga, gb = _cluster_sums(ca, groups, k), _cluster_sums(cb, groups, k)
     theta = summ._f1(gb.sum(axis=0) - gb) - summ._f1(ga.sum(axis=0) - ga)
     return float((k - 1) / k * np.sum((theta - theta.mean()) ** 2))
 
@@ -204,7 +203,8 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
             for u in us:
                 p = pairs_rows[pool][u["r"]]["pieces"]
                 truth, noise = summ._truth(p["truth"], a, b, pair)
-                pd = summ.textbcv_posterior(p["folds"], a, b, pair, M)
+                cv = summ.candidate_variances(p["folds"], a, b, pair, M)
+                pd = cv["pd"]  # textbcv's posterior
                 C = _fold_cov(p["folds"], a, b, pair)
                 pc.append((float(np.mean([C[i, i + 1] for i in range(0, 2 * M, 2)])),
                            float(np.mean([C[i, j] for i, j in OTHER_SPLITS]))))
@@ -227,7 +227,6 @@ def summarize(units: dict[str, list[dict]], pairs_rows: dict[str, dict[int, dict
                                          f"{u['v_lin_pooled']:.3g} is not the posterior's var_test {pd.var_test:.3g}")
                     # the model noise from the split means alone (the study's paired-notrain candidate): it keeps
                     # the covariance of a split's two folds, which the pooled moment of textbcv's posterior cancels
-                    cv = summ.candidate_variances(p["folds"], a, b, pair, M)
                     pj.append((d_hat - truth, d_hat - d_new, u["v_jk_pooled"], pd.var_test, u["rest_var_pooled"],
                                pd.var_model, noise, cv["var"]["paired-notrain"] - pd.var_test))
                 for f, fo in enumerate(u["folds"]):
