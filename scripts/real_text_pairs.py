@@ -29,6 +29,11 @@ Per data set r (pieces, each resumable):
            and tested on the rest of the pool; per model and system the counts, and per system and
            pair the cluster variance of the truth's own estimate over the test text.
 ``truth2`` (r < ``--rerun-reps``) the truth again on other halvings: the truth's own noise measured.
+``related`` the fold models again (counts checked against ``folds``), and per pair the cross products of related
+           clusters — documents (else sentences) that share a rare name, as textbcv finds them
+           (:func:`textbcv.corpus.related.related_clusters`) — which textbcv's posterior adds to the clusters'
+           own (:func:`textbcv.stats.paired.related_cross_products`); every system's per-cluster fold sums are
+           kept under ``--work`` (``POOL/clusters/``, not committed) for other definitions of related clusters.
 
 Finished data sets are lines of ``docs/real_text_study/pairs-POOL.jsonl`` (committed); pieces of
 unfinished ones stay under ``--work``. ``--summarize-only`` writes ``docs/real_text_pairs.json``
@@ -58,11 +63,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 
+from textbcv.corpus.related import RELATED_MOST, related_clusters  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
 from textbcv.scoring import sentence_counts  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
 from textbcv.stats.onesplit import one_split_tests  # noqa: E402
-from textbcv.stats.paired import cluster_cross_products  # noqa: E402
+from textbcv.stats.paired import cluster_cross_products, related_cross_products  # noqa: E402
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
 from textbcv.tagging.features import Template  # noqa: E402
 
@@ -185,13 +191,20 @@ def _upper(S: np.ndarray) -> list[int]:
     return [int(x) for x in S[np.triu_indices(len(S))]]
 
 
-def piece_folds(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int) -> dict:
+def _train_folds(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int) -> tuple:
+    """Data set r's m = 7 BCV folds (pool indices), its split digest, and every system's per-sentence counts on
+    every fold's test half, {(fold, system): (n_test, 3)}."""
     sub = pool.corpus.subset(D.tolist())
     s7 = make_splits(sub, m=M_MAX, method="bcv", balance=(), group_by=unit, seed=r, **rts.SPLIT_KW)
     folds = [(D[np.asarray(tr)], D[np.asarray(te)]) for _j, _k, tr, te in s7.folds()]
     systems = systems_for(pool.task, r)
     tasks = [(f, s, tr, te) for f, (tr, te) in enumerate(folds) for s in systems]
     res = rts.run_tasks(tasks, jobs, fn=_task)
+    return folds, rts.digest(np.concatenate([np.asarray(t) for t, _ in s7.splits])), systems, res
+
+
+def piece_folds(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int) -> dict:
+    folds, split_digest, systems, res = _train_folds(pool, r, D, unit, jobs)
     out: dict = {"systems": systems,
                  "counts": {s: [[int(x) for x in res[(f, s)].sum(axis=0)] for f in range(len(folds))]
                             for s in systems},
@@ -207,7 +220,43 @@ def piece_folds(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int) -> 
         t = one_split_tests(res[(0, a)], res[(0, b)], seed=r)
         out["onesplit"][p] = {"delta": t.delta, "p_bootstrap": t.bootstrap.p_value,
                               "p_randomization": t.randomization.p_value}
-    out["digest"] = rts.digest(np.concatenate([np.asarray(t) for t, _ in s7.splits]))
+    out["digest"] = split_digest
+    return out
+
+
+def piece_related(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int, committed: dict | None,
+                  keep: Path | None) -> dict:
+    """The fold models again (their counts checked against the ``folds`` piece), with the cross products of related
+    clusters (:func:`textbcv.corpus.related.related_clusters`, :func:`textbcv.stats.paired.related_cross_products`)
+    per pair: what textbcv's posterior adds for clusters that share a rare name. ``keep``: a file for every system's
+    per-cluster fold sums and the clusters' names (not committed), for other definitions of related clusters."""
+    folds, split_digest, systems, res = _train_folds(pool, r, D, unit, jobs)
+    if committed is not None:
+        if committed["digest"] != split_digest or committed["systems"] != systems or any(
+                [int(x) for x in res[(f, s)].sum(axis=0)] != committed["counts"][s][f]
+                for s in systems for f in range(len(folds))):
+            raise SystemExit(f"pairs {pool.name} r={r}: the fold models differ from the committed folds piece "
+                             "(other settings or code)")
+    clusters = [pool.cluster[te] for _tr, te in folds]
+    related = related_clusters(pool.corpus.subset(D.tolist()), pool.cluster[D])
+    out: dict = {"most": RELATED_MOST, "pairs": int(len(related)),
+                 "linked_clusters": int(len(np.unique(related))), "xprod": {}}
+    for p, (a, b) in pairs_for(pool.task, systems).items():
+        R = related_cross_products([np.hstack([_f1_vec(res[(f, a)]), _f1_vec(res[(f, b)])])
+                                    for f in range(len(folds))], clusters, related)
+        out["xprod"][p] = _upper(R)
+    if keep is not None:
+        ids = np.unique(np.concatenate(clusters))
+        arrays = {"ids": ids, "D": D}
+        for s in systems:
+            X = np.zeros((len(ids), len(folds), 3), dtype=np.int64)
+            for f, g in enumerate(clusters):
+                pos = np.searchsorted(ids, g)
+                for j in range(3):
+                    X[:, f, j] = np.bincount(pos, weights=res[(f, s)][:, j], minlength=len(ids))
+            arrays[f"X_{s}"] = X
+        keep.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(keep, **arrays)
     return out
 
 
@@ -257,7 +306,8 @@ def run_dataset(pool: PairPool, r: int, n: int, args, work: Path, log, have: dic
     head = {"pool": pool.name, "r": r, "n_sentences": int(len(D)), "digest": rts.digest(D)}
     if have is not None and have["digest"] != head["digest"]:
         raise SystemExit(f"pairs data set {pool.name} r={r} differs from the committed one (pool or n changed)")
-    want = ["folds"] + (["truth"] if r < args.truth_reps else []) + (["truth2"] if r < args.rerun_reps else [])
+    want = (["folds"] + (["truth"] if r < args.truth_reps else []) + (["truth2"] if r < args.rerun_reps else [])
+            + ["related"])
     todo = [p for p in want if p not in (have or {}).get("pieces", {})]
     if not todo:
         return None
@@ -287,6 +337,10 @@ def run_dataset(pool: PairPool, r: int, n: int, args, work: Path, log, have: dic
         t0 = time.time()
         if piece == "folds":
             res = piece_folds(pool, r, D, unit, args.jobs)
+        elif piece == "related":
+            folds_piece = (have or {}).get("pieces", {}).get("folds", done.get("folds"))
+            keep = work / pool.name / "clusters" / f"r{r:04d}.npz"
+            res = piece_related(pool, r, D, unit, args.jobs, folds_piece, keep)
         else:
             res = piece_truth(pool, r, D, unit, args.truth_halvings, args.jobs, rerun=int(piece == "truth2"))
         res["seconds"] = round(time.time() - t0, 1)

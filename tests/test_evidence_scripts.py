@@ -479,7 +479,16 @@ def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypa
     assert set(f["xprod"]) == {"null", "scheme", "feature", "default"}
     k = 4 * 2 * rp.M_MAX  # (TP, FP + FN) of two systems over 14 folds
     assert all(len(v) == k * (k + 1) // 2 for v in f["xprod"].values())
-    assert set(recs[0]["pieces"]) == {"folds", "truth", "truth2"} and set(recs[1]["pieces"]) == {"folds", "truth"}
+    assert set(recs[0]["pieces"]) == {"folds", "truth", "truth2", "related"}
+    assert set(recs[1]["pieces"]) == {"folds", "truth", "related"}
+    # the related piece trained the fold models again (their counts checked against the folds piece) and holds,
+    # per pair, the cross products of the clusters that share a rare name, as textbcv finds them
+    rel = recs[0]["pieces"]["related"]
+    assert rel["most"] == rp.RELATED_MOST and rel["pairs"] > 0 and set(rel["xprod"]) == set(f["xprod"])
+    assert all(len(v) == k * (k + 1) // 2 for v in rel["xprod"].values())
+    kept = np.load(work / "conll" / "clusters" / "r0000.npz")
+    assert kept["X_base"].shape == (f["clusters"], 2 * rp.M_MAX, 3)
+    assert kept["X_base"].sum(axis=0).tolist() == f["counts"]["base"]
     d = json.loads((out / "real_text_pairs.json").read_text())
     assert {(r["pool"], r["pair"]) for r in d["pairs"]} == {(p, q) for p in ("conll", "msr")
                                                             for q in ("null", "scheme", "feature", "default")}

@@ -23,6 +23,7 @@ import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textbcv import defaults
 from textbcv._io import dumps_json
@@ -291,9 +292,9 @@ def _design_effects(data: FoldCounts, records: Callable[[], dict | None]) -> tup
         recs = {(n, j, k): {"sentence_counts": data.sentence_counts[n][2 * j + k]} for n in names
                 for j in range(data.m) for k in (0, 1)}
         unit = data.cluster_unit if data.cluster_unit == "documents" else "sentences"
-        ids = _cluster_ids(data)
-        groups = ({(j, k): ids[2 * j + k] for j in range(data.m) for k in (0, 1)}
-                  if unit == "documents" and ids is not None else {})
+        numbered = _cluster_ids(data)
+        groups = ({(j, k): numbered[0][2 * j + k] for j in range(data.m) for k in (0, 1)}
+                  if unit == "documents" and numbered is not None else {})
         pooled = design_effects_of(recs, names, data.m, {"clusters": unit, "folds": groups})["pooled"]
         return pooled, f"from the per-sentence counts with {unit} as clusters (COUNTS.json)"
     folds = records()
@@ -332,14 +333,18 @@ def _sentence_records(data: FoldCounts) -> dict | None:
     return recs
 
 
-def _cluster_ids(data: FoldCounts) -> list | None:
-    """A COUNTS.json's cluster of every test sentence per fold (its ids, strings or integers) as integers."""
+def _cluster_ids(data: FoldCounts) -> tuple[list, Any] | None:
+    """A COUNTS.json's cluster of every test sentence per fold (its ids, strings or integers) as integers, and its
+    ``related`` pairs in that numbering (None when not given)."""
     import numpy as np
 
     if data.clusters is None:
         return None
     numbering: dict = {}
-    return [np.array([numbering.setdefault(x, len(numbering)) for x in fold], dtype=np.int64) for fold in data.clusters]
+    ids = [np.array([numbering.setdefault(x, len(numbering)) for x in fold], dtype=np.int64) for fold in data.clusters]
+    related = (None if data.related is None
+               else np.array([[numbering[a], numbering[b]] for a, b in data.related], dtype=np.int64).reshape(-1, 2))
+    return ids, related
 
 
 def _paired(data: FoldCounts, records: Callable[[], dict | None]) -> tuple[dict | None, str]:
@@ -367,11 +372,14 @@ def _paired(data: FoldCounts, records: Callable[[], dict | None]) -> tuple[dict 
                           "folds share is unknown: the differences are not paired")
         from textbcv.stats.paired import paired_differences
 
-        cluster_ids = _cluster_ids(data)
-        assert cluster_ids is not None
+        numbered = _cluster_ids(data)
+        assert numbered is not None
+        cluster_ids, related = numbered
         rows = {n: [np.asarray(f, dtype=np.int64).reshape(-1, 3) for f in data.sentence_counts[n]] for n in names}
-        return (paired_differences(rows, cluster_ids, data.m, cluster_unit=data.cluster_unit or "sentences"),
-                f"paired from the per-sentence counts with {data.cluster_unit} as clusters (COUNTS.json)")
+        return (paired_differences(rows, cluster_ids, data.m, cluster_unit=data.cluster_unit or "sentences",
+                                   related=related),
+                f"paired from the per-sentence counts with {data.cluster_unit} as clusters"
+                + (f" and {len(related)} related pairs" if related is not None else "") + " (COUNTS.json)")
     run = None if data.run_dir is None else RunDir(data.run_dir)
     if run is not None and run.report_json.is_file() and data.mode == "strict":  # the report's are strict's
         rep = load_json(run.report_json)

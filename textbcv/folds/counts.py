@@ -133,6 +133,9 @@ class FoldCounts:
         ``test_sentences``), one numbering for all folds; with ``cluster_unit`` "documents" or "sentences".
     cluster_unit : str or None
         What ``clusters`` numbers: ``"documents"`` or ``"sentences"`` (None without clusters).
+    related : list or None
+        COUNTS.json's ``related``: pairs of cluster ids (of ``clusters``) whose errors may move together
+        (they share a rare name); None when not given.
     mode : str
         The matching mode of ``systems`` (``"strict"`` as read; ``textbcv test --mode`` sets another).
     """
@@ -150,6 +153,7 @@ class FoldCounts:
     clusters: list[list[Any]] | None = None
     cluster_unit: str | None = None
     mode: str = "strict"
+    related: list[list[Any]] | None = None
 
 
 def _per_fold_ids(data: dict, key: str, n: list[int], file: str, text: str) -> list[list[Any]] | None:
@@ -177,8 +181,9 @@ def _sentence_parts(data: dict, systems: dict, raw: dict, lines: dict, file: str
     against the fold's totals, the same number of sentences for every system) and the test sentences' ids."""
     with_rows = {n for n, folds in raw.items() if any("sentence_counts" in f for f in folds)}
     if not with_rows:
-        if "test_sentences" in data or "documents" in data:
-            raise InputError('"test_sentences" and "documents" need every fold\'s "sentence_counts"', file, 1)
+        if "test_sentences" in data or "documents" in data or "related" in data:
+            raise InputError('"test_sentences", "documents" and "related" need every fold\'s "sentence_counts"',
+                             file, 1)
         return {}
     sc: dict[str, list[list[list[int]]]] = {}
     for name, folds in raw.items():
@@ -199,11 +204,37 @@ def _sentence_parts(data: dict, systems: dict, raw: dict, lines: dict, file: str
                                  "must be scored on the same test sentences)", file, lines[name][i])
     tests = _per_fold_ids(data, "test_sentences", n, file, text)
     docs = _per_fold_ids(data, "documents", n, file, text)
-    if docs is not None:
-        return {"sentence_counts": sc, "clusters": docs, "cluster_unit": "documents"}
-    if tests is not None:
-        return {"sentence_counts": sc, "clusters": tests, "cluster_unit": "sentences"}
-    return {"sentence_counts": sc}
+    clusters, unit = (docs, "documents") if docs is not None else (tests, "sentences")
+    if clusters is None:
+        if "related" in data:
+            raise InputError('"related" names clusters: it needs "documents" or "test_sentences"', file,
+                             _line_of(text, text.find('"related"')))
+        return {"sentence_counts": sc}
+    return {"sentence_counts": sc, "clusters": clusters, "cluster_unit": unit,
+            "related": _related(data, clusters, unit, file, text)}
+
+
+def _related(data: dict, clusters: list[list[Any]], unit: str, file: str, text: str) -> list[list[Any]] | None:
+    """COUNTS.json's optional ``related``: a list of pairs of cluster ids (the ``documents``, else the
+    ``test_sentences``), each naming clusters the folds test; None when absent."""
+    if "related" not in data:
+        return None
+    line = _line_of(text, text.find('"related"'))
+    v = data["related"]
+    known = {x for fold in clusters for x in fold}
+    what = "documents" if unit == "documents" else "test_sentences"
+    if not isinstance(v, list):
+        raise InputError('"related" must be a list of pairs [id, id]', file, line)
+    for i, pair in enumerate(v):
+        if not (isinstance(pair, list) and len(pair) == 2
+                and all(isinstance(x, (int, str)) and not isinstance(x, bool) for x in pair)):
+            raise InputError(f'"related"[{i}] must be a pair [id, id] of {what} ids, got {_show(pair)}', file, line)
+        if pair[0] == pair[1]:
+            raise InputError(f'"related"[{i}] pairs {_show(pair[0])} with itself', file, line)
+        missing = [x for x in pair if x not in known]
+        if missing:
+            raise InputError(f'"related"[{i}]: {_show(missing[0])} is in no fold\'s "{what}"', file, line)
+    return v
 
 
 def _counts_json(path: str) -> FoldCounts:

@@ -23,7 +23,8 @@ from scipy import stats as sst
 
 from .metrics import linear_weights, ratios
 
-__all__ = ["cluster_cross_products", "PairedVariances", "paired_variances", "LAYOUTS", "PairedDifference",
+__all__ = ["cluster_cross_products", "related_cross_products", "PairedVariances", "paired_variances", "LAYOUTS",
+           "PairedDifference",
            "SeedMoments", "seed_moments", "ratio_posterior", "macro_difference", "MACRO_F1",
            "paired_difference", "paired_difference_from_moments", "paired_differences", "satterthwaite", "fold_noise",
            "seed_variance"]
@@ -61,6 +62,13 @@ def cluster_cross_products(fold_counts: Sequence[np.ndarray],
     >>> S.tolist(), k
     ([[26, 20], [20, 16]], 2)
     """
+    ids, X = _cluster_vectors(fold_counts, fold_clusters)
+    return X.T @ X, len(ids)
+
+
+def _cluster_vectors(fold_counts: Sequence[np.ndarray],
+                     fold_clusters: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted cluster ids and every cluster's vector X_g of count sums per fold (one row per id)."""
     if len(fold_counts) != len(fold_clusters):
         raise ValueError("one cluster array per fold is needed")
     if not len(fold_counts):
@@ -75,7 +83,46 @@ def cluster_cross_products(fold_counts: Sequence[np.ndarray],
             raise ValueError(f"fold {f}: counts must be (n, {K}) with one cluster per sentence")
         for j in range(K):
             X[:, f * K + j] = np.bincount(g, weights=c[:, j], minlength=len(ids)).astype(np.int64)
-    return X.T @ X, len(ids)
+    return ids, X
+
+
+def related_cross_products(fold_counts: Sequence[np.ndarray], fold_clusters: Sequence[np.ndarray],
+                           related: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
+    """Cross products of the count vectors of related clusters: what their covariance adds to ``S``.
+
+    Two clusters are related when their errors may move together although they are different documents
+    (they share a rare name: :func:`textbcv.corpus.related.related_clusters`). The variance of a sum over
+    clusters then holds, besides every cluster's own square (``S``), the cross products of related
+    clusters: ``Σ_(g,h) (X_g X_hᵀ + X_h X_gᵀ)`` over the related pairs. Pairs naming a cluster that no fold
+    tests add nothing.
+
+    Parameters
+    ----------
+    fold_counts, fold_clusters
+        As for :func:`cluster_cross_products`.
+    related : array of shape (L, 2)
+        Related pairs of cluster ids (the numbering of ``fold_clusters``), each pair once.
+
+    Returns
+    -------
+    ndarray of shape (F·K, F·K), int64
+        Symmetric; add it to ``S`` for the variances with related clusters' covariances.
+
+    Examples
+    --------
+    Clusters 0 and 1 related; cluster 2 alone:
+
+    >>> c = [np.array([[1], [2], [3]])]
+    >>> related_cross_products(c, [np.array([0, 1, 2])], [[0, 1]]).tolist()
+    [[4]]
+    """
+    ids, X = _cluster_vectors(fold_counts, fold_clusters)
+    pairs = np.asarray(related, dtype=np.int64).reshape(-1, 2)
+    pos = np.searchsorted(ids, pairs)
+    found = np.all((pos < len(ids)) & (ids[np.minimum(pos, len(ids) - 1)] == pairs), axis=1)
+    g, h = pos[found, 0], pos[found, 1]
+    half = X[g].T @ X[h]
+    return half + half.T
 
 
 @dataclass(frozen=True)
@@ -239,6 +286,11 @@ class PairedDifference:
         the clusters give is M/2 (:func:`fold_noise`), and the pooled estimate averages 2m folds, so
         this part is M/(2m).
 
+    Clusters are not always independent: two documents that share a rare name (:mod:`textbcv.corpus.related`)
+    are tagged better when either is in the training half, so their errors move together, and what a corpus
+    holds of such pairs moves every fold alike. When the related clusters are known, ``var_test`` holds their
+    covariance too (``var_related``), and the folds' covariance that ``var_model`` is taken net of holds it.
+
     Both are moments (``var_model`` floored at 0), so the posterior is a Student t with 2m − 1 degrees
     of freedom, those of the folds' spread, its least measured part: few splits make it wider, many
     make it Normal. With independent errors of A and B, ``var_test`` is the sum of the systems' own
@@ -288,6 +340,10 @@ class PairedDifference:
         None otherwise.
     seed_share_a : float
         The share of ``var_seed`` that system A's seeds bring (for :meth:`at_seeds`).
+    var_related : float or None
+        The part of ``var_test`` that is the covariance of related clusters (clusters sharing a rare name),
+        floored at 0; None when which clusters are related was not known (then ``var_test`` is the clusters'
+        own variance only).
 
     Examples
     --------
@@ -313,6 +369,7 @@ class PairedDifference:
     var_seed: float | None = None
     seeds: tuple[int, int] | None = None
     seed_share_a: float = 0.5
+    var_related: float | None = None
 
     @property
     def var_seed_part(self) -> float:
@@ -397,11 +454,13 @@ class PairedDifference:
             A copy with ``var_test``, ``var_model``, ``df`` and ``m`` for ``m`` splits.
         """
         r = self.m / m
-        var_test = self.var_test * (self.test_shared + (1 - self.test_shared) * r)
+        keep = self.test_shared + (1 - self.test_shared) * r
         var_model = self.var_model * r
         var_seed = None if self.var_seed is None else self.var_seed * r  # every fold has its own seeds
+        var_related = None if self.var_related is None else self.var_related * keep
         df = 2.0 * m - 1.0 if np.isfinite(self.df) else self.df
-        return replace(self, var_test=var_test, var_model=var_model, var_seed=var_seed, m=m, df=df)
+        return replace(self, var_test=self.var_test * keep, var_model=var_model, var_seed=var_seed, m=m, df=df,
+                       var_related=var_related)
 
     def at_seeds(self, seeds: int) -> PairedDifference:
         """The posterior this comparison would have with ``seeds`` training seeds per fold for both systems (same
@@ -508,7 +567,7 @@ class PairedDifference:
         dict
             ``metric``, ``estimate``, ``sd``, the variance parts ``var_test`` and ``var_model``, ``df`` (None
             when infinite), ``m``, ``clusters``, ``correlation`` (None when NaN), ``cluster_unit``,
-            ``test_shared``, and ``var_seed`` when set.
+            ``test_shared``, and ``var_seed`` and ``var_related`` when set.
         """
         return {"metric": self.metric, "estimate": self.estimate, "sd": self.sd, "var_test": self.var_test,
                 "var_model": self.var_model,
@@ -516,6 +575,7 @@ class PairedDifference:
                 "correlation": None if not np.isfinite(self.correlation) else self.correlation,
                 "cluster_unit": self.cluster_unit, "test_shared": self.test_shared,
                 **({} if self.var_seed is None else {"var_seed": self.var_seed}),
+                **({} if self.var_related is None else {"var_related": self.var_related}),
                 **({} if self.seeds is None else {"seeds": list(self.seeds), "seed_share_a": self.seed_share_a})}
 
     @classmethod
@@ -540,7 +600,8 @@ class PairedDifference:
                    d.get("cluster_unit", "sentences"), float(d.get("test_shared", 1.0)),
                    None if d.get("var_seed") is None else float(d["var_seed"]),
                    None if d.get("seeds") is None else (int(d["seeds"][0]), int(d["seeds"][1])),
-                   float(d.get("seed_share_a", 0.5)))
+                   float(d.get("seed_share_a", 0.5)),
+                   None if d.get("var_related") is None else float(d["var_related"]))
 
 
 def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[np.ndarray] | np.ndarray,
@@ -615,7 +676,8 @@ def satterthwaite(parts: Sequence[tuple[float, float]], total: float) -> float:
 def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_b: np.ndarray,
                                    m: int, layout: str = "tp,fp,fn",
                                    fold_clusters: Sequence[int] | None = None,
-                                   metric: str = "f1", seeds: SeedMoments | None = None) -> PairedDifference:
+                                   metric: str = "f1", seeds: SeedMoments | None = None,
+                                   related: np.ndarray | None = None) -> PairedDifference:
     """:class:`PairedDifference` from cluster cross-products (:func:`cluster_cross_products`) and the first 2m
     folds' totals of each system, folds in split order (split 0's two directions, then split 1's, ...);
     see :func:`paired_variances` for the arguments.
@@ -640,6 +702,9 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
         What the training seeds add (:func:`seed_moments`, same folds, same metric), when both systems had
         several seeds with per-sentence counts each: the seeds become a part of their own and the test and
         training parts are taken net of them; ``S`` and the totals are then of the counts summed over seeds.
+    related : ndarray like ``S``, optional
+        The cross products of related clusters (:func:`related_cross_products`): their covariance joins the
+        test part (``var_related``, floored at 0) and the folds' covariance the model noise is taken net of.
 
     Returns
     -------
@@ -651,18 +716,23 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
     cb = np.asarray(counts_b, dtype=float)[: 2 * m]
     if m < 1 or len(ca) != 2 * m or len(cb) != 2 * m:
         raise ValueError(f"need 2m = {2 * m} folds of each system")
-    v = paired_variances(S, clusters, ca, cb, layout=layout,
-                         fold_clusters=None if fold_clusters is None else list(fold_clusters)[: 2 * m],
-                         metric=metric)
+    kf = None if fold_clusters is None else list(fold_clusters)[: 2 * m]
+    v = paired_variances(S, clusters, ca, cb, layout=layout, fold_clusters=kf, metric=metric)
+    var_test = max(0.0, float(v.pooled_delta))  # not below 0 by rounding (identical systems)
+    var_related = None
+    if related is not None:  # the related clusters' covariance joins the clusters' own, and the folds'
+        with_related = paired_variances(S + related, clusters, ca, cb, layout=layout, fold_clusters=kf, metric=metric)
+        var_related = max(0.0, float(with_related.pooled_delta - v.pooled_delta))
+        var_test += var_related
+        v = with_related
     d = _value(cb, metric) - _value(ca, metric)
     C = v.fold_cov
     if seeds is not None:
-        return _seeded(v, d, seeds, m, clusters, metric, ca, cb)
+        return replace(_seeded(v, d, seeds, m, clusters, metric, ca, cb, var_test), var_related=var_related)
     var_model = max(0.0, fold_noise(d, C, m)) / (2 * m)
-    var_test = max(0.0, float(v.pooled_delta))  # not below 0 by rounding (identical systems)
     est = float(_value(cb.sum(axis=0), metric) - _value(ca.sum(axis=0), metric))
     return PairedDifference(est, var_test, var_model, 2.0 * m - 1.0, m, clusters, _correlation(v), metric,
-                            test_shared=_test_shared(C, m))
+                            test_shared=_test_shared(C, m), var_related=var_related)
 
 
 def fold_noise(d: np.ndarray, C: np.ndarray, m: int) -> float:
@@ -723,7 +793,7 @@ def _correlation(v: PairedVariances) -> float:
 
 
 def _seeded(v: PairedVariances, d: np.ndarray, seeds: SeedMoments, m: int, clusters: int, metric: str,
-            ca: np.ndarray, cb: np.ndarray) -> PairedDifference:
+            ca: np.ndarray, cb: np.ndarray, raw: float) -> PairedDifference:
     """The three parts measured each on its own when both systems had several seeds: the seeds' from each fold's
     seeds; the test sample's from the clusters, less the seeds' sentence-level randomness the clusters also
     carry; the training halves' from the folds' spread beyond both."""
@@ -735,8 +805,7 @@ def _seeded(v: PairedVariances, d: np.ndarray, seeds: SeedMoments, m: int, clust
     # randomness), by its seeds (their whole effect on the fold, measured from the seeds) and by its training half
     noise = v.fold_cov - np.diag(inter) + np.diag(fold)
     var_model = max(0.0, fold_noise(d, noise, m)) / (2 * m)
-    raw = max(0.0, float(v.pooled_delta))
-    var_test = max(0.0, raw - seeds.interaction)
+    var_test = max(0.0, raw - seeds.interaction)  # raw: the pooled test variance, related clusters' included
     # the shared share is of the clusters' covariance across splits, which the seeds do not reach
     shared = min(1.0, _test_shared(v.fold_cov, m) * raw / var_test) if var_test > 0 else 1.0
     est = float(_value(cb.sum(axis=0), metric) - _value(ca.sum(axis=0), metric))
@@ -845,7 +914,8 @@ def seed_moments(seeds_a: Sequence[np.ndarray], seeds_b: Sequence[np.ndarray], f
 
 
 def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequence[np.ndarray],
-                      fold_clusters: Sequence[np.ndarray], m: int, metric: str = "f1") -> PairedDifference:
+                      fold_clusters: Sequence[np.ndarray], m: int, metric: str = "f1",
+                      related: np.ndarray | None = None) -> PairedDifference:
     """The posterior of Δ (default ΔF1) from per-sentence counts of both systems on the first 2m folds.
 
     Parameters
@@ -859,6 +929,9 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
         Number of splits (2m folds are used, in split order: split 0's two directions, then split 1's).
     metric : {"f1", "precision", "recall"}
         The metric of Δ (default ``"f1"``).
+    related : array of shape (L, 2), optional
+        Pairs of related clusters (:func:`textbcv.corpus.related.related_clusters`), in the numbering of
+        ``fold_clusters``: their covariance joins the test part (``var_related``).
 
     Returns
     -------
@@ -891,10 +964,13 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
         if x.shape != y.shape or x.ndim != 2 or x.shape[1] != 3:
             raise ValueError(f"fold {f}: both systems need (n, 3) counts of the same sentences")
     groups = [np.asarray(g, dtype=np.int64) for g in fold_clusters[:F]]
-    S, k = cluster_cross_products([np.hstack([x, y]) for x, y in zip(ca, cb)], groups)
+    blocks = [np.hstack([x, y]) for x, y in zip(ca, cb)]
+    S, k = cluster_cross_products(blocks, groups)
     return paired_difference_from_moments(S, k, np.array([x.sum(axis=0) for x in ca]),
                                           np.array([y.sum(axis=0) for y in cb]), m,
-                                          fold_clusters=[len(np.unique(g)) for g in groups], metric=metric)
+                                          fold_clusters=[len(np.unique(g)) for g in groups], metric=metric,
+                                          related=None if related is None
+                                          else related_cross_products(blocks, groups, related))
 
 
 
@@ -902,6 +978,7 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
                        m: int, metrics: Sequence[str] = ("precision", "recall", "f1"), cluster_unit: str = "sentences",
                        seed_counts: Mapping[str, Sequence[np.ndarray]] | None = None,
                        seed_sentence_counts: Mapping[str, Sequence[np.ndarray]] | None = None,
+                       related: np.ndarray | None = None,
                        ) -> dict[tuple[str, str], dict[str, PairedDifference]]:
     """:class:`PairedDifference` of every pair of systems (a before b, input order) on every metric.
 
@@ -925,6 +1002,9 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
         have them (two seeds or more on every fold) gets the seeds as a part of its own (:func:`seed_moments`):
         test sample, training set and seed, each measured on its own. ``sentence_counts`` are then each
         system's counts summed over its seeds, as for any several-seed run.
+    related : array of shape (L, 2), optional
+        Pairs of related clusters (:func:`textbcv.corpus.related.related_clusters`), in the numbering of
+        ``fold_clusters``: their covariance joins every pair's test part (``var_related``).
 
     Returns
     -------
@@ -952,7 +1032,9 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
             for f in range(F):
                 if counts[a][f].shape != counts[b][f].shape or counts[a][f].shape != (len(groups[f]), 3):
                     raise ValueError(f"fold {f}: {a!r} and {b!r} need (n, 3) counts of the same test sentences")
-            S, k = cluster_cross_products([np.hstack([x, y]) for x, y in zip(counts[a], counts[b])], groups)
+            blocks = [np.hstack([x, y]) for x, y in zip(counts[a], counts[b])]
+            S, k = cluster_cross_products(blocks, groups)
+            R = None if related is None else related_cross_products(blocks, groups, related)
             ta = np.array([x.sum(axis=0) for x in counts[a]])
             tb = np.array([y.sum(axis=0) for y in counts[b]])
             seeds = seed_counts or {}
@@ -962,7 +1044,8 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
             for metric in metrics:
                 sm = (seed_moments(per_sentence[a], per_sentence[b], groups, metric)
                       if a in per_sentence and b in per_sentence else None)
-                p = paired_difference_from_moments(S, k, ta, tb, m, fold_clusters=kf, metric=metric, seeds=sm)
+                p = paired_difference_from_moments(S, k, ta, tb, m, fold_clusters=kf, metric=metric, seeds=sm,
+                                                   related=R)
                 if sm is None:
                     p = replace(p, var_seed=seed_variance(sa, sb, metric) if seeds else None)
                 out[(a, b)][metric] = replace(p, cluster_unit=cluster_unit)
