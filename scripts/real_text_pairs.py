@@ -52,6 +52,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -224,6 +225,22 @@ def piece_folds(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int) -> 
     return out
 
 
+def _related_piece(pool: PairPool, D: np.ndarray, systems: list[str], per_cluster: dict[str, np.ndarray],
+                   ids: np.ndarray) -> dict:
+    """The ``related`` piece from every system's per-cluster fold sums ``per_cluster`` (clusters ``ids`` × folds ×
+    (TP, FP, FN)) and the related clusters textbcv finds in data set D."""
+    related = related_clusters(pool.corpus.subset(D.tolist()), pool.cluster[D])
+    out: dict = {"most": RELATED_MOST, "pairs": int(len(related)),
+                 "linked_clusters": int(len(np.unique(related))), "xprod": {}}
+    folds = range(per_cluster[systems[0]].shape[1])
+    for p, (a, b) in pairs_for(pool.task, systems).items():
+        # one pseudo-sentence per cluster and fold: its sums, so the cluster sums are the same
+        R = related_cross_products([np.hstack([_f1_vec(per_cluster[a][:, f]), _f1_vec(per_cluster[b][:, f])])
+                                    for f in folds], [ids] * len(folds), related)
+        out["xprod"][p] = _upper(R)
+    return out
+
+
 def piece_related(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int, committed: dict | None,
                   keep: Path | None) -> dict:
     """The fold models again (their counts checked against the ``folds`` piece), with the cross products of related
@@ -238,26 +255,62 @@ def piece_related(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int, c
             raise SystemExit(f"pairs {pool.name} r={r}: the fold models differ from the committed folds piece "
                              "(other settings or code)")
     clusters = [pool.cluster[te] for _tr, te in folds]
-    related = related_clusters(pool.corpus.subset(D.tolist()), pool.cluster[D])
-    out: dict = {"most": RELATED_MOST, "pairs": int(len(related)),
-                 "linked_clusters": int(len(np.unique(related))), "xprod": {}}
-    for p, (a, b) in pairs_for(pool.task, systems).items():
-        R = related_cross_products([np.hstack([_f1_vec(res[(f, a)]), _f1_vec(res[(f, b)])])
-                                    for f in range(len(folds))], clusters, related)
-        out["xprod"][p] = _upper(R)
+    ids = np.unique(np.concatenate(clusters))
+    per_cluster = {}
+    for s in systems:
+        X = np.zeros((len(ids), len(folds), 3), dtype=np.int64)
+        for f, g in enumerate(clusters):
+            pos = np.searchsorted(ids, g)
+            for j in range(3):
+                X[:, f, j] = np.bincount(pos, weights=res[(f, s)][:, j], minlength=len(ids))
+        per_cluster[s] = X
     if keep is not None:
-        ids = np.unique(np.concatenate(clusters))
-        arrays = {"ids": ids, "D": D}
-        for s in systems:
-            X = np.zeros((len(ids), len(folds), 3), dtype=np.int64)
-            for f, g in enumerate(clusters):
-                pos = np.searchsorted(ids, g)
-                for j in range(3):
-                    X[:, f, j] = np.bincount(pos, weights=res[(f, s)][:, j], minlength=len(ids))
-            arrays[f"X_{s}"] = X
         keep.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(keep, **arrays)
-    return out
+        np.savez_compressed(keep, ids=ids, D=D, **{f"X_{s}": X for s, X in per_cluster.items()})
+    return _related_piece(pool, D, systems, per_cluster, ids)
+
+
+def recompute_related(pool: PairPool, path: Path, work: Path, log) -> int:
+    """Rewrite the ``related`` pieces of ``path`` (a pool's committed units) whose rule is not textbcv's present one
+    (:data:`textbcv.corpus.related.RELATED_MOST`), from the per-cluster fold sums a run kept under ``work`` (checked
+    against the committed fold counts): no training. The file is locked meanwhile (a running study appends to it).
+    Returns the number of pieces rewritten; stops on a piece whose kept sums are missing."""
+    import fcntl
+
+    with open(path, "r+", encoding="utf-8") as f:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+        try:
+            lines = [json.loads(x) for x in f.read().splitlines() if x.strip()]
+            folds_of = {x["r"]: x["pieces"]["folds"] for x in lines if "folds" in x["pieces"]}
+            done = 0
+            for x in lines:
+                rel = x["pieces"].get("related")
+                if rel is None or rel["most"] == RELATED_MOST:
+                    continue
+                kept = work / pool.name / "clusters" / f"r{x['r']:04d}.npz"
+                if not kept.exists():
+                    raise SystemExit(f"{kept} not found: the related piece of {pool.name} r={x['r']} needs its fold "
+                                     "models trained again (run the study without --recompute-related)")
+                z = np.load(kept)
+                fo = folds_of[x["r"]]
+                per_cluster = {s: z[f"X_{s}"] for s in fo["systems"]}
+                if any(per_cluster[s].sum(axis=0).tolist() != fo["counts"][s] for s in fo["systems"]):
+                    raise SystemExit(f"{kept}: its sums differ from the committed fold counts of r={x['r']}")
+                D = z["D"]
+                if rts.digest(D) != x["digest"]:
+                    raise SystemExit(f"{kept}: another data set than the committed r={x['r']}")
+                x["pieces"]["related"] = {**_related_piece(pool, D, fo["systems"], per_cluster, z["ids"]),
+                                          "seconds": rel.get("seconds")}
+                done += 1
+            f.seek(0)
+            f.write("".join(json.dumps(x, sort_keys=True, separators=(",", ":")) + "\n" for x in lines))
+            f.truncate()
+            f.flush()
+            os.fsync(f.fileno())
+        finally:
+            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+    log(f"pairs {pool.name}: {done} related pieces rewritten under the present rule (most = {RELATED_MOST})")
+    return done
 
 
 def _lin_f1(c: np.ndarray, groups: np.ndarray, k: int) -> np.ndarray:
@@ -365,6 +418,8 @@ def main(argv=None) -> int:
     ap.add_argument("--work", default=str(ROOT / "docs" / "real_text_study" / "work-pairs"))
     ap.add_argument("--until", type=float, default=None, help="stop starting new data sets after this many seconds")
     ap.add_argument("--summarize-only", action="store_true")
+    ap.add_argument("--recompute-related", action="store_true",
+                    help="rewrite the committed related pieces of another rule from the sums kept under --work")
     ap.add_argument("--smoke", action="store_true", help="tiny pools, two data sets each (under a minute)")
     args = ap.parse_args(argv)
     pools = [p for p in args.pools.split(",") if p]
@@ -393,6 +448,11 @@ def main(argv=None) -> int:
 
     global _PP
     t_start = time.time()
+    if args.recompute_related:
+        for p in pools:
+            recompute_related(PairPool(p, limit and limit[p], args.max_iterations), units_dir / f"pairs-{p}.jsonl",
+                              work, log)
+        return 0
     if not args.summarize_only:
         for p in pools:
             path = units_dir / f"pairs-{p}.jsonl"

@@ -39,6 +39,10 @@ calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored c
                   same for every fold; the m half-differences and the m split means give M's likelihood, a
                   flat prior on √M its posterior (on a grid), and the posterior of Δ is the mixture of
                   N(d̂, var_test + M/(2m)) over it (no Monte Carlo; its median SD is the mixture's).
+``paired-related`` ``paired`` with the covariance of related clusters — those that share a rare name
+                  (:func:`textbcv.corpus.related.related_clusters`) — in its test part and in the folds' covariance
+                  the model noise is taken net of (``related=`` of :func:`~textbcv.stats.paired.
+                  paired_difference_from_moments`); only on data sets with the study's ``related`` piece.
 """
 
 from __future__ import annotations
@@ -58,7 +62,9 @@ from textbcv.stats.sequential import SequentialPair, look_threshold
 ALPHA = 0.05
 THRESHOLD = 0.95
 CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-train", "paired-shrunk",
-              "paired-raw", "paired-notrain", "paired-mixture")
+              "paired-raw", "paired-notrain", "paired-mixture", "paired-related")
+#: candidates a data set has only with its ``related`` piece (the others need its ``folds`` piece alone)
+RELATED_CANDIDATES = ("paired-related",)
 #: candidates whose posterior is a scale mixture of normals (weights and variances per data set), not a Student t
 MIXTURES = ("paired-mixture",)
 
@@ -83,16 +89,19 @@ def full_matrix(upper: list[int]) -> np.ndarray:
     return S + np.triu(S, 1).T
 
 
-def textbcv_posterior(folds: dict, a: str, b: str, pair: str, m: int):
-    """textbcv's own paired posterior of one data set's pair at m (first 2m folds of the m = 7 design)."""
+def textbcv_posterior(folds: dict, a: str, b: str, pair: str, m: int, related: dict | None = None):
+    """textbcv's own paired posterior of one data set's pair at m (first 2m folds of the m = 7 design); with the data
+    set's ``related`` piece, the related clusters' covariance included (the ``paired-related`` candidate)."""
+    R = None if related is None else full_matrix(related["xprod"][pair])
     return paired_difference_from_moments(full_matrix(folds["xprod"][pair]), folds["clusters"],
                                           np.asarray(folds["counts"][a][: 2 * m], dtype=float),
                                           np.asarray(folds["counts"][b][: 2 * m], dtype=float), m,
-                                          layout="tp,fp+fn", fold_clusters=folds.get("fold_clusters"))
+                                          layout="tp,fp+fn", fold_clusters=folds.get("fold_clusters"), related=R)
 
 
-def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
-    """d̂ and every candidate variance of one data set's pair at m (first 2m folds of the m = 7 design)."""
+def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int, related: dict | None = None) -> dict:
+    """d̂ and every candidate variance of one data set's pair at m (first 2m folds of the m = 7 design); the
+    :data:`RELATED_CANDIDATES` only with the data set's ``related`` piece."""
     ca = np.asarray(folds["counts"][a][: 2 * m], dtype=float)
     cb = np.asarray(folds["counts"][b][: 2 * m], dtype=float)
     S = full_matrix(folds["xprod"][pair])
@@ -138,6 +147,11 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int) -> dict:
     w, V = _model_noise_mixture(v, dd, m, pd.var_test)
     out["mixture"] = {"paired-mixture": (w, V)}
     out["var"]["paired-mixture"] = float(w @ V)
+    if related is not None and pair in related["xprod"]:
+        pr = textbcv_posterior(folds, a, b, pair, m, related)
+        out["var"]["paired-related"] = pr.var
+        out["df"]["paired-related"] = pr.df
+        out["pd_related"] = pr
     out["pd"] = pd
     out["correlation"] = pd.correlation
     out["share"] = share
@@ -277,13 +291,17 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
             row["sequential"] = _sequential(fr, a, b, pair)
             out["pairs"].append(row)
             for m in (3, 7):
-                cv = {x["r"]: candidate_variances(x["pieces"]["folds"], a, b, pair, m) for x in use}
-                rs = sorted(cv)
-                d_hat = np.array([cv[r]["d_hat"] for r in rs])
-                base = {"pool": pool, "pair": pair, "m": m, "R": len(rs),
-                        "share_median": float(np.median([cv[r]["share"] for r in rs]))}
-                tr = [r for r in rs if r in truths]
+                cv = {x["r"]: candidate_variances(x["pieces"]["folds"], a, b, pair, m, x["pieces"].get("related"))
+                      for x in use}
+                every = sorted(cv)
                 for cand in CANDIDATES:
+                    rs = [r for r in every if cand in cv[r]["var"]]
+                    if not rs:
+                        continue
+                    d_hat = np.array([cv[r]["d_hat"] for r in rs])
+                    base = {"pool": pool, "pair": pair, "m": m, "R": len(rs),
+                            "share_median": float(np.median([cv[r]["share"] for r in rs]))}
+                    tr = [r for r in rs if r in truths]
                     var = np.array([cv[r]["var"][cand] for r in rs])
                     dfs = np.array([cv[r]["df"].get(cand, np.inf) for r in rs])
                     if cand in MIXTURES:
@@ -319,6 +337,7 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                                     # (a Student t's scale², not its variance)
                                     "coverage_196": _binom(int(np.sum(np.abs(z) <= 1.959963984540054)), len(tr))})
                     out["calibration"].append(cal)
+                tr = [r for r in every if r in truths]
                 if tr and pair != "null":
                     out["power"].append(_power(pool, pair, m, [cv[r]["pd"] for r in tr],
                                                np.array([truths[r][0] for r in tr])))

@@ -489,6 +489,12 @@ def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypa
     kept = np.load(work / "conll" / "clusters" / "r0000.npz")
     assert kept["X_base"].shape == (f["clusters"], 2 * rp.M_MAX, 3)
     assert kept["X_base"].sum(axis=0).tolist() == f["counts"]["base"]
+    # a related piece of another rule is rewritten from the kept sums, without training, to what a run would write
+    units = out / "real_text_study" / "pairs-conll.jsonl"
+    before = units.read_text()
+    units.write_text(before.replace(f'"most":{rp.RELATED_MOST}', '"most":99', 1))
+    assert rp.main(argv + ["--recompute-related", "--pools", "conll"]) == 0
+    assert units.read_text() == before
     d = json.loads((out / "real_text_pairs.json").read_text())
     assert {(r["pool"], r["pair"]) for r in d["pairs"]} == {(p, q) for p in ("conll", "msr")
                                                             for q in ("null", "scheme", "feature", "default")}

@@ -723,6 +723,8 @@ def sources_line(report: Report) -> str:
         src = {"new text": p.var_test, "the models' own noise": p.var_model}
         largest = max(src, key=lambda k: src[k])
         sd_ = {k: f"{100 * v ** 0.5:.2f}" for k, v in src.items()}
+        if p.var_related:
+            sd_["new text"] += f" (its part from {_related_words(p.cluster_unit)}: {100 * p.var_related ** 0.5:.2f})"
         seeds = ("" if p.var_seed is None
                  else f" (the seeds' whole effect, measured from each fold's seeds: {100 * p.var_seed ** 0.5:.2f}, "
                       "held within new text and the models' own noise)")
@@ -735,6 +737,11 @@ def sources_line(report: Report) -> str:
     return ("Where the ΔF1 error comes from (SD in points): " + "; ".join(parts) + f". More splits shrink the {noise} "
             "and the part of the new-text error that differs from model to model; more seeds shrink the seeds' part; "
             "only more text shrinks the part of the new-text error that is the sentences' own difficulty.")
+
+
+def _related_words(unit: str) -> str:
+    """What the related part of the new-text error is, for the clusters' unit."""
+    return f"{'documents' if unit == 'documents' else 'sentences'} that share a rare name"
 
 
 def power_line(report: Report, power: float = 0.8) -> str:
