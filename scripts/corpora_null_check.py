@@ -47,9 +47,9 @@ def null_posteriors(units_dir: Path, pool: str) -> list:
     merged = rts.merge_lines(rts.load_lines(path))
     out = []
     for _r, x in sorted(merged.items()):
-        folds = x.get("pieces", {}).get("folds")
-        if folds and "null" in folds.get("xprod", {}):
-            out.append(summ.candidate_variances(folds, "base", "seed1", "null", M)["pd"])
+        pieces = x.get("pieces", {})
+        if "null" in pieces.get("folds", {}).get("xprod", {}) and summ.has_present(pieces, "null"):
+            out.append(summ.textbcv_posterior(pieces, "base", "seed1", "null", M))
     return out
 
 

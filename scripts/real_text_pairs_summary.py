@@ -61,10 +61,15 @@ from textbcv.stats.sequential import SequentialPair, look_threshold
 
 ALPHA = 0.05
 THRESHOLD = 0.95
+#: the posterior models that count related clusters (their data sets need the study's ``related`` piece)
+RELATED_MODELS = ("paired/3",)
+#: whether textbcv's present posterior model (``paired``) counts related clusters
+PRESENT_RELATED = PAIRED_POSTERIOR in RELATED_MODELS
+#: the paired posterior with the other choice: without related clusters (model ``paired/2``) when the present model
+#: counts them, else with them
+OTHER_PAIRED = "paired-unrelated" if PRESENT_RELATED else "paired-related"
 CANDIDATES = ("independent", "paired-fold", "pooled", "pooled+split", "paired", "paired-train", "paired-shrunk",
-              "paired-raw", "paired-notrain", "paired-mixture", "paired-related")
-#: candidates a data set has only with its ``related`` piece (the others need its ``folds`` piece alone)
-RELATED_CANDIDATES = ("paired-related",)
+              "paired-raw", "paired-notrain", "paired-mixture", OTHER_PAIRED)
 #: candidates whose posterior is a scale mixture of normals (weights and variances per data set), not a Student t
 MIXTURES = ("paired-mixture",)
 
@@ -89,9 +94,9 @@ def full_matrix(upper: list[int]) -> np.ndarray:
     return S + np.triu(S, 1).T
 
 
-def textbcv_posterior(folds: dict, a: str, b: str, pair: str, m: int, related: dict | None = None):
-    """textbcv's own paired posterior of one data set's pair at m (first 2m folds of the m = 7 design); with the data
-    set's ``related`` piece, the related clusters' covariance included (the ``paired-related`` candidate)."""
+def paired_posterior(folds: dict, a: str, b: str, pair: str, m: int, related: dict | None = None):
+    """The paired posterior of one data set's pair at m (first 2m folds of the m = 7 design), without related clusters
+    (model ``paired/2``), or with the data set's ``related`` piece, their covariance included."""
     R = None if related is None else full_matrix(related["xprod"][pair])
     return paired_difference_from_moments(full_matrix(folds["xprod"][pair]), folds["clusters"],
                                           np.asarray(folds["counts"][a][: 2 * m], dtype=float),
@@ -99,9 +104,23 @@ def textbcv_posterior(folds: dict, a: str, b: str, pair: str, m: int, related: d
                                           layout="tp,fp+fn", fold_clusters=folds.get("fold_clusters"), related=R)
 
 
+def has_present(pieces: dict, pair: str) -> bool:
+    """Whether a data set's pieces give textbcv's present posterior of ``pair`` (with the ``related`` piece when the
+    present model counts related clusters)."""
+    return "folds" in pieces and (not PRESENT_RELATED or pair in pieces.get("related", {}).get("xprod", {}))
+
+
+def textbcv_posterior(pieces: dict, a: str, b: str, pair: str, m: int):
+    """textbcv's own paired posterior (model :data:`textbcv.defaults.PAIRED_POSTERIOR`) of one data set's pair at m,
+    from its pieces (:func:`has_present` must hold)."""
+    return paired_posterior(pieces["folds"], a, b, pair, m, pieces.get("related") if PRESENT_RELATED else None)
+
+
 def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int, related: dict | None = None) -> dict:
-    """d̂ and every candidate variance of one data set's pair at m (first 2m folds of the m = 7 design); the
-    :data:`RELATED_CANDIDATES` only with the data set's ``related`` piece."""
+    """d̂ and every candidate variance of one data set's pair at m (first 2m folds of the m = 7 design). The paired
+    posterior with related clusters (``paired`` when textbcv's present model counts them, else ``paired-related``)
+    only with the data set's ``related`` piece; ``pd`` is textbcv's present posterior when the data set gives it.
+    The older candidates build on the test part without related clusters."""
     ca = np.asarray(folds["counts"][a][: 2 * m], dtype=float)
     cb = np.asarray(folds["counts"][b][: 2 * m], dtype=float)
     S = full_matrix(folds["xprod"][pair])
@@ -121,7 +140,7 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int, related:
     indep = post_var["a"] + post_var["b"]
     share = float(v.fold_delta.sum() / max(1e-300, (v.fold_a + v.fold_b).sum()))
     dd = _f1(cb) - _f1(ca)
-    pd = textbcv_posterior(folds, a, b, pair, m)
+    pd = paired_posterior(folds, a, b, pair, m)  # without related clusters: the older candidates' test part
     spread = float(np.var(dd, ddof=1))
     _, _, within, model = _split_moments(v, dd, m)
     # the previous model (paired/1): a training sets' part and the model noise from the split means alone
@@ -147,12 +166,18 @@ def candidate_variances(folds: dict, a: str, b: str, pair: str, m: int, related:
     w, V = _model_noise_mixture(v, dd, m, pd.var_test)
     out["mixture"] = {"paired-mixture": (w, V)}
     out["var"]["paired-mixture"] = float(w @ V)
-    if related is not None and pair in related["xprod"]:
-        pr = textbcv_posterior(folds, a, b, pair, m, related)
-        out["var"]["paired-related"] = pr.var
-        out["df"]["paired-related"] = pr.df
-        out["pd_related"] = pr
-    out["pd"] = pd
+    pr = paired_posterior(folds, a, b, pair, m, related) if related is not None and pair in related["xprod"] else None
+    # with the present model counting related clusters, both are on the data sets with the related piece only, so that
+    # they compare on the same data sets while the piece is being run
+    present, other = (pr, pd if pr is not None else None) if PRESENT_RELATED else (pd, pr)
+    for name, p in (("paired", present), (OTHER_PAIRED, other)):
+        if p is not None:
+            out["var"][name], out["df"][name] = p.var, p.df
+        else:
+            out["var"].pop(name, None)
+            out["df"].pop(name, None)
+    if present is not None:
+        out["pd"] = present
     out["correlation"] = pd.correlation
     out["share"] = share
     out["fold_sd"] = float(np.std(dd, ddof=1))
@@ -279,6 +304,13 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                 calls_b = sum(f["onesplit"][pair][test] < ALPHA and f["onesplit"][pair]["delta"] > 0 for f in fr)
                 calls_a = sum(f["onesplit"][pair][test] < ALPHA and f["onesplit"][pair]["delta"] < 0 for f in fr)
                 row[f"onesplit_{test}"] = {"b_better": _binom(calls_b, len(fr)), "a_better": _binom(calls_a, len(fr))}
+            # the same on the data sets that give textbcv's present posterior (what the report's rule sets beside it)
+            fp = [x["pieces"]["folds"] for x in use if has_present(x["pieces"], pair)]
+            boot = [f["onesplit"][pair] for f in fp]
+            row["R_present"] = len(fp)
+            row["onesplit_present"] = {
+                "b_better": _binom(sum(t["p_bootstrap"] < ALPHA and t["delta"] > 0 for t in boot), len(fp)),
+                "a_better": _binom(sum(t["p_bootstrap"] < ALPHA and t["delta"] < 0 for t in boot), len(fp))}
             truths = {x["r"]: _truth(x["pieces"]["truth"], a, b, pair) for x in use
                       if "truth" in x["pieces"] and pair in x["pieces"]["truth"]["test_var"]}
             if pair == "null":  # the same configuration: its true ΔF1 is 0 (no truth models needed)
@@ -288,7 +320,7 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                 row["truth"] = {"R": len(td), "delta_mean": 100 * float(np.mean(td)),
                                 "delta_sd": 100 * float(np.std(td, ddof=1)) if len(td) > 1 else None,
                                 "noise_sd": 100 * float(np.sqrt(np.mean([t[1] for t in truths.values()])))}
-            row["sequential"] = _sequential(fr, a, b, pair)
+            row["sequential"] = _sequential([x["pieces"] for x in use if has_present(x["pieces"], pair)], a, b, pair)
             out["pairs"].append(row)
             for m in (3, 7):
                 cv = {x["r"]: candidate_variances(x["pieces"]["folds"], a, b, pair, m, x["pieces"].get("related"))
@@ -337,14 +369,14 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                                     # (a Student t's scale², not its variance)
                                     "coverage_196": _binom(int(np.sum(np.abs(z) <= 1.959963984540054)), len(tr))})
                     out["calibration"].append(cal)
-                tr = [r for r in every if r in truths]
+                tr = [r for r in every if r in truths and "pd" in cv[r]]
                 if tr and pair != "null":
                     out["power"].append(_power(pool, pair, m, [cv[r]["pd"] for r in tr],
                                                np.array([truths[r][0] for r in tr])))
     return out
 
 
-def _sequential(fr: list, a: str, b: str, pair: str, m_start: int = 3, m_max: int = 7) -> dict:
+def _sequential(pieces: list, a: str, b: str, pair: str, m_start: int = 3, m_max: int = 7) -> dict:
     """Calls of a sequential run from m = 3 up to m = 7 on every data set, as ``compare --sequential --m-max 7`` makes
     them, under each stopping rule: the sequential t-test on the per-fold F1 differences (``--stop t-test``, the
     default) and the paired Bayes test (``--stop bayes``: P(better) at :func:`textbcv.stats.sequential.look_threshold`
@@ -354,8 +386,8 @@ def _sequential(fr: list, a: str, b: str, pair: str, m_start: int = 3, m_max: in
     out = {}
     level = look_threshold(THRESHOLD, m_max - m_start + 1)
     # textbcv's posterior at every m of every data set, made once for both rules
-    probs = [{m: textbcv_posterior(folds, a, b, pair, m).prob_better() for m in range(m_start, m_max + 1)}
-             for folds in fr]
+    probs = [{m: textbcv_posterior(x, a, b, pair, m).prob_better() for m in range(m_start, m_max + 1)} for x in pieces]
+    fr = [x["folds"] for x in pieces]
     for rule in ("t-test", "bayes"):
         kb = ka = tb = ta = 0
         used = []
@@ -452,19 +484,30 @@ TARGET_R_TRUTH = 400  # data sets with a truth per close pair
 
 def render(result: dict) -> str:
     done = result["meta"]["done"]
-    truths = [c["R_truth"] for c in result["calibration"] if c["pair"] in ("scheme", "feature") and "R_truth" in c]
-    final = bool(done) and min(done.values()) >= TARGET_R_NULL and bool(truths) and min(truths) >= TARGET_R_TRUTH
+    present = [c for c in result["calibration"] if c["candidate"] == "paired"]
+    truths = [c["R_truth"] for c in present if c["pair"] in ("scheme", "feature") and "R_truth" in c]
+    nulls = [c["R"] for c in present if c["pair"] == "null"]
+    final = (bool(done) and min(done.values()) >= TARGET_R_NULL and bool(truths) and min(truths) >= TARGET_R_TRUTH
+             and bool(nulls) and min(nulls) >= TARGET_R_NULL)
+    with_related = {r["pool"]: r["R_present"] for r in result["pairs"] if r["pair"] == "null" and "R_present" in r}
     L = ["## Real-text study of differences (pairs)", "",
          "Written by `scripts/real_text_pairs.py --summarize-only` from the committed data sets "
          f"({', '.join(f'{p}: {n}' for p, n in done.items())}). "
          + ("The study is complete: its targets were " if final else "Interim: the study is running (its targets: ")
          + f"R ≥ {TARGET_R_TRUTH} per close pair with a truth, {TARGET_R_NULL} per null pair"
          + ("." if final else ").") + " textbcv's Bayes test uses the `paired` "
-         f"candidate below (posterior model `{PAIRED_POSTERIOR}`). It replaced `paired-train` (model `paired/1`) on "
-         "2026-11-26, chosen on all 450 MSR and the first 169 CoNLL data sets: `paired-train` also counted what "
-         "other training corpora of the same size would change, which the truth here (models trained on this data "
-         "set's halves, tested on new text) does not hold, and its median SD was 1.1–1.4 times the RMSE on the "
-         "close and null pairs." + ("" if final else " These tables are re-summarised as data sets land."), "",
+         f"candidate below (posterior model `{PAIRED_POSTERIOR}`)."
+         + (" It counts the covariance of related clusters (documents, else sentences, that share a rare name), so "
+            "its rows are of the data sets whose units have the study's `related` piece (so far "
+            + ", ".join(f"{p}: {n}" for p, n in with_related.items()) + "); `paired-unrelated`, the same posterior "
+            "without related clusters (model `paired/2`, textbcv's from 2026-11-26 to 2026-11-27), is on every "
+            "data set. `paired/2` left the 18-point CoNLL-2003 pair's interval a quarter narrower than its error: a "
+            "part of the error common to every fold, which related clusters carry (`scripts/pairs_decomposition.py`"
+            ", \"With related clusters\")." if PRESENT_RELATED else "")
+         + " `paired-train` (model `paired/1`, textbcv's until 2026-11-26) also counted what other training corpora "
+         "of the same size would change, which the truth here (models trained on this data set's halves, tested on "
+         "new text) does not hold, and its median SD was 1.1–1.4 times the RMSE on the close and null pairs."
+         + ("" if final else " These tables are re-summarised as data sets land."), "",
          "Data sets are drawn independently from each pool (MSR: 1,000 of the 3,985 sentences of its test gold, so "
          "two data sets share about a quarter of their sentences; CoNLL-2003: whole documents, 2,500 of 20,744 "
          "sentences), and each truth is tested on its pool's other sentences. Given the pool, the data sets' "
@@ -543,8 +586,9 @@ def null_evidence(result: dict) -> dict:
                                          "posterior": PAIRED_POSTERIOR})
         row[f"m{c['m']}"] = {"R": c["R"], "calls_b": rate(c["calls_b"]), "calls_a": rate(c["calls_a"])}
     for p in result["pairs"]:
-        if p["pair"] == "null" and p["pool"] in out and "onesplit_p_bootstrap" in p:
-            out[p["pool"]]["onesplit_bootstrap"] = {k: rate(v) for k, v in p["onesplit_p_bootstrap"].items()}
+        if p["pair"] == "null" and p["pool"] in out and "onesplit_present" in p:
+            # the one-split bootstrap on the data sets of textbcv's posterior's figures
+            out[p["pool"]]["onesplit_bootstrap"] = {k: rate(v) for k, v in p["onesplit_present"].items()}
     return dict(sorted(out.items()))
 
 

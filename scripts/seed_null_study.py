@@ -40,6 +40,7 @@ import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 from scipy import stats as sst  # noqa: E402
 
+from textbcv.corpus.related import RELATED_MOST, related_clusters  # noqa: E402
 from textbcv.defaults import PAIRED_POSTERIOR  # noqa: E402
 from textbcv.schemes import decode  # noqa: E402
 from textbcv.scoring import sentence_counts  # noqa: E402
@@ -49,6 +50,7 @@ from textbcv.stats.paired import (  # noqa: E402
     SeedMoments,
     cluster_cross_products,
     paired_difference_from_moments,
+    related_cross_products,
     seed_moments,
 )
 from textbcv.tagging.crf import CRFTagger  # noqa: E402
@@ -106,7 +108,7 @@ def run_dataset(pool: rtp.PairPool, r: int, n: int, k: int) -> dict:
            for name, seeds in (("A", sa), ("B", sb))}
     clusters = [pool.cluster[te] for _tr, te in folds]
     summed = {name: [x.sum(axis=0) for x in v] for name, v in per.items()}
-    raw = raw_moments(summed, per, clusters)
+    raw = raw_moments(summed, per, clusters, related_clusters(sub, pool.cluster[D]))
     fold_delta = [_f1(b.sum(axis=0)) - _f1(a.sum(axis=0)) for a, b in zip(summed["A"], summed["B"])]
     t = one_split_tests(per["A"][0][0], per["B"][0][0], seed=r)
     return with_posteriors({"pool": pool.name, "r": r, "n_sentences": int(len(D)), "digest": rts.digest(D), "k": k,
@@ -114,14 +116,19 @@ def run_dataset(pool: rtp.PairPool, r: int, n: int, k: int) -> dict:
                             "onesplit": {"delta": t.delta, "p_bootstrap": t.bootstrap.p_value}})
 
 
-def raw_moments(summed: dict, per: dict, clusters: list) -> dict:
+def raw_moments(summed: dict, per: dict, clusters: list, related: np.ndarray | None = None) -> dict:
     """What the pair's posteriors are made from, small enough for a unit line: the cluster cross-products of both
-    systems' (TP, FP + FN) summed over seeds, the fold totals, the clusters, and the seeds' moments (F1). A unit that
-    keeps them is summarised under any later posterior model without training again."""
+    systems' (TP, FP + FN) summed over seeds, those of related clusters (``related``: pairs of cluster ids,
+    :func:`textbcv.corpus.related.related_clusters`, and the rule's bound), the fold totals, the clusters, and the
+    seeds' moments (F1). A unit that keeps them is summarised under any later posterior model without training
+    again (one with another rule of related clusters excepted)."""
     vectors = [np.hstack([rtp._f1_vec(a), rtp._f1_vec(b)]) for a, b in zip(summed["A"], summed["B"])]
     S, k = cluster_cross_products(vectors, clusters)
     sm = seed_moments(per["A"], per["B"], clusters, "f1")
-    return {"xprod": rtp._upper(S), "clusters": int(k), "fold_clusters": [int(len(np.unique(c))) for c in clusters],
+    rel = {} if related is None else {"related": {"most": RELATED_MOST, "pairs": int(len(related)), "xprod": rtp._upper(
+        related_cross_products(vectors, clusters, related))}}
+    return {"xprod": rtp._upper(S), **rel, "clusters": int(k),
+            "fold_clusters": [int(len(np.unique(c))) for c in clusters],
             "counts_a": [[int(x) for x in c.sum(axis=0)] for c in summed["A"]],
             "counts_b": [[int(x) for x in c.sum(axis=0)] for c in summed["B"]],
             "seed_moments": None if sm is None else {
@@ -140,18 +147,30 @@ def with_posteriors(unit: dict) -> dict:
     seeds = None if sm is None else SeedMoments(
         (int(sm["seeds"][0]), int(sm["seeds"][1])), float(sm["pooled"]), float(sm["share_a"]),
         float(sm["interaction"]), np.array(sm["fold"]), np.array(sm["fold_interaction"]))
+    if summ.PRESENT_RELATED:  # the related clusters' cross products join
+        kw["related"] = summ.full_matrix(raw["related"]["xprod"])
     with_seeds = paired_difference_from_moments(S, raw["clusters"], ca, cb, M, seeds=seeds, **kw)
     without = paired_difference_from_moments(S, raw["clusters"], ca, cb, M, **kw)
     return {**unit, "posterior": PAIRED_POSTERIOR, "seeds": with_seeds.seeds is not None,
             "with_seeds": _posterior(with_seeds), "summed": _posterior(without)}
 
 
+def _has_raw(unit: dict) -> bool:
+    """Whether ``unit`` keeps what textbcv's present posterior model is made from: its ``raw`` moments, with the
+    related clusters' cross products under the present rule when the model counts them."""
+    raw = unit.get("raw")
+    if raw is None:
+        return False
+    return not summ.PRESENT_RELATED or raw.get("related", {}).get("most") == RELATED_MOST
+
+
 def current(units) -> list[dict]:
     """The units under textbcv's present posterior model (:data:`textbcv.defaults.PAIRED_POSTERIOR`): those that keep
-    their ``raw`` moments, their posteriors made again by it; a unit of another model without them (written before
-    2026-11-26) keeps its posteriors only, and is run again."""
-    return [with_posteriors(x) if "raw" in x else x for x in units
-            if "raw" in x or x.get("posterior") == PAIRED_POSTERIOR]
+    what it is made from (:func:`_has_raw`), their posteriors made again by it; a unit of another model without them
+    (written before 2026-11-26, or without the related clusters the model counts) keeps its posteriors only, and is
+    run again."""
+    return [with_posteriors(x) if _has_raw(x) else x for x in units
+            if _has_raw(x) or x.get("posterior") == PAIRED_POSTERIOR]
 
 
 def _binom(k: int, n: int) -> dict:
@@ -247,10 +266,9 @@ def render(result: dict, command: str) -> str:
                  f"{_pct(b['a_better'])} | | | |")
     model = result.get("posterior") or "paired/1"
     if model != PAIRED_POSTERIOR:
-        L += ["", f"These figures measured the posterior model `{model}` (textbcv's until 2026-11-26, with a "
-              f"training sets' part); textbcv's present model, `{PAIRED_POSTERIOR}`, is not yet measured with "
-              "several seeds, and the report's decision rule does not quote these figures. A run of this script "
-              "measures it (units of another model are run again)."]
+        L += ["", f"These figures measured the posterior model `{model}`; textbcv's present model, "
+              f"`{PAIRED_POSTERIOR}`, is not yet measured with several seeds, and the report's decision rule does "
+              "not quote these figures. A run of this script measures it (units of another model are run again)."]
     parts = [f"{r['text']}: new text {r['parts_sd_median']['var_test']:.2f}, "
              f"{'training sets' if 'var_train' in r['parts_sd_median'] else 'training halves'} "
              f"{r['parts_sd_median'].get('var_train', r['parts_sd_median'].get('var_model', 0.0)):.2f}, "
@@ -271,11 +289,18 @@ def main(argv=None) -> int:
     ap.add_argument("--results", default=None, help="RESULTS.md to update (default OUT/RESULTS.md)")
     ap.add_argument("--until", type=float, default=None, help="stop starting new data sets after this many seconds")
     ap.add_argument("--summarize-only", action="store_true")
+    ap.add_argument("--render-only", action="store_true",
+                    help="write the RESULTS.md section again from the committed summary (no units read)")
     ap.add_argument("--smoke", action="store_true", help="tiny pools, two data sets each (under a minute)")
     args = ap.parse_args(argv)
     pools = [p for p in args.pools.split(",") if p]
     if not pools or any(p not in rts.POOLS for p in pools):
         ap.error(f"--pools: choose from {', '.join(rts.POOLS)}")
+    if args.render_only:  # e.g. after textbcv's posterior model changed and before the units are run again
+        result = json.loads((Path(args.out) / "seed_null.json").read_text(encoding="utf-8"))
+        update_section(Path(args.results) if args.results else Path(args.out) / "RESULTS.md", "seed-null",
+                       render(result, result["meta"]["command"]))
+        return 0
     if args.seeds < 2:
         ap.error("--seeds: at least 2 (the seeds' spread is measured within each fold)")
     limit, n = None, {p: rts.POOLS[p]["n"] for p in rts.POOLS}

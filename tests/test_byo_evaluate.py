@@ -27,6 +27,7 @@ from seqeval.metrics.sequence_labeling import get_entities
 from textbcv.cli import main
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.corpus.bundled import bundled_corpora
+from textbcv.corpus.related import RELATED_MOST
 from textbcv.stats.compare import bayes_answer
 
 # ---------------------------------------------------------------- a tagger written outside textbcv
@@ -194,11 +195,25 @@ def p_b_better(ca: dict, cb: dict, m: int, metric: str, deff: tuple[float, float
     return val
 
 
-def paired_p_here(records: list, halves: list, groups_of, m: int, metric: str) -> float:
+def related_here(sentences: list[list[list[str]]], cluster_of: list) -> list[tuple]:
+    """Pairs of clusters sharing a rare name, written out: every gold chunk's type and words (seqeval's decoding of
+    the IOB tags), the clusters each such name occurs in, and the pairs of those that hold a name found in 2 to
+    RELATED_MOST clusters."""
+    holders: dict = defaultdict(set)
+    for rows, g in zip(sentences, cluster_of):
+        words, tags = [r[0] for r in rows], [r[-1] for r in rows]
+        for kind, start, end in get_entities(tags):
+            holders[(kind, tuple(words[start:end + 1]))].add(g)
+    return sorted({(a, b) for h in holders.values() if 2 <= len(h) <= RELATED_MOST
+                   for a in h for b in h if a < b})
+
+
+def paired_p_here(records: list, halves: list, groups_of, m: int, metric: str, related: list | None = None) -> float:
     """P(metric_B > metric_A) of the paired posterior, written out from the per-sentence counts (no cross-product
-    matrix): per-cluster linearised differences per fold and pooled, the fold covariance, the model noise from the
-    pooled mean square of the splits' half-differences and means beyond their test noise, a Student t with 2m − 1
-    degrees of freedom."""
+    matrix): per-cluster linearised differences per fold and pooled, the fold covariance, related clusters'
+    covariance (``related``: pairs of cluster ids) in both, the model noise from the pooled mean square of the splits'
+    half-differences and means beyond their test noise, a Student t with 2m − 1 degrees of freedom."""
+    related = related or []
     def parts(c):
         c = np.asarray(c, dtype=float)
         tp, fp, fn = c[..., 0], c[..., 1], c[..., 2]
@@ -227,12 +242,17 @@ def paired_p_here(records: list, halves: list, groups_of, m: int, metric: str) -
 
     Z = [cluster_sums(lin(B[f], B[f]) - lin(A[f], A[f]), G[f]) for f in range(2 * m)]
     kf = [len(z) for z in Z]
-    C = np.array([[np.sqrt(kf[f] / (kf[f] - 1) * kf[h] / (kf[h] - 1))
-                   * sum(v * Z[h].get(g, 0.0) for g, v in Z[f].items()) for h in range(2 * m)] for f in range(2 * m)])
+    def cross(x: dict, y: dict) -> float:  # Σ_g x_g y_g plus, for related g and h, x_g y_h + x_h y_g
+        return (sum(v * y.get(g, 0.0) for g, v in x.items())
+                + sum(x.get(g, 0.0) * y.get(h, 0.0) + x.get(h, 0.0) * y.get(g, 0.0) for g, h in related))
+
+    C = np.array([[np.sqrt(kf[f] / (kf[f] - 1) * kf[h] / (kf[h] - 1)) * cross(Z[f], Z[h]) for h in range(2 * m)]
+                  for f in range(2 * m)])
     pa, pb = np.vstack(A), np.vstack(B)
     pooled = cluster_sums(lin(pb, pb) - lin(pa, pa), np.concatenate(G))
     k = len(pooled)
-    var_test = k / (k - 1) * sum(v * v for v in pooled.values())
+    own = k / (k - 1) * sum(v * v for v in pooled.values())
+    var_test = own + max(0.0, k / (k - 1) * cross(pooled, pooled) - own)  # related covariance floored at 0
     half = (d[0::2] - d[1::2]) / 2
     half_test = np.array([(C[2 * j, 2 * j] + C[2 * j + 1, 2 * j + 1] - 2 * C[2 * j, 2 * j + 1]) / 4 for j in range(m)])
     means = (d[0::2] + d[1::2]) / 2
@@ -319,12 +339,15 @@ def check_independent(d: Path, splits: Path, corpus: Path, folds: Path, m: int, 
         assert report["design_effects"][name][metric] == pytest.approx(max(1.0, float(np.mean(v))), rel=1e-3)
     halves = [manifest[j]["valid" if k == 0 else "train"] for j in range(m) for k in (0, 1)]
     groups_of = (lambda i: doc_of[i]) if len(set(doc_of)) > 1 else (lambda i: i)
+    sentences = read_blocks(Path(corpus))
+    related = related_here(sentences, [groups_of(i) for i in range(len(sentences))])
     fallback = bayes_answer({n: [r["counts"]["overall"] for r in records if r["system"] == n] for n in ("A", "B")},
                             m, variant="clustered", design_effects=report["design_effects"])
     for c in report["comparisons"]:
         # the report's answer is paired (per-sentence counts on the same test sentences)
         assert c["difference"]["basis"] == "paired"
-        assert c["p_b_better"] == pytest.approx(paired_p_here(records, halves, groups_of, m, c["metric"]), abs=1e-6)
+        assert c["p_b_better"] == pytest.approx(paired_p_here(records, halves, groups_of, m, c["metric"], related),
+                                                abs=1e-6)
         # without per-sentence counts it would fall back to the independent posteriors, written out here
         dd = tuple(max(1.0, float(np.mean(deff[(x, c["metric"])]))) for x in ("A", "B"))
         fb = fallback.comparison("A", "B", c["metric"])
@@ -340,6 +363,9 @@ def check_independent(d: Path, splits: Path, corpus: Path, folds: Path, m: int, 
                    "test_sentences": halves}
     if len(set(doc_of)) > 1:
         counts_json["documents"] = [[f"doc{doc_of[i]}" for i in h] for h in halves]
+        counts_json["related"] = [[f"doc{a}", f"doc{b}"] for a, b in related]
+    else:
+        counts_json["related"] = [[a, b] for a, b in related]
     (d / "counts.json").write_text(json.dumps(counts_json))
     capsys.readouterr()
     assert main(["test", str(d / "counts.json"), "--json"]) == 0
@@ -350,6 +376,7 @@ def check_independent(d: Path, splits: Path, corpus: Path, folds: Path, m: int, 
         assert got["difference"]["ci"] == pytest.approx(want["difference"]["ci"], abs=1e-12)
     del counts_json["test_sentences"]
     counts_json.pop("documents", None)
+    counts_json.pop("related", None)
     (d / "counts.json").write_text(json.dumps(counts_json))
     assert main(["test", str(d / "counts.json"), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)

@@ -270,9 +270,12 @@ def test_decision_rule_quotes_the_committed_null_pairs():
     ev = defaults.evidence()["real_text_pairs_null"]
     assert ev == json.loads(json.dumps(summ.null_evidence(d)))
     line = defaults.false_calls(0.95)
-    for row in ev.values():
+    for pool, row in ev.items():
         m3 = row["m3"]
-        assert m3["R"] == d["meta"]["done"][next(p for p in ev if ev[p] is row)]
+        # the data sets that give textbcv's present posterior (all of them once the study's pieces are run)
+        null = next(r for r in d["pairs"] if (r["pool"], r["pair"]) == (pool, "null"))
+        assert m3["R"] == null["R_present"] <= d["meta"]["done"][pool]
+        assert row["onesplit_bootstrap"]["b_better"]["n"] == m3["R"]  # on the same data sets
         assert f"{100 * m3['calls_b']['rate']:.1f}% / {100 * m3['calls_a']['rate']:.1f}% of {m3['R']} " in line
     assert defaults.false_calls(0.9) is None  # measured at 0.95 only
 
@@ -582,16 +585,23 @@ def test_seed_null_units_keep_what_their_posteriors_are_made_from():
             per[name].append(np.stack(seeds))
         clusters.append(rng.integers(0, 12, size=n) + 100 * (f // 2))
     summed = {k: [x.sum(axis=0) for x in v] for k, v in per.items()}
-    unit = sn.with_posteriors({"raw": sn.raw_moments(summed, per, clusters)})
+    ids = np.unique(np.concatenate(clusters))
+    related = np.sort(rng.choice(ids, size=(15, 2)), axis=1)
+    related = np.unique(related[related[:, 0] < related[:, 1]], axis=0)
+    unit = sn.with_posteriors({"raw": sn.raw_moments(summed, per, clusters, related)})
     assert json.loads(json.dumps(unit["raw"])) == unit["raw"]
-    want = paired_differences(summed, clusters, m, metrics=("f1",), seed_sentence_counts=per)[("A", "B")]["f1"]
-    plain = paired_differences(summed, clusters, m, metrics=("f1",))[("A", "B")]["f1"]
+    kw = {"related": related} if sn.summ.PRESENT_RELATED else {}
+    want = paired_differences(summed, clusters, m, metrics=("f1",), seed_sentence_counts=per, **kw)[("A", "B")]["f1"]
+    plain = paired_differences(summed, clusters, m, metrics=("f1",), **kw)[("A", "B")]["f1"]
     for got, p in ((unit["with_seeds"], want), (unit["summed"], plain)):
         for key in ("estimate", "sd", "var_test", "var_model", "p_b_better"):
             assert got[key] == pytest.approx(getattr(p, key) if key != "p_b_better" else p.prob_better()[key],
                                              rel=1e-9, abs=1e-15), key
     assert unit["posterior"] == PAIRED_POSTERIOR and unit["seeds"]
     assert sn.current([{"posterior": "paired/1", "r": 0}, unit]) == [unit]  # an old unit without raw: run again
+    if sn.summ.PRESENT_RELATED:  # a unit without the related clusters' cross products is of another model
+        old = {**unit, "posterior": "paired/2", "raw": {k: v for k, v in unit["raw"].items() if k != "related"}}
+        assert sn.current([old]) == []
 
 
 def test_seed_null_study_smoke_writes_units_resumes_and_summarizes(shared, tmp_path):

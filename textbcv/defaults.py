@@ -71,9 +71,11 @@ MATCHING_MODES = ("strict", "exact", "partial", "type")
 CRF_ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 
 #: The model of the paired ΔF1 posterior (:class:`textbcv.stats.paired.PairedDifference`): its studies' evidence
-#: carries it, and a figure measured on another model is not quoted. 2: new text and the models' own noise from the
-#: folds' spread (2m − 1 degrees of freedom); 1 (before 2026-11-26) also had a training-sets part.
-PAIRED_POSTERIOR = "paired/2"
+#: carries it, and a figure measured on another model is not quoted. 3 (from 2026-11-27): new text, with the
+#: covariance of related clusters (documents, else sentences, that share a rare name: :mod:`textbcv.corpus.related`),
+#: and the models' own noise from the folds' spread (2m − 1 degrees of freedom); 2 (2026-11-26) had no related
+#: clusters; 1 (before 2026-11-26) also had a training-sets part.
+PAIRED_POSTERIOR = "paired/3"
 
 BALANCE: tuple[str, ...] = ()
 GROUP_BY = "auto"

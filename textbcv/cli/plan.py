@@ -82,7 +82,8 @@ def format_plan(plan: dict) -> str:
              "several seeds to plan them)")
     lines += ["", "From the run's paired posterior of ΔF1, taken as a pilot: the estimate errs by new text (its part "
               f"that differs from model to model falls as 1/m, the sentences' own difficulty does not) and {noise}; "
-              "every part falls as 1/n with more text."]
+              "every part falls as 1/n with more text (the related documents' part is taken to fall so too: more text "
+              "also brings more documents that share names, and no run measures how that balances)."]
     return "\n".join(lines) + "\n"
 
 

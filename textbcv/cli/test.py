@@ -400,7 +400,8 @@ def _paired(data: FoldCounts, records: Callable[[], dict | None]) -> tuple[dict 
            for j in range(data.m) for k in (0, 1)):
         return None, ""
     return (paired_of(recs, names, data.m, {"clusters": "sentences", "ids": ids}),
-            "paired from the folds' per-sentence counts with sentences as clusters (documents are not known here)")
+            "paired from the folds' per-sentence counts with sentences as clusters (documents, and which sentences "
+            "share a rare name, are not known here)")
 
 
 def run(args) -> int:

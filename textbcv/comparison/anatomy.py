@@ -117,7 +117,8 @@ def anatomy_section(records: Mapping, names: Sequence[str], m: int, clusters: Ma
             for kind in ANATOMY:
                 p = paired_differences({a: [_pseudo(x, kind) for x in anatomy[a]],
                                         b: [_pseudo(x, kind) for x in anatomy[b]]},
-                                       groups, m, metrics=("recall",), cluster_unit=unit)[(a, b)]["recall"]
+                                       groups, m, metrics=("recall",), cluster_unit=unit,
+                                       related=(clusters or {}).get("related"))[(a, b)]["recall"]
                 lo, hi = p.interval(alpha)
                 pairs.append({"a": a, "b": b, "kind": kind, "estimate": p.estimate, "ci": [lo, hi],
                               "p_b_more": p.prob_better()["p_b_better"]})

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from textbcv.corpus import Corpus
+from textbcv.corpus.related import related_clusters
 from textbcv.errors import InputError
 from textbcv.stats.clustering import design_effect, pooled_design_effect
 from textbcv.stats.paired import PairedDifference, paired_differences
@@ -32,10 +33,12 @@ def fold_clusters(splits, corpus: Corpus) -> dict:
 
     Documents where the corpus marks at least two (new text comes as new documents: the design
     effect is measured over them whatever unit the splits kept whole), else sentences. Returns
-    ``{"clusters": "documents" | "sentences", "folds": {(split, direction): array}, "ids": {...}}``:
-    ``folds`` holds the document ids (empty with sentences as clusters: each its own), ``ids`` the
-    cluster of every test sentence in one numbering for all folds (document ids, else the sentences'
-    indices in the corpus), which the paired posterior needs (a sentence is tested once per split).
+    ``{"clusters": "documents" | "sentences", "folds": {(split, direction): array}, "ids": {...},
+    "related": array}``: ``folds`` holds the document ids (empty with sentences as clusters: each its
+    own), ``ids`` the cluster of every test sentence in one numbering for all folds (document ids, else
+    the sentences' indices in the corpus), which the paired posterior needs (a sentence is tested once
+    per split), and ``related`` the pairs of clusters that share a rare name
+    (:func:`textbcv.corpus.related.related_clusters`), whose covariance the paired posterior counts.
 
     Parameters
     ----------
@@ -48,8 +51,9 @@ def fold_clusters(splits, corpus: Corpus) -> dict:
     if corpus.n_documents > 1:
         doc = np.asarray(corpus.document_ids)
         folds = {key: doc[test] for key, test in tests.items()}
-        return {"clusters": "documents", "folds": folds, "ids": folds}
-    return {"clusters": "sentences", "folds": {}, "ids": tests}
+        return {"clusters": "documents", "folds": folds, "ids": folds, "related": related_clusters(corpus, doc)}
+    return {"clusters": "sentences", "folds": {}, "ids": tests,
+            "related": related_clusters(corpus, np.arange(len(corpus)))}
 
 
 def sentence_statistics(records: Mapping, names: Sequence[str], m: int, clusters: dict | None,
@@ -118,7 +122,8 @@ def sentence_statistics(records: Mapping, names: Sequence[str], m: int, clusters
                           for n in names},
                 "pooled": {n: pooled_design_effect(effects[n]) for n in names}}
     pd = (paired_differences(per_sentence, [ids[f] for f in folds], m, cluster_unit=clusters["clusters"],
-                             seed_counts=seeds or None, seed_sentence_counts=seed_sentences or None)
+                             seed_counts=seeds or None, seed_sentence_counts=seed_sentences or None,
+                             related=clusters.get("related"))
           if paired else None)
     return deff, pd
 

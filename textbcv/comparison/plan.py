@@ -5,7 +5,8 @@ says how far the pooled estimate errs, part by part. :func:`plan_report` turns i
 true gain the design calls with a given power at the report's decision threshold, the same with more
 splits on the same sentences (the test part's unshared share and the model noise fall as 1/m, its
 shared share — the sentences' own difficulty for both systems — does not), and, for a target gain, the
-smallest m that reaches it or the factor of more text needed (every part of the variance falls as 1/n).
+smallest m that reaches it or the factor of more text needed (every part of the variance falls as 1/n; for the
+related documents' part that is an assumption no run measures).
 
 Examples
 --------

@@ -783,15 +783,20 @@ def _basis_words(report: CompareReport, bases: set) -> str:
                         if c.difference is not None and c.difference.paired is not None)
         seeded = all(c.difference.paired.seeds for c in report.comparisons
                      if c.difference is not None and c.difference.paired is not None)
+        if any(c.difference is not None and c.difference.paired is not None
+               and c.difference.paired.var_related is not None for c in report.comparisons):
+            clusters += f" as clusters, with the covariance of {clusters} that share a rare name"
+        else:
+            clusters += " as clusters"
         if seeded:
             return ("Differences are paired: their posterior comes from both systems' counts on the same test "
-                    f"sentences ({clusters} as clusters), so what both get wrong together cancels, net of the seeds' "
+                    f"sentences ({clusters}), so what both get wrong together cancels, net of the seeds' "
                     "sentence-level randomness; it adds what the training seeds change (from the spread of each fold's "
                     "seeds, same training half, same test sentences) and what the training halves change (from the "
                     "folds' spread beyond both): three parts, each measured on its own, as a Student t with 2m − 1 "
                     "degrees of freedom.")
         return ("Differences are paired: their posterior comes from both systems' counts on the same test "
-                f"sentences ({clusters} as clusters), so what both get wrong together cancels; it adds the models' own "
+                f"sentences ({clusters}), so what both get wrong together cancels; it adds the models' own "
                 "noise (the training half, the seed: from the folds' spread beyond their test sentences), as a "
                 "Student t with 2m − 1 degrees of freedom. It speaks for models trained on this corpus.")
     return ("Differences are not paired (the folds have no per-sentence counts): the two systems' posteriors are "
