@@ -15,11 +15,16 @@ calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored c
 ``pooled+split``  ``pooled`` plus the spread of the per-fold ΔF1 beyond its test noise,
                   max(0, s²_folds − mean_f Var_cl(ΔF1_f)), divided by m (one training component per
                   split); the first candidate of the study;
-``paired``        textbcv's :class:`textbcv.stats.paired.PairedDifference` (model ``paired/2``): ``pooled`` plus
-                  the model noise M/(2m), M the folds' variance beyond their test noise from the pooled mean
-                  square of the m half-differences of a split's two folds and the m split means (2m − 1
-                  degrees of freedom), as a Student t with 2m − 1 degrees of freedom (its calls and coverage
-                  use the t).
+``paired``        textbcv's :class:`textbcv.stats.paired.PairedDifference` (model
+                  :data:`textbcv.defaults.PAIRED_POSTERIOR`): ``pooled`` plus the covariance of related clusters
+                  (those that share a rare name, :func:`textbcv.corpus.related.related_clusters`; model
+                  ``paired/3``, only on data sets with the study's ``related`` piece) plus the model noise
+                  M/(2m), M the folds' variance beyond their test noise (related clusters' covariance included)
+                  from the pooled mean square of the m half-differences of a split's two folds and the m split
+                  means (2m − 1 degrees of freedom), as a Student t with 2m − 1 degrees of freedom (its calls and
+                  coverage use the t).
+``paired-unrelated`` the same without related clusters (model ``paired/2``, textbcv's from 2026-11-26 to
+                  2026-11-27), on the same data sets; the older candidates below build on its test part.
 ``paired-train``  textbcv's posterior until 2026-11-26 (model ``paired/1``), now a candidate: ``pooled`` plus a
                   training sets' part (the half-differences' mean square beyond their test noise and half
                   the model noise; it does not fall with m) and the model noise from the split means alone
@@ -39,10 +44,6 @@ calls at P ≥ 0.95 with P = Φ(d̂/√V). The candidates (all from the stored c
                   same for every fold; the m half-differences and the m split means give M's likelihood, a
                   flat prior on √M its posterior (on a grid), and the posterior of Δ is the mixture of
                   N(d̂, var_test + M/(2m)) over it (no Monte Carlo; its median SD is the mixture's).
-``paired-related`` ``paired`` with the covariance of related clusters — those that share a rare name
-                  (:func:`textbcv.corpus.related.related_clusters`) — in its test part and in the folds' covariance
-                  the model noise is taken net of (``related=`` of :func:`~textbcv.stats.paired.
-                  paired_difference_from_moments`); only on data sets with the study's ``related`` piece.
 """
 
 from __future__ import annotations
