@@ -534,7 +534,8 @@ def render(result: dict) -> str:
     for r in result["pairs"]:
         q = r["sequential"]
         t, y = q["t-test"], q["bayes"]
-        L.append(f"| {r['pool']} | {r['pair']} | {r['R']} | {_rate(t['b_better'])} / {_rate(t['a_better'])} | "
+        L.append(f"| {r['pool']} | {r['pair']} | {r.get('R_present', r['R'])} | {_rate(t['b_better'])} / "
+                 f"{_rate(t['a_better'])} | "
                  f"{t['m_mean']:.2f} | {_rate(t['test_b_better'])} / {_rate(t['test_a_better'])} | "
                  f"{_rate(y['b_better'])} / {_rate(y['a_better'])} | {y['m_mean']:.2f} |")
     L += ["", "Power of the paired posterior (candidate `paired`) on the pairs with a truth: calls in the truth's "
