@@ -79,6 +79,11 @@ def _f1(c) -> np.ndarray:
     return rts.f1_of(c)
 
 
+TARGET_R_NULL = 450  # data sets per pool (the null pairs need no truth)
+TARGET_R_TRUTH = 400  # data sets with a truth per close pair
+DEFAULT_TARGET_R = 100  # the default pair's data sets (those of the real-text study)
+
+
 def _binom(k: int, n: int) -> dict:
     """Rate k/n with its Wilson 95% interval."""
     if n == 0:
@@ -374,7 +379,50 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                 if tr and pair != "null":
                     out["power"].append(_power(pool, pair, m, [cv[r]["pd"] for r in tr],
                                                np.array([truths[r][0] for r in tr])))
+    out["targets"] = targets(out)
     return out
+
+
+#: the issue's targets for textbcv's posterior (``paired``): SD/RMSE net within this band, the yardstick's coverage
+#: interval holding 95%, null calls at most 5% in each direction, observed power within 2 binomial SE of predicted
+SCALE_BAND = (0.85, 1.15)
+NULL_MAX = 0.05
+
+
+def targets(result: dict) -> list[dict]:
+    """Every target of the study for textbcv's posterior (candidate ``paired``), checked on ``result``'s rows: per
+    pool, pair and m, the value, the target, the data sets it rests on, whether it holds, and whether it holds on as
+    many data sets as the study asks (``R ≥`` :data:`TARGET_R_TRUTH` with a truth per close pair, the default pair
+    on its 100, :data:`TARGET_R_NULL` null data sets)."""
+    rows: list[dict] = []
+
+    def add(c: dict, target: str, value: str, holds: bool, n: int, need: int) -> None:
+        rows.append({"pool": c["pool"], "pair": c["pair"], "m": c["m"], "target": target, "value": value,
+                     "R": n, "R_needed": need, "holds": bool(holds), "enough": n >= need})
+
+    for c in result["calibration"]:
+        if c["candidate"] != "paired":
+            continue
+        if c["pair"] == "null":
+            for side in ("calls_b", "calls_a"):
+                x = c[side]
+                add(c, f"null calls {'B' if side == 'calls_b' else 'A'} better ≤ {100 * NULL_MAX:.0f}%", _rate(x),
+                    x["rate"] is not None and x["rate"] <= NULL_MAX, x["n"], TARGET_R_NULL)
+            continue
+        need = TARGET_R_TRUTH if c["pair"] != "default" else DEFAULT_TARGET_R
+        if "R_truth" not in c:
+            continue
+        v = c.get("sd_over_rmse_net")
+        add(c, f"SD/RMSE net in {SCALE_BAND[0]:.2f}–{SCALE_BAND[1]:.2f}", _ratio(c),
+            v is not None and SCALE_BAND[0] <= v <= SCALE_BAND[1], c["R_truth"], need)
+        x = c["coverage_196"]
+        add(c, "coverage of d̂ ± 1.96·√(SD² + SE_truth²): CI holds 95%", _rate(x),
+            x["lo"] is not None and x["lo"] <= 0.95 <= x["hi"], x["n"], need)
+    for x in result["power"]:
+        need = TARGET_R_TRUTH if x["pair"] != "default" else DEFAULT_TARGET_R
+        add(x, "observed calls within 2 SE of predicted power",
+            f"{_rate(x['observed'])} against {100 * x['predicted']:.1f}%", x["within_2se"], x["R"], need)
+    return rows
 
 
 def _sequential(pieces: list, a: str, b: str, pair: str, m_start: int = 3, m_max: int = 7) -> dict:
@@ -479,8 +527,6 @@ def _rate(x: dict) -> str:
     return "–" if x["rate"] is None else f"{100 * x['rate']:.1f}% [{100 * x['lo']:.1f}, {100 * x['hi']:.1f}]"
 
 
-TARGET_R_NULL = 450  # data sets per pool (the null pairs need no truth)
-TARGET_R_TRUTH = 400  # data sets with a truth per close pair
 
 
 def render(result: dict) -> str:
@@ -514,7 +560,24 @@ def render(result: dict) -> str:
          "sentences), and each truth is tested on its pool's other sentences. Given the pool, the data sets' "
          "outcomes are independent draws however much they overlap, so the rates' Wilson intervals hold with R as "
          "counted (the effective R is R); what the pool itself is — one sample of that kind of text — is common to "
-         "every data set, and no number of data sets measures it.", "",
+         "every data set, and no number of data sets measures it.", ""]
+    tg = result.get("targets", [])
+    if tg:
+        miss = [t for t in tg if not t["holds"]]
+        short = [t for t in tg if not t["enough"]]
+        L += ["The study's targets for textbcv's posterior (candidate `paired`), checked on these rows: "
+              f"{len(tg) - len(miss)} of {len(tg)} hold"
+              + (f"; {len(short)} rows rest on fewer data sets than the study asks (R needed beside)" if short else "")
+              + ". Null calls at most 5% in each direction; on every pair with a truth the median SD within "
+              f"{SCALE_BAND[0]:.2f}–{SCALE_BAND[1]:.2f} of the RMSE net of the truth's noise (bootstrap CI beside), the"
+              " coverage of d̂ ± 1.96·√(SD² + SE_truth²) with a binomial interval that holds 95%, and the observed "
+              "call rate within 2 binomial SE of the mean power the posteriors predict.", "",
+              "| pool | pair | m | target | value | R | R needed | holds |", "|---|---|---:|---|---|---:|---:|---|"]
+        for t in tg:
+            L.append(f"| {t['pool']} | {t['pair']} | {t['m']} | {t['target']} | {t['value']} | {t['R']} | "
+                     f"{t['R_needed']} | {'yes' if t['holds'] else '**no**'} |")
+        L.append("")
+    L += [
          "| pool | pair | R | true ΔF1 | fold ΔF1 SD (m = 3) | one-split bootstrap calls B / A | "
          "randomization calls B / A |", "|---|---|---:|---:|---:|---|---|"]
     for r in result["pairs"]:

@@ -280,6 +280,39 @@ def test_decision_rule_quotes_the_committed_null_pairs():
     assert defaults.false_calls(0.9) is None  # measured at 0.95 only
 
 
+def test_pairs_targets_are_checked_row_by_row():
+    # the summary checks each target of the study on textbcv's posterior's rows: hand-made rows on both sides of
+    # every limit, then the committed summary (every row of it checked, none invented)
+    summ = load("real_text_pairs_summary")
+
+    def rate(k, n):
+        return summ._binom(k, n)
+
+    cal = [
+        {"pool": "p", "pair": "null", "m": 3, "candidate": "paired", "calls_b": rate(22, 450),
+         "calls_a": rate(23, 450)},
+        {"pool": "p", "pair": "scheme", "m": 3, "candidate": "paired", "R_truth": 400, "sd_over_rmse_net": 0.84,
+         "sd_over_rmse_net_ci": [0.8, 0.9], "coverage_196": rate(380, 400)},
+        {"pool": "p", "pair": "scheme", "m": 7, "candidate": "paired", "R_truth": 399, "sd_over_rmse_net": 1.15,
+         "sd_over_rmse_net_ci": [1.0, 1.3], "coverage_196": rate(360, 399)},
+        {"pool": "p", "pair": "scheme", "m": 3, "candidate": "pooled", "R_truth": 400, "sd_over_rmse_net": 1.0,
+         "coverage_196": rate(380, 400)},
+    ]
+    power = [{"pool": "p", "pair": "default", "m": 3, "R": 100, "observed": rate(100, 100), "predicted": 0.999,
+              "within_2se": True}]
+    t = summ.targets({"calibration": cal, "power": power})
+    got = [(x["pair"], x["m"], x["target"].split()[0], x["holds"], x["enough"]) for x in t]
+    assert got == [("null", 3, "null", True, True),  # 22/450 = 4.9%
+                   ("null", 3, "null", False, True),  # 23/450 = 5.1%
+                   ("scheme", 3, "SD/RMSE", False, True), ("scheme", 3, "coverage", True, True),
+                   ("scheme", 7, "SD/RMSE", True, False), ("scheme", 7, "coverage", False, False),  # 90.2% [87, 93]
+                   ("default", 3, "observed", True, True)]
+    d = json.loads((SCRIPTS.parent / "docs" / "real_text_pairs.json").read_text(encoding="utf-8"))
+    assert d["targets"] == json.loads(json.dumps(summ.targets(d)))
+    paired = [c for c in d["calibration"] if c["candidate"] == "paired"]
+    assert len(d["targets"]) == sum(2 for c in paired if c["pair"] == "null" or "R_truth" in c) + len(d["power"])
+
+
 def test_decision_rule_quotes_the_committed_seed_null_pairs():
     # with several seeds on both sides the rule quotes the committed seed null study (the posterior with seeds, m = 3)
     # when it measured textbcv's present posterior model, and nothing when it measured another

@@ -788,8 +788,10 @@ def _test_shared(C: np.ndarray, m: int) -> float:
 
 
 def _correlation(v: PairedVariances) -> float:
-    denom = np.sqrt(v.pooled_a * v.pooled_b)
-    return float((v.pooled_a + v.pooled_b - v.pooled_delta) / (2 * denom)) if denom > 0 else float("nan")
+    prod = v.pooled_a * v.pooled_b  # (rounding can leave a zero variance a hair below 0: no correlation then)
+    if not prod > 0:
+        return float("nan")
+    return float((v.pooled_a + v.pooled_b - v.pooled_delta) / (2 * np.sqrt(prod)))
 
 
 def _seeded(v: PairedVariances, d: np.ndarray, seeds: SeedMoments, m: int, clusters: int, metric: str,
