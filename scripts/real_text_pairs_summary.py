@@ -378,7 +378,8 @@ def summarize(rows: dict[str, list[dict]], settings: dict, pairs: dict, pair_tex
                 tr = [r for r in every if r in truths and "pd" in cv[r]]
                 if tr and pair != "null":
                     out["power"].append(_power(pool, pair, m, [cv[r]["pd"] for r in tr],
-                                               np.array([truths[r][0] for r in tr])))
+                                               np.array([truths[r][0] for r in tr]),
+                                               np.array([truths[r][1] for r in tr])))
     out["targets"] = targets(out)
     return out
 
@@ -420,7 +421,7 @@ def targets(result: dict) -> list[dict]:
             x["lo"] is not None and x["lo"] <= 0.95 <= x["hi"], x["n"], need)
     for x in result["power"]:
         need = TARGET_R_TRUTH if x["pair"] != "default" else DEFAULT_TARGET_R
-        add(x, "observed calls within 2 SE of predicted power",
+        add(x, "observed calls within 2 SE of predicted power (at the truth net of its noise)",
             f"{_rate(x['observed'])} against {100 * x['predicted']:.1f}%", x["within_2se"], x["R"], need)
     return rows
 
@@ -468,19 +469,49 @@ def _sequential(pieces: list, a: str, b: str, pair: str, m_start: int = 3, m_max
 POWER_GRID = np.linspace(0.0, 0.03, 61)
 
 
-def _power(pool: str, pair: str, m: int, pds: list, truth: np.ndarray) -> dict:
+def true_gains(truth: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, float]:
+    """The data sets' true gains net of their truth's own noise, for a power prediction.
+
+    A measured truth is the true gain plus its own noise (variance ``noise``, from the re-runs): its spread over the
+    data sets is the true gains' spread plus that noise. Power is a curved function of the gain (convex below the
+    detectable gain, concave above), so its mean at the measured truths is biased (upward on the convex part, Jensen's
+    inequality). The gains are therefore moved toward their mean by √(1 − noise / spread²), the factor that leaves
+    them the spread the true gains have (moment matching, zero when the noise accounts for all of the spread).
+
+    Returns the gains and that factor.
+
+    Examples
+    --------
+    >>> g, k = true_gains(np.array([0.0, 0.02]), np.array([0.0001, 0.0001]))
+    >>> round(k, 3), [round(float(x), 4) for x in g]
+    (0.707, [0.0029, 0.0171])
+    """
+    mu = float(np.mean(truth))
+    spread = float(np.var(truth, ddof=1)) if len(truth) > 1 else 0.0
+    k = math.sqrt(max(0.0, 1.0 - float(np.mean(noise)) / spread)) if spread > 0 else 0.0
+    return mu + k * (truth - mu), k
+
+
+def _power(pool: str, pair: str, m: int, pds: list, truth: np.ndarray, noise: np.ndarray) -> dict:
     """Observed against predicted power of one pair at m: the share of data sets called in the truth's direction,
     and the mean over data sets of the power each one's posterior predicts (as ``textbcv plan`` does, the data set
-    taken as its own pilot) at that data set's true ΔF1; with the predicted curve over :data:`POWER_GRID`."""
+    taken as its own pilot) at that data set's true ΔF1 net of the truth's noise (:func:`true_gains`; the prediction
+    at the measured truth beside, as ``predicted_at_measured``); with the predicted curve over :data:`POWER_GRID`."""
     sign = np.sign(np.mean(truth)) or 1.0
     called = [(p.prob_better()["p_b_better"] if sign > 0 else p.prob_better()["p_a_better"]) >= THRESHOLD
               for p in pds]
-    pred = np.array([p.power(sign * t, THRESHOLD) for p, t in zip(pds, truth)])
+    gains, shrink = true_gains(sign * truth, noise)
+    pred = np.array([p.power(g, THRESHOLD) for p, g in zip(pds, gains)])
+    raw = np.array([p.power(sign * t, THRESHOLD) for p, t in zip(pds, truth)])
     k, n = int(np.sum(called)), len(pds)
-    mean_pred = float(pred.mean())
-    se = math.sqrt(max(mean_pred * (1 - mean_pred), 1e-12) / n)
+    mean_pred, mean_raw = float(pred.mean()), float(raw.mean())
+
+    def within(q: float) -> bool:
+        return abs(k / n - q) <= 2 * math.sqrt(max(q * (1 - q), 1e-12) / n)
+
     return {"pool": pool, "pair": pair, "m": m, "R": n, "true_delta": 100 * float(np.mean(sign * truth)),
-            "observed": _binom(k, n), "predicted": mean_pred, "within_2se": abs(k / n - mean_pred) <= 2 * se,
+            "observed": _binom(k, n), "predicted": mean_pred, "within_2se": within(mean_pred),
+            "truth_shrink": shrink, "predicted_at_measured": mean_raw, "within_2se_at_measured": within(mean_raw),
             "detectable_80_median": 100 * float(np.median([p.detectable(0.8, THRESHOLD) for p in pds])),
             "curve": [float(np.mean([p.power(d, THRESHOLD) for p in pds])) for d in POWER_GRID]}
 
@@ -578,12 +609,14 @@ def render(result: dict) -> str:
                      f"{t['R_needed']} | {'yes' if t['holds'] else '**no**'} |")
         L.append("")
     L += [
-         "| pool | pair | R | true ΔF1 | fold ΔF1 SD (m = 3) | one-split bootstrap calls B / A | "
-         "randomization calls B / A |", "|---|---|---:|---:|---:|---|---|"]
+         "| pool | pair | R | true ΔF1 | truth spread / noise | fold ΔF1 SD (m = 3) | one-split bootstrap calls "
+         "B / A | randomization calls B / A |", "|---|---|---:|---:|---:|---:|---|---|"]
     for r in result["pairs"]:
         t = r.get("truth")
         boot, rand = r["onesplit_p_bootstrap"], r["onesplit_p_randomization"]
+        spread = ("–" if not t or not t.get("delta_sd") else f"{t['delta_sd']:.2f} / {t['noise_sd']:.2f}")
         L.append(f"| {r['pool']} | {r['text']} | {r['R']} | {'–' if not t else format(t['delta_mean'], '+.2f')} | "
+                 f"{spread} | "
                  f"{r['m3']['fold_delta_sd']:.2f} | {_rate(boot['b_better'])} / {_rate(boot['a_better'])} | "
                  f"{_rate(rand['b_better'])} / {_rate(rand['a_better'])} |")
     L += ["", "A sequential run from m = 3 to m = 7 (`compare --sequential --m-max 7`) on the same data sets, under "
@@ -604,13 +637,22 @@ def render(result: dict) -> str:
     L += ["", "Power of the paired posterior (candidate `paired`) on the pairs with a truth: calls in the truth's "
           "direction at P ≥ 0.95, against the mean power each data set's own posterior predicts at its true ΔF1 "
           "(the data set as its own pilot, as `textbcv plan`), and the median gain detectable with 80% power. "
-          "The curves: [real_text_pairs_power.png](real_text_pairs_power.png).", "",
-          "| pool | pair | m | R | true ΔF1 | observed calls | predicted | within 2 SE | detectable (80%) |",
-          "|---|---|---:|---:|---:|---|---:|---|---:|"]
+          "A data set's measured truth is its true gain plus the truth's own noise, and on these pairs that noise "
+          "is most of the truths' spread over the data sets (the first table's columns \"truth spread / noise\"). "
+          "Power is curved in the gain, so its mean at the measured truths is "
+          "biased (upward where the curve is convex, below the detectable gain); \"predicted\" is therefore the "
+          "mean power at the truths net of their noise (moved toward their mean by the factor k = √(1 − noise² / "
+          "spread²) that leaves them the true gains' spread; 0 when the noise accounts for all of it), and the "
+          "prediction at the measured truths is beside it. The curves (the mean power at one gain, which is what "
+          "\"predicted\" is when k = 0): [real_text_pairs_power.png](real_text_pairs_power.png).", "",
+          "| pool | pair | m | R | true ΔF1 | observed calls | predicted | within 2 SE | k | at the measured truths "
+          "(within 2 SE) | detectable (80%) |",
+          "|---|---|---:|---:|---:|---|---:|---|---:|---|---:|"]
     for x in result["power"]:
         L.append(f"| {x['pool']} | {x['pair']} | {x['m']} | {x['R']} | {x['true_delta']:+.2f} | "
                  f"{_rate(x['observed'])} | {100 * x['predicted']:.1f}% | {'yes' if x['within_2se'] else 'no'} | "
-                 f"{x['detectable_80_median']:.2f} |")
+                 f"{x['truth_shrink']:.2f} | {100 * x['predicted_at_measured']:.1f}% "
+                 f"({'yes' if x['within_2se_at_measured'] else 'no'}) | {x['detectable_80_median']:.2f} |")
     L += ["", "Candidate variances of the pooled ΔF1 (module docstring of `scripts/real_text_pairs_summary.py`): "
           "median SD (a Student t's scale; a mixture's standard deviation), SD over the RMSE net of the truth's "
           "noise (with a 95% bootstrap interval over the data sets), SD of the standardised error (error over that "

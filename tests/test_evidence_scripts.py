@@ -313,6 +313,22 @@ def test_pairs_targets_are_checked_row_by_row():
     assert len(d["targets"]) == sum(2 for c in paired if c["pair"] == "null" or "R_truth" in c) + len(d["power"])
 
 
+def test_power_is_predicted_at_the_true_gains_net_of_the_truths_noise():
+    # a measured truth is the gain plus its own noise: the gains keep their mean and lose the noise's share of the
+    # spread (none left when the noise is all of it; unchanged without noise)
+    summ = load("real_text_pairs_summary")
+    rng = np.random.default_rng(3)
+    t = 0.002 + 0.003 * rng.standard_normal(400)
+    g, k = summ.true_gains(t, np.full(400, 0.002 ** 2))
+    assert np.mean(g) == pytest.approx(np.mean(t))
+    assert np.var(g, ddof=1) == pytest.approx(np.var(t, ddof=1) - 0.002 ** 2)
+    assert 0 < k < 1
+    g, k = summ.true_gains(t, np.full(400, 0.01 ** 2))
+    assert k == 0 and np.allclose(g, np.mean(t))
+    g, k = summ.true_gains(t, np.zeros(400))
+    assert k == 1 and np.allclose(g, t)
+
+
 def test_decision_rule_quotes_the_committed_seed_null_pairs():
     # with several seeds on both sides the rule quotes the committed seed null study (the posterior with seeds, m = 3)
     # when it measured textbcv's present posterior model, and nothing when it measured another
