@@ -577,7 +577,8 @@ def render(result: dict) -> str:
          f"candidate below (posterior model `{PAIRED_POSTERIOR}`)."
          + (" It counts the covariance of related clusters (documents, else sentences, that share a rare name), so "
             "its rows are of the data sets whose units have the study's `related` piece ("
-            + ("" if final else "so far ") + ", ".join(f"{p}: {n}" for p, n in with_related.items()) + "); `paired-unrelated`, the same posterior "
+            + ("" if final else "so far ") + ", ".join(f"{p}: {n}" for p, n in with_related.items())
+            + "); `paired-unrelated`, the same posterior "
             "without related clusters (model `paired/2`, textbcv's from 2026-11-26 to 2026-11-27), is on every "
             "data set. `paired/2` left the 18-point CoNLL-2003 pair's interval a quarter narrower than its error: a "
             "part of the error common to every fold, which related clusters carry (`scripts/pairs_decomposition.py`"
