@@ -487,8 +487,8 @@ def true_gains(truth: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, float]
     (0.707, [0.0029, 0.0171])
     """
     mu = float(np.mean(truth))
-    spread = float(np.var(truth, ddof=1)) if len(truth) > 1 else 0.0
-    k = math.sqrt(max(0.0, 1.0 - float(np.mean(noise)) / spread)) if spread > 0 else 0.0
+    spread2 = float(np.var(truth, ddof=1)) if len(truth) > 1 else 0.0
+    k = math.sqrt(max(0.0, 1.0 - float(np.mean(noise)) / spread2)) if spread2 > 0 else 0.0
     return mu + k * (truth - mu), k
 
 
