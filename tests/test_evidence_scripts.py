@@ -656,6 +656,7 @@ def test_seed_null_units_keep_what_their_posteriors_are_made_from():
 def test_seed_null_study_smoke_writes_units_resumes_and_summarizes(shared, tmp_path):
     """scripts/seed_null_study.py --smoke: one unit line per data set, with the seeds as a part of their own (both
     systems have two seeds); a second run finds every unit done and only re-summarises."""
+    shared("sighan2005_cws", "msr_test_gold.utf8")
     sn = load("seed_null_study")
     out = tmp_path / "out"
     assert sn.main(["--smoke", "--pools", "msr", "--out", str(out)]) == 0
@@ -690,6 +691,8 @@ def test_corpora_null_check_reads_the_committed_null_pairs(tmp_path):
 def test_corpora_null_study_smoke_resumes_and_summarizes(shared, tmp_path):
     """scripts/corpora_null_study.py --smoke: one unit line per repetition with each corpus's paired posterior; a
     second run resumes (nothing run again) and summarises; other settings in the same folder are refused."""
+    shared("conll2003_en", "eng.train")
+    shared("conll2002_es", "esp.train")
     cn = load("corpora_null_study")
     assert cn.main(["--smoke", "--out", str(tmp_path)]) == 0
     path = tmp_path / "corpora_null" / "units.jsonl"
