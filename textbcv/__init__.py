@@ -15,6 +15,7 @@ The whole workflow is here, without reaching into sub-packages:
   (a :class:`CompareResult`); :func:`evaluate` — the same from predictions
   made elsewhere on exported folds (:func:`export_folds`);
 - :func:`score` — chunk counts and P / R / F1 of seqeval-style tag lists;
+- :func:`calibrate` — the decision rule's false calls on your own corpus (null pairs);
 - :func:`run_components` — ρ1 and ρ2 of your own tagger from runs on
   independently drawn data sets (for the ``rho`` count factor).
 
@@ -52,6 +53,8 @@ _LAZY = {
     "run_components": "textbcv.comparison.components",
     "bundled_corpora": "textbcv.corpus.bundled",
     "plan": "textbcv.api",
+    "calibrate": "textbcv.calibration",
+    "Calibration": "textbcv.calibration",
 }
 
 __all__ = ["InputError", "__version__", *_LAZY]

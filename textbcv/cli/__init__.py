@@ -24,8 +24,8 @@ from textbcv.errors import InputError
 __all__ = ["main", "COMMANDS", "ArgumentParser", "option_name", "OPTION_NAMES"]
 
 #: Subcommand modules, in the order ``textbcv --help`` lists them.
-COMMANDS: tuple[str, ...] = ("stats", "split", "score", "test", "compare", "evaluate", "report", "plan", "components",
-                             "demo")
+COMMANDS: tuple[str, ...] = ("stats", "split", "score", "test", "compare", "evaluate", "report", "plan", "calibrate",
+                             "components", "demo")
 
 #: Python parameters whose option in a command is not ``--`` + the name with ``-`` for ``_`` (command → name → option).
 OPTION_NAMES: dict[str, dict[str, str]] = {"evaluate": {"systems": "--system"}}

@@ -1,0 +1,445 @@
+"""``textbcv.calibrate``: what the report's decision rule does on the user's own corpus and systems.
+
+A calibration draws R data sets from the corpus (whole documents, else sentences), and on each runs
+every system's *null pair* — the system against itself trained with another seed, on the same
+folds — answered exactly as :func:`textbcv.compare` answers. A null pair's true difference is 0, so
+the calls it gets are false calls: their rate is the decision rule's false-call rate on this kind of
+text, the posterior's SD against the null estimates' spread says whether the posterior is as wide as
+its error there. Every finished data set is one line of ``units.jsonl`` in the output folder, so an
+interrupted calibration resumes where it stopped (``resume=True``) and ``reps`` can grow later.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+from joblib import Parallel, delayed
+from tqdm.auto import tqdm
+
+from textbcv._io import append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
+from textbcv.api import compare
+from textbcv.calibration.draw import draw_data_set
+from textbcv.calibration.plot import draw_calibration
+from textbcv.calibration.summary import NullSummary, summarize_null
+from textbcv.corpus import Corpus, read_corpus
+from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
+from textbcv.errors import InputError
+from textbcv.tagging import parse_system
+
+__all__ = ["CalibrationSettings", "Calibration", "calibrate", "null_unit", "DETERMINISTIC", "PROXY_ALGORITHM"]
+
+#: crfsuite's algorithms that train the same model whatever the seed.
+DETERMINISTIC = ("lbfgs",)
+#: the stochastic algorithm a deterministic CRF's null pairs are trained with instead.
+PROXY_ALGORITHM = "ap"
+SETTINGS_FILE = "settings.json"
+UNITS_FILE = "units.jsonl"
+SUMMARY_FILE = "calibration.json"
+PLOT_FILE = "calibration.png"
+FORMAT = "textbcv-calibration/1"
+#: options passed on to compare (and recorded in the settings, so a resumed run trains the same way).
+TRAINING_OPTIONS = ("task", "algorithm", "max_iterations", "c1", "c2", "variant", "chunk_types", "untyped")
+
+
+@dataclass(frozen=True)
+class CalibrationSettings:
+    """What a calibration measures; a resumed calibration must have the same (``reps`` may grow).
+
+    Attributes
+    ----------
+    corpus : str
+        Digest of the corpus's sentences (:func:`textbcv.corpus.fingerprint.corpus_digest`).
+    sentences : int
+        Sentences in the corpus.
+    systems : tuple of str
+        The systems whose null pairs are run (names as ``compare`` takes them, without ``@SEED``).
+    seeds : tuple of int
+        The two training seeds of every null pair (A is trained with the first, B with the second).
+    reps, size, m, seed : int
+        Data sets, sentences per data set, splits, and the seed of the draws and splits.
+    threshold : float
+        The decision rule's threshold (a call is P(better) ≥ threshold).
+    options : dict
+        Training options given to ``compare`` (task, algorithm, ...).
+    proxy : bool
+        True when the systems train deterministically and ``options["algorithm"]`` is the stochastic proxy.
+    """
+
+    corpus: str
+    sentences: int
+    systems: tuple[str, ...]
+    seeds: tuple[int, int]
+    reps: int
+    size: int
+    m: int
+    seed: int
+    threshold: float
+    options: dict = field(default_factory=dict)
+    proxy: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready values.
+
+        Returns
+        -------
+        dict
+            Every attribute; tuples as lists.
+        """
+        d = asdict(self)
+        d["systems"], d["seeds"] = list(self.systems), list(self.seeds)
+        return d
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A calibration's answer: the settings and one :class:`NullSummary` per system.
+
+    ``to_dict()`` is the content of ``calibration.json``; :meth:`sentence` is the line a paper can quote.
+
+    Attributes
+    ----------
+    settings : CalibrationSettings
+        What was measured.
+    nulls : tuple of NullSummary
+        One per system, in the order given.
+    corpus_name : str
+        The corpus's file names, as the sentence names it.
+    """
+
+    settings: CalibrationSettings
+    nulls: tuple[NullSummary, ...]
+    corpus_name: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The calibration as JSON-ready values (fractions, unrounded).
+
+        Returns
+        -------
+        dict
+            ``format``, ``corpus_name``, ``settings``, ``nulls`` (one dict per system) and ``sentence``.
+        """
+        return {"format": FORMAT, "corpus_name": self.corpus_name, "settings": self.settings.to_dict(),
+                "nulls": [s.to_dict() for s in self.nulls], "sentence": self.sentence()}
+
+    def sentence(self) -> str:
+        """One sentence per system a paper can quote, with the setting it was measured under.
+
+        Returns
+        -------
+        str
+            The sentences, joined by spaces.
+        """
+        s = self.settings
+        out = []
+        for x in self.nulls:
+            how = (f"trained with {s.options['algorithm']} (the stochastic proxy of its deterministic lbfgs training)"
+                   if s.proxy else f"trained with {s.options.get('algorithm', 'its algorithm')}")
+            ratio = "" if x.sd_over_rms is None else (
+                f"; the posterior's median SD was {x.sd_over_rms:.2f} times the null estimates' RMS")
+            c = x.calls
+            rate = "no" if c.rate is None or c.lo is None or c.hi is None else (
+                f"{100 * c.rate:.1f}% [{100 * c.lo:.1f}, {100 * c.hi:.1f}] of the")
+            out.append(
+                f"On {x.calls.n} data sets of about {s.size} sentences drawn from {self.corpus_name or 'the corpus'}, "
+                f"{x.system} {how} with seeds {s.seeds[0]} and {s.seeds[1]} and compared with itself at m = {s.m} "
+                f"got a false call from textbcv's decision rule (P ≥ {s.threshold:g}) on {rate} data sets "
+                f"(seed {s.seeds[1]} called better on {x.calls_b.k}, seed {s.seeds[0]} on {x.calls_a.k}){ratio}.")
+        return " ".join(out)
+
+    def text(self) -> str:
+        """The short terminal summary: per system the calls, the SD ratio and the floored runs.
+
+        Returns
+        -------
+        str
+            The lines, then the sentence to quote, ending in a newline.
+        """
+        lines = []
+        for x in self.nulls:
+            lines += [f"{x.system} against itself (seeds {self.settings.seeds[0]} and {self.settings.seeds[1]}), "
+                      f"{x.calls.n} data sets:",
+                      f"  false calls, either way: {x.calls.words()}",
+                      f"  seed {self.settings.seeds[1]} called better: {x.calls_b.words()}; "
+                      f"seed {self.settings.seeds[0]}: {x.calls_a.words()}",
+                      f"  null ΔF1 RMS {100 * x.rms_estimate:.2f} points, median posterior SD "
+                      f"{100 * x.median_sd:.2f}" + ("" if x.sd_over_rms is None else f" ({x.sd_over_rms:.2f} × RMS)"),
+                      f"  model-noise part estimated at zero in {x.floored.words()}; calls there "
+                      f"{x.calls_floored.words()}, elsewhere {x.calls_other.words()}"]
+        return "\n".join(lines + ["", self.sentence()]) + "\n"
+
+
+def _training_options(options: dict, systems: Sequence[str]) -> tuple[dict, bool]:
+    """The options compare trains with, and whether the stochastic proxy replaced a deterministic algorithm."""
+    unknown = sorted(set(options) - set(TRAINING_OPTIONS))
+    if unknown:
+        raise InputError(f"unknown option {unknown[0]!r} (options: {', '.join(TRAINING_OPTIONS)})")
+    opts = {k: v for k, v in options.items() if v is not None}
+    proxy = opts.get("algorithm", "lbfgs") in DETERMINISTIC
+    if proxy:
+        opts["algorithm"] = PROXY_ALGORITHM
+    for name in systems:
+        if "@" in name and name.rpartition("@")[2].isdigit():
+            raise InputError(f"system {name!r}: give it without @SEED; calibrate trains every system with both seeds",
+                             param="systems")
+        parse_system(f"{name}@1", algorithm=opts["algorithm"])  # a bad name fails here, before any training
+    return opts, proxy
+
+
+def null_unit(corpus: Corpus, r: int, system: str, settings: CalibrationSettings) -> dict:
+    """One data set's null pair of ``system``: the f1 comparison of its two seeds, as ``compare`` answers it.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The data set (already drawn).
+    r : int
+        The data set's number.
+    system : str
+        The system, trained as ``system@seeds[0]`` (A) and ``system@seeds[1]`` (B).
+    settings : CalibrationSettings
+        m, the seed, the threshold and the training options.
+
+    Returns
+    -------
+    dict
+        ``system``, ``r``, ``sentences``, the ΔF1 (B − A) posterior's ``estimate``, ``sd``, ``df``, ``var_test``,
+        ``var_model``, ``var_related``, ``p_b_better`` and the rule's ``decision`` (fractions).
+    """
+    a, b = (f"{system}@{s}" for s in settings.seeds)
+    split_seed = int(np.random.default_rng([settings.seed, r, 1]).integers(2 ** 31))
+    res = compare(corpus, [a, b], m=settings.m, seed=split_seed, progress=False, threshold=settings.threshold,
+                  **settings.options)
+    report = res.to_dict()
+    c = next(x for x in report["comparisons"] if x["metric"] == "f1" and x["a"] == a and x["b"] == b)
+    d = c["difference"]
+    return {"system": system, "r": r, "sentences": len(corpus), "estimate": d["estimate"], "sd": d["sd"],
+            "df": d.get("df"), "var_test": d.get("var_test"), "var_model": d.get("var_model"),
+            "var_related": d.get("var_related"), "p_b_better": c["p_b_better"], "decision": c["decision"]}
+
+
+class _Folder:
+    """The calibration's output folder: its settings claim, its units, and the files it owns."""
+
+    def __init__(self, out: str | os.PathLike):
+        self.path = Path(out)
+        self.settings = self.path / SETTINGS_FILE
+        self.units = self.path / UNITS_FILE
+
+    def claim(self, settings: CalibrationSettings, resume: bool) -> dict:
+        """Create the folder or check it holds a calibration of these settings; the recorded output hashes."""
+        if self.path.exists() and not self.path.is_dir():
+            raise InputError("is a file, not a directory", file=str(self.path))
+        if self.settings.exists():
+            held = load_json(self.settings)
+            if not isinstance(held, dict) or held.get("format") != FORMAT:
+                raise InputError("not a textbcv calibration's settings file; choose another --out", str(self.settings))
+            if not resume:
+                raise InputError("holds a calibration already: add --resume to continue it, or choose another --out",
+                                 str(self.path))
+            mine, theirs = settings.to_dict(), dict(held.get("settings", {}))
+            for k in mine:
+                if k != "reps" and mine[k] != theirs.get(k):
+                    raise InputError(f"holds a calibration of other settings ({k}: {theirs.get(k)!r} there, "
+                                     f"{mine[k]!r} now); choose another --out", str(self.path))
+            return dict(held.get("written", {}))
+        if self.path.exists() and any(self.path.iterdir()):
+            raise InputError("is not empty and holds no textbcv calibration; choose a new or empty --out",
+                             str(self.path))
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.write_settings(settings, {})
+        return {}
+
+    def write_settings(self, settings: CalibrationSettings, written: dict) -> None:
+        with atomic_write(self.settings) as f:
+            f.write(dumps_json({"format": FORMAT, "settings": settings.to_dict(), "written": written}))
+
+    def done(self) -> dict[tuple[str, int], dict]:
+        """The finished units by (system, r); a torn last line (a killed run) is cut off."""
+        if not self.units.exists():
+            return {}
+        return {(u["system"], int(u["r"])): u for _, u in load_json_lines(self.units, torn="truncate")}
+
+    def check_owned(self, written: dict) -> None:
+        """Refuse to replace an output file changed (or put there) since textbcv wrote it."""
+        for name in (SUMMARY_FILE, PLOT_FILE):
+            p = self.path / name
+            if p.exists() and (not p.is_file() or written.get(name) != file_sha256(p)):
+                raise InputError("was not written by this calibration (or was changed since): it is not replaced; "
+                                 "move it away and run again", str(p))
+
+
+class _Progress:
+    """Finished data sets on stderr: a tqdm bar on a terminal, a plain line each otherwise, or nothing."""
+
+    def __init__(self, total: int, done: int, mode: str | None):
+        self.total, self.done, self.mode, self.todo = total, done, mode, total - done
+        self.start = time.monotonic()
+        self.bar = tqdm(total=total, initial=done, desc="data sets", unit="pair", disable=mode != "bar",
+                        dynamic_ncols=True)
+
+    def update(self, u: dict) -> None:
+        self.done += 1
+        if self.mode == "bar":
+            self.bar.update(1)
+        elif self.mode == "lines":
+            elapsed = time.monotonic() - self.start
+            ran = self.done - (self.total - self.todo)
+            left = elapsed / ran * (self.total - self.done)
+            print(f"textbcv: calibrate: {self.done}/{self.total} done ({u['system']}, data set {u['r']}): "
+                  f"ΔF1 {100 * u['estimate']:+.2f} points, {u['decision']}; {elapsed:.0f} s elapsed, "
+                  f"about {left:.0f} s left", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | None = None, m: int = 3,
+              seeds: Sequence[int] = (1, 2), seed: int = 0, threshold: float = 0.95,
+              out: str | os.PathLike | None = None, resume: bool = False, jobs: int = 1,
+              progress: bool | None = None, plot: bool = True, **options) -> Calibration:
+    """Measure the decision rule's false calls on this corpus: every system's null pair on ``reps`` data sets.
+
+    Parameters
+    ----------
+    corpus : path, list of paths, or Corpus
+        The corpus (read as ``compare`` reads it: ``format``, ``columns``, ``scheme``, ``encoding`` options).
+    systems : sequence of str
+        CRF systems as ``compare`` names them (``"iob2"``, ``"iobes+ner-rich"``), without ``@SEED``. A system
+        whose algorithm is deterministic (lbfgs, the default) has no seed to vary: its null pairs train the
+        stochastic ``ap`` as a proxy, and the answer says so.
+    reps : int
+        Data sets (R); default 200.
+    size : int, optional
+        Sentences per data set; default 1,000 or half the corpus, whichever is smaller.
+    m : int
+        Splits of every comparison; default 3.
+    seeds : pair of int
+        The two training seeds.
+    seed : int
+        Seed of the data sets' draws and of their splits.
+    threshold : float
+        The decision rule's threshold (default 0.95, as ``compare``).
+    out : path, optional
+        Output folder: ``units.jsonl`` (one line per finished data set and system), ``calibration.json``,
+        ``calibration.png``. Without it nothing is written and nothing can be resumed.
+    resume : bool
+        Continue the calibration in ``out`` (same settings; ``reps`` may be larger).
+    jobs : int
+        Data sets run at once (worker processes).
+    progress : bool, optional
+        Progress on stderr (default: a bar on a terminal, plain lines otherwise).
+    plot : bool
+        Draw ``calibration.png`` into ``out``.
+    **options
+        Reading options (``format``, ``columns``, ``scheme``, ``encoding``, ``label_names``) and training
+        options (``task``, ``algorithm``, ``max_iterations``, ``c1``, ``c2``, ``variant``, ``chunk_types``,
+        ``untyped``).
+
+    Returns
+    -------
+    Calibration
+
+    Raises
+    ------
+    InputError
+        For an impossible option or a bad corpus — before any training.
+
+    Examples
+    --------
+    >>> import textbcv
+    >>> cal = textbcv.calibrate(textbcv.bundled_corpora()["ner"], ["iob2"], reps=1, size=120,
+    ...                         max_iterations=2, progress=False)  # doctest: +SKIP
+    >>> cal.nulls[0].calls.n  # doctest: +SKIP
+    1
+    """
+    reading = {k: options.pop(k) for k in ("format", "columns", "scheme", "encoding", "label_names")
+               if k in options}
+    if isinstance(corpus, Corpus):
+        if any(v is not None for v in reading.values()):
+            raise InputError(f"{sorted(reading)[0]} applies when the corpus is read from files")
+        name = ", ".join(Path(f).name for f in corpus.files) if corpus.files else "the corpus"
+    else:
+        files = [os.fspath(corpus)] if isinstance(corpus, (str, os.PathLike)) else [os.fspath(f) for f in corpus]
+        name = ", ".join(Path(f).name for f in files)
+        corpus = read_corpus(files, format=reading.get("format"), columns=reading.get("columns"),
+                             scheme=reading.get("scheme"), encoding=reading.get("encoding") or "utf-8",
+                             label_names=reading.get("label_names"))
+    systems = list(dict.fromkeys(systems))
+    if not systems:
+        raise InputError("give at least one system", param="systems")
+    if len(seeds) != 2 or seeds[0] == seeds[1] or any(int(s) < 0 for s in seeds):
+        raise InputError(f"seeds must be two different non-negative integers, got {list(seeds)}", param="seeds")
+    if reps < 1:
+        raise InputError(f"reps must be at least 1, got {reps}", param="reps")
+    if m < 1:
+        raise InputError(f"m must be at least 1, got {m}", param="m")
+    if not 0.5 < threshold < 1:
+        raise InputError(f"threshold must be above 0.5 and below 1, got {threshold}", param="threshold")
+    if jobs < 1:
+        raise InputError(f"jobs must be at least 1, got {jobs}", param="jobs")
+    n = len(corpus)
+    size = min(1000, n // 2) if size is None else size
+    if not 8 * m <= size <= n:
+        raise InputError(f"size must be between {8 * m} (8 sentences per split) and the corpus's {n:,} sentences, "
+                         f"got {size}", param="size")
+    opts, proxy = _training_options(options, systems)
+    settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(systems),
+                                   (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy)
+    folder = _Folder(out) if out is not None else None
+    written: dict = {}
+    done: dict[tuple[str, int], dict] = {}
+    if folder is not None:
+        written = folder.claim(settings, resume)
+        folder.check_owned(written)
+        done = folder.done()
+        if resume:
+            folder.write_settings(settings, written)  # a larger reps is recorded
+    if proxy:
+        print(f"textbcv: calibrate: {', '.join(systems)} train with lbfgs, which gives the same model whatever the "
+              f"seed: the null pairs train {PROXY_ALGORITHM}, its stochastic variant, as a proxy (--algorithm "
+              f"chooses another)", file=sys.stderr)
+    documents = corpus.documents if corpus.n_documents > 1 else None
+    todo = [(r, s) for r in range(reps) for s in systems if (s, r) not in done]
+    mode = None if progress is False else ("bar" if progress is None and sys.stderr.isatty() else "lines")
+    bar = _Progress(reps * len(systems), reps * len(systems) - len(todo), mode)
+    subsets: dict[int, Corpus] = {}
+
+    def data_set(r: int) -> Corpus:
+        if r not in subsets:
+            subsets.clear()
+            subsets[r] = corpus.subset(draw_data_set(r, size, n, documents, seed).tolist())
+        return subsets[r]
+
+    tasks = (delayed(null_unit)(data_set(r), r, s, settings) for r, s in todo)
+    try:
+        results = (null_unit(data_set(r), r, s, settings) for r, s in todo) if jobs == 1 else \
+            Parallel(n_jobs=jobs, return_as="generator")(tasks)
+        for u in results:
+            done[(u["system"], u["r"])] = u
+            if folder is not None:
+                append_line(folder.units, dumps_json(u, indent=None))
+            bar.update(u)
+    finally:
+        bar.close()
+    units = [done[(s, r)] for s in systems for r in range(reps) if (s, r) in done]
+    result = Calibration(settings, tuple(summarize_null(s, [u for u in units if u["system"] == s]) for s in systems),
+                         name)
+    if folder is not None:
+        _write_outputs(folder, result, units, written, plot)
+    return result
+
+
+def _write_outputs(folder: _Folder, result: Calibration, units: list[dict], written: dict, plot: bool) -> None:
+    with atomic_write(folder.path / SUMMARY_FILE) as f:
+        f.write(dumps_json(result.to_dict()))
+    written = {**written, SUMMARY_FILE: file_sha256(folder.path / SUMMARY_FILE)}
+    if plot:
+        draw_calibration(result, units, folder.path / PLOT_FILE)
+        written[PLOT_FILE] = file_sha256(folder.path / PLOT_FILE)
+    folder.write_settings(result.settings, written)

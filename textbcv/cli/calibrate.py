@@ -1,0 +1,78 @@
+"""``textbcv calibrate CORPUS --systems NAME[,NAME...] --out DIR``: the decision rule's false calls on this corpus.
+
+Draws ``--reps`` data sets of ``--size`` sentences (whole documents) and answers every system's null
+pair — the system against itself with another training seed — as ``textbcv compare`` would; prints
+the calls each way with Wilson intervals and one sentence a paper can quote. Resumable with
+``--resume`` (``--reps`` may grow).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from textbcv import defaults
+from textbcv.cli.common import THRESHOLD_HELP, add_corpus_args, check_threshold, label_names_file
+from textbcv.cli.compare import csv_names
+
+__all__ = ["register", "run"]
+
+
+def register(sub) -> None:
+    """Add the ``calibrate`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+    """
+    p = sub.add_parser("calibrate", help="measure the decision rule's false calls on your corpus (null pairs)",
+                       description="Draw data sets from the corpus and compare every system with itself trained "
+                       "with another seed, as compare would: the calls made are false calls. Prints their rate each "
+                       "way with Wilson intervals and a sentence to quote; --resume continues a calibration.")
+    add_corpus_args(p)
+    p.add_argument("--task", choices=("ner", "cws"), default=None,
+                   help="ner or cws (default: cws for segmented text, else ner)")
+    p.add_argument("--systems", required=True, type=csv_names, metavar="NAME[,NAME...]",
+                   help="systems whose null pairs are run, as compare names them, without @SEED")
+    p.add_argument("--out", required=True, help="output folder (units.jsonl, calibration.json, calibration.png)")
+    p.add_argument("--reps", type=int, default=200, help="data sets (default 200)")
+    p.add_argument("--size", type=int, default=None,
+                   help="sentences per data set, whole documents (default 1000, or half a smaller corpus)")
+    p.add_argument("--m", type=int, default=3, help="splits of every comparison (default 3)")
+    p.add_argument("--seeds", type=lambda s: tuple(int(x) for x in csv_names(s)), default="1,2", metavar="S1,S2",
+                   help="the two training seeds of every null pair (default 1,2)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the data sets' draws and splits (default 0)")
+    p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
+    p.add_argument("--algorithm", choices=defaults.CRF_ALGORITHMS,
+                   help="crfsuite training algorithm (default: ap, the stochastic proxy of the deterministic lbfgs)")
+    p.add_argument("--max-iterations", type=int, help="CRF training iterations (default 100)")
+    p.add_argument("--jobs", type=int, default=1, help="data sets run at once (default 1)")
+    p.add_argument("--resume", action="store_true", help="continue the calibration in --out")
+    p.add_argument("--json", action="store_true", help="print calibration.json instead of the summary")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``textbcv calibrate`` on its parsed command line: calibrate, then print the summary.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line of :func:`register`'s parser.
+
+    Returns
+    -------
+    int
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead.
+    """
+    from textbcv._io import dumps_json
+    from textbcv.calibration import calibrate
+
+    check_threshold(args.threshold)
+    cal = calibrate(args.files, args.systems, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
+                    encoding=args.encoding, label_names=label_names_file(args.label_names), reps=args.reps,
+                    size=args.size, m=args.m, seeds=args.seeds, seed=args.seed, threshold=args.threshold,
+                    out=args.out, resume=args.resume, jobs=args.jobs, task=args.task, algorithm=args.algorithm,
+                    max_iterations=args.max_iterations)
+    print(dumps_json(cal.to_dict()) if args.json else cal.text(), end="")
+    return 0
