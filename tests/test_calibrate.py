@@ -12,6 +12,7 @@ from scipy import stats as sst
 
 import textbcv
 from textbcv.calibration.draw import draw_data_set
+from textbcv.calibration.moments import posterior_from_moments
 from textbcv.calibration.study import CalibrationSettings, null_unit
 from textbcv.calibration.summary import rate, summarize_null
 from textbcv.corpus import read_corpus
@@ -69,6 +70,20 @@ def test_a_null_unit_is_compares_own_answer(corpus):
     c = next(x for x in res.to_dict()["comparisons"] if x["metric"] == "f1")
     assert u["estimate"] == c["difference"]["estimate"] and u["sd"] == c["difference"]["sd"]
     assert u["p_b_better"] == c["p_b_better"] and u["decision"] == c["decision"]
+    again = posterior_from_moments(u["moments"], 3)  # the unit's moments give the same posterior, untrained
+    assert again.estimate == pytest.approx(u["estimate"], abs=1e-15) and again.sd == pytest.approx(u["sd"], rel=1e-9)
+    assert again.var_model == pytest.approx(u["var_model"], abs=1e-15)
+
+
+def test_moments_answer_segmentation_too():
+    """A segmented corpus (characters as tokens, sentences as clusters): the moments give compare's posterior."""
+    cws = read_corpus(str(textbcv.bundled_corpora()["cws"]))
+    settings = CalibrationSettings("x", len(cws), ("bmes",), (1, 2), 1, 150, 3, 0, 0.95,
+                                   {"algorithm": "ap", "max_iterations": 2}, True)
+    u = null_unit(cws.subset(list(range(150))), 0, "bmes", settings)
+    p = posterior_from_moments(u["moments"], 3)
+    assert u["moments"]["cluster_unit"] == "sentences"
+    assert (p.estimate, p.sd) == pytest.approx((u["estimate"], u["sd"]), rel=1e-9, abs=1e-15)
 
 
 def test_outputs_are_the_same_with_two_jobs(tmp_path):

@@ -25,10 +25,12 @@ from tqdm.auto import tqdm
 from textbcv._io import append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
 from textbcv.api import compare
 from textbcv.calibration.draw import draw_data_set
+from textbcv.calibration.moments import pair_moments
 from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.summary import NullSummary, summarize_null
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
+from textbcv.corpus.transform import prepare_corpus
 from textbcv.errors import InputError
 from textbcv.tagging import parse_system
 
@@ -209,7 +211,9 @@ def null_unit(corpus: Corpus, r: int, system: str, settings: CalibrationSettings
     -------
     dict
         ``system``, ``r``, ``sentences``, the ΔF1 (B − A) posterior's ``estimate``, ``sd``, ``df``, ``var_test``,
-        ``var_model``, ``var_related``, ``p_b_better`` and the rule's ``decision`` (fractions).
+        ``var_model``, ``var_related``, ``p_b_better`` and the rule's ``decision`` (fractions), and the
+        ``moments`` the posterior is made from (:func:`textbcv.calibration.moments.pair_moments`), so that a
+        later posterior model answers the unit again without training.
     """
     a, b = (f"{system}@{s}" for s in settings.seeds)
     split_seed = int(np.random.default_rng([settings.seed, r, 1]).integers(2 ** 31))
@@ -218,9 +222,11 @@ def null_unit(corpus: Corpus, r: int, system: str, settings: CalibrationSettings
     report = res.to_dict()
     c = next(x for x in report["comparisons"] if x["metric"] == "f1" and x["a"] == a and x["b"] == b)
     d = c["difference"]
+    moments = pair_moments(res.folds, res.splits, prepare_corpus(corpus, report["meta"]["task"]), a, b, settings.m)
     return {"system": system, "r": r, "sentences": len(corpus), "estimate": d["estimate"], "sd": d["sd"],
             "df": d.get("df"), "var_test": d.get("var_test"), "var_model": d.get("var_model"),
-            "var_related": d.get("var_related"), "p_b_better": c["p_b_better"], "decision": c["decision"]}
+            "var_related": d.get("var_related"), "p_b_better": c["p_b_better"], "decision": c["decision"],
+            "moments": moments}
 
 
 class _Folder:
