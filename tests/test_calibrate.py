@@ -151,3 +151,28 @@ def test_summary_counts_calls_and_floored_runs():
     assert s.floor_p == pytest.approx(sst.fisher_exact([[3, 0], [2, 5]]).pvalue)
     d = s.to_dict()
     assert all(0 <= d[k]["rate"] <= 1 for k in ("calls", "calls_a", "calls_b", "floored"))
+
+
+def test_a_folder_another_live_process_holds_is_refused(tmp_path):
+    from textbcv.calibration.study import LOCK_FILE
+
+    textbcv.calibrate(NER, ["iob2"], out=tmp_path / "cal", **{**FAST, "reps": 1})
+    assert not (tmp_path / "cal" / LOCK_FILE).exists()
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        (tmp_path / "cal" / LOCK_FILE).write_text(f"{holder.pid}\n", encoding="utf-8")
+        with pytest.raises(InputError, match=f"another process \\(pid {holder.pid}\\)"):
+            textbcv.calibrate(NER, ["iob2"], out=tmp_path / "cal", resume=True, **FAST)
+    finally:
+        holder.kill()
+        holder.wait()
+    cal = textbcv.calibrate(NER, ["iob2"], out=tmp_path / "cal", resume=True, **FAST)  # a dead holder's lock
+    assert cal.nulls[0].calls.n == 2 and not (tmp_path / "cal" / LOCK_FILE).exists()
+
+
+def test_load_calibration_needs_no_corpus(tmp_path):
+    from textbcv.calibration.study import load_calibration
+
+    cal = textbcv.calibrate(NER, ["iob2"], out=tmp_path / "cal", **FAST)
+    again, units = load_calibration(tmp_path / "cal")
+    assert again.to_dict() == cal.to_dict() and len(units) == 2

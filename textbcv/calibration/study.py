@@ -34,7 +34,8 @@ from textbcv.corpus.transform import prepare_corpus
 from textbcv.errors import InputError
 from textbcv.tagging import parse_system
 
-__all__ = ["CalibrationSettings", "Calibration", "calibrate", "null_unit", "DETERMINISTIC", "PROXY_ALGORITHM"]
+__all__ = ["CalibrationSettings", "Calibration", "calibrate", "load_calibration", "null_unit", "DETERMINISTIC",
+           "PROXY_ALGORITHM"]
 
 #: crfsuite's algorithms that train the same model whatever the seed.
 DETERMINISTIC = ("lbfgs",)
@@ -44,6 +45,7 @@ SETTINGS_FILE = "settings.json"
 UNITS_FILE = "units.jsonl"
 SUMMARY_FILE = "calibration.json"
 PLOT_FILE = "calibration.png"
+LOCK_FILE = "calibrate.lock"
 FORMAT = "textbcv-calibration/1"
 #: options passed on to compare (and recorded in the settings, so a resumed run trains the same way).
 TRAINING_OPTIONS = ("task", "algorithm", "max_iterations", "c1", "c2", "variant", "chunk_types", "untyped")
@@ -261,15 +263,40 @@ class _Folder:
         self.write_settings(settings, {})
         return {}
 
+    def lock(self) -> None:
+        """Hold the folder for this process; refuse one another live process holds (its pid is in the lock)."""
+        path = self.path / LOCK_FILE
+        for _ in range(2):
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                try:
+                    pid = int(path.read_text(encoding="utf-8").strip() or 0)
+                except (OSError, ValueError):
+                    pid = 0
+                if pid > 0 and _alive(pid):
+                    raise InputError(f"is being calibrated by another process (pid {pid}); wait for it to end",
+                                     str(self.path)) from None
+                path.unlink(missing_ok=True)  # left by a killed run
+                continue
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(f"{os.getpid()}\n")
+            return
+        raise InputError("cannot take the calibration's lock", str(path))
+
+    def unlock(self) -> None:
+        (self.path / LOCK_FILE).unlink(missing_ok=True)
+
     def write_settings(self, settings: CalibrationSettings, written: dict) -> None:
         with atomic_write(self.settings) as f:
             f.write(dumps_json({"format": FORMAT, "settings": settings.to_dict(), "written": written}))
 
-    def done(self) -> dict[tuple[str, int], dict]:
-        """The finished units by (system, r); a torn last line (a killed run) is cut off."""
+    def done(self, torn: str = "truncate") -> dict[tuple[str, int], dict]:
+        """The finished units by (system, r); a torn last line (a killed run) is cut off, or with ``torn="ignore"``
+        (a reader beside a running calibration) left out."""
         if not self.units.exists():
             return {}
-        return {(u["system"], int(u["r"])): u for _, u in load_json_lines(self.units, torn="truncate")}
+        return {(u["system"], int(u["r"])): u for _, u in load_json_lines(self.units, torn=torn)}
 
     def check_owned(self, written: dict) -> None:
         """Refuse to replace an output file changed (or put there) since textbcv wrote it."""
@@ -278,6 +305,16 @@ class _Folder:
             if p.exists() and (not p.is_file() or written.get(name) != file_sha256(p)):
                 raise InputError("was not written by this calibration (or was changed since): it is not replaced; "
                                  "move it away and run again", str(p))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return pid != os.getpid()
 
 
 class _Progress:
@@ -399,17 +436,29 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
                                    (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy)
     folder = _Folder(out) if out is not None else None
     written: dict = {}
-    done: dict[tuple[str, int], dict] = {}
     if folder is not None:
         written = folder.claim(settings, resume)
+        folder.lock()
+    try:
+        return _run(corpus, settings, systems, folder, written, name, jobs, progress, plot)
+    finally:
+        if folder is not None:
+            folder.unlock()
+
+
+def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], folder: "_Folder | None",
+         written: dict, name: str, jobs: int, progress: bool | None, plot: bool) -> Calibration:
+    """:func:`calibrate` once its options are checked and its folder (if any) is claimed and locked."""
+    done: dict[tuple[str, int], dict] = {}
+    if folder is not None:
         folder.check_owned(written)
         done = folder.done()
-        if resume:
-            folder.write_settings(settings, written)  # a larger reps is recorded
-    if proxy:
+        folder.write_settings(settings, written)  # a larger reps is recorded
+    if settings.proxy:
         print(f"textbcv: calibrate: {', '.join(systems)} train with lbfgs, which gives the same model whatever the "
               f"seed: the null pairs train {PROXY_ALGORITHM}, its stochastic variant, as a proxy (--algorithm "
               f"chooses another)", file=sys.stderr)
+    reps, size, seed, n = settings.reps, settings.size, settings.seed, len(corpus)
     documents = corpus.documents if corpus.n_documents > 1 else None
     todo = [(r, s) for r in range(reps) for s in systems if (s, r) not in done]
     mode = None if progress is False else ("bar" if progress is None and sys.stderr.isatty() else "lines")
@@ -439,6 +488,42 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     if folder is not None:
         _write_outputs(folder, result, units, written, plot)
     return result
+
+
+def load_calibration(out: str | os.PathLike, corpus_name: str = "") -> tuple[Calibration, list[dict]]:
+    """A calibration folder's answer from its settings and finished units, without the corpus or any training.
+
+    Parameters
+    ----------
+    out : path
+        A folder written by :func:`calibrate`.
+    corpus_name : str
+        How the sentence names the corpus (default: as the folder's ``calibration.json`` says, if any).
+
+    Returns
+    -------
+    (Calibration, list of dict)
+        The answer over the units finished so far (data sets below the settings' ``reps``), and those units.
+
+    Raises
+    ------
+    InputError
+        When ``out`` holds no calibration.
+    """
+    folder = _Folder(out)
+    if not folder.settings.is_file():
+        raise InputError("holds no textbcv calibration (no settings.json)", str(folder.path))
+    held = load_json(folder.settings)
+    if not isinstance(held, dict) or held.get("format") != FORMAT:
+        raise InputError("not a textbcv calibration's settings file", str(folder.settings))
+    d = dict(held["settings"])
+    settings = CalibrationSettings(**{**d, "systems": tuple(d["systems"]), "seeds": tuple(d["seeds"])})
+    if not corpus_name and (folder.path / SUMMARY_FILE).is_file():
+        corpus_name = str(load_json(folder.path / SUMMARY_FILE).get("corpus_name", ""))
+    done = folder.done(torn="ignore")
+    units = [done[(s, r)] for s in settings.systems for r in range(settings.reps) if (s, r) in done]
+    nulls = tuple(summarize_null(s, [u for u in units if u["system"] == s]) for s in settings.systems)
+    return Calibration(settings, nulls, corpus_name), units
 
 
 def _write_outputs(folder: _Folder, result: Calibration, units: list[dict], written: dict, plot: bool) -> None:

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Null pairs on every corpus through ``textbcv calibrate``: the decision rule's false calls, one row per corpus.
+
+Each corpus of :data:`CORPORA` is one ``textbcv.calibrate`` folder under ``docs/calibrate/NAME/`` (the same
+command a user runs on their own corpus; only the choice of corpora and settings lives here): the CRF of the
+task's scheme trained with the averaged perceptron (``ap``, the stochastic proxy of lbfgs) for 10 iterations,
+seeds 1 and 2, m = 3, data sets of whole documents where the corpus marks them. A run resumes every folder
+(only missing data sets are trained), adds ``--chunk`` data sets at a time to each corpus in turn so all grow
+together, and stops starting new ones after ``--until`` seconds. ``--summarize-only`` reads the folders (no
+corpus, no training) and writes ``docs/calibration_corpora.json`` and the RESULTS.md section "Null pairs on
+every corpus"; ``--smoke`` runs two tiny data sets of the bundled corpora into ``--out`` (tested in CI).
+
+Usage::
+
+    scripts/calibration_corpora.py --corpora conll2002_es,sighan2005_pku --until 3600
+    scripts/calibration_corpora.py --summarize-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import textbcv  # noqa: E402
+from textbcv.calibration.study import load_calibration  # noqa: E402
+
+from _results import ROOT, fmt_seconds, update_section, write_json  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "corpora"
+M = 3
+MAX_ITERATIONS = 10
+#: name -> files under ../shared/corpora, reading options, task, system, sentences per data set, label
+CORPORA: dict[str, dict] = {
+    "conll2003_en": {"files": ["conll2003_en/eng.train", "conll2003_en/eng.testa", "conll2003_en/eng.testb"],
+                     "read": {}, "task": None, "system": "iob2", "size": 1000,
+                     "label": "CoNLL-2003 English NER (news; documents)"},
+    "sighan2005_msr": {"files": ["sighan2005_cws/msr_test_gold.utf8"], "read": {}, "task": None, "system": "bmes",
+                       "size": 1000, "label": "SIGHAN 2005 MSR segmentation (sentences)"},
+    "conll2002_es": {"files": ["conll2002_es/esp.train"], "read": {"encoding": "latin-1", "columns": "token,pos,ner"},
+                     "task": None, "system": "iob2", "size": 1000,
+                     "label": "CoNLL-2002 Spanish NER (news; no document marks: sentences)"},
+    "sighan2005_pku": {"files": ["sighan2005_cws/pku_test_gold.utf8"], "read": {}, "task": None, "system": "bmes",
+                       "size": 1000, "label": "SIGHAN 2005 PKU segmentation (sentences)"},
+    "ud_chinese_gsd": {"files": ["ud_chinese_gsd/zh_gsd-ud-dev.conllu", "ud_chinese_gsd/zh_gsd-ud-test.conllu"],
+                       "read": {}, "task": "cws", "system": "bmes", "size": 500,
+                       "label": "UD Chinese GSD segmentation (dev + test; sentences)"},
+}
+SMOKE = {"bundled_ner": {"files": ["ner"], "read": {}, "task": None, "system": "iob2", "size": 120,
+                         "label": "bundled English NER"},
+         "bundled_cws": {"files": ["cws"], "read": {}, "task": None, "system": "bmes", "size": 120,
+                         "label": "bundled Chinese segmentation"}}
+
+
+def files_of(spec: dict, smoke: bool) -> list[str]:
+    """The corpus files of one entry (the bundled corpora with ``--smoke``)."""
+    if smoke:
+        return [str(textbcv.bundled_corpora()[f]) for f in spec["files"]]
+    missing = [f for f in spec["files"] if not (SHARED / f).exists()]
+    if missing:
+        raise SystemExit(f"calibration_corpora: {SHARED / missing[0]} not found (the study needs ../shared/corpora)")
+    return [str(SHARED / f) for f in spec["files"]]
+
+
+def run_corpus(name: str, spec: dict, out: Path, reps: int, max_iterations: int, smoke: bool) -> None:
+    """Resume (or start) one corpus's calibration up to ``reps`` data sets."""
+    folder = out / name
+    textbcv.calibrate(files_of(spec, smoke), [spec["system"]], reps=reps, size=spec["size"], m=M,
+                      max_iterations=max_iterations, task=spec["task"], out=folder, resume=folder.exists(),
+                      progress=False, **spec["read"])
+
+
+def row(name: str, spec: dict, out: Path) -> dict | None:
+    """One corpus's summary row from its folder (None when it has no finished data set)."""
+    folder = out / name
+    if not (folder / "settings.json").exists():
+        return None
+    cal, units = load_calibration(folder, spec["label"])
+    if not units:
+        return None
+    s = cal.nulls[0]
+    return {"corpus": name, "label": spec["label"], "system": s.system, "settings": cal.settings.to_dict(),
+            "summary": s.to_dict(), "sentence": cal.sentence()}
+
+
+def _pct(r: dict) -> str:
+    return "—" if r["rate"] is None else f"{100 * r['rate']:.1f}% [{100 * r['lo']:.1f}, {100 * r['hi']:.1f}]"
+
+
+def render(rows: list[dict], command: str) -> str:
+    """The RESULTS.md section."""
+    lines = ["## Null pairs on every corpus (`textbcv calibrate`)", "",
+             f"Produced by `{command}` (each row one `textbcv calibrate` folder under `docs/calibrate/`). A null "
+             "pair is the system against itself trained with seeds 1 and 2 (the averaged perceptron `ap`, the "
+             "stochastic proxy of lbfgs, for the iterations shown), compared at m = 3 exactly as `textbcv compare` "
+             "does; "
+             "every call of the decision rule (P ≥ 0.95) on it is false. Target: at most 5% each way (upper "
+             "Wilson bound at most 7.5% at R = 200). SD / RMS is the posterior's median SD over the null "
+             "estimates' RMS (about 1 when the posterior is as wide as its error). The last columns test whether "
+             "calls gather where the model-noise part was estimated at zero (Fisher's exact test).", "",
+             "| corpus | system | sentences per data set | R | seed 2 called better | seed 1 called better | "
+             "SD / RMS | model noise at 0 | calls there | calls elsewhere | p |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        s = r["summary"]
+        ratio = "—" if s["sd_over_rms"] is None else f"{s['sd_over_rms']:.2f}"
+        p = "—" if s["floor_p"] is None else f"{s['floor_p']:.2f}"
+        o = r["settings"]["options"]
+        system = f"{r['system']} ({o.get('algorithm')}, {o.get('max_iterations', 100)} iterations)"
+        lines.append(f"| {r['label']} | {system} | {r['settings']['size']:,} | {s['calls']['n']} | "
+                     f"{_pct(s['calls_b'])} | {_pct(s['calls_a'])} | {ratio} | {_pct(s['floored'])} | "
+                     f"{_pct(s['calls_floored'])} | {_pct(s['calls_other'])} | {p} |")
+    if not rows:
+        lines.append("| (no finished data set yet) | | | | | | | | | | |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpora", default=",".join(CORPORA), help="which corpora (default all)")
+    ap.add_argument("--reps", type=int, default=200, help="data sets per corpus (default 200)")
+    ap.add_argument("--chunk", type=int, default=10, help="data sets added to a corpus before the next (default 10)")
+    ap.add_argument("--out", default=str(ROOT / "docs"), help="folder of calibrate/ and calibration_corpora.json")
+    ap.add_argument("--results", default=None, help="RESULTS.md to update (default OUT/RESULTS.md)")
+    ap.add_argument("--until", type=float, default=None, help="stop starting new data sets after this many seconds")
+    ap.add_argument("--summarize-only", action="store_true")
+    ap.add_argument("--smoke", action="store_true", help="two tiny data sets of the bundled corpora")
+    args = ap.parse_args(argv)
+    table = SMOKE if args.smoke else CORPORA
+    names = list(table) if args.smoke else [c.strip() for c in args.corpora.split(",") if c.strip()]
+    if any(n not in table for n in names):
+        ap.error(f"--corpora: choose from {', '.join(table)}")
+    reps, iterations = (2, 2) if args.smoke else (args.reps, MAX_ITERATIONS)
+    out = Path(args.out)
+    units = out / "calibrate"
+    t0 = time.time()
+    if not args.summarize_only:
+        target = {n: 0 for n in names}
+        while any(target[n] < reps for n in names):
+            for n in names:
+                if target[n] >= reps:
+                    continue
+                if args.until is not None and time.time() - t0 > args.until:
+                    print(f"calibration_corpora: --until reached after {fmt_seconds(time.time() - t0)}",
+                          file=sys.stderr)
+                    target = {k: reps for k in names}
+                    break
+                target[n] = min(reps, target[n] + args.chunk)
+                t1 = time.time()
+                run_corpus(n, table[n], units, target[n], iterations, args.smoke)
+                print(f"calibration_corpora: {n} has {target[n]} data sets ({fmt_seconds(time.time() - t1)})",
+                      file=sys.stderr, flush=True)
+    rows = [r for n in table if (r := row(n, table[n], units)) is not None]
+    command = "scripts/calibration_corpora.py" + (" --smoke" if args.smoke else "")
+    write_json(out / "calibration_corpora.json", {"command": command, "rows": rows})
+    update_section(Path(args.results) if args.results else out / "RESULTS.md", "calibration-corpora",
+                   render(rows, command))
+    print(f"calibration_corpora: summary of {len(rows)} corpora written", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
