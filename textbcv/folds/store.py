@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -218,22 +218,6 @@ class FoldStore:
                     raise KeyError(f"fold ({system}, split {j}, direction {k}) is not finished")
                 out.append(rec["counts"]["overall"])
         return out
-
-
-def strip_run(records: Iterable[dict]) -> list[dict]:
-    """Records without their run-dependent ``run`` key (for comparing stores).
-
-    Parameters
-    ----------
-    records : iterable of dict
-        Fold records.
-
-    Returns
-    -------
-    list of dict
-        Shallow copies of the records without their ``run`` key.
-    """
-    return [{k: v for k, v in r.items() if k != "run"} for r in records]
 
 
 def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> dict[tuple[str, int, int], dict]:
