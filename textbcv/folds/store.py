@@ -244,7 +244,7 @@ def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> 
     Raises
     ------
     InputError
-        When a record has no ``modes`` (a run of an earlier textbcv version: its modes were not recorded).
+        When a record has no ``modes`` (an optional key of a fold record: docs/formats.md).
     """
     if mode == "strict":
         return dict(records)
@@ -252,7 +252,7 @@ def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> 
     out = {}
     for key, rec in records.items():
         if "modes" not in rec or "sentence_counts" not in rec:
-            raise InputError(f"fold {key}: no matching modes recorded (a run of an earlier textbcv version): only "
+            raise InputError(f"fold {key}: no matching modes recorded (the record has no \"modes\"): only "
                              "the strict mode can be reported", param="mode")
         per = np.rint(scale * sentence_mode_counts(rec["sentence_counts"], rec["modes"], mode)).astype(np.int64)
         tp, fp, fn = (int(x) for x in per.sum(axis=0))

@@ -164,7 +164,7 @@ class SplitSet:
         if n != self.n:
             raise InputError(f"made for {self.n} sentences, but the corpus has {n}: another corpus?", file=file)
         if self.fingerprints is None:
-            raise InputError("holds no sentence fingerprints (written by an older textbcv), so the corpus cannot be "
+            raise InputError("holds no sentence fingerprints (made without a corpus), so the corpus cannot be "
                              "checked against it; make it again with `textbcv split`", file=file)
         for i, (s, f) in enumerate(zip(corpus, self.fingerprints)):
             if fingerprint(s.tokens) != f:

@@ -69,11 +69,9 @@ def related_cross_products(fold_counts: Sequence[np.ndarray], fold_clusters: Seq
                            related: np.ndarray | Sequence[Sequence[int]]) -> np.ndarray:
     """Cross products of the count vectors of related clusters: what their covariance adds to ``S``.
 
-    Two clusters are related when their errors may move together although they are different documents
-    (they share a rare name: :func:`textbcv.corpus.related.related_clusters`). The variance of a sum over
-    clusters then holds, besides every cluster's own square (``S``), the cross products of related
-    clusters: ``Σ_(g,h) (X_g X_hᵀ + X_h X_gᵀ)`` over the related pairs. Pairs naming a cluster that no fold
-    tests add nothing.
+    ``Σ_(g,h) (X_g X_hᵀ + X_h X_gᵀ)`` over the related pairs (g, h) (clusters sharing a rare name:
+    :func:`textbcv.corpus.related.related_clusters`; docs/method.md §7, "Related documents"). Pairs naming a
+    cluster that no fold tests add nothing.
 
     Parameters
     ----------

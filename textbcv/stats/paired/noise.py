@@ -40,9 +40,8 @@ def fold_noise(d: np.ndarray, C: np.ndarray, m: int) -> float:
     """The moment estimate of M, the variance every fold's Δ has beyond ``C`` (the model noise: which half a
     model was trained on, its training seed), from 2m − 1 degrees of freedom; not floored.
 
-    Each split's half-difference of its two folds, (d₁ − d₂)/2, has variance M/2 plus its share of ``C``
-    (m degrees of freedom); the m split means, (d₁ + d₂)/2, spread about their mean with M/2 plus theirs
-    (m − 1). Their pooled mean square beyond ``C`` is M/2.
+    The pooled mean square of the m splits' half-differences and of the m split means, beyond ``C``, is M/2
+    (docs/method.md §7, "The difference, paired").
 
     Parameters
     ----------

@@ -14,13 +14,10 @@ __all__ = ["SeedMoments", "seed_moments", "seed_variance"]
 
 def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[np.ndarray] | np.ndarray,
                   metric: str = "f1") -> float | None:
-    """The variance of the pooled Δ over 2m folds that the training seeds alone bring.
+    """The variance of the pooled Δ over 2m folds that the training seeds alone bring, from each seed's fold totals.
 
-    ``seeds_a``, ``seeds_b``: per fold, an (S, 3) array of each seed's TP, FP, FN on that fold (S may differ
-    between systems and be 1). Within a fold the seeds share the training half and the test sentences, so the
-    sample variance of their scores is seed noise only; the fold's Δ averages S seeds of each system, so its
-    seed variance is v_A/S_A + v_B/S_B, and the mean of 2m folds has the mean of those over 2m. None when
-    neither system has two seeds on a fold.
+    Per fold, v_A/S_A + v_B/S_B with v the sample variance of a system's seeds' scores (they share the training half
+    and the test sentences); the pooled Δ has the mean of those over 2m, divided by 2m.
 
     Parameters
     ----------
@@ -58,8 +55,7 @@ def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[
 class SeedMoments:
     """What the training seeds add to a pair's Δ, measured from each seed's per-sentence counts on every fold.
 
-    Within a fold the seeds of a system share the training half and the test sentences, so the spread of their
-    counts is the seed's effect and nothing else. Seeds of A and of B are independent.
+    Seeds of A and of B are taken as independent.
 
     Attributes
     ----------
@@ -112,11 +108,7 @@ def seed_moments(seeds_a: Sequence[np.ndarray], seeds_b: Sequence[np.ndarray], f
 
     Notes
     -----
-    For system X with S seeds on fold f, linear weights w (delta method, at the totals summed over seeds), seed
-    s's counts x_gfs on cluster g and its fold totals X_fs: the fold's Δ moves with the seeds by
-    S·Var_s(w·X_fs) (the seeds' sum enters the counts), of which Σ_g S·Var_s(w·x_gfs) is sentence-level; the
-    pooled Δ sums these over folds with the weights of the pooled totals. Sample variances (ddof 1), so each is
-    unbiased for its part.
+    The moments are derived in docs/method.md §7, "Seeds as a part of their own".
     """
     F = len(fold_clusters)
     if len(seeds_a) < F or len(seeds_b) < F:
