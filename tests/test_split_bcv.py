@@ -114,8 +114,6 @@ def test_designs():
     rng = np.random.default_rng(0)
     h = designs.brhs(np.ones(100, int), 6, rng)
     assert len(h) == 6 and all(abs(x.sum() - 50) <= 5 for x in h)
-    h = designs.brlt(np.ones(100, int), 5, 60, rng)
-    assert len(h) == 5 and all(abs(x.sum() - 60) <= 5 for x in h)
 
 
 def test_sklearn_cross_validate_with_groups():

@@ -14,10 +14,14 @@ import pytest
 
 from textbcv.corpus import read_conll, read_segmented
 from textbcv.errors import InputError
-from textbcv.folds.store import strip_run
 from textbcv.schemes import encode
 from textbcv.tagging import FoldStore, LexiconTagger, System, make_payload, parse_system, run_folds
 from textbcv.tagging import features as features_module
+
+
+def strip_run(records):
+    """Fold records without their run-dependent ``run`` key, for comparing stores."""
+    return [{k: v for k, v in r.items() if k != "run"} for r in records]
 
 
 def halvings(n: int, m: int, seed: int = 0):

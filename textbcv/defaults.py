@@ -1,51 +1,19 @@
-"""The defaults of textbcv's splits and intervals, in one place, with the evidence behind them.
+"""The defaults of textbcv's splits and intervals, in one place, and the lines that quote their evidence.
 
-``textbcv split``, ``textbcv compare``, :func:`textbcv.split.make_splits`, the
-pipeline and :class:`textbcv.split.Mx2BCV` all take their defaults from here,
-so one change moves every entry point at once.
+``textbcv split``, ``textbcv compare``, :func:`textbcv.split.make_splits`, the pipeline and
+:class:`textbcv.split.Mx2BCV` take their defaults from here, so one change moves every entry point at once.
+When another option is used, :func:`option_notes` gives its measured bias (:data:`EVIDENCE`; the study figures
+come from ``textbcv/data/evidence.json``, which the studies write).
 
-* :data:`BALANCE` — the properties balanced between the halves of a split by
-  default: none. Balancing lemmas spreads rare words over both halves, which
-  makes every test half easier than new text: on the first 3,000 sentences of
-  CoNLL-2003 eng.train the label + lemma + length default of earlier versions
-  moved the mean F1 estimate by +0.44 points (13 standard errors) at m = 3
-  against random m×2 CV on the same seeds, where unbalanced BCV stayed within
-  1.3 standard errors (``docs/RESULTS.md``, variance study). The real-text
-  study (``scripts/real_text_study.py``, 100 CoNLL-2003 and 100 SIGHAN MSR data
-  sets) measures every option set against the F1 models reach on new
-  documents, and its rule chose no balancing: label balancing moved F1 by
-  +0.55 ± 0.18 points against random m×2 CV by document, and no balanced
-  option set had a smaller squared error than unbalanced BCV; its figures are
-  in :data:`EVIDENCE` and the user guide. Unbalanced BCV places documents
-  into its blocks without regard to their size (dealing them by size, as
-  versions before 2026-11-25 did, made test halves easier:
-  ``scripts/block_stratification.py``).
-* :data:`GROUP_BY` — ``"auto"``: documents are kept whole when the corpus
-  marks them (``-DOCSTART-``, CoNLL-U ``# newdoc``), sentences otherwise.
-  Names repeat within a news article: on CoNLL-2003 eng.train random halves
-  by sentence leave 8.9% of test tokens unseen in training against 11.5% by
-  document, and a tagger that memorises each word's most frequent tag scores
-  79.4 token F1 on sentence halves against 72.5 on document halves
-  (``scripts/unit_leakage.py``, 200 halvings each), so sentence-level splits
-  answer an easier question than "how well on new documents": in the
-  real-text study, random m×2 CV by sentence overstated a CRF's F1 on new
-  CoNLL-2003 documents by 10.6 ± 0.2 points, by document by at most 0.3 ± 0.3.
-* :data:`VARIANT` — ``"clustered"``: the counts of one average fold (the
-  ``averaged-counts`` factor 1/(2m), ρ1 = ρ2 = 1) divided by the design effect of
-  the folds' test halves, measured on their per-sentence counts with the
-  corpus's documents (else its sentences) as clusters
-  (:mod:`textbcv.stats.clustering`). Chunks of one sentence or document succeed
-  or fail together, which the count posteriors ignore: measured on the BCV folds
-  of a CRF in the real-text study, the F1 design effect is 3.8–5.4 on SIGHAN MSR
-  (1,000 sentences) and 5–63 by document on CoNLL-2003 (about 2,500 sentences). In the real-text
-  study ``clustered`` covers F1 on new text far more often than
-  ``averaged-counts`` (:func:`real_text_coverage` gives the current figures,
-  written by the study into ``textbcv/data/evidence.json``), and it is the shortest
-  interval that covered ≥ 93% on both pools (the study's rule). Without per-sentence counts
-  (a COUNTS.json) ``textbcv test`` falls back to ``adaptive`` and says so. In the
-  thesis's Example 6.1 (independent examples, design effect ≈ 1) it equals
-  ``averaged-counts``: F1 covered 95.5% / 99.8% (``docs/calibration.md``), 95.0%
-  in an independent re-implementation.
+* :data:`BALANCE` — the properties balanced between the halves of a split: none (balancing makes test halves
+  easier than new text).
+* :data:`GROUP_BY` — ``"auto"``: documents are kept whole when the corpus marks them (``-DOCSTART-``, CoNLL-U
+  ``# newdoc``), sentences otherwise.
+* :data:`VARIANT` — ``"clustered"``: the counts of one average fold divided by the design effect of the folds'
+  test halves (:mod:`textbcv.stats.clustering`). Without per-sentence counts (a COUNTS.json) ``textbcv test``
+  falls back to ``adaptive`` and says so.
+
+Why these, with the measured figures: docs/method.md §12, "The defaults and the evidence behind them".
 
 Examples
 --------
@@ -70,11 +38,10 @@ MATCHING_MODES = ("strict", "exact", "partial", "type")
 #: sequences and take a training seed).
 CRF_ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 
-#: The model of the paired ΔF1 posterior (:class:`textbcv.stats.paired.PairedDifference`): its studies' evidence
-#: carries it, and a figure measured on another model is not quoted. 3 (from 2026-11-27): new text, with the
-#: covariance of related clusters (documents, else sentences, that share a rare name: :mod:`textbcv.corpus.related`),
-#: and the models' own noise from the folds' spread (2m − 1 degrees of freedom); 2 (2026-11-26) had no related
-#: clusters; 1 (before 2026-11-26) also had a training-sets part.
+#: The model of the paired ΔF1 posterior (:class:`textbcv.stats.paired.PairedDifference`) that the studies'
+#: figures must name to be quoted, since a figure measured on another model does not describe this one: new text,
+#: with the covariance of related clusters (:mod:`textbcv.corpus.related`), and the models' own noise from the
+#: folds' spread (docs/method.md §7).
 PAIRED_POSTERIOR = "paired/3"
 
 BALANCE: tuple[str, ...] = ()
@@ -159,13 +126,9 @@ def real_text_shift(measure: str) -> str | None:
 def false_calls(threshold: float = 0.95, seeds: bool = False) -> str | None:
     """What the decision rule called on null pairs of real text, as the report's decision rule quotes it; or None.
 
-    From ``textbcv/data/evidence.json`` (``real_text_pairs_null``, written by ``scripts/real_text_pairs.py``): the
-    share of data sets in which the paired posterior of ΔF1 called B or A better at P ≥ 0.95 when both were the same
-    tagger trained with another seed (m = 3), per pool, with the one-split paired bootstrap's share beside it. With
-    ``seeds`` (both systems trained with several seeds per fold, the seeds a part of the posterior), the same from
-    ``seed_null`` (``scripts/seed_null_study.py``: K seeds against K other seeds). The studies measured the rule at
-    0.95 only: another ``threshold`` gives None, as does a study of another posterior model than
-    :data:`PAIRED_POSTERIOR`.
+    Read from ``textbcv/data/evidence.json``: ``real_text_pairs_null`` (``scripts/real_text_pairs.py``), or with
+    ``seeds`` ``seed_null`` (``scripts/seed_null_study.py``). Only figures measured at ``threshold`` on the posterior
+    model :data:`PAIRED_POSTERIOR` are quoted.
 
     Parameters
     ----------

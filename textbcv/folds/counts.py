@@ -25,77 +25,38 @@ __all__ = ["FoldCounts", "read_input", "read_counts_json", "read_folds_jsonl", "
            "check_report_counts"]
 
 
-# --- locating things in a JSON text, for error messages ---------------------------------
+_DECODER = json.JSONDecoder()
+_BLANK = re.compile(r"[ \t\n\r]*")  # JSON's whitespace
+
+
 def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos) + 1
 
 
-def _skip_string(text: str, i: int) -> int:
-    i += 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == '"':
-            return i + 1
-        i += 1
-    return i
+def _key(text: str, name: str) -> re.Match[str] | None:
+    """The first ``"name":`` of the JSON text (the key of a system in ``systems``)."""
+    return re.search(r'"' + re.escape(json.dumps(name)[1:-1]) + r'"\s*:', text)
+
+
+def _skip_blanks(text: str, i: int) -> int:
+    m = _BLANK.match(text, i)
+    return m.end() if m else i
 
 
 def _element_positions(text: str, start: int) -> list[int]:
-    """Start offsets of the elements of the JSON array whose '[' is at or after ``start``."""
-    i = text.find("[", start)
-    if i < 0:
+    """Start offsets of the elements of the JSON array that begins at ``start`` (after blanks), each element
+    skipped by the json module's own decoder; [] when no array begins there. Only for text that parsed."""
+    i = _skip_blanks(text, start)
+    if not text.startswith("[", i):
         return []
-    out, depth, i = [], 0, i + 1
-    expect = True
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            if depth == 0 and expect:
-                out.append(i)
-                expect = False
-            i = _skip_string(text, i)
-            continue
-        if ch in " \t\r\n":
-            i += 1
-            continue
-        if depth == 0 and ch == "]":
-            break
-        if depth == 0 and ch == ",":
-            expect = True
-        elif depth == 0 and expect:
-            out.append(i)
-            expect = False
-        if ch in "[{":
-            depth += 1
-        elif ch in "]}":
-            depth -= 1
-        i += 1
+    out = []
+    i = _skip_blanks(text, i + 1)
+    while i < len(text) and text[i] != "]":
+        out.append(i)
+        i = _skip_blanks(text, _DECODER.raw_decode(text, i)[1])
+        if text.startswith(",", i):
+            i = _skip_blanks(text, i + 1)
     return out
-
-
-def _system_line(text: str, name: str, fold: int | None = None) -> int | None:
-    m = re.search(r'"' + re.escape(json.dumps(name)[1:-1]) + r'"\s*:', text)
-    if not m:
-        return None
-    if fold is None:
-        return _line_of(text, m.start())
-    pos = _element_positions(text, m.end())
-    return _line_of(text, pos[fold]) if fold < len(pos) else _line_of(text, m.start())
-
-
-def _check_count(v: Any, what: str, file: str, line: int | None) -> int:
-    return json_count(v, what, file, line)
-
-
-def _read_text(path: str) -> str:
-    """The UTF-8 text of ``path`` (one loader for every file textbcv reads: textbcv._io)."""
-    return read_text(path, hint=JSON_HINT)
-
-
-def _loads(text: str, file: str, line: int | None = None) -> Any:
-    return loads_json(text, file, line)
 
 
 Counts = dict[str, int]
@@ -239,8 +200,8 @@ def _related(data: dict, clusters: list[list[Any]], unit: str, file: str, text: 
 
 def _counts_json(path: str) -> FoldCounts:
     file = str(path)
-    text = _read_text(path)
-    data = _loads(text, file)
+    text = read_text(path, hint=JSON_HINT)
+    data = loads_json(text, file)
     if not isinstance(data, dict):
         raise InputError('expected a JSON object {"m": M, "systems": {...}}', file, 1)
     for key in ("m", "systems"):
@@ -258,13 +219,13 @@ def _counts_json(path: str) -> FoldCounts:
         raise InputError(f"need at least 2 systems to compare, got {len(systems)}", file, sline)
     out, lines, raw = {}, {}, {}
     for name, folds in systems.items():
-        line = _system_line(text, name)
+        at = _key(text, name)
+        line = _line_of(text, at.start()) if at else None
         if not isinstance(folds, list):
             raise InputError(f"system {name!r}: expected a list of 2m = {2 * m} folds", file, line)
         if len(folds) != 2 * m:
             raise InputError(f"system {name!r}: expected 2m = {2 * m} folds for m = {m}, got {len(folds)}", file, line)
-        key_match = re.search(r'"' + re.escape(json.dumps(name)[1:-1]) + r'"\s*:', text)
-        pos = _element_positions(text, key_match.end()) if key_match else []
+        pos = _element_positions(text, at.end()) if at else []
         flines = [_line_of(text, pos[i]) if i < len(pos) else line for i in range(2 * m)]
         rows = []
         for i, f in enumerate(folds):
@@ -274,7 +235,7 @@ def _counts_json(path: str) -> FoldCounts:
             missing = [k for k in ("tp", "fp", "fn") if k not in f]
             if missing:
                 raise InputError(f"system {name!r}, fold {i}: missing key(s) {', '.join(missing)}", file, fline)
-            rows.append({k: _check_count(f[k], f"system {name!r}, fold {i}: "
+            rows.append({k: json_count(f[k], f"system {name!r}, fold {i}: "
                                                f"{k}", file, fline) for k in ("tp", "fp", "fn")})
         out[name], lines[name], raw[name] = rows, flines, folds
     extra = _sentence_parts(data, out, raw, lines, file, text)
@@ -314,7 +275,7 @@ def _tally(c: Any, where: str, file: str, no: int) -> Counts:
     missing = [k for k in ("tp", "fp", "fn") if k not in c]
     if missing:
         raise InputError(f"{where}: missing key(s) {', '.join(missing)}", file, no)
-    return {k: _check_count(c[k], f"{where}.{k}", file, no) for k in ("tp", "fp", "fn")}
+    return {k: json_count(c[k], f"{where}.{k}", file, no) for k in ("tp", "fp", "fn")}
 
 
 def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = False) -> FoldCounts:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -220,22 +220,6 @@ class FoldStore:
         return out
 
 
-def strip_run(records: Iterable[dict]) -> list[dict]:
-    """Records without their run-dependent ``run`` key (for comparing stores).
-
-    Parameters
-    ----------
-    records : iterable of dict
-        Fold records.
-
-    Returns
-    -------
-    list of dict
-        Shallow copies of the records without their ``run`` key.
-    """
-    return [{k: v for k, v in r.items() if k != "run"} for r in records]
-
-
 def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> dict[tuple[str, int, int], dict]:
     """Fold records as they score in matching ``mode`` (:mod:`textbcv.scoring.modes`): overall and per-sentence
     counts of the mode, from each record's ``modes``.
@@ -260,7 +244,7 @@ def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> 
     Raises
     ------
     InputError
-        When a record has no ``modes`` (a run of an earlier textbcv version: its modes were not recorded).
+        When a record has no ``modes`` (an optional key of a fold record: docs/formats.md).
     """
     if mode == "strict":
         return dict(records)
@@ -268,7 +252,7 @@ def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> 
     out = {}
     for key, rec in records.items():
         if "modes" not in rec or "sentence_counts" not in rec:
-            raise InputError(f"fold {key}: no matching modes recorded (a run of an earlier textbcv version): only "
+            raise InputError(f"fold {key}: no matching modes recorded (the record has no \"modes\"): only "
                              "the strict mode can be reported", param="mode")
         per = np.rint(scale * sentence_mode_counts(rec["sentence_counts"], rec["modes"], mode)).astype(np.int64)
         tp, fp, fn = (int(x) for x in per.sum(axis=0))

@@ -11,13 +11,13 @@ from textbcv.split.designs import METHODS
 from textbcv.split.make import make_splits, split_units
 from textbcv.split.manifest import SplitSet, load_splits
 from textbcv.split.nested import NestedSplits
-from textbcv.split.oa import hadamard_matrix, orthogonal_array, sylvester_oa
+from textbcv.split.oa import hadamard_matrix
 from textbcv.split.quality import chi2_per_df, overlap_matrix, split_quality
 
 __all__ = [
     "SplitSet", "NestedSplits", "split_units", "make_splits", "load_splits", "METHODS", "NestedBlocks",
-    "halves_from_blocks", "max_m", "n_blocks_for", "hadamard_matrix", "orthogonal_array", "sylvester_oa",
-    "chi2_per_df", "overlap_matrix", "split_quality", "Mx2BCV",
+    "halves_from_blocks", "max_m", "n_blocks_for", "hadamard_matrix", "chi2_per_df", "overlap_matrix", "split_quality",
+    "Mx2BCV",
 ]
 
 

@@ -15,11 +15,7 @@ The other designs return a list of boolean training-half masks over *items*
 (units or groups); validation = the complement.
 
 - :func:`random_mx2` — Dietterich's m×2 CV: m independent random halvings.
-- :func:`kfold` — K disjoint validation blocks.
-- :func:`oa_mx2` — non-nested m×2 BCV from the first m columns of the smallest OA(4k).
 - :func:`brhs` — regularized balanced repeated half-sampling (Algorithm 2.1), J even.
-- :func:`brlt` — regularized repeated learning–testing: n1 ≥ (J−1)n/J, or n1 = (J+1)n/(2J) with J odd
-  (Algorithm 2.2).
 """
 
 from __future__ import annotations
@@ -29,7 +25,7 @@ import scipy.sparse as sp
 
 from textbcv.errors import InputError
 from textbcv.split.balance import deal, objective
-from textbcv.split.balance.stacking import StackedCounts, as_csr
+from textbcv.split.balance.stacking import StackedCounts
 from textbcv.split.bcv import NestedBlocks, halves_from_blocks, max_m, n_blocks_for
 from textbcv.split.manifest import SplitSet
 from textbcv.split.nested import NestedSplits
@@ -37,11 +33,10 @@ from textbcv.split.oa import hadamard_matrix
 from textbcv.split.profiles import Items
 from textbcv.split.quality import max_chi2_per_df, split_quality
 
-__all__ = ["METHODS", "build", "balanced_blocks", "select_blocks", "near_equal_blocks", "random_mx2", "kfold", "oa_mx2",
-           "brhs", "brlt"]
+__all__ = ["METHODS", "build", "balanced_blocks", "select_blocks", "near_equal_blocks", "random_mx2", "brhs"]
 
 #: The designs :func:`build` makes: nested BCV (balanced, or the thesis's selection) and the comparison designs.
-METHODS = ("bcv", "bcv-select", "random", "brhs", "oa", "kfold")
+METHODS = ("bcv", "bcv-select", "random", "brhs")
 
 
 def build(items: Items, m: int, method: str = "bcv", seed: int = 0, *, weights: dict[str, float] | None = None,
@@ -57,9 +52,9 @@ def build(items: Items, m: int, method: str = "bcv", seed: int = 0, *, weights: 
         The items to place (:func:`textbcv.split.profiles.corpus_items` or ``items_of``), with the counts to
         balance (``counts``) and to report (``report``; None for no quality block).
     m : int
-        Number of splits (BRHS: J = 2m half-samples; k-fold: max(2, m) folds).
+        Number of splits (BRHS: J = 2m half-samples).
     method : str
-        One of :data:`METHODS`: ``"bcv"`` (default), ``"bcv-select"``, ``"random"``, ``"brhs"``, ``"oa"``, ``"kfold"``.
+        One of :data:`METHODS`: ``"bcv"`` (default), ``"bcv-select"``, ``"random"``, ``"brhs"``.
     seed : int
         Seed of every random step (default 0).
     weights : dict of str to float, optional
@@ -111,12 +106,8 @@ def build(items: Items, m: int, method: str = "bcv", seed: int = 0, *, weights: 
     kw = {"X": X, "W": W, "effort": effort} if X.shape[1] else {}
     if method == "random":
         masks = random_mx2(items.weight, m, rng)
-    elif method == "oa":
-        masks = oa_mx2(items.weight, m, rng, **kw)
     elif method == "brhs":
         masks = brhs(items.weight, 2 * m, rng, **kw)
-    elif method == "kfold":  # m folds
-        masks = kfold(items.weight, max(2, m), rng, **kw)
     else:
         raise InputError(f"unknown split method {method!r} (methods: {', '.join(METHODS)})")
     train = np.array(masks)[:, items.item]  # item masks → sentence masks
@@ -296,74 +287,6 @@ def random_mx2(weight: np.ndarray, m: int, rng: np.random.Generator) -> list[np.
     return out
 
 
-def kfold(weight: np.ndarray, K: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
-    """K-fold CV: training half of fold k = everything outside block k.
-
-    Parameters
-    ----------
-    weight : numpy.ndarray of int, shape (n_items,)
-        Sentences per item.
-    K : int
-        Number of folds (≥ 2).
-    rng : numpy.random.Generator
-        Source of the random placement.
-    **kw
-        ``X``, ``W``, ``effort``: balance the blocks as :func:`near_equal_blocks` does.
-
-    Returns
-    -------
-    list of numpy.ndarray of bool
-        K training masks over the items (``True`` outside block k).
-
-    Examples
-    --------
-    >>> [int(t.sum()) for t in kfold(np.ones(10, int), 5, np.random.default_rng(0))]
-    [8, 8, 8, 8, 8]
-    """
-    if K < 2:
-        raise InputError(f"K-fold needs K ≥ 2, got {K}")
-    blocks = near_equal_blocks(weight, K, rng, **kw)
-    return [blocks != k for k in range(K)]
-
-
-def oa_mx2(weight: np.ndarray, m: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
-    """Non-nested m×2 BCV: first m columns of the smallest OA(4k) with 4k − 1 ≥ m.
-
-    Parameters
-    ----------
-    weight : numpy.ndarray of int, shape (n_items,)
-        Sentences per item.
-    m : int
-        Number of splits.
-    rng : numpy.random.Generator
-        Source of the random placement.
-    **kw
-        ``X``, ``W``, ``effort``: balance the blocks as :func:`near_equal_blocks` does.
-
-    Returns
-    -------
-    list of numpy.ndarray of bool
-        m training masks over the items (blocks with +1 in columns 1..m of the normalised Hadamard matrix).
-
-    Raises
-    ------
-    InputError
-        When no Hadamard matrix of the order needed is available.
-
-    Examples
-    --------
-    >>> h = oa_mx2(np.ones(24, int), 9, np.random.default_rng(0))   # OA(12)
-    >>> len(h), {int(x.sum()) for x in h}
-    (9, {12})
-    """
-    N = 4
-    while N - 1 < m:
-        N += 4
-    A = hadamard_matrix(N)[:, 1 : m + 1]
-    blocks = near_equal_blocks(weight, N, rng, **kw)
-    return [A[blocks, i] == 1 for i in range(m)]
-
-
 def brhs(weight: np.ndarray, J: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
     """Regularized balanced repeated half-sampling, Algorithm 2.1 (n1 = n/2, J even): 2J − 2 blocks, J halves.
 
@@ -402,73 +325,3 @@ def brhs(weight: np.ndarray, J: int, rng: np.random.Generator, **kw) -> list[np.
     A = A[1:, keep]  # 2J − 2 blocks × J splits
     blocks = near_equal_blocks(weight, 2 * J - 2, rng, **kw)
     return [A[blocks, i] == 1 for i in range(J)]
-
-
-def brlt(weight: np.ndarray, J: int, n1: float, rng: np.random.Generator, **kw) -> list[np.ndarray]:
-    """Regularized repeated learning–testing with J splits and n1 training sentences.
-
-    Two constructions: n1 ≥ (J−1)n/J (J validation blocks of n − n1 sentences,
-    the rest always trains; n1 = (J−1)n/J is K-fold), and n1 = (J+1)n/(2J)
-    with J odd (Algorithm 2.2: 2J blocks from OA(2J+2), J + 1 of them train).
-
-    Parameters
-    ----------
-    weight : numpy.ndarray of int, shape (n_items,)
-        Sentences per item.
-    J : int
-        Number of splits (≥ 2).
-    n1 : float
-        Training sentences per split: ≥ (J−1)n/J, or within 1 of (J+1)n/(2J) for odd J.
-    rng : numpy.random.Generator
-        Source of the random placement.
-    **kw
-        ``X``, ``W``, ``effort``: balance the blocks on these counts.
-
-    Returns
-    -------
-    list of numpy.ndarray of bool
-        J training masks over the items.
-
-    Raises
-    ------
-    InputError
-        For J < 2, an n1 leaving no validation sentence, or an n1 without a regularized construction.
-
-    Examples
-    --------
-    >>> [int(t.sum()) for t in brlt(np.ones(20, int), 5, 12, np.random.default_rng(0))]
-    [12, 12, 12, 12, 12]
-    >>> [int(t.sum()) for t in brlt(np.ones(20, int), 4, 17, np.random.default_rng(0))]
-    [17, 17, 17, 17]
-    """
-    weight = np.asarray(weight, dtype=np.int64)
-    n = int(weight.sum())
-    if J < 2:
-        raise InputError(f"BRLT needs J ≥ 2 splits, got {J}")
-    if n1 >= (J - 1) * n / J:
-        nv = n - int(round(n1))
-        if nv < 1:
-            raise InputError(f"n1 = {n1} leaves no validation sentences")
-        B = J + (1 if nv * J < n else 0)
-        total = n
-        targets = np.full(B, 0)
-        targets[:J] = nv
-        if B > J:
-            targets[J] = total - nv * J
-        X, W = kw.get("X"), kw.get("W")
-        Xr = as_csr(X) if X is not None else sp.csr_matrix((len(weight), 0))
-        Wr = W if W is not None else np.zeros(0)
-        perm = rng.permutation(len(weight)) if Xr.shape[1] == 0 else np.arange(len(weight))
-        inv = np.empty_like(perm)
-        inv[perm] = np.arange(len(perm))
-        blocks = deal(Xr[perm], Wr, weight[perm], np.zeros(len(weight), dtype=np.int64), np.arange(B)[None, :],
-                      targets, rng, effort=kw.get("effort", 1.0))[inv]
-        return [blocks != j for j in range(J)]
-    if J % 2 == 1 and abs(n1 - (J + 1) * n / (2 * J)) <= 1:
-        A = hadamard_matrix(2 * J + 2)[1:, 1:]
-        keep = A[0] == 1  # the J columns whose first level is the minority one
-        A = A[1:, keep]  # 2J blocks × J splits, J + 1 "−" per column
-        blocks = near_equal_blocks(weight, 2 * J, rng, **kw)
-        return [A[blocks, i] == -1 for i in range(J)]
-    raise InputError(f"no regularized construction for J = {J}, n1 = {n1}, n = {n}: use n1 ≥ (J−1)n/J "
-                     f"(≥ {(J - 1) * n / J:g}) or, for odd J, n1 = (J+1)n/(2J) = {(J + 1) * n / (2 * J):g}")

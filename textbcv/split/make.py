@@ -118,13 +118,11 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
         Number of units (sentences).
     m : int
         Number of splits (2m folds).
-    method : {"bcv", "bcv-select", "random", "brhs", "oa", "kfold"}
+    method : {"bcv", "bcv-select", "random", "brhs"}
         ``bcv-select`` is the thesis's selection (§4.2): ``select`` random
         (unbalanced) nested BCV block sets, keeping the one with the smallest
         largest χ²/J over halves and measures.
-        ``brhs`` gives J = 2m half-samples (2m folds, one direction each);
-        ``kfold`` gives K = m folds (one direction each); ``oa`` is the
-        non-nested m×2 BCV on OA(4k).
+        ``brhs`` gives J = 2m half-samples (2m folds, one direction each).
     measures : dict of sparse (n, J), optional
         Category counts per unit to balance (empty or None: no balancing).
     groups : array, optional
@@ -171,7 +169,7 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
         The corpus to split.
     m : int
         Number of splits (default 3).
-    method : {"bcv", "bcv-select", "random", "brhs", "oa", "kfold"}
+    method : {"bcv", "bcv-select", "random", "brhs"}
         The design, as in :func:`split_units` (default ``"bcv"``).
     balance : sequence of {"label", "lemma", "length"}, or None / "none"
         Default :data:`textbcv.defaults.BALANCE` (none; see there why).

@@ -24,7 +24,7 @@ from textbcv.errors import InputError
 __all__ = ["SplitSet", "load_splits", "FORMAT", "ONE_WAY"]
 
 FORMAT = "textbcv-splits/1"
-ONE_WAY = ("brhs", "kfold")  # folds that are not 2-fold pairs
+ONE_WAY = ("brhs",)  # folds that are not 2-fold pairs
 _HEX16 = re.compile(r"[0-9a-f]{16}")
 
 
@@ -75,7 +75,7 @@ class SplitSet:
 
     @property
     def n_folds(self) -> int:
-        """Number of folds: 2 per split, 1 for one-way designs (:data:`ONE_WAY`: ``brhs``, ``kfold``)."""
+        """Number of folds: 2 per split, 1 for one-way designs (:data:`ONE_WAY`: ``brhs``)."""
         return len(self.splits) if self.method in ONE_WAY else 2 * len(self.splits)
 
     def folds(self) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
@@ -164,7 +164,7 @@ class SplitSet:
         if n != self.n:
             raise InputError(f"made for {self.n} sentences, but the corpus has {n}: another corpus?", file=file)
         if self.fingerprints is None:
-            raise InputError("holds no sentence fingerprints (written by an older textbcv), so the corpus cannot be "
+            raise InputError("holds no sentence fingerprints (made without a corpus), so the corpus cannot be "
                              "checked against it; make it again with `textbcv split`", file=file)
         for i, (s, f) in enumerate(zip(corpus, self.fingerprints)):
             if fingerprint(s.tokens) != f:

@@ -22,7 +22,7 @@ from scipy.linalg import hadamard
 
 from textbcv.errors import InputError
 
-__all__ = ["hadamard_matrix", "orthogonal_array", "sylvester_oa", "is_hadamard", "supported_orders"]
+__all__ = ["hadamard_matrix", "is_hadamard", "supported_orders"]
 
 
 def _prime_power(q: int) -> tuple[int, int] | None:
@@ -205,56 +205,6 @@ def hadamard_matrix(N: int) -> np.ndarray:
     H = H * H[0][None, :]  # first row +1
     H = H * H[:, :1]  # first column +1
     return H.copy()
-
-
-def orthogonal_array(N: int) -> np.ndarray:
-    """OA(N, 2^(N−1)): the normalised Hadamard matrix of order N without its all-ones column.
-
-    Parameters
-    ----------
-    N : int
-        The order of the Hadamard matrix (a multiple of 4 with a construction).
-
-    Returns
-    -------
-    numpy.ndarray of int, shape (N, N − 1)
-        Entries ±1; every column holds N/2 of each.
-
-    Examples
-    --------
-    >>> A = orthogonal_array(12)
-    >>> A.shape, set(A.sum(axis=0).tolist())
-    ((12, 11), {0})
-    """
-    return hadamard_matrix(N)[:, 1:]
-
-
-def sylvester_oa(N: int) -> np.ndarray:
-    """The nested Sylvester array OA(N), N a power of two ≥ 4.
-
-    Parameters
-    ----------
-    N : int
-        A power of two ≥ 4.
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (N, N − 1)
-        Columns 1..N−1 of Sylvester's Hadamard matrix H_N.
-
-    Raises
-    ------
-    InputError
-        When N is not a power of two ≥ 4.
-
-    Examples
-    --------
-    >>> bool((sylvester_oa(8)[:4, :3] == sylvester_oa(4)).all())
-    True
-    """
-    if N < 4 or N & (N - 1):
-        raise InputError(f"the number of blocks must be a power of two ≥ 4, got {N}")
-    return hadamard(N)[:, 1:].astype(np.int64)
 
 
 def supported_orders(up_to: int = 100) -> list[int]:

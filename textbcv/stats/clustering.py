@@ -1,22 +1,9 @@
 """Design effect of sentence and document clustering on the precision, recall and F1 of one test half.
 
-The count posteriors treat the chunks of a test half as independent draws. Real text is not like
-that: the chunks of one sentence, and still more of one document, succeed or fail together (a name
-repeated through a news story, a sports table full of entities). The variance of a test half's F1
-over *new* sentences or documents is then larger than the count posterior says, by the design
-effect (Kish 1965)
-
-    deff = Var_cluster / Var_counts,
-
-where Var_cluster is the linearised (delta-method) variance of the ratio estimator with the units
-(sentences, or documents when they are the sampling unit) as independent clusters, and Var_counts
-the variance of the count posterior at the same counts (c = 1). For a metric r = Σa / Σb over
-clusters g, Var_cluster = k/(k − 1) Σ_g (A_g − r B_g)² / (Σb)², k = number of clusters:
-precision a = TP, b = TP + FP; recall a = TP, b = TP + FN; F1 a = 2TP, b = 2TP + FP + FN.
-
-The ``clustered`` variant of :func:`textbcv.stats.compare.system_posteriors` divides the
-averaged-counts factor 1/(2m) by the design effect measured on the folds' own test halves
-(floored at 1, so it only ever widens).
+deff = Var_cluster / Var_counts: the linearised (delta-method) variance of the ratio with the units (documents,
+else sentences) as independent clusters, over the count posterior's variance at c = 1. The ``clustered`` variant
+of :func:`textbcv.stats.compare.system_posteriors` divides the averaged-counts factor 1/(2m) by it (floored at 1).
+Derivation and measured values: docs/method.md §5, "Clustered errors: the design effect".
 
 Imports only numpy (and this package).
 """

@@ -1,41 +1,10 @@
-"""Variance components of the m×2 CV estimate from repeated experiments (seed 003; METHOD.md §1).
+"""Variance components of the m×2 CV estimate from repeated experiments on independent data sets.
 
-Fold scores x_jk (split j = 1..m, fold k = 1, 2) of one m×2 BCV run share
-one variance and two covariances (Lemma 1 of Yang & Wang 2016):
-
-- σ² = Var(x_jk), the variance of one fold's score;
-- ω = Cov(x_j1, x_j2), between the two folds of one 2-fold pair (ρ1 = ω/σ²);
-- γ = Cov(x_jk, x_j'k'), j ≠ j', between folds of different pairs (ρ2 = γ/σ²);
-
-so the m×2 estimate μ̂ = mean of the 2m scores has
-Var(μ̂) = (σ² + ω + (2m − 2)γ) / (2m) = σ²(1 + ρ1 + (2m − 2)ρ2) / (2m).
-
-These are properties of the data distribution, not of one data set: they are
-estimated here from R runs on independently drawn data sets (an R × m × 2
-array), σ² as the mean of the 2m diagonal entries of the sample covariance
-(ddof = 1) of the 2m scores over the R runs, ω as the mean of its m
-within-pair entries and γ as the mean of its 2m(m − 1) across-pair entries.
-Then var_mx2 is exactly the sample variance of the R values of μ̂. Every
-figure carries a bootstrap interval over the R runs (scipy's BCa, seeded).
-
-The λ ratios compare a sample-variance estimator V̂ computed within one run
-to the measured Var(μ̂): λ = mean over runs of V̂ / var_mx2 (1 = unbiased,
-below 1 = intervals too narrow, above 1 = too wide). With S² the sample
-variance (ddof = 1) of the 2m scores of a run, x̄_j the mean of pair j:
-
-- ``lambda_independent``: V̂ = S²/(2m), all 2m folds taken as independent;
-- ``lambda_pairs``: V̂ = Σ_j (x̄_j − μ̂)² / (m(m − 1)), the m 2-fold
-  estimates taken as independent (the pairs of 5×2cv);
-- ``lambda_5x2cv``: V̂ = (1/m) Σ_j s_j² / (2m), s_j² = Σ_k (x_jk − x̄_j)²,
-  the within-pair variance of Dietterich's 5×2cv tests with every fold
-  taken as independent;
-- ``lambda_corrected``: V̂ = Ĉ_m² Var2 = (2m + 1)/(2m − 1) · (1/2m) Σ (x_jk − μ̂)²,
-  the corrected variance of textbcv's sequential t-test and ``adaptive``
-  count factor (eq. 5.12, 5.32; Ĉ_m is C_m at ρ1 = ρ2 = ½).
-
-``count_factor`` = σ²/(2m var_mx2) = 1/(1 + ρ1 + (2m − 2)ρ2) is the share of
-Var(μ̂) that σ² explains, and the factor c that the thesis's c_m
-(:func:`textbcv.stats.correlation.thesis_count_factor`) stands in for.
+From an (R, m, 2) array of fold scores, :func:`variance_components` estimates σ² (one fold's variance), ω
+(covariance of the two folds of a split), γ (covariance of folds of different splits), ρ1 = ω/σ², ρ2 = γ/σ²,
+Var(μ̂_m×2), the share of it σ² explains (``count_factor``, what the thesis's c_m stands in for) and the λ ratios
+of four within-run variance estimators to Var(μ̂), each with a bootstrap interval over the runs (scipy's BCa,
+seeded). The estimators and the λ ratios are defined in docs/variance.md; the model in docs/method.md §4.
 """
 
 from __future__ import annotations
@@ -92,8 +61,7 @@ class Estimate:
 class VarianceComponents:
     """σ², ω, γ, ρ1, ρ2, Var(μ̂_m×2), the share of σ² and the λ ratios, each with its interval.
 
-    ``mean`` is the average m×2 estimate over the R runs; the other fields
-    are described in :mod:`textbcv.stats.components`.
+    ``mean`` is the average m×2 estimate over the R runs; the estimators are defined in docs/variance.md.
 
     Attributes
     ----------
@@ -107,7 +75,8 @@ class VarianceComponents:
         μ̂ averaged over runs (in the scores' units), σ², ω, γ, Var(μ̂_m×2) (in their squares), and the ratios
         ρ1 = ω/σ², ρ2 = γ/σ² and σ²/(2m var_mx2).
     lambda_independent, lambda_pairs, lambda_5x2cv, lambda_corrected : Estimate
-        Mean within-run variance estimate over var_mx2, for each estimator V̂ of the module notes.
+        Mean within-run variance estimate over var_mx2 (1 = unbiased, below 1 = too narrow) for V̂ = S²/(2m), the
+        m split means' variance over m, Dietterich's within-split s² over 2m, and Ĉ_m²·Var2.
     percentile_fallback : tuple of str
         Quantities whose interval is the percentile interval of the resamples where they are defined.
     """

@@ -1,21 +1,10 @@
 """Is B better than A across several corpora? A hierarchical normal model over the runs' paired posteriors.
 
-Each corpus i gives the paired posterior of its difference (:class:`textbcv.stats.paired.PairedDifference`):
-an estimate y_i with its posterior SD s_i, taken as the likelihood y_i ~ N(θ_i, s_i²) (a Student t posterior
-enters as the normal with its 95% interval: :func:`textbcv.comparison.corpora.across_corpora`). The corpora's
-true differences scatter around an overall one: θ_i ~ N(μ, τ²). With a flat prior on μ and a half-Cauchy prior of
-scale ``tau_scale`` on τ (one F1 point by default: differences between taggers rarely vary by more from corpus to
-corpus), everything but τ is normal and integrates in closed form (Gelman et al., *Bayesian Data Analysis*, §5.4):
-
-- given τ: μ | τ, y ~ N(m_τ, v_τ) with weights w_i = 1/(s_i² + τ²), m_τ = Σ w_i y_i / Σ w_i, v_τ = 1/Σ w_i;
-- p(τ | y) ∝ p(τ) · v_τ^½ · Π_i (s_i² + τ²)^−½ · exp(−½ Σ_i (y_i − m_τ)² / (s_i² + τ²));
-- each corpus: θ_i | τ, y ~ N((1 − B_i) y_i + B_i m_τ, B_i τ² + B_i² v_τ), B_i = s_i²/(s_i² + τ²) its shrinkage;
-- a new corpus: θ_new | τ, y ~ N(m_τ, v_τ + τ²).
-
-τ is integrated on a fixed grid (deterministic quadrature: no Monte Carlo noise in a decision), so P(μ > 0),
-P(|μ| ≤ rope), the intervals (by root finding on the mixture's CDF) and each corpus's shrunken answer are exact
-up to the grid. Assumptions, stated in every output: the corpora are exchangeable, their differences normal
-around μ, and each run's posterior its likelihood.
+Each corpus gives an estimate y_i with posterior SD s_i (its :class:`textbcv.stats.paired.PairedDifference`); the
+corpora's true differences scatter around an overall one, θ_i ~ N(μ, τ²), with a flat prior on μ and a half-Cauchy
+prior of scale ``tau_scale`` on τ. μ and θ_i integrate in closed form given τ, and τ on a fixed grid, so every
+probability and interval is deterministic. The model and its assumptions (exchangeable corpora, normal differences,
+each run's posterior its likelihood): docs/method.md §7, "Across several corpora".
 
 Imports only numpy and scipy.
 

@@ -1,28 +1,10 @@
 """What one train/test split claims: paired bootstrap and approximate randomization over test sentences.
 
-Most papers compare two taggers on one test set, with a paired test over
-its sentences. These are the two the field uses, on corpus-level chunk F1
-recomputed from per-sentence counts:
-
-* the **paired bootstrap** (Koehn 2004) as sacrebleu computes it: draw the
-  test sentences with replacement R times, recompute both systems' F1 from
-  the summed counts of each resample, and compare the observed |ΔF1| with
-  the resampled |ΔF1| shifted to mean 0;
-* **approximate randomization** (Noreen 1989; Riezler & Maxwell 2005): in
-  each of R shuffles, swap the two systems' counts of every sentence with
-  probability 1/2 and recompute |ΔF1|; p = (c + 1) / (R + 1), c the
-  shuffles at least as extreme as the observed difference.
-
-Both hold the training set fixed: they measure how much ΔF1 could move if
-the *test sentences* were drawn again, not if the models were trained on
-other text. An m×2 design measures both; these tests answer a smaller
-question, and on one split they can be far more confident than the m×2
-answer.
-
-Inputs are per-sentence counts of the two systems on the same sentences,
-in the same order: (n, 3) arrays of (tp, fp, fn). Everything is
-vectorised and chunked (tens of MB at most); a seed gives the same
-result on every machine.
+The two paired tests the field uses on one test set, on corpus-level chunk F1 recomputed from per-sentence
+counts: the paired bootstrap (Koehn 2004, as sacrebleu computes it) and approximate randomization (Noreen 1989;
+Riezler & Maxwell 2005). Both hold the training set fixed, so they measure how ΔF1 moves with the test sentences
+only (docs/method.md §10). Inputs: both systems' (n, 3) arrays of (tp, fp, fn) on the same sentences, in the same
+order; a seed gives the same result on every machine.
 
 Examples
 --------

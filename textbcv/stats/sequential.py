@@ -23,7 +23,7 @@ from scipy import stats
 
 from .correlation import C_hat, f_hat
 
-__all__ = ["SequentialTTest", "SequentialState", "SequentialPair", "sequential_t_test", "sequential_pair",
+__all__ = ["SequentialTTest", "SequentialState", "SequentialPair", "sequential_t_test",
            "sequential_pairs", "stop_reason", "look_threshold", "STOP_RULES", "var2", "Q_CHOICES"]
 
 #: ``"alpha/2"``: t quantile at upper α/2 as printed (eq. 5.40); ``"alpha"``: the one-sided textbook choice.
@@ -293,55 +293,13 @@ def sequential_t_test(differences: np.ndarray | Sequence[Sequence[float]], alpha
     return out
 
 
-#: ``t_test`` of :func:`sequential_pair` when one direction rejected equality
+#: ``t_test`` of a :class:`SequentialPair` when one direction rejected equality
 REJECTS = "rejects equality"
-
-
-def sequential_pair(differences: np.ndarray | Sequence[Sequence[float]], alpha: float = 0.05, m_start: int = 3,
-                    M: int | None = None) -> dict:
-    """Algorithm 5.1 in both directions on the per-fold differences B − A of one pair (shape (m, 2)).
-
-    H1 "B better" is tested on the differences and H1 "A better" on their
-    negatives, each fed split by split until it stops (M defaults to m;
-    ``m_start`` is capped at m). ``t_test`` is "rejects equality" or "does not
-    reject equality", and ``ahead`` the side ("A" or "B") the mean difference
-    favours when it rejects, else None — the t-test's own result at α, kept
-    apart from the report's one decision rule (the Bayes test's
-    ``decision``); ``estimate`` is μ̂_m×2 over all m splits and ``ci`` the
-    interval (eq. 5.36) where the "B better" test stopped — the entries of
-    ``sequential`` in a compare report (:class:`SequentialPair` without the names).
-
-    Parameters
-    ----------
-    differences : array_like, shape (m, 2)
-        Per-fold differences B − A, one row per split.
-    alpha : float
-        Significance level of each direction (default 0.05).
-    m_start : int
-        First m at which a direction may reject (default 3).
-    M : int, optional
-        Last m (default m).
-
-    Returns
-    -------
-    dict
-        ``{"b_better", "a_better"}`` (state dicts), ``t_test``, ``ahead``, ``estimate`` and ``ci``.
-
-    Examples
-    --------
-    >>> r = sequential_pair([[0.02, 0.03], [0.025, 0.02], [0.03, 0.028]])
-    >>> r["t_test"], r["ahead"], round(r["estimate"], 4), r["b_better"]["m"]
-    ('rejects equality', 'B', 0.0255, 3)
-    """
-    out = SequentialPair.of("A", "B", differences, alpha=alpha, m_start=m_start, M=M).to_dict()
-    for k in ("a", "b", "metric"):
-        del out[k]
-    return out
 
 
 @dataclass(frozen=True)
 class SequentialPair:
-    """The sequential t-test of one pair in both directions (:func:`sequential_pair`), with the pair's names.
+    """The sequential t-test of one pair in both directions, with the pair's names.
 
     Attributes
     ----------

@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 from tqdm.auto import tqdm
 
+from textbcv.corpus.conlleval import write_conlleval
 from textbcv.corpus.model import Chunk, Sentence
-from textbcv.corpus.writers import write_conlleval
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import fold_file_stem
