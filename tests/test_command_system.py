@@ -1,0 +1,125 @@
+"""Command systems, one task at a time: files written, the command run, its predictions read as evaluate reads them."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+
+import textbcv
+from textbcv.corpus import read_corpus
+from textbcv.errors import InputError
+from textbcv.schemes import encode
+from textbcv.tagging.command import CommandSpec, device_slot, run_command_task, task_folder, write_fold_files
+
+MEMORISER = Path(__file__).resolve().parent / "data" / "memoriser.py"
+COMMAND = f"{sys.executable} {MEMORISER} --train {{train}} --test {{test}} --out {{pred}} --seed {{seed}}"
+
+
+@pytest.fixture(scope="module")
+def halves():
+    c = read_corpus(str(textbcv.bundled_corpora()["ner"]))
+    train, test = c.sentences[:120], c.sentences[120:180]
+    return train, [encode(s.chunks, len(s), "iob2") for s in train], test
+
+
+def _memorised(train, tags, test) -> list[list[str]]:
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for s, t in zip(train, tags):
+        for tok, tag in zip(s.tokens, t):
+            counts[tok][tag] += 1
+    return [[counts[t].most_common(1)[0][0] if t in counts else "O" for t in s.tokens] for s in test]
+
+
+def _task(tmp_path, halves, spec=None, seed=0, fmt="conll"):
+    train, tags, test = halves
+    spec = spec or CommandSpec(COMMAND + ("" if fmt == "conll" else " --format jsonl"), format=fmt)
+    fold = tmp_path / "memo" / "fold-0-0"
+    write_fold_files(fold, train, tags, test, fmt)
+    task = task_folder(tmp_path, "memo", 0, 0, seed)
+    return run_command_task(spec, "memo", fold, task, test, 0, 0, seed), task
+
+
+@pytest.mark.parametrize("fmt", ["conll", "jsonl"])
+def test_a_task_gives_the_commands_predictions(tmp_path, halves, fmt):
+    tags, task = _task(tmp_path, halves, fmt=fmt)
+    assert tags == _memorised(*halves)
+    assert sorted(p.name for p in task.iterdir()) == ["done.json", "pred.conll", "stderr.log", "stdout.log"]
+
+
+def test_a_finished_task_is_not_run_again(tmp_path, halves):
+    first, task = _task(tmp_path, halves, seed=1)
+    marker = tmp_path / "runs"
+    spec = CommandSpec(f"echo run >> {marker}; " + COMMAND)
+    again, _ = _task(tmp_path, halves, spec=spec, seed=1)
+    assert again == first and not marker.exists()
+
+
+def test_seeds_reach_the_command(tmp_path, halves):
+    one, _ = _task(tmp_path, halves, seed=1)
+    two, _ = _task(tmp_path, halves, seed=2)
+    assert one != two  # the memoriser tags unknown tokens by its seed
+
+
+def test_a_failing_command_is_one_line_with_its_stderr(tmp_path, halves, monkeypatch):
+    monkeypatch.setenv("TAGGER_FAIL", "fold-0-0")
+    with pytest.raises(InputError) as e:
+        _task(tmp_path, halves)
+    msg = str(e.value)
+    assert "\n" not in msg and "fold 0,0, seed 0" in msg and "status 3" in msg and "RuntimeError: cannot tag" in msg
+    task = task_folder(tmp_path, "memo", 0, 0, 0)
+    assert "RuntimeError" in (task / "stderr.log").read_text() and not (task / "done.json").exists()
+    monkeypatch.delenv("TAGGER_FAIL")  # the user fixes the script: the same task now runs
+    tags, _ = _task(tmp_path, halves)
+    assert tags == _memorised(*halves)
+
+
+def test_a_hanging_command_is_stopped_with_everything_it_started(tmp_path, halves):
+    pidfile = tmp_path / "child.pid"
+    spec = CommandSpec(f"sleep 60 & echo $! > {pidfile}; wait; " + COMMAND, timeout=1)
+    t0 = time.monotonic()
+    with pytest.raises(InputError, match="ran past --task-timeout 1 s"):
+        _task(tmp_path, halves, spec=spec)
+    assert time.monotonic() - t0 < 20
+    pid = int(pidfile.read_text())
+    time.sleep(0.2)
+    assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]
+
+
+def test_malformed_predictions_name_the_file_and_line(tmp_path, halves, monkeypatch):
+    monkeypatch.setenv("TAGGER_GARBAGE", "1")
+    with pytest.raises(InputError) as e:
+        _task(tmp_path, halves)
+    assert e.value.file.endswith("pred.conll") and e.value.line == 1 and "fold 0,0" in str(e.value)
+    assert not (task_folder(tmp_path, "memo", 0, 0, 0) / "done.json").exists()
+
+
+@pytest.mark.parametrize("command, words", [
+    ("tag {train} {test}", "must name {pred}"),
+    ("tag {train} {test} {pred} {gpu}", "unknown placeholder {gpu}"),
+    ("tag {train} {test} {pred} {", "literal brace"),
+    ("", "needs a command line"),
+])
+def test_bad_commands_are_refused_before_any_task(command, words):
+    with pytest.raises(InputError, match=words.replace("{", r"\{").replace("}", r"\}")):
+        CommandSpec(command)
+
+
+def test_concurrent_tasks_get_different_devices(tmp_path):
+    got, barrier = [], threading.Barrier(3)
+
+    def task():
+        with device_slot(tmp_path, ("cuda:0", "cuda:1", "cuda:2"), 3) as d:
+            got.append(d)
+            barrier.wait(timeout=10)
+
+    threads = [threading.Thread(target=task) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(got) == ["cuda:0", "cuda:1", "cuda:2"]

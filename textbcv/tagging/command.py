@@ -1,0 +1,359 @@
+"""Command systems: a tagger that is a command line, run once per fold and training seed.
+
+A command system is the user's own trainer — a script that fine-tunes a transformer, trains a flair or
+spaCy pipeline, anything — given as a command line with placeholders. For one fold and one seed textbcv
+writes the fold's training half (tokens and gold tags in the system's scheme) and test half (tokens, the
+tag column ``O``), runs the command in that task's own folder, and reads the predictions it wrote with the
+reader ``textbcv evaluate`` uses: a line per token, its predicted tag last, a blank line after each
+sentence. Placeholders (each replaced by a shell-quoted value):
+
+``{train}``, ``{test}``
+    The fold's two files (CoNLL columns ``token tag``, or JSON lines ``{"tokens": [...], "tags": [...]}``).
+``{pred}``
+    Where the command must write its predictions for ``{test}``.
+``{seed}``
+    The training seed of this task.
+``{device}``
+    The device slot of this task (``0`` ... ``jobs − 1``, or the ``devices`` given); the command also runs
+    with ``CUDA_VISIBLE_DEVICES`` set to it, so ``--jobs 4`` on a 4-GPU machine uses all four.
+``{workdir}``
+    The task's own folder (also the command's working directory).
+
+Each task's stdout and stderr go to ``stdout.log`` and ``stderr.log`` in its folder; a task whose
+predictions were read and checked leaves ``done.json`` there, and is never run again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shlex
+import signal
+import string
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from textbcv._io import atomic_write, safe_stem
+from textbcv.corpus.model import Sentence
+from textbcv.corpus.predictions import read_tag_predictions
+from textbcv.errors import InputError
+
+__all__ = ["CommandSpec", "PLACEHOLDERS", "FORMATS", "task_folder", "write_fold_files", "device_slot",
+           "run_command_task"]
+
+PLACEHOLDERS = ("train", "test", "pred", "seed", "device", "workdir")
+FORMATS = ("conll", "jsonl")
+#: stderr lines quoted when a command fails
+STDERR_TAIL = 5
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """What a command system runs.
+
+    Attributes
+    ----------
+    command : str
+        The command line, with placeholders (:data:`PLACEHOLDERS`); run by the shell.
+    format : {"conll", "jsonl"}
+        The format of the fold files it reads (predictions are always ``token ... tag`` lines).
+    timeout : float or None
+        Seconds one task may run before it is stopped (its whole process group).
+    devices : tuple of str
+        Device names handed out to concurrent tasks (default: the slot numbers ``0``, ``1``, ...).
+
+    Examples
+    --------
+    >>> CommandSpec("python tag.py --train {train} --test {test} --out {pred} --seed {seed}").placeholders
+    ('train', 'test', 'pred', 'seed')
+    >>> CommandSpec("tag {nope}")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: command 'tag {nope}': unknown placeholder {nope} (placeholders: {train}, ...)
+    """
+
+    command: str
+    format: str = "conll"
+    timeout: float | None = None
+    devices: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if not isinstance(self.command, str) or not self.command.strip():
+            raise InputError("a command system needs a command line", param="command")
+        if self.format not in FORMATS:
+            raise InputError(f"command format must be one of {', '.join(FORMATS)}, got {self.format!r}",
+                             param="command_format")
+        if self.timeout is not None and not (isinstance(self.timeout, (int, float)) and 0 < self.timeout < 1e9):
+            raise InputError(f"task timeout must be a positive number of seconds, got {self.timeout!r}",
+                             param="task_timeout")
+        names = self.placeholders
+        for n in names:
+            if n not in PLACEHOLDERS:
+                raise InputError(f"command {self.command!r}: unknown placeholder {{{n}}} (placeholders: "
+                                 f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)})", param="command")
+        for need in ("train", "test", "pred"):
+            if need not in names:
+                raise InputError(f"command {self.command!r}: it must name {{{need}}} (the fold's training file, "
+                                 f"its test file and where to write the predictions)", param="command")
+
+    @property
+    def placeholders(self) -> tuple[str, ...]:
+        """The placeholders the command names, in order, each once."""
+        try:
+            found = [f for _, f, _, _ in string.Formatter().parse(self.command) if f is not None]
+        except ValueError as e:
+            raise InputError(f"command {self.command!r}: {e} (write a literal brace as {{{{ or }}}})",
+                             param="command") from None
+        return tuple(dict.fromkeys(found))
+
+    def line(self, values: dict[str, str]) -> str:
+        """The command line with every placeholder replaced by its shell-quoted value.
+
+        Parameters
+        ----------
+        values : dict
+            A value for every name of :data:`PLACEHOLDERS`.
+
+        Returns
+        -------
+        str
+            The line the shell runs.
+        """
+        return self.command.format_map({k: shlex.quote(str(v)) for k, v in values.items()})
+
+    def to_dict(self) -> dict:
+        """The spec as JSON-ready values (what a run records of the system).
+
+        Returns
+        -------
+        dict
+            ``command``, ``format``, ``timeout``, ``devices``.
+        """
+        return {"command": self.command, "format": self.format, "timeout": self.timeout,
+                "devices": list(self.devices)}
+
+
+def task_folder(root: str | os.PathLike, system: str, split: int, direction: int, seed: int | None) -> Path:
+    """The folder of one task: ``ROOT/SYSTEM/fold-SPLIT-DIRECTION/seed-SEED`` (the system's name made safe).
+
+    Parameters
+    ----------
+    root : path
+        The run's folder of command tasks.
+    system : str
+        The system's name.
+    split, direction : int
+        The fold.
+    seed : int or None
+        The training seed (None: ``seed-none``).
+
+    Returns
+    -------
+    Path
+    """
+    return Path(root) / safe_stem(system) / f"fold-{split}-{direction}" / f"seed-{'none' if seed is None else seed}"
+
+
+def write_fold_files(folder: str | os.PathLike, train: Sequence[Sentence], train_tags: Sequence[Sequence[str]],
+                     test: Sequence[Sentence], format: str = "conll") -> tuple[Path, Path]:
+    """Write a fold's training and test files into ``folder`` (atomically; kept when already the same).
+
+    Parameters
+    ----------
+    folder : path
+        The fold's folder (shared by its seeds).
+    train : sequence of Sentence
+        The training half.
+    train_tags : sequence of sequences of str
+        Its gold tags in the system's scheme.
+    test : sequence of Sentence
+        The test half (written with the tag ``O`` on every token).
+    format : {"conll", "jsonl"}
+        The files' format.
+
+    Returns
+    -------
+    (Path, Path)
+        The training file and the test file.
+
+    Raises
+    ------
+    InputError
+        For a token the format cannot hold (a CoNLL token with a space, or empty).
+    """
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    ext = "conll" if format == "conll" else "jsonl"
+    paths = folder / f"train.{ext}", folder / f"test.{ext}"
+    halves = ((train, train_tags), (test, [("O",) * len(s) for s in test]))
+    for path, (sents, tags) in zip(paths, halves):
+        text = "".join(_rows(sents, tags, format))
+        if path.is_file() and path.read_text(encoding="utf-8") == text:
+            continue
+        with atomic_write(path) as f:
+            f.write(text)
+    return paths
+
+
+def _rows(sents: Sequence[Sentence], tags: Sequence[Sequence[str]], format: str) -> Iterator[str]:
+    for s, t in zip(sents, tags):
+        if format == "jsonl":
+            yield json.dumps({"tokens": list(s.tokens), "tags": list(t)}, ensure_ascii=False) + "\n"
+            continue
+        for tok, tag in zip(s.tokens, t):
+            if not tok or any(c.isspace() for c in tok):
+                raise InputError(f"cannot write the token {tok!r} in a CoNLL file for a command system (empty or "
+                                 f"holds a space); use the jsonl command format", file=s.source, line=s.line)
+            yield f"{tok} {tag}\n"
+        yield "\n"
+
+
+@contextlib.contextmanager
+def device_slot(root: str | os.PathLike, devices: Sequence[str], slots: int) -> Iterator[str]:
+    """Hold one of ``slots`` device slots for the length of a task (a lock file per slot, freed when the task's
+    process ends, however it ends); yield its device name.
+
+    Parameters
+    ----------
+    root : path
+        Where the slots' lock files live (shared by every process of the run).
+    devices : sequence of str
+        Device names; slot i gets ``devices[i % len(devices)]`` (default: ``str(i)``).
+    slots : int
+        Concurrent tasks (the run's ``jobs``).
+
+    Yields
+    ------
+    str
+        The device name.
+    """
+    d = Path(root) / ".slots"
+    d.mkdir(parents=True, exist_ok=True)
+    n = max(1, slots)
+    while True:
+        for i in range(n):
+            f = open(d / f"slot-{i}.lock", "a")
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                f.close()
+                continue
+            try:
+                yield devices[i % len(devices)] if devices else str(i)
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+                f.close()
+            return
+        time.sleep(0.05)  # more tasks than slots (another run's workers): wait for one to end
+
+
+def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathLike, task: str | os.PathLike,
+                     test: Sequence[Sentence], split: int, direction: int, seed: int | None,
+                     device: str = "0") -> list[list[str]]:
+    """Run one fold × seed task (or read its predictions when it finished before) and return its predicted tags.
+
+    Parameters
+    ----------
+    spec : CommandSpec
+        The command.
+    system : str
+        The system's name (for messages).
+    fold_folder : path
+        The folder holding the fold's files (:func:`write_fold_files`).
+    task : path
+        The task's folder (:func:`task_folder`), its working directory.
+    test : sequence of Sentence
+        The test half, which the predictions must match token by token.
+    split, direction : int
+        The fold (for messages).
+    seed : int or None
+        The training seed (``{seed}``; ``0`` when None).
+    device : str
+        The device (``{device}`` and ``CUDA_VISIBLE_DEVICES``).
+
+    Returns
+    -------
+    list of list of str
+        One predicted tag per token of every test sentence.
+
+    Raises
+    ------
+    InputError
+        One line naming the system, fold, seed, exit status and the last lines of the command's stderr (or the
+        timeout), or the prediction file's first wrong line; the task's logs stay in its folder.
+    """
+    task = Path(task)
+    task.mkdir(parents=True, exist_ok=True)
+    ext = "conll" if spec.format == "conll" else "jsonl"
+    fold_folder = Path(fold_folder)
+    pred, done = task / "pred.conll", task / "done.json"
+    where = f"system {system!r}, fold {split},{direction}, seed {0 if seed is None else seed}"
+    seconds, line = 0.0, ""
+    if not done.is_file():
+        pred.unlink(missing_ok=True)
+        values = {"train": os.fspath(fold_folder / f"train.{ext}"), "test": os.fspath(fold_folder / f"test.{ext}"),
+                  "pred": os.fspath(pred), "seed": str(0 if seed is None else seed), "device": str(device),
+                  "workdir": os.fspath(task)}
+        line = spec.line(values)
+        env = {**os.environ, "CUDA_VISIBLE_DEVICES": str(device), "TEXTBCV_SEED": values["seed"]}
+        t0 = time.monotonic()
+        rc = _run(line, task, env, spec.timeout)
+        if rc is None:
+            raise InputError(f"{where}: the command ran past --task-timeout {spec.timeout:g} s and was stopped"
+                             f"{_tail(task / 'stderr.log')}; its logs are in {task}")
+        if rc != 0:
+            raise InputError(f"{where}: the command exited with status {rc}{_tail(task / 'stderr.log')}; its logs "
+                             f"are in {task}")
+        if not pred.is_file():
+            raise InputError(f"{where}: the command exited with status 0 but wrote no predictions at {pred}")
+        seconds = round(time.monotonic() - t0, 3)
+    try:
+        tags = [list(t) for t in read_tag_predictions(pred, test).tags]
+    except InputError as e:
+        done.unlink(missing_ok=True)
+        raise InputError(f"{where}: {e.message}", file=e.file, line=e.line) from None
+    if not done.is_file():
+        with atomic_write(done) as f:
+            f.write(json.dumps({"seconds": seconds, "command": line}) + "\n")
+    return tags
+
+
+def _run(line: str, cwd: Path, env: dict, timeout: float | None) -> int | None:
+    """Run ``line`` in a shell of its own process group; its exit status, or None when stopped at ``timeout``."""
+    with open(cwd / "stdout.log", "wb") as out, open(cwd / "stderr.log", "wb") as err:
+        proc = subprocess.Popen(line, shell=True, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
+        try:
+            return proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            return None
+        except BaseException:  # interrupted: the command and everything it started go with textbcv
+            _kill(proc)
+            raise
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def _tail(path: Path) -> str:
+    """The last lines of a log, as one clause of a one-line message."""
+    try:
+        text = path.read_bytes()[-4000:].decode("utf-8", "replace")
+    except OSError:
+        return ""
+    lines = [x.strip() for x in text.splitlines() if x.strip()][-STDERR_TAIL:]
+    return "; its stderr ends: " + " | ".join(lines) if lines else " (its stderr is empty)"
