@@ -1,8 +1,8 @@
 """The PNG plots of a comparison: posteriors, the F1 difference of each pair, P(row better) and per-fold F1;
 and Demšar's critical-difference diagram of ``textbcv test --classic``.
 
-Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.report.model.CompareReport`, or
-``report.json``'s dict), byte-identical for the same report: the PNG metadata holds no software version.
+Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.report.model.CompareReport`),
+byte-identical for the same report: the PNG metadata holds no software version.
 """
 
 from __future__ import annotations
@@ -15,34 +15,19 @@ import numpy as np
 
 from textbcv._io import atomic_write
 from textbcv.report.model import CompareReport
-from textbcv.report.verdicts import (
-    Report,
-    as_report,
-    better_label,
-    fmt_p,
-    identical_groups,
-    p_is,
-    p_row_better,
-    points,
-    ranking,
-    rope_points,
-    threshold_of,
-    verdict_line,
-)
+from textbcv.report.numbers import LABELS, METRICS, fmt_p, p_is, points
+from textbcv.report.ranking import identical_groups, p_row_better, ranking
+from textbcv.report.verdicts import better_label, verdict_line
 from textbcv.stats.bayes import difference_density
 from textbcv.stats.compare import system_posteriors
 
-__all__ = ["PLOTS", "PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram",
+__all__ = ["PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram",
            "write_corpora_plot"]
 
-METRICS = ("precision", "recall", "f1")
-LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
-#: The plots of every comparison; ``pairwise.png`` is added for three or more systems (:func:`plot_names`).
-PLOTS = ("posteriors.png", "f1_difference.png", "fold_f1.png")
 #: Short titles of the plots (the alternative text of their links in ``report.md``).
-PLOT_TITLES = {"posteriors.png": "Posteriors of precision, recall and F1", "f1_difference.png": "Posterior of the F1 "
-               "difference of each "
-               "pair", "pairwise.png": "P(row better than column) on F1", "fold_f1.png": "Per-fold F1"}
+PLOT_TITLES = {"posteriors.png": "Posteriors of precision, recall and F1",
+               "f1_difference.png": "Posterior of the F1 difference of each pair",
+               "pairwise.png": "P(row better than column) on F1", "fold_f1.png": "Per-fold F1"}
 #: What each plot shows (its caption in ``report.md``).
 PLOT_CAPTIONS = {
     "posteriors.png": "Posterior densities of precision, recall and F1 of each system (percent), the credible "
@@ -55,7 +40,7 @@ PLOT_CAPTIONS = {
 }
 
 
-def plot_names(report: Report) -> list[str]:
+def plot_names(report: CompareReport) -> list[str]:
     """The PNG files :func:`write_plots` draws for ``report``, in the order ``report.md`` shows them.
 
     Parameters
@@ -69,7 +54,7 @@ def plot_names(report: Report) -> list[str]:
         ``posteriors.png``, ``f1_difference.png``, ``pairwise.png`` (three or more systems) and ``fold_f1.png``.
     """
     names = ["posteriors.png", "f1_difference.png"]
-    if len(as_report(report).systems) >= 3:
+    if len(report.systems) >= 3:
         names.append("pairwise.png")
     return names + ["fold_f1.png"]
 
@@ -103,7 +88,7 @@ def _grid(n: int, width: float, height: float, max_cols: int = 3):
     return fig, axes.ravel()[:n]
 
 
-def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
+def write_plots(report: CompareReport, out: str | os.PathLike) -> list[Path]:
     """Write the PNG plots of a comparison (:func:`plot_names`) into ``out``; return their paths.
 
     ``posteriors.png``: posterior densities of precision, recall and F1 per
@@ -133,14 +118,13 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    report = as_report(report)
     out = Path(out)
     posts = _posteriors(report)
     names = report.names
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     color = {n: colors[i % len(colors)] for i, n in enumerate(names)}
     many = len(names) >= 3
-    tau, rope = threshold_of(report), rope_points(report)
+    tau, rope = report.threshold, report.rope_points
     # a system with the same counts in every fold as an earlier one is drawn dashed over it, and says so
     label: dict[str, str] = {n: n for n in names}
     style: dict[str, object] = {n: "-" for n in names}
