@@ -90,12 +90,20 @@ def render_tex(report: CompareReport) -> str:
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
 
     Returns
     -------
     str
         A complete LaTeX document (scores in percent, differences in points), ending in a newline.
+
+    Examples
+    --------
+    >>> f1 = {"estimate": .8, "ci": [.78, .82], "interval": "equal-tailed"}
+    >>> r = CompareReport.from_dict({"m": 3, "systems": {n: {k: f1 for k in ("precision", "recall", "f1")}
+    ...                                                  for n in ("A", "B")}, "comparisons": []})
+    >>> print(render_tex(r).splitlines()[17])
+    A & 80.00 [78.00, 82.00] & 80.00 [78.00, 82.00] & 80.00 [78.00, 82.00] \\\\
     """
     m, alpha = report.m, report.alpha
     level = f"{100 * (1 - alpha):g}"

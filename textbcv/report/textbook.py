@@ -135,7 +135,7 @@ def textbook_markdown(report: CompareReport) -> list[str]:
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report; its ``fold_f1`` is tested.
+        The comparison's report; its ``fold_f1`` is tested.
 
     Returns
     -------
@@ -169,13 +169,12 @@ def textbook_markdown(report: CompareReport) -> list[str]:
 
 
 def one_split_markdown(report: CompareReport) -> list[str]:
-    """The "What one split would claim" section of ``report.md`` (lines), from the report's ``one_split`` block
-    (a :class:`~textbcv.report.model.CompareReport`).
+    """The "What one split would claim" section of ``report.md``, from the report's ``one_split`` block.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
 
     Returns
     -------
