@@ -7,11 +7,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from textbcv.report.command import reproduce_command
 from textbcv.report.methods import (
     corpus_types,
     design_name,
     methods_paragraph,
-    reproduce_command,
     system_settings,
     template_text,
     variant_text,
