@@ -14,8 +14,8 @@ from textbcv.report.ranking import identical_groups, p_row_better, ranking
 from textbcv.report.sources import power_line, sources_line
 from textbcv.report.verdicts import difference_basis, rule, sequential_words, verdict
 
-__all__ = ["conclusion_markdown", "scores_markdown", "baseline_lines", "ranking_markdown", "pairwise_markdown",
-           "bayes_markdown", "sequential_markdown"]
+__all__ = ["conclusion_markdown", "scores_markdown", "ranking_markdown", "pairwise_markdown", "bayes_markdown",
+           "sequential_markdown"]
 
 
 def conclusion_markdown(report: CompareReport) -> list[str]:
@@ -45,7 +45,7 @@ def scores_markdown(report: CompareReport) -> list[str]:
     Returns
     -------
     list of str
-        The section's Markdown lines, the baseline's (:func:`baseline_lines`) at the end.
+        The section's Markdown lines, the most-frequent-tag baseline's F1 at the end (when the report has one).
     """
     level = f"{100 * (1 - report.alpha):g}%"
     out = ["", f"## Pooled scores with {level} credible intervals", "",
@@ -62,22 +62,11 @@ def scores_markdown(report: CompareReport) -> list[str]:
     if any(s[k].estimate is None for s in report.systems.values() for k in METRICS):
         out[-1] += (" — marks a score that does not exist: precision without predicted chunks, recall without gold "
                     "chunks.")
-    return out + baseline_lines(report)
+    return out + _baseline_lines(report)
 
 
-def baseline_lines(report: CompareReport) -> list[str]:
-    """The baseline's F1 beside the systems, and a flag on every system below it.
-
-    Parameters
-    ----------
-    report : CompareReport
-        The comparison's report; its ``baseline`` block (F1 as a fraction) is read.
-
-    Returns
-    -------
-    list of str
-        Markdown lines; empty when the report has no baseline.
-    """
+def _baseline_lines(report: CompareReport) -> list[str]:
+    """The baseline's F1 beside the systems, and a flag on every system below it; none without a baseline."""
     b = report.baseline
     if not b:
         return []
