@@ -431,8 +431,8 @@ def test_t_test_and_bayes_disagreement_is_explained_with_numbers():
     share of its variance the folds' spread brings the other way. When they agree it says so in a clause."""
     import copy
 
+    from textbcv.report.conclusion import conclusion
     from textbcv.report.model import CompareReport
-    from textbcv.report.verdicts import conclusion
 
     gold = json.loads((Path(__file__).parent / "data" / "golden" / "ner" / "report.json.golden").read_text("utf-8"))
     f1 = next(c for c in gold["comparisons"] if c["metric"] == "f1")

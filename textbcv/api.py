@@ -178,7 +178,7 @@ class CompareResult:
             run.save_splits(self.splits)
             with atomic_write(run.folds) as f:
                 f.write(folds)
-            write_report_files(run, self.report, plots)
+            write_report_files(run, self.typed, plots)
         finally:
             run.unlock()
         return run.path

@@ -3,7 +3,7 @@
 :func:`assemble_report` turns the fold records of a run (trained by
 :func:`textbcv.comparison.pipeline.run_compare` or imported by ``textbcv evaluate``)
 into a :class:`~textbcv.report.model.CompareReport` with its conclusion
-(:func:`textbcv.report.verdicts.conclusion`); ``textbcv report DIR`` redraws a run
+(:func:`textbcv.report.conclusion.conclusion`); ``textbcv report DIR`` redraws a run
 from its ``report.json`` alone (:func:`rerender`).
 """
 
@@ -21,8 +21,8 @@ from textbcv.comparison.design_effects import sentence_statistics
 from textbcv.comparison.heldout import heldout_gaps, heldout_section
 from textbcv.comparison.macro import macro_section
 from textbcv.comparison.onesplit import one_split_section
+from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport
-from textbcv.report.verdicts import conclusion
 from textbcv.scoring import ChunkCounts, Tally
 from textbcv.stats.answer import BayesAnswer
 from textbcv.stats.compare import bayes_answer, counts_scores
@@ -172,7 +172,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     Returns
     -------
     CompareReport
-        With its conclusion (:func:`textbcv.report.verdicts.conclusion`).
+        With its conclusion (:func:`textbcv.report.conclusion.conclusion`).
     """
     # the measurements first, then the statistics of the folds, then what the report concludes from them
     strict, store = store, store.in_mode(options.mode)  # the report's counts are its mode's; the anatomy is strict's

@@ -257,7 +257,7 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
             "fingerprint": corpus_digest(corpus_fingerprints(raw))}
 
 
-def write_report(out: str | os.PathLike, report: dict | CompareReport, plots: bool = True) -> None:
+def write_report(out: str | os.PathLike, report: CompareReport, plots: bool = True) -> None:
     """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the plots into ``out``
     (:func:`textbcv.report.files.write_report_files`).
 
@@ -265,8 +265,8 @@ def write_report(out: str | os.PathLike, report: dict | CompareReport, plots: bo
     ----------
     out : str or path-like
         The run directory.
-    report : dict or CompareReport
-        The report (``report.json``'s content, or typed).
+    report : CompareReport
+        The report.
     plots : bool
         Draw the PNG plots; default True.
     """

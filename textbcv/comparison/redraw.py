@@ -27,7 +27,7 @@ from textbcv.folds.foldfile import read_fold_records
 from textbcv.folds.run_dir import RunDir
 from textbcv.folds.store import FoldStore, fold_key
 from textbcv.report.files import write_report_files
-from textbcv.report.model import load_report
+from textbcv.report.model import CompareReport, load_report
 from textbcv.split import load_splits
 
 __all__ = ["redraw", "rewrite", "redraw_mode", "what_if_name", "write_into_folder"]
@@ -145,7 +145,7 @@ def _write_claimed(run: RunDir, report: dict, plots: bool) -> Path:
     """:func:`write_report_files` into ``run``, claimed and locked meanwhile; the run's folder."""
     run.claim()
     try:
-        write_report_files(run, report, plots=plots)
+        write_report_files(run, CompareReport.from_dict(report), plots=plots)
     finally:
         run.unlock()
     return run.path

@@ -8,27 +8,28 @@ from __future__ import annotations
 
 from textbcv._io import atomic_write, write_json
 from textbcv.folds.run_dir import RUN_FILES, RunDir
-from textbcv.report.markdown import plot_names, render_markdown, write_plots
+from textbcv.report.markdown import render_markdown
 from textbcv.report.model import CompareReport
+from textbcv.report.plots import plot_names, write_plots
 from textbcv.report.tex import render_tex
 
 __all__ = ["write_report_files"]
 
 
-def write_report_files(run: RunDir, report: dict | CompareReport, plots: bool = True) -> None:
+def write_report_files(run: RunDir, report: CompareReport, plots: bool = True) -> None:
     """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the PNG plots of ``report`` into
-    the run ``run`` (only over files of its own: :meth:`RunDir.check_writable_file`), and record them.
+    the run ``run``, and record them in its manifest.
 
-    ``report.md`` embeds the plots written (relative links); a plot of an
-    earlier rendering that this one does not draw is removed, so that no
-    picture contradicts the report beside it.
+    Only files the manifest lists as textbcv's own are overwritten (:meth:`RunDir.check_writable_file`), all
+    checked before anything is written. ``report.md`` embeds the plots written (relative links); a plot of an
+    earlier rendering that this one does not draw is removed, so that no picture contradicts the report beside it.
 
     Parameters
     ----------
     run : RunDir
         The run directory written into.
-    report : dict or CompareReport
-        The report; a dict (``report.json``'s content) is written as it is and read for the renderings.
+    report : CompareReport
+        The report; its :meth:`~CompareReport.to_dict` is ``report.json``.
     plots : bool
         Draw the PNG plots (default True); False removes textbcv's plots of an earlier rendering.
 
@@ -37,20 +38,19 @@ def write_report_files(run: RunDir, report: dict | CompareReport, plots: bool = 
     InputError
         When a file to write exists but is not listed as textbcv's own (nothing is written then).
     """
-    typed = CompareReport.coerce(report)
-    names = plot_names(typed) if plots else []
+    names = plot_names(report) if plots else []
     pngs = [f for f in RUN_FILES if f.endswith(".png")]
     for name in ("report.json", "report.md", "report.tex", *pngs):  # all checked before anything is written
         if name in names or not name.endswith(".png") or (run.path / name).exists():
             run.check_writable_file(name)
-    write_json(run.report_json, report.to_dict() if isinstance(report, CompareReport) else report)
+    write_json(run.report_json, report.to_dict())
     if plots:
-        write_plots(typed, run.path)
+        write_plots(report, run.path)
     for stale in pngs:  # only textbcv's own plots of an earlier rendering (checked above)
         if stale not in names:
             (run.path / stale).unlink(missing_ok=True)
     with atomic_write(run.report_md) as f:
-        f.write(render_markdown(typed, names))
+        f.write(render_markdown(report, names))
     with atomic_write(run.report_tex) as f:
-        f.write(render_tex(typed))
+        f.write(render_tex(report))
     run.record("report.json", "report.md", "report.tex", *pngs)

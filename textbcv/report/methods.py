@@ -1,67 +1,98 @@
-"""The setup of a comparison in words: units, balance, count factor, systems, the methods paragraph to paste,
-and the ``textbcv`` command that remakes the report.
+"""The setup of a comparison in words: design, units, balance, count factor, systems, and the methods
+paragraph to paste.
 
-Read from the report alone (a :class:`~textbcv.report.model.CompareReport` or ``report.json``'s dict), for
-``report.md``'s setup and methods sections and ``report.tex``.
+Read from the report alone (a :class:`~textbcv.report.model.CompareReport`), for ``report.md``'s setup and
+methods sections, the conclusion and ``report.tex``.
 """
 
 from __future__ import annotations
 
-import shlex
+from collections.abc import Sequence
 
-from textbcv.report.verdicts import (
-    Report,
-    _and,
-    as_report,
-    design_name,
-    points,
-    rope_points,
-    threshold_of,
-)
-from textbcv.stats.bayes import THRESHOLD
+from textbcv.report.model import CompareReport
+from textbcv.report.numbers import points
 
-__all__ = ["REFERENCE", "unit_text", "balance_text", "variant_text", "template_text", "system_settings",
-           "corpus_types", "methods_paragraph", "reproduce_command"]
+__all__ = ["REFERENCE", "and_list", "design_name", "unit_text", "balance_text", "variant_text", "template_text",
+           "system_settings", "corpus_types", "methods_paragraph"]
 
 #: The method's reference, as the report's methods paragraph cites it.
 REFERENCE = ("Ruibo Wang. Research on Block-regularized Cross-Validation Methods for Comparing Supervised "
              "Algorithms. Doctoral thesis, Shanxi University, 2019")
 
 
-def unit_text(report: Report) -> str:
+def and_list(items: Sequence[str]) -> str:
+    """Names joined in words.
+
+    Parameters
+    ----------
+    items : sequence of str
+        One or more names.
+
+    Returns
+    -------
+    str
+        ``a``, ``a and b``, ``a, b and c``.
+
+    Examples
+    --------
+    >>> and_list(["a"]), and_list(["a", "b", "c"])
+    ('a', 'a, b and c')
+    """
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def design_name(report: CompareReport) -> str:
+    """The design in words: ``3×2 block-regularized cross-validation`` (or the design of given random splits).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's report.
+
+    Returns
+    -------
+    str
+        Named from ``m`` and the ``split_method`` option (``bcv`` when absent).
+    """
+    method = report.options.get("split_method", "bcv")
+    return f"{report.m}×2 block-regularized cross-validation" if method in ("bcv", "bcv-select") else \
+        f"{report.m}×2 cross-validation with {method} splits"
+
+
+def unit_text(report: CompareReport) -> str:
     """What the splits kept whole: ``documents kept whole`` or ``sentences``.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
 
     Returns
     -------
     str
         ``documents kept whole`` when the split block's ``unit`` is ``document``, else ``sentences as units``.
     """
-    sp = as_report(report).split or {}
+    sp = report.split or {}
     return "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
 
 
-def balance_text(report: Report) -> str:
+def balance_text(report: CompareReport) -> str:
     """``no property balanced`` or ``balanced for label and length``.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
 
     Returns
     -------
     str
         From the split block's ``balance`` (else the ``balance`` option).
     """
-    report = as_report(report)
     sp = report.split or {}
     b = sp.get("balance", report.options.get("balance", []))
-    return f"balanced for {_and(list(b))}" if b else "no property balanced"
+    return f"balanced for {and_list(list(b))}" if b else "no property balanced"
 
 
 _VARIANTS = {
@@ -75,7 +106,7 @@ _VARIANTS = {
 }
 
 
-def variant_text(report: Report, how: bool = False) -> str:
+def variant_text(report: CompareReport, how: bool = False) -> str:
     """The count factor in words, with its value when one value serves every system.
 
     ``the averaged-counts count factor (the counts of one average fold, c = 0.1667)``; with ``how``, the
@@ -84,7 +115,7 @@ def variant_text(report: Report, how: bool = False) -> str:
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
     how : bool
         False (default): the phrase for the methods paragraph; True: the form of the report's setup.
 
@@ -92,7 +123,6 @@ def variant_text(report: Report, how: bool = False) -> str:
     -------
     str
     """
-    report = as_report(report)
     o = report.options
     v = report.variant
     desc = _VARIANTS.get(v, v)
@@ -170,46 +200,44 @@ def system_settings(spec: dict) -> str:
     return f"your tagger {spec['tagger']}{shown}"
 
 
-def corpus_types(report: Report) -> dict[str, int]:
+def corpus_types(report: CompareReport) -> dict[str, int]:
     """Gold chunks per type in the corpus: ``meta.corpus.chunks_per_type``, else the folds' per-type counts / m.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
 
     Returns
     -------
     dict of str to int
         Chunk type → its number of gold chunks in the corpus.
     """
-    report = as_report(report)
     if report.corpus.get("chunks_per_type") is not None:
         return dict(report.corpus["chunks_per_type"])
     first: dict = next(iter(report.per_type.values()), {})
     return {t: (c["tp"] + c["fn"]) // report.m for t, c in sorted(first.items())}
 
 
-def methods_paragraph(report: Report) -> str:
+def methods_paragraph(report: CompareReport) -> str:
     """A short methods paragraph for a paper: design, m, seed, units, balance, variant, alpha, threshold, version,
     reference.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
 
     Returns
     -------
     str
         One paragraph, scores and rope in the units of the text (percent, points).
     """
-    report = as_report(report)
     m = report.m
     names = report.names
     corpus = report.corpus
     level = f"{100 * (1 - report.alpha):g}%"
-    tau, r = threshold_of(report), rope_points(report)
+    tau, r = report.threshold, report.rope_points
     seed = report.seed
     sentences = f" ({corpus['sentences']:,} sentences)" if corpus.get("sentences") else ""
     imported = (" Their predictions were made outside textbcv, on the folds it exported."
@@ -217,7 +245,7 @@ def methods_paragraph(report: Report) -> str:
     rope = (f", and practically equivalent when the probability that they differ by at most {points(r)} is at least "
             f"{tau:g}") if r is not None else ""
     by = f" by more than {points(r)}" if r is not None else ""
-    return (f"We compared {_and(names)} with {design_name(report)} (Wang, 2019): the corpus{sentences} was split "
+    return (f"We compared {and_list(names)} with {design_name(report)} (Wang, 2019): the corpus{sentences} was split "
             f"{m} times into two halves (seed {seed}; {unit_text(report)}; {balance_text(report)}), and each system "
             f"was trained on each half and tested on the other, {2 * m} test folds per system.{imported} Chunks were "
             "scored with conlleval's rules and their counts pooled over the folds. Precision, recall and F1 have "
@@ -225,95 +253,3 @@ def methods_paragraph(report: Report) -> str:
             f"overlap between folds; intervals are equal-tailed {level} credible intervals. A system is called better "
             f"than another when the posterior probability that its F1 is higher{by} is at least {tau:g}{rope}. "
             f"Computed with textbcv {report.version}. Reference: {REFERENCE}.")
-
-
-def _q(x) -> str:
-    return shlex.quote(str(x))
-
-
-def reproduce_command(report: Report, out: str = "rerun") -> str | None:
-    """The ``textbcv`` command that remakes this report into ``out``, every setting explicit; None when it cannot
-    (systems with the user's own Python taggers, or a corpus passed as an object).
-
-    Parameters
-    ----------
-    report : CompareReport
-        The comparison's typed report.
-    out : str
-        The run directory the command writes (``--out``); default ``"rerun"``.
-
-    Returns
-    -------
-    str or None
-        A shell-quoted ``textbcv compare`` (or ``textbcv evaluate`` for imported folds) command line.
-
-    Examples
-    --------
-    >>> from textbcv.report.model import CompareReport
-    >>> r = CompareReport.from_dict({"meta": {"options": {"task": "ner", "systems": ["iob2", "iobes"], "m": 3,
-    ...      "seed": 0, "balance": [], "group_by": "auto", "variant": "averaged-counts", "alpha": 0.05,
-    ...      "threshold": 0.95, "rope": None, "split_method": "bcv", "sequential": False, "heldout": []},
-    ...      "corpus": {"format": "conll", "files": [{"path": "ner.conll"}]},
-    ...      "systems": [{"tagger": "crf"}, {"tagger": "crf"}]}})
-    >>> print(reproduce_command(r))
-    textbcv compare ner.conll --format conll --task ner --systems iob2,iobes --m 3 --seed 0 --balance none
-    --group-by auto --variant averaged-counts --alpha 0.05 --threshold 0.95 --out rerun
-    """
-    report = as_report(report)
-    meta, o, corpus = report.meta, report.options, report.corpus
-    files = [f["path"] for f in corpus.get("files") or []]
-    if not o or not files:
-        return None
-    read = corpus.get("read") or {}
-    words = [*map(_q, files), "--format", corpus.get("format", "conll")]
-    if read.get("columns"):
-        words += ["--columns", _q(read["columns"])]
-    if read.get("scheme"):
-        words += ["--scheme", _q(read["scheme"])]
-    if read.get("encoding") and read["encoding"].lower().replace("_", "-") not in ("utf-8", "utf8"):
-        words += ["--encoding", _q(read["encoding"])]
-    words += ["--task", o["task"]]
-    imported = meta.get("imported")
-    if imported:
-        head = ["textbcv", "evaluate", _q(imported["splits"]["path"])]
-        for name, s in imported["systems"].items():
-            words += ["--system", _q(f"{name}={s['predictions']}")]
-        given = {s.get("scheme") for s in imported["systems"].values()
-                 if s.get("scheme") and not s.get("scheme_detected")}
-        if len(given) == 1:
-            words += ["--pred-scheme", given.pop()]
-    else:
-        if any((s or {}).get("tagger") != "crf" for s in meta.get("systems") or []):
-            return None
-        head = ["textbcv", "compare"]
-        words += ["--systems", _q(",".join(o["systems"]))]
-        if o.get("sequential"):
-            words += ["--sequential", "--m-max", str(o["m_max"]), "--stop", o["stop"]]
-        else:
-            words += ["--m", str(o["m"])]
-        if meta.get("splits"):
-            words += ["--splits", _q(meta["splits"])]
-        else:
-            words += ["--seed", str(o["seed"]), "--balance", ",".join(o.get("balance") or []) or "none",
-                      "--group-by", o.get("group_by", "auto")]
-    words += ["--variant", o["variant"]]
-    if o.get("difference", "paired") != "paired":
-        words += ["--difference", o["difference"]]
-    if o["variant"] == "rho":
-        words += ["--rho1", str(o["rho1"]), "--rho2", str(o["rho2"])]
-    words += ["--alpha", f"{o['alpha']:g}", "--threshold", f"{o.get('threshold', THRESHOLD):g}"]
-    if o.get("rope"):
-        words += ["--rope", f"{round(100 * o['rope'], 10):g}"]
-    if o.get("chunk_types"):
-        words += ["--chunk-types", _q(",".join(o["chunk_types"]))]
-    if o.get("untyped"):
-        words.append("--untyped")
-    if o.get("mode", "strict") != "strict":
-        words += ["--mode", o["mode"]]
-    if not imported:
-        for k in ("c1", "c2", "max_iterations", "algorithm", "train_seed", "train_seeds"):
-            if o.get(k) is not None and not (k == "train_seeds" and o[k] == 1):
-                words += [f"--{k.replace('_', '-')}", f"{o[k]:g}" if isinstance(o[k], float) else str(o[k])]
-    if o.get("heldout"):
-        words += ["--heldout", *map(_q, o["heldout"])]
-    return " ".join(head + words + ["--out", _q(out)])

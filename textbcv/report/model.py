@@ -50,7 +50,7 @@ class CompareReport:
         A most-frequent-tag memoriser on the same folds (:mod:`textbcv.comparison.baseline`); None in
         reports written before it.
     conclusion : str or None
-        The plain-language answer (:func:`textbcv.report.verdicts.conclusion`).
+        The plain-language answer (:func:`textbcv.report.conclusion.conclusion`).
     macro : dict or None
         Macro-F1 (:func:`textbcv.comparison.macro.macro_section`): each system's, with its interval, and each
         pair's paired difference; the types too rare to average named. None in reports written before it.

@@ -1,48 +1,34 @@
 """The PNG plots of a comparison: posteriors, the F1 difference of each pair, P(row better) and per-fold F1;
 and Demšar's critical-difference diagram of ``textbcv test --classic``.
 
-Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.report.model.CompareReport`, or
-``report.json``'s dict), byte-identical for the same report: the PNG metadata holds no software version.
+Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.report.model.CompareReport`),
+byte-identical for the same report: the PNG metadata holds no software version.
 """
 
 from __future__ import annotations
 
 import os
 import textwrap
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from textbcv._io import atomic_write
 from textbcv.report.model import CompareReport
-from textbcv.report.verdicts import (
-    Report,
-    as_report,
-    better_label,
-    fmt_p,
-    identical_groups,
-    p_is,
-    p_row_better,
-    points,
-    ranking,
-    rope_points,
-    threshold_of,
-    verdict_line,
-)
+from textbcv.report.numbers import LABELS, METRICS, fmt_p, p_is, points
+from textbcv.report.ranking import identical_groups, p_row_better, ranking
+from textbcv.report.verdicts import better_label, verdict_line
 from textbcv.stats.bayes import difference_density
 from textbcv.stats.compare import system_posteriors
 
-__all__ = ["PLOTS", "PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram",
+__all__ = ["PLOT_TITLES", "PLOT_CAPTIONS", "plot_names", "write_plots", "write_cd_diagram",
            "write_corpora_plot"]
 
-METRICS = ("precision", "recall", "f1")
-LABELS = {"precision": "precision", "recall": "recall", "f1": "F1"}
-#: The plots of every comparison; ``pairwise.png`` is added for three or more systems (:func:`plot_names`).
-PLOTS = ("posteriors.png", "f1_difference.png", "fold_f1.png")
 #: Short titles of the plots (the alternative text of their links in ``report.md``).
-PLOT_TITLES = {"posteriors.png": "Posteriors of precision, recall and F1", "f1_difference.png": "Posterior of the F1 "
-               "difference of each "
-               "pair", "pairwise.png": "P(row better than column) on F1", "fold_f1.png": "Per-fold F1"}
+PLOT_TITLES = {"posteriors.png": "Posteriors of precision, recall and F1",
+               "f1_difference.png": "Posterior of the F1 difference of each pair",
+               "pairwise.png": "P(row better than column) on F1", "fold_f1.png": "Per-fold F1"}
 #: What each plot shows (its caption in ``report.md``).
 PLOT_CAPTIONS = {
     "posteriors.png": "Posterior densities of precision, recall and F1 of each system (percent), the credible "
@@ -55,13 +41,13 @@ PLOT_CAPTIONS = {
 }
 
 
-def plot_names(report: Report) -> list[str]:
+def plot_names(report: CompareReport) -> list[str]:
     """The PNG files :func:`write_plots` draws for ``report``, in the order ``report.md`` shows them.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report; only its number of systems is read.
+        The comparison's report; only its number of systems is read.
 
     Returns
     -------
@@ -69,7 +55,7 @@ def plot_names(report: Report) -> list[str]:
         ``posteriors.png``, ``f1_difference.png``, ``pairwise.png`` (three or more systems) and ``fold_f1.png``.
     """
     names = ["posteriors.png", "f1_difference.png"]
-    if len(as_report(report).systems) >= 3:
+    if len(report.systems) >= 3:
         names.append("pairwise.png")
     return names + ["fold_f1.png"]
 
@@ -103,23 +89,18 @@ def _grid(n: int, width: float, height: float, max_cols: int = 3):
     return fig, axes.ravel()[:n]
 
 
-def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
-    """Write the PNG plots of a comparison (:func:`plot_names`) into ``out``; return their paths.
+def write_plots(report: CompareReport, out: str | os.PathLike) -> list[Path]:
+    """Write the PNG plots of a comparison (:func:`plot_names`) into ``out``.
 
-    ``posteriors.png``: posterior densities of precision, recall and F1 per
-    system with their credible intervals; ``f1_difference.png``: for each
-    pair the posterior density of F1(B) − F1(A) in points (the paired posterior,
-    :class:`textbcv.stats.paired.PairedDifference`, where the folds have per-sentence
-    counts; else :func:`textbcv.stats.bayes.difference_density`), P(B better) and
-    P(A better) shaded — and the rope's band, P(equivalent), with a rope —
-    titled with the recorded decision; ``pairwise.png`` (three or more
-    systems): P(row better than column) on F1; ``fold_f1.png``: per-fold F1
-    of every system.
+    ``posteriors.png``: each system's posterior densities of precision, recall and F1, the credible intervals
+    shaded; ``f1_difference.png``: each pair's posterior density of F1(B) − F1(A) in points, P(B better),
+    P(A better) (and with a rope P(equivalent)) shaded, titled with the recorded decision; ``pairwise.png``
+    (three or more systems): P(row better than column) on F1; ``fold_f1.png``: each system's per-fold F1.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
     out : str or path-like
         The directory the PNGs are written into (each file replaced atomically).
 
@@ -131,31 +112,59 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
+    look = _Look.of(report)
+    draw = {"posteriors.png": lambda: _posteriors_figure(report, look),
+            "f1_difference.png": lambda: _difference_figure(report, look),
+            "pairwise.png": lambda: _pairwise_figure(report),
+            "fold_f1.png": lambda: _fold_f1_figure(report, look)}
+    paths = []
+    for name in plot_names(report):
+        paths.append(_save(draw[name](), Path(out) / name))
+    return paths
+
+
+@dataclass(frozen=True)
+class _Look:
+    """How each system is drawn: its colour, label and line style, and whether the systems are many."""
+
+    posteriors: dict
+    color: dict[str, str]
+    label: dict[str, str]
+    style: dict[str, object]
+    many: bool
+
+    @classmethod
+    def of(cls, report: CompareReport) -> _Look:
+        import matplotlib.pyplot as plt
+
+        names = report.names
+        colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        label: dict[str, str] = {n: n for n in names}
+        style: dict[str, object] = {n: "-" for n in names}
+        # a system with the same counts in every fold as an earlier one is drawn dashed over it, and says so
+        for group in identical_groups(report):
+            for n in group[1:]:
+                label[n], style[n] = f"{n} (= {group[0]})", (0, (4, 3))
+        return cls(_posteriors(report), {n: colors[i % len(colors)] for i, n in enumerate(names)}, label, style,
+                   len(names) >= 3)
+
+
+def _save(fig, path: Path) -> Path:
+    """Write ``fig`` to ``path`` as a PNG without the software's version (the same figure, the same bytes)."""
     import matplotlib.pyplot as plt
 
-    report = as_report(report)
-    out = Path(out)
-    posts = _posteriors(report)
-    names = report.names
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    color = {n: colors[i % len(colors)] for i, n in enumerate(names)}
-    many = len(names) >= 3
-    tau, rope = threshold_of(report), rope_points(report)
-    # a system with the same counts in every fold as an earlier one is drawn dashed over it, and says so
-    label: dict[str, str] = {n: n for n in names}
-    style: dict[str, object] = {n: "-" for n in names}
-    for group in identical_groups(report):
-        for n in group[1:]:
-            label[n], style[n] = f"{n} (= {group[0]})", (0, (4, 3))
-    paths = []
+    with atomic_write(path, mode="wb", encoding=None) as f:
+        fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return path
 
-    def save(fig, name):
-        with atomic_write(out / name, mode="wb", encoding=None) as f:
-            fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
-        plt.close(fig)
-        paths.append(out / name)
 
-    # --- posteriors.png
+def _posteriors_figure(report: CompareReport, look: _Look):
+    """``posteriors.png``: one panel per metric, every system's density, the held-out F1 lines."""
+    import matplotlib.pyplot as plt
+
+    names, posts, color, label, style, many = (report.names, look.posteriors, look.color, look.label, look.style,
+                                               look.many)
     rows_below = (len(names) * (1 + len(report.heldout["files"])) + 1) // 2 if report.heldout else 0
     fig, axes = plt.subplots(1, 3, figsize=(13, (4.2 if many else 3.8) + 0.22 * rows_below))
     for ax, metric in zip(axes, METRICS):
@@ -207,9 +216,12 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     fig.suptitle(f"Posteriors of precision, recall and F1 ({report.m}×2 BCV; shaded: "
                  f"{100 * (1 - report.alpha):g}% credible intervals)")
     fig.tight_layout(rect=(0, 0.08 if many else 0, 1, 1))
-    save(fig, "posteriors.png")
+    return fig
 
-    # --- f1_difference.png: the exact density of ν_B − ν_A
+
+def _difference_figure(report: CompareReport, look: _Look):
+    """``f1_difference.png``: one panel per pair, the posterior density of F1(B) − F1(A) in points."""
+    posts, color, rope = look.posteriors, look.color, report.rope_points
     pairs = report.comparisons_of("f1")
     fig, axes = _grid(len(pairs), 5.2, 3.9)
     r = 0.0 if rope is None else rope / 100
@@ -253,44 +265,52 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
         ax.set_title(title + "\n" + textwrap.fill(verdict_line(c, report), 62), fontsize=9)
         ax.legend(frameon=False, fontsize=7.5)
     fig.tight_layout()
-    save(fig, "f1_difference.png")
+    return fig
 
-    # --- pairwise.png
-    if many:
-        order = [x["name"] for x in ranking(report)]
-        k = len(order)
-        mat = np.full((k, k), np.nan)
-        for i, row in enumerate(order):
-            for j, col in enumerate(order):
-                if i != j:
-                    p = p_row_better(report, row, col)
-                    mat[i, j] = np.nan if p is None else p
-        fig, ax = plt.subplots(figsize=(1.3 * k + 2.6, 1.0 * k + 1.6))
-        im = ax.imshow(mat, cmap="RdBu", vmin=0, vmax=1)
-        for i in range(k):
-            for j in range(k):
-                if i == j:
-                    continue
-                p = mat[i, j]
-                clear = not np.isnan(p) and p >= tau and p > mat[j, i]
-                ax.text(j, i, "—" if np.isnan(p) else fmt_p(float(p)), ha="center", va="center", fontsize=9,
-                        fontweight="bold" if clear else "normal",
-                        color="white" if not np.isnan(p) and abs(p - 0.5) > 0.35 else "black")
-        ax.set_xticks(range(k), order, rotation=30, ha="right")
-        ax.set_yticks(range(k), order)
-        ax.set_xlabel("column")
-        ax.set_ylabel("row")
-        by = f" by > {points(rope)}" if rope is not None else ""
-        ax.set_title(f"P(row better than column{by}) on F1\nbold: ≥ {tau:g}, called better", fontsize=10)
-        fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
-        fig.tight_layout()
-        save(fig, "pairwise.png")
 
-    # --- fold_f1.png
+def _pairwise_figure(report: CompareReport):
+    """``pairwise.png``: P(row better than column) on F1, rows and columns by pooled F1, clear calls in bold."""
+    import matplotlib.pyplot as plt
+
+    tau, rope = report.threshold, report.rope_points
+    order = [x["name"] for x in ranking(report)]
+    k = len(order)
+    mat = np.full((k, k), np.nan)
+    for i, row in enumerate(order):
+        for j, col in enumerate(order):
+            if i != j:
+                p = p_row_better(report, row, col)
+                mat[i, j] = np.nan if p is None else p
+    fig, ax = plt.subplots(figsize=(1.3 * k + 2.6, 1.0 * k + 1.6))
+    im = ax.imshow(mat, cmap="RdBu", vmin=0, vmax=1)
+    for i in range(k):
+        for j in range(k):
+            if i == j:
+                continue
+            p = mat[i, j]
+            clear = not np.isnan(p) and p >= tau and p > mat[j, i]
+            ax.text(j, i, "—" if np.isnan(p) else fmt_p(float(p)), ha="center", va="center", fontsize=9,
+                    fontweight="bold" if clear else "normal",
+                    color="white" if not np.isnan(p) and abs(p - 0.5) > 0.35 else "black")
+    ax.set_xticks(range(k), order, rotation=30, ha="right")
+    ax.set_yticks(range(k), order)
+    ax.set_xlabel("column")
+    ax.set_ylabel("row")
+    by = f" by > {points(rope)}" if rope is not None else ""
+    ax.set_title(f"P(row better than column{by}) on F1\nbold: ≥ {tau:g}, called better", fontsize=10)
+    fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+    fig.tight_layout()
+    return fig
+
+
+def _fold_f1_figure(report: CompareReport, look: _Look):
+    """``fold_f1.png``: every system's per-fold F1, its pooled F1 dotted."""
+    import matplotlib.pyplot as plt
+
+    names, color, label, style, many = report.names, look.color, look.label, look.style, look.many
     ff = report.fold_f1
     fig, ax = plt.subplots(figsize=(8.5 if many else 7, 3.8))
-    m = report.m
-    x = np.arange(2 * m)
+    x = np.arange(2 * report.m)
     for i, n in enumerate(names):
         # with many systems, a small sideways offset keeps equal values apart
         shift = (i - (len(names) - 1) / 2) * 0.06 if many else 0.0
@@ -307,8 +327,7 @@ def write_plots(report: Report, out: str | os.PathLike) -> list[Path]:
     else:
         ax.legend(frameon=False)
     fig.tight_layout()
-    save(fig, "fold_f1.png")
-    return paths
+    return fig
 
 
 def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, path: str | os.PathLike,
@@ -374,11 +393,7 @@ def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, pa
     if title:
         ax.set_title(title, fontsize=10)
     fig.tight_layout()
-    path = Path(path)
-    with atomic_write(path, mode="wb", encoding=None) as f:
-        fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
-    plt.close(fig)
-    return path
+    return _save(fig, Path(path))
 
 
 def write_corpora_plot(answer: dict, path: str | os.PathLike) -> Path:

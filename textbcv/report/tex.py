@@ -17,21 +17,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textbcv.report.methods import methods_paragraph, variant_text
+from textbcv.report.methods import design_name, methods_paragraph, variant_text
 from textbcv.report.model import CompareReport
-from textbcv.report.verdicts import (
-    Report,
-    as_report,
-    design_name,
-    difference_basis,
-    fmt_p,
-    pct,
-    points,
-    rope_points,
-    sequential_words,
-    threshold_of,
-    verdict,
-)
+from textbcv.report.numbers import METRICS, fmt_p, pct, points
+from textbcv.report.verdicts import difference_basis, sequential_words, verdict
 from textbcv.stats.answer import Comparison, Posterior
 
 __all__ = ["render_tex", "tex_escape"]
@@ -95,25 +84,32 @@ def _p(p) -> str:
     return tex_escape(fmt_p(p))
 
 
-def render_tex(report: Report) -> str:
+def render_tex(report: CompareReport) -> str:
     """The text of ``report.tex``.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
 
     Returns
     -------
     str
         A complete LaTeX document (scores in percent, differences in points), ending in a newline.
+
+    Examples
+    --------
+    >>> f1 = {"estimate": .8, "ci": [.78, .82], "interval": "equal-tailed"}
+    >>> r = CompareReport.from_dict({"m": 3, "systems": {n: {k: f1 for k in ("precision", "recall", "f1")}
+    ...                                                  for n in ("A", "B")}, "comparisons": []})
+    >>> print(render_tex(r).splitlines()[17])
+    A & 80.00 [78.00, 82.00] & 80.00 [78.00, 82.00] & 80.00 [78.00, 82.00] \\\\
     """
-    report = as_report(report)
     m, alpha = report.m, report.alpha
     level = f"{100 * (1 - alpha):g}"
-    tau, rope = threshold_of(report), rope_points(report)
+    tau, rope = report.threshold, report.rope_points
     names = report.names
-    one_sided = any(report.systems[n][k].interval == "one-sided" for n in names for k in ("precision", "recall", "f1"))
+    one_sided = any(report.systems[n][k].interval == "one-sided" for n in names for k in METRICS)
     lines = [
         f"% report.tex written by textbcv {report.version} from the values of report.json.",
         "% It compiles with pdflatex as it is; to use the tables in a paper, add \\usepackage{booktabs}.",
@@ -137,7 +133,7 @@ def render_tex(report: Report) -> str:
     ]
     for n in names:
         s = report.systems[n]
-        lines.append(f"{tex_escape(n)} & " + " & ".join(_cell(s[k]) for k in ("precision", "recall", "f1")) + r" \\")
+        lines.append(f"{tex_escape(n)} & " + " & ".join(_cell(s[k]) for k in METRICS) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
 
     pairs: dict[tuple[str, str], dict[str, Comparison]] = {}
@@ -166,7 +162,7 @@ def render_tex(report: Report) -> str:
         delta = "---" if d is None else (f"${100 * d.estimate:+.2f}$ [${100 * d.ci[0]:+.2f}$, "
                                          f"${100 * d.ci[1]:+.2f}$]")
         row = [tex_escape(a), tex_escape(b), delta] + [_p(per[k].p_b_better if k in per else None)
-                                                       for k in ("precision", "recall", "f1")]
+                                                       for k in METRICS]
         if eq_col:
             row.append(_p(None if f1 is None else f1.p_equivalent))
         row.append(tex_escape(("undefined" if f1.undefined else verdict(f1)) if f1 else "---"))

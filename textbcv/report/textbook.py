@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from textbcv.report.verdicts import Report, as_report
+from textbcv.report.model import CompareReport
 from textbcv.stats import classic
 
 __all__ = ["DISAGREE", "DISAGREE_UNPAIRED", "disagree_note", "textbook_tests", "format_statistic", "format_p",
@@ -129,20 +129,19 @@ def format_p(r: dict) -> str:
     return "–" if p is None else f"{p:.4f}" if p >= 1e-4 else f"{p:.1e}"
 
 
-def textbook_markdown(report: Report) -> list[str]:
+def textbook_markdown(report: CompareReport) -> list[str]:
     """The short "Textbook tests" section of ``report.md`` (from ``fold_f1``; empty without it).
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report; its ``fold_f1`` is tested.
+        The comparison's report; its ``fold_f1`` is tested.
 
     Returns
     -------
     list of str
         The section's Markdown lines; empty with fewer than two systems in ``fold_f1``.
     """
-    report = as_report(report)
     ff = report.fold_f1
     if len(ff) < 2:
         return []
@@ -169,14 +168,13 @@ def textbook_markdown(report: Report) -> list[str]:
     return out
 
 
-def one_split_markdown(report) -> list[str]:
-    """The "What one split would claim" section of ``report.md`` (lines), from the report's ``one_split`` block
-    (a :class:`~textbcv.report.model.CompareReport`).
+def one_split_markdown(report: CompareReport) -> list[str]:
+    """The "What one split would claim" section of ``report.md``, from the report's ``one_split`` block.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's typed report.
+        The comparison's report.
 
     Returns
     -------
@@ -185,11 +183,9 @@ def one_split_markdown(report) -> list[str]:
 
     Examples
     --------
-    >>> from textbcv.report.model import CompareReport
     >>> one_split_markdown(CompareReport.from_dict({"one_split": {"available": False, "reason": "no counts"}}))[-1]
     'Not available for this run: no counts.'
     """
-    report = as_report(report)
     out = ["", "## What one split would claim", ""]
     o = report.one_split
     if o is None:

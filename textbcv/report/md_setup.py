@@ -1,0 +1,228 @@
+"""The sections of ``report.md`` on how the comparison was made: the setup, the split, how m was reached,
+the plots, the run and the methods paragraph."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from textbcv.report.command import reproduce_command
+from textbcv.report.methods import (
+    corpus_types,
+    design_name,
+    methods_paragraph,
+    system_settings,
+    template_text,
+    variant_text,
+)
+from textbcv.report.model import CompareReport
+from textbcv.report.numbers import points
+from textbcv.report.plots import PLOT_CAPTIONS, PLOT_TITLES
+from textbcv.report.verdicts import short_rule
+
+__all__ = ["MODE_WORDS", "setup_markdown", "split_markdown", "stopping_markdown", "plots_markdown", "run_markdown",
+           "methods_markdown"]
+
+#: How the setup names a matching mode other than strict.
+MODE_WORDS = {"exact": "exact (a predicted chunk is right when its boundaries are, whatever its type)",
+              "partial": "partial (an overlap earns half a credit, an exact boundary match a whole one, whatever the "
+                         "type; half credits counted as whole units of doubled counts)",
+              "type": "type (a predicted chunk is right when its type is and it overlaps the gold chunk)"}
+
+
+def setup_markdown(report: CompareReport) -> list[str]:
+    """``## Setup``: corpus, split, systems, intervals, decision rule, version, the command that remakes the report.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's report.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines.
+    """
+    meta = report.meta
+    m = report.m
+    out = ["", "## Setup", ""]
+    corpus = report.corpus
+    if corpus:
+        files = ", ".join(f"`{f['path']}`" for f in corpus["files"])
+        types = corpus_types(report)
+        per_type = (": " + ", ".join(f"{t or '(untyped)'} {n:,}" for t, n in types.items())) if types else ""
+        docs = corpus.get("documents")
+        docs_text = f", {docs:,} documents" if docs and docs > 1 else ""
+        out.append(f"- Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} "
+                   f"tokens{docs_text}; {corpus['gold_chunks']:,} gold chunks{per_type}). Task: {meta.get('task')}.")
+    sp = report.split or {}
+    q = report.split_quality or {}
+    design = f"- Design: {design_name(report)}, seed {report.seed}, {2 * m} folds per system"
+    if sp:
+        unit = "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
+        group = f" (--group-by {sp.get('group_by')})" if sp.get("group_by") else ""
+        design += f"; {unit}{group}; balanced: {', '.join(sp.get('balance') or []) or 'nothing'}"
+    design += "."
+    if q:
+        chi = {k: float(np.mean(v)) for k, v in (q.get("chi2_per_df") or {}).items() if v}
+        design += (f" Split quality: training halves overlap n/4 within {q.get('overlap_max_deviation')} sentences"
+                   + ("; mean χ²/J " + ", ".join(f"{k} {v:.2f}" for k, v in chi.items())
+                      + " (about 1 for a random halving; see Split)" if chi else "") + ".")
+    out.append(design)
+    specs = meta.get("systems") or []
+    if specs:
+        out += ["- Systems:", "", "| system | scheme | features | tagger and settings |", "|---|---|---|---|"]
+        for s in specs:
+            out.append(f"| {s.get('name')} | {(s.get('scheme') or '—').upper()} | {template_text(s)} | "
+                       f"{system_settings(s)} |")
+        out.append("")
+    level = f"{100 * (1 - report.alpha):g}%"
+    out.append(f"- Intervals: {level} credible intervals (--alpha {report.alpha:g}); count factor "
+               f"{variant_text(report, how=True)}.")
+    r = report.rope_points
+    rope = (f"; rope ±{points(r)} (--rope {r:g}: percentage points of the metric, F1 points for F1)"
+            if r is not None else "; no rope (--rope, in points, adds one)")
+    out.append(f"- Decision: {short_rule(report)} (--threshold {report.threshold:g}){rope}.")
+    mode = (meta.get("options") or {}).get("mode", "strict")
+    if mode != "strict":
+        out.append(f"- Matching: {MODE_WORDS[mode]} (--mode {mode}), not conlleval's strict matching; per-type and "
+                   "held-out scores, and each seed's own counts, are strict only and left out.")
+    out.append(f"- textbcv {report.version}.")
+    imported = meta.get("imported")
+    if imported:
+        parts = []
+        for name, s in imported.get("systems", {}).items():
+            how = "" if s.get("scheme") is None else \
+                f" ({s['scheme'].upper()}, {'detected' if s.get('scheme_detected') else 'as given'})"
+            parts.append(f"{name} from `{s['predictions']}`{how}")
+        out += ["", f"Predictions imported with `textbcv evaluate`, not made by textbcv: {'; '.join(parts)}. "
+                f"Splits: `{imported.get('splits', {}).get('path')}`. Each system's predictions are decoded into "
+                "chunks "
+                "and scored against the corpus's gold chunks."]
+    cmd = reproduce_command(report)
+    if cmd:
+        out += ["", "To make this report again (into `./rerun`, from the directory the paths are relative to):", "",
+                "```", cmd, "```"]
+    elif meta:
+        out += ["", "Made with the Python API and taggers of your own: rerun the script that made it "
+                "(`meta.options` in report.json holds every setting)."]
+    return out
+
+
+def split_markdown(report: CompareReport) -> list[str]:
+    """``## Split``: units, balance, notes, training-set overlap and χ²/J of the halves.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's report.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty without ``split`` and ``split_quality`` blocks.
+    """
+    sp = report.split or {}
+    q = report.split_quality or {}
+    if not (sp or q):
+        return []
+    out = ["", "## Split", ""]
+    if sp:
+        unit = ("documents, kept whole" if sp["unit"] == "document"
+                else "sentences" + (" (exact duplicates kept together)" if sp.get("duplicates_together") else ""))
+        out += [f"Units: {unit}" + (" (--group-by auto)" if sp.get("group_by") == "auto" else "") + "; balanced: "
+                + (", ".join(sp["balance"]) or "nothing") + "."]
+        out += [f"Note: {n}." for n in sp.get("notes", [])]
+    if q:
+        out += ["",
+                f"Largest deviation of a training-set overlap from n/4: {q.get('overlap_max_deviation')} "
+                "sentences.", ""]
+        chi = q.get("chi2_per_df") or {}
+        if chi:
+            out += ["| measure | mean χ²/J | max χ²/J |", "|---|---|---|"]
+            for k, v in chi.items():
+                if v:
+                    out.append(f"| {k} | {np.mean(v):.4f} | {np.max(v):.4f} |")
+            out += ["", "χ²/J compares the distribution of a property between the two halves of a split; random "
+                    "halving gives about 1, smaller is better balanced."]
+    return out
+
+
+def stopping_markdown(report: CompareReport) -> list[str]:
+    """The ``Stopping:`` line of a run (how m was reached).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's report.
+
+    Returns
+    -------
+    list of str
+        The line (after a blank one); empty when the report's ``stopping`` gives no reason.
+    """
+    stop = report.stopping or {}
+    if not stop.get("reason"):
+        return []
+    return ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
+
+
+def plots_markdown(plots: Sequence[str]) -> list[str]:
+    """``## Plots``: every PNG written beside ``report.md``, embedded by a relative link, with its caption.
+
+    Parameters
+    ----------
+    plots : sequence of str
+        The PNG file names, relative to ``report.md``.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines; empty without plots.
+    """
+    if not plots:
+        return []
+    out = ["", "## Plots"]
+    for name in plots:
+        out += ["", f"![{PLOT_TITLES.get(name, name)}]({name})", "", f"`{name}`: {PLOT_CAPTIONS.get(name, '')}"]
+    return out
+
+
+def run_markdown(report: CompareReport) -> list[str]:
+    """The ``Run:`` line: wall time, folds trained, resumed or imported, textbcv version.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's report.
+
+    Returns
+    -------
+    list of str
+        The line (after a blank one); empty when the report has no ``run`` block.
+    """
+    run = report.run or {}
+    version = report.meta.get("textbcv")
+    if run and "folds_imported" in run:
+        return ["", f"Run: {run.get('seconds')} s, {run.get('folds_imported')} folds imported; textbcv {version}."]
+    if run:
+        return ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
+                f"{run.get('folds_resumed')} resumed; textbcv {version}."]
+    return []
+
+
+def methods_markdown(report: CompareReport) -> list[str]:
+    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.report.methods.methods_paragraph`).
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's report.
+
+    Returns
+    -------
+    list of str
+        The section's Markdown lines.
+    """
+    return ["", "## Methods (to paste)", "", methods_paragraph(report)]
