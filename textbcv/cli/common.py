@@ -6,10 +6,11 @@ import argparse
 
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import FORMATS
+from textbcv.defaults import VARIANT
 from textbcv.errors import InputError
 
 __all__ = ["add_corpus_args", "read_corpus_args", "resolve_format", "detection_note", "rope_fraction",
-           "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "check_threshold"]
+           "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "VARIANT_HELP", "DIFFERENCE_HELP", "check_threshold"]
 
 #: ``--threshold`` of every command that decides (the value is textbcv.stats.bayes.THRESHOLD, repeated so that
 #: `textbcv --help` does not import scipy; tests/test_report_decisions.py checks they agree).
@@ -19,6 +20,14 @@ THRESHOLD_HELP = ("decision rule: a system is called better when its posterior p
 ROPE_HELP = ("region of practical equivalence, in points of the metric (F1 points for F1), e.g. 0.5: \"better\" "
              "then means better by more than this, and the report adds P(equivalent) (default: none)")
 
+
+VARIANT_HELP = (f"count factor of the posteriors (default {VARIANT}): clustered (the counts of one average "
+                "fold divided by the design effect of sentences/documents, measured on the folds' per-sentence counts; "
+                "covered F1 on new text in the real-text study), averaged-counts (ρ1 = ρ2 = 1, ignores clustered "
+                "errors), "
+                "adaptive (c_m, widened when the folds disagree more than c_m implies), thesis (c_m; under-covers), "
+                "independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2: measure your own with textbcv components; "
+                "measured ρ for CRF taggers and other learners: docs/variance.md)")
 
 DIFFERENCE_HELP = ("how the posterior of a difference is built: paired (default; both systems' per-sentence "
                    "counts on the same test sentences, plus the models' own noise from the folds' spread) or "

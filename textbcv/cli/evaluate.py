@@ -9,13 +9,12 @@ from textbcv.cli.common import (
     DIFFERENCE_HELP,
     ROPE_HELP,
     THRESHOLD_HELP,
+    VARIANT_HELP,
     add_corpus_args,
-    check_threshold,
     rope_fraction,
     rope_warning,
 )
 from textbcv.cli.compare import csv_names
-from textbcv.cli.test import VARIANT_HELP
 
 __all__ = ["register", "run"]
 
@@ -89,7 +88,6 @@ def run(args: argparse.Namespace) -> int:
     from textbcv.comparison.pipeline import CompareOptions
 
     systems = [ImportedSystem.parse(s) for s in args.systems]
-    check_threshold(args.threshold)
     options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha,
                              rope=rope_fraction(args.rope), threshold=args.threshold,
                              variant=args.variant, difference=args.difference, rho1=args.rho1, rho2=args.rho2,
@@ -106,11 +104,10 @@ def run(args: argparse.Namespace) -> int:
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
                       encoding=args.encoding, corpus=given)
     from textbcv.errors import warn
-    from textbcv.report.model import CompareReport
     from textbcv.report.verdicts import run_warnings
 
     rope_note = rope_warning(args.rope)
-    for line in ([rope_note] if rope_note else []) + ([] if args.quiet else run_warnings(CompareReport.coerce(report))):
+    for line in ([rope_note] if rope_note else []) + ([] if args.quiet else run_warnings(report)):
         warn(line)
     if not args.quiet:
         from textbcv.cli.report import print_report

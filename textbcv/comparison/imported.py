@@ -45,6 +45,7 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
+from textbcv.report.model import CompareReport
 from textbcv.schemes import detect, get_scheme, scheme_names
 from textbcv.scoring import (
     count_chunks,
@@ -317,8 +318,8 @@ def evaluate(
     plots: bool = True,
     corpus: Corpus | None = None,
     encoding: str = "utf-8",
-) -> dict:
-    """Score imported predictions of every fold and write the run directory; return ``report.json``'s content.
+) -> CompareReport:
+    """Score imported predictions of every fold and write the run directory; return the report.
 
     With ``options.heldout`` (held-out files), each system's directory also
     holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold (i, d)'s model's
@@ -357,8 +358,8 @@ def evaluate(
 
     Returns
     -------
-    dict
-        ``report.json``'s content (:meth:`textbcv.report.model.CompareReport.to_dict`).
+    CompareReport
+        The report written (``to_dict()`` is ``report.json``'s content).
 
     Raises
     ------
@@ -424,4 +425,4 @@ def evaluate(
         write_report(out, report, plots)
     finally:
         run_dir.unlock()
-    return report.to_dict()
+    return report

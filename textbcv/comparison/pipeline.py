@@ -20,9 +20,10 @@ import numpy as np
 
 from textbcv import defaults
 from textbcv._io import file_sha256
-from textbcv.comparison.assembly import FoldsAnswer, answer_for, assemble_report, rerender
+from textbcv.comparison.assembly import assemble_report, rerender
 from textbcv.comparison.baseline import baseline_section
 from textbcv.comparison.design_effects import design_effects_of, fold_clusters
+from textbcv.comparison.from_folds import folds_of_store, report_from_folds
 from textbcv.comparison.heldout import read_heldout
 from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
 from textbcv.corpus import Corpus, read_corpus
@@ -40,8 +41,8 @@ from textbcv.tagging.system import DEFAULT_TEMPLATES, check_columns
 
 __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_MARKERS", "prepare_compare",
            "run_compare", "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta",
-           "options_from_splits", "answer_for", "rerender", "fold_clusters", "design_effects_of", "REPORT_FORMAT",
-           "VARIANTS", "SPLIT_METHODS", "TASKS", "STOP_RULES", "CompareReport", "FoldsAnswer", "RunDir"]
+           "options_from_splits", "rerender", "fold_clusters", "design_effects_of", "REPORT_FORMAT",
+           "VARIANTS", "SPLIT_METHODS", "TASKS", "STOP_RULES", "CompareReport", "RunDir"]
 
 
 def gold_chunks(corpus: Corpus, options: CompareOptions) -> list[tuple]:
@@ -528,8 +529,8 @@ def run_compare(
     save_models: bool = False,
     save_predictions: bool = False,
     plots: bool = True,
-) -> dict:
-    """Train and score every fold of ``plan``, test, and write the run directory; return ``report.json``'s content.
+) -> CompareReport:
+    """Train and score every fold of ``plan``, test, and write the run directory; return the report.
 
     Parameters
     ----------
@@ -553,8 +554,8 @@ def run_compare(
 
     Returns
     -------
-    dict
-        ``report.json``'s content.
+    CompareReport
+        The report written (``to_dict()`` is ``report.json``'s content).
 
     Raises
     ------
@@ -573,7 +574,7 @@ def run_compare(
 
 
 def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, scheduler: str | None,
-                 progress: bool | None, save_models: bool, save_predictions: bool, plots: bool) -> dict:
+                 progress: bool | None, save_models: bool, save_predictions: bool, plots: bool) -> CompareReport:
     """:func:`run_compare` in a claimed, locked run directory."""
     out, options, systems, store = plan.out, plan.options, plan.systems, plan.store
     raw, corpus, gold, splits, payload = plan.raw, plan.corpus, plan.gold, plan.splits, plan.payload
@@ -598,12 +599,12 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
                   scheduler=scheduler, progress=progress,
                   save_models=str(run_dir.models) if save_models else None,
                   save_predictions=str(run_dir.predictions) if save_predictions else None)
-        answer = answer_for(store, names, m, options, clusters)
+        answer = report_from_folds(folds_of_store(store, names, m, options.mode, clusters), options.answer())
         if not options.sequential:
             stopping["reason"] = f"fixed m = {m}"
             break
         best = [None if c.p_b_better is None or c.p_a_better is None else max(c.p_b_better, c.p_a_better)
-                for c in answer.answer.comparisons_of("f1")]
+                for c in answer.comparisons_of("f1")]
         why = stop_reason(options.stop, answer.sequential, best, options.threshold,
                           looks=options.m_max - options.m_start + 1)
         if why is not None:
@@ -636,5 +637,5 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
                              splits_path=plan.splits_path, clusters=clusters,
                              baseline=baseline_section(corpus.sentences, gold, list(splits_m.folds()), options.task))
     write_report(out, report, plots)
-    return report.to_dict()
+    return report
 
