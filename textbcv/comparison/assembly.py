@@ -9,19 +9,23 @@ from its ``report.json`` alone (:func:`rerender`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from textbcv import __version__
+from textbcv import __version__, defaults
+from textbcv._io import file_sha256
 from textbcv.comparison.anatomy import anatomy_section
 from textbcv.comparison.from_folds import answer_from_folds, folds_of_report, folds_of_store, report_from_folds
 from textbcv.comparison.heldout import heldout_gaps, heldout_section
 from textbcv.comparison.macro import macro_section
 from textbcv.comparison.onesplit import one_split_section
 from textbcv.comparison.options import AnswerOptions
+from textbcv.corpus import Corpus
+from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.report.model import CompareReport
 from textbcv.report.verdicts import conclusion
 from textbcv.scoring import ChunkCounts
@@ -31,7 +35,7 @@ if TYPE_CHECKING:
     from textbcv.comparison.options import CompareOptions
     from textbcv.tagging import FoldStore
 
-__all__ = ["assemble_report", "rerender"]
+__all__ = ["assemble_report", "rerender", "corpus_meta", "split_info"]
 
 
 def _per_type(store: FoldStore, name: str, m: int) -> dict:
@@ -39,6 +43,75 @@ def _per_type(store: FoldStore, name: str, m: int) -> dict:
     total = sum((ChunkCounts.from_dict(store.records[(name, j, k)]["counts"]) for j in range(m) for k in (0, 1)),
                 ChunkCounts())
     return {t: counts_scores(c.tp, c.fp, c.fn) for t, c in total.types.items()}
+
+
+def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
+    """What the splits kept whole and balanced, with a line on every choice known to bend the estimate.
+
+    Parameters
+    ----------
+    splits : SplitSet
+        The splits used; their ``options`` say the unit, grouping asked for, balance and duplicates.
+    options : CompareOptions
+        The comparison's options (its ``balance`` when the splits do not say, and ``variant``).
+    corpus : Corpus
+        The corpus split (its number of documents).
+
+    Returns
+    -------
+    dict
+        The ``split`` block: ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and
+        ``notes``.
+    """
+    unit = splits.options.get("group_by", "sentence")
+    asked = splits.options.get("group_by_requested", unit)
+    balance = list(splits.options.get("balance", options.balance))
+    notes = []
+    note = defaults.unit_note(asked, unit, corpus.n_documents)
+    if note:
+        notes.append(note)
+    notes += defaults.option_notes(balance, options.variant)
+    return {"unit": unit, "group_by": asked, "documents": corpus.n_documents, "balance": balance,
+            "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}
+
+
+def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
+    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, gold chunks per
+    type (after the ``--chunk-types`` / ``--untyped`` filters), fingerprint, and ``read``: the ``columns``,
+    ``scheme`` and ``encoding`` it was read with (None: the default).
+
+    Parameters
+    ----------
+    raw : Corpus
+        The corpus as read (its files and fingerprints).
+    corpus : Corpus
+        The corpus prepared for the task (its sizes).
+    gold : sequence
+        Gold chunks of every sentence after the filters (:func:`textbcv.comparison.pipeline.gold_chunks`).
+    format : str
+        The corpus format read.
+    read : dict or None
+        ``columns``, ``scheme`` and ``encoding`` as given; None or missing keys for the defaults.
+
+    Returns
+    -------
+    dict
+    """
+    files = []
+    for p in raw.files:
+        entry: dict = {"path": str(p)}
+        if os.path.isfile(p):
+            entry.update(bytes=os.path.getsize(p), sha256=file_sha256(p))
+        files.append(entry)
+    types: dict[str, int] = {}
+    for g in gold:
+        for c in g:
+            types[c[2]] = types.get(c[2], 0) + 1
+    return {"format": format, "files": files, "sentences": len(corpus), "tokens": corpus.n_tokens,
+            "documents": corpus.n_documents, "gold_chunks": int(sum(len(g) for g in gold)),
+            "chunks_per_type": dict(sorted(types.items())),
+            "read": {"columns": None, "scheme": None, "encoding": None, **(read or {})},
+            "fingerprint": corpus_digest(corpus_fingerprints(raw))}
 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,

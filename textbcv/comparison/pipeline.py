@@ -18,16 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from textbcv import defaults
-from textbcv._io import file_sha256
-from textbcv.comparison.assembly import assemble_report, rerender
+from textbcv.comparison.assembly import assemble_report, corpus_meta, rerender, split_info
 from textbcv.comparison.baseline import baseline_section
 from textbcv.comparison.design_effects import design_effects_of, fold_clusters
 from textbcv.comparison.from_folds import folds_of_store, report_from_folds
 from textbcv.comparison.heldout import read_heldout
 from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
 from textbcv.corpus import Corpus, read_corpus
-from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
+from textbcv.corpus.fingerprint import corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
@@ -187,75 +185,6 @@ def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: P
             raise StaleRunError("the saved splits differ from the ones these options give (another corpus, seed, "
                                 "option or textbcv version?); use another {out}", file=str(path), param="out")
     return splits
-
-
-def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
-    """What the splits kept whole and balanced, with a line on every choice known to bend the estimate.
-
-    Parameters
-    ----------
-    splits : SplitSet
-        The splits used; their ``options`` say the unit, grouping asked for, balance and duplicates.
-    options : CompareOptions
-        The comparison's options (its ``balance`` when the splits do not say, and ``variant``).
-    corpus : Corpus
-        The corpus split (its number of documents).
-
-    Returns
-    -------
-    dict
-        The ``split`` block: ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and
-        ``notes``.
-    """
-    unit = splits.options.get("group_by", "sentence")
-    asked = splits.options.get("group_by_requested", unit)
-    balance = list(splits.options.get("balance", options.balance))
-    notes = []
-    note = defaults.unit_note(asked, unit, corpus.n_documents)
-    if note:
-        notes.append(note)
-    notes += defaults.option_notes(balance, options.variant)
-    return {"unit": unit, "group_by": asked, "documents": corpus.n_documents, "balance": balance,
-            "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}
-
-
-def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
-    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, gold chunks per
-    type (after the ``--chunk-types`` / ``--untyped`` filters), fingerprint, and ``read``: the ``columns``,
-    ``scheme`` and ``encoding`` it was read with (None: the default).
-
-    Parameters
-    ----------
-    raw : Corpus
-        The corpus as read (its files and fingerprints).
-    corpus : Corpus
-        The corpus prepared for the task (its sizes).
-    gold : sequence
-        Gold chunks of every sentence after the filters (:func:`gold_chunks`).
-    format : str
-        The corpus format read.
-    read : dict or None
-        ``columns``, ``scheme`` and ``encoding`` as given; None or missing keys for the defaults.
-
-    Returns
-    -------
-    dict
-    """
-    files = []
-    for p in raw.files:
-        entry: dict = {"path": str(p)}
-        if os.path.isfile(p):
-            entry.update(bytes=os.path.getsize(p), sha256=file_sha256(p))
-        files.append(entry)
-    types: dict[str, int] = {}
-    for g in gold:
-        for c in g:
-            types[c[2]] = types.get(c[2], 0) + 1
-    return {"format": format, "files": files, "sentences": len(corpus), "tokens": corpus.n_tokens,
-            "documents": corpus.n_documents, "gold_chunks": int(sum(len(g) for g in gold)),
-            "chunks_per_type": dict(sorted(types.items())),
-            "read": {"columns": None, "scheme": None, "encoding": None, **(read or {})},
-            "fingerprint": corpus_digest(corpus_fingerprints(raw))}
 
 
 def write_report(out: str | os.PathLike, report: dict | CompareReport, plots: bool = True) -> None:
