@@ -26,8 +26,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from textbcv._io import load_json
+from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.plan import Plan, plan_report
-from textbcv.corpus import read_corpus
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
@@ -194,8 +194,8 @@ def _read(files: list[str] | None, corpus: Corpus | None, rest: dict) -> tuple[C
     detected when not given, ``columns``, ``scheme``, ``encoding``, ``label_names``), and its format."""
     if corpus is None:
         assert files is not None  # _corpus_arg gives one of the two
-        corpus = read_corpus(files, format=rest.get("format"), columns=rest.get("columns"), scheme=rest.get("scheme"),
-                             encoding=rest.get("encoding", "utf-8"), label_names=rest.get("label_names"))
+        corpus, _ = read_files(files, rest.get("format"), rest.get("columns"), rest.get("scheme"),
+                               rest.get("encoding", "utf-8"), rest.get("label_names"))
     elif rest.get("label_names") is not None:
         raise InputError("label_names applies when the corpus is read from files; a Corpus given has its tags")
     return corpus, corpus.format

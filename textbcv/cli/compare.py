@@ -237,21 +237,16 @@ def run(args: argparse.Namespace) -> int:
         Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
         :func:`textbcv.cli.main` prints and ends with exit status 2.
     """
-    from textbcv.cli.common import detection_note, read_corpus_args, resolve_format
+    from textbcv.cli.common import label_names_file
     from textbcv.comparison.pipeline import prepare_compare, run_compare
 
     options = options_from_args(args)
     options.validate()
-    guess = resolve_format(args)
-    # with --label-names the corpus is read here, with them (held-out files find theirs beside them)
-    given = read_corpus_args(args) if args.label_names else None
-    args.notes = []  # the detection note is printed below, once
     plan = prepare_compare(args.files, args.out, options, format=args.format, columns=args.columns,
                            scheme=args.corpus_scheme, resume=args.resume, encoding=args.encoding, splits=args.splits,
-                           corpus=given)
-    note = detection_note(args, guess)
+                           label_names=label_names_file(args.label_names))
     if not args.quiet:
-        for line in ([note] if note else []) + plan.notes:
+        for line in plan.notes:
             print(line, file=sys.stderr, flush=True)
     rope_note = rope_warning(args.rope)
     if rope_note:

@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
         Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
         :func:`textbcv.cli.main` prints and ends with exit status 2.
     """
+    from textbcv.cli.common import label_names_file
     from textbcv.comparison.imported import ImportedSystem, evaluate
     from textbcv.comparison.pipeline import CompareOptions
 
@@ -95,14 +96,9 @@ def run(args: argparse.Namespace) -> int:
                              untyped=args.untyped, mode=args.mode,
                              heldout=tuple(args.heldout))
     options.validate()
-    given = None
-    if args.label_names:  # the corpus read here, with its label names
-        from textbcv.cli.common import read_corpus_args
-
-        given = read_corpus_args(args)
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
-                      encoding=args.encoding, corpus=given)
+                      encoding=args.encoding, label_names=label_names_file(args.label_names))
     from textbcv.errors import warn
     from textbcv.report.verdicts import run_warnings
 

@@ -311,13 +311,14 @@ def evaluate(
     systems: Sequence[ImportedSystem | str] | Mapping[str, str | os.PathLike],
     out: str | os.PathLike,
     options: CompareOptions,
-    format: str = "conll",
+    format: str | None = "conll",
     columns: str | None = None,
     scheme: str | None = None,
     pred_scheme: str | None = None,
     plots: bool = True,
     corpus: Corpus | None = None,
     encoding: str = "utf-8",
+    label_names: Sequence[str] | None = None,
 ) -> CompareReport:
     """Score imported predictions of every fold and write the run directory; return the report.
 
@@ -355,6 +356,8 @@ def evaluate(
         are not used for it).
     encoding : str
         Text encoding of the corpus files and the held-out files (default utf-8).
+    label_names : sequence of str, optional
+        The tag of each integer id of a jsonl or arrow corpus read from ``files``.
 
     Returns
     -------
@@ -389,7 +392,8 @@ def evaluate(
     out = Path(out)
     run_dir = RunDir(out)
     run_dir.check_out(resume=False)
-    raw = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding)
+    raw, _ = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding,
+                             label_names=label_names)
     split_set.check_corpus(raw, file=os.fspath(splits))
     prepared = prepare_corpus(raw, options.task)
     gold = gold_chunks(prepared, options)

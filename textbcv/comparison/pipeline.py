@@ -20,11 +20,12 @@ import numpy as np
 
 from textbcv.comparison.assembly import assemble_report, corpus_meta, rerender, split_info
 from textbcv.comparison.baseline import baseline_section
+from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.design_effects import design_effects_of, fold_clusters
 from textbcv.comparison.from_folds import folds_of_store, report_from_folds
 from textbcv.comparison.heldout import read_heldout
 from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
-from textbcv.corpus import Corpus, read_corpus
+from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, prepare_corpus
 from textbcv.errors import InputError
@@ -99,8 +100,10 @@ def _given_splits(splits, raw: Corpus) -> tuple[SplitSet, str | None]:
 
 
 def corpus_or_files(corpus: Corpus | None, files: Sequence[str] | None, format: str | None = "conll",
-                    columns: str | None = None, scheme: str | None = None, encoding: str = "utf-8") -> Corpus:
-    """The corpus of a comparison: the Corpus given, else its files read; InputError when neither is given.
+                    columns: str | None = None, scheme: str | None = None, encoding: str = "utf-8",
+                    label_names: Sequence[str] | None = None) -> tuple[Corpus, str | None]:
+    """The corpus of a comparison: the Corpus given, else its files read once (:func:`read_files`); InputError when
+    neither is given.
 
     Parameters
     ----------
@@ -116,16 +119,23 @@ def corpus_or_files(corpus: Corpus | None, files: Sequence[str] | None, format: 
         Scheme of the gold tag column; default: detected.
     encoding : str
         Text encoding of the files; default ``"utf-8"``.
+    label_names : sequence of str or None
+        The tag of each integer id of a jsonl or arrow corpus read from files.
 
     Returns
     -------
-    Corpus
+    corpus : Corpus
         The corpus as read (not yet prepared for the task).
+    note : str or None
+        The line for stderr saying which format was detected; None when it was given (or a Corpus was).
     """
     if corpus is not None:
-        return corpus
+        if label_names is not None:
+            raise InputError("label_names applies when the corpus is read from files; a Corpus given has its tags",
+                             param="label_names")
+        return corpus, None
     if files is not None:
-        return read_corpus(files, format=format, columns=columns, scheme=scheme, encoding=encoding)
+        return read_files(files, format, columns, scheme, encoding, label_names)
     raise InputError("files: give the corpus files, or a Corpus as corpus=", param="files")
 
 
@@ -237,7 +247,8 @@ class ComparePlan:
     heldout : list of HeldoutSet
         The held-out files.
     notes : list of str
-        Lines for stderr: which feature template the systems named without one use, and why.
+        Lines for stderr: which format the corpus was read in (when detected), which feature template the systems
+        named without one use, and why.
     template_choices : dict
         How each CRF system's template was chosen (for ``meta.systems``).
     read : dict
@@ -258,7 +269,7 @@ class ComparePlan:
     store: FoldStore
     times: dict = field(default_factory=dict)
     heldout: list = field(default_factory=list)
-    #: Lines for stderr: which feature template the systems named without one use, and why.
+    #: Lines for stderr: the format detected, which feature template the systems named without one use, and why.
     notes: list = field(default_factory=list)
     #: How each CRF system's template was chosen ("given", "default", or the default that fits the columns).
     template_choices: dict = field(default_factory=dict)
@@ -270,7 +281,7 @@ def prepare_compare(
     files: Sequence[str] | None,
     out: str | os.PathLike,
     options: CompareOptions,
-    format: str = "conll",
+    format: str | None = "conll",
     columns: str | None = None,
     scheme: str | None = None,
     resume: bool = False,
@@ -279,6 +290,7 @@ def prepare_compare(
     systems: Sequence[System | str] | None = None,
     splits: SplitSet | str | os.PathLike | None = None,
     encoding: str = "utf-8",
+    label_names: Sequence[str] | None = None,
 ) -> ComparePlan:
     """Check the input and do the work before training: read, split, featurize (nothing is written).
 
@@ -290,8 +302,9 @@ def prepare_compare(
         Run directory: new, empty, or (with ``resume``) a run of the same options to continue.
     options : CompareOptions
         Every option of the comparison (validated here).
-    format : str
-        Format of the corpus files (:func:`textbcv.corpus.read_corpus`); default ``"conll"``.
+    format : str or None
+        Format of the corpus files (:func:`textbcv.corpus.read_corpus`; None: detected, and said in the plan's
+        ``notes``); default ``"conll"``.
     columns : str, optional
         Column roles of a ``conll`` corpus (e.g. ``"token,pos,chunk,ner"``); default: by the number of columns.
     scheme : str, optional
@@ -310,6 +323,8 @@ def prepare_compare(
         options'.
     encoding : str
         Text encoding of the corpus and held-out files; default ``"utf-8"``.
+    label_names : sequence of str, optional
+        The tag of each integer id of a jsonl or arrow corpus read from ``files``.
 
     Returns
     -------
@@ -339,7 +354,8 @@ def prepare_compare(
     RunDir(out).check_out(resume)
     store = FoldStore(RunDir(out).folds)
     check_heldout_records(store, names, options.heldout)
-    raw = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding)
+    raw, detected = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding,
+                                    label_names=label_names)
     given, given_path = None, None
     if splits is not None:
         given, given_path = _given_splits(splits, raw)
@@ -364,7 +380,7 @@ def prepare_compare(
     read = {"columns": columns, "scheme": scheme, "encoding": None if _utf8(encoding) else encoding}
     return ComparePlan(out, options, raw.format, systems, raw, prepared, gold,
                        split_set, payload, store, {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat},
-                       heldout, notes, choices, read, given_path)
+                       heldout, ([detected] if detected else []) + notes, choices, read, given_path)
 
 
 def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus: Corpus,
