@@ -242,9 +242,10 @@ def run(args: argparse.Namespace) -> int:
 
     options = options_from_args(args)
     options.validate()
+    label_names = label_names_file(args.label_names)
     plan = prepare_compare(args.files, args.out, options, format=args.format, columns=args.columns,
                            scheme=args.corpus_scheme, resume=args.resume, encoding=args.encoding, splits=args.splits,
-                           label_names=label_names_file(args.label_names))
+                           label_names=label_names)
     if not args.quiet:
         for line in plan.notes:
             print(line, file=sys.stderr, flush=True)

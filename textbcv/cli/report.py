@@ -109,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--mode redraws the report under the run's own rule: give --threshold or --rope to a second "
                          "`textbcv report` on the what-if-mode folder")
 
+    report = None  # the report redrawn here, when one is
     if args.redraw:
-        _, where = redraw(out)
+        report, where = redraw(out)
         if where != out:
             print(f"textbcv: {out}'s report files are not textbcv's own as written (an earlier version's run, or "
                   f"edited): the redrawn report is in {where}/", file=sys.stderr)
@@ -118,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     if args.threshold is not None or args.rope is not None:
         if args.threshold is not None:
             check_threshold(args.threshold)
-        _, where = rewrite(out, args.threshold, rope_fraction(args.rope), plots=not args.no_plots)
+        report, where = rewrite(out, args.threshold, rope_fraction(args.rope), plots=not args.no_plots)
         print(f"textbcv: the report redrawn under the new rule is in {where}/ (report.json, report.md, report.tex"
               + ("" if args.no_plots else " and the plots") + f"); the run's own report in {out}/ is unchanged",
               file=sys.stderr)
@@ -129,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
 
             warn(rope_note)
     elif args.mode is not None:
-        _, where = redraw_mode(out, args.mode, corpus=args.corpus, plots=not args.no_plots)
+        report, where = redraw_mode(out, args.mode, corpus=args.corpus, plots=not args.no_plots)
         print(f"textbcv: the report in matching mode {args.mode} is in {where}/ (report.json, report.md, report.tex"
               + ("" if args.no_plots else " and the plots") + f"); the run's own report in {out}/ is unchanged",
               file=sys.stderr)
@@ -141,5 +142,7 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(RunDir(out).read_report_md())
     else:
-        print_report(out)
+        from textbcv.report.model import CompareReport
+
+        print_report(out, None if report is None else CompareReport.from_dict(report))
     return 0
