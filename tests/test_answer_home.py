@@ -47,3 +47,19 @@ def test_no_paired_posterior_is_built_outside_its_homes():
     # anatomy pairs its own error kinds
     outside = sorted({c for c in callers("paired_differences") if not c.startswith("stats/")})
     assert outside == ["comparison/anatomy.py:anatomy_section", "comparison/design_effects.py:sentence_statistics"]
+
+
+def test_the_front_door_answers_what_the_command_prints(tmp_path, capsys):
+    import json
+
+    import textbcv
+    from textbcv.cli import main
+
+    path = tmp_path / "counts.json"
+    a, b = [{"tp": 90, "fp": 10, "fn": 12}] * 6, [{"tp": 93, "fp": 9, "fn": 9}] * 6
+    path.write_text(json.dumps({"m": 3, "systems": {"A": a, "B": b}}), encoding="utf-8")
+    assert main(["test", str(path), "--json", "--rope", "0.5", "--variant", "thesis"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    answer = textbcv.test(path, rope=0.005, variant="thesis")
+    assert json.loads(json.dumps(answer.to_dict())) == printed
+    assert answer.report.answer.p_better("A", "B") == printed["comparisons"][2]["p_b_better"]
