@@ -71,7 +71,7 @@ def posterior_of(corpus, r: int, n: int, max_iterations: int) -> dict:
     sub = corpus.subset(D.tolist())
     res = textbcv.compare(sub, ["iob2@1", "iob2@2"], m=M, seed=r, task="ner", algorithm="ap",
                           max_iterations=max_iterations, progress=False)
-    c = next(x for x in res.report["comparisons"] if x["metric"] == "f1")
+    c = next(x for x in res.to_dict()["comparisons"] if x["metric"] == "f1")
     d = c["difference"]
     return {"sentences": int(len(D)), "estimate": d["estimate"], "sd": d["sd"], "df": d.get("df"),
             "p_b_better": c["p_b_better"], "basis": d.get("basis")}

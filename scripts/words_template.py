@@ -72,7 +72,7 @@ def run_corpus(name: str, args, work: Path, log) -> dict:
     opts = {"max_iterations": args.max_iterations} if args.max_iterations else {}
     r = textbcv.compare(str(corpus), systems, m=args.m, out=run, resume=run.exists(), progress=False, plots=False,
                         task="ner", **opts)
-    rep = r.report
+    rep = r.to_dict()
     f1 = {s: rep["systems"][s]["f1"] for s in systems}
     c = next(x for x in rep["comparisons"] if x["metric"] == "f1")
     unit = {

@@ -142,12 +142,12 @@ def test_tagger_objects_copied_per_fold_and_given_splits(small, tmp_path):
     systems = [textbcv.System("lex", "iob2", tagger=LexiconTagger()),
                textbcv.System("lex-lower", "iobes", tagger=LexiconTagger(lowercase=True))]
     r = textbcv.compare(corpus, systems, splits=splits, out=tmp_path / "run", progress=False, plots=False)
-    assert r.report["meta"]["seed"] == 3 and r.report["m"] == 1
-    assert r.report["meta"]["systems"][1]["params"] == {"lowercase": True}
+    assert r.report.seed == 3 and r.report.m == 1
+    assert r.report.meta["systems"][1]["params"] == {"lowercase": True}
     assert systems[0].tagger.__dict__ == {"lowercase": False}  # the given object itself was never fitted
     # the saved manifest of the run is accepted again, and refused for another corpus
     again = textbcv.compare(small, systems, splits=tmp_path / "run" / "splits.json", progress=False)
-    assert again.report["fold_counts"] == r.report["fold_counts"]
+    assert again.report.fold_counts == r.report.fold_counts
     with pytest.raises(InputError, match="the splits hold m = 1 splits, but m = 2"):
         textbcv.compare(small, systems, m=2, splits=splits)
     with pytest.raises(InputError, match="made for 200 sentences, but the corpus has 100"):

@@ -21,13 +21,6 @@ def test_unknown_command_is_one_line_exit_2():
     assert "Traceback" not in r.stderr
 
 
-def test_cli_choices_match_stats():
-    from textbcv.cli import test as cli_test
-    from textbcv.stats import compare
-
-    assert cli_test.ALL_VARIANTS == compare.ALL_VARIANTS and cli_test.METHODS == compare.METHODS
-
-
 def test_start_up_does_not_import_scipy():
     code = "import sys; from textbcv.cli import build_parser; build_parser(); print('scipy' in sys.modules)"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from textbcv.cli import main
-from textbcv.comparison.assembly import stored_paired
+from textbcv.comparison.from_folds import stored_paired
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.corpus.bundled import bundled_corpora
 from textbcv.stats.hierarchical import hierarchical
@@ -97,8 +97,8 @@ def test_runs_that_do_not_belong_together_are_refused(runs, tmp_path, capsys):
 def test_the_text_says_what_equivalence_would_need():
     """With a rope, no clear difference and an overall estimate inside the rope, the answer says which posterior SD
     P(equivalent) >= the threshold needs (rope / z, at an estimate of 0) against the SD now, and how much more text."""
-    from textbcv.cli.test import format_corpora
     from textbcv.comparison.corpora import equivalence_reach
+    from textbcv.report.terminal import corpora_text as format_corpora
 
     h = hierarchical([0.001, -0.002, 0.0015], [0.004, 0.005, 0.006], ["a", "b", "c"], rope=0.005)
     reach = equivalence_reach(h.mu_interval, 0.05, 0.005, 0.95)

@@ -516,7 +516,7 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
     note = next(n for n in report["split"]["notes"] if n.startswith("--variant adaptive"))
     assert numbers_free(f"Note: {note}.") in numbers_free(page)
     # the one-split section's prose (its table rows are checked with the others above)
-    from textbcv.report.markdown import format_p
+    from textbcv.report.textbook import format_p
 
     o = report["one_split"]
     pair = o["pairs"][0]

@@ -89,7 +89,7 @@ def test_python_front_door_fits_the_template_to_the_columns(corpora):
     import textbcv
 
     r = textbcv.compare(str(corpora["two"]), ["iob2", "iobes"], m=1, max_iterations=2, progress=False)
-    assert {s["template"]["name"] for s in r.report["meta"]["systems"]} == {"ner-rich-words"}
+    assert {s["template"]["name"] for s in r.report.meta["systems"]} == {"ner-rich-words"}
     with pytest.raises(textbcv.InputError, match="feature template 'ner-rich' reads the chunk and pos columns"):
         textbcv.compare(str(corpora["two"]), ["iob2", "iob2+ner-rich"], m=1, max_iterations=2, progress=False)
     with pytest.raises(textbcv.InputError, match="feature template 'ner-thesis' reads the pos column"):
@@ -177,12 +177,13 @@ def test_saved_predictions_are_in_the_systems_own_scheme(corpora, tmp_path):
 
 
 def test_compare_has_every_variant_of_test(corpora, tmp_path):
+    from textbcv.comparison.options import CompareOptions, TestOptions
     from textbcv.stats.compare import ALL_VARIANTS
 
-    parsers = _parsers()
-    choices = {name: next(a.choices for a in parsers[name]._actions if a.dest == "variant")
-               for name in ("test", "compare")}
-    assert tuple(choices["compare"]) == tuple(choices["test"]) == ALL_VARIANTS
+    for variant in ALL_VARIANTS:  # both commands take every variant, checked by the one validation layer
+        extra = {"rho1": 0.2, "rho2": 0.4} if variant == "rho" else {}
+        CompareOptions(variant=variant, mode="strict", **extra).validate()
+        TestOptions(variant=variant, **extra).validate()
     assert "rho" in ALL_VARIANTS
     out = tmp_path / "run"
     assert main(compare(corpora["four"], out, "--quiet", "--variant", "rho", "--rho1", "0.2", "--rho2", "0.4")) == 0

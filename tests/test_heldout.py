@@ -236,7 +236,7 @@ def test_python_compare_heldout(files):
     systems = [textbcv.System("lex", "iob2", tagger=LexiconTagger()),
                textbcv.System("lower", "iob2", tagger=LexiconTagger(True))]
     r = textbcv.compare(files / "corpus.conll", systems, m=1, heldout=[files / "h2.conll"], progress=False)
-    h = r.report["heldout"]
+    h = r.report.heldout
     assert list(h["files"]) == [str(files / "h2.conll")] and len(h["pairs"]) == 1
     assert all("heldout" in f for f in r.folds)
 

@@ -96,8 +96,8 @@ def test_doubled_counts_leave_the_clustered_answer_as_it_is(runs):
     under 1% of the interval's bounds, on a small, poorly trained run where the prior weighs most)."""
     import copy
 
-    from textbcv.comparison.assembly import answer_for
     from textbcv.comparison.design_effects import fold_clusters
+    from textbcv.comparison.from_folds import folds_of_store, report_from_folds
     from textbcv.comparison.options import CompareOptions
     from textbcv.corpus.transform import prepare_corpus
     from textbcv.folds.store import FoldStore
@@ -114,8 +114,8 @@ def test_doubled_counts_leave_the_clustered_answer_as_it_is(runs):
         rec["sentence_counts"] = [[2 * v for v in row] for row in rec["sentence_counts"]]
         doubled.records[key] = rec
     options = CompareOptions(systems=("iob2", "iobes"), m=2)
-    a = answer_for(store, ["iob2", "iobes"], 2, options, clusters).answer.to_dict()
-    b = answer_for(doubled, ["iob2", "iobes"], 2, options, clusters).answer.to_dict()
+    a, b = (report_from_folds(folds_of_store(s, ["iob2", "iobes"], 2, clusters=clusters), options.answer()).answer
+            .to_dict() for s in (store, doubled))
     for n in ("iob2", "iobes"):
         assert b["systems"][n]["f1"]["ci"] == pytest.approx(a["systems"][n]["f1"]["ci"], rel=0.01)
     for ca, cb in zip(a["comparisons"], b["comparisons"]):

@@ -72,7 +72,7 @@ def test_report_consistent_with_textbcv_test_on_folds(run_m3, capsys):
     assert answer["systems"] == report["systems"]
     assert answer["comparisons"] == report["comparisons"]
     # the conclusion gives the larger P(better) on F1, and names a winner only if the rule does
-    from textbcv.report.verdicts import p_is
+    from textbcv.report.numbers import p_is
 
     f1 = next(c for c in report["comparisons"] if c["metric"] == "f1")
     side = f1["b"] if f1["p_b_better"] > f1["p_a_better"] else f1["a"]

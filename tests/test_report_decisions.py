@@ -48,9 +48,9 @@ from test_byo_evaluate import read_blocks
 from textbcv.cli import main
 from textbcv.corpus import read_corpus, write_conll
 from textbcv.corpus.bundled import bundled_corpora
-from textbcv.report.verdicts import fmt_p
+from textbcv.report.numbers import fmt_p
 from textbcv.stats.bayes import THRESHOLD, difference_density, prob_greater
-from textbcv.stats.compare import compare_counts
+from textbcv.stats.compare import bayes_answer
 from textbcv.stats.posterior import BetaPosterior, F1Posterior, posteriors
 
 M = 3
@@ -335,7 +335,7 @@ def test_no_predicted_chunks_is_undefined_precision(exported, tmp_path):
 def test_no_gold_chunks_and_neither():
     folds = {"A": [{"tp": 0, "fp": 3, "fn": 0}, {"tp": 0, "fp": 2, "fn": 0}],
              "B": [{"tp": 0, "fp": 0, "fn": 0}, {"tp": 0, "fp": 0, "fn": 0}]}
-    r = compare_counts(folds, m=1)
+    r = bayes_answer(folds, m=1).to_dict()
     a, b = r["systems"]["A"], r["systems"]["B"]
     assert a["recall"]["estimate"] is None and a["recall"]["undefined"] == "no gold chunks"
     assert a["precision"]["estimate"] == 0.0 and a["precision"]["ci"][0] == 0.0
@@ -355,7 +355,7 @@ def test_no_gold_chunks_and_neither():
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 40), st.integers(0, 40)), min_size=2, max_size=2),
        st.sampled_from(["thesis", "averaged-counts", "independent"]))
 def test_an_estimate_is_never_outside_its_interval(folds, variant):
-    r = compare_counts({"A": folds, "B": [(5, 1, 2), (4, 2, 1)]}, m=1, variant=variant)
+    r = bayes_answer({"A": folds, "B": [(5, 1, 2), (4, 2, 1)]}, m=1, variant=variant).to_dict()
     for s in r["systems"].values():
         for v in s.values():
             if v["estimate"] is None:

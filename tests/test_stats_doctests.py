@@ -1,4 +1,4 @@
-"""Every docstring example in textbcv.stats and textbcv.cli.test runs and gives what it shows."""
+"""Every docstring example in textbcv.stats runs and gives what it shows."""
 
 import doctest
 import importlib

@@ -120,7 +120,7 @@ def test_train_seeds_counts_k_models_per_fold_together():
 
     seeded = defaults.false_calls(0.95, seeds=True)
     assert (seeded or UNMEASURED_SEEDS) in md and defaults.false_calls(0.95) not in md
-    c = next(x for x in three.report["comparisons"] if x["metric"] == "f1")
+    c = next(x for x in three.to_dict()["comparisons"] if x["metric"] == "f1")
     d = c["difference"]
     assert d["var_seed"] > 0 and d["seeds"] == [3, 3] and d["df"] == 1  # m = 1: the folds' spread has 1 df
     assert d["sd"] ** 2 == pytest.approx(d["var_test"] + d["var_model"] + d["var_seed"])

@@ -14,6 +14,7 @@ The whole workflow is here, without reaching into sub-packages:
 - :func:`compare` — every system on every fold, the tests and the report
   (a :class:`CompareResult`); :func:`evaluate` — the same from predictions
   made elsewhere on exported folds (:func:`export_folds`);
+- :func:`test` — the Bayes test of per-fold counts you already have (a COUNTS.json, a run);
 - :func:`score` — chunk counts and P / R / F1 of seqeval-style tag lists;
 - :func:`calibrate` — the decision rule's false calls on your own corpus (null pairs);
 - :func:`run_components` — ρ1 and ρ2 of your own tagger from runs on
@@ -47,6 +48,7 @@ _LAZY = {
     "parse_system": "textbcv.tagging",
     "compare": "textbcv.api",
     "evaluate": "textbcv.api",
+    "test": "textbcv.api",
     "score": "textbcv.api",
     "CompareResult": "textbcv.api",
     "export_folds": "textbcv.split.export",

@@ -1,4 +1,5 @@
-"""The Python front door: :func:`compare`, :func:`evaluate`, :func:`score` and :class:`CompareResult`.
+"""The Python front door: :func:`compare`, :func:`evaluate`, :func:`test`, :func:`score`, :func:`plan` and
+:class:`CompareResult`.
 
 These are what ``import textbcv`` offers (``textbcv.compare`` and so on);
 they run the same code as the ``textbcv`` command, with the same checks: an
@@ -22,25 +23,21 @@ import shutil
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
-from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from textbcv._io import load_json
+from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.plan import Plan, plan_report
-from textbcv.corpus import read_corpus
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
 from textbcv.report.files import write_report_files
+from textbcv.report.model import CompareReport, CountsReport
 from textbcv.scoring import TagScore
 from textbcv.split.manifest import SplitSet, load_splits
 from textbcv.tagging.system import System
 
-if TYPE_CHECKING:
-    from textbcv.report.model import CompareReport
-
-__all__ = ["compare", "evaluate", "score", "plan", "CompareResult", "RUN_KEYS_THAT_DIFFER"]
+__all__ = ["compare", "evaluate", "test", "score", "plan", "CompareResult", "RUN_KEYS_THAT_DIFFER"]
 
 #: Keys of ``report.json`` that say how and when the folds were made, not what they scored: they
 #: differ between a run of :func:`compare` and the same systems' predictions brought to :func:`evaluate`
@@ -53,39 +50,32 @@ _RUN_OPTIONS = ("resume", "progress", "plots", "backend", "scheduler", "save_mod
 
 @dataclass(frozen=True)
 class CompareResult:
-    """The result of a comparison: the ``report.json`` content, the fold records and the splits.
+    """The result of a comparison: the typed report, the fold records and the splits.
 
     Attributes
     ----------
-    report : dict
-        Exactly what ``report.json`` holds (see :meth:`to_dict`); :attr:`typed`
-        is the same as a :class:`~textbcv.report.model.CompareReport`.
+    report : CompareReport
+        The report (``report.systems["iob2"]["f1"].ci``, ``report.comparison("iob2", "iobes")``);
+        :meth:`to_dict` is what ``report.json`` holds.
     folds : tuple of dict
         The ``folds.jsonl`` records (one per system and fold, in canonical order).
     splits : SplitSet
         The splits the folds were made on (``splits.json``).
     """
 
-    report: dict
+    report: CompareReport
     folds: tuple
     splits: SplitSet
 
-    @cached_property
-    def typed(self) -> CompareReport:
-        """The report as a typed value: ``typed.systems["iob2"]["f1"].ci``, ``typed.comparison("iob2", "iobes")``."""
-        from textbcv.report.model import CompareReport
-
-        return CompareReport.from_dict(self.report)
-
     def to_dict(self) -> dict:
-        """A copy of the ``report.json`` content.
+        """The ``report.json`` content.
 
         Returns
         -------
         dict
-            A deep copy of :attr:`report` (changing it leaves the result as it is).
+            A new dict (changing it leaves the result as it is).
         """
-        return copy.deepcopy(self.report)
+        return copy.deepcopy(self.report.to_dict())
 
     def markdown(self) -> str:
         """The ``report.md`` text (without the plots, which :meth:`write` draws and ``report.md`` then embeds).
@@ -97,12 +87,12 @@ class CompareResult:
         """
         from textbcv.report.markdown import render_markdown
 
-        return render_markdown(self.typed)
+        return render_markdown(self.report)
 
     @property
-    def conclusion(self) -> str:
+    def conclusion(self) -> str | None:
         """The plain-language conclusion (which system is better on F1, how sure, by how much)."""
-        return self.report["conclusion"]
+        return self.report.conclusion
 
     def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
         """P(``b`` better than ``a``) on ``metric`` (``precision``, ``recall`` or ``f1``; None where undefined).
@@ -119,7 +109,7 @@ class CompareResult:
         float or None
             P(``b`` better than ``a``), by more than the rope when the comparison has one.
         """
-        return self.typed.p_better(a, b, metric)
+        return self.report.answer.p_better(a, b, metric)
 
     def plan(self, target_delta: float | None = None, power: float = 0.8, threshold: float | None = None) -> Plan:
         """What this comparison detects, and what more splits or text would (:func:`plan`).
@@ -164,7 +154,6 @@ class CompareResult:
             When ``out`` holds another run's ``folds.jsonl``, or is not empty and holds no textbcv run.
         """
         from textbcv._io import atomic_write, check_writable, dumps_json
-        from textbcv.folds.run_dir import RunDir
 
         run = RunDir(out)
         check_writable(run.path, directory=True)
@@ -178,14 +167,14 @@ class CompareResult:
             run.save_splits(self.splits)
             with atomic_write(run.folds) as f:
                 f.write(folds)
-            write_report_files(run, self.typed, plots)
+            write_report_files(run, self.report, plots)
         finally:
             run.unlock()
         return run.path
 
     def __repr__(self) -> str:
-        names = ", ".join(self.typed.names)
-        return f"<CompareResult of {names} on {2 * self.typed.m} folds: {self.conclusion[:80]}...>"
+        names = ", ".join(self.report.names)
+        return f"<CompareResult of {names} on {2 * self.report.m} folds: {(self.conclusion or '')[:80]}...>"
 
 
 def _corpus_arg(corpus) -> tuple[list[str] | None, Corpus | None]:
@@ -205,8 +194,8 @@ def _read(files: list[str] | None, corpus: Corpus | None, rest: dict) -> tuple[C
     detected when not given, ``columns``, ``scheme``, ``encoding``, ``label_names``), and its format."""
     if corpus is None:
         assert files is not None  # _corpus_arg gives one of the two
-        corpus = read_corpus(files, format=rest.get("format"), columns=rest.get("columns"), scheme=rest.get("scheme"),
-                             encoding=rest.get("encoding", "utf-8"), label_names=rest.get("label_names"))
+        corpus, _ = read_files(files, rest.get("format"), rest.get("columns"), rest.get("scheme"),
+                               rest.get("encoding", "utf-8"), rest.get("label_names"))
     elif rest.get("label_names") is not None:
         raise InputError("label_names applies when the corpus is read from files; a Corpus given has its tags")
     return corpus, corpus.format
@@ -298,7 +287,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     >>> systems = [textbcv.System("lexicon", "iob2", tagger=LexiconTagger()),
     ...            textbcv.System("lexicon-lower", "iob2", tagger=LexiconTagger(lowercase=True))]
     >>> r = textbcv.compare(path, systems, m=1, progress=False)
-    >>> r.report["m"], len(r.folds), sorted(r.report["systems"])
+    >>> r.report.m, len(r.folds), r.report.names
     (1, 4, ['lexicon', 'lexicon-lower'])
     >>> 0 <= r.p_better("lexicon", "lexicon-lower") <= 1
     True
@@ -352,7 +341,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-    return CompareResult(json.loads(json.dumps(report)), folds, split_set)
+    return CompareResult(report, folds, split_set)
 
 
 def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.PathLike] | Sequence[str], *,
@@ -404,7 +393,7 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     ...         _ = open(os.path.join(d, name, fold + ".txt"), "w", encoding="utf-8").write("\\n".join(lines) + "\\n")
     >>> preds = {"copy": os.path.join(d, "copy"), "chars": os.path.join(d, "chars")}
     >>> r = evaluate(os.path.join(d, "splits.json"), corpus, preds)
-    >>> r.report["counts"]["copy"], r.report["counts"]["chars"]
+    >>> r.report.counts["copy"], r.report.counts["chars"]
     ({'tp': 30, 'fp': 0, 'fn': 0}, {'tp': 6, 'fp': 54, 'fn': 24})
     """
     from textbcv.comparison.imported import evaluate as run_evaluate
@@ -433,7 +422,98 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
-    return CompareResult(json.loads(json.dumps(report)), folds, split_set)
+    return CompareResult(report, folds, split_set)
+
+
+def test(counts: str | os.PathLike | Sequence[str | os.PathLike], *, plots: str | os.PathLike | None = None,
+         **options) -> CountsReport | dict:
+    """The Bayes test of precision, recall and F1 from per-fold counts (``textbcv test`` from Python).
+
+    Parameters
+    ----------
+    counts : path, or sequence of paths
+        A COUNTS.json (docs/formats.md), a run's ``folds.jsonl``, or a run directory; several run directories (one
+        per corpus, the same systems) are answered across the corpora with a hierarchical model.
+    plots : path, optional
+        A folder to draw the report's plots into (with several runs: the plot across the corpora).
+    **options
+        The fields of :class:`~textbcv.comparison.options.TestOptions`: ``alpha``, ``rope`` (a fraction),
+        ``threshold``, ``variant``, ``difference``, ``rho1``, ``rho2``, ``mode``, ``method``, ``draws``, ``seed``,
+        ``metric``, ``chunk_type``, ``per_type``, ``allow_different_gold``, ``classic``, ``fold``, ``decisions``,
+        ``tau_scale`` (a fraction).
+
+    Returns
+    -------
+    CountsReport or dict
+        The answer (``to_dict()`` is ``textbcv test --json``'s); with several runs the answer across the corpora
+        (:func:`textbcv.comparison.corpora.across_corpora`).
+
+    Raises
+    ------
+    InputError
+        For an impossible option (before anything is read) or a bad input file.
+
+    Examples
+    --------
+    >>> import json, os, tempfile, textbcv
+    >>> path = os.path.join(tempfile.mkdtemp(), "counts.json")
+    >>> A, B = [{"tp": 90, "fp": 10, "fn": 12}] * 6, [{"tp": 93, "fp": 9, "fn": 9}] * 6
+    >>> _ = open(path, "w").write(json.dumps({"m": 3, "systems": {"A": A, "B": B}}))
+    >>> r = textbcv.test(path, variant="thesis")
+    >>> c = r.report.comparison("A", "B")
+    >>> round(c.p_b_better, 3), c.decision
+    (0.836, 'no clear difference')
+    >>> textbcv.test(path, alpha=2)
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: alpha must lie strictly between 0 and 1, got 2
+    """
+    from textbcv._io import check_writable
+    from textbcv.comparison.from_counts import answer_counts
+    from textbcv.comparison.options import TestOptions
+
+    paths = [os.fspath(counts)] if isinstance(counts, (str, os.PathLike)) else [os.fspath(c) for c in counts]
+    known = {f.name for f in fields(TestOptions)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise InputError(f"unknown option {unknown[0]!r} (options: {', '.join(sorted(known))})")
+    opts = TestOptions(**options)
+    opts.validate(runs=len(paths))
+    if plots is not None:
+        check_writable(os.fspath(plots), directory=True)
+    if len(paths) > 1:
+        from textbcv.comparison.corpora import across_corpora
+
+        across = across_corpora(paths, rope=opts.rope or 0.0, alpha=opts.alpha, threshold=opts.threshold,
+                                tau_scale=opts.tau_scale)
+        if plots is not None:
+            from textbcv.report.plots import write_corpora_plot
+
+            Path(plots).mkdir(parents=True, exist_ok=True)
+            write_corpora_plot(across, Path(plots) / "across_corpora.png")
+        return across
+    result = answer_counts(paths[0], opts)
+    if plots is not None:
+        _test_plots(result, Path(plots), opts)
+    return result
+
+
+test.__test__ = False  # type: ignore[attr-defined]  # a front door, not a pytest test
+
+
+def _test_plots(result: CountsReport, folder: Path, opts) -> None:
+    """The report's plots of a ``test`` answer (and the critical-difference diagram) in ``folder``."""
+    from dataclasses import replace
+
+    from textbcv.report.plots import write_cd_diagram, write_plots
+
+    r = result.report
+    options = {"variant": r.variant, "rho1": opts.rho1, "rho2": opts.rho2}
+    write_plots(replace(r, meta={"options": options, "seed": opts.seed}), folder)
+    fr = (result.classic or {}).get("friedman")
+    if fr and fr["chi2"]["undefined"] is None:
+        write_cd_diagram(r.names, fr["average_ranks"], fr["nemenyi_cd"], folder / "cd_diagram.png",
+                         title=f"Nemenyi critical difference over {fr['n']} folds (α = {fr['alpha']:g})")
 
 
 def score(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], scheme: str = "conlleval") -> TagScore:
@@ -472,14 +552,15 @@ def score(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], scheme: 
     return score_tags(list(gold), list(pred), scheme=scheme)
 
 
-def plan(run: str | os.PathLike | Mapping, *, target_delta: float | None = None, power: float = 0.8,
+def plan(run: str | os.PathLike | CompareReport | Mapping, *, target_delta: float | None = None, power: float = 0.8,
          threshold: float | None = None) -> Plan:
     """What a finished comparison detects, and what more splits or more text would (``textbcv plan``).
 
     Parameters
     ----------
-    run : path or mapping
-        A run directory (its ``report.json``) or a ``report.json`` content (e.g. ``CompareResult.report``).
+    run : path, CompareReport or mapping
+        A run directory (its ``report.json``), a report (e.g. ``CompareResult.report``) or a ``report.json``
+        content.
     target_delta : float, optional
         A gain in F1 points to plan for (0.5 is half a point).
     power : float
@@ -502,7 +583,9 @@ def plan(run: str | os.PathLike | Mapping, *, target_delta: float | None = None,
     >>> [(x.a, x.b, x.m) for x in p.pairs], p.pairs[0].detectable > p.pairs[0].detectable_50 > 0
     ([('iob2', 'iobes', 2)], True)
     """
-    if isinstance(run, Mapping):
+    if isinstance(run, CompareReport):
+        report: Mapping = run.to_dict()
+    elif isinstance(run, Mapping):
         report = run
     else:
         d = RunDir(run)

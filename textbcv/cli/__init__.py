@@ -28,7 +28,7 @@ COMMANDS: tuple[str, ...] = ("stats", "split", "score", "test", "compare", "eval
                              "components", "demo")
 
 #: Python parameters whose option in a command is not ``--`` + the name with ``-`` for ``_`` (command → name → option).
-OPTION_NAMES: dict[str, dict[str, str]] = {"evaluate": {"systems": "--system"}}
+OPTION_NAMES: dict[str, dict[str, str]] = {"evaluate": {"systems": "--system"}, "test": {"chunk_type": "--type"}}
 
 
 def option_name(param: str, command: str | None = None) -> str:
@@ -92,7 +92,7 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     Parameters
     ----------
     commands : sequence of str
-        Names of the subcommand modules to register (from :data:`COMMANDS`); a module not written yet is skipped.
+        Names of the subcommand modules to register (from :data:`COMMANDS`).
 
     Returns
     -------
@@ -109,13 +109,7 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
     sub.required = True
     for name in commands:
-        try:
-            module = importlib.import_module(f"textbcv.cli.{name}")
-        except ModuleNotFoundError as e:  # a command whose module is not written yet
-            if e.name == f"textbcv.cli.{name}":
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(f"textbcv.cli.{name}").register(sub)
     return parser
 
 

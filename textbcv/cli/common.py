@@ -6,10 +6,11 @@ import argparse
 
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import FORMATS
+from textbcv.defaults import VARIANT
 from textbcv.errors import InputError
 
-__all__ = ["add_corpus_args", "read_corpus_args", "resolve_format", "detection_note", "rope_fraction",
-           "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "check_threshold"]
+__all__ = ["add_corpus_args", "read_corpus_args", "label_names_file", "rope_fraction",
+           "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "VARIANT_HELP", "DIFFERENCE_HELP", "check_threshold"]
 
 #: ``--threshold`` of every command that decides (the value is textbcv.stats.bayes.THRESHOLD, repeated so that
 #: `textbcv --help` does not import scipy; tests/test_report_decisions.py checks they agree).
@@ -19,6 +20,14 @@ THRESHOLD_HELP = ("decision rule: a system is called better when its posterior p
 ROPE_HELP = ("region of practical equivalence, in points of the metric (F1 points for F1), e.g. 0.5: \"better\" "
              "then means better by more than this, and the report adds P(equivalent) (default: none)")
 
+
+VARIANT_HELP = (f"count factor of the posteriors (default {VARIANT}): clustered (the counts of one average "
+                "fold divided by the design effect of sentences/documents, measured on the folds' per-sentence counts; "
+                "covered F1 on new text in the real-text study), averaged-counts (ρ1 = ρ2 = 1, ignores clustered "
+                "errors), "
+                "adaptive (c_m, widened when the folds disagree more than c_m implies), thesis (c_m; under-covers), "
+                "independent (ρ1 = ρ2 = 0), rho (give --rho1 and --rho2: measure your own with textbcv components; "
+                "measured ρ for CRF taggers and other learners: docs/variance.md)")
 
 DIFFERENCE_HELP = ("how the posterior of a difference is built: paired (default; both systems' per-sentence "
                    "counts on the same test sentences, plus the models' own noise from the folds' spread) or "
@@ -181,73 +190,17 @@ def label_names_file(path: str | None) -> list[str] | None:
     return names
 
 
-def resolve_format(args: argparse.Namespace):
-    """The corpus format of ``args``: ``--format``, or detected (:func:`textbcv.corpus.sniff.check_format`).
-
-    Sets ``args.format``; returns the :class:`~textbcv.corpus.sniff.FormatGuess`.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        A namespace of a parser that :func:`add_corpus_args` filled (``files``, ``format``, ``columns``,
-        ``corpus_scheme``, ``encoding``).
-
-    Returns
-    -------
-    FormatGuess
-        The format with its ``reason`` ("" when ``--format`` was given) and whether the content settled it.
-
-    Raises
-    ------
-    InputError
-        When ``--format`` does not fit the content (the hint names the
-        likely format), or no format can be told.
-    """
-    from textbcv._io import check_encoding
-    from textbcv.corpus.sniff import FormatGuess, check_format
-
-    check_encoding(args.encoding)
-    given = args.format
-    guess = check_format(args.files, given, args.encoding)
-    if given is None and not guess.decisive and guess.format != "conll" and (
-            args.columns is not None or (args.corpus_scheme or "bmes").lower() != "bmes"):
-        # --columns, or a --scheme other than bmes, only apply to column files: the content did not say otherwise
-        guess = FormatGuess("conll", f"{'--columns' if args.columns is not None else '--scheme'} given", False)
-    args.format = guess.format
-    return guess if given is None else FormatGuess(given, "", True)
-
-
-def detection_note(args: argparse.Namespace, guess) -> str | None:
-    """The stderr line saying which format was detected (None when ``--format`` was given).
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The namespace of :func:`add_corpus_args`'s options; its ``files`` are named.
-    guess : FormatGuess
-        :func:`resolve_format`'s answer.
-
-    Returns
-    -------
-    str or None
-    """
-    if not guess.reason:
-        return None
-    return f"textbcv: {', '.join(args.files)}: read as {guess.format} ({guess.reason}); --format sets it"
-
-
 def read_corpus_args(args: argparse.Namespace) -> Corpus:
-    """Read the corpus named by the options :func:`add_corpus_args` added.
+    """Read the corpus named by the options :func:`add_corpus_args` added
+    (:func:`textbcv.comparison.corpus_files.read_files`).
 
-    A detected format is said on stderr when the command has succeeded
-    (``args.notes``); an error in a file whose format the content did not
-    settle says how it was read.
+    A detected format is said on stderr when the command has succeeded (``args.notes``) and set in
+    ``args.format``.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The namespace of :func:`add_corpus_args`'s options; ``format`` is set, and ``notes`` extended with the
-        detection note.
+        The namespace of :func:`add_corpus_args`'s options.
 
     Returns
     -------
@@ -259,19 +212,11 @@ def read_corpus_args(args: argparse.Namespace) -> Corpus:
     InputError
         When the encoding or format is refused or a file cannot be read.
     """
-    from textbcv.corpus import read_corpus
-    from textbcv.errors import InputError
+    from textbcv.comparison.corpus_files import read_files
 
-    guess = resolve_format(args)
-    try:
-        corpus = read_corpus(args.files, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
-                             encoding=args.encoding, label_names=label_names_file(getattr(args, "label_names", None)))
-    except InputError as e:
-        if guess.reason and not guess.decisive and e.file is not None:
-            raise InputError(f"{e.message} (read as {guess.format}: {guess.reason}; --format sets the format)",
-                             file=e.file, line=e.line) from None
-        raise
-    note = detection_note(args, guess)
+    corpus, note = read_files(args.files, args.format, args.columns, args.corpus_scheme, args.encoding,
+                              label_names_file(getattr(args, "label_names", None)))
+    args.format = corpus.format
     if note:  # said once the command has succeeded (an error stays the only line on stderr)
         args.notes = [*getattr(args, "notes", []), note]
     return corpus

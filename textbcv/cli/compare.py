@@ -10,12 +10,11 @@ from textbcv.cli.common import (
     DIFFERENCE_HELP,
     ROPE_HELP,
     THRESHOLD_HELP,
+    VARIANT_HELP,
     add_corpus_args,
-    check_threshold,
     rope_fraction,
     rope_warning,
 )
-from textbcv.cli.test import ALL_VARIANTS, VARIANT_HELP
 from textbcv.errors import InputError, warn
 
 __all__ = ["register", "run"]
@@ -103,7 +102,8 @@ def register(sub) -> None:
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test "
                                                              "(default 0.05)")
     p.add_argument("--rope", type=float, metavar="POINTS", help=ROPE_HELP)
-    p.add_argument("--variant", default=defaults.VARIANT, choices=ALL_VARIANTS, help=VARIANT_HELP)
+    # the choices of --variant are checked by CompareOptions
+    p.add_argument("--variant", default=defaults.VARIANT, metavar="VARIANT", help=VARIANT_HELP)
     p.add_argument("--difference", default="paired", choices=("paired", "independent"), help=DIFFERENCE_HELP)
     p.add_argument("--rho1", type=float, help="ρ1 in [0, 1], for --variant rho (no default: needed with it)")
     p.add_argument("--rho2", type=float, help="ρ2 in [0, 1], for --variant rho (no default: needed with it)")
@@ -199,7 +199,6 @@ def options_from_args(args: argparse.Namespace):
         raise InputError("--scheduler needs --backend dask")
     if args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
-    check_threshold(args.threshold)
     rope = rope_fraction(args.rope)
     m = 3 if args.m is None else args.m
     seed = 0 if args.seed is None else args.seed
@@ -238,21 +237,17 @@ def run(args: argparse.Namespace) -> int:
         Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
         :func:`textbcv.cli.main` prints and ends with exit status 2.
     """
-    from textbcv.cli.common import detection_note, read_corpus_args, resolve_format
+    from textbcv.cli.common import label_names_file
     from textbcv.comparison.pipeline import prepare_compare, run_compare
 
     options = options_from_args(args)
     options.validate()
-    guess = resolve_format(args)
-    # with --label-names the corpus is read here, with them (held-out files find theirs beside them)
-    given = read_corpus_args(args) if args.label_names else None
-    args.notes = []  # the detection note is printed below, once
+    label_names = label_names_file(args.label_names)
     plan = prepare_compare(args.files, args.out, options, format=args.format, columns=args.columns,
                            scheme=args.corpus_scheme, resume=args.resume, encoding=args.encoding, splits=args.splits,
-                           corpus=given)
-    note = detection_note(args, guess)
+                           label_names=label_names)
     if not args.quiet:
-        for line in ([note] if note else []) + plan.notes:
+        for line in plan.notes:
             print(line, file=sys.stderr, flush=True)
     rope_note = rope_warning(args.rope)
     if rope_note:
@@ -260,10 +255,9 @@ def run(args: argparse.Namespace) -> int:
     report = run_compare(plan, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
                          progress=False if args.quiet else None, save_models=args.save_models,
                          save_predictions=args.save_predictions, plots=not args.no_plots)
-    from textbcv.report.model import CompareReport
-    from textbcv.report.verdicts import run_warnings
+    from textbcv.report.cautions import run_warnings
 
-    for line in [] if args.quiet else run_warnings(CompareReport.coerce(report)):  # --quiet: errors only
+    for line in [] if args.quiet else run_warnings(report):  # --quiet: errors only
         warn(line)
     if not args.quiet:
         from textbcv.cli.report import print_report

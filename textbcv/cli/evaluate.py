@@ -9,13 +9,12 @@ from textbcv.cli.common import (
     DIFFERENCE_HELP,
     ROPE_HELP,
     THRESHOLD_HELP,
+    VARIANT_HELP,
     add_corpus_args,
-    check_threshold,
     rope_fraction,
     rope_warning,
 )
 from textbcv.cli.compare import csv_names
-from textbcv.cli.test import VARIANT_HELP
 
 __all__ = ["register", "run"]
 
@@ -85,11 +84,11 @@ def run(args: argparse.Namespace) -> int:
         Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
         :func:`textbcv.cli.main` prints and ends with exit status 2.
     """
+    from textbcv.cli.common import label_names_file
     from textbcv.comparison.imported import ImportedSystem, evaluate
     from textbcv.comparison.pipeline import CompareOptions
 
     systems = [ImportedSystem.parse(s) for s in args.systems]
-    check_threshold(args.threshold)
     options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha,
                              rope=rope_fraction(args.rope), threshold=args.threshold,
                              variant=args.variant, difference=args.difference, rho1=args.rho1, rho2=args.rho2,
@@ -97,20 +96,14 @@ def run(args: argparse.Namespace) -> int:
                              untyped=args.untyped, mode=args.mode,
                              heldout=tuple(args.heldout))
     options.validate()
-    given = None
-    if args.label_names:  # the corpus read here, with its label names
-        from textbcv.cli.common import read_corpus_args
-
-        given = read_corpus_args(args)
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
-                      encoding=args.encoding, corpus=given)
+                      encoding=args.encoding, label_names=label_names_file(args.label_names))
     from textbcv.errors import warn
-    from textbcv.report.model import CompareReport
-    from textbcv.report.verdicts import run_warnings
+    from textbcv.report.cautions import run_warnings
 
     rope_note = rope_warning(args.rope)
-    for line in ([rope_note] if rope_note else []) + ([] if args.quiet else run_warnings(CompareReport.coerce(report))):
+    for line in ([rope_note] if rope_note else []) + ([] if args.quiet else run_warnings(report)):
         warn(line)
     if not args.quiet:
         from textbcv.cli.report import print_report

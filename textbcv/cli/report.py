@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textbcv import defaults
 from textbcv.cli.common import ROPE_HELP, THRESHOLD_HELP, check_threshold, rope_fraction, rope_warning
 from textbcv.errors import InputError
 
-__all__ = ["register", "run", "print_report", "render_terminal", "read_report_md"]
+if TYPE_CHECKING:
+    from textbcv.report.model import CompareReport
+
+__all__ = ["register", "run", "print_report"]
 
 
 def register(sub) -> None:
@@ -56,96 +59,27 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def render_terminal(markdown: str, color: bool) -> str:
-    """Markdown made pleasant in a terminal: aligned tables, bold headings (ANSI when ``color``).
-
-    Parameters
-    ----------
-    markdown : str
-        A report's Markdown (``report.md``).
-    color : bool
-        Use ANSI bold and underline (for a terminal); False gives plain text, top-level headings in capitals.
-
-    Returns
-    -------
-    str
-        The text, ending in a newline; code blocks indented, embedded plots shown as ``[plot: FILE]``.
-    """
-    out: list[str] = []
-    table: list[str] = []
-
-    def flush():
-        if not table:
-            return
-        rows = [[c.strip() for c in r.strip().strip("|").split("|")] for r in table
-                if not re.fullmatch(r"\|?[-|\s]+\|?", r.strip())]
-        if not rows:  # separator lines only
-            table.clear()
-            return
-        widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(max(len(r) for r in rows))]
-        for k, r in enumerate(rows):
-            line = "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
-            out.append(("\033[1m" + line + "\033[0m") if color and k == 0 else line)
-        table.clear()
-
-    code = False
-    for line in markdown.splitlines():
-        if line.startswith("```"):  # a command: shown indented
-            flush()
-            code = not code
-            continue
-        if code:
-            out.append("    " + line)
-            continue
-        if line.startswith("|"):
-            table.append(line)
-            continue
-        flush()
-        image = re.fullmatch(r"!\[(.*)\]\((.*)\)", line.strip())
-        if image:  # an embedded plot: its file
-            out.append(f"[plot: {image.group(2)}]")
-            continue
-        if line.startswith("#"):
-            title = line.lstrip("#").strip()
-            plain = title.upper() if line.startswith("# ") else title
-            out.append(("\033[1;4m" + title + "\033[0m") if color else plain)
-        else:
-            out.append(line.replace("`", ""))
-    flush()
-    return "\n".join(out) + "\n"
-
-
-def read_report_md(out_dir: str | os.PathLike) -> str:
-    """The text of ``out_dir/report.md``; InputError (naming the file) when it is missing or unreadable.
+def print_report(out_dir: str | os.PathLike, report: CompareReport | None = None) -> None:
+    """Print a run's report (:func:`textbcv.report.terminal.report_text`, ANSI-styled when stdout is a terminal) and
+    where its files are.
 
     Parameters
     ----------
     out_dir : str or path-like
-        A run directory.
-
-    Returns
-    -------
-    str
+        The run directory (its plots are named where drawn; its files listed).
+    report : CompareReport or None
+        The report to print; None reads the run's ``report.json``.
     """
     from textbcv.folds.run_dir import RunDir
-
-    return RunDir(out_dir).read_report_md()
-
-
-def print_report(out_dir: str | os.PathLike, report: dict | None = None) -> None:
-    """Print the report of ``out_dir`` and where its files are.
-
-    Parameters
-    ----------
-    out_dir : str or path-like
-        The run directory; its ``report.md`` is printed (ANSI-styled when stdout is a terminal).
-    report : dict or None
-        Not read: what is printed is ``report.md`` as written.
-    """
-    from textbcv.folds.run_dir import RunDir
+    from textbcv.report.model import CompareReport, load_report
+    from textbcv.report.plots import plot_names
+    from textbcv.report.terminal import report_text
 
     run = RunDir(out_dir)
-    sys.stdout.write(render_terminal(run.read_report_md(), color=sys.stdout.isatty()))
+    if report is None:
+        report = CompareReport.from_dict(load_report(run))
+    plots = [name for name in plot_names(report) if (run.path / name).is_file()]
+    sys.stdout.write(report_text(report, plots, color=sys.stdout.isatty()))
     print(f"\nFiles in {run.path}/: " + ", ".join(run.files()))
 
 
@@ -175,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--mode redraws the report under the run's own rule: give --threshold or --rope to a second "
                          "`textbcv report` on the what-if-mode folder")
 
+    report = None  # the report redrawn here, when one is
     if args.redraw:
-        _, where = redraw(out)
+        report, where = redraw(out)
         if where != out:
             print(f"textbcv: {out}'s report files are not textbcv's own as written (an earlier version's run, or "
                   f"edited): the redrawn report is in {where}/", file=sys.stderr)
@@ -184,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
     if args.threshold is not None or args.rope is not None:
         if args.threshold is not None:
             check_threshold(args.threshold)
-        _, where = rewrite(out, args.threshold, rope_fraction(args.rope), plots=not args.no_plots)
+        report, where = rewrite(out, args.threshold, rope_fraction(args.rope), plots=not args.no_plots)
         print(f"textbcv: the report redrawn under the new rule is in {where}/ (report.json, report.md, report.tex"
               + ("" if args.no_plots else " and the plots") + f"); the run's own report in {out}/ is unchanged",
               file=sys.stderr)
@@ -195,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
 
             warn(rope_note)
     elif args.mode is not None:
-        _, where = redraw_mode(out, args.mode, corpus=args.corpus, plots=not args.no_plots)
+        report, where = redraw_mode(out, args.mode, corpus=args.corpus, plots=not args.no_plots)
         print(f"textbcv: the report in matching mode {args.mode} is in {where}/ (report.json, report.md, report.tex"
               + ("" if args.no_plots else " and the plots") + f"); the run's own report in {out}/ is unchanged",
               file=sys.stderr)
@@ -203,7 +138,11 @@ def run(args: argparse.Namespace) -> int:
     elif args.no_plots:
         raise InputError("--no-plots applies only when --threshold, --rope or --mode redraws the report")
     if args.markdown:
-        sys.stdout.write(read_report_md(out))
+        from textbcv.folds.run_dir import RunDir
+
+        sys.stdout.write(RunDir(out).read_report_md())
     else:
-        print_report(out)
+        from textbcv.report.model import CompareReport
+
+        print_report(out, None if report is None else CompareReport.from_dict(report))
     return 0

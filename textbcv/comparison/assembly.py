@@ -9,56 +9,33 @@ from its ``report.json`` alone (:func:`rerender`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from textbcv import __version__
+from textbcv import __version__, defaults
+from textbcv._io import file_sha256
 from textbcv.comparison.anatomy import anatomy_section
-from textbcv.comparison.design_effects import sentence_statistics
+from textbcv.comparison.from_folds import answer_from_folds, folds_of_report, folds_of_store, report_from_folds
 from textbcv.comparison.heldout import heldout_gaps, heldout_section
 from textbcv.comparison.macro import macro_section
 from textbcv.comparison.onesplit import one_split_section
+from textbcv.comparison.options import AnswerOptions
+from textbcv.corpus import Corpus
+from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport
-from textbcv.scoring import ChunkCounts, Tally
-from textbcv.stats.answer import BayesAnswer
-from textbcv.stats.compare import bayes_answer, counts_scores
-from textbcv.stats.paired import PairedDifference
-from textbcv.stats.sequential import SequentialPair, sequential_pairs
+from textbcv.scoring import ChunkCounts
+from textbcv.stats.compare import counts_scores
 
 if TYPE_CHECKING:
     from textbcv.comparison.options import CompareOptions
     from textbcv.tagging import FoldStore
 
-__all__ = ["FoldsAnswer", "assemble_report", "answer_for", "stored_paired", "rerender"]
-
-@dataclass(frozen=True)
-class FoldsAnswer:
-    """The statistics of the first m splits of a run's folds (:func:`answer_for`).
-
-    Attributes
-    ----------
-    fold_counts : dict
-        name → 2m ``{"tp", "fp", "fn"}``.
-    answer : BayesAnswer
-        The posteriors and the Bayes test of every pair.
-    sequential : tuple of SequentialPair
-        The sequential t-test of every pair on per-fold F1 differences.
-    fold_f1 : dict
-        name → F1 of each of its 2m folds, in fold order (what the sequential t-test took).
-    design_effects, design_effect_folds : dict or None
-        Measured whenever every fold has per-sentence counts.
-    """
-
-    fold_counts: dict
-    answer: BayesAnswer
-    sequential: tuple[SequentialPair, ...]
-    fold_f1: dict
-    design_effects: dict | None = None
-    design_effect_folds: dict | None = None
+__all__ = ["assemble_report", "rerender", "corpus_meta", "split_info"]
 
 
 def _per_type(store: FoldStore, name: str, m: int) -> dict:
@@ -68,61 +45,78 @@ def _per_type(store: FoldStore, name: str, m: int) -> dict:
     return {t: counts_scores(c.tp, c.fp, c.fn) for t, c in total.types.items()}
 
 
-def _fold_f1(store: FoldStore, name: str, m: int) -> list[float]:
-    """F1 of each of the 2m folds of ``name``, in fold order."""
-    return [Tally(c["tp"], c["fp"], c["fn"]).f1 for c in store.counts(name, m)]
-
-
-def answer_for(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions,
-               clusters: dict | None = None) -> FoldsAnswer:
-    """Counts, Bayes answer and sequential t-tests of the first ``m`` splits of the folds in ``store``.
-
-    ``clusters`` (:func:`textbcv.comparison.design_effects.fold_clusters`) groups the test sentences for the
-    ``clustered`` variant (default: every sentence its own cluster). The counts are those of ``options.mode``
-    (:meth:`textbcv.folds.store.FoldStore.in_mode`).
+def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
+    """What the splits kept whole and balanced, with a line on every choice known to bend the estimate.
 
     Parameters
     ----------
-    store : FoldStore
-        The run's fold records (``records``, ``counts``).
-    names : sequence of str
-        The systems, in input order.
-    m : int
-        Number of splits used (the first m).
+    splits : SplitSet
+        The splits used; their ``options`` say the unit, grouping asked for, balance and duplicates.
     options : CompareOptions
-        ``alpha``, ``rope`` (a fraction), ``variant``, ``rho1``, ``rho2``, ``threshold``, ``difference``,
-        ``m_start``, ``m_max`` and ``sequential``.
-    clusters : dict or None
-        As above; default None.
+        The comparison's options (its ``balance`` when the splits do not say, and ``variant``).
+    corpus : Corpus
+        The corpus split (its number of documents).
 
     Returns
     -------
-    FoldsAnswer
-        The design effects are set whenever every fold has per-sentence counts (or the variant is ``clustered``).
+    dict
+        The ``split`` block: ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and
+        ``notes``.
     """
-    store = store.in_mode(getattr(options, "mode", "strict"))
-    counts = {n: store.counts(n, m) for n in names}
-    fold_f1 = {n: _fold_f1(store, n, m) for n in names}
-    have = all("sentence_counts" in store.records[(n, j, k)] for n in names for j in range(m) for k in (0, 1))
-    # the design effects are measured whenever the folds allow (the report shows them, `textbcv test RUN` reuses
-    # them) and needed by "clustered"; the paired posteriors need the per-sentence counts too
-    measure = have or options.variant == "clustered"
-    deff, paired = sentence_statistics(store.records, names, m, clusters, design_effects=measure,
-                                       paired=have and options.difference == "paired") if measure else (None, None)
-    answer = bayes_answer(counts, m, alpha=options.alpha, rope=options.rope, variant=options.variant,
-                          rho1=options.rho1, rho2=options.rho2, threshold=options.threshold,
-                          design_effects=None if deff is None else deff["pooled"], paired=paired)
-    seq = sequential_pairs(fold_f1, m, alpha=options.alpha,
-                           m_start=options.m_start, M=options.m_max if options.sequential else m)
-    if deff is None:
-        return FoldsAnswer(counts, answer, tuple(seq), fold_f1)
-    folds = {"clusters": deff["clusters"], "folds": deff["folds"]}
-    return FoldsAnswer(counts, answer, tuple(seq), fold_f1, deff["pooled"], folds)
+    unit = splits.options.get("group_by", "sentence")
+    asked = splits.options.get("group_by_requested", unit)
+    balance = list(splits.options.get("balance", options.balance))
+    notes = []
+    note = defaults.unit_note(asked, unit, corpus.n_documents)
+    if note:
+        notes.append(note)
+    notes += defaults.option_notes(balance, options.variant)
+    return {"unit": unit, "group_by": asked, "documents": corpus.n_documents, "balance": balance,
+            "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}
+
+
+def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
+    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, gold chunks per
+    type (after the ``--chunk-types`` / ``--untyped`` filters), fingerprint, and ``read``: the ``columns``,
+    ``scheme`` and ``encoding`` it was read with (None: the default).
+
+    Parameters
+    ----------
+    raw : Corpus
+        The corpus as read (its files and fingerprints).
+    corpus : Corpus
+        The corpus prepared for the task (its sizes).
+    gold : sequence
+        Gold chunks of every sentence after the filters (:func:`textbcv.comparison.pipeline.gold_chunks`).
+    format : str
+        The corpus format read.
+    read : dict or None
+        ``columns``, ``scheme`` and ``encoding`` as given; None or missing keys for the defaults.
+
+    Returns
+    -------
+    dict
+    """
+    files = []
+    for p in raw.files:
+        entry: dict = {"path": str(p)}
+        if os.path.isfile(p):
+            entry.update(bytes=os.path.getsize(p), sha256=file_sha256(p))
+        files.append(entry)
+    types: dict[str, int] = {}
+    for g in gold:
+        for c in g:
+            types[c[2]] = types.get(c[2], 0) + 1
+    return {"format": format, "files": files, "sentences": len(corpus), "tokens": corpus.n_tokens,
+            "documents": corpus.n_documents, "gold_chunks": int(sum(len(g) for g in gold)),
+            "chunks_per_type": dict(sorted(types.items())),
+            "read": {"columns": None, "scheme": None, "encoding": None, **(read or {})},
+            "fingerprint": corpus_digest(corpus_fingerprints(raw))}
 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
                     corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
-                    answer: FoldsAnswer | None = None, heldout: Sequence | None = None, split: dict | None = None,
+                    answer: CompareReport | None = None, heldout: Sequence | None = None, split: dict | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
                     baseline: dict | None = None) -> CompareReport:
     """The report of a comparison whose 2m folds per system are in ``store``.
@@ -155,8 +149,9 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         Wall time and fold counts of the run (the ``run`` block).
     imported : dict or None
         ``meta.imported`` of a ``textbcv evaluate`` run (prediction folders, schemes); None for ``compare``.
-    answer : FoldsAnswer or None
-        The statistics if already computed (:func:`answer_for`); None computes them.
+    answer : CompareReport or None
+        The statistics if already computed (:func:`textbcv.comparison.from_folds.report_from_folds` of these folds
+        and options); None computes them.
     heldout : sequence of HeldoutSet or None
         The held-out files whose counts the fold records hold; None or empty for none.
     split : dict or None
@@ -197,12 +192,11 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     anatomy = anatomy_section(strict.records, names, m, clusters, alpha=options.alpha)
     macro = (macro_section(strict.records, names, m, clusters, alpha=options.alpha, threshold=options.threshold)
              if options.mode == "strict" and options.task == "ner" else None)
-    a = answer if answer is not None else answer_for(store, names, m, options, clusters)
-    report = CompareReport(
-        answer=a.answer, fold_counts=a.fold_counts, fold_f1=a.fold_f1, per_type=per_type, sequential=a.sequential,
-        design_effects=a.design_effects, design_effect_folds=a.design_effect_folds, stopping=stopping,
-        split_quality=split_quality, split=split, meta=meta, run=run, heldout=held, one_split=one_split,
-        baseline=baseline, anatomy=anatomy, macro=macro)
+    if answer is None:
+        answer = report_from_folds(folds_of_store(strict, names, m, options.mode, clusters), options.answer())
+    report = replace(answer, per_type=per_type, stopping=stopping, split_quality=split_quality, split=split,
+                     meta=meta, run=run, heldout=held, one_split=one_split, baseline=baseline, anatomy=anatomy,
+                     macro=macro)
     return _judged(report)
 
 
@@ -212,28 +206,6 @@ def _judged(report: CompareReport) -> CompareReport:
     if report.heldout:
         report = replace(report, heldout=heldout_gaps(report.heldout, report.answer))
     return replace(report, conclusion=conclusion(report))
-
-
-def stored_paired(report: Mapping) -> dict[tuple[str, str], dict[str, PairedDifference]]:
-    """The paired posteriors a report (``report.json``'s content) holds in its comparisons' ``difference``.
-
-    Parameters
-    ----------
-    report : mapping
-        ``report.json``'s content.
-
-    Returns
-    -------
-    dict
-        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`, for the comparisons whose
-        ``difference`` has basis ``paired``; empty when there are none.
-    """
-    out: dict[tuple[str, str], dict[str, PairedDifference]] = {}
-    for c in report.get("comparisons") or ():
-        d = c.get("difference") or {}
-        if d.get("basis") == "paired":
-            out.setdefault((c["a"], c["b"]), {})[c["metric"]] = PairedDifference.from_dict({**d, "metric": c["metric"]})
-    return out
 
 
 def rerender(report: dict, threshold: float | None = None, rope: float | None = None) -> dict:
@@ -265,12 +237,10 @@ def rerender(report: dict, threshold: float | None = None, rope: float | None = 
         o["threshold"] = threshold
     if rope is not None:
         o["rope"] = rope or None
-    answer = bayes_answer(report["fold_counts"], report["m"], alpha=report["alpha"], rope=o.get("rope"),
-                          variant=o.get("variant") or report.get("variant") or "thesis", rho1=o.get("rho1"),
-                          rho2=o.get("rho2"),
-                          threshold=o.get("threshold"), prior=report.get("prior") or 1.0,
-                          design_effects=report.get("design_effects"),
-                          paired=stored_paired(report) if o.get("difference", "paired") == "paired" else None)
+    options = AnswerOptions(alpha=report["alpha"], rope=o.get("rope"), threshold=o["threshold"],
+                            variant=o.get("variant") or report["variant"], difference=o.get("difference", "paired"),
+                            rho1=o.get("rho1"), rho2=o.get("rho2"), prior=report.get("prior", 1.0))
+    answer = answer_from_folds(folds_of_report(report), options)
     new = {**report, **answer.to_dict(), "meta": {**report["meta"], "options": o}}
     new["conclusion"] = conclusion(CompareReport.from_dict(new))
     return new

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 from scipy import stats as sst
 
-from textbcv.comparison.assembly import stored_paired
+from textbcv.comparison.from_folds import stored_paired
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
 from textbcv.report.model import load_report

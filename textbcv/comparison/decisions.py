@@ -31,42 +31,17 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from textbcv.corpus.conlleval import read_conlleval
 from textbcv.errors import InputError
-from textbcv.folds.run_dir import RunDir
 from textbcv.schemes import decode, detect, encode
 
-__all__ = ["FoldPredictions", "read_fold_predictions", "prediction_path", "chunk_decisions", "token_decisions",
+__all__ = ["FoldPredictions", "read_fold_predictions", "chunk_decisions", "token_decisions",
            "fold_decisions", "UNITS"]
 
 UNITS = ("chunk", "token")
 
 Chunk = tuple[int, int, str]
-
-
-def prediction_path(run_dir: str | os.PathLike, system: str, split: int, direction: int) -> Path:
-    """Where ``textbcv compare --save-predictions`` keeps a system's predictions of one fold
-    (:meth:`textbcv.folds.run_dir.RunDir.prediction`).
-
-    Parameters
-    ----------
-    run_dir : str or path-like
-        The run directory of ``textbcv compare``.
-    system : str
-        The system's name (made a safe file stem when it could lead out of the folder).
-    split : int
-        The split, from 0.
-    direction : {0, 1}
-        The fold's direction: 0 trains on the split's first half and tests on the second, 1 the reverse.
-
-    Returns
-    -------
-    Path
-        ``predictions/{system}-split{split}-dir{direction}.txt`` in ``run_dir`` (it need not exist).
-    """
-    return RunDir(run_dir).prediction(system, split, direction)
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from textbcv.corpus.transform import filter_chunks
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
+from textbcv.report.model import CompareReport
 from textbcv.schemes import detect, get_scheme, scheme_names
 from textbcv.scoring import (
     count_chunks,
@@ -310,15 +311,16 @@ def evaluate(
     systems: Sequence[ImportedSystem | str] | Mapping[str, str | os.PathLike],
     out: str | os.PathLike,
     options: CompareOptions,
-    format: str = "conll",
+    format: str | None = "conll",
     columns: str | None = None,
     scheme: str | None = None,
     pred_scheme: str | None = None,
     plots: bool = True,
     corpus: Corpus | None = None,
     encoding: str = "utf-8",
-) -> dict:
-    """Score imported predictions of every fold and write the run directory; return ``report.json``'s content.
+    label_names: Sequence[str] | None = None,
+) -> CompareReport:
+    """Score imported predictions of every fold and write the run directory; return the report.
 
     With ``options.heldout`` (held-out files), each system's directory also
     holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold (i, d)'s model's
@@ -354,11 +356,13 @@ def evaluate(
         are not used for it).
     encoding : str
         Text encoding of the corpus files and the held-out files (default utf-8).
+    label_names : sequence of str, optional
+        The tag of each integer id of a jsonl or arrow corpus read from ``files``.
 
     Returns
     -------
-    dict
-        ``report.json``'s content (:meth:`textbcv.report.model.CompareReport.to_dict`).
+    CompareReport
+        The report written (``to_dict()`` is ``report.json``'s content).
 
     Raises
     ------
@@ -388,7 +392,8 @@ def evaluate(
     out = Path(out)
     run_dir = RunDir(out)
     run_dir.check_out(resume=False)
-    raw = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding)
+    raw, _ = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding,
+                             label_names=label_names)
     split_set.check_corpus(raw, file=os.fspath(splits))
     prepared = prepare_corpus(raw, options.task)
     gold = gold_chunks(prepared, options)
@@ -424,4 +429,4 @@ def evaluate(
         write_report(out, report, plots)
     finally:
         run_dir.unlock()
-    return report.to_dict()
+    return report

@@ -1,12 +1,14 @@
-"""The options of a comparison (:class:`CompareOptions`) and their one validation.
+"""The options of an answer and their one validation: :class:`AnswerOptions` (what decides the Bayes answer of
+given folds), :class:`CompareOptions` (a comparison, saved in ``report.json``'s ``meta.options``) and
+:class:`TestOptions` (``textbcv test`` of given fold counts).
 
-Every option that decides a comparison's result is a field here, saved in
-``report.json``'s ``meta.options``; :meth:`CompareOptions.validate` refuses an
-impossible one before anything is read or trained.
+Every ``validate`` refuses an impossible option before anything is read or trained; the checks of the answer are
+written once, in :meth:`AnswerOptions.validate`, which the other two call.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from textbcv import defaults
@@ -14,11 +16,12 @@ from textbcv.defaults import CRF_ALGORITHMS
 from textbcv.errors import InputError
 from textbcv.scoring.modes import MODES
 from textbcv.stats.bayes import THRESHOLD
-from textbcv.stats.compare import ALL_VARIANTS
+from textbcv.stats.compare import ALL_VARIANTS, METHODS
 from textbcv.stats.sequential import STOP_RULES
 from textbcv.tagging import System, parse_system
 
-__all__ = ["CompareOptions", "TASKS", "STOP_RULES", "VARIANTS", "SPLIT_METHODS"]
+__all__ = ["AnswerOptions", "CompareOptions", "TestOptions", "TASKS", "STOP_RULES", "VARIANTS", "SPLIT_METHODS",
+           "METHODS", "METRICS", "DECISION_UNITS"]
 
 TASKS = ("ner", "cws")
 #: Count-factor variants of a comparison, as ``textbcv test`` has them (``rho`` needs ρ1 and ρ2).
@@ -28,6 +31,111 @@ DIFFERENCES = ("paired", "independent")
 
 #: Split designs whose 2m folds a comparison can use (two directions per split).
 SPLIT_METHODS = ("bcv", "bcv-select", "random")
+#: The per-fold scores the sequential t-test and the textbook tests can take.
+METRICS = ("precision", "recall", "f1")
+#: The units McNemar's test judges.
+DECISION_UNITS = ("chunk", "token")
+
+
+def _fail(message: str, *params: str) -> None:
+    raise InputError(message, param=params)
+
+
+@dataclass(frozen=True)
+class AnswerOptions:
+    """What decides the Bayes answer and the sequential t-test of given folds (:mod:`textbcv.comparison.from_folds`).
+
+    Parameters
+    ----------
+    alpha : float
+        In (0, 1): credible intervals are 1 − alpha; level of the t-test; default 0.05.
+    rope : float or None
+        In [0, 1): region of practical equivalence as a fraction of the metric; None (default) for none.
+    threshold : float
+        In [0.5, 1): a system is called better when P(better) is at least this; default 0.95.
+    variant : str
+        Count-factor variant, one of :data:`VARIANTS`; default :data:`textbcv.defaults.VARIANT`.
+    difference : {"paired", "independent"}
+        How the posterior of a difference is built; default ``"paired"``.
+    rho1, rho2 : float or None
+        In [0, 1]: the fold correlations of ``variant="rho"`` (needed with it); default None.
+    mode : {"strict", "exact", "partial", "type"}
+        The matching mode of the counts; default ``"strict"``.
+    method : {"exact", "monte-carlo", "both"}
+        How P(better) of two independent posteriors is computed; default ``"exact"``.
+    draws : int
+        Monte Carlo draws (``monte-carlo`` and ``both``), at least 1; default 10⁶.
+    seed : int
+        Seed of the Monte Carlo draws; default 0.
+    prior : float
+        λ of the Beta(λ, λ) priors; default 1.
+    metric : {"precision", "recall", "f1"}
+        The per-fold score of the sequential t-test; default ``"f1"``.
+    m_start : int
+        The first m of the sequential t-test; default 3.
+    m_max : int or None
+        The largest m the sequential t-test plans for (a sequential run's M); None (default): the m of the folds.
+
+    Examples
+    --------
+    >>> AnswerOptions(alpha=0).validate()
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: alpha must lie strictly between 0 and 1, got 0
+    """
+
+    alpha: float = 0.05
+    rope: float | None = None
+    threshold: float = THRESHOLD
+    variant: str = defaults.VARIANT
+    difference: str = "paired"
+    rho1: float | None = None
+    rho2: float | None = None
+    mode: str = "strict"
+    method: str = "exact"
+    draws: int = 10**6
+    seed: int = 0
+    prior: float = 1.0
+    metric: str = "f1"
+    m_start: int = 3
+    m_max: int | None = None
+
+    def validate(self) -> None:
+        """Raise :class:`InputError` for an impossible option, naming it as a Python parameter.
+
+        Raises
+        ------
+        InputError
+            For a value out of range, an unknown name, or ``variant="rho"`` without ``rho1`` and ``rho2``.
+        """
+        if not 0 < self.alpha < 1:
+            _fail(f"alpha must lie strictly between 0 and 1, got {self.alpha}", "alpha")
+        if not 0.5 <= self.threshold < 1:
+            _fail(f"threshold must lie in [0.5, 1), got {self.threshold}", "threshold")
+        if self.rope is not None and not 0 <= self.rope < 1:
+            # the command line checks its --rope (points) before: this is the Python fraction
+            _fail(f"rope must lie in [0, 1) as a fraction of the metric (0.005 is half a point), got {self.rope}")
+        if self.variant not in ALL_VARIANTS:
+            _fail(f"variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})", "variant")
+        if self.mode not in MODES:
+            _fail(f"mode: unknown matching mode {self.mode!r} (modes: {', '.join(MODES)})", "mode")
+        if self.mode == "partial" and self.variant != "clustered":
+            _fail(f'{{mode}}="partial" counts half credits as doubled counts, which only the clustered count factor '
+                  f'measures for what they are: use {{variant}}="clustered", not {self.variant!r}', "mode", "variant")
+        if self.difference not in DIFFERENCES:
+            _fail(f"difference: unknown basis {self.difference!r} (choose {' or '.join(DIFFERENCES)})", "difference")
+        if self.variant == "rho":
+            if self.rho1 is None or self.rho2 is None:
+                _fail('{variant}="rho" needs {rho1} and {rho2}', "variant", "rho1", "rho2")
+            for k in ("rho1", "rho2"):
+                if not 0 <= getattr(self, k) <= 1:
+                    _fail(f"{k} must lie in [0, 1], got {getattr(self, k)}", k)
+        if self.method not in METHODS:
+            _fail(f"method: unknown method {self.method!r} (methods: {', '.join(METHODS)})", "method")
+        if self.draws < 1:
+            _fail(f"draws must be at least 1, got {self.draws}", "draws")
+        if self.metric not in METRICS:
+            _fail(f"metric: unknown metric {self.metric!r} (metrics: {', '.join(METRICS)})", "metric")
 
 
 @dataclass
@@ -180,28 +288,7 @@ class CompareOptions:
             fail(f"heldout: a file is named twice in {' '.join(self.heldout)}", "heldout")
         if self.chunk_types is not None and not self.chunk_types:
             fail("chunk_types: give at least one chunk type", "chunk_types")
-        if not 0 < self.alpha < 1:
-            fail(f"alpha must lie strictly between 0 and 1, got {self.alpha}", "alpha")
-        if not 0.5 <= self.threshold < 1:
-            fail(f"threshold must lie in [0.5, 1), got {self.threshold}", "threshold")
-        if self.rope is not None and not 0 <= self.rope < 1:
-            # the command line checks its --rope (points) before: this is the Python fraction
-            fail(f"rope must lie in [0, 1) as a fraction of the metric (0.005 is half a point), got {self.rope}")
-        if self.variant not in ALL_VARIANTS:
-            fail(f"variant: unknown variant {self.variant!r} (variants: {', '.join(ALL_VARIANTS)})", "variant")
-        if self.mode not in MODES:
-            fail(f"mode: unknown matching mode {self.mode!r} (modes: {', '.join(MODES)})", "mode")
-        if self.mode == "partial" and self.variant != "clustered":
-            fail(f'{{mode}}="partial" counts half credits as doubled counts, which only the clustered count factor '
-                 f'measures for what they are: use {{variant}}="clustered", not {self.variant!r}', "mode", "variant")
-        if self.difference not in DIFFERENCES:
-            fail(f"difference: unknown basis {self.difference!r} (choose {' or '.join(DIFFERENCES)})", "difference")
-        if self.variant == "rho":
-            if self.rho1 is None or self.rho2 is None:
-                fail('{variant}="rho" needs {rho1} and {rho2}', "variant", "rho1", "rho2")
-            for k in ("rho1", "rho2"):
-                if not 0 <= getattr(self, k) <= 1:
-                    fail(f"{k} must lie in [0, 1], got {getattr(self, k)}", k)
+        self.answer().validate()
         for k in ("c1", "c2"):
             v = getattr(self, k)
             if v is not None and v < 0:
@@ -222,6 +309,18 @@ class CompareOptions:
             if (self.algorithm or "lbfgs") == "lbfgs":
                 fail("train_seed needs a stochastic CRF {algorithm} (ap, l2sgd, pa, arow); lbfgs draws no random "
                      "numbers, so every seed would train the same model", "train_seed", "algorithm")
+
+    def answer(self) -> AnswerOptions:
+        """The options that decide this comparison's answer (the sequential t-test planned for ``m_max`` in a
+        sequential run).
+
+        Returns
+        -------
+        AnswerOptions
+        """
+        return AnswerOptions(alpha=self.alpha, rope=self.rope, threshold=self.threshold, variant=self.variant,
+                             difference=self.difference, rho1=self.rho1, rho2=self.rho2, mode=self.mode,
+                             m_start=self.m_start, m_max=self.m_max if self.sequential else None)
 
     def make_systems(self, columns=None) -> list[System]:
         """The systems named by :attr:`systems`, with the CRF options.
@@ -263,3 +362,109 @@ class CompareOptions:
             crf["algorithm"] = self.algorithm
         return parse_system(name, task=self.task, columns=columns, seed=self.train_seed, train_seeds=self.train_seeds,
                             **crf)
+
+
+@dataclass(frozen=True)
+class TestOptions:
+    """The options of ``textbcv test`` (:func:`textbcv.test`): the answer's, and what else to compute from the counts.
+
+    Parameters
+    ----------
+    alpha, rope, threshold, variant, difference, rho1, rho2, mode, method, draws, seed, metric
+        As :class:`AnswerOptions` (``seed``: of the Monte Carlo draws; ``metric``: the per-fold score of the
+        sequential t-test and the textbook tests).
+    chunk_type : str or None
+        Test the counts of this chunk type (a run's fold file only); None (default): the overall counts.
+    per_type : bool
+        Also P / R / F1 and P(B better) on F1 of every chunk type (a run's fold file only); default False.
+    allow_different_gold : bool
+        Test systems whose gold totals differ in a fold (with a note); default False refuses them.
+    classic : bool
+        Also the textbook tests (and McNemar's on one fold when the run saved its predictions); default False.
+    fold : str or None
+        With ``classic``: the fold McNemar's test judges, ``SPLIT-DIRECTION`` (default ``"0-0"``).
+    decisions : {"chunk", "token"} or None
+        With ``classic``: McNemar's units (default chunks).
+    tau_scale : float
+        With several runs: the scale of the half-Cauchy prior on the corpora's spread, a fraction; default 0.01.
+
+    Examples
+    --------
+    >>> TestOptions(fold="0-0").validate()
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: fold chooses what McNemar's test judges: it needs classic=True
+    """
+
+    __test__ = False  # not a pytest class
+
+    alpha: float = 0.05
+    rope: float | None = None
+    threshold: float = THRESHOLD
+    variant: str = defaults.VARIANT
+    difference: str = "paired"
+    rho1: float | None = None
+    rho2: float | None = None
+    mode: str = "strict"
+    method: str = "exact"
+    draws: int = 10**6
+    seed: int = 0
+    metric: str = "f1"
+    chunk_type: str | None = None
+    per_type: bool = False
+    allow_different_gold: bool = False
+    classic: bool = False
+    fold: str | None = None
+    decisions: str | None = None
+    tau_scale: float = 0.01
+
+    def answer(self) -> AnswerOptions:
+        """The options of the answer (the sequential t-test at the folds' m).
+
+        Returns
+        -------
+        AnswerOptions
+        """
+        return AnswerOptions(alpha=self.alpha, rope=self.rope, threshold=self.threshold, variant=self.variant,
+                             difference=self.difference, rho1=self.rho1, rho2=self.rho2, mode=self.mode,
+                             method=self.method, draws=self.draws, seed=self.seed, metric=self.metric)
+
+    def validate(self, runs: int = 1) -> None:
+        """Raise :class:`InputError` for an impossible option, before any file is read.
+
+        Parameters
+        ----------
+        runs : int
+            The number of inputs: several runs are answered across corpora, where the one-run options do not apply.
+
+        Raises
+        ------
+        InputError
+            Naming the option as a Python parameter.
+        """
+        self.answer().validate()
+        if self.mode != "strict":
+            for name, given in (("chunk_type", self.chunk_type), ("per_type", self.per_type),
+                                ("classic", self.classic)):
+                if given:
+                    _fail(f"{{{name}}}={given!r} reads per-type or token counts, which are strict only: it cannot "
+                          f"go with {{mode}}={self.mode!r}", name, "mode")
+        if not self.classic:
+            for name in ("fold", "decisions"):
+                if getattr(self, name) is not None:
+                    _fail(f"{name} chooses what McNemar's test judges: it needs {{classic}}=True", name, "classic")
+        if self.fold is not None and not re.fullmatch(r"\d+-[01]", self.fold):
+            _fail(f"fold must be SPLIT-DIRECTION, e.g. 0-1 (direction 0 or 1), got {self.fold!r}", "fold")
+        if self.decisions is not None and self.decisions not in DECISION_UNITS:
+            _fail(f"decisions: unknown unit {self.decisions!r} (units: {', '.join(DECISION_UNITS)})", "decisions")
+        if runs > 1:
+            used = [(n, v) for n, v in (("chunk_type", self.chunk_type), ("per_type", self.per_type),
+                                         ("classic", self.classic), ("mode", self.mode != "strict" and self.mode),
+                                         ("difference", self.difference != "paired" and self.difference),
+                                         ("metric", self.metric != "f1" and self.metric)) if v]
+            if used:
+                name, value = used[0]
+                _fail(f"{{{name}}}={value!r} applies to one run; several runs are answered on their paired ΔF1 "
+                      "posteriors", name)
+            if not 0 < self.tau_scale < 1:
+                _fail(f"tau_scale must lie in (0, 1) as a fraction of F1, got {self.tau_scale:g}", "tau_scale")

@@ -18,15 +18,15 @@ from pathlib import Path
 
 import numpy as np
 
-from textbcv import defaults
-from textbcv._io import file_sha256
-from textbcv.comparison.assembly import FoldsAnswer, answer_for, assemble_report, rerender
+from textbcv.comparison.assembly import assemble_report, corpus_meta, rerender, split_info
 from textbcv.comparison.baseline import baseline_section
+from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.design_effects import design_effects_of, fold_clusters
+from textbcv.comparison.from_folds import folds_of_store, report_from_folds
 from textbcv.comparison.heldout import read_heldout
 from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
-from textbcv.corpus import Corpus, read_corpus
-from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
+from textbcv.corpus import Corpus
+from textbcv.corpus.fingerprint import corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
@@ -40,8 +40,8 @@ from textbcv.tagging.system import DEFAULT_TEMPLATES, check_columns
 
 __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_MARKERS", "prepare_compare",
            "run_compare", "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta",
-           "options_from_splits", "answer_for", "rerender", "fold_clusters", "design_effects_of", "REPORT_FORMAT",
-           "VARIANTS", "SPLIT_METHODS", "TASKS", "STOP_RULES", "CompareReport", "FoldsAnswer", "RunDir"]
+           "options_from_splits", "rerender", "fold_clusters", "design_effects_of", "REPORT_FORMAT",
+           "VARIANTS", "SPLIT_METHODS", "TASKS", "STOP_RULES", "CompareReport", "RunDir"]
 
 
 def gold_chunks(corpus: Corpus, options: CompareOptions) -> list[tuple]:
@@ -100,8 +100,10 @@ def _given_splits(splits, raw: Corpus) -> tuple[SplitSet, str | None]:
 
 
 def corpus_or_files(corpus: Corpus | None, files: Sequence[str] | None, format: str | None = "conll",
-                    columns: str | None = None, scheme: str | None = None, encoding: str = "utf-8") -> Corpus:
-    """The corpus of a comparison: the Corpus given, else its files read; InputError when neither is given.
+                    columns: str | None = None, scheme: str | None = None, encoding: str = "utf-8",
+                    label_names: Sequence[str] | None = None) -> tuple[Corpus, str | None]:
+    """The corpus of a comparison: the Corpus given, else its files read once (:func:`read_files`); InputError when
+    neither is given.
 
     Parameters
     ----------
@@ -117,16 +119,23 @@ def corpus_or_files(corpus: Corpus | None, files: Sequence[str] | None, format: 
         Scheme of the gold tag column; default: detected.
     encoding : str
         Text encoding of the files; default ``"utf-8"``.
+    label_names : sequence of str or None
+        The tag of each integer id of a jsonl or arrow corpus read from files.
 
     Returns
     -------
-    Corpus
+    corpus : Corpus
         The corpus as read (not yet prepared for the task).
+    note : str or None
+        The line for stderr saying which format was detected; None when it was given (or a Corpus was).
     """
     if corpus is not None:
-        return corpus
+        if label_names is not None:
+            raise InputError("label_names applies when the corpus is read from files; a Corpus given has its tags",
+                             param="label_names")
+        return corpus, None
     if files is not None:
-        return read_corpus(files, format=format, columns=columns, scheme=scheme, encoding=encoding)
+        return read_files(files, format, columns, scheme, encoding, label_names)
     raise InputError("files: give the corpus files, or a Corpus as corpus=", param="files")
 
 
@@ -188,75 +197,6 @@ def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: P
     return splits
 
 
-def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
-    """What the splits kept whole and balanced, with a line on every choice known to bend the estimate.
-
-    Parameters
-    ----------
-    splits : SplitSet
-        The splits used; their ``options`` say the unit, grouping asked for, balance and duplicates.
-    options : CompareOptions
-        The comparison's options (its ``balance`` when the splits do not say, and ``variant``).
-    corpus : Corpus
-        The corpus split (its number of documents).
-
-    Returns
-    -------
-    dict
-        The ``split`` block: ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and
-        ``notes``.
-    """
-    unit = splits.options.get("group_by", "sentence")
-    asked = splits.options.get("group_by_requested", unit)
-    balance = list(splits.options.get("balance", options.balance))
-    notes = []
-    note = defaults.unit_note(asked, unit, corpus.n_documents)
-    if note:
-        notes.append(note)
-    notes += defaults.option_notes(balance, options.variant)
-    return {"unit": unit, "group_by": asked, "documents": corpus.n_documents, "balance": balance,
-            "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}
-
-
-def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
-    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, gold chunks per
-    type (after the ``--chunk-types`` / ``--untyped`` filters), fingerprint, and ``read``: the ``columns``,
-    ``scheme`` and ``encoding`` it was read with (None: the default).
-
-    Parameters
-    ----------
-    raw : Corpus
-        The corpus as read (its files and fingerprints).
-    corpus : Corpus
-        The corpus prepared for the task (its sizes).
-    gold : sequence
-        Gold chunks of every sentence after the filters (:func:`gold_chunks`).
-    format : str
-        The corpus format read.
-    read : dict or None
-        ``columns``, ``scheme`` and ``encoding`` as given; None or missing keys for the defaults.
-
-    Returns
-    -------
-    dict
-    """
-    files = []
-    for p in raw.files:
-        entry: dict = {"path": str(p)}
-        if os.path.isfile(p):
-            entry.update(bytes=os.path.getsize(p), sha256=file_sha256(p))
-        files.append(entry)
-    types: dict[str, int] = {}
-    for g in gold:
-        for c in g:
-            types[c[2]] = types.get(c[2], 0) + 1
-    return {"format": format, "files": files, "sentences": len(corpus), "tokens": corpus.n_tokens,
-            "documents": corpus.n_documents, "gold_chunks": int(sum(len(g) for g in gold)),
-            "chunks_per_type": dict(sorted(types.items())),
-            "read": {"columns": None, "scheme": None, "encoding": None, **(read or {})},
-            "fingerprint": corpus_digest(corpus_fingerprints(raw))}
-
-
 def write_report(out: str | os.PathLike, report: CompareReport, plots: bool = True) -> None:
     """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the plots into ``out``
     (:func:`textbcv.report.files.write_report_files`).
@@ -307,7 +247,8 @@ class ComparePlan:
     heldout : list of HeldoutSet
         The held-out files.
     notes : list of str
-        Lines for stderr: which feature template the systems named without one use, and why.
+        Lines for stderr: which format the corpus was read in (when detected), which feature template the systems
+        named without one use, and why.
     template_choices : dict
         How each CRF system's template was chosen (for ``meta.systems``).
     read : dict
@@ -328,7 +269,7 @@ class ComparePlan:
     store: FoldStore
     times: dict = field(default_factory=dict)
     heldout: list = field(default_factory=list)
-    #: Lines for stderr: which feature template the systems named without one use, and why.
+    #: Lines for stderr: the format detected, which feature template the systems named without one use, and why.
     notes: list = field(default_factory=list)
     #: How each CRF system's template was chosen ("given", "default", or the default that fits the columns).
     template_choices: dict = field(default_factory=dict)
@@ -340,7 +281,7 @@ def prepare_compare(
     files: Sequence[str] | None,
     out: str | os.PathLike,
     options: CompareOptions,
-    format: str = "conll",
+    format: str | None = "conll",
     columns: str | None = None,
     scheme: str | None = None,
     resume: bool = False,
@@ -349,6 +290,7 @@ def prepare_compare(
     systems: Sequence[System | str] | None = None,
     splits: SplitSet | str | os.PathLike | None = None,
     encoding: str = "utf-8",
+    label_names: Sequence[str] | None = None,
 ) -> ComparePlan:
     """Check the input and do the work before training: read, split, featurize (nothing is written).
 
@@ -360,8 +302,9 @@ def prepare_compare(
         Run directory: new, empty, or (with ``resume``) a run of the same options to continue.
     options : CompareOptions
         Every option of the comparison (validated here).
-    format : str
-        Format of the corpus files (:func:`textbcv.corpus.read_corpus`); default ``"conll"``.
+    format : str or None
+        Format of the corpus files (:func:`textbcv.corpus.read_corpus`; None: detected, and said in the plan's
+        ``notes``); default ``"conll"``.
     columns : str, optional
         Column roles of a ``conll`` corpus (e.g. ``"token,pos,chunk,ner"``); default: by the number of columns.
     scheme : str, optional
@@ -380,6 +323,8 @@ def prepare_compare(
         options'.
     encoding : str
         Text encoding of the corpus and held-out files; default ``"utf-8"``.
+    label_names : sequence of str, optional
+        The tag of each integer id of a jsonl or arrow corpus read from ``files``.
 
     Returns
     -------
@@ -409,7 +354,8 @@ def prepare_compare(
     RunDir(out).check_out(resume)
     store = FoldStore(RunDir(out).folds)
     check_heldout_records(store, names, options.heldout)
-    raw = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding)
+    raw, detected = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding,
+                                    label_names=label_names)
     given, given_path = None, None
     if splits is not None:
         given, given_path = _given_splits(splits, raw)
@@ -434,7 +380,7 @@ def prepare_compare(
     read = {"columns": columns, "scheme": scheme, "encoding": None if _utf8(encoding) else encoding}
     return ComparePlan(out, options, raw.format, systems, raw, prepared, gold,
                        split_set, payload, store, {"start": t_start, "read": t_read, "split": t_split, "feat": t_feat},
-                       heldout, notes, choices, read, given_path)
+                       heldout, ([detected] if detected else []) + notes, choices, read, given_path)
 
 
 def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus: Corpus,
@@ -528,8 +474,8 @@ def run_compare(
     save_models: bool = False,
     save_predictions: bool = False,
     plots: bool = True,
-) -> dict:
-    """Train and score every fold of ``plan``, test, and write the run directory; return ``report.json``'s content.
+) -> CompareReport:
+    """Train and score every fold of ``plan``, test, and write the run directory; return the report.
 
     Parameters
     ----------
@@ -553,8 +499,8 @@ def run_compare(
 
     Returns
     -------
-    dict
-        ``report.json``'s content.
+    CompareReport
+        The report written (``to_dict()`` is ``report.json``'s content).
 
     Raises
     ------
@@ -573,7 +519,7 @@ def run_compare(
 
 
 def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, scheduler: str | None,
-                 progress: bool | None, save_models: bool, save_predictions: bool, plots: bool) -> dict:
+                 progress: bool | None, save_models: bool, save_predictions: bool, plots: bool) -> CompareReport:
     """:func:`run_compare` in a claimed, locked run directory."""
     out, options, systems, store = plan.out, plan.options, plan.systems, plan.store
     raw, corpus, gold, splits, payload = plan.raw, plan.corpus, plan.gold, plan.splits, plan.payload
@@ -598,12 +544,12 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
                   scheduler=scheduler, progress=progress,
                   save_models=str(run_dir.models) if save_models else None,
                   save_predictions=str(run_dir.predictions) if save_predictions else None)
-        answer = answer_for(store, names, m, options, clusters)
+        answer = report_from_folds(folds_of_store(store, names, m, options.mode, clusters), options.answer())
         if not options.sequential:
             stopping["reason"] = f"fixed m = {m}"
             break
         best = [None if c.p_b_better is None or c.p_a_better is None else max(c.p_b_better, c.p_a_better)
-                for c in answer.answer.comparisons_of("f1")]
+                for c in answer.comparisons_of("f1")]
         why = stop_reason(options.stop, answer.sequential, best, options.threshold,
                           looks=options.m_max - options.m_start + 1)
         if why is not None:
@@ -636,5 +582,5 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
                              splits_path=plan.splits_path, clusters=clusters,
                              baseline=baseline_section(corpus.sentences, gold, list(splits_m.folds()), options.task))
     write_report(out, report, plots)
-    return report.to_dict()
+    return report
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from textbcv.comparison.assembly import stored_paired
+from textbcv.comparison.from_folds import stored_paired
 from textbcv.errors import InputError
 from textbcv.stats.bayes import THRESHOLD
 from textbcv.stats.paired import PairedDifference

@@ -36,13 +36,9 @@ from textbcv.report.md_setup import (
     stopping_markdown,
 )
 from textbcv.report.model import CompareReport
-from textbcv.report.numbers import score_cell
-from textbcv.report.plots import write_cd_diagram, write_plots
-from textbcv.report.textbook import format_p, format_statistic, one_split_markdown, textbook_markdown, textbook_tests
+from textbcv.report.textbook import one_split_markdown, textbook_markdown
 
-__all__ = ["render_markdown", "MD_SECTIONS",
-           # imported from here by textbcv.cli; their homes are report.numbers, report.textbook and report.plots
-           "score_cell", "format_p", "format_statistic", "textbook_tests", "write_cd_diagram", "write_plots"]
+__all__ = ["render_markdown", "MD_SECTIONS"]
 
 #: The sections of ``report.md`` after its title, in order (:func:`render_markdown`).
 MD_SECTIONS = [conclusion_markdown, setup_markdown, scores_markdown, ranking_markdown, pairwise_markdown,

@@ -17,7 +17,7 @@ from textbcv.folds.run_dir import RunDir
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
 from textbcv.stats.sequential import SequentialPair
 
-__all__ = ["CompareReport", "REPORT_FORMAT", "load_report"]
+__all__ = ["CompareReport", "CountsReport", "REPORT_FORMAT", "load_report"]
 
 #: The ``format`` of ``report.json``.
 REPORT_FORMAT = "textbcv-report/2"
@@ -172,23 +172,6 @@ class CompareReport:
         """
         return self.answer.comparison(a, b, metric)
 
-    def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
-        """P(``b`` better than ``a``) on ``metric``.
-
-        Parameters
-        ----------
-        a, b : str
-            Two system names of the report, in either order; the probability is that of ``b``.
-        metric : {"f1", "precision", "recall"}
-            The metric; default ``"f1"``.
-
-        Returns
-        -------
-        float or None
-            P(``b`` better than ``a``) (by more than the rope, with one); None where the metric is undefined.
-        """
-        return self.answer.p_better(a, b, metric)
-
     # --- the setup --------------------------------------------------------------------------------------
     @property
     def options(self) -> dict:
@@ -283,6 +266,50 @@ class CompareReport:
         if isinstance(report, BayesAnswer):
             return cls(report)
         return cls.from_dict(report)
+
+
+@dataclass(frozen=True)
+class CountsReport:
+    """What ``textbcv test`` answers from given fold counts: the report's statistics, and what else was asked for.
+
+    Attributes
+    ----------
+    report : CompareReport
+        The Bayes answer, the fold counts and F1, the sequential t-test (on the chosen metric), and with
+        ``per_type_tests`` each chunk type's pooled scores (``per_type``).
+    per_type_tests : dict or None
+        Chunk type → every pair's ``{"a", "b", "p_b_better", "p_a_better", "decision"}`` on the type's F1; None
+        when not asked for.
+    classic : dict or None
+        The textbook tests (:func:`textbcv.report.textbook.textbook_tests`, with ``metric``, ``mcnemar``,
+        ``not_applicable`` and ``note``); None when not asked for.
+    notes : tuple of str
+        Lines on how the answer was built (where the design effects and paired posteriors came from, gold totals
+        that differ).
+    """
+
+    report: CompareReport
+    per_type_tests: dict | None = None
+    classic: dict | None = None
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        """The JSON of ``textbcv test --json``.
+
+        Returns
+        -------
+        dict
+            The answer's keys (:meth:`BayesAnswer.to_dict`), ``sequential``, then ``per_type`` with
+            ``per_type_comparisons``, ``classic`` and ``notes`` where set.
+        """
+        out = {**self.report.answer.to_dict(), "sequential": [s.to_dict() for s in self.report.sequential]}
+        if self.per_type_tests is not None:
+            out["per_type"], out["per_type_comparisons"] = self.report.per_type, self.per_type_tests
+        if self.classic is not None:
+            out["classic"] = self.classic
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
 
 
 def load_report(run: RunDir) -> dict:

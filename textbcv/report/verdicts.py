@@ -19,17 +19,14 @@ no clear difference: P(B better) = 0.700 < 0.95
 from __future__ import annotations
 
 from textbcv import defaults
-from textbcv.report.cautions import run_warnings
 from textbcv.report.model import CompareReport
-from textbcv.report.numbers import fmt_p, p_is, points
+from textbcv.report.numbers import p_is, points
 from textbcv.stats.answer import Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE
 from textbcv.stats.sequential import SequentialPair
 
 __all__ = ["UNMEASURED_SEEDS", "rule", "short_rule", "better_label", "verdict", "verdict_line", "undecided",
-           "sequential_words", "difference_words", "difference_basis", "rope_points",
-           # imported from here by textbcv.cli and the tests; their homes are report.numbers and report.cautions
-           "fmt_p", "p_is", "run_warnings"]
+           "sequential_words", "difference_words", "difference_basis", "rope_points"]
 
 #: The decision rule's note when the systems had several seeds and the seed null study has no figure for the posterior.
 UNMEASURED_SEEDS = ("How often this rule calls identical systems trained with several seeds per fold different has not "

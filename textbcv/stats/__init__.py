@@ -5,7 +5,7 @@ Imports only numpy and scipy; takes counts or per-fold metric values.
 - :mod:`.correlation` — c_m, C_m, f_m, v_m, Ĉ_m, f̂_m, ARRV, ARRCI, choice of M
 - :mod:`.posterior` — Beta posteriors of precision/recall, the F1 posterior
 - :mod:`.bayes` — P(B better) exact (quadrature) and Monte Carlo, rope, the decision rule, the density of ν_B − ν_A
-- :mod:`.compare` — :func:`bayes_answer` / :func:`compare_counts`: counts → the ``textbcv test`` answer
+- :mod:`.compare` — :func:`bayes_answer`: counts → the ``textbcv test`` answer
 - :mod:`.answer` — that answer as typed values: :class:`Posterior`, :class:`Comparison`, :class:`BayesAnswer`
 - :mod:`.sequential` — Algorithm 5.1, lazy; :class:`SequentialPair` of a pair of systems, the stopping rule
 - :mod:`.classic` — textbook tests on stored per-fold values (:mod:`.mcnemar`, :mod:`.ranks`,
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # what the names below are, for type checkers; at run time each loads on first use
     from .answer import BayesAnswer, Comparison, Posterior
     from .bayes import DECISIONS, THRESHOLD, decide, difference_density, prob_better, prob_better_mc, prob_greater
-    from .compare import bayes_answer, compare_counts, fold_counts, fold_metrics
+    from .compare import bayes_answer, fold_counts, fold_metrics
     from .components import Estimate, VarianceComponents, fold_covariance, variance_components
     from .correlation import count_factor, thesis_count_factor
     from .onesplit import OneSplitResult, approximate_randomization, one_split_tests, paired_bootstrap
@@ -37,7 +37,7 @@ _HOME = {
     "BayesAnswer": "answer", "Comparison": "answer", "Posterior": "answer",
     "DECISIONS": "bayes", "THRESHOLD": "bayes", "decide": "bayes", "difference_density": "bayes",
     "prob_better": "bayes", "prob_better_mc": "bayes", "prob_greater": "bayes",
-    "bayes_answer": "compare", "compare_counts": "compare", "fold_counts": "compare", "fold_metrics": "compare",
+    "bayes_answer": "compare", "fold_counts": "compare", "fold_metrics": "compare",
     "Estimate": "components", "VarianceComponents": "components", "fold_covariance": "components",
     "variance_components": "components",
     "count_factor": "correlation", "thesis_count_factor": "correlation",
@@ -66,7 +66,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "BayesAnswer", "BetaPosterior", "Comparison", "DECISIONS", "Estimate", "F1Posterior", "OneSplitResult",
     "Posterior", "SequentialPair", "SequentialTTest", "THRESHOLD", "VarianceComponents", "approximate_randomization",
-    "bayes_answer", "compare_counts", "count_factor", "decide", "difference_density", "fold_counts",
+    "bayes_answer", "count_factor", "decide", "difference_density", "fold_counts",
     "fold_covariance", "fold_metrics", "one_split_tests", "paired_bootstrap", "posteriors", "prob_better",
     "prob_better_mc", "prob_greater", "sequential_pairs", "sequential_t_test", "thesis_count_factor",
     "variance_components",

@@ -1,6 +1,6 @@
 """Counts → the ``textbcv test`` answer (docs/method.md §5–§7), reusable by the pipeline's report.json.
 
-:func:`compare_counts` takes per-fold TP/FP/FN of two or more systems on
+:func:`bayes_answer` takes per-fold TP/FP/FN of two or more systems on
 the same 2m folds and returns posteriors, credible intervals and the Bayes
 test for precision, recall and F1 of every pair of systems.
 """
@@ -22,11 +22,11 @@ from .metrics import metric_parts, ratios
 from .paired import PairedDifference
 from .posterior import METRICS, MetricPosterior, posteriors
 
-__all__ = ["compare_counts", "bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor",
+__all__ = ["bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor",
            "system_posteriors", "undefined_reason", "pooled_scores", "counts_scores", "credible_interval",
            "ALL_VARIANTS", "METHODS"]
 
-#: Count-factor variants accepted by :func:`compare_counts`.
+#: Count-factor variants accepted by :func:`bayes_answer`.
 ALL_VARIANTS = ("thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered")
 METHODS = ("exact", "monte-carlo", "both")
 
@@ -338,74 +338,6 @@ def _posteriors(tot: np.ndarray, c: float, prior: float) -> dict[str, MetricPost
     return posteriors(tp, fp, fn, c=c, prior=prior)
 
 
-def compare_counts(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05, rope: float | None = None,
-                   method: str = "exact", variant: str = "thesis", rho1: float | None = None,
-                   rho2: float | None = None, threshold: float | None = THRESHOLD, prior: float = 1.0,
-                   draws: int = 10**6, seed: int = 0,
-                   design_effects: Mapping[str, Mapping[str, float]] | None = None) -> dict[str, Any]:
-    """The ``textbcv test`` answer for per-fold counts of two or more systems, as JSON-ready dict.
-
-    :func:`bayes_answer` with the same parameters, as its ``to_dict()``.
-
-    Parameters
-    ----------
-    systems_counts : mapping name → folds
-        Each system's 2m folds in fold order, as mappings with ``tp``, ``fp``, ``fn`` or a (2m, 3) array.
-    m : int
-        Number of splits.
-    alpha : float
-        Credible intervals are equal-tailed 1 − alpha (default 0.05).
-    rope : float, optional
-        Region of practical equivalence, as a fraction of the metric (0.005 is half an F1 point).
-    method : {"exact", "monte-carlo", "both"}
-        How P(better) is computed (default ``"exact"``).
-    variant : {"thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered"}
-        The count factor (default ``"thesis"``).
-    rho1, rho2 : float, optional
-        The correlations of the ``rho`` variant, in [0, 1].
-    threshold : float, optional
-        The decision rule's threshold, in [0.5, 1); None means 0.95.
-    prior : float
-        λ of the Beta(λ, λ) priors, ≥ 1 (default 1).
-    draws : int
-        Monte Carlo draws from each posterior (``monte-carlo`` and ``both``; default 10⁶).
-    seed : int
-        Seed of the Monte Carlo draws (default 0).
-    design_effects : mapping name → {metric: deff}, optional
-        Each system's design effect per metric; needed by ``clustered``.
-
-    Returns
-    -------
-    dict
-        ``{"m", "alpha", "systems": {name: {metric: {"estimate", "ci", "mode",
-        "mean", "interval"}}}, "comparisons": [{"a", "b", "metric", "p_b_better",
-        "p_a_better", "decision", ...}], "threshold", ...}``; pairs in input
-        order (a before b), metrics precision, recall, f1. A metric a system
-        cannot have (no predicted chunks: precision) has ``estimate``,
-        ``ci``, ``mode`` and ``mean`` None and ``undefined`` its reason; its
-        comparisons have None probabilities, ``undefined`` and decision "no
-        clear difference". ``interval`` is "equal-tailed", or "one-sided" at
-        a score of 0 or 100% (:func:`credible_interval`).
-
-    Examples
-    --------
-    >>> A = [{"tp": 90, "fp": 10, "fn": 12}] * 6
-    >>> B = [{"tp": 93, "fp": 9, "fn": 10}] * 6
-    >>> r = compare_counts({"A": A, "B": B}, m=3)
-    >>> r["systems"]["A"]["f1"]["ci"]
-    [0.8546..., 0.9161...]
-    >>> [(c["metric"], round(c["p_b_better"], 3), c["decision"])
-    ...  for c in r["comparisons"]]  # doctest: +NORMALIZE_WHITESPACE
-    [('precision', 0.664, 'no clear difference'), ('recall', 0.758, 'no clear difference'),
-     ('f1', 0.777, 'no clear difference')]
-    >>> [c["decision"] for c in compare_counts({"A": A, "B": B}, m=3, threshold=0.5)["comparisons"]]
-    ['B better', 'B better', 'B better']
-    """
-    return bayes_answer(systems_counts, m, alpha=alpha, rope=rope, method=method, variant=variant, rho1=rho1,
-                        rho2=rho2, threshold=threshold, prior=prior, draws=draws, seed=seed,
-                        design_effects=design_effects).to_dict()
-
-
 def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05, rope: float | None = None,
                  method: str = "exact", variant: str = "thesis", rho1: float | None = None,
                  rho2: float | None = None, threshold: float | None = THRESHOLD, prior: float = 1.0,
@@ -462,7 +394,12 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
     Returns
     -------
     BayesAnswer
-        ``to_dict()`` is :func:`compare_counts`'s dict.
+        ``to_dict()`` is ``textbcv test --json``'s answer: ``{"m", "alpha", "systems": {name: {metric:
+        {"estimate", "ci", "mode", "mean", "interval"}}}, "comparisons": [{"a", "b", "metric", "p_b_better",
+        "p_a_better", "decision", ...}], "threshold", ...}``; pairs in input order (a before b), metrics
+        precision, recall, f1. A metric a system cannot have (no predicted chunks: precision) has its
+        ``estimate``, ``ci``, ``mode`` and ``mean`` None and ``undefined`` its reason; its comparisons have None
+        probabilities, ``undefined`` and decision "no clear difference".
 
     Examples
     --------
