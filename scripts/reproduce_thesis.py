@@ -125,7 +125,7 @@ def run_experiment(key: str, work: Path, args) -> dict:
     options = {k: v for k, v in opts.__dict__.items() if k not in ("systems", "m", "seed")}
     report = textbcv.compare([str(f) for f in files], list(opts.systems), m=opts.m, seed=opts.seed, out=run_dir,
                              jobs=args.jobs, format=exp["format"], resume=(run_dir / "folds.jsonl").exists(),
-                             progress=args.progress, plots=not args.no_plots, **options).report
+                             progress=args.progress, plots=not args.no_plots, **options).to_dict()
     timing["wall_seconds"] += time.time() - t0
     timing["invocations"] += 1
     write_json(timing_path, timing)

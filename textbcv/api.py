@@ -16,7 +16,6 @@ Examples
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import shutil
@@ -25,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from textbcv._io import load_json
+from textbcv._io import dumps_json, load_json
 from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.plan import Plan, plan_report
 from textbcv.corpus.model import Corpus
@@ -73,9 +72,9 @@ class CompareResult:
         Returns
         -------
         dict
-            A new dict (changing it leaves the result as it is).
+            A new dict of JSON types only, as ``report.json`` holds it (changing it leaves the result as it is).
         """
-        return copy.deepcopy(self.report.to_dict())
+        return json.loads(dumps_json(self.report.to_dict()))
 
     def markdown(self) -> str:
         """The ``report.md`` text (without the plots, which :meth:`write` draws and ``report.md`` then embeds).
