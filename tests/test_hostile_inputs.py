@@ -327,8 +327,6 @@ COMPARE_OPTIONS = {
 
 #: cases that still break the promise, each with the reason; strict, so a fix that lands must also remove it here
 KNOWN: dict[str, str] = {
-    "c2-nan": "a non-finite CRF parameter reaches training (one validation layer for numbers: to do)",
-    "c2-inf": "a non-finite CRF parameter reaches training (one validation layer for numbers: to do)",
     "fifo": "a FIFO blocks the readers (every input read once: to do)",
     "dev-zero": "a device is read without bound (every input read once: to do)",
     "pipe": "the bytes format detection read from a pipe are lost (every input read once: to do)",

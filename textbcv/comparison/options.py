@@ -8,6 +8,7 @@ written once, in :meth:`AnswerOptions.validate`, which the other two call.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -291,8 +292,8 @@ class CompareOptions:
         self.answer().validate()
         for k in ("c1", "c2"):
             v = getattr(self, k)
-            if v is not None and v < 0:
-                fail(f"{k} must be non-negative, got {v}", k)
+            if v is not None and not (math.isfinite(v) and v >= 0):
+                fail(f"{k} must be a finite non-negative number, got {v}", k)
         if self.max_iterations is not None and self.max_iterations < 1:
             fail(f"max_iterations must be at least 1, got {self.max_iterations}", "max_iterations")
         if self.algorithm is not None and self.algorithm not in CRF_ALGORITHMS:
