@@ -215,8 +215,10 @@ def test_sequential_and_per_type_equal_the_report(run5, capsys):
 def test_plots(run5, tmp_path, capsys):
     rc, out, err = run_cli(["test", run5, "--plots", tmp_path / "p"], capsys)
     assert rc == 0
-    assert sorted(x.name for x in (tmp_path / "p").iterdir()) == ["f1_difference.png", "fold_f1.png", "posteriors.png"]
-    for png in (tmp_path / "p").iterdir():
+    # the manifest lists them as textbcv's, so that a later run replaces them and never a user's file
+    assert sorted(x.name for x in (tmp_path / "p").iterdir()) == ["f1_difference.png", "fold_f1.png", "posteriors.png",
+                                                                 "textbcv-run.json"]
+    for png in (tmp_path / "p").glob("*.png"):
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -285,7 +287,7 @@ def test_friedman_and_cd_diagram_for_three_systems(tmp_path, capsys):
     assert fr["nemenyi_cd"] == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 6)), abs=1e-3)
     assert len(json.loads(out)["classic"]["pairs"]) == 3
     assert sorted(x.name for x in (tmp_path / "plots").iterdir()) == \
-        ["cd_diagram.png", "f1_difference.png", "fold_f1.png", "pairwise.png", "posteriors.png"]
+        ["cd_diagram.png", "f1_difference.png", "fold_f1.png", "pairwise.png", "posteriors.png", "textbcv-run.json"]
     rc, text, _ = run_cli(["test", p, "--classic"], capsys)
     assert "Nemenyi critical difference (α = 0.05)" in text and "blocked 3×2 t (Wang et al. 2014)" in text
 

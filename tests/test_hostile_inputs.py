@@ -401,3 +401,32 @@ def test_a_pipe_is_read_whole_or_refused(home, command, request):
     assert r.returncode in (0, 2) and "Traceback" not in r.stderr
     if r.returncode == 0:
         assert r.stdout == whole.stdout
+
+
+# ----------------------------------------------------------------------------- writes outside a run: --plots
+
+
+def test_plots_never_replace_a_users_file_and_a_failure_leaves_nothing(home, capsys, monkeypatch):
+    (home / "plots").mkdir()
+    (home / "plots" / "posteriors.png").write_bytes(b"the user's picture")
+    before = _snapshot(home)
+    status, out, err = _run(home, ["test", "counts.json", "--plots", "plots"], capsys, monkeypatch)
+    _check(home, before, status, err)
+    assert status == 2 and "posteriors.png" in err
+    (home / "plots" / "posteriors.png").unlink()
+    status, _, err = _run(home, ["test", "counts.json", "--plots", "plots"], capsys, monkeypatch)
+    assert status == 0, err
+    status, _, err = _run(home, ["test", "counts.json", "--plots", "plots"], capsys, monkeypatch)  # its own: redrawn
+    assert status == 0, err
+
+    import textbcv.report.plots as plots
+
+    def fail(report, out):
+        (Path(out) / "posteriors.png").write_bytes(b"half")
+        raise textbcv.InputError("cannot write: No space left on device", file=str(Path(out) / "fold_f1.png"))
+
+    monkeypatch.setattr(plots, "write_plots", fail)
+    before = _snapshot(home)
+    status, _, err = _run(home, ["test", "counts.json", "--plots", "fresh"], capsys, monkeypatch)
+    _check(home, before, status, err)
+    assert status == 2 and not (home / "fresh").exists()

@@ -29,7 +29,7 @@ from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.plan import Plan, plan_report
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
-from textbcv.folds.run_dir import RunDir
+from textbcv.folds.run_dir import RunDir, owned_outputs
 from textbcv.report.files import write_report_files
 from textbcv.report.model import CompareReport, CountsReport
 from textbcv.scoring import TagScore
@@ -488,8 +488,8 @@ def test(counts: str | os.PathLike | Sequence[str | os.PathLike], *, plots: str 
         if plots is not None:
             from textbcv.report.plots import write_corpora_plot
 
-            Path(plots).mkdir(parents=True, exist_ok=True)
-            write_corpora_plot(across, Path(plots) / "across_corpora.png")
+            with owned_outputs(Path(plots), ["across_corpora.png"]):
+                write_corpora_plot(across, Path(plots) / "across_corpora.png")
         return across
     result = answer_counts(paths[0], opts)
     if plots is not None:
@@ -504,15 +504,17 @@ def _test_plots(result: CountsReport, folder: Path, opts) -> None:
     """The report's plots of a ``test`` answer (and the critical-difference diagram) in ``folder``."""
     from dataclasses import replace
 
-    from textbcv.report.plots import write_cd_diagram, write_plots
+    from textbcv.report.plots import plot_names, write_cd_diagram, write_plots
 
     r = result.report
     options = {"variant": r.variant, "rho1": opts.rho1, "rho2": opts.rho2}
-    write_plots(replace(r, meta={"options": options, "seed": opts.seed}), folder)
     fr = (result.classic or {}).get("friedman")
-    if fr and fr["chi2"]["undefined"] is None:
-        write_cd_diagram(r.names, fr["average_ranks"], fr["nemenyi_cd"], folder / "cd_diagram.png",
-                         title=f"Nemenyi critical difference over {fr['n']} folds (α = {fr['alpha']:g})")
+    cd = bool(fr and fr["chi2"]["undefined"] is None)
+    with owned_outputs(folder, plot_names(r) + (["cd_diagram.png"] if cd else [])):
+        write_plots(replace(r, meta={"options": options, "seed": opts.seed}), folder)
+        if fr and cd:
+            write_cd_diagram(r.names, fr["average_ranks"], fr["nemenyi_cd"], folder / "cd_diagram.png",
+                             title=f"Nemenyi critical difference over {fr['n']} folds (α = {fr['alpha']:g})")
 
 
 def score(gold: Sequence[Sequence[str]], pred: Sequence[Sequence[str]], scheme: str = "conlleval") -> TagScore:

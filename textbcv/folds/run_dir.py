@@ -18,7 +18,9 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -467,3 +469,59 @@ class RunDir:
             if self.owns(f):
                 (self.path / f).unlink(missing_ok=True)
         self.record(*RUN_FILES)
+
+
+@contextlib.contextmanager
+def owned_outputs(folder: str | os.PathLike, names: Sequence[str]) -> Iterator[Path]:
+    """Write ``names`` into ``folder`` under the rule a run's files follow (``test --plots DIR``, for one).
+
+    A file of one of those names that textbcv did not write (the folder's manifest says which) is refused
+    before anything is written; the manifest then lists what was written; a failure inside the block removes
+    what this call wrote (and the folder and manifest it made), so an error leaves nothing behind.
+
+    Parameters
+    ----------
+    folder : path
+        The folder (created when missing).
+    names : sequence of str
+        The files the block writes, relative to ``folder``.
+
+    Yields
+    ------
+    Path
+        ``folder``.
+
+    Raises
+    ------
+    InputError
+        When a file of those names is the user's, or the folder cannot be made or is being written.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = os.path.join(tempfile.mkdtemp(), "plots")
+    >>> with owned_outputs(d, ["a.png"]) as f:
+    ...     _ = (f / "a.png").write_bytes(b"png")
+    >>> sorted(os.listdir(d))
+    ['a.png', 'textbcv-run.json']
+    """
+    run = RunDir(folder)
+    for name in names:
+        run.check_writable_file(name)
+    existed, had_manifest = run.path.exists(), run.is_run()
+    new = [n for n in names if not (run.path / n).exists()]
+    run.claim()
+    try:
+        yield run.path
+    except BaseException:
+        for n in new:
+            (run.path / n).unlink(missing_ok=True)
+        if not had_manifest:
+            (run.path / MANIFEST).unlink(missing_ok=True)
+        run.unlock()
+        if not existed:
+            with contextlib.suppress(OSError):
+                run.path.rmdir()
+        raise
+    run.record(*names)
+    run.unlock()
