@@ -430,3 +430,34 @@ def test_plots_never_replace_a_users_file_and_a_failure_leaves_nothing(home, cap
     status, _, err = _run(home, ["test", "counts.json", "--plots", "fresh"], capsys, monkeypatch)
     _check(home, before, status, err)
     assert status == 2 and not (home / "fresh").exists()
+
+
+# ----------------------------------------------------------------------------- names that become paths
+
+
+def test_a_held_out_file_named_dot_dot_stays_in_its_folder(home, capsys, monkeypatch):
+    (home / "...conll").write_text(_first_sentences(NER, 90).split("\n\n", 60)[-1], encoding="utf-8")
+    argv = ["compare", "corpus.conll", "--task", "ner", "--systems", "iob2,iobes", "--m", "1", "--max-iterations", "1",
+            "--heldout", "...conll", "--save-predictions", "--out", "run"]
+    before = _snapshot(home)
+    status, _, err = _run(home, argv, capsys, monkeypatch)
+    _check(home, before, status, err, ("run",))
+    assert status == 0, err
+    preds = home / "run" / "predictions"
+    folds = sorted(p.name for p in preds.glob("*.txt"))
+    assert folds == [f"{s}-split0-dir{d}.txt" for s in ("iob2", "iobes") for d in (0, 1)]
+    [held] = [p for p in (preds / "heldout").iterdir()]
+    assert held.name.startswith("_.") and held.resolve().parent == (preds / "heldout").resolve()
+    for f in folds:  # the folds' own predictions: the test halves, not the held-out file
+        assert (preds / f).read_text(encoding="utf-8").split()[0] in BASE_CONLL
+
+
+def test_seed_folders_name_each_seed_once(tmp_path):
+    from textbcv.comparison.imported import seed_folders
+
+    (tmp_path / "seed-1").mkdir()
+    (tmp_path / "seed-2").mkdir()
+    assert [s for s, _ in seed_folders(tmp_path)] == [1, 2]
+    (tmp_path / "seed-01").mkdir()
+    with pytest.raises(textbcv.InputError, match="seed-01: a seed folder names its seed as a plain integer"):
+        seed_folders(tmp_path)

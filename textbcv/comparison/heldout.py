@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from textbcv._io import safe_stem
 from textbcv.corpus import read_corpus
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import file_stem
@@ -66,8 +67,10 @@ class HeldoutSet:
 
     @property
     def stem(self) -> str:
-        """The file's name for ``PRED_DIR/heldout/{stem}/`` of ``evaluate`` (see :func:`file_stem`)."""
-        return file_stem(self.name)
+        """The file's name for ``PRED_DIR/heldout/{stem}/`` of ``evaluate`` and of saved predictions: its name
+        without a corpus extension (:func:`file_stem`), made safe as a folder name (:func:`textbcv._io.safe_stem`:
+        a name such as ``..`` can never lead out of the folder it is joined to)."""
+        return safe_stem(file_stem(self.name))
 
     def info(self) -> dict:
         """Sizes for the report: sentences, tokens, gold chunks, duplicates of corpus sentences.
@@ -119,7 +122,7 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     names = [os.fspath(f) for f in files]
     stems: dict[str, str] = {}
     for n in names:
-        st = file_stem(n)
+        st = safe_stem(file_stem(n))
         if st in stems:
             raise InputError(f"heldout: {n} and {stems[st]} have the same name {st!r} (predictions of held-out "
                              "files are kept by name); rename one", param="heldout")

@@ -178,6 +178,9 @@ def seed_folders(base: Path) -> list[tuple[int | str | None, Path]]:
         for p in base.iterdir():
             if p.is_dir() and p.name.startswith("seed-") and len(p.name) > 5:
                 v = p.name[5:]
+                if v.lstrip("-").isdigit() and str(int(v)) != v:  # seed-01 and seed-1 would be one seed
+                    raise InputError(f"{p.name}: a seed folder names its seed as a plain integer (seed-{int(v)}); "
+                                     "rename it", file=str(p))
                 found.append((int(v) if v.lstrip("-").isdigit() else v, p))
     if not found:
         return [(None, base)]
