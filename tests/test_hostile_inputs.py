@@ -461,3 +461,50 @@ def test_seed_folders_name_each_seed_once(tmp_path):
     (tmp_path / "seed-01").mkdir()
     with pytest.raises(textbcv.InputError, match="seed-01: a seed folder names its seed as a plain integer"):
         seed_folders(tmp_path)
+
+
+# ----------------------------------------------------------------------------- count files an m×2 design cannot make
+
+
+def _design_counts(m: int = 2) -> dict:
+    """A COUNTS.json with per-sentence counts and ids: 8 sentences, split j's folds test halves of all of them."""
+    rows = {"A": [[2, 1, 0], [1, 0, 1], [3, 0, 0], [0, 1, 1]], "B": [[2, 0, 0], [1, 1, 1], [2, 0, 1], [1, 0, 0]]}
+    halves = [([0, 1, 2, 3], [4, 5, 6, 7]), ([0, 2, 4, 6], [1, 3, 5, 7]), ([0, 1, 4, 5], [2, 3, 6, 7])][:m]
+    tests = [list(h) for pair in halves for h in pair]
+
+    def folds(name):
+        out = []
+        for _ in tests:
+            sc = rows[name]
+            tot = [sum(r[k] for r in sc) for k in range(3)]
+            out.append({"tp": tot[0], "fp": tot[1], "fn": tot[2], "sentence_counts": sc})
+        return out
+    return {"m": m, "systems": {"A": folds("A"), "B": folds("B")}, "test_sentences": tests,
+            "documents": [[s // 2 for s in t] for t in tests]}
+
+
+def _edit_design(edit) -> dict:
+    d = _design_counts()
+    edit(d)
+    return d
+
+
+DESIGN_COUNTS = {
+    "valid": (_design_counts(), 0),
+    "same-sentences-both-halves": (_edit_design(lambda d: d["test_sentences"].__setitem__(1, [0, 1, 2, 3])), 2),
+    "overlapping-halves": (_edit_design(lambda d: d["test_sentences"].__setitem__(1, [3, 5, 6, 7])), 2),
+    "other-sentences-in-split-1": (_edit_design(lambda d: d["test_sentences"].__setitem__(3, [1, 3, 5, 9])), 2),
+    "mixed-id-types": (_edit_design(lambda d: d["test_sentences"][0].__setitem__(0, "0")), 2),
+    "sentence-in-two-documents": (_edit_design(lambda d: d["documents"][2].__setitem__(0, 3)), 2),
+    "sentence-twice-in-a-fold": (_edit_design(lambda d: d["test_sentences"].__setitem__(0, [0, 0, 2, 3])), 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DESIGN_COUNTS))
+def test_counts_the_design_cannot_make_are_refused(home, capsys, monkeypatch, case):
+    data, want = DESIGN_COUNTS[case]
+    (home / "design.json").write_text(json.dumps(data), encoding="utf-8")
+    before = _snapshot(home)
+    status, out, err = _run(home, ["test", "design.json"], capsys, monkeypatch)
+    _check(home, before, status, err)
+    assert status == want, err

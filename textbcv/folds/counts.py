@@ -137,6 +137,38 @@ def _per_fold_ids(data: dict, key: str, n: list[int], file: str, text: str) -> l
     return v
 
 
+def _check_design(tests: list[list[Any]] | None, docs: list[list[Any]] | None, file: str, text: str) -> None:
+    """The ids must be of a shape an m×2 design makes: one type of id per key; in every split the two folds test
+    disjoint halves of the same sentences; a sentence in one document whichever fold tests it."""
+    for key, v in (("test_sentences", tests), ("documents", docs)):
+        if v is not None and len({type(x) for ids in v for x in ids}) > 1:
+            raise InputError(f'"{key}" mixes integer and string ids: use one kind for every fold', file,
+                             _line_of(text, text.find(f'"{key}"')))
+    if tests is None:
+        return
+    line = _line_of(text, text.find('"test_sentences"'))
+    union = None
+    for j in range(len(tests) // 2):
+        a, b = set(tests[2 * j]), set(tests[2 * j + 1])
+        both = a & b
+        if both:
+            raise InputError(f'"test_sentences": folds {2 * j} and {2 * j + 1} (split {j}) both test sentence '
+                             f"{_show(sorted(both, key=str)[0])}; the two halves of a split are disjoint", file, line)
+        if union is None:
+            union = a | b
+        elif a | b != union:
+            raise InputError(f'"test_sentences": split {j} tests other sentences than split 0 (every split divides '
+                             "the same sentences into two halves)", file, line)
+    if docs is not None:
+        doc_of: dict[Any, Any] = {}
+        for f, (ids, ds) in enumerate(zip(tests, docs)):
+            for s, d in zip(ids, ds):
+                if doc_of.setdefault(s, d) != d:
+                    raise InputError(f'"documents"[{f}]: sentence {_show(s)} is in document {_show(d)} here and in '
+                                     f"{_show(doc_of[s])} in another fold", file,
+                                     _line_of(text, text.find('"documents"')))
+
+
 def _sentence_parts(data: dict, systems: dict, raw: dict, lines: dict, file: str, text: str) -> dict:
     """The optional per-sentence parts of a COUNTS.json: every system's ``sentence_counts`` per fold (checked
     against the fold's totals, the same number of sentences for every system) and the test sentences' ids."""
@@ -165,6 +197,7 @@ def _sentence_parts(data: dict, systems: dict, raw: dict, lines: dict, file: str
                                  "must be scored on the same test sentences)", file, lines[name][i])
     tests = _per_fold_ids(data, "test_sentences", n, file, text)
     docs = _per_fold_ids(data, "documents", n, file, text)
+    _check_design(tests, docs, file, text)
     clusters, unit = (docs, "documents") if docs is not None else (tests, "sentences")
     if clusters is None:
         if "related" in data:
