@@ -292,6 +292,16 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
             raise _tag_error(files, first, f"tag {tag!r} {what} (prefixes: {', '.join(sorted(prefixes))} and O)",
                              param)
 
+    known = frozenset().union(*(s.prefixes for s in SCHEMES.values())) | {"O"}
+    lower = [codes_of[t] for t in vocab[1:] if split_tag(t)[0] not in known and split_tag(t)[0].upper() in known]
+    if lower:  # b-per, o: read as they are, they would be no tag of any scheme, or untyped chunks
+        first = int(np.flatnonzero(np.isin(codes, lower))[0])
+        tag = vocab[codes[first]]
+        prefix, typ = split_tag(tag)
+        fixed = prefix.upper() + (f"-{typ}" if typ else "")
+        raise _tag_error(files, first, f"tag {tag!r} has a lower-case prefix: tags are case-sensitive, and the "
+                                       "prefixes (B-, I-, E-, S-, ...) and O are expected in upper case; write the "
+                                       f"prefixes in upper case ({tag} → {fixed}), the chunk types as they are")
     typed = [t for t in vocab[1:] if split_tag(t)[1]]
     untyped = [t for t in vocab[1:] if not split_tag(t)[1]]
     if typed and untyped:  # a bare B- / I- among typed tags would be read as a chunk of no type
@@ -310,8 +320,7 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
         try:
             name = detect_codes(codes, vocab, lengths)
         except InputError as e:
-            known = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
-            check(known, "is not a tag of any scheme")
+            check(known - {"O"}, "is not a tag of any scheme")
             raise InputError(f"{e.message}; give the scheme with {{scheme}}", file=paths[0], param="scheme") from None
     _notes_on_tags(codes, vocab, lengths, name, paths[0])
     return name

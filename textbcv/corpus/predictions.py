@@ -5,8 +5,12 @@ Two formats, chosen by the task (whatever the corpus format):
 * NER: one token per line, the token first and the predicted tag last (so
   conlleval's ``token gold pred`` and two-column ``token pred`` both work),
   a blank line after each sentence; ``-DOCSTART-`` lines are skipped.
-* CWS: one line per sentence, its words separated by white space (blank
-  lines are skipped).
+* CWS: one line per sentence, its words separated by ASCII spaces, TABs or
+  U+3000 (blank lines are skipped).
+
+Lines and fields are those of the corpus readers (:mod:`textbcv.corpus._text`):
+a token holding a no-break space is one token in both, so a test half
+exported by ``textbcv split --export`` reads back as its own predictions.
 
 The tokens (characters, for CWS) must be those of the expected sentences,
 in order. The first difference — another token, a sentence that ends early
@@ -36,7 +40,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from textbcv.corpus._text import read_lines
+from textbcv.corpus._text import read_lines, split_fields, split_words
 from textbcv.corpus.model import Chunk, Sentence
 from textbcv.errors import InputError
 from textbcv.schemes import OUTSIDE, decode, get_scheme
@@ -110,7 +114,7 @@ def read_tag_predictions(path: str | os.PathLike, sentences: Sequence[Sentence])
     name = os.fspath(path)
     if not os.path.exists(name):
         raise InputError("prediction file missing", file=name)
-    lines = read_lines(name) if os.path.getsize(name) else []
+    lines = read_lines(name, empty=True)
     n = len(sentences)
     tags: list[tuple[str, ...]] = []
     firsts: list[int] = []
@@ -130,7 +134,7 @@ def read_tag_predictions(path: str | os.PathLike, sentences: Sequence[Sentence])
         k += 1
 
     for lineno, line in enumerate(lines, 1):
-        fields = line.split()
+        fields = split_fields(line)
         if not fields:
             if cur:
                 close(lineno)
@@ -200,11 +204,11 @@ def read_segmented_predictions(path: str | os.PathLike, sentences: Sequence[Sent
     name = os.fspath(path)
     if not os.path.exists(name):
         raise InputError("prediction file missing", file=name)
-    lines = read_lines(name) if os.path.getsize(name) else []
+    lines = read_lines(name, empty=True)
     n = len(sentences)
     out: list[tuple[Chunk, ...]] = []
     for lineno, line in enumerate(lines, 1):
-        words = line.split()
+        words = split_words(line)
         if not words:
             continue
         k = len(out)
