@@ -336,3 +336,19 @@ def test_sentence_from_pipe_keeps_its_source_lines(tmp_path):
         os.close(fd)
     assert texts[0] == "w0 B-X\nx O\n"
     assert Sentence(("w0", "x")).tokens == c[0].tokens
+
+
+def test_gzip_members_truncation_and_trailing_bytes(tmp_path):
+    p = tmp_path / "x.conll.gz"
+    p.write_bytes(gzip.compress(b"a O\n\n") + gzip.compress(b"b B-X\n\n"))
+    assert read_bytes(p) == b"a O\n\nb B-X\n\n"
+    whole = gzip.compress(b"a O\n\n" * 1000)
+    for bad, why in ((whole[:len(whole) // 2], "truncated"), (whole + b"junk", "other bytes after")):
+        p.write_bytes(bad)
+        with pytest.raises(InputError, match=f"not a valid gzip file .*{why}"):
+            read_bytes(p)
+        with pytest.raises(InputError, match="not a valid gzip file"):
+            with open_bytes(p) as f:
+                f.read()
+    p.write_bytes(whole + b"\0" * 10)  # padding some tools add
+    assert read_bytes(p) == b"a O\n\n" * 1000

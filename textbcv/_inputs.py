@@ -304,12 +304,38 @@ def read_bytes(path: str | os.PathLike, limit: int = MAX_FILE_BYTES, line_limit:
     ...
     textbcv.errors.InputError: .../missing.txt: no such file
     """
-    with open_bytes(path, limit, line_limit) as f:
-        if not f._gzipped:  # one read of the whole file (its size is known), then the line check
-            try:
-                data = f._f.read()
-            except OSError as e:
-                raise read_error(e, os.fspath(path)) from None
-            f._limits.add(data)
-            return data
-        return f.read()
+    name = os.fspath(path)
+    f, size, head = _open(path, limit, line_limit)
+    with f:
+        if size is not None and size > limit:
+            raise InputError(f"larger than {_size(limit)}: more than textbcv reads from one input "
+                             "(limits: docs/formats.md)", file=name)
+        try:
+            data = f.read()  # one read of the whole file: its size is known
+        except OSError as e:
+            raise read_error(e, name) from None
+    limits = _Limits(name, limit, line_limit)
+    if head == GZIP_MAGIC:
+        return _gunzip(data, limits)
+    limits.add(data)
+    return data
+
+
+def _gunzip(data: bytes, limits: _Limits) -> bytes:
+    """The decompressed bytes of the gzip file ``data`` (every member), within ``limits``; in one call per member
+    (a streamed :class:`gzip.GzipFile` is slower)."""
+    parts = []
+    while data[:2] == GZIP_MAGIC:
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            out = d.decompress(data, limits.limit - limits.total + 1)
+        except zlib.error as e:
+            raise InputError(f"not a valid gzip file ({e})", file=limits.name) from None
+        limits.add(out)  # past the limit: stops here
+        if not d.eof:
+            raise InputError("not a valid gzip file (it ends inside its data: truncated?)", file=limits.name)
+        parts.append(out)
+        data = d.unused_data
+    if data.strip(b"\0"):
+        raise InputError("not a valid gzip file (other bytes after its data)", file=limits.name)
+    return b"".join(parts)
