@@ -283,7 +283,7 @@ def test_one_repeated_sentence_names_the_merge_and_the_option(tmp_path):
     p = tmp_path / "c.conll"
     p.write_text("EU B-ORG\nrejects O\n\n" * 10, encoding="utf-8")
     r = _cli("split", p, "--out", tmp_path / "s.json")
-    _one_error(r, "got 1", "10 sentences are only 1 distinct", "merged", "--keep-duplicates-apart")
+    _one_error(r, "got 1", "10 sentences are only 1 distinct one,", "merged", "--keep-duplicates-apart")
     r = _cli("split", p, "--out", tmp_path / "s.json", "--keep-duplicates-apart")
     assert r.returncode == 0, r.stderr
 

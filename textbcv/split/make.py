@@ -209,8 +209,9 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     unit = resolve_unit(group_by, corpus, m)
     items = corpus_items(corpus, balance, unit, duplicates_together)
     if items.n_items < 4 <= len(corpus) and unit == "sentence" and duplicates_together:
-        raise InputError(f"BCV needs at least 4 units to form 4 blocks, got {items.n_items}: the corpus's "
-                         f"{len(corpus)} sentences are only {items.n_items} distinct ones, and exact duplicates are "
+        n = items.n_items
+        raise InputError(f"BCV needs at least 4 units to form 4 blocks, got {n}: the corpus's {len(corpus)} "
+                         f"sentences are only {n} distinct one{'s' if n != 1 else ''}, and exact duplicates are "
                          "merged into one unit (so that no sentence is trained and tested on in one fold); to split "
                          "them apart anyway, make the splits with textbcv split --keep-duplicates-apart (in Python "
                          "duplicates_together=False) and give them to compare with --splits")
