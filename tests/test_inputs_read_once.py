@@ -352,3 +352,18 @@ def test_gzip_members_truncation_and_trailing_bytes(tmp_path):
                 f.read()
     p.write_bytes(whole + b"\0" * 10)  # padding some tools add
     assert read_bytes(p) == b"a O\n\n" * 1000
+
+
+def test_file_sha256_of_a_pipe_is_of_the_bytes_read():
+    import hashlib
+
+    from textbcv._io import file_sha256, read_text
+
+    data = b"the bytes\n" * 1000
+    path, t, fd = _pipe(data)
+    try:
+        assert read_text(path) == data.decode()
+        assert file_sha256(path) == hashlib.sha256(data).hexdigest()
+    finally:
+        t.join()
+        os.close(fd)

@@ -43,8 +43,8 @@ from textbcv.errors import InputError
 if TYPE_CHECKING:
     import gzip
 
-__all__ = ["open_bytes", "read_bytes", "read_error", "MAX_FILE_BYTES", "MAX_LINE_BYTES", "MAX_JSON_BYTES",
-           "FIFO_WAIT", "GZIP_MAGIC"]
+__all__ = ["open_bytes", "read_bytes", "file_sha256", "read_error", "MAX_FILE_BYTES", "MAX_LINE_BYTES",
+           "MAX_JSON_BYTES", "FIFO_WAIT", "GZIP_MAGIC"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 #: Most bytes one input may hold, after gzip decompression (1 GiB).
@@ -339,3 +339,29 @@ def _gunzip(data: bytes, limits: _Limits) -> bytes:
     if data.strip(b"\0"):
         raise InputError("not a valid gzip file (other bytes after its data)", file=limits.name)
     return b"".join(parts)
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """SHA-256 (hex) of the bytes of the input ``path`` as they are (a gzip file is not decompressed).
+
+    A regular file is read in blocks; a pipe or device gives the bytes it gave the reader (read once).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.txt")
+    >>> _ = open(p, "wb").write(b"abc")
+    >>> file_sha256(p)[:16]
+    'ba7816bf8f01cfea'
+    """
+    import hashlib
+
+    h = hashlib.sha256()
+    f, _, _ = _open(path, MAX_FILE_BYTES, MAX_LINE_BYTES)
+    with f:
+        try:
+            for block in iter(lambda: f.read(_BLOCK), b""):
+                h.update(block)
+        except OSError as e:
+            raise read_error(e, os.fspath(path)) from None
+    return h.hexdigest()

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from textbcv._inputs import MAX_FILE_BYTES, MAX_JSON_BYTES, open_bytes, read_bytes
+from textbcv._inputs import MAX_FILE_BYTES, MAX_JSON_BYTES, file_sha256, open_bytes, read_bytes
 from textbcv._inputs import read_error as _read_error
 from textbcv.errors import InputError
 
@@ -407,17 +407,6 @@ def _open_temp(path: Path) -> tuple[int, str]:
         return tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
-
-
-def file_sha256(path: str | os.PathLike) -> str:
-    """SHA-256 (hex) of the bytes of ``path``, read in blocks."""
-    import hashlib
-
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def temp_prefix(path: str | os.PathLike) -> str:
