@@ -77,8 +77,11 @@ def _pipe(data: bytes) -> tuple[str, threading.Thread, int]:
     r, w = os.pipe()
 
     def write():
-        with os.fdopen(w, "wb") as f:
-            f.write(data)
+        try:
+            with os.fdopen(w, "wb") as f:
+                f.write(data)
+        except BrokenPipeError:  # the reader stopped early (past a limit) and closed its end
+            pass
 
     t = threading.Thread(target=write, daemon=True)
     t.start()
@@ -364,6 +367,94 @@ def test_file_sha256_of_a_pipe_is_of_the_bytes_read():
     try:
         assert read_text(path) == data.decode()
         assert file_sha256(path) == hashlib.sha256(data).hexdigest()
+    finally:
+        t.join()
+        os.close(fd)
+
+
+# ----------------------------------------------------------------------------- every reader × every special input
+
+
+def _readers():
+    from textbcv._io import load_json, load_json_lines, read_text
+    from textbcv.folds.counts import read_input
+    from textbcv.split.manifest import load_splits
+
+    one = [Sentence(("a",), source="c.conll", line=1)]
+    return {
+        "corpus": read_corpus,
+        **{f"corpus-{f}": (lambda p, f=f: read_corpus(p, format=f)) for f in ("conll", "conllu", "segmented", "jsonl")},
+        "conlleval": read_tag_stream,
+        "ner-predictions": lambda p: read_tag_predictions(p, one),
+        "cws-predictions": lambda p: read_segmented_predictions(p, one),
+        "text": read_text,
+        "json": load_json,
+        "json-lines": load_json_lines,
+        "counts": read_input,
+        "splits": load_splits,
+    }
+
+
+SPECIAL = ("/dev/zero", "fifo", "directory", "missing", "zeros-pipe", "endless-line-pipe")
+
+
+@pytest.mark.parametrize("special", SPECIAL)
+@pytest.mark.parametrize("reader", sorted(_readers()))
+def test_every_reader_refuses_special_inputs_in_one_error(tmp_path, monkeypatch, reader, special):
+    """Each ends in an InputError, quickly: no other exception, no unbounded read, no blocked read."""
+    monkeypatch.setattr(inputs, "FIFO_WAIT", 0.2)
+    fd = None
+    if special == "fifo":
+        path = str(tmp_path / "f")
+        os.mkfifo(path)
+    elif special == "directory":
+        path = str(tmp_path)
+    elif special == "missing":
+        path = str(tmp_path / "nothing.conll")
+    elif special.endswith("pipe"):
+        body = (b"\0" if special == "zeros-pipe" else b"a") * (inputs.MAX_LINE_BYTES + 1)
+        path, t, fd = _pipe(body)
+    else:
+        path = special
+    t0 = time.monotonic()
+    try:
+        with pytest.raises(InputError):
+            _readers()[reader](path)
+    finally:
+        if fd is not None:
+            os.close(fd)
+    assert time.monotonic() - t0 < 20
+
+
+SAMPLES = {
+    "corpus-conll": b"EU B-ORG\nrejects O\n\nPeter B-PER\n\n",
+    "corpus-conllu": b"1\tgo\tgo\tVERB\tVB\t_\t0\troot\t_\t_\n\n",
+    "corpus-segmented": "中国  人民\n迈向  充满\n".encode(),
+    "corpus-jsonl": b'{"tokens": ["a"], "ner_tags": ["B-X"]}\n',
+    "conlleval": b"EU B-ORG B-ORG\nrejects O B-MISC\n\n",
+    "json": b'{"a": [1, 2]}',
+    "json-lines": b'{"a": 1}\n[2]\n',
+}
+
+
+def _summary(x):
+    if hasattr(x, "sentences"):
+        return [(s.tokens, s.tags) for s in x]
+    if hasattr(x, "gold"):
+        return x.gold.tolist(), x.pred.tolist(), x.vocab
+    return x
+
+
+@pytest.mark.parametrize("reader", sorted(SAMPLES))
+@pytest.mark.parametrize("compress", [False, True])
+def test_every_reader_reads_a_pipe_as_the_file(tmp_path, reader, compress):
+    data = gzip.compress(SAMPLES[reader]) if compress else SAMPLES[reader]
+    p = tmp_path / "x"
+    p.write_bytes(data)
+    read = _readers()[reader]
+    path, t, fd = _pipe(data)
+    try:
+        assert _summary(read(path)) == _summary(read(str(p)))
     finally:
         t.join()
         os.close(fd)
