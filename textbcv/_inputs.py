@@ -181,12 +181,12 @@ def _wait_for_writer(fd: int, name: str) -> bytes:
         except BlockingIOError:  # a writer is there, its bytes to come
             first = b""
             break
-        if first or time.monotonic() > deadline:
+        if first:
             break
-        time.sleep(0.05)  # no writer yet (a FIFO without one reads as its end)
-    if not first and time.monotonic() > deadline:
-        raise InputError(f"a FIFO that no program wrote to within {FIFO_WAIT:g} s: textbcv reads a FIFO once, as "
-                         "a stream, while a program writes it (or give a regular file)", file=name)
+        if time.monotonic() > deadline:  # still no writer (a FIFO without one reads as its end)
+            raise InputError(f"a FIFO that no program wrote to within {FIFO_WAIT:g} s: textbcv reads a FIFO once, "
+                             "as a stream, while a program writes it (or give a regular file)", file=name)
+        time.sleep(0.05)
     os.set_blocking(fd, True)
     return first
 
