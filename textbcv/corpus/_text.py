@@ -188,14 +188,13 @@ def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " 
     return text, lines
 
 
-def read_lines(path: str | os.PathLike, encoding: str = "utf-8", empty: bool = False) -> list[str]:
+def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
     """The lines of a text file, without line ends.
 
     A byte-order mark is dropped, LF, CRLF and CR line ends are accepted
     (line numbers count them as editors do) and a gzip file is
-    decompressed. Undecodable bytes, a missing file, a binary file and
-    (unless ``empty``) an empty file raise :class:`InputError` naming the
-    file (and the line).
+    decompressed. Undecodable bytes, a missing file, a binary file and an
+    empty file raise :class:`InputError` naming the file (and the line).
 
     Examples
     --------
@@ -208,7 +207,7 @@ def read_lines(path: str | os.PathLike, encoding: str = "utf-8", empty: bool = F
     >>> read_lines(p)
     ['a b', 'c d']
     """
-    return load_lines(path, encoding, empty=empty)[1]
+    return load_lines(path, encoding)[1]
 
 
 @contextmanager

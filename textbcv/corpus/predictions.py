@@ -40,7 +40,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from textbcv.corpus._text import read_lines, split_fields, split_words
+from textbcv.corpus._text import has_other_spaces, load_lines, split_fields, split_words
 from textbcv.corpus.model import Chunk, Sentence
 from textbcv.errors import InputError
 from textbcv.schemes import OUTSIDE, decode, get_scheme
@@ -114,7 +114,9 @@ def read_tag_predictions(path: str | os.PathLike, sentences: Sequence[Sentence])
     name = os.fspath(path)
     if not os.path.exists(name):
         raise InputError("prediction file missing", file=name)
-    lines = read_lines(name, empty=True)
+    text, lines = load_lines(name, empty=True)
+    split = split_fields if has_other_spaces(text) else str.split  # the same fields; str.split is 5x faster
+    del text
     n = len(sentences)
     tags: list[tuple[str, ...]] = []
     firsts: list[int] = []
@@ -134,7 +136,7 @@ def read_tag_predictions(path: str | os.PathLike, sentences: Sequence[Sentence])
         k += 1
 
     for lineno, line in enumerate(lines, 1):
-        fields = split_fields(line)
+        fields = split(line)
         if not fields:
             if cur:
                 close(lineno)
@@ -204,11 +206,13 @@ def read_segmented_predictions(path: str | os.PathLike, sentences: Sequence[Sent
     name = os.fspath(path)
     if not os.path.exists(name):
         raise InputError("prediction file missing", file=name)
-    lines = read_lines(name, empty=True)
+    text, lines = load_lines(name, empty=True)
+    split = split_words if has_other_spaces(text) else str.split  # the same words; str.split is 5x faster
+    del text
     n = len(sentences)
     out: list[tuple[Chunk, ...]] = []
     for lineno, line in enumerate(lines, 1):
-        words = split_words(line)
+        words = split(line)
         if not words:
             continue
         k = len(out)
