@@ -458,3 +458,13 @@ def test_every_reader_reads_a_pipe_as_the_file(tmp_path, reader, compress):
     finally:
         t.join()
         os.close(fd)
+
+
+def test_counts_json_has_the_json_limit(tmp_path, monkeypatch):
+    from textbcv.folds import counts
+
+    p = tmp_path / "COUNTS.json"
+    p.write_text(json.dumps({"m": 1, "systems": {}, "pad": "x" * 200}))
+    monkeypatch.setattr(counts, "MAX_JSON_BYTES", 100)
+    with pytest.raises(InputError, match="COUNTS.json: larger than 100 bytes"):
+        counts.read_input(str(p))

@@ -26,7 +26,7 @@ __all__ = [
     "atomic_write", "check_writable", "dumps_json", "write_json", "append_line", "temp_prefix", "remove_stale_temps",
     "check_not_input", "safe_stem", "file_sha256",
     "read_bytes", "open_bytes", "decode_text", "read_text", "check_encoding", "line_at",
-    "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT",
+    "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT", "MAX_FILE_BYTES", "MAX_JSON_BYTES",
 ]
 
 UTF8_BOM = b"\xef\xbb\xbf"

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textbcv._io import JSON_HINT, _show, json_count, loads_json, read_text
+from textbcv._io import JSON_HINT, MAX_JSON_BYTES, _show, json_count, loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.foldfile import check_sentence_counts, read_fold_records
 from textbcv.folds.run_dir import RunDir
@@ -91,7 +91,7 @@ def _check_count(v: Any, what: str, file: str, line: int | None) -> int:
 
 def _read_text(path: str) -> str:
     """The UTF-8 text of ``path`` (one loader for every file textbcv reads: textbcv._io)."""
-    return read_text(path, hint=JSON_HINT)
+    return read_text(path, hint=JSON_HINT, limit=MAX_JSON_BYTES)
 
 
 def _loads(text: str, file: str, line: int | None = None) -> Any:
