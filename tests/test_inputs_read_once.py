@@ -468,3 +468,29 @@ def test_counts_json_has_the_json_limit(tmp_path, monkeypatch):
     monkeypatch.setattr(counts, "MAX_JSON_BYTES", 100)
     with pytest.raises(InputError, match="COUNTS.json: larger than 100 bytes"):
         counts.read_input(str(p))
+
+
+def test_segmented_export_with_a_no_break_space_reads_back_as_predictions(tmp_path):
+    from textbcv.split import make_splits
+    from textbcv.split.export import export_folds
+
+    p = tmp_path / "c.txt"
+    p.write_text("中国\u00a0人  民\n迈向  充满\n的  新\n世纪  你们\n", encoding="utf-8")
+    corpus = read_segmented(p)
+    assert corpus[0].tokens[:3] == ("中", "国", "\u00a0")
+    s = make_splits(corpus, m=1, seed=0)
+    export_folds(corpus, s, tmp_path / "folds")
+    for _, direction, _, test in s.folds():
+        half = tmp_path / "folds" / f"fold-0-{direction}" / "test.txt"
+        assert read_segmented_predictions(half, [corpus[k] for k in test]) == [corpus[k].chunks for k in test]
+
+
+def test_words_to_characters_uses_the_token_definition():
+    from textbcv.corpus import Corpus
+    from textbcv.corpus.transform import words_to_characters
+
+    ok = Corpus([Sentence(("中\u00a0国", "人"), source="x", line=1)], ["x"], "conllu")
+    assert words_to_characters(ok)[0].words == ("中\u00a0国", "人")
+    bad = Corpus([Sentence(("中 国", "人"), source="x", line=3)], ["x"], "conllu")
+    with pytest.raises(InputError, match=r"x:3: word 1 \('中 国'\) holds a space"):
+        words_to_characters(bad)

@@ -232,7 +232,8 @@ def load_json_lines(path: str | os.PathLike, torn: str = "ignore") -> list[tuple
                 raise _read_error(e, name) from None
         data = data[:end]
     text = decode_text(data, name, hint=JSON_HINT)
-    return [(no, loads_json(line, name, no)) for no, line in enumerate(text.split("\n")[:-1], 1) if line.strip()]
+    return [(no, loads_json(line, name, no)) for no, line in enumerate(text.split("\n")[:-1], 1)
+            if line.strip(" \t\r")]  # blank: JSON white space only (no U+2028 & co)
 
 
 def json_count(value: Any, where: str, file: str | None = None, line: int | None = None) -> int:

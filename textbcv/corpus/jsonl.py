@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from textbcv._io import loads_json, read_text
-from textbcv.corpus._text import first_bad_token, split_lines
+from textbcv.corpus._text import first_bad_token, is_blank, split_lines
 from textbcv.corpus.conll import _resolve_scheme
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError, warn
@@ -137,7 +137,7 @@ def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_nam
 
     def rows_of(path: str) -> Iterator[tuple[int, Any]]:
         for no, line in enumerate(split_lines(read_text(path, encoding)), 1):
-            if line.strip():
+            if not is_blank(line):
                 yield no, loads_json(line, path, no)
 
     return read_rows([(path, rows_of(path), None) for path in file_list], label_names, scheme, "jsonl", encoding)
