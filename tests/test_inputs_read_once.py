@@ -494,3 +494,11 @@ def test_words_to_characters_uses_the_token_definition():
     bad = Corpus([Sentence(("中 国", "人"), source="x", line=3)], ["x"], "conllu")
     with pytest.raises(InputError, match=r"x:3: word 1 \('中 国'\) holds a space"):
         words_to_characters(bad)
+
+
+def test_lower_case_predicted_tags_name_the_cause():
+    from textbcv.corpus.predictions import TagPredictions, decode_predictions
+
+    p = TagPredictions("p.txt", [("O", "b-per")], [4])
+    with pytest.raises(InputError, match=r"p.txt:5: predicted tag 'b-per' has a lower-case prefix.*b-per → B-per"):
+        decode_predictions([p], "iob2", {"PER"})

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from textbcv.corpus._text import has_other_spaces, load_lines, split_fields, split_words
+from textbcv.corpus.conll import lower_case_tag
 from textbcv.corpus.model import Chunk, Sentence
 from textbcv.errors import InputError
 from textbcv.schemes import OUTSIDE, decode, get_scheme
@@ -279,7 +280,9 @@ def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[
                 try:
                     _, typ = sch.kind(tag)
                 except InputError as e:
-                    raise InputError(f"predicted {e.message}: are the predictions in another scheme?",
+                    lower = lower_case_tag(tag)
+                    raise InputError(f"predicted {lower}" if lower else
+                                     f"predicted {e.message}: are the predictions in another scheme?",
                                      file=p.path, line=p.line_of(k, j)) from None
                 if types is not None and typ not in types:
                     known = ", ".join(sorted(t or "(untyped)" for t in types)) or "none"
