@@ -272,6 +272,16 @@ _PREFIXES = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
 def lower_case_tag(tag: str) -> str | None:
     """What is wrong with ``tag`` when its prefix is a known one in lower case (``b-per``, ``o``), else None.
 
+    Parameters
+    ----------
+    tag : str
+        A tag as read from a corpus or a prediction file.
+
+    Returns
+    -------
+    str or None
+        The message naming the cause (tags are case-sensitive) and the fix; None for any other tag.
+
     Examples
     --------
     >>> lower_case_tag("B-per") is None, lower_case_tag("b-per")
