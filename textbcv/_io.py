@@ -1,7 +1,8 @@
 """Small file helpers shared by every stage: reading text and JSON, atomic writes, stable JSON.
 
 Every file textbcv reads goes through :func:`read_bytes` (gzip is
-transparent) and :func:`decode_text` (one encoding rule, one error
+transparent; every input is read once and within limits,
+:mod:`textbcv._inputs`) and :func:`decode_text` (one encoding rule, one error
 message naming the file, the line and the byte offset); JSON and JSON-lines
 files through :func:`load_json` and :func:`load_json_lines`.
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import io
 import json
 import os
 import tempfile
@@ -18,82 +18,23 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from textbcv._inputs import MAX_FILE_BYTES, MAX_JSON_BYTES, file_sha256, open_bytes, read_bytes
+from textbcv._inputs import read_error as _read_error
 from textbcv.errors import InputError
 
 __all__ = [
     "atomic_write", "check_writable", "dumps_json", "write_json", "append_line", "temp_prefix", "remove_stale_temps",
     "check_not_input", "safe_stem", "file_sha256",
     "read_bytes", "open_bytes", "decode_text", "read_text", "check_encoding", "line_at",
-    "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT",
+    "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT", "MAX_FILE_BYTES", "MAX_JSON_BYTES",
 ]
 
-GZIP_MAGIC = b"\x1f\x8b"
 UTF8_BOM = b"\xef\xbb\xbf"
 #: Largest count accepted in a counts file: far above any corpus, and exact in float arithmetic.
 MAX_COUNT = 10**15
 
 
 # ----------------------------------------------------------------------------- reading
-
-
-def _read_error(e: OSError, name: str) -> InputError:
-    if isinstance(e, FileNotFoundError):
-        return InputError("no such file", file=name)
-    if isinstance(e, IsADirectoryError):
-        return InputError("is a directory, not a file", file=name)
-    return InputError(f"cannot read: {e.strerror or e}", file=name)
-
-
-def open_bytes(path: str | os.PathLike) -> io.BufferedIOBase:
-    """Open ``path`` for reading bytes; a gzip file (by its magic bytes) is decompressed on the fly.
-
-    Raises
-    ------
-    InputError
-        For a missing file, a directory or an unreadable file.
-    """
-    name = os.fspath(path)
-    try:
-        f = open(path, "rb")
-        if f.peek(2)[:2] == GZIP_MAGIC:
-            import gzip
-
-            return gzip.GzipFile(fileobj=f, mode="rb")
-        return f
-    except OSError as e:
-        raise _read_error(e, name) from None
-
-
-def read_bytes(path: str | os.PathLike) -> bytes:
-    """The bytes of ``path``, decompressed when it is a gzip file (whatever its name).
-
-    Examples
-    --------
-    >>> import gzip, tempfile, os
-    >>> p = os.path.join(tempfile.mkdtemp(), "a.txt.gz")
-    >>> _ = open(p, "wb").write(gzip.compress(b"a b\\n"))
-    >>> read_bytes(p)
-    b'a b\\n'
-    >>> read_bytes(os.path.join(os.path.dirname(p), "missing.txt"))
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: .../missing.txt: no such file
-    """
-    name = os.fspath(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read()
-    except OSError as e:
-        raise _read_error(e, name) from None
-    if data[:2] == GZIP_MAGIC:
-        import gzip
-        import zlib
-
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as e:
-            raise InputError(f"not a valid gzip file ({e})", file=name) from None
-    return data
 
 
 def check_encoding(encoding: str) -> str:
@@ -190,7 +131,8 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
     return text
 
 
-def read_text(path: str | os.PathLike, encoding: str = "utf-8", hint: str = ENCODING_HINT) -> str:
+def read_text(path: str | os.PathLike, encoding: str = "utf-8", hint: str = ENCODING_HINT,
+              limit: int = MAX_FILE_BYTES) -> str:
     """The text of ``path`` (gzip transparent, byte-order mark dropped, line ends kept as they are).
 
     Examples
@@ -201,7 +143,7 @@ def read_text(path: str | os.PathLike, encoding: str = "utf-8", hint: str = ENCO
     >>> read_text(p)
     'a\\r\\nb'
     """
-    return decode_text(read_bytes(path), os.fspath(path), encoding, hint=hint)
+    return decode_text(read_bytes(path, limit), os.fspath(path), encoding, hint=hint)
 
 
 class _DuplicateKey(Exception):
@@ -257,7 +199,7 @@ JSON_HINT = "JSON files are UTF-8"
 
 def load_json(path: str | os.PathLike) -> Any:
     """The JSON value in the UTF-8 file ``path``; InputError naming the file and line otherwise."""
-    return loads_json(read_text(path, hint=JSON_HINT), os.fspath(path))
+    return loads_json(read_text(path, hint=JSON_HINT, limit=MAX_JSON_BYTES), os.fspath(path))
 
 
 def load_json_lines(path: str | os.PathLike, torn: str = "ignore") -> list[tuple[int, Any]]:
@@ -290,7 +232,8 @@ def load_json_lines(path: str | os.PathLike, torn: str = "ignore") -> list[tuple
                 raise _read_error(e, name) from None
         data = data[:end]
     text = decode_text(data, name, hint=JSON_HINT)
-    return [(no, loads_json(line, name, no)) for no, line in enumerate(text.split("\n")[:-1], 1) if line.strip()]
+    return [(no, loads_json(line, name, no)) for no, line in enumerate(text.split("\n")[:-1], 1)
+            if line.strip(" \t\r")]  # blank: JSON white space only (no U+2028 & co)
 
 
 def json_count(value: Any, where: str, file: str | None = None, line: int | None = None) -> int:
@@ -465,17 +408,6 @@ def _open_temp(path: Path) -> tuple[int, str]:
         return tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     except OSError as e:
         raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
-
-
-def file_sha256(path: str | os.PathLike) -> str:
-    """SHA-256 (hex) of the bytes of ``path``, read in blocks."""
-    import hashlib
-
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def temp_prefix(path: str | os.PathLike) -> str:

@@ -6,8 +6,10 @@ One module per format, each with its reader and its writer:
 line, words between spaces) and :mod:`~textbcv.corpus.conlleval`
 (``token gold predicted``, what ``textbcv score`` reads).
 :mod:`~textbcv.corpus.sniff` tells the formats apart. Every reader takes an
-``encoding``, decompresses gzip files and keeps every byte of a token (only
-ASCII spaces and TABs separate columns).
+``encoding``, decompresses gzip files, reads a pipe or device once (format
+detection sees the same bytes, :mod:`textbcv._inputs`) and keeps every byte of
+a token (only ASCII spaces and TABs separate columns; one definition of a line
+and a token for every reader, :mod:`textbcv.corpus._text`).
 
 Examples
 --------

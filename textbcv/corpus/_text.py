@@ -1,11 +1,24 @@
 """Corpus text: files into lines, lines into fields, exactly as the bytes say.
 
-* Lines end at LF, CRLF or a lone CR (old Mac files); a last line without a
-  line end is a line; line numbers count lines so ended, as editors do.
-* Fields are separated by runs of ASCII spaces and TABs only. Any other
-  space (U+00A0 no-break space, U+3000 ideographic space, U+2009 thin space,
-  form feed, ...) is part of the token that holds it: Chinese and web corpora
-  have such tokens, and ``str.split()`` would cut them.
+The one definition of a line and of a token's text, shared by every reader of
+text (the corpus readers, the prediction reader, the JSON-lines reader and,
+for tokens, the Arrow and DocBin readers):
+
+* **Lines** end at LF, CRLF or a lone CR (old Mac files), and nowhere else:
+  not at U+2028, U+2029, U+0085, form feed or the other characters
+  ``str.splitlines`` cuts at (a JSON string may hold them raw). A last line
+  without a line end is a line; line numbers count lines so ended, as editors
+  do (:func:`split_lines`).
+* **Fields** are separated by runs of ASCII spaces and TABs only
+  (:func:`split_fields`). Any other space (U+00A0 no-break space, U+3000
+  ideographic space, U+2009 thin space, form feed, ...) is part of the token
+  that holds it: Chinese and web corpora have such tokens, and ``str.split()``
+  would cut them. Segmented text also separates words at U+3000
+  (:func:`split_words`).
+* A **token** is a non-empty string without an ASCII space, a TAB or a line
+  end (:func:`token_problem`): what a column of a CoNLL file or a prediction
+  file can hold, so that a corpus written out and read back has the same
+  tokens.
 * A line is blank (a sentence boundary) when it holds only spaces and TABs.
 
 The text comes from :func:`textbcv._io.read_bytes` (gzip transparent) and
@@ -31,14 +44,16 @@ from contextlib import contextmanager
 from textbcv._io import decode_text, read_bytes
 from textbcv.errors import InputError
 
-__all__ = ["read_lines", "load_lines", "split_lines", "split_fields", "split_all", "is_blank", "check_text",
-           "long_lived", "has_other_spaces"]
+__all__ = ["read_lines", "load_lines", "split_lines", "split_fields", "split_words", "split_all", "is_blank",
+           "check_text", "token_problem", "first_bad_token", "long_lived", "has_other_spaces", "WORD_SEPARATORS"]
 
 #: Characters ``str.isspace`` calls white space other than space, TAB, LF and CR (none separates columns;
 #: tests/test_corpus_bytes.py checks the list against ``str.isspace``).
 OTHER_SPACES = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u1680",
                 *map(chr, range(0x2000, 0x200B)), "\u2028", "\u2029", "\u202f", "\u205f", "\u3000")
 _SEPARATORS = re.compile("[ \t]+")
+#: Characters that separate the words of segmented text.
+WORD_SEPARATORS = (" ", "\t", "\u3000")
 _OTHER_SPACES = frozenset(OTHER_SPACES)
 _ASCII_OTHER_SPACES = tuple(c for c in OTHER_SPACES if c < "\x80")
 
@@ -72,6 +87,52 @@ def split_fields(line: str) -> list[str]:
     return _SEPARATORS.split(line) if line else []
 
 
+def split_words(line: str) -> list[str]:
+    """The words of a line of segmented text: runs of characters between ASCII spaces, TABs and U+3000.
+
+    Examples
+    --------
+    >>> split_words("中国\u3000人民  New\u00a0York")
+    ['中国', '人民', 'New\xa0York']
+    """
+    return split_fields(line.replace("\u3000", " ") if "\u3000" in line else line)
+
+
+def token_problem(token: object) -> str | None:
+    """Why ``token`` cannot be a token (not a string, empty, or holding a space, TAB or line end), else None.
+
+    Examples
+    --------
+    >>> token_problem("New\u00a0York"), token_problem("a\u2028b"), token_problem("New York"), token_problem("")
+    (None, None, 'holds a space', 'is empty')
+    """
+    if not isinstance(token, str):
+        return "is not a string"
+    if not token:
+        return "is empty"
+    for c, what in ((" ", "a space"), ("\t", "a TAB"), ("\n", "a line end"), ("\r", "a line end")):
+        if c in token:
+            return f"holds {what}"
+    return None
+
+
+_NOT_IN_TOKENS = re.compile("[ \t\n\r]")
+
+
+def first_bad_token(tokens: list) -> tuple[int, str] | None:
+    """``(index, why)`` of the first of ``tokens`` that :func:`token_problem` refuses, else None (one regular
+    expression over the joined tokens when all are fine).
+
+    Examples
+    --------
+    >>> first_bad_token(["EU", "New\u00a0York"]), first_bad_token(["EU", "", "x y"])
+    (None, (1, 'is empty'))
+    """
+    if all(type(t) is str and t for t in tokens) and not _NOT_IN_TOKENS.search("x".join(tokens)):
+        return None
+    return next((k, why) for k, why in enumerate(map(token_problem, tokens)) if why)
+
+
 def split_all(lines: list[str], text: str | None = None) -> list[list[str]]:
     """:func:`split_fields` of every line, at ``str.split`` speed when no other space occurs.
 
@@ -101,16 +162,18 @@ def check_text(text: str, name: str) -> None:
                          line=text.count("\n", 0, text.index("\x00")) + 1)
 
 
-def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " \t") -> tuple[str, list[str]]:
+def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " \t", empty: bool = False
+               ) -> tuple[str, list[str]]:
     """``(text, lines)`` of a corpus file: decoded, line ends normalised to LF, split into lines.
 
-    ``blank``: the characters a line may hold and still be blank.
+    ``blank``: the characters a line may hold and still be blank; ``empty``:
+    a file without any non-blank line is read (else refused).
 
     Raises
     ------
     InputError
         For a missing file, undecodable bytes (FILE:LINE and the byte
-        offset), a NUL byte or a file without any non-blank line.
+        offset), a NUL byte or (unless ``empty``) a file without any non-blank line.
     """
     name = os.fspath(path)
     text = decode_text(read_bytes(path), name, encoding)
@@ -120,7 +183,7 @@ def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " 
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    if not text.strip(blank + "\n"):
+    if not empty and not text.strip(blank + "\n"):
         raise InputError("file is empty (no sentences)", file=name, line=1)
     return text, lines
 

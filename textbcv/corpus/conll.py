@@ -29,7 +29,7 @@ from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError, warn
 from textbcv.schemes import SCHEMES, TagCodes, detect_codes, get_scheme, orphan_chunks, split_tag, tag_stream
 
-__all__ = ["read_conll", "write_conll", "parse_columns", "ROLES", "DEFAULT_COLUMNS", "DOCSTART"]
+__all__ = ["read_conll", "write_conll", "parse_columns", "lower_case_tag", "ROLES", "DEFAULT_COLUMNS", "DOCSTART"]
 
 ROLES = ("token", "lemma", "pos", "chunk", "ner", "_")
 DEFAULT_COLUMNS = {4: ("token", "pos", "chunk", "ner"), 2: ("token", "ner"), 1: ("token",)}
@@ -266,6 +266,37 @@ def read_conll(
         return _build(files, paths, scheme, encoding)
 
 
+_PREFIXES = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
+
+
+def lower_case_tag(tag: str) -> str | None:
+    """What is wrong with ``tag`` when its prefix is a known one in lower case (``b-per``, ``o``), else None.
+
+    Parameters
+    ----------
+    tag : str
+        A tag as read from a corpus or a prediction file.
+
+    Returns
+    -------
+    str or None
+        The message naming the cause (tags are case-sensitive) and the fix; None for any other tag.
+
+    Examples
+    --------
+    >>> lower_case_tag("B-per") is None, lower_case_tag("b-per")
+    (True, "tag 'b-per' has a lower-case prefix: tags are case-sensitive, and the prefixes (B-, I-, E-, S-, ...) \
+and O are expected in upper case; write the prefixes in upper case (b-per → B-per), the chunk types as they are")
+    """
+    prefix, typ = split_tag(tag)
+    if prefix in _PREFIXES or prefix == "O" or prefix.upper() not in _PREFIXES | {"O"}:
+        return None
+    fixed = prefix.upper() + (f"-{typ}" if typ else "")
+    return (f"tag {tag!r} has a lower-case prefix: tags are case-sensitive, and the prefixes (B-, I-, E-, S-, ...) "
+            f"and O are expected in upper case; write the prefixes in upper case ({tag} → {fixed}), the chunk types "
+            "as they are")
+
+
 def _tag_error(files: list[_File], flat_index: int, message: str, param: str | None = None) -> InputError:
     """InputError at the FILE:LINE of the ``flat_index``-th tag over all files (``param``: the parameter it names)."""
     for f in files:
@@ -292,6 +323,10 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
             raise _tag_error(files, first, f"tag {tag!r} {what} (prefixes: {', '.join(sorted(prefixes))} and O)",
                              param)
 
+    lower = [codes_of[t] for t in vocab[1:] if lower_case_tag(t)]
+    if lower:  # b-per, o: read as they are, they would be no tag of any scheme, or untyped chunks
+        first = int(np.flatnonzero(np.isin(codes, lower))[0])
+        raise _tag_error(files, first, lower_case_tag(vocab[codes[first]]) or "")
     typed = [t for t in vocab[1:] if split_tag(t)[1]]
     untyped = [t for t in vocab[1:] if not split_tag(t)[1]]
     if typed and untyped:  # a bare B- / I- among typed tags would be read as a chunk of no type
@@ -310,8 +345,7 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
         try:
             name = detect_codes(codes, vocab, lengths)
         except InputError as e:
-            known = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
-            check(known, "is not a tag of any scheme")
+            check(_PREFIXES, "is not a tag of any scheme")
             raise InputError(f"{e.message}; give the scheme with {{scheme}}", file=paths[0], param="scheme") from None
     _notes_on_tags(codes, vocab, lengths, name, paths[0])
     return name

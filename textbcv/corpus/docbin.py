@@ -11,8 +11,11 @@ is loaded (a blank vocabulary reads the file).
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Iterable
 
+from textbcv._inputs import read_bytes
+from textbcv.corpus._text import token_problem
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError
 from textbcv.schemes import encode
@@ -51,19 +54,22 @@ def read_docbin(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Corpu
     sentences: list[Sentence] = []
     document = -1
     for path in files:
+        data = read_bytes(path, line_limit=None)  # once, whatever the input (a pipe too)
         try:
-            docs = list(DocBin().from_disk(path).get_docs(vocab))
-        except (OSError, ValueError, KeyError, TypeError) as e:
+            docs = list(DocBin().from_bytes(data).get_docs(vocab))
+        except (OSError, ValueError, KeyError, TypeError, zlib.error) as e:
             raise InputError(f"not a spaCy DocBin file ({type(e).__name__}: {e})", file=path) from None
         for no, doc in enumerate(docs, 1):
             document += 1
             spans = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
             ents = sorted((e.start, e.end, e.label_) for e in doc.ents)
             for span in spans:
-                tokens = tuple(t.text for t in span if not t.is_space)
+                tokens = tuple(t.text for t in span if token_problem(t.text) is None)
                 if len(tokens) != len(span):
-                    raise InputError(f"document {no}: a whitespace token inside a sentence (textbcv's tokens have "
-                                     "no spaces); remove them before saving the DocBin", file=path, line=no)
+                    bad = next(t.text for t in span if token_problem(t.text) is not None)
+                    raise InputError(f"document {no}: the token {bad!r} {token_problem(bad)} (textbcv's tokens have "
+                                     "no spaces, TABs or line ends); remove or split such tokens before saving the "
+                                     "DocBin", file=path, line=no)
                 if not tokens:
                     continue
                 chunks = []

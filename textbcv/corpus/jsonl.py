@@ -29,6 +29,7 @@ Examples
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from textbcv._io import loads_json, read_text
+from textbcv.corpus._text import first_bad_token, is_blank, split_lines
 from textbcv.corpus.conll import _resolve_scheme
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError, warn
@@ -134,8 +136,8 @@ def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_nam
     file_list = [str(os.fspath(p)) for p in files_in]
 
     def rows_of(path: str) -> Iterator[tuple[int, Any]]:
-        for no, line in enumerate(read_text(path, encoding).splitlines(), 1):
-            if line.strip():
+        for no, line in enumerate(split_lines(read_text(path, encoding)), 1):
+            if not is_blank(line):
                 yield no, loads_json(line, path, no)
 
     return read_rows([(path, rows_of(path), None) for path in file_list], label_names, scheme, "jsonl", encoding)
@@ -188,8 +190,14 @@ def read_rows(sources: Iterable[tuple[str, Iterable[tuple[int, Any]], Sequence[s
                 raise InputError(f'expected a JSON object with "tokens" and "{TAGS_KEY}" (datasets-style JSON lines)',
                                  file=path, line=no)
             tokens, tags = obj["tokens"], obj[TAGS_KEY]
-            if not isinstance(tokens, list) or not all(isinstance(t, str) and t.strip() for t in tokens):
+            if not isinstance(tokens, list):
                 raise InputError('"tokens" must be a list of non-empty strings', file=path, line=no)
+            wrong = first_bad_token(tokens)
+            if wrong is not None:
+                k, why = wrong
+                raise InputError(f'"tokens": token {k + 1} ({_shown(tokens[k])}) {why}: a token is a '
+                                 "non-empty string without spaces, TABs or line ends (as in a CoNLL column)",
+                                 file=path, line=no)
             if not isinstance(tags, list) or len(tags) != len(tokens):
                 raise InputError(f'"{TAGS_KEY}" must be a list as long as "tokens" ({len(tokens)}), got '
                                  f"{len(tags) if isinstance(tags, list) else type(tags).__name__}", file=path, line=no)
@@ -237,6 +245,31 @@ def read_rows(sources: Iterable[tuple[str, Iterable[tuple[int, Any]], Sequence[s
         d = doc if any_ids else doc_of.setdefault(path, len(doc_of))
         sentences.append(Sentence._make(tokens, tags, resolved, None, None, {}, d, path, no))
     return Corpus(sentences, file_list, format, resolved, encoding)
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+#: What a broken save_to_disk folder (a truncated or changed file) makes ``datasets`` and ``pyarrow`` raise.
+_ARROW_ERRORS = (OSError, ValueError, KeyError, TypeError, AttributeError, EOFError)
+
+
+def _broken(folder: str, e: BaseException, row: int | None = None) -> InputError:
+    first = (str(e).strip().splitlines() or [""])[0][:200]
+    return InputError(f"cannot read this save_to_disk folder ({type(e).__name__}: {first}): is one of its files "
+                      "truncated or changed? Save the dataset again (Dataset.save_to_disk)", file=folder, line=row)
+
+
+def _rows(ds: Any, folder: str) -> Iterator[tuple[int, Any]]:
+    """The rows of a loaded dataset with their 1-based numbers; a read that fails is an InputError at the row."""
+    i = 0
+    try:
+        for i, row in enumerate(ds, 1):
+            yield i, row
+    except _ARROW_ERRORS as e:
+        raise _broken(folder, e, i + 1) from None
 
 
 def is_saved_dataset(path: str | os.PathLike) -> bool:
@@ -308,11 +341,13 @@ def read_arrow(paths: str | os.PathLike | Iterable[str | os.PathLike], label_nam
         datasets.disable_progress_bars()  # stderr holds textbcv's lines only
         try:
             ds = datasets.load_from_disk(folder)
+            feature = ds.features.get(TAGS_KEY)
+        except _ARROW_ERRORS as e:
+            raise _broken(folder, e) from None
         finally:
             if bars:
                 datasets.enable_progress_bars()
-        feature = ds.features.get(TAGS_KEY)
         own = getattr(getattr(feature, "feature", None), "names", None)
-        return folder, ((i + 1, row) for i, row in enumerate(ds)), (list(own) if own else None)
+        return folder, _rows(ds, folder), (list(own) if own else None)
 
     return read_rows([source(f) for f in folders], label_names, scheme, "arrow")

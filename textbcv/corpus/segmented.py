@@ -14,14 +14,12 @@ from collections.abc import Iterable, Sequence
 from itertools import chain
 
 from textbcv._io import atomic_write
-from textbcv.corpus._text import has_other_spaces, load_lines, long_lived, split_fields
+from textbcv.corpus._text import WORD_SEPARATORS, has_other_spaces, load_lines, long_lived, split_fields
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError
 
 __all__ = ["read_segmented", "write_segmented", "bmes_tags", "WORD_SEPARATORS"]
 
-#: Characters that separate words.
-WORD_SEPARATORS = (" ", "\t", "\u3000")
 _BMES = [(), ("S",)] + [("B",) + ("M",) * (n - 2) + ("E",) for n in range(2, 64)]
 
 

@@ -22,7 +22,7 @@ Examples
 
 from __future__ import annotations
 
-from textbcv.corpus._text import is_blank, read_lines, split_fields
+from textbcv.corpus._text import is_blank, read_lines, split_fields, split_words
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
 
@@ -78,7 +78,7 @@ def sentence_texts(corpus: Corpus) -> list[str]:
             block = [lines[start]]
         elif fmt == "segmented":
             block = [lines[start]]
-            if tuple("".join(lines[start].split())) != s.tokens:  # segmented text: any white space separates words
+            if tuple("".join(split_words(lines[start]))) != s.tokens:  # the segmented reader's words
                 raise _changed(s, "other characters on this line")
         else:
             end = start

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from textbcv.corpus._text import first_bad_token
 from textbcv.corpus.model import Chunk, Corpus, Sentence
 from textbcv.corpus.segmented import bmes_tags
 from textbcv.errors import InputError
@@ -30,7 +31,8 @@ def words_to_characters(corpus: Corpus) -> Corpus:
     Raises
     ------
     InputError
-        For an empty word or one holding white space.
+        For a word that is not a token (:func:`textbcv.corpus._text.token_problem`: empty, or holding a space,
+        a TAB or a line end).
 
     Examples
     --------
@@ -41,9 +43,10 @@ def words_to_characters(corpus: Corpus) -> Corpus:
     """
     out = []
     for s in corpus:
-        if any(not w or any(ch.isspace() for ch in w) for w in s.tokens):
-            raise InputError("a word is empty or holds white space; cannot split it into characters", file=s.source,
-                             line=s.line)
+        wrong = first_bad_token(list(s.tokens))
+        if wrong is not None:
+            raise InputError(f"word {wrong[0] + 1} ({s.tokens[wrong[0]]!r}) {wrong[1]}; cannot split it into "
+                             "characters", file=s.source, line=s.line)
         out.append(Sentence(tuple("".join(s.tokens)), bmes_tags(s.tokens), "bmes", None, None, {}, s.document, s.source,
                             s.line))
     return Corpus(out, corpus.files, "segmented", "bmes", corpus.encoding)

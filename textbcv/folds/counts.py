@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from textbcv._io import JSON_HINT, _show, json_count, loads_json, read_text
+from textbcv._io import JSON_HINT, MAX_JSON_BYTES, _show, json_count, loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.foldfile import check_sentence_counts, read_fold_records
 from textbcv.folds.run_dir import RunDir
@@ -233,7 +233,7 @@ def _related(data: dict, clusters: list[list[Any]], unit: str, file: str, text: 
 
 def _counts_json(path: str) -> FoldCounts:
     file = str(path)
-    text = read_text(path, hint=JSON_HINT)
+    text = read_text(path, hint=JSON_HINT, limit=MAX_JSON_BYTES)
     data = loads_json(text, file)
     if not isinstance(data, dict):
         raise InputError('expected a JSON object {"m": M, "systems": {...}}', file, 1)

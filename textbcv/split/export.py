@@ -161,10 +161,12 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
         raise InputError(f"to: unknown export format {to!r} (choose {' or '.join(EXPORT_FORMATS)})", param="to")
     out = Path(out)
     check_export_dir(out)
+    if corpus.format == "arrow":  # a save_to_disk folder has rows, not lines of text: its halves are its rows
+        to = "hf"
     ext = EXTENSIONS[corpus.format] if to == "source" else "jsonl"
     hf = _hf_rows(corpus) if to == "hf" else None
-    texts = sentence_texts(corpus)
-    marks = document_marks(corpus)
+    texts = sentence_texts(corpus) if hf is None else []
+    marks = document_marks(corpus) if hf is None else {}
     documents = corpus.document_ids
     blank = corpus.format not in ("segmented", "jsonl")  # one sentence per line: no blank line between
     prints = [fingerprint(s.tokens) for s in corpus]

@@ -206,6 +206,13 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
     balance = check_options(m, method, seed, balance=balance or (), effort=effort, select=select)
     unit = resolve_unit(group_by, corpus, m)
     items = corpus_items(corpus, balance, unit, duplicates_together)
+    if items.n_items < 4 <= len(corpus) and unit == "sentence" and duplicates_together:
+        n = items.n_items
+        raise InputError(f"BCV needs at least 4 units to form 4 blocks, got {n}: the corpus's {len(corpus)} "
+                         f"sentences are only {n} distinct one{'s' if n != 1 else ''}, and exact duplicates are "
+                         "merged into one unit (so that no sentence is trained and tested on in one fold); to split "
+                         "them apart anyway, make the splits with textbcv split --keep-duplicates-apart (in Python "
+                         "duplicates_together=False) and give them to compare with --splits")
     options = {"balance": list(balance), "group_by": unit,
                "duplicates_together": bool(duplicates_together) and unit == "sentence"}
     if group_by != unit:
