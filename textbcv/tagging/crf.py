@@ -16,7 +16,7 @@ from textbcv.tagging.features import Template, extract
 if TYPE_CHECKING:
     import ctypes
 
-__all__ = ["CRFTagger"]
+__all__ = ["CRFTagger", "crf_sequences"]
 
 #: seed of the C library's rand() before every training (see :func:`_seed_c_rand`)
 C_RAND_SEED = 0
@@ -58,6 +58,28 @@ def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
 
 #: the C library once loaded; False where none was found; None before the first :func:`_seed_c_rand`
 _LIBC: ctypes.CDLL | Literal[False] | None = None
+
+
+def crf_sequences(features: Sequence[Sequence[Sequence[str]]]) -> list[pycrfsuite.ItemSequence]:
+    """Featurized sentences in crfsuite's input form, to give :meth:`CRFTagger.fit_features` and
+    :meth:`CRFTagger.predict_features` many times without converting them again.
+
+    Parameters
+    ----------
+    features : sequence of sequences of sequences of str
+        Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`).
+
+    Returns
+    -------
+    list of pycrfsuite.ItemSequence
+        One per sentence; a model trained on them is the one trained on ``features``.
+
+    Examples
+    --------
+    >>> [len(s) for s in crf_sequences([[["bias", "w=a"], ["bias"]], []])]
+    [2, 0]
+    """
+    return [pycrfsuite.ItemSequence(x) for x in features]
 
 
 class CRFTagger:
@@ -138,13 +160,15 @@ class CRFTagger:
         """
         return self.predict_features(extract(sentences, self.template))
 
-    def fit_features(self, features: Sequence[Sequence[Sequence[str]]], tags: Sequence[Sequence[str]]) -> "CRFTagger":
+    def fit_features(self, features: Sequence[Sequence[Sequence[str]] | pycrfsuite.ItemSequence],
+                     tags: Sequence[Sequence[str]]) -> "CRFTagger":
         """Train on pre-extracted features (one list of feature strings per token).
 
         Parameters
         ----------
-        features : sequence of sequences of sequences of str
-            Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`).
+        features : sequence of sequences of sequences of str, or of ItemSequence
+            Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`), or
+            :func:`crf_sequences` of them.
         tags : sequence of sequences of str
             The gold tag of every token of every sentence.
 
@@ -183,13 +207,14 @@ class CRFTagger:
             os.unlink(path)
         return self
 
-    def predict_features(self, features: Sequence[Sequence[Sequence[str]]]) -> list[list[str]]:
+    def predict_features(self,
+                         features: Sequence[Sequence[Sequence[str]] | pycrfsuite.ItemSequence]) -> list[list[str]]:
         """Tag pre-extracted features with the trained model.
 
         Parameters
         ----------
-        features : sequence of sequences of sequences of str
-            Per sentence, per token, its feature strings.
+        features : sequence of sequences of sequences of str, or of ItemSequence
+            Per sentence, per token, its feature strings, or :func:`crf_sequences` of them.
 
         Returns
         -------

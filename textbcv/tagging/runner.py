@@ -9,7 +9,9 @@ where it stopped.
 
 Features are extracted once per corpus and template in the calling process;
 worker processes (joblib/loky) load them once per worker from a pickle file,
-and a Dask cluster receives them once per worker by ``scatter``.
+and a Dask cluster receives them once per worker by ``scatter``. Each process
+converts them into crfsuite's input form once, for every fold and system that
+uses the template (when they fit in memory: :data:`MAX_KEPT_FEATURES`).
 """
 
 from __future__ import annotations
@@ -46,13 +48,17 @@ from textbcv.scoring import (
     type_sentence_counts,
 )
 from textbcv.scoring.modes import mode_record, sum_mode_records
-from textbcv.tagging.crf import CRFTagger
-from textbcv.tagging.features import extract
+from textbcv.tagging.crf import CRFTagger, crf_sequences
+from textbcv.tagging.features import Template, extract
 from textbcv.tagging.system import System
 
-__all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS", "FoldProgress"]
+__all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS", "FoldProgress", "MAX_KEPT_FEATURES"]
 
 BACKENDS = ("loky", "dask")
+
+#: Most token features (strings) a process keeps in crfsuite's input form (about 40 bytes each); a larger
+#: corpus is converted fold by fold, inside crfsuite's append and tag, as lists are.
+MAX_KEPT_FEATURES = 10_000_000
 
 Fold = tuple[int, int, np.ndarray, np.ndarray]  # (split, direction, train indices, test indices)
 
@@ -96,12 +102,19 @@ class Payload:
         Template name to the extracted features of every sentence.
     heldout : dict of str to HeldoutPayload
         Held-out files by name (default none).
+    sequences : dict
+        The features in crfsuite's input form, by (held-out name or None, template name), as this process built
+        them (:func:`_crf_input`); never pickled.
     """
 
     sentences: list[Sentence]
     gold: list[tuple[Chunk, ...]]
     features: dict[str, list]
     heldout: dict[str, HeldoutPayload] = field(default_factory=dict)
+    sequences: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "sequences": {}}  # crfsuite's sequences cannot be pickled
 
 
 def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str, list]:
@@ -203,6 +216,23 @@ def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
     return p, True
 
 
+def _crf_input(payload: Payload, template: Template, part: str | None = None) -> tuple[list, float]:
+    """The features of ``template`` (of held-out file ``part``'s sentences, or the corpus's), as the
+    :func:`~textbcv.tagging.crf.crf_sequences` this process built once for every fold and system, and the seconds
+    building them took in this call (0 when built before); the feature lists when they would not fit
+    (:data:`MAX_KEPT_FEATURES`)."""
+    key = (part, template.name)
+    kept = payload.sequences.get(key)
+    if kept is not None:
+        return kept, 0.0
+    features = (payload if part is None else payload.heldout[part]).features[template.name]
+    if sum(map(len, features)) * (template.n_features() + template.bias) > MAX_KEPT_FEATURES:
+        return features, 0.0
+    t0 = time.perf_counter()
+    kept = payload.sequences[key] = crf_sequences(features)
+    return kept, time.perf_counter() - t0
+
+
 def run_fold(ref: Payload | str, system: System, split: int, direction: int, train: np.ndarray, test: np.ndarray,
              model_path: str | None = None, predictions_path: str | None = None, in_worker: bool = False) -> dict:
     """Fit ``system`` on ``train``, predict ``test``, and return the fold record.
@@ -255,14 +285,16 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         template = system.template
         assert template is not None  # System.__post_init__ refuses a CRF system without a template
         tagger = CRFTagger(template, system.algorithm, system.params, seed=system.seed)
-        feats = payload.features[template.name]
+        feats, built = _crf_input(payload, template)
         tagger.fit_features([feats[i] for i in train], train_tags)
         pred_tags = tagger.predict_features([feats[i] for i in test])
 
-        def tag_heldout(part):
-            return tagger.predict_features(part.features[template.name])
+        def tag_heldout(name, part):
+            seqs, seconds = _crf_input(payload, template, name)
+            engine["sequence_seconds"] += round(seconds, 4)
+            return tagger.predict_features(seqs)
         engine = {"append_seconds": round(tagger.append_seconds, 4), "train_seconds": round(tagger.train_seconds, 4),
-                  "tag_seconds": round(tagger.tag_seconds, 4)}
+                  "tag_seconds": round(tagger.tag_seconds, 4), "sequence_seconds": round(built, 4)}
         if model_path:
             model = tagger.model_
             assert model is not None  # set by fit_features
@@ -276,7 +308,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         pred_tags = tagger.predict([sents[i] for i in test])
         engine = {"train_seconds": round(t1 - t0, 4), "tag_seconds": round(time.perf_counter() - t1, 4)}
 
-        def tag_heldout(part):
+        def tag_heldout(name, part):
             return tagger.predict(part.sentences)
     _check_lengths(system, [sents[i] for i in test], pred_tags)
     pred_chunks = [decode(tags, system.scheme) for tags in pred_tags]
@@ -290,7 +322,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         t0 = time.perf_counter()
         heldout = {}
         for name, part in payload.heldout.items():
-            tags = tag_heldout(part)
+            tags = tag_heldout(name, part)
             _check_lengths(system, part.sentences, tags)
             chunks = [decode(t, system.scheme) for t in tags]
             heldout[name] = heldout_record(part.gold, chunks)
