@@ -15,11 +15,6 @@ with array operations and codes the tags as integers, without one Python
 object per token (10^7 tokens in a few hundred MB). :func:`read_conlleval`
 gives the sentences with their tokens.
 
-The module is one format's home — reading and writing conlleval files — and a
-little over 500 lines on purpose: most of it is the block reader's array code
-(fields found and tags coded without a Python object per token), one idea that
-would only be scattered by a split.
-
 Examples
 --------
 >>> import tempfile, os

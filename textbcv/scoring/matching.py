@@ -152,11 +152,14 @@ def mode_counts(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
     ValueError
         When gold and predictions have different numbers of sentences.
     """
+    return _each_sentence(gold, pred, _modes, (len(MODES), len(KINDS)))
+
+
+def _each_sentence(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]], one, shape: tuple) -> np.ndarray:
+    """``one(gold chunks, predicted chunks)`` of every sentence, stacked (``shape`` each)."""
     if len(gold) != len(pred):
         raise ValueError(f"{len(gold)} gold sentences and {len(pred)} predicted ones")
-    if not len(gold):
-        return np.zeros((0, len(MODES), len(KINDS)), dtype=np.int64)
-    return np.array([_modes(g, p) for g, p in zip(gold, pred)], dtype=np.int64)
+    return np.array([one(g, p) for g, p in zip(gold, pred)], dtype=np.int64).reshape(len(gold), *shape)
 
 
 def mode_tp_fp_fn(counts: np.ndarray, mode: str) -> np.ndarray:
@@ -243,11 +246,7 @@ def anatomy_counts(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chun
     -------
     ndarray of shape (n, 6), int64
     """
-    if len(gold) != len(pred):
-        raise ValueError(f"{len(gold)} gold sentences and {len(pred)} predicted ones")
-    if not len(gold):
-        return np.zeros((0, len(ANATOMY)), dtype=np.int64)
-    return np.stack([sentence_anatomy(g, p) for g, p in zip(gold, pred)])
+    return _each_sentence(gold, pred, lambda g, p: _anatomy(sorted(g), sorted(p)), (len(ANATOMY),))
 
 
 def _general_type(g: Sequence[Chunk], p: Sequence[Chunk], ov: list[list[int]]) -> list[int]:

@@ -23,17 +23,11 @@ C_RAND_SEED = 0
 
 
 def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
-    """Seed the C library's ``rand()``, which crfsuite's shuffling training algorithms draw from.
+    """Seed the C library's ``rand()`` with ``seed + 1``; False where no C library is found (nothing seeded).
 
-    crfsuite's ``ap``, ``pa``, ``arow`` and ``l2sgd`` shuffle the training sequences with the C
-    library's ``rand()`` and never seed it, so the same data trained twice in one process gave two
-    different models (measured: averaged perceptron, 300 MSR sentences, 5,705 then 5,783 words
-    right). Seeding it before every training makes a model a function of its data and parameters
-    alone (``lbfgs`` draws nothing). The sequence of ``rand()`` belongs to the platform's C library,
-    so models trained by these algorithms are identical on one platform, not across platforms.
-    ``seed`` s seeds ``srand(s + 1)``: glibc's ``srand(0)`` is its ``srand(1)``, which made training
-    seeds 0 and 1 give one model.
-    Returns False where no C library is found (then nothing is seeded).
+    crfsuite's ``ap``, ``pa``, ``arow`` and ``l2sgd`` shuffle the training sequences with ``rand()``
+    and never seed it: seeded before every training, a model is a function of its data, parameters
+    and seed (on one platform: the sequence of ``rand()`` is the C library's; ``lbfgs`` draws nothing).
     """
     import ctypes
     import ctypes.util
