@@ -129,7 +129,8 @@ def test_regular_and_any_spacing_agree(tmp_path):
     data = ("\n".join(lines) + "\n").encode()
     b = np.frombuffer(data, dtype=np.uint8)
     newline = np.flatnonzero(b == 10)
-    regular = ce._regular_fields(data, b, newline, 3)
+    space = np.flatnonzero(b <= 32)
+    regular = ce._regular_fields(data, b, newline, 3, space, b[space])
     assert regular is not None
     general = ce._any_fields(b, newline)
     assert (regular[0] == general[0]).all() and (regular[1] == general[1]).all()

@@ -210,10 +210,10 @@ def tangled(draw):
 @settings(max_examples=300, deadline=None)
 @given(tangled())
 def test_the_one_pass_rules_equal_the_mode_by_mode_rule(sent):
-    from textbcv.scoring.modes import _anatomy, _assign, _general
+    from textbcv.scoring.matching import _anatomy, _assign, match_sentence
 
     g, p = sent
-    rows, anatomy = _general(g, p)
+    rows, anatomy = match_sentence(g, p)
     assert rows == [_assign(g, p, m) for m in MODES] and anatomy == _anatomy(g, p)
 
 
@@ -222,7 +222,7 @@ def test_the_one_pass_rules_equal_the_mode_by_mode_rule(sent):
 def test_the_fast_membership_and_runs_equal_numpys(a, b, sort):
     """The binary-search membership (codes in decoded order) and the runs of sorted sentence ids equal np.isin and
     np.unique, and the membership falls back to np.isin when the codes are not strictly increasing."""
-    from textbcv.scoring.modes import _runs, _within
+    from textbcv.scoring.matching_arrays import _runs, _within
 
     x, y = np.asarray(a, dtype=np.int64), np.asarray(sorted(set(b)) if sort else b, dtype=np.int64)
     assert np.array_equal(_within(x, y), np.isin(x, y))

@@ -24,6 +24,7 @@ normal, get none.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 
@@ -190,6 +191,10 @@ def run(args: argparse.Namespace) -> int:
         Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
         :func:`textbcv.cli.main` prints and ends with exit status 2.
     """
+    if "numpy" not in sys.modules:
+        # scoring does no linear algebra: starting OpenBLAS's thread pool, when numpy loads, would take a fifth
+        # of the command's time
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from textbcv.corpus.conlleval import read_tag_stream
     from textbcv.scoring import format_conlleval, score_codes
 

@@ -42,7 +42,7 @@ from textbcv.schemes import (
     conlleval_start,
     get_scheme,
 )
-from textbcv.scoring.counts import ChunkCounts, TagScore, Tally
+from textbcv.scoring.tally import ChunkCounts, TagScore, Tally
 
 __all__ = ["score_tags", "score_codes", "format_conlleval"]
 
@@ -257,6 +257,23 @@ def _scheme_counts(g, p, kind, typ, n_types):
     )
 
 
+#: Largest tag vocabulary whose (previous tag, tag) flags are looked up in one table (4 MB); larger ones per class.
+_PAIR_TABLE_MAX = 2048
+
+
+def _step_flags(g, p, cls, typ):
+    """Per step k of each stream, conlleval's flags of (tag k - 1, tag k): bit 0 a chunk ends, bit 1 one starts."""
+    v = len(cls)
+    if v <= _PAIR_TABLE_MAX:  # one lookup per step in a table of every code pair
+        pair = _CONLL_FLAGS[((cls.astype(np.intp)[:, None] * _N_CLASSES + cls) * 2 + (typ[:, None] != typ)).ravel()]
+        return pair[g[:-1] * v + g[1:]], pair[p[:-1] * v + p[1:]]
+    out = []
+    for x in (g, p):
+        k, t = cls[x].astype(np.intp), typ[x]
+        out.append(_CONLL_FLAGS[(k[:-1] * _N_CLASSES + k[1:]) * 2 + (t[1:] != t[:-1])])
+    return tuple(out)
+
+
 def _conlleval_counts(g, p, cls, typ, n_types):
     """conlleval.pl's counting automaton, vectorised.
 
@@ -269,27 +286,22 @@ def _conlleval_counts(g, p, cls, typ, n_types):
     last event, so each possible count looks up the event before it.
     """
     tg, tp_ = typ[g], typ[p]
-    # one lookup per token and side in a (previous class, class, type changed) -> flags table
-    kg = cls[g].astype(np.int16)
-    kp = cls[p].astype(np.int16)
-    kg = (kg[:-1] * _N_CLASSES + kg[1:]) * 2 + (tg[1:] != tg[:-1])
-    kp = (kp[:-1] * _N_CLASSES + kp[1:]) * 2 + (tp_[1:] != tp_[:-1])
-    fg = _CONLL_FLAGS[kg]
-    fp = _CONLL_FLAGS[kp]
-    eg, sg = (fg & 1).astype(bool), fg >= 2
-    ep, sp = (fp & 1).astype(bool), fp >= 2
-    count_ev = np.append(eg & ep & (tg[:-1] == tp_[:-1]), True)  # final flush counts
-    drop_ev = np.append(~count_ev[:-1] & ((eg != ep) | (tg[1:] != tp_[1:])), False)
-    track_ev = np.append(sg & sp & (tg[1:] == tp_[1:]), False)
+    same = tg == tp_
+    fg, fp = _step_flags(g, p, cls, typ)
+    eg, sg = (fg & 1).view(bool), fg >= 2
+    ep, sp = (fp & 1).view(bool), fp >= 2
+    count_ev = np.append(eg & ep & same[:-1], True)  # final flush counts
+    drop_ev = np.append(~count_ev[:-1] & ((eg != ep) | ~same[1:]), False)
+    track_ev = np.append(sg & sp & same[1:], False)
     # tracking before step k = the last event before k was a "track" event
     events = np.flatnonzero(track_ev | count_ev | drop_ev)
     candidates = np.flatnonzero(count_ev)
     j = np.searchsorted(events, candidates) - 1
     previous = events[np.maximum(j, 0)]
     counted = candidates[(j >= 0) & track_ev[previous]]
-    last_type = tg  # type of the previous gold token at step k is tg[k-1]; the flush uses tg[-1]
+    # the type of the previous gold token at step k is tg[k-1]; the final flush uses tg[-1]
     return (
-        np.bincount(last_type[counted], minlength=n_types),
+        np.bincount(tg[counted], minlength=n_types),
         np.bincount(tp_[1:][sp], minlength=n_types),
         np.bincount(tg[1:][sg], minlength=n_types),
     )

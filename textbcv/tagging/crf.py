@@ -16,24 +16,18 @@ from textbcv.tagging.features import Template, extract
 if TYPE_CHECKING:
     import ctypes
 
-__all__ = ["CRFTagger"]
+__all__ = ["CRFTagger", "crf_sequences"]
 
 #: seed of the C library's rand() before every training (see :func:`_seed_c_rand`)
 C_RAND_SEED = 0
 
 
 def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
-    """Seed the C library's ``rand()``, which crfsuite's shuffling training algorithms draw from.
+    """Seed the C library's ``rand()`` with ``seed + 1``; False where no C library is found (nothing seeded).
 
-    crfsuite's ``ap``, ``pa``, ``arow`` and ``l2sgd`` shuffle the training sequences with the C
-    library's ``rand()`` and never seed it, so the same data trained twice in one process gave two
-    different models (measured: averaged perceptron, 300 MSR sentences, 5,705 then 5,783 words
-    right). Seeding it before every training makes a model a function of its data and parameters
-    alone (``lbfgs`` draws nothing). The sequence of ``rand()`` belongs to the platform's C library,
-    so models trained by these algorithms are identical on one platform, not across platforms.
-    ``seed`` s seeds ``srand(s + 1)``: glibc's ``srand(0)`` is its ``srand(1)``, which made training
-    seeds 0 and 1 give one model.
-    Returns False where no C library is found (then nothing is seeded).
+    crfsuite's ``ap``, ``pa``, ``arow`` and ``l2sgd`` shuffle the training sequences with ``rand()``
+    and never seed it: seeded before every training, a model is a function of its data, parameters
+    and seed (on one platform: the sequence of ``rand()`` is the C library's; ``lbfgs`` draws nothing).
     """
     import ctypes
     import ctypes.util
@@ -58,6 +52,28 @@ def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
 
 #: the C library once loaded; False where none was found; None before the first :func:`_seed_c_rand`
 _LIBC: ctypes.CDLL | Literal[False] | None = None
+
+
+def crf_sequences(features: Sequence[Sequence[Sequence[str]]]) -> list[pycrfsuite.ItemSequence]:
+    """Featurized sentences in crfsuite's input form, to give :meth:`CRFTagger.fit_features` and
+    :meth:`CRFTagger.predict_features` many times without converting them again.
+
+    Parameters
+    ----------
+    features : sequence of sequences of sequences of str
+        Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`).
+
+    Returns
+    -------
+    list of pycrfsuite.ItemSequence
+        One per sentence; a model trained on them is the one trained on ``features``.
+
+    Examples
+    --------
+    >>> [len(s) for s in crf_sequences([[["bias", "w=a"], ["bias"]], []])]
+    [2, 0]
+    """
+    return [pycrfsuite.ItemSequence(x) for x in features]
 
 
 class CRFTagger:
@@ -138,13 +154,15 @@ class CRFTagger:
         """
         return self.predict_features(extract(sentences, self.template))
 
-    def fit_features(self, features: Sequence[Sequence[Sequence[str]]], tags: Sequence[Sequence[str]]) -> "CRFTagger":
+    def fit_features(self, features: Sequence[Sequence[Sequence[str]] | pycrfsuite.ItemSequence],
+                     tags: Sequence[Sequence[str]]) -> "CRFTagger":
         """Train on pre-extracted features (one list of feature strings per token).
 
         Parameters
         ----------
-        features : sequence of sequences of sequences of str
-            Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`).
+        features : sequence of sequences of sequences of str, or of ItemSequence
+            Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`), or
+            :func:`crf_sequences` of them.
         tags : sequence of sequences of str
             The gold tag of every token of every sentence.
 
@@ -183,13 +201,14 @@ class CRFTagger:
             os.unlink(path)
         return self
 
-    def predict_features(self, features: Sequence[Sequence[Sequence[str]]]) -> list[list[str]]:
+    def predict_features(self,
+                         features: Sequence[Sequence[Sequence[str]] | pycrfsuite.ItemSequence]) -> list[list[str]]:
         """Tag pre-extracted features with the trained model.
 
         Parameters
         ----------
-        features : sequence of sequences of sequences of str
-            Per sentence, per token, its feature strings.
+        features : sequence of sequences of sequences of str, or of ItemSequence
+            Per sentence, per token, its feature strings, or :func:`crf_sequences` of them.
 
         Returns
         -------

@@ -9,13 +9,14 @@ where it stopped.
 
 Features are extracted once per corpus and template in the calling process;
 worker processes (joblib/loky) load them once per worker from a pickle file,
-and a Dask cluster receives them once per worker by ``scatter``.
+and a Dask cluster receives them once per worker by ``scatter``. Each process
+converts them into crfsuite's input form once, for every fold and system that
+uses the template (when they fit in memory: :data:`MAX_KEPT_FEATURES`).
 """
 
 from __future__ import annotations
 
 import gc
-import math
 import os
 import pickle
 import sys
@@ -26,7 +27,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
-from tqdm.auto import tqdm
 
 from textbcv.corpus.conlleval import write_conlleval
 from textbcv.corpus.model import Chunk, Sentence
@@ -37,7 +37,6 @@ from textbcv.folds.store import FoldStore
 from textbcv.schemes import decode, encode, get_scheme
 from textbcv.scoring import (
     ChunkCounts,
-    Tally,
     count_chunks,
     heldout_record,
     sentence_counts,
@@ -46,13 +45,18 @@ from textbcv.scoring import (
     type_sentence_counts,
 )
 from textbcv.scoring.modes import mode_record, sum_mode_records
-from textbcv.tagging.crf import CRFTagger
-from textbcv.tagging.features import extract
+from textbcv.tagging.crf import CRFTagger, crf_sequences
+from textbcv.tagging.features import Template, extract
+from textbcv.tagging.progress import FoldProgress
 from textbcv.tagging.system import System
 
-__all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS", "FoldProgress"]
+__all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS", "MAX_KEPT_FEATURES"]
 
 BACKENDS = ("loky", "dask")
+
+#: Most token features (strings) a process keeps in crfsuite's input form (about 40 bytes each); a larger
+#: corpus is converted fold by fold, inside crfsuite's append and tag, as lists are.
+MAX_KEPT_FEATURES = 10_000_000
 
 Fold = tuple[int, int, np.ndarray, np.ndarray]  # (split, direction, train indices, test indices)
 
@@ -96,12 +100,19 @@ class Payload:
         Template name to the extracted features of every sentence.
     heldout : dict of str to HeldoutPayload
         Held-out files by name (default none).
+    sequences : dict
+        The features in crfsuite's input form, by (held-out name or None, template name), as this process built
+        them (:func:`_crf_input`); never pickled.
     """
 
     sentences: list[Sentence]
     gold: list[tuple[Chunk, ...]]
     features: dict[str, list]
     heldout: dict[str, HeldoutPayload] = field(default_factory=dict)
+    sequences: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "sequences": {}}  # crfsuite's sequences cannot be pickled
 
 
 def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str, list]:
@@ -203,6 +214,23 @@ def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
     return p, True
 
 
+def _crf_input(payload: Payload, template: Template, part: str | None = None) -> tuple[list, float]:
+    """The features of ``template`` (of held-out file ``part``'s sentences, or the corpus's), as the
+    :func:`~textbcv.tagging.crf.crf_sequences` this process built once for every fold and system, and the seconds
+    building them took in this call (0 when built before); the feature lists when they would not fit
+    (:data:`MAX_KEPT_FEATURES`)."""
+    key = (part, template.name)
+    kept = payload.sequences.get(key)
+    if kept is not None:
+        return kept, 0.0
+    features = (payload if part is None else payload.heldout[part]).features[template.name]
+    if sum(map(len, features)) * (template.n_features() + template.bias) > MAX_KEPT_FEATURES:
+        return features, 0.0
+    t0 = time.perf_counter()
+    kept = payload.sequences[key] = crf_sequences(features)
+    return kept, time.perf_counter() - t0
+
+
 def run_fold(ref: Payload | str, system: System, split: int, direction: int, train: np.ndarray, test: np.ndarray,
              model_path: str | None = None, predictions_path: str | None = None, in_worker: bool = False) -> dict:
     """Fit ``system`` on ``train``, predict ``test``, and return the fold record.
@@ -255,14 +283,16 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         template = system.template
         assert template is not None  # System.__post_init__ refuses a CRF system without a template
         tagger = CRFTagger(template, system.algorithm, system.params, seed=system.seed)
-        feats = payload.features[template.name]
+        feats, built = _crf_input(payload, template)
         tagger.fit_features([feats[i] for i in train], train_tags)
         pred_tags = tagger.predict_features([feats[i] for i in test])
 
-        def tag_heldout(part):
-            return tagger.predict_features(part.features[template.name])
+        def tag_heldout(name, part):
+            seqs, seconds = _crf_input(payload, template, name)
+            engine["sequence_seconds"] += round(seconds, 4)
+            return tagger.predict_features(seqs)
         engine = {"append_seconds": round(tagger.append_seconds, 4), "train_seconds": round(tagger.train_seconds, 4),
-                  "tag_seconds": round(tagger.tag_seconds, 4)}
+                  "tag_seconds": round(tagger.tag_seconds, 4), "sequence_seconds": round(built, 4)}
         if model_path:
             model = tagger.model_
             assert model is not None  # set by fit_features
@@ -276,7 +306,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         pred_tags = tagger.predict([sents[i] for i in test])
         engine = {"train_seconds": round(t1 - t0, 4), "tag_seconds": round(time.perf_counter() - t1, 4)}
 
-        def tag_heldout(part):
+        def tag_heldout(name, part):
             return tagger.predict(part.sentences)
     _check_lengths(system, [sents[i] for i in test], pred_tags)
     pred_chunks = [decode(tags, system.scheme) for tags in pred_tags]
@@ -290,7 +320,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         t0 = time.perf_counter()
         heldout = {}
         for name, part in payload.heldout.items():
-            tags = tag_heldout(part)
+            tags = tag_heldout(name, part)
             _check_lengths(system, part.sentences, tags)
             chunks = [decode(t, system.scheme) for t in tags]
             heldout[name] = heldout_record(part.gold, chunks)
@@ -449,93 +479,6 @@ def _cost(system: System, payload: Payload, train: np.ndarray) -> float:
     types = {t for i in train[: min(len(train), 2000)] for _, _, t in payload.gold[i]} or {""}
     tokens = sum(len(payload.sentences[i]) for i in train)
     return float(tokens * (len(prefixes) * len(types) + 1))
-
-
-class FoldProgress:
-    """Progress of a fold run on stderr: a tqdm bar, one plain line per finished fold, or nothing.
-
-    Parameters
-    ----------
-    total : int
-        Folds of the run, finished ones (resumed) included.
-    costs : dict
-        Relative cost of every fold still to run, by ``(system, split,
-        direction)``; the remaining time is estimated from the cost done so
-        far (folds run longest first, so counting folds would overestimate it).
-    mode : {"bar", "lines", None}
-        A tqdm bar, one line per finished fold, or nothing.
-    file : file, optional
-        Where lines go (default ``sys.stderr``).
-    clock : callable
-        Returns the time in seconds (default :func:`time.monotonic`).
-
-    Examples
-    --------
-    >>> import io
-    >>> f = io.StringIO()
-    >>> p = FoldProgress(4, {("a", 0, 0): 3.0, ("a", 0, 1): 1.0}, "lines", file=f, clock=iter([0.0, 6.0]).__next__)
-    >>> p.update({"system": "a", "split": 0, "direction": 0, "counts": {"overall": {"tp": 3, "fp": 1, "fn": 1}}})
-    >>> f.getvalue()
-    'textbcv: fold 3/4 done (a, split 0, direction 0): F1 75.00%; 6 s elapsed, about 2 s left\\n'
-    """
-
-    def __init__(self, total: int, costs: dict, mode: str | None, file=None, clock=time.monotonic):
-        self.total, self.costs, self.mode, self.clock = total, dict(costs), mode, clock
-        self.file = file
-        self.done = total - len(costs)
-        self.cost_left = sum(self.costs.values())
-        self.cost_done = 0.0
-        self.start = clock()
-        self.bar = tqdm(total=total, initial=self.done, desc="folds", unit="fold", disable=mode != "bar",
-                        dynamic_ncols=True)
-
-    def update(self, rec: dict) -> None:
-        """One more fold finished (its record).
-
-        Parameters
-        ----------
-        rec : dict
-            The finished fold's record (``system``, ``split``, ``direction`` and ``counts.overall``).
-        """
-        self.done += 1
-        key = (rec["system"], int(rec["split"]), int(rec["direction"]))
-        c = self.costs.get(key, 0.0)
-        self.cost_done += c
-        self.cost_left -= c
-        where = f"{rec['system']}, split {rec['split']}, direction {rec['direction']}"
-        if self.mode == "bar":
-            self.bar.update(1)
-            self.bar.set_postfix_str(where, refresh=False)
-        elif self.mode == "lines":
-            elapsed = self.clock() - self.start
-            o = rec["counts"]["overall"]
-            f1 = Tally(o["tp"], o["fp"], o["fn"]).f1
-            left = elapsed * self.cost_left / self.cost_done if self.cost_done > 0 else float("nan")
-            left_text = "done" if self.done >= self.total else f"about {_duration(left)} left"
-            print(f"textbcv: fold {self.done}/{self.total} done ({where}): F1 {100 * f1:.2f}%; "
-                  f"{_duration(elapsed)} elapsed, {left_text}", file=self.file or sys.stderr, flush=True)
-
-    def close(self) -> None:
-        """Close the progress bar (a no-op in the other modes)."""
-        self.bar.close()
-
-
-def _duration(seconds: float) -> str:
-    """A duration for a progress line.
-
-    Examples
-    --------
-    >>> _duration(4.4), _duration(75), _duration(3725), _duration(float("nan"))
-    ('4 s', '1 min 15 s', '1 h 02 min', '?')
-    """
-    if math.isnan(seconds):
-        return "?"
-    s = round(seconds)
-    if s < 60:
-        return f"{s} s"
-    if s < 3600:
-        return f"{s // 60} min {s % 60:02d} s"
-    return f"{s // 3600} h {s % 3600 // 60:02d} min"
 
 
 def _consume(results, store: FoldStore, bar: FoldProgress) -> None:

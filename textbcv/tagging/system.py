@@ -189,7 +189,7 @@ class System:
             "algorithm": self.algorithm if t is None else None,
             "params": params,
         }
-        if self.seed is not None:  # absent for the default seed, so earlier runs' specs stay as they were
+        if self.seed is not None:  # absent for the default seed: a spec without one names the default
             spec["seed"] = self.seed
         if self.train_seeds != 1:
             spec["seeds"] = list(self.seeds)

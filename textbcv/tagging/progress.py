@@ -1,0 +1,106 @@
+"""Progress of a fold run on stderr: a tqdm bar, one plain line per finished fold, or nothing.
+
+Examples
+--------
+>>> _duration(75)
+'1 min 15 s'
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+
+from tqdm.auto import tqdm
+
+from textbcv.scoring import Tally
+
+__all__ = ["FoldProgress"]
+
+
+class FoldProgress:
+    """Progress of a fold run on stderr: a tqdm bar, one plain line per finished fold, or nothing.
+
+    Parameters
+    ----------
+    total : int
+        Folds of the run, finished ones (resumed) included.
+    costs : dict
+        Relative cost of every fold still to run, by ``(system, split,
+        direction)``; the remaining time is estimated from the cost done so
+        far (folds run longest first, so counting folds would overestimate it).
+    mode : {"bar", "lines", None}
+        A tqdm bar, one line per finished fold, or nothing.
+    file : file, optional
+        Where lines go (default ``sys.stderr``).
+    clock : callable
+        Returns the time in seconds (default :func:`time.monotonic`).
+
+    Examples
+    --------
+    >>> import io
+    >>> f = io.StringIO()
+    >>> p = FoldProgress(4, {("a", 0, 0): 3.0, ("a", 0, 1): 1.0}, "lines", file=f, clock=iter([0.0, 6.0]).__next__)
+    >>> p.update({"system": "a", "split": 0, "direction": 0, "counts": {"overall": {"tp": 3, "fp": 1, "fn": 1}}})
+    >>> f.getvalue()
+    'textbcv: fold 3/4 done (a, split 0, direction 0): F1 75.00%; 6 s elapsed, about 2 s left\\n'
+    """
+
+    def __init__(self, total: int, costs: dict, mode: str | None, file=None, clock=time.monotonic):
+        self.total, self.costs, self.mode, self.clock = total, dict(costs), mode, clock
+        self.file = file
+        self.done = total - len(costs)
+        self.cost_left = sum(self.costs.values())
+        self.cost_done = 0.0
+        self.start = clock()
+        self.bar = tqdm(total=total, initial=self.done, desc="folds", unit="fold", disable=mode != "bar",
+                        dynamic_ncols=True)
+
+    def update(self, rec: dict) -> None:
+        """One more fold finished (its record).
+
+        Parameters
+        ----------
+        rec : dict
+            The finished fold's record (``system``, ``split``, ``direction`` and ``counts.overall``).
+        """
+        self.done += 1
+        key = (rec["system"], int(rec["split"]), int(rec["direction"]))
+        c = self.costs.get(key, 0.0)
+        self.cost_done += c
+        self.cost_left -= c
+        where = f"{rec['system']}, split {rec['split']}, direction {rec['direction']}"
+        if self.mode == "bar":
+            self.bar.update(1)
+            self.bar.set_postfix_str(where, refresh=False)
+        elif self.mode == "lines":
+            elapsed = self.clock() - self.start
+            o = rec["counts"]["overall"]
+            f1 = Tally(o["tp"], o["fp"], o["fn"]).f1
+            left = elapsed * self.cost_left / self.cost_done if self.cost_done > 0 else float("nan")
+            left_text = "done" if self.done >= self.total else f"about {_duration(left)} left"
+            print(f"textbcv: fold {self.done}/{self.total} done ({where}): F1 {100 * f1:.2f}%; "
+                  f"{_duration(elapsed)} elapsed, {left_text}", file=self.file or sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """Close the progress bar (a no-op in the other modes)."""
+        self.bar.close()
+
+
+def _duration(seconds: float) -> str:
+    """A duration for a progress line.
+
+    Examples
+    --------
+    >>> _duration(4.4), _duration(75), _duration(3725), _duration(float("nan"))
+    ('4 s', '1 min 15 s', '1 h 02 min', '?')
+    """
+    if math.isnan(seconds):
+        return "?"
+    s = round(seconds)
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
