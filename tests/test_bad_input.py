@@ -217,7 +217,7 @@ CASES = [
       absent=["run"]),
     C("compare-rope-200", COMPARE + ["--rope", "200"], None, "--rope must lie in [0, 100) points", absent=["run"]),
     C("compare-rope-negative", COMPARE + ["--rope", "-1"], None, "--rope must lie in [0, 100) points", absent=["run"]),
-    C("compare-negative-c1", COMPARE + ["--c1", "-1"], None, "--c1 must be non-negative", absent=["run"]),
+    C("compare-negative-c1", COMPARE + ["--c1", "-1"], None, "--c1 must be a finite non-negative number", absent=["run"]),
     C("compare-max-iterations-0", COMPARE + ["--max-iterations", "0"], None, "--max-iterations must be at least 1",
       absent=["run"]),
     C("compare-m-and-sequential", COMPARE + ["--m", "3", "--sequential"], None, "not allowed with argument",
