@@ -21,7 +21,7 @@ from textbcv.report.methods import and_list, design_name
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import fmt_p, p_is, pct, points
 from textbcv.report.ranking import identical_groups, ranking
-from textbcv.report.verdicts import better_label, difference_words, short_rule, undecided
+from textbcv.report.verdicts import better_label, decisive_words, difference_words, short_rule, undecided
 from textbcv.stats.answer import Comparison
 
 __all__ = ["conclusion"]
@@ -113,7 +113,8 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         win, lose = c.winner
         fw, fl = (fb, fa) if win == b else (fa, fb)
         side = "b" if win == b else "a"
-        gap = difference_words(c, report.alpha, first=win) or f"{100 * (fw - fl):+.2f} points"
+        gap = (decisive_words(c, r) or difference_words(c, report.alpha, first=win)
+               or f"{100 * (fw - fl):+.2f} points")
         return (f"{win} is better than {lose} on F1: {pct(fw)}% against {pct(fl)}% ({gap}); "
                 f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}.")
     if c.equivalent and r is not None:
@@ -127,8 +128,11 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         hi, lo = (b, a) if fb > fa else (a, b)
         fh, fl = max(fa, fb), min(fa, fb)
         scores = f"{hi} ({pct(fh)}%) and {lo} ({pct(fl)}%)"
-    gap = difference_words(c, report.alpha, first=b)
-    gap = f"; {b} − {a}: {gap}" if gap else ""
+    gap = decisive_words(c, r)
+    if not gap:
+        gap = difference_words(c, report.alpha, first=b)
+        gap = f"{b} − {a}: {gap}" if gap else ""
+    gap = f"; {gap}" if gap else ""
     return f"No clear difference on F1 between {scores}: {undecided(c, r, tau, 'below')}{eq}{gap}."
 
 

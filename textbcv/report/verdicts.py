@@ -26,7 +26,7 @@ from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE
 from textbcv.stats.sequential import SequentialPair
 
 __all__ = ["UNMEASURED_SEEDS", "rule", "short_rule", "better_label", "verdict", "verdict_line", "undecided",
-           "sequential_words", "difference_words", "difference_basis", "rope_points"]
+           "sequential_words", "difference_words", "decisive_words", "difference_basis", "rope_points"]
 
 #: The decision rule's note when the systems had several seeds and the seed null study has no figure for the posterior.
 UNMEASURED_SEEDS = ("How often this rule calls identical systems trained with several seeds per fold different has not "
@@ -266,6 +266,49 @@ def difference_words(c: Comparison, alpha: float, first: str | None = None) -> s
     lo, hi = sorted((sign * d.ci[0], sign * d.ci[1]))
     return (f"{100 * sign * d.estimate:+.2f} points, {100 * (1 - alpha):g}% interval "
             f"[{100 * lo:+.2f}, {100 * hi:+.2f}]")
+
+
+def decisive_words(c: Comparison, rope: float | None = None) -> str:
+    """A comparison's Δ (B − A, named) with the interval the decision rule decides by, and where that interval lies.
+
+    A side is called better exactly when the rule's interval (2·threshold − 1: 90% for P ≥ 0.95) lies beyond 0 on
+    that side (beyond the rope, with one), so the headline shows that interval: a call never stands beside an
+    interval that crosses its bound.
+
+    Parameters
+    ----------
+    c : Comparison
+        The comparison; its ``difference`` posterior (fractions) with its ``decisive`` interval is read.
+    rope : float or None
+        The rope in points, when the rule has one.
+
+    Returns
+    -------
+    str
+        E.g. ``"iobes − iob2 = −0.91 points; the rule's 90% interval [−1.78, −0.04] lies below 0"``; "" without a
+        decision interval.
+
+    Examples
+    --------
+    >>> from textbcv.stats.answer import Difference
+    >>> d = Difference(-0.0091, (-0.0198, 0.0015), "independent", None, (-0.0178, -0.0004), 0.9)
+    >>> decisive_words(Comparison("iob2", "iobes", "f1", 0.04, 0.96, "A better", difference=d))
+    "iobes − iob2 = -0.91 points; the rule's 90% interval [-1.78, -0.04] lies below 0"
+    """
+    d = c.difference
+    if d is None or d.decisive is None or d.level is None:
+        return ""
+    lo, hi = d.decisive
+    bound = 0.0 if rope is None else rope / 100
+    mark = f"{points(rope)}" if rope else "0"
+    if lo > bound:
+        where = f"lies above {'+' if rope else ''}{mark}"
+    elif hi < -bound:
+        where = f"lies below {'−' if rope else ''}{mark}"
+    else:
+        where = f"does not lie beyond {'±' if rope else ''}{mark} on either side"
+    return (f"{c.b} − {c.a} = {100 * d.estimate:+.2f} points; the rule's {100 * d.level:g}% interval "
+            f"[{100 * lo:+.2f}, {100 * hi:+.2f}] {where}")
 
 
 def difference_basis(report: CompareReport) -> str:

@@ -153,6 +153,12 @@ class Difference:
         the same sentences).
     paired : PairedDifference or None
         The paired posterior behind a ``paired`` difference; None for ``independent``.
+    decisive : (float, float) or None
+        The interval the decision rule decides by: the equal-tailed 2·threshold − 1 interval of Δ (90% for
+        P ≥ 0.95). A side is called better exactly when it lies beyond 0 (beyond the rope, with one) on that
+        side, since P(Δ > r) ≥ threshold is its lower end above r. None when not computed.
+    level : float or None
+        Its probability, 2·threshold − 1.
 
     Examples
     --------
@@ -165,6 +171,8 @@ class Difference:
     ci: tuple[float, float]
     basis: str
     paired: PairedDifference | None = None
+    decisive: tuple[float, float] | None = None
+    level: float | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready form, the ``difference`` of a comparison in ``textbcv test --json``.
@@ -172,11 +180,14 @@ class Difference:
         Returns
         -------
         dict
-            ``{"basis", "estimate", "ci"}``; for a paired difference also the entries of
+            ``{"basis", "estimate", "ci"}``, ``decisive`` (``level``, ``interval``) when computed; for a paired
+            difference also the entries of
             :meth:`PairedDifference.to_dict <textbcv.stats.paired.PairedDifference.to_dict>` (``sd``, the
             variance parts, ``df``, ...) except its ``estimate`` and ``metric``.
         """
         out: dict = {"basis": self.basis, "estimate": self.estimate, "ci": list(self.ci)}
+        if self.decisive is not None:
+            out["decisive"] = {"level": self.level, "interval": list(self.decisive)}
         if self.paired is not None:
             p = self.paired.to_dict()
             out.update({k: v for k, v in p.items() if k not in ("estimate", "metric")})
@@ -199,8 +210,12 @@ class Difference:
         """
         paired = None
         if d.get("basis") == "paired":
-            paired = PairedDifference.from_dict({**d, "metric": d.get("metric", "f1")})
-        return cls(d["estimate"], (d["ci"][0], d["ci"][1]), d["basis"], paired)
+            paired = PairedDifference.from_dict({k: v for k, v in d.items() if k != "decisive"}
+                                                | {"metric": d.get("metric", "f1")})
+        dec = d.get("decisive")
+        return cls(d["estimate"], (d["ci"][0], d["ci"][1]), d["basis"], paired,
+                   None if dec is None else (dec["interval"][0], dec["interval"][1]),
+                   None if dec is None else dec["level"])
 
 
 @dataclass(frozen=True)

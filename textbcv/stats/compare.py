@@ -487,10 +487,13 @@ def _comparison(a: str, b: str, metric: str, systems: Mapping[str, Mapping[str, 
                           equivalent=False if r > 0 else None, undefined=f"{_label(metric)} undefined ({why})")
     pa, pb = posts[a][metric], posts[b][metric]
     mc_p, mc_se = None, None
+    level = 2 * threshold - 1 if threshold > 0.5 else None  # P(Δ > r) ≥ threshold: this interval's lower end > r
     if paired is not None:
         res = paired.prob_better(rope=r)
         lo, hi = paired.interval(alpha)  # a difference of two scores lies in [-1, 1]
-        diff = Difference(paired.estimate, (max(-1.0, lo), min(1.0, hi)), "paired", paired)
+        dec = None if level is None else tuple(min(1.0, max(-1.0, x)) for x in paired.interval(1 - level))
+        diff = Difference(paired.estimate, (max(-1.0, lo), min(1.0, hi)), "paired", paired,
+                          None if dec is None else (dec[0], dec[1]), level)
     else:
         if method == "monte-carlo":
             res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
@@ -502,7 +505,8 @@ def _comparison(a: str, b: str, metric: str, systems: Mapping[str, Mapping[str, 
                 mc_p, mc_se = mc["p_b_better"], mc["se_b_better"]
         est_a, est_b = systems[a][metric].estimate, systems[b][metric].estimate
         assert est_a is not None and est_b is not None  # both defined (no `why`)
-        diff = Difference(est_b - est_a, difference_interval(pa, pb, alpha), "independent")
+        diff = Difference(est_b - est_a, difference_interval(pa, pb, alpha), "independent", None,
+                          None if level is None else difference_interval(pa, pb, 1 - level), level)
     p_eq = res.get("p_equivalent") if r > 0 else None
     return Comparison(a, b, metric, res["p_b_better"], res["p_a_better"],
                       decide(res["p_b_better"], res["p_a_better"], threshold), p_equivalent=p_eq,
