@@ -387,7 +387,7 @@ def check_independent(d: Path, splits: Path, corpus: Path, folds: Path, m: int, 
     assert main(["test", str(out / "folds.jsonl"), "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["comparisons"] == report["comparisons"] and answer["systems"] == report["systems"]
-    assert main(["report", str(out)]) == 0
+    assert main(["report", str(out), "--full"]) == 0
     text = capsys.readouterr().out
     assert "Predictions imported with textbcv evaluate" in text and str(d / "preds" / "A") in text
     return report

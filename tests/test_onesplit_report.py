@@ -122,7 +122,7 @@ def test_redraw_from_saved_folds_gives_the_same_bytes(run, tmp_path, monkeypatch
     md = render_markdown(CompareReport.from_dict(report))
     assert "Not computed: this report was written by an earlier textbcv version" in md
     capsys.readouterr()
-    assert main(["report", str(d), "--redraw"]) == 0
+    assert main(["report", str(d), "--redraw", "--full"]) == 0
     assert "What one split would claim" in capsys.readouterr().out
     # the edited report.json is not textbcv's as written: it stays, and the redrawn report goes beside it
     assert "one_split" not in json.loads((d / "report.json").read_text())
@@ -140,7 +140,7 @@ def test_old_run_without_sentence_counts(run, tmp_path, monkeypatch, capsys):
     (d / "folds.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     _no_training(monkeypatch)
     capsys.readouterr()
-    assert main(["report", str(d), "--redraw"]) == 0
+    assert main(["report", str(d), "--redraw", "--full"]) == 0
     printed = capsys.readouterr().out
     o = json.loads((d / "report.json").read_text())["one_split"]
     assert o == {"available": False, "reason": o["reason"]} and "without per-sentence counts" in o["reason"]

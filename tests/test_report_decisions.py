@@ -159,7 +159,10 @@ def test_below_the_threshold_no_winner_anywhere(exported, tmp_path, titles, caps
     assert any(f"no clear difference: P({side} better) = {p:.3f} < 0.95" in t for t in titles)
     assert md.count("Decision rule:") == 1 and "at least 0.95 (--threshold)" in md
     capsys.readouterr()
-    assert main(["report", str(out)]) == 0
+    assert main(["report", str(out)]) == 0  # the short answer
+    shown = capsys.readouterr().out
+    assert "No clear difference on F1" in shown and not WINNER.search(shown)
+    assert main(["report", str(out), "--full"]) == 0
     shown = capsys.readouterr().out
     assert "no clear difference" in shown and not WINNER.search(shown)
     assert main(["test", str(out)]) == 0

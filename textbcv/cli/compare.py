@@ -158,6 +158,8 @@ def register(sub) -> None:
                         "IOBES tags, gold included (score it with `textbcv score --scheme iobes`); held-out files' "
                         "predictions go to OUT/predictions/heldout/NAME/ in the corpus's scheme")
     p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
+    p.add_argument("--full", action="store_true",
+                   help="print the whole report (default: the short answer, and where report.md is)")
     p.add_argument("--quiet", action="store_true", help="print nothing but errors: no progress (a bar on a terminal, "
                                                         "else one line per finished fold on "
                         "stderr), no notes, no report")
@@ -262,5 +264,5 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         from textbcv.cli.report import print_report
 
-        print_report(args.out, report)
+        print_report(args.out, report, full=args.full)
     return 0

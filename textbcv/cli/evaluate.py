@@ -61,6 +61,8 @@ def register(sub) -> None:
                         "(boundaries), partial (overlap, half credit unless exact), type (type and overlap); every "
                         "run records all four, and `textbcv report RUN --mode` redraws another")
     p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
+    p.add_argument("--full", action="store_true",
+                   help="print the whole report (default: the short answer, and where report.md is)")
     p.add_argument("--quiet", action="store_true", help="do not print the report")
     p.add_argument("--out", required=True,
                    help="run directory to write: new, empty, or a textbcv run; a non-empty directory of other files "
@@ -108,5 +110,5 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         from textbcv.cli.report import print_report
 
-        print_report(args.out, report)
+        print_report(args.out, report, full=args.full)
     return 0

@@ -38,6 +38,8 @@ def register(sub) -> None:
                        "write them, with their plots, into a what-if-threshold-T-rope-R folder inside the run: what "
                        "the run itself said is never replaced.")
     p.add_argument("dir", metavar="DIR", help="run directory written by textbcv compare")
+    p.add_argument("--full", action="store_true",
+                   help="print the whole report (default: the short answer, and where report.md is)")
     p.add_argument("--markdown", action="store_true", help="print report.md as it is")
     p.add_argument("--redraw", action="store_true",
                    help="first recompute the one-split tests (paired bootstrap, approximate randomization) from "
@@ -59,7 +61,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def print_report(out_dir: str | os.PathLike, report: CompareReport | None = None) -> None:
+def print_report(out_dir: str | os.PathLike, report: CompareReport | None = None, full: bool = False) -> None:
     """Print a run's report (:func:`textbcv.report.terminal.report_text`, ANSI-styled when stdout is a terminal) and
     where its files are.
 
@@ -69,15 +71,20 @@ def print_report(out_dir: str | os.PathLike, report: CompareReport | None = None
         The run directory (its plots are named where drawn; its files listed).
     report : CompareReport or None
         The report to print; None reads the run's ``report.json``.
+    full : bool
+        The whole report (``--full``); default the short answer (:func:`textbcv.report.terminal.answer_text`).
     """
     from textbcv.folds.run_dir import RunDir
     from textbcv.report.model import CompareReport, load_report
     from textbcv.report.plots import plot_names
-    from textbcv.report.terminal import report_text
+    from textbcv.report.terminal import answer_text, report_text
 
     run = RunDir(out_dir)
     if report is None:
         report = CompareReport.from_dict(load_report(run))
+    if not full:
+        sys.stdout.write(answer_text(report, str(run.path), color=sys.stdout.isatty()))
+        return
     plots = [name for name in plot_names(report) if (run.path / name).is_file()]
     sys.stdout.write(report_text(report, plots, color=sys.stdout.isatty()))
     print(f"\nFiles in {run.path}/: " + ", ".join(run.files()))
@@ -144,5 +151,5 @@ def run(args: argparse.Namespace) -> int:
     else:
         from textbcv.report.model import CompareReport
 
-        print_report(out, None if report is None else CompareReport.from_dict(report))
+        print_report(out, None if report is None else CompareReport.from_dict(report), full=args.full)
     return 0

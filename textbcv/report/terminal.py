@@ -9,15 +9,22 @@ per-type table and the textbook tests, worded as the report words them: :mod:`te
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Sequence
 
+from textbcv.report.conclusion import conclusion
 from textbcv.report.markdown import render_markdown
+from textbcv.report.md_answer import scores_markdown
 from textbcv.report.model import CompareReport, CountsReport
 from textbcv.report.numbers import fmt_p, score_cell
+from textbcv.report.sources import power_line
 from textbcv.report.textbook import format_p, format_statistic
 from textbcv.report.verdicts import difference_basis, rope_points, rule, sequential_words, verdict
 
-__all__ = ["report_text", "render_terminal", "counts_text", "corpora_text"]
+__all__ = ["report_text", "answer_text", "render_terminal", "counts_text", "corpora_text"]
+
+#: columns the short answer's sentences are wrapped to
+WIDTH = 100
 
 METRICS = ("precision", "recall", "f1")
 
@@ -51,6 +58,38 @@ def report_text(report: CompareReport, plots: Sequence[str] = (), color: bool = 
         The text, ending in a newline.
     """
     return render_terminal(render_markdown(report, list(plots)), color)
+
+
+def answer_text(report: CompareReport, where: str | None = None, color: bool = False) -> str:
+    """The short answer a command prints: the conclusion (each pair's decision with the interval the rule decides
+    by), the pooled P / R / F1 with their intervals, what the design can detect, and where the whole report is.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The report.
+    where : str, optional
+        The run directory, named in the last line.
+    color : bool
+        ANSI bold headings (for a terminal); default False.
+
+    Returns
+    -------
+    str
+        About 15 lines for two systems, ending in a newline; ``report_text`` (``--full``) is the whole report.
+    """
+    concl = report.conclusion or conclusion(report)
+    lines = textwrap.wrap(concl, WIDTH) + [""]
+    table = render_terminal("\n".join(scores_markdown(report)[3:5 + len(report.systems)]), color).strip("\n")
+    lines += [f"Pooled precision, recall and F1 (%) with {100 * (1 - report.alpha):g}% credible intervals:"]
+    lines += table.splitlines()
+    power = power_line(report).replace("`", "")
+    if power:
+        lines += [""] + textwrap.wrap(power, WIDTH)
+    full = f"textbcv report {where} --full" if where else "--full"
+    lines += ["", f"The whole report: {where}/report.md (or {full})." if where else
+              f"The whole report: {full}."]
+    return "\n".join(lines) + "\n"
 
 
 def render_terminal(markdown: str, color: bool) -> str:

@@ -1,0 +1,43 @@
+"""compare, evaluate and report print a short answer (at most 25 lines for two systems); --full prints everything."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import textbcv
+from textbcv.cli import main
+
+NER = str(textbcv.bundled_corpora()["ner"])
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("short") / "run"
+    assert main(["compare", NER, "--task", "ner", "--systems", "iob2,iobes", "--max-iterations", "10", "--quiet",
+                 "--out", str(out)]) == 0
+    return out
+
+
+def test_compare_prints_the_answer_in_at_most_25_lines(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["compare", NER, "--task", "ner", "--systems", "iob2,iobes", "--max-iterations", "10",
+                 "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    lines = text.splitlines()
+    assert len(lines) <= 25, text
+    assert " ".join(text.split()).startswith(" ".join(report["conclusion"].split()))  # the answer first, whole
+    assert "the rule's 90% interval" in text and "Pooled precision, recall and F1" in text
+    assert lines[-1] == f"The whole report: {out}/report.md (or textbcv report {out} --full)."
+
+
+def test_full_prints_the_whole_report(run, capsys):
+    assert main(["report", str(run)]) == 0
+    short = capsys.readouterr().out
+    assert main(["report", str(run), "--full"]) == 0
+    full = capsys.readouterr().out
+    assert len(short.splitlines()) <= 25 < len(full.splitlines())
+    for section in ("Bayes test", "Setup", "Per-fold"):
+        assert section in full and section not in short
