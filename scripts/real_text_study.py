@@ -74,6 +74,7 @@ from scipy import optimize, stats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from textbcv import defaults as tdefaults  # noqa: E402
+from textbcv.calibration.draw import draw_data_set as calibration_draw  # noqa: E402
 from textbcv.corpus import read_corpus  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
 from textbcv.scoring import sentence_counts  # noqa: E402
@@ -146,16 +147,9 @@ THRESHOLD = 0.95
 # ------------------------------------------------------------------ data
 
 def draw_data_set(r: int, n: int, docs: list[list[int]] | None, n_sentences: int) -> np.ndarray:
-    """Sentence indices of data set r (sorted): whole documents until n sentences, or n random sentences."""
-    rng = np.random.default_rng([2026, 11, 23, r])
-    if docs is not None:
-        out: list[int] = []
-        for d in rng.permutation(len(docs)):
-            out.extend(docs[d])
-            if len(out) >= n:
-                break
-        return np.array(sorted(out), dtype=np.int64)
-    return np.sort(rng.choice(n_sentences, size=n, replace=False)).astype(np.int64)
+    """Sentence indices of data set r (sorted): whole documents until n sentences, or n random sentences — the
+    draw ``textbcv calibrate`` makes, seeded with the study's date."""
+    return calibration_draw(r, n, n_sentences, docs, seed=(2026, 11, 23))
 
 
 class Pool:

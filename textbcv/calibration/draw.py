@@ -7,13 +7,15 @@ whatever ``--jobs`` is, and a resumed calibration draws exactly the data sets it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 __all__ = ["draw_data_set"]
 
 
 def draw_data_set(r: int, size: int, n_sentences: int, documents: list[list[int]] | None = None,
-                  seed: int = 0) -> np.ndarray:
+                  seed: int | Sequence[int] = 0) -> np.ndarray:
     """Sentence indices (sorted) of data set ``r``.
 
     Parameters
@@ -27,8 +29,8 @@ def draw_data_set(r: int, size: int, n_sentences: int, documents: list[list[int]
         Sentences in the corpus.
     documents : list of list of int, optional
         The corpus's documents as sentence indices; None (or a single document) draws sentences.
-    seed : int
-        The calibration's seed.
+    seed : int or sequence of int
+        The calibration's seed (the generator is seeded with the seed's numbers, then ``r``).
 
     Returns
     -------
@@ -46,7 +48,7 @@ def draw_data_set(r: int, size: int, n_sentences: int, documents: list[list[int]
     """
     if not 1 <= size <= n_sentences:
         raise ValueError(f"size must be between 1 and the corpus's {n_sentences} sentences, got {size}")
-    rng = np.random.default_rng([seed, r])
+    rng = np.random.default_rng([seed, r] if isinstance(seed, int) else [*seed, r])
     if documents is not None and len(documents) > 1:
         out: list[int] = []
         for d in rng.permutation(len(documents)):
