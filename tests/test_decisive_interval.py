@@ -50,3 +50,17 @@ def test_the_decisive_interval_agrees_with_the_decision(base, shift, threshold, 
         assert (lo > r) == (c.decision == "B better"), (lo, c.p_b_better)
     if abs(c.p_a_better - threshold) > eps:
         assert (hi < -r) == (c.decision == "A better"), (hi, c.p_a_better)
+
+
+def test_a_variance_part_floored_at_0_is_said_as_a_floor():
+    from textbcv.report.model import CompareReport
+    from textbcv.report.sources import sources_line
+
+    golden = Path(__file__).resolve().parent / "data" / "golden" / "ner" / "report.json.golden"
+    report = json.loads(golden.read_text(encoding="utf-8"))
+    for c in report["comparisons"]:
+        if c["metric"] == "f1" and c["difference"].get("basis") == "paired":
+            c["difference"]["var_model"] = 0.0
+    line = sources_line(CompareReport.from_dict(report))
+    assert "the models' own noise too small to measure" in line and "0.00" not in line
+    assert "estimated at or below 0 and is counted as 0" in line

@@ -34,7 +34,7 @@ def sources_line(report: CompareReport) -> str:
         if p.seeds is not None:
             src = {"new text": p.var_test, "the training halves": p.var_model, "the training seeds": p.var_seed_part}
             largest = max(src, key=lambda k: src[k])
-            sd = ", ".join(f"{k} {100 * v ** 0.5:.2f}" for k, v in src.items())
+            sd = ", ".join(f"{k} {_sd(v)}" for k, v in src.items())
             sa, sb = p.seeds
             seeds_now = f"{sa} seeds" if sa == sb else f"{sa} and {sb} seeds"
             more_seeds = p.at_seeds(2 * max(sa, sb))
@@ -46,21 +46,35 @@ def sources_line(report: CompareReport) -> str:
             continue
         src = {"new text": p.var_test, "the models' own noise": p.var_model}
         largest = max(src, key=lambda k: src[k])
-        sd_ = {k: f"{100 * v ** 0.5:.2f}" for k, v in src.items()}
+        sd_ = {k: _sd(v) for k, v in src.items()}
         if p.var_related:
-            sd_["new text"] += f" (its part from {_related_words(p.cluster_unit)}: {100 * p.var_related ** 0.5:.2f})"
+            sd_["new text"] += f" (its part from {_related_words(p.cluster_unit)}: {_sd(p.var_related)})"
         seeds = ("" if p.var_seed is None
-                 else f" (the seeds' whole effect, measured from each fold's seeds: {100 * p.var_seed ** 0.5:.2f}, "
+                 else f" (the seeds' whole effect, measured from each fold's seeds: {_sd(p.var_seed)}, "
                       "held within new text and the models' own noise)")
         parts.append(f"{who}" + ", ".join(f"{k} {v}" for k, v in sd_.items()) + f"{seeds}; the largest: {largest}")
     if not parts:
         return ""
+    floored = any(w in x for x in parts for w in ("too small to measure",))
     seeded = any(c.difference is not None and c.difference.paired is not None and c.difference.paired.seeds
                  for c in report.comparisons_of("f1"))
     noise = "training halves' and the seeds' parts (every fold has its own)" if seeded else "models' own noise"
     return ("Where the ΔF1 error comes from (SD in points): " + "; ".join(parts) + f". More splits shrink the {noise} "
             "and the part of the new-text error that differs from model to model; more seeds shrink the seeds' part; "
-            "only more text shrinks the part of the new-text error that is the sentences' own difficulty.")
+            "only more text shrinks the part of the new-text error that is the sentences' own difficulty."
+            + (" A part \"too small to measure\" was estimated at or below 0 and is counted as 0: its true size is "
+               "not known to be 0." if floored else ""))
+
+
+def _sd(var: float) -> str:
+    """A variance part as an SD in points, or, when its estimate was floored at 0, said as a floor.
+
+    Examples
+    --------
+    >>> _sd(0.0001), _sd(0.0)
+    ('1.00', 'too small to measure')
+    """
+    return "too small to measure" if var <= 0 else f"{100 * var ** 0.5:.2f}"
 
 
 def _related_words(unit: str) -> str:
