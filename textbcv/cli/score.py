@@ -97,8 +97,8 @@ def modes_of(path: str, scheme: str, encoding: str) -> dict:
     Returns
     -------
     dict
-        ``modes``: mode → the five outcome counts and ``precision``, ``recall``, ``f1`` (percent, TP = correct +
-        ½ partial); ``anatomy``: the six anatomy counts.
+        ``modes``: mode → the five outcome counts and ``precision``, ``recall``, ``f1`` (fractions, unrounded, as
+        every score in textbcv's JSON; TP = correct + ½ partial); ``anatomy``: the six anatomy counts.
     """
     from textbcv.corpus.conlleval import read_conlleval
     from textbcv.schemes import decode
@@ -111,10 +111,10 @@ def modes_of(path: str, scheme: str, encoding: str) -> dict:
     out: dict = {"modes": {}, "anatomy": dict(zip(ANATOMY, (int(x) for x in anatomy_counts(gold, pred).sum(0))))}
     for i, mode in enumerate(MODES):
         tp, fp, fn = (float(x) for x in mode_tp_fp_fn(rows, mode))
-        p = 100 * tp / (tp + fp) if tp + fp else 0.0
-        r = 100 * tp / (tp + fn) if tp + fn else 0.0
-        out["modes"][mode] = {**dict(zip(KINDS, (int(x) for x in rows[i]))), "precision": round(p, 2),
-                              "recall": round(r, 2), "f1": round(2 * p * r / (p + r), 2) if p + r else 0.0}
+        p = tp / (tp + fp) if tp + fp else 0.0
+        r = tp / (tp + fn) if tp + fn else 0.0
+        out["modes"][mode] = {**dict(zip(KINDS, (int(x) for x in rows[i]))), "precision": p, "recall": r,
+                              "f1": 2 * p * r / (p + r) if p + r else 0.0}
     return out
 
 
@@ -136,7 +136,8 @@ def format_modes(modes: dict) -> str:
              f"{'precision':>9} {'recall':>7} {'FB1':>6}"]
     for mode, x in modes["modes"].items():
         lines.append(f"{mode:8} {x['correct']:8d} {x['incorrect']:9d} {x['partial']:8d} {x['missed']:7d} "
-                     f"{x['spurious']:8d}  {x['precision']:8.2f}% {x['recall']:6.2f}% {x['f1']:6.2f}")
+                     f"{x['spurious']:8d}  {100 * x['precision']:8.2f}% {100 * x['recall']:6.2f}% "
+                     f"{100 * x['f1']:6.2f}")
     a = modes["anatomy"]
     lines.append("error anatomy (strict matches): " + ", ".join(f"{k} {v}" for k, v in a.items()))
     return "\n".join(lines) + "\n"
