@@ -505,3 +505,17 @@ def test_counts_the_design_cannot_make_are_refused(home, capsys, monkeypatch, ca
     status, out, err = _run(home, ["test", "design.json"], capsys, monkeypatch)
     _check(home, before, status, err)
     assert status == want, err
+
+
+def test_plan_on_identical_systems_says_there_is_nothing_to_plan(tmp_path, capsys):
+    from textbcv.corpus import read_corpus
+    from textbcv.tagging import System
+    from textbcv.tagging.baseline import LexiconTagger
+
+    corpus = read_corpus(str(NER)).subset(list(range(200)))
+    same = [System(n, "iob2", tagger=LexiconTagger()) for n in ("memo-a", "memo-b")]
+    textbcv.compare(corpus, same, m=1, out=tmp_path / "run", progress=False, plots=False)
+    capsys.readouterr()
+    assert main(["plan", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert "memo-a vs memo-b: the same chunk counts on every test sentence" in err and "0.00" not in err

@@ -76,6 +76,9 @@ def format_plan(plan: dict) -> str:
                          f"{p['data_factor']:.1f} times the text would reach it at m = {p['m']}")
     for u in plan["unpaired"]:
         lines.append(f"{u}: no paired posterior (the run's folds have no per-sentence counts): no plan")
+    for u in plan.get("identical", ()):
+        lines.append(f"{u}: the same chunk counts on every test sentence, so their difference has no measured "
+                     "error to plan from: no plan (compare two systems that differ)")
     seeded = any(p.get("seeds") is not None for p in plan["pairs"])
     noise = ("the training halves (falls as 1/m) and the training seeds (falls as 1/m and as 1/seeds)" if seeded
              else "the models' own noise (1/m; with one seed per fold the seeds' part is not measured on its own: run "
@@ -117,6 +120,10 @@ def run(args: argparse.Namespace) -> int:
         check_threshold(args.threshold)
     target = None if args.target_delta is None else args.target_delta / 100
     plan = plan_report(report, power=args.power, threshold=args.threshold, target=target).to_dict()
+    if not plan["pairs"] and plan.get("identical"):
+        raise InputError(f"{', '.join(plan['identical'])}: the same chunk counts on every test sentence, so their "
+                         "difference has no measured error to plan from; plan a run of two systems that differ",
+                         str(run_dir.report_json))
     if not plan["pairs"]:
         raise InputError("no pair of this run has a paired posterior (folds without per-sentence counts: a run of an "
                          "older textbcv); run `textbcv report --redraw` or compare again", str(run_dir.report_json))

@@ -117,6 +117,9 @@ class Plan:
         The plan of every F1 pair with a paired posterior.
     unpaired : tuple of str
         Pairs ("A vs B") without a paired posterior (runs without per-sentence counts), left out.
+    identical : tuple of str
+        Pairs ("A vs B") with the same counts on every test sentence: their difference has no error to plan
+        from (a posterior SD of 0), left out.
     """
 
     power: float
@@ -124,6 +127,7 @@ class Plan:
     target: float | None
     pairs: tuple[PairPlan, ...]
     unpaired: tuple[str, ...] = ()
+    identical: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
         """JSON-ready form of the whole plan, each pair by :meth:`PairPlan.to_dict`.
@@ -131,10 +135,11 @@ class Plan:
         Returns
         -------
         dict
-            ``power``, ``threshold``, ``target``, ``pairs`` and ``unpaired``.
+            ``power``, ``threshold``, ``target``, ``pairs``, ``unpaired`` and ``identical``.
         """
         return {"power": self.power, "threshold": self.threshold, "target": self.target,
-                "pairs": [p.to_dict() for p in self.pairs], "unpaired": list(self.unpaired)}
+                "pairs": [p.to_dict() for p in self.pairs], "unpaired": list(self.unpaired),
+                "identical": list(self.identical)}
 
 
 def pair_plan(a: str, b: str, p: PairedDifference, power: float = 0.8, threshold: float = THRESHOLD,
@@ -215,13 +220,15 @@ def plan_report(report: Mapping, power: float = 0.8, threshold: float | None = N
     if target is not None and not 0 < target < 1:
         raise InputError(f"target-delta must lie in (0, 100) points, got {100 * target:g}", param="target_delta")
     stored = stored_paired(report)
-    pairs, unpaired = [], []
+    pairs, unpaired, identical = [], [], []
     for c in report.get("comparisons") or ():
         if c.get("metric") != "f1":
             continue
         p = stored.get((c["a"], c["b"]), {}).get("f1")
         if p is None:
             unpaired.append(f"{c['a']} vs {c['b']}")
+        elif p.sd < 1e-12:  # the same counts on every sentence (0 but for rounding): any gain would be "detected"
+            identical.append(f"{c['a']} vs {c['b']}")
         else:
             pairs.append(pair_plan(c["a"], c["b"], p, power, tau, target))
-    return Plan(power, tau, target, tuple(pairs), tuple(unpaired))
+    return Plan(power, tau, target, tuple(pairs), tuple(unpaired), tuple(identical))
