@@ -519,3 +519,30 @@ def test_plan_on_identical_systems_says_there_is_nothing_to_plan(tmp_path, capsy
     assert main(["plan", str(tmp_path / "run")]) == 2
     err = capsys.readouterr().err
     assert "memo-a vs memo-b: the same chunk counts on every test sentence" in err and "0.00" not in err
+
+
+def test_an_evaluate_that_fails_while_writing_leaves_nothing(tmp_path, monkeypatch):
+    import shutil
+
+    import textbcv.comparison.imported as imported
+
+    corpus_file = tmp_path / "c.conll"
+    corpus_file.write_text(BASE_CONLL, encoding="utf-8")
+    corpus = textbcv.read_corpus(str(corpus_file))
+    splits = textbcv.make_splits(corpus, m=1, seed=0)
+    splits.save(tmp_path / "SPLITS.json")
+    folds = textbcv.export_folds(corpus, splits, tmp_path / "folds")
+    for name in ("A", "B"):  # the gold test halves given back as predictions
+        for test in folds.glob("fold-*/test.conll"):
+            (tmp_path / "preds" / name).mkdir(parents=True, exist_ok=True)
+            shutil.copy(test, tmp_path / "preds" / name / f"{test.parent.name}.txt")
+
+    def full_disk(out, report, plots=True):  # splits.json and folds.jsonl are written by then
+        assert (Path(out) / "folds.jsonl").is_file()
+        raise textbcv.InputError("cannot write: No space left on device", file=str(Path(out) / "report.md"))
+
+    monkeypatch.setattr(imported, "write_report", full_disk)
+    with pytest.raises(textbcv.InputError, match="No space left"):
+        textbcv.evaluate(tmp_path / "SPLITS.json", str(corpus_file), {n: tmp_path / "preds" / n for n in "AB"},
+                         out=tmp_path / "run", task="ner", plots=False)
+    assert not (tmp_path / "run").exists()

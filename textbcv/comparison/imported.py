@@ -425,11 +425,15 @@ def evaluate(
                              clusters=fold_clusters(split_set, prepared),
                              baseline=baseline_section(prepared.sentences, gold, list(split_set.folds()),
                                                        options.task))
+    existed = out.exists()
     run_dir.claim()
     try:
         run_dir.save_splits(split_set)
         store.finalize(names)
         write_report(out, report, plots)
+    except BaseException:  # a full disk, an interrupt: no half-written run is left to be mistaken for one
+        run_dir.discard(existed)
+        raise
     finally:
         run_dir.unlock()
     return report

@@ -463,6 +463,25 @@ class RunDir:
         return read_text(self.report_md, hint="not a report written by textbcv")
 
     # --- writing ------------------------------------------------------------------------------------------
+    def discard(self, existed: bool) -> None:
+        """Undo a write that failed: remove every file the manifest lists as textbcv's (unchanged since written),
+        the manifest, and the directory when this run made it (``existed`` False) and nothing else is left.
+
+        Parameters
+        ----------
+        existed : bool
+            Whether the directory existed before this run claimed it.
+        """
+        man = self._manifest() or {"files": {}}
+        for name, entry in man["files"].items():
+            if entry != "dir" and self.owns(name):
+                (self.path / name).unlink(missing_ok=True)
+        (self.path / MANIFEST).unlink(missing_ok=True)
+        self.unlock()
+        if not existed:
+            with contextlib.suppress(OSError):
+                self.path.rmdir()
+
     def remove_run_files(self) -> None:
         """Delete the files textbcv wrote in this run (the demo's own stale run); any other file stays."""
         for f in RUN_FILES:
