@@ -546,3 +546,13 @@ def test_an_evaluate_that_fails_while_writing_leaves_nothing(tmp_path, monkeypat
         textbcv.evaluate(tmp_path / "SPLITS.json", str(corpus_file), {n: tmp_path / "preds" / n for n in "AB"},
                          out=tmp_path / "run", task="ner", plots=False)
     assert not (tmp_path / "run").exists()
+
+
+def test_test_on_an_unfinished_run_says_it_is_unfinished(home, capsys, monkeypatch):
+    argv = ["compare", "corpus.conll", "--task", "ner", "--systems", "iob2,iobes", "--m", "1", "--max-iterations", "1",
+            "--quiet", "--out", "run"]
+    assert _run(home, argv, capsys, monkeypatch)[0] == 0
+    folds = home / "run" / "folds.jsonl"
+    folds.write_text(folds.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
+    status, _, err = _run(home, ["test", "run/folds.jsonl"], capsys, monkeypatch)
+    assert status == 2 and "1 finished fold): is the run unfinished?" in err and "--resume" in err

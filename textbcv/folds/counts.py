@@ -334,7 +334,10 @@ def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = Fals
                              f"counts (first on line {prev[2]})", file, no)
         found[system][(split, direction)] = (overall, fold_types, no, spec)
     if len(found) < 2:
-        raise InputError(f"need at least 2 systems to compare, got {len(found)}", file)
+        have = sum(len(v) for v in found.values())
+        raise InputError(f"need at least 2 systems to compare, got {len(found)}"
+                         + (f" ({', '.join(found)}, {have} finished fold{'s' if have != 1 else ''}): is the run "
+                            "unfinished? `textbcv compare ... --resume` finishes it" if found else ""), file)
     m = max(s for folds in found.values() for s, _d in folds) + 1
     flines: dict[str, list[int | None]] = {}
     overall_of: dict[str, list[Counts]] = {}
