@@ -556,3 +556,16 @@ def test_test_on_an_unfinished_run_says_it_is_unfinished(home, capsys, monkeypat
     folds.write_text(folds.read_text(encoding="utf-8").splitlines()[0] + "\n", encoding="utf-8")
     status, _, err = _run(home, ["test", "run/folds.jsonl"], capsys, monkeypatch)
     assert status == 2 and "1 finished fold): is the run unfinished?" in err and "--resume" in err
+
+
+def test_dask_backend_without_dask_leaves_nothing(home, capsys, monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "distributed" else real(name, *a))
+    argv = ["compare", "corpus.conll", "--task", "ner", "--systems", "iob2,iobes", "--m", "1", "--max-iterations", "1",
+            "--backend", "dask", "--out", "run"]
+    before = _snapshot(home)
+    status, _, err = _run(home, argv, capsys, monkeypatch)
+    _check(home, before, status, err)
+    assert status == 2 and "textbcv[dask]" in err and not (home / "run").exists()

@@ -10,6 +10,7 @@ the report in :mod:`textbcv.comparison.assembly` and the run directory's layout 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import time
 from collections.abc import Sequence
@@ -507,6 +508,9 @@ def run_compare(
     InputError
         When another run wrote into the directory since the plan was made, or for a bad ``jobs`` or ``backend``.
     """
+    if backend == "dask" and importlib.util.find_spec("distributed") is None:  # before anything is written
+        raise InputError("{backend}=\"dask\" needs the optional dependency: pip install 'textbcv[dask]'",
+                         param="backend")
     run_dir = RunDir(plan.out)
     run_dir.claim(*(["models"] if save_models else []), *(["predictions"] if save_predictions else []))
     try:
