@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 import sys
 import threading
 import time
@@ -123,3 +125,62 @@ def test_concurrent_tasks_get_different_devices(tmp_path):
     for t in threads:
         t.join()
     assert sorted(got) == ["cuda:0", "cuda:1", "cuda:2"]
+
+
+# ----------------------------------------------------------------------------- command systems in compare
+
+NER = str(textbcv.bundled_corpora()["ner"])
+
+
+def _memo(seed_word: str = "{seed}") -> str:
+    return f"{sys.executable} {MEMORISER} --train {{train}} --test {{test}} --out {{pred}} --seed {seed_word}"
+
+
+def _compare(out: Path, *extra: str, systems=("a", "b")) -> dict:
+    from textbcv.cli import main
+
+    argv = ["compare", NER, "--task", "ner", "--m", "2", "--quiet", "--no-plots", "--out", str(out)]
+    for name in systems:
+        argv += ["--system", f"{name}={_memo()}"]
+    assert main([*argv, "--train-seed", "1", *extra]) == 0
+    return json.loads((out / "report.json").read_text(encoding="utf-8"))
+
+
+def _answer(report: dict) -> dict:
+    return {k: report[k] for k in ("systems", "comparisons", "fold_counts", "counts", "sequential")}
+
+
+def test_a_command_system_answers_as_its_predictions_imported_with_evaluate(tmp_path):
+    from textbcv.cli import main
+
+    report = _compare(tmp_path / "run")
+    preds = tmp_path / "preds"
+    for name in ("a", "b"):
+        (preds / name).mkdir(parents=True)
+        for task in (tmp_path / "run" / "commands" / name).glob("fold-*/seed-1"):
+            shutil.copy(task / "pred.conll", preds / name / f"{task.parent.name}.txt")
+    argv = ["evaluate", str(tmp_path / "run" / "splits.json"), NER, "--task", "ner", "--quiet", "--no-plots",
+            "--out", str(tmp_path / "imported")]
+    for name in ("a", "b"):
+        argv += ["--system", f"{name}={preds / name}"]
+    assert main(argv) == 0
+    imported = json.loads((tmp_path / "imported" / "report.json").read_text(encoding="utf-8"))
+    assert _answer(report) == _answer(imported)
+
+
+def test_two_jobs_three_seeds_and_a_fixed_failure_give_the_same_report(tmp_path, monkeypatch):
+    one = _answer(_compare(tmp_path / "one", "--train-seeds", "3"))
+    assert sorted(p.name for p in (tmp_path / "one" / "commands" / "a" / "fold-0-0").iterdir()) == \
+        ["seed-1", "seed-2", "seed-3", "test.conll", "train.conll"]
+    assert one == _answer(_compare(tmp_path / "two", "--train-seeds", "3", "--jobs", "2"))
+    from textbcv.cli import main
+
+    monkeypatch.setenv("TAGGER_FAIL", "fold-1-0")  # the script fails on one fold: every other task is kept
+    argv = ["compare", NER, "--task", "ner", "--m", "2", "--quiet", "--no-plots", "--out", str(tmp_path / "fix"),
+            "--train-seed", "1", "--train-seeds", "3", "--system", f"a={_memo()}", "--system", f"b={_memo()}"]
+    assert main(argv) == 2
+    done = sorted(str(p.relative_to(tmp_path / "fix")) for p in (tmp_path / "fix").rglob("done.json"))
+    assert done and not any("fold-1-0" in d for d in done)
+    monkeypatch.delenv("TAGGER_FAIL")  # fixed: the run resumes, running only what is missing
+    assert main([*argv, "--resume"]) == 0
+    assert _answer(json.loads((tmp_path / "fix" / "report.json").read_text(encoding="utf-8"))) == one

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 
 from textbcv import defaults
 from textbcv.cli.common import (
@@ -78,7 +79,7 @@ def register(sub) -> None:
     add_corpus_args(p)
     p.add_argument("--task", choices=("ner", "cws"), required=True, help="ner (chunks from the tag column) or cws "
                                                                          "(words)")
-    p.add_argument("--systems", required=True, type=csv_names, metavar="NAME[,NAME...]",
+    p.add_argument("--systems", type=csv_names, default=(), metavar="NAME[,NAME...]",
                    help="systems to compare, comma-separated: a tagging scheme (iob1, iob2, ioe1, ioe2, iobes, bilou, "
                         "bmes, "
                         "bb2b3mes), optionally +TEMPLATE, e.g. iob2,iobes+wordshape. Templates: a .json file or "
@@ -134,6 +135,21 @@ def register(sub) -> None:
     p.add_argument("--train-seeds", type=int, default=1, metavar="K",
                    help="train every CRF system K times per fold, seeds N, N+1, ... (N its training seed, 0 if none; "
                         "stochastic --algorithm only), and count the K models together in each fold (default 1)")
+    p.add_argument("--system", action="append", default=[], metavar="NAME=COMMAND", dest="command_systems",
+                   help="a command system: your own trainer as a command line run once per fold and seed, with "
+                        "{train}, {test} (the fold's files), {pred} (where to write its predictions: token ... tag "
+                        "lines), {seed}, {device} and {workdir}; repeat for several; compared after --systems "
+                        "(docs/byo.md)")
+    p.add_argument("--command-format", choices=("conll", "jsonl"), default="conll",
+                   help="format of the fold files a command system reads (default conll: token tag lines)")
+    p.add_argument("--command-scheme", default=None, metavar="SCHEME",
+                   help="tagging scheme of a command system's training tags and predictions (default iob2 for ner, "
+                        "bmes for cws)")
+    p.add_argument("--task-timeout", type=float, default=None, metavar="SECONDS",
+                   help="stop a command task that runs longer (default: no limit)")
+    p.add_argument("--devices", type=csv_names, default=(), metavar="DEV[,DEV...]",
+                   help="device names handed to concurrent command tasks as {device} and CUDA_VISIBLE_DEVICES "
+                        "(default: the task slots 0 .. jobs-1)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where folds run (default loky: local "
                                                                                "processes)")
@@ -223,6 +239,35 @@ def options_from_args(args: argparse.Namespace):
         heldout=tuple(args.heldout))
 
 
+def command_systems(args: argparse.Namespace) -> list:
+    """The command systems of ``--system NAME=COMMAND`` (checked before anything is read or trained).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+
+    Returns
+    -------
+    list of System
+        One per ``--system``, in the order given.
+    """
+    from textbcv.tagging import System
+    from textbcv.tagging.command import CommandSpec
+
+    out = []
+    scheme = args.command_scheme or ("bmes" if args.task == "cws" else "iob2")
+    for text in args.command_systems:
+        name, eq, command = text.partition("=")
+        if not eq or not name.strip() or not command.strip():
+            raise InputError(f"--system {text!r}: write NAME=COMMAND, e.g. --system bert='python train.py --train "
+                             "{train} --test {test} --out {pred} --seed {seed}'")
+        spec = CommandSpec(command.strip(), format=args.command_format, timeout=args.task_timeout,
+                           devices=tuple(args.devices))
+        out.append(System(name.strip(), scheme, command=spec, seed=args.train_seed, train_seeds=args.train_seeds))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``textbcv compare`` on its parsed command line.
 
@@ -243,11 +288,16 @@ def run(args: argparse.Namespace) -> int:
     from textbcv.comparison.pipeline import prepare_compare, run_compare
 
     options = options_from_args(args)
+    commands = command_systems(args)
+    if commands and not args.systems:  # only command systems: their seeds are theirs
+        options = replace(options, systems=tuple(s.name for s in commands), train_seeds=1, train_seed=None)
+    elif commands:
+        options = replace(options, systems=(*args.systems, *(s.name for s in commands)))
     options.validate()
     label_names = label_names_file(args.label_names)
     plan = prepare_compare(args.files, args.out, options, format=args.format, columns=args.columns,
                            scheme=args.corpus_scheme, resume=args.resume, encoding=args.encoding, splits=args.splits,
-                           label_names=label_names)
+                           label_names=label_names, systems=[*args.systems, *commands] if commands else None)
     if not args.quiet:
         for line in plan.notes:
             print(line, file=sys.stderr, flush=True)

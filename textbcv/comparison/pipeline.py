@@ -512,7 +512,14 @@ def run_compare(
         raise InputError("{backend}=\"dask\" needs the optional dependency: pip install 'textbcv[dask]'",
                          param="backend")
     run_dir = RunDir(plan.out)
-    run_dir.claim(*(["models"] if save_models else []), *(["predictions"] if save_predictions else []))
+    commands = any(s.command is not None for s in plan.systems)
+    if commands and plan.payload.heldout:
+        raise InputError("heldout: held-out files are not yet tagged by command systems; compare them without "
+                         "{heldout}, or score the held-out predictions with textbcv evaluate", param="heldout")
+    run_dir.claim(*(["models"] if save_models else []), *(["predictions"] if save_predictions else []),
+                  *(["commands"] if commands else []))
+    if commands:
+        plan = replace(plan, payload=replace(plan.payload, command_root=str(run_dir.path / "commands"), slots=jobs))
     try:
         if FoldStore(run_dir.folds).done != plan.store.done:  # written by another run since this one was planned
             raise InputError("out: another textbcv run wrote into this folder since this one started; choose "

@@ -43,8 +43,8 @@ from textbcv.corpus.model import Sentence
 from textbcv.corpus.predictions import read_tag_predictions
 from textbcv.errors import InputError
 
-__all__ = ["CommandSpec", "PLACEHOLDERS", "FORMATS", "task_folder", "write_fold_files", "device_slot",
-           "run_command_task"]
+__all__ = ["CommandSpec", "CommandTagger", "PLACEHOLDERS", "FORMATS", "task_folder", "write_fold_files",
+           "device_slot", "run_command_task"]
 
 PLACEHOLDERS = ("train", "test", "pred", "seed", "device", "workdir")
 FORMATS = ("conll", "jsonl")
@@ -150,13 +150,13 @@ def task_folder(root: str | os.PathLike, system: str, split: int, direction: int
     split, direction : int
         The fold.
     seed : int or None
-        The training seed (None: ``seed-none``).
+        The training seed (None: ``seed-0``, the seed the command is given).
 
     Returns
     -------
     Path
     """
-    return Path(root) / safe_stem(system) / f"fold-{split}-{direction}" / f"seed-{'none' if seed is None else seed}"
+    return Path(root) / safe_stem(system) / f"fold-{split}-{direction}" / f"seed-{0 if seed is None else seed}"
 
 
 def write_fold_files(folder: str | os.PathLike, train: Sequence[Sentence], train_tags: Sequence[Sequence[str]],
@@ -287,10 +287,10 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
         One line naming the system, fold, seed, exit status and the last lines of the command's stderr (or the
         timeout), or the prediction file's first wrong line; the task's logs stay in its folder.
     """
-    task = Path(task)
+    task = Path(task).absolute()  # the command runs in the task's folder: every path it is given is absolute
     task.mkdir(parents=True, exist_ok=True)
     ext = "conll" if spec.format == "conll" else "jsonl"
-    fold_folder = Path(fold_folder)
+    fold_folder = Path(fold_folder).absolute()
     pred, done = task / "pred.conll", task / "done.json"
     where = f"system {system!r}, fold {split},{direction}, seed {0 if seed is None else seed}"
     seconds, line = 0.0, ""
@@ -321,6 +321,75 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
         with atomic_write(done) as f:
             f.write(json.dumps({"seconds": seconds, "command": line}) + "\n")
     return tags
+
+
+class CommandTagger:
+    """A command system's fit / predict for one fold and seed, as the fold runner calls any tagger.
+
+    ``fit`` keeps the training half; ``predict`` writes the fold's files, holds a device slot, runs (or finds
+    finished) the task and returns its predictions.
+
+    Parameters
+    ----------
+    spec : CommandSpec
+        The command.
+    system : str
+        The system's name.
+    root : path or None
+        The run's folder of command tasks; None refuses (a command system needs a run folder).
+    split, direction : int
+        The fold.
+    seed : int or None
+        The training seed.
+    slots : int
+        Tasks that may run at once (the run's ``jobs``).
+    """
+
+    def __init__(self, spec: CommandSpec, system: str, root: str | os.PathLike | None, split: int, direction: int,
+                 seed: int | None, slots: int = 1):
+        if root is None:
+            raise InputError(f"system {system!r}: a command system runs in a run folder: give {{out}}", param="out")
+        self.spec, self.system, self.root = spec, system, Path(root)
+        self.split, self.direction, self.seed, self.slots = split, direction, seed, slots
+        self._train: tuple[list[Sentence], list[Sequence[str]]] = ([], [])
+
+    def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "CommandTagger":
+        """Keep the training half (the command trains when :meth:`predict` runs it).
+
+        Parameters
+        ----------
+        sentences : sequence of Sentence
+            The training half.
+        tags : sequence of sequences of str
+            Its gold tags in the system's scheme.
+
+        Returns
+        -------
+        CommandTagger
+            ``self``.
+        """
+        self._train = (list(sentences), list(tags))
+        return self
+
+    def predict(self, sentences: Sequence[Sentence]) -> list[list[str]]:
+        """Run the fold's task (train on the kept half, tag ``sentences``) and return its predicted tags.
+
+        Parameters
+        ----------
+        sentences : sequence of Sentence
+            The test half.
+
+        Returns
+        -------
+        list of list of str
+            One tag per token, in the system's scheme.
+        """
+        fold = self.root / safe_stem(self.system) / f"fold-{self.split}-{self.direction}"
+        write_fold_files(fold, self._train[0], self._train[1], sentences, self.spec.format)
+        task = task_folder(self.root, self.system, self.split, self.direction, self.seed)
+        with device_slot(self.root, self.spec.devices, self.slots) as device:
+            return run_command_task(self.spec, self.system, fold, task, sentences, self.split, self.direction,
+                                    self.seed, device)
 
 
 def _run(line: str, cwd: Path, env: dict, timeout: float | None) -> int | None:

@@ -45,6 +45,7 @@ from textbcv.scoring import (
     type_sentence_counts,
 )
 from textbcv.scoring.modes import mode_record, sum_mode_records
+from textbcv.tagging.command import CommandTagger
 from textbcv.tagging.crf import CRFTagger, crf_sequences
 from textbcv.tagging.features import Template, extract
 from textbcv.tagging.progress import FoldProgress
@@ -103,6 +104,10 @@ class Payload:
     sequences : dict
         The features in crfsuite's input form, by (held-out name or None, template name), as this process built
         them (:func:`_crf_input`); never pickled.
+    command_root : str or None
+        The run's folder of command-system tasks (:mod:`textbcv.tagging.command`); None without one.
+    slots : int
+        Command tasks that may run at once (the run's ``jobs``), each with its own device.
     """
 
     sentences: list[Sentence]
@@ -110,6 +115,8 @@ class Payload:
     features: dict[str, list]
     heldout: dict[str, HeldoutPayload] = field(default_factory=dict)
     sequences: dict = field(default_factory=dict, repr=False, compare=False)
+    command_root: str | None = None
+    slots: int = 1
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "sequences": {}}  # crfsuite's sequences cannot be pickled
@@ -118,7 +125,7 @@ class Payload:
 def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str, list]:
     features: dict[str, list] = {}
     for s in systems:
-        if s.template is not None and s.tagger is None and s.template.name not in features:
+        if s.template is not None and s.is_crf and s.template.name not in features:
             features[s.template.name] = extract(sentences, s.template)
     return features
 
@@ -279,7 +286,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         return _run_fold_seeds(ref, system, split, direction, train, test, model_path, predictions_path, in_worker,
                                t_start, loaded)
     train_tags = [encode(gold[i], len(sents[i]), system.scheme) for i in train]
-    if system.tagger is None:
+    if system.is_crf:
         template = system.template
         assert template is not None  # System.__post_init__ refuses a CRF system without a template
         tagger = CRFTagger(template, system.algorithm, system.params, seed=system.seed)
@@ -299,15 +306,17 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
             Path(model_path).parent.mkdir(parents=True, exist_ok=True)
             Path(model_path).write_bytes(model)
     else:
-        tagger = system.new_tagger()
+        own = (system.new_tagger() if system.command is None else
+               CommandTagger(system.command, system.name, payload.command_root, split, direction, system.seed,
+                             payload.slots))
         t0 = time.perf_counter()
-        tagger.fit([sents[i] for i in train], train_tags)
+        own.fit([sents[i] for i in train], train_tags)
         t1 = time.perf_counter()
-        pred_tags = tagger.predict([sents[i] for i in test])
+        pred_tags = own.predict([sents[i] for i in test])
         engine = {"train_seconds": round(t1 - t0, 4), "tag_seconds": round(time.perf_counter() - t1, 4)}
 
         def tag_heldout(name, part):
-            return tagger.predict(part.sentences)
+            return own.predict(part.sentences)
     _check_lengths(system, [sents[i] for i in test], pred_tags)
     pred_chunks = [decode(tags, system.scheme) for tags in pred_tags]
     test_gold = [gold[i] for i in test]
@@ -446,7 +455,7 @@ def run_folds(
                 continue
             stem = fold_file_stem(s.name, split, direction)  # a name never leads out of the folder
             tasks.append((s, split, direction, np.asarray(train), np.asarray(test),
-                          os.path.join(save_models, stem + ".crfsuite") if save_models and s.tagger is None else None,
+                          os.path.join(save_models, stem + ".crfsuite") if save_models and s.is_crf else None,
                           os.path.join(save_predictions, stem + ".txt") if save_predictions else None))
     # Longest first (LPT): a worker left with one long fold at the end idles the others.
     costs = {(t[0].name, t[1], t[2]): _cost(t[0], payload, t[3]) for t in tasks}

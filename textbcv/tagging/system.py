@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from textbcv.errors import InputError, did_you_mean
 from textbcv.schemes import get_scheme, scheme_names
+from textbcv.tagging.command import CommandSpec
 from textbcv.tagging.features import TEMPLATES, Template, get_template, templates_for
 
 __all__ = ["System", "parse_system", "default_template", "check_columns", "DEFAULT_TEMPLATES", "CRF_DEFAULTS"]
@@ -62,8 +63,11 @@ class System:
         ``arow``, which shuffle the training sequences); None trains with the fixed default seed.
         ``lbfgs`` draws no random numbers, so a seed is refused with it. Two systems that differ
         only in their seed are the same configuration trained twice (``iob2@1`` and ``iob2@2``).
+    command : CommandSpec, optional
+        A command system (:mod:`textbcv.tagging.command`): the user's own trainer run as a command line once
+        per fold and seed; ``seed`` and ``train_seeds`` then give the seeds it is run with.
     train_seeds : int
-        Number of training seeds per fold (stochastic CRF algorithms only): seeds ``seed``,
+        Number of training seeds per fold (stochastic CRF algorithms and command systems): seeds ``seed``,
         ``seed + 1``, ... (``seed`` 0 when not given); every fold trains one model per seed and counts
         them together (their chunk counts summed, sentence by sentence; ``seed_counts`` keeps each).
 
@@ -90,6 +94,12 @@ class System:
     tagger: Callable | None = None
     seed: int | None = None
     train_seeds: int = 1
+    command: CommandSpec | None = None
+
+    @property
+    def is_crf(self) -> bool:
+        """True for textbcv's own CRF (no tagger object, no command)."""
+        return self.tagger is None and self.command is None
 
     @property
     def seeds(self) -> tuple[int | None, ...]:
@@ -108,6 +118,16 @@ class System:
             raise InputError(f"system {self.name!r}: unknown tagging scheme {self.scheme!r} "
                              f"(schemes: {', '.join(sorted(scheme_names()))})") from None
         object.__setattr__(self, "scheme", canonical)
+        if self.command is not None:
+            if self.tagger is not None:
+                raise InputError(f"system {self.name!r}: give a tagger or a command, not both")
+            if isinstance(self.train_seeds, bool) or not isinstance(self.train_seeds, int) or self.train_seeds < 1:
+                raise InputError(f"system {self.name!r}: train_seeds is a number of seeds (>= 1), got "
+                                 f"{self.train_seeds!r}")
+            if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, int)
+                                          or self.seed < 0):
+                raise InputError(f"system {self.name!r}: a seed is a non-negative integer, got {self.seed!r}")
+            return
         if self.tagger is not None:
             t = self.tagger
             if self.seed is not None or self.train_seeds != 1:
@@ -162,7 +182,7 @@ class System:
         """
         t = self.tagger
         if t is None:
-            raise ValueError(f"system {self.name!r} is a CRF system")
+            raise ValueError(f"system {self.name!r} is a CRF or command system")
         return t() if _is_factory(t) else copy.deepcopy(t)
 
     def to_dict(self) -> dict:
@@ -175,7 +195,9 @@ class System:
             and ``params``; ``seed`` and ``seeds`` when not the defaults.
         """
         t = self.tagger
-        if t is None:
+        if self.command is not None:
+            tagger, params = "command", self.command.to_dict()
+        elif t is None:
             tagger, params = "crf", dict(sorted(self.params.items()))
         elif _is_factory(t):
             tagger, params = f"{getattr(t, '__module__', '?')}.{getattr(t, '__qualname__', type(t).__qualname__)}", None
@@ -186,7 +208,7 @@ class System:
             "scheme": self.scheme,
             "tagger": tagger,
             "template": self.template.to_dict() if self.template is not None else None,
-            "algorithm": self.algorithm if t is None else None,
+            "algorithm": self.algorithm if self.is_crf else None,
             "params": params,
         }
         if self.seed is not None:  # absent for the default seed: a spec without one names the default
@@ -275,7 +297,7 @@ def check_columns(system: System, columns: Iterable[str], task: str = "ner") -> 
     ner-words, ner-rich-words, or a .json template
     """
     t = system.template
-    if t is None or system.tagger is not None:
+    if t is None or not system.is_crf:
         return
     have = set(columns)
     missing = sorted(t.columns - have)
