@@ -184,3 +184,9 @@ def test_two_jobs_three_seeds_and_a_fixed_failure_give_the_same_report(tmp_path,
     monkeypatch.delenv("TAGGER_FAIL")  # fixed: the run resumes, running only what is missing
     assert main([*argv, "--resume"]) == 0
     assert _answer(json.loads((tmp_path / "fix" / "report.json").read_text(encoding="utf-8"))) == one
+
+
+def test_command_systems_on_a_dask_local_cluster_give_the_same_answer(tmp_path):
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    one = _answer(_compare(tmp_path / "one"))
+    assert one == _answer(_compare(tmp_path / "dask", "--backend", "dask", "--jobs", "2"))
