@@ -78,3 +78,37 @@ def test_recipe_parts_end_to_end_with_two_seeds(tmp_path):
 
 def test_training_labels_first_sub_word():
     assert recipe.training_labels([None, 0, 0, 1, None], [4, 2]) == [-100, 4, -100, 2, -100]
+
+
+def test_the_command_system_recipe_reads_two_files_and_writes_one(tmp_path):
+    """scripts/examples/hf_command.py as textbcv runs it: the fold's JSON-lines files in, predictions textbcv reads
+    out (a stand-in for the fine-tuning tags every word with its most frequent training label)."""
+    import hf_command
+
+    from textbcv.corpus.predictions import read_tag_predictions
+    from textbcv.schemes import encode
+    from textbcv.tagging.command import write_fold_files
+
+    sents = read_corpus(bundled_corpora()["ner"]).sentences[:160]
+    train, test = sents[:120], sents[120:]
+    write_fold_files(tmp_path, train, [encode(s.chunks, len(s), "iob2") for s in train], test, "jsonl")
+
+    def stand_in(fold, model, seed, epochs):
+        seen = {w: y for words, ys in fold["train"] for w, y in zip(words, ys)}
+        ids = [_word_ids(w) for w, _ in fold["test"]]
+        width = max(map(len, ids)) + 2
+        logits = np.full((len(fold["test"]), width, len(fold["label_names"])), -5.0)
+        for k, ((words, _), wid) in enumerate(zip(fold["test"], ids)):
+            for j, w in enumerate(wid):
+                if w is not None:
+                    logits[k, j, seen.get(words[w], 0)] = 5.0
+        return logits, ids
+
+    out = tmp_path / "pred.conll"
+    assert hf_command.main(["--train", str(tmp_path / "train.jsonl"), "--test", str(tmp_path / "test.jsonl"),
+                            "--out", str(out), "--seed", "3"], predict=stand_in) == 0
+    got = read_tag_predictions(out, test).tags  # textbcv reads it as it reads any command's predictions
+    fold = hf_command.fold_of(hf_command.read_rows(tmp_path / "train.jsonl"),
+                              hf_command.read_rows(tmp_path / "test.jsonl"))
+    seen = {w: y for words, ys in fold["train"] for w, y in zip(words, ys)}
+    assert [list(t) for t in got] == [[fold["label_names"][seen.get(w, 0)] for w in s.tokens] for s in test]
