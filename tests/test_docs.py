@@ -375,8 +375,8 @@ def test_measured_figures_match_their_sources():
 
 
 def test_default_figures_match_the_real_text_study():
-    """README "Defaults, and why" and method.md §12 quote docs/real_text_study.json."""
-    readme = " ".join(_text(ROOT / "README.md").split())
+    """The guide's "Defaults, and why" and method.md §12 quote docs/real_text_study.json."""
+    readme = " ".join(_text(DOCS / "guide.md").split())
     method = " ".join(_method().split())
     d = json.loads((DOCS / "real_text_study.json").read_text(encoding="utf-8"))
     ev, done = d["defaults_evidence"], d["meta"]["done"]
