@@ -99,7 +99,8 @@ def test_plan_command_and_api_agree(run, capsys):
     assert f"detects true gains of about {100 * pair['detectable']:.2f} F1 points with 80% power" in md
     assert main(["plan", str(run)]) == 0
     text = capsys.readouterr().out
-    assert f"iob2 vs iobes (ΔF1 {100 * pair['estimate']:+.2f} at m = 3): {100 * pair['detectable']:.2f} points" in text
+    assert (f"iob2 vs iobes (iobes − iob2 = {100 * pair['estimate']:+.2f} points at m = 3): "
+            f"{100 * pair['detectable']:.2f} points") in text
 
 
 def test_plan_refuses_runs_without_a_paired_posterior(run, tmp_path, capsys):

@@ -57,7 +57,7 @@ def format_plan(plan: dict) -> str:
     pw = f"{100 * plan['power']:g}%"
     lines = [f"Gains called better (P ≥ {plan['threshold']:g}) with {pw} power, F1 points:", ""]
     for p in plan["pairs"]:
-        lines.append(f"{p['a']} vs {p['b']} (ΔF1 {100 * p['estimate']:+.2f} at m = {p['m']}): "
+        lines.append(f"{p['a']} vs {p['b']} ({p['b']} − {p['a']} = {100 * p['estimate']:+.2f} points at m = {p['m']}): "
                      f"{100 * p['detectable']:.2f} points ({100 * p['detectable_50']:.2f} with 50% power)")
         if p["by_m"]:
             lines.append("  with more splits: " + ", ".join(f"m = {k}: {100 * d:.2f}" for k, d in p["by_m"]))

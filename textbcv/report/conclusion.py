@@ -113,8 +113,8 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         win, lose = c.winner
         fw, fl = (fb, fa) if win == b else (fa, fb)
         side = "b" if win == b else "a"
-        gap = (decisive_words(c, r) or difference_words(c, report.alpha, first=win)
-               or f"{100 * (fw - fl):+.2f} points")
+        gap = decisive_words(c, r) or (f"{b} − {a}: " + (difference_words(c, report.alpha, first=b)
+                                                          or f"{100 * (fb - fa):+.2f} points"))
         return (f"{win} is better than {lose} on F1: {pct(fw)}% against {pct(fl)}% ({gap}); "
                 f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}.")
     if c.equivalent and r is not None:

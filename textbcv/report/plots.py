@@ -424,10 +424,12 @@ def write_corpora_plot(answer: dict, path: str | os.PathLike) -> Path:
     for ax, p in zip(axes[:, 0], pairs):
         rows = list(range(n + 1, 1, -1))
         for k, (y, s, c) in enumerate(zip(p["estimates"], p["sds"], p["per_corpus"])):
-            ax.errorbar(100 * y, rows[k] + 0.15, xerr=196 * s, fmt="o", color="0.6", capsize=3)
+            ax.errorbar(100 * y, rows[k] + 0.15, xerr=196 * s, fmt="o", color="0.6", capsize=3,
+                        label="the corpus's own run (95%)" if k == 0 else None)
             lo, hi = c["interval"]
             ax.errorbar(100 * c["mean"], rows[k] - 0.15, xerr=[[100 * (c["mean"] - lo)], [100 * (hi - c["mean"])]],
-                        fmt="s", color="black", capsize=3)
+                        fmt="s", color="black", capsize=3,
+                        label="the corpus, pooled with the others (hierarchical)" if k == 0 else None)
         lo, hi = p["mu_interval"]
         ax.fill([100 * lo, 100 * p["mu"], 100 * hi, 100 * p["mu"]], [1, 1.25, 1, 0.75], color="tab:blue")
         ax.axvline(0, color="0.3", lw=0.8)
@@ -435,8 +437,10 @@ def write_corpora_plot(answer: dict, path: str | os.PathLike) -> Path:
             ax.axvspan(-100 * p["rope"], 100 * p["rope"], color="0.9", zorder=0)
         ax.set_yticks([*rows, 1], [*answer["corpora"], "overall"])
         ax.set_xlabel(f"ΔF1, {p['b']} − {p['a']} (points)")
-        ax.set_title(f"{p['a']} vs {p['b']}: P({p['b']} better) = {p['p_b_better']:.3f} overall, "
+        by = f" by > {100 * p['rope']:g} points" if p.get("rope") else ""
+        ax.set_title(f"{p['a']} vs {p['b']}: P({p['b']} better{by}) = {p['p_b_better']:.3f} overall, "
                      f"{p['p_new_b_better']:.3f} on a new corpus", fontsize=9)
+        ax.legend(fontsize=7, loc="lower right")
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out, dpi=110)

@@ -1,0 +1,49 @@
+"""One direction, named: every written difference "X − Y" carries the sign of F1(X) − F1(Y), whichever order the
+systems were given in, in report.md, the terminal answer, plan and test."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import textbcv
+from textbcv.cli import main
+
+NER = str(textbcv.bundled_corpora()["ner"])
+WRITTEN = re.compile(r"([\w@+.-]+) − ([\w@+.-]+)(?: =|:) ([+\-−]?\d+\.\d+)")
+
+
+def _signs(text: str, f1: dict) -> list[tuple[str, str, float]]:
+    """Every written ``X − Y = v`` whose sign is not that of F1(X) − F1(Y)."""
+    wrong = []
+    for x, y, v in WRITTEN.findall(text):
+        if x in f1 and y in f1:
+            value = float(v.replace("−", "-"))
+            if abs(value) >= 0.01 and (value > 0) != (f1[x] > f1[y]):
+                wrong.append((x, y, value))
+    return wrong
+
+
+@pytest.mark.parametrize("order", [("iob2", "iobes"), ("iobes", "iob2")])
+def test_every_written_difference_has_the_sign_of_its_names(tmp_path, capsys, order):
+    run = tmp_path / "run"
+    assert main(["compare", NER, "--task", "ner", "--systems", ",".join(order), "--m", "2", "--max-iterations", "10",
+                 "--out", str(run)]) == 0
+    short = capsys.readouterr().out
+    report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    f1 = {n: s["f1"]["estimate"] for n, s in report["systems"].items()}
+    assert f1[order[0]] != f1[order[1]]
+    texts = {"short": short, "report.md": (run / "report.md").read_text(encoding="utf-8")}
+    for argv in (["plan", str(run)], ["test", str(run)], ["report", str(run), "--full"]):
+        assert main(argv) == 0
+        texts[argv[0]] = capsys.readouterr().out
+    found = sum(len(WRITTEN.findall(t)) for t in texts.values())
+    assert found >= 3  # the conclusion, the sequential sentence, ...
+    for name, text in texts.items():
+        assert not _signs(text, f1), (name, _signs(text, f1))
+    for c in report["comparisons"]:  # report.json: every difference is b − a of its comparison
+        if c["metric"] == "f1":
+            assert (c["difference"]["estimate"] > 0) == (f1[c["b"]] > f1[c["a"]])
+            assert (c["a"], c["b"]) == order
