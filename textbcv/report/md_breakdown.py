@@ -7,6 +7,9 @@ from textbcv.report.model import CompareReport
 from textbcv.report.numbers import METRICS, counts_cell, fmt_p, interval_cell, pct, score_cell
 from textbcv.stats.compare import undefined_reason
 
+#: a held-out gap (F1 fraction) from which the report says what such a gap usually means
+LARGE_GAP = 0.05
+
 __all__ = ["per_type_markdown", "per_fold_markdown", "macro_markdown", "anatomy_markdown", "heldout_markdown"]
 
 
@@ -217,7 +220,7 @@ def heldout_markdown(report: CompareReport) -> list[str]:
         pairs = [x for x in h["pairs"] if x["file"] == f]
         if pairs:
             b = h["bootstrap"]
-            out += ["", f"| A | B | ΔF1 (B − A) | bootstrap {level} CI | resamples with B better |"
+            out += ["", f"| A | B | ΔF1 (B − A) | bootstrap {level} CI | share of resamples with B better |"
                     + (" ΔF1 without repeated sentences |" if dup else ""), "|---" * (6 if dup else 5) + "|"]
             for x in pairs:
                 out.append(f"| {x['a']} | {x['b']} | {100 * x['delta_f1']:+.2f} | "
@@ -227,4 +230,9 @@ def heldout_markdown(report: CompareReport) -> list[str]:
                     f"{b['what']}."]
     if notes:
         out += ["", "Gap larger than the interval: " + "; ".join(notes) + "."]
+        if any(per[f]["gap"] is not None and abs(per[f]["gap"]) >= LARGE_GAP for f in h["files"]
+               for per in h["systems"].values()):
+            out[-1] += (f" A gap of {100 * LARGE_GAP:g} points or more usually means the held-out file is other text "
+                        "than the corpus (other sources, names or years): the cross-validation estimate answers for "
+                        "new text like the corpus, the held-out score for text like that file; neither is wrong.")
     return out
