@@ -40,7 +40,7 @@ def test_the_answer_is_the_hierarchical_model_of_the_stored_posteriors(runs, cap
     capsys.readouterr()
     assert main(["test", *map(str, rs), "--rope", "0.5", "--json", "--plots", str(d / "plots")]) == 0
     answer = json.loads(capsys.readouterr().out)
-    assert answer["corpora"] == ["part0.conll", "part1.conll", "part2.conll"]
+    assert answer["corpora"] == ["run0 (part0.conll)", "run1 (part1.conll)", "run2 (part2.conll)"]  # the runs named
     (p,) = answer["pairs"]
     y, s = [], []
     for r in rs:

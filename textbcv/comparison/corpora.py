@@ -114,7 +114,8 @@ def across_corpora(runs: Sequence[str | os.PathLike], rope: float = 0.0, alpha: 
     for r in runs:
         rep = load_report(RunDir(r))
         reports.append(rep)
-        names.append(corpus_label(rep, r))
+        label = corpus_label(rep, r)  # the run's own name first: files are often all called train...
+        names.append(label if label == Path(r).name else f"{Path(r).name} ({label})")
     first = reports[0]
     systems = list((first.get("meta") or {}).get("options", {}).get("systems") or first["systems"])
     fingerprints: dict[str, str] = {}
@@ -138,7 +139,7 @@ def across_corpora(runs: Sequence[str | os.PathLike], rope: float = 0.0, alpha: 
         if fp is not None:
             fingerprints[fp] = str(r)
     if len(set(names)) < len(names):
-        names = [f"{n} ({Path(r).name})" for n, r in zip(names, runs)]
+        names = [str(r) for r in runs]
     pairs = []
     for i, a in enumerate(systems):
         for b in systems[i + 1:]:
