@@ -21,3 +21,16 @@ def test_a_large_held_out_gap_says_what_it_usually_means():
     text = "\n".join(heldout_markdown(CompareReport.from_dict(report)))
     assert "usually means the held-out file is other text than the corpus" in text
     assert "share of resamples with B better" in text
+
+
+def test_hf_export_names_documents_only_where_the_corpus_marks_them(tmp_path):
+    import textbcv
+
+    sents = "".join(f"w{i} O\nx{i} B-PER\n\n" for i in range(12))
+    docs = "".join(f"-DOCSTART- O\n\nw{i} O\nx{i} B-PER\n\ny{i} O\n\n" for i in range(8))
+    for name, text, has in (("nodocs.conll", sents, False), ("docs.conll", docs, True)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        corpus = textbcv.read_corpus(str(tmp_path / name))
+        out = textbcv.export_folds(corpus, textbcv.make_splits(corpus, m=1), tmp_path / f"f-{name}", to="hf")
+        rows = [json.loads(x) for x in (out / "fold-0-0" / "train.jsonl").read_text(encoding="utf-8").splitlines()]
+        assert all(("document_id" in r) == has for r in rows)

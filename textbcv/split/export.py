@@ -213,16 +213,17 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
 
 def _hf_rows(corpus: Corpus) -> tuple[list[str], list[str]]:
     """Every sentence as a ``datasets`` JSON line (its gold chunks in IOB2, or BMES for word segmentation, as
-    integer ids) and the label names of the ids (``O`` first, then sorted)."""
+    integer ids; ``document_id`` when the corpus marks documents) and the label names of the ids (``O`` first,
+    then sorted)."""
     cws = corpus.format == "segmented" or corpus.scheme in ("bmes", "bb2b3mes")
     scheme = "bmes" if cws else "iob2"
     tags = [encode(s.chunks, len(s), scheme) for s in corpus]
     outside = "S" if cws else "O"
     names = [outside] + sorted({t for ts in tags for t in ts} - {outside})
     ids = {t: i for i, t in enumerate(names)}
-    docs = corpus.document_ids
+    docs = corpus.document_ids if corpus.n_documents > 1 else None  # no marks: no field that names one document
     rows = [json.dumps({"id": i, "tokens": list(s.tokens), "ner_tags": [ids[t] for t in ts],
-                        "document_id": int(docs[i])}, ensure_ascii=False) + "\n"
+                        **({} if docs is None else {"document_id": int(docs[i])})}, ensure_ascii=False) + "\n"
             for i, (s, ts) in enumerate(zip(corpus, tags))]
     return rows, names
 
