@@ -569,3 +569,12 @@ def test_dask_backend_without_dask_leaves_nothing(home, capsys, monkeypatch):
     status, _, err = _run(home, argv, capsys, monkeypatch)
     _check(home, before, status, err)
     assert status == 2 and "textbcv[dask]" in err and not (home / "run").exists()
+
+
+def test_a_template_of_200000_atoms_is_refused_at_once(home):
+    (home / "big.json").write_text(json.dumps({"name": "big", "atoms": ["w", "pos"] * 100_000}), encoding="utf-8")
+    before = _snapshot(home)
+    r = _cli(home, "compare", "corpus.conll", "--task", "ner", "--systems", "iob2+big.json,iobes", "--out", "run",
+             timeout=60)  # it took minutes when the check of repeated atoms was quadratic
+    _check(home, before, r.returncode, r.stderr)
+    assert r.returncode == 2 and "twice" in r.stderr

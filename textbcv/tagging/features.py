@@ -22,6 +22,7 @@ import functools
 import gc
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
@@ -149,7 +150,7 @@ class Template:
         if not isinstance(self.bias, bool):
             raise InputError(f"{where}: bias must be true or false")
         for what, names in (("atoms", self.atoms), ("token_atoms", self.token_atoms)):
-            twice = sorted({a for a in names if names.count(a) > 1})
+            twice = sorted(a for a, k in Counter(names).items() if k > 1)  # linear: a template may be huge
             if twice:
                 raise InputError(f"{where}: {what} names {', '.join(map(repr, twice))} twice")
         n = self.n_features()
