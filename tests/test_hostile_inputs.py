@@ -578,3 +578,27 @@ def test_a_template_of_200000_atoms_is_refused_at_once(home):
              timeout=60)  # it took minutes when the check of repeated atoms was quadratic
     _check(home, before, r.returncode, r.stderr)
     assert r.returncode == 2 and "twice" in r.stderr
+
+
+def test_an_interrupted_two_job_run_leaves_nothing_in_the_temporary_folder(home):
+    import signal
+    import time
+
+    tmp = home / "tmp"
+    tmp.mkdir()
+    big = _first_sentences(NER, 400)
+    (home / "big.conll").write_text(big, encoding="utf-8")
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    proc = subprocess.Popen([sys.executable, "-m", "textbcv", "compare", "big.conll", "--task", "ner", "--systems",
+                             "iob2,iobes", "--jobs", "2", "--out", "run"], cwd=home, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # interrupt once the workers are training
+        if any(tmp.rglob("*.crfsuite")) or proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode in (0, 2, 130) and "Traceback" not in err, err[-2000:]
+    time.sleep(1)  # workers killed with the run
+    assert not any(tmp.iterdir()), sorted(p.name for p in tmp.rglob("*"))

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import os
 import pickle
+import shutil
 import sys
 import tempfile
 import time
@@ -499,14 +500,28 @@ def _consume(results, store: FoldStore, bar: FoldProgress) -> None:
 def _run_loky(payload: Payload, tasks: list, jobs: int, store: FoldStore, bar) -> None:
     from joblib import Parallel, delayed
 
-    fd, path = tempfile.mkstemp(prefix="textbcv-payload-", suffix=".pkl")
+    # the payload and every worker's temporary files (crfsuite's models) live in one folder this process removes,
+    # so that workers killed mid-fold (an interrupt) leave nothing in the system's temporary folder
+    folder = tempfile.mkdtemp(prefix="textbcv-run-")
+    path = os.path.join(folder, "payload.pkl")
     try:
-        with os.fdopen(fd, "wb") as f:
+        with open(path, "wb") as f:
             pickle.dump(payload, f, protocol=pickle.HIGHEST_PROTOCOL)
         par = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator_unordered")
-        _consume(par(delayed(run_fold)(path, *t, in_worker=True) for t in tasks), store, bar)
+        _consume(par(delayed(_run_fold_beside)(path, *t) for t in tasks), store, bar)
     finally:
-        os.unlink(path)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_fold_beside(path: str, system: System, split: int, direction: int, train: np.ndarray, test: np.ndarray,
+                     model_path: str | None, predictions_path: str | None) -> dict:
+    """:func:`run_fold` in a worker, its temporary files in the payload's folder (which the parent removes)."""
+    before = tempfile.tempdir
+    tempfile.tempdir = os.path.dirname(path)
+    try:
+        return run_fold(path, system, split, direction, train, test, model_path, predictions_path, in_worker=True)
+    finally:
+        tempfile.tempdir = before
 
 
 def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, store: FoldStore, bar) -> None:
