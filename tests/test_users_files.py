@@ -104,6 +104,9 @@ def test_a_second_run_into_a_locked_folder_fails_naming_the_holder(corpus, tmp_p
         before = _snapshot(out)
         _one_line(_cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out),
                   "another textbcv process", f"pid {holder.pid}")
+        # without --resume too: the holder is named, not "add --resume"
+        _one_line(_cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out),
+                  "another textbcv process", f"pid {holder.pid}")
         assert _snapshot(out) == before
     finally:
         holder.send_signal(signal.SIGKILL)  # kill -9: the OS releases the lock

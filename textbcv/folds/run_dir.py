@@ -188,6 +188,10 @@ class RunDir:
                              file=str(out), param="out")
         if out.exists() and not out.is_dir():
             raise InputError("out must be a directory", file=str(out), param="out")
+        holder = self.holder()
+        if holder is not None:  # named first: whatever else the folder holds, it is being written now
+            raise InputError(f"out: another textbcv process (pid {holder}) is writing this run; wait for it to end, "
+                             "or choose another {out}", file=str(out), param="out")
         check_writable(out, directory=True)
         if not out.is_dir():
             self._check_parent()
@@ -425,6 +429,35 @@ class RunDir:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         _LOCKS[key] = fd
+
+    def holder(self) -> str | None:
+        """The pid of another live process holding this run's lock, or None.
+
+        Returns
+        -------
+        str or None
+            The holder's pid as its lock file says, when the lock is held by another process.
+        """
+        p = self.path / LOCK
+        if str(self.path.resolve()) in _LOCKS or not p.is_file():
+            return None
+        try:
+            import fcntl
+        except ImportError:
+            return None
+        try:
+            fd = os.open(p, os.O_RDONLY)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "?"
+        else:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            return None
+        finally:
+            os.close(fd)
 
     def unlock(self) -> None:
         """Release the lock taken by :meth:`lock` (if this process holds it)."""
