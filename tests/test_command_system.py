@@ -190,3 +190,33 @@ def test_command_systems_on_a_dask_local_cluster_give_the_same_answer(tmp_path):
     pytest.importorskip("distributed", reason="the dask extra is not installed")
     one = _answer(_compare(tmp_path / "one"))
     assert one == _answer(_compare(tmp_path / "dask", "--backend", "dask", "--jobs", "2"))
+
+
+def test_kill_9_mid_run_then_resume_runs_only_the_unfinished_tasks(tmp_path):
+    import signal
+    import subprocess
+    import time
+
+    whole = _answer(_compare(tmp_path / "whole"))
+    run = tmp_path / "killed"
+    argv = [sys.executable, "-m", "textbcv", "compare", NER, "--task", "ner", "--m", "2", "--quiet", "--no-plots",
+            "--out", str(run), "--train-seed", "1", "--system", f"a={_memo()}", "--system", f"b={_memo()}"]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(run.rglob("done.json"))) < 3 and proc.poll() is None:
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done = {p: p.stat().st_mtime_ns for p in run.rglob("done.json")}
+    assert done and len(done) < 8  # killed mid-run
+    from textbcv.cli import main
+
+    assert main([*argv[3:], "--resume"]) == 0
+    assert all(p.stat().st_mtime_ns == t for p, t in done.items())  # finished tasks were not run again
+    assert len(list(run.rglob("done.json"))) == 8
+    resumed = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    uninterrupted = json.loads((tmp_path / "whole" / "report.json").read_text(encoding="utf-8"))
+    assert _answer(resumed) == whole
+    # the whole report.json but how long and where it ran (timings, run folders, the command lines' paths)
+    differ = {k for k in resumed if resumed[k] != uninterrupted[k]}
+    assert differ <= {"run", "meta"}, differ
