@@ -19,7 +19,7 @@ from textbcv.report.model import CompareReport, CountsReport
 from textbcv.report.numbers import fmt_p, score_cell
 from textbcv.report.sources import power_line
 from textbcv.report.textbook import format_p, format_statistic
-from textbcv.report.verdicts import difference_basis, rope_points, rule, sequential_words, verdict
+from textbcv.report.verdicts import decisive_words, difference_basis, rope_points, rule, sequential_words, verdict
 
 __all__ = ["report_text", "answer_text", "render_terminal", "counts_text", "corpora_text"]
 
@@ -195,6 +195,9 @@ def counts_text(result: CountsReport) -> str:
                     + ([fmt_p(c.p_equivalent, 4)] if rope is not None else [])
                     + [f"undefined: {c.undefined}" if c.undefined else verdict(c)])
     lines += _table(rows, {3, 5, 6, 7} if rope is not None else {3, 5, 6})
+    decisive = [f"F1, {w}" for c in answer.comparisons if c.metric == "f1" and (w := decisive_words(c, rope))]
+    if decisive:  # the interval the rule decides by, beside the table's 95% ones
+        lines += [""] + decisive
     lines += ["", rule(answer)]
     basis = difference_basis(answer)
     if basis:
