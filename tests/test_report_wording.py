@@ -34,3 +34,13 @@ def test_hf_export_names_documents_only_where_the_corpus_marks_them(tmp_path):
         out = textbcv.export_folds(corpus, textbcv.make_splits(corpus, m=1), tmp_path / f"f-{name}", to="hf")
         rows = [json.loads(x) for x in (out / "fold-0-0" / "train.jsonl").read_text(encoding="utf-8").splitlines()]
         assert all(("document_id" in r) == has for r in rows)
+
+
+def test_compare_says_a_corpus_marks_no_documents_as_split_does(tmp_path, capsys):
+    from textbcv.cli import main
+
+    text = "".join(f"w{i} O\nx{i} B-PER\n\n" for i in range(40))
+    (tmp_path / "c.conll").write_text(text, encoding="utf-8")
+    assert main(["compare", str(tmp_path / "c.conll"), "--task", "ner", "--systems", "iob2,iobes", "--m", "1",
+                 "--max-iterations", "2", "--out", str(tmp_path / "run")]) == 0
+    assert "this corpus marks no documents" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""What a user must hear before reading a report: a system that predicted no chunk, a corpus too small."""
+"""What a user must hear before reading a report: a split that bends the estimate (no document marks, ...), a system
+that predicted no chunk, a corpus too small."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def run_warnings(report: CompareReport) -> list[str]:
     ...               "comparisons": []}))  # doctest: +NORMALIZE_WHITESPACE
     ['b predicted no chunk on any fold: its precision is undefined and its recall 0 (check how it was trained)']
     """
-    out = []
+    out = list((report.split or {}).get("notes") or [])  # the choices known to bend the estimate (no documents, ...)
     for name, c in report.counts.items():
         if int(c.get("tp", 0)) + int(c.get("fp", 0)) == 0:
             out.append(f"{name} predicted no chunk on any fold: its precision is undefined and its recall 0 "
