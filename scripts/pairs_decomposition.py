@@ -53,6 +53,7 @@ import real_text_pairs as rp  # noqa: E402
 import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 
+from textbcv.calibration.moments import full_matrix  # noqa: E402
 from textbcv.split import make_splits  # noqa: E402
 from textbcv.stats.paired import paired_variances  # noqa: E402
 
@@ -166,9 +167,9 @@ def _fold_cov(folds: dict, a: str, b: str, pair: str, related: dict | None = Non
     """The posterior's covariance of the first 2M folds' ΔF1 from the clusters (test sampling only); with the data
     set's ``related`` piece, the related clusters' covariance included."""
     ca, cb = (np.asarray(folds["counts"][s][: 2 * M], dtype=float) for s in (a, b))
-    S = summ.full_matrix(folds["xprod"][pair])
+    S = full_matrix(folds["xprod"][pair])
     if related is not None:
-        S = S + summ.full_matrix(related["xprod"][pair])
+        S = S + full_matrix(related["xprod"][pair])
     v = paired_variances(S, folds["clusters"], ca, cb, layout="tp,fp+fn",
                          fold_clusters=folds.get("fold_clusters", [folds["clusters"]] * len(ca))[: 2 * M])
     return v.fold_cov

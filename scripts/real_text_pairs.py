@@ -64,6 +64,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 
+from textbcv.calibration.moments import upper_triangle  # noqa: E402
 from textbcv.corpus.related import RELATED_MOST, related_clusters  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
 from textbcv.scoring import sentence_counts  # noqa: E402
@@ -188,10 +189,6 @@ def _f1_vec(c: np.ndarray) -> np.ndarray:
     return np.stack([c[:, 0], c[:, 1] + c[:, 2]], axis=1)
 
 
-def _upper(S: np.ndarray) -> list[int]:
-    return [int(x) for x in S[np.triu_indices(len(S))]]
-
-
 def _train_folds(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int) -> tuple:
     """Data set r's m = 7 BCV folds (pool indices), its split digest, and every system's per-sentence counts on
     every fold's test half, {(fold, system): (n_test, 3)}."""
@@ -216,7 +213,7 @@ def piece_folds(pool: PairPool, r: int, D: np.ndarray, unit: str, jobs: int) -> 
     for p, (a, b) in pairs_for(pool.task, systems).items():
         S, k = cluster_cross_products(
             [np.hstack([_f1_vec(res[(f, a)]), _f1_vec(res[(f, b)])]) for f in range(len(folds))], clusters)
-        out["xprod"][p] = _upper(S)
+        out["xprod"][p] = upper_triangle(S)
         out["clusters"] = k
         t = one_split_tests(res[(0, a)], res[(0, b)], seed=r)
         out["onesplit"][p] = {"delta": t.delta, "p_bootstrap": t.bootstrap.p_value,
@@ -237,7 +234,7 @@ def _related_piece(pool: PairPool, D: np.ndarray, systems: list[str], per_cluste
         # one pseudo-sentence per cluster and fold: its sums, so the cluster sums are the same
         R = related_cross_products([np.hstack([_f1_vec(per_cluster[a][:, f]), _f1_vec(per_cluster[b][:, f])])
                                     for f in folds], [ids] * len(folds), related)
-        out["xprod"][p] = _upper(R)
+        out["xprod"][p] = upper_triangle(R)
     return out
 
 

@@ -54,6 +54,7 @@ import numpy as np
 import real_text_study as rts
 from scipy import stats as sst
 
+from textbcv.calibration.moments import full_matrix
 from textbcv.defaults import PAIRED_POSTERIOR
 from textbcv.stats.clustering import DesignEffect, pooled_design_effect
 from textbcv.stats.paired import paired_difference_from_moments, paired_variances, satterthwaite
@@ -90,14 +91,6 @@ def _binom(k: int, n: int) -> dict:
         return {"k": 0, "n": 0, "rate": None, "lo": None, "hi": None}
     ci = sst.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
     return {"k": k, "n": n, "rate": k / n, "lo": float(ci.low), "hi": float(ci.high)}
-
-
-def full_matrix(upper: list[int]) -> np.ndarray:
-    """The symmetric cross-product matrix whose upper triangle (row by row) a unit line keeps."""
-    k = int((math.isqrt(8 * len(upper) + 1) - 1) // 2)
-    S = np.zeros((k, k))
-    S[np.triu_indices(k)] = upper
-    return S + np.triu(S, 1).T
 
 
 def paired_posterior(folds: dict, a: str, b: str, pair: str, m: int, related: dict | None = None):

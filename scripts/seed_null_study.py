@@ -40,6 +40,7 @@ import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 from scipy import stats as sst  # noqa: E402
 
+from textbcv.calibration.moments import full_matrix, upper_triangle  # noqa: E402
 from textbcv.corpus.related import RELATED_MOST, related_clusters  # noqa: E402
 from textbcv.defaults import PAIRED_POSTERIOR  # noqa: E402
 from textbcv.schemes import decode  # noqa: E402
@@ -125,9 +126,10 @@ def raw_moments(summed: dict, per: dict, clusters: list, related: np.ndarray | N
     vectors = [np.hstack([rtp._f1_vec(a), rtp._f1_vec(b)]) for a, b in zip(summed["A"], summed["B"])]
     S, k = cluster_cross_products(vectors, clusters)
     sm = seed_moments(per["A"], per["B"], clusters, "f1")
-    rel = {} if related is None else {"related": {"most": RELATED_MOST, "pairs": int(len(related)), "xprod": rtp._upper(
-        related_cross_products(vectors, clusters, related))}}
-    return {"xprod": rtp._upper(S), **rel, "clusters": int(k),
+    rel = {} if related is None else {"related": {
+        "most": RELATED_MOST, "pairs": int(len(related)),
+        "xprod": upper_triangle(related_cross_products(vectors, clusters, related))}}
+    return {"xprod": upper_triangle(S), **rel, "clusters": int(k),
             "fold_clusters": [int(len(np.unique(c))) for c in clusters],
             "counts_a": [[int(x) for x in c.sum(axis=0)] for c in summed["A"]],
             "counts_b": [[int(x) for x in c.sum(axis=0)] for c in summed["B"]],
@@ -140,7 +142,7 @@ def with_posteriors(unit: dict) -> dict:
     """``unit`` with both posteriors (``with_seeds``, ``summed``) made from its ``raw`` moments by textbcv's present
     posterior model, which ``posterior`` names."""
     raw = unit["raw"]
-    S = summ.full_matrix(raw["xprod"])
+    S = full_matrix(raw["xprod"])
     ca, cb = np.array(raw["counts_a"], dtype=float), np.array(raw["counts_b"], dtype=float)
     kw = {"layout": "tp,fp+fn", "fold_clusters": raw["fold_clusters"]}
     sm = raw["seed_moments"]
@@ -148,7 +150,7 @@ def with_posteriors(unit: dict) -> dict:
         (int(sm["seeds"][0]), int(sm["seeds"][1])), float(sm["pooled"]), float(sm["share_a"]),
         float(sm["interaction"]), np.array(sm["fold"]), np.array(sm["fold_interaction"]))
     if summ.PRESENT_RELATED:  # the related clusters' cross products join
-        kw["related"] = summ.full_matrix(raw["related"]["xprod"])
+        kw["related"] = full_matrix(raw["related"]["xprod"])
     with_seeds = paired_difference_from_moments(S, raw["clusters"], ca, cb, M, seeds=seeds, **kw)
     without = paired_difference_from_moments(S, raw["clusters"], ca, cb, M, **kw)
     return {**unit, "posterior": PAIRED_POSTERIOR, "seeds": with_seeds.seeds is not None,

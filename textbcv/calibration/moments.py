@@ -8,6 +8,7 @@ answered again under any later posterior model without training a model again.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
@@ -21,17 +22,49 @@ from textbcv.stats.paired import (
     related_cross_products,
 )
 
-__all__ = ["pair_moments", "posterior_from_moments"]
+__all__ = ["pair_moments", "posterior_from_moments", "upper_triangle", "full_matrix"]
 
 LAYOUT = "tp,fp+fn"
 
 
-def _upper(S: np.ndarray) -> list[int]:
+def upper_triangle(S: np.ndarray) -> list[int]:
+    """The upper triangle of a symmetric integer matrix, row by row: what a unit line keeps of it.
+
+    Parameters
+    ----------
+    S : ndarray of shape (k, k)
+        A symmetric matrix of integers (cross products of counts).
+
+    Returns
+    -------
+    list of int
+
+    Examples
+    --------
+    >>> upper_triangle(np.array([[1, 2], [2, 3]]))
+    [1, 2, 3]
+    """
     return [int(x) for x in S[np.triu_indices(len(S))]]
 
 
-def _full(upper: Sequence[int]) -> np.ndarray:
-    k = int((np.sqrt(8 * len(upper) + 1) - 1) // 2)
+def full_matrix(upper: Sequence[int]) -> np.ndarray:
+    """The symmetric matrix whose upper triangle (row by row) ``upper`` is.
+
+    Parameters
+    ----------
+    upper : sequence of int
+        As :func:`upper_triangle` gives it.
+
+    Returns
+    -------
+    ndarray of shape (k, k)
+
+    Examples
+    --------
+    >>> full_matrix([1, 2, 3]).tolist()
+    [[1.0, 2.0], [2.0, 3.0]]
+    """
+    k = (math.isqrt(8 * len(upper) + 1) - 1) // 2
     S = np.zeros((k, k))
     S[np.triu_indices(k)] = upper
     return S + np.triu(S, 1).T
@@ -70,7 +103,7 @@ def pair_moments(records: Sequence[dict], splits, prepared: Corpus, a: str, b: s
     ids = [np.asarray(cl["ids"][f]) for f in folds]
     S, n_clusters = cluster_cross_products(vectors, ids)
     R = related_cross_products(vectors, ids, cl["related"])
-    return {"xprod": _upper(S), "related": _upper(R), "clusters": int(n_clusters),
+    return {"xprod": upper_triangle(S), "related": upper_triangle(R), "clusters": int(n_clusters),
             "fold_clusters": [int(len(np.unique(i))) for i in ids], "cluster_unit": cl["clusters"],
             "counts_a": [[int(v) for v in x.sum(axis=0)] for x in per[a]],
             "counts_b": [[int(v) for v in y.sum(axis=0)] for y in per[b]]}
@@ -98,12 +131,14 @@ def posterior_from_moments(moments: dict[str, Any], m: int) -> PairedDifference:
     >>> v = [rng.integers(0, 5, size=(40, 4)) for _ in range(2)]
     >>> ids = [np.arange(40), np.arange(40, 80)]
     >>> S, k = cluster_cross_products(v, ids)
-    >>> mo = {"xprod": _upper(S), "related": _upper(np.zeros_like(S)), "clusters": k, "fold_clusters": [40, 40],
+    >>> mo = {"xprod": upper_triangle(S), "related": upper_triangle(np.zeros_like(S)), "clusters": k,
+    ...       "fold_clusters": [40, 40],
     ...       "counts_a": [[x[:, 0].sum(), x[:, 1].sum(), 0] for x in v],
     ...       "counts_b": [[x[:, 2].sum(), x[:, 3].sum(), 0] for x in v]}
     >>> round(posterior_from_moments(mo, 1).sd, 4) > 0
     True
     """
     ca, cb = np.array(moments["counts_a"], dtype=float), np.array(moments["counts_b"], dtype=float)
-    return paired_difference_from_moments(_full(moments["xprod"]), moments["clusters"], ca, cb, m, layout=LAYOUT,
-                                          fold_clusters=moments["fold_clusters"], related=_full(moments["related"]))
+    return paired_difference_from_moments(full_matrix(moments["xprod"]), moments["clusters"], ca, cb, m,
+                                          layout=LAYOUT, fold_clusters=moments["fold_clusters"],
+                                          related=full_matrix(moments["related"]))

@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 import numpy as np
 from scipy import stats as sst
 
 from textbcv._io import atomic_write
-
-if TYPE_CHECKING:
-    from textbcv.calibration.study import Calibration
+from textbcv.calibration.summary import NullSummary
 
 __all__ = ["draw_calibration"]
 
 
-def draw_calibration(cal: "Calibration", units: Sequence[dict], path: str | os.PathLike) -> None:
+def draw_calibration(nulls: Sequence[NullSummary], threshold: float, seed_b: int, units: Sequence[dict],
+                     path: str | os.PathLike) -> None:
     """Write ``calibration.png``: one row per system, byte-identical for the same units.
 
     Left, the null estimates divided by their posterior SD against the t density of the median degrees
@@ -25,8 +24,12 @@ def draw_calibration(cal: "Calibration", units: Sequence[dict], path: str | os.P
 
     Parameters
     ----------
-    cal : Calibration
-        The calibration (its settings and summaries).
+    nulls : sequence of NullSummary
+        One summary per system (:attr:`textbcv.calibration.study.Calibration.nulls`).
+    threshold : float
+        The decision rule's threshold.
+    seed_b : int
+        The second seed of every null pair (its B side).
     units : sequence of dict
         Its units (``system``, ``estimate``, ``sd``, ``df``, ``p_b_better``).
     path : path-like
@@ -37,10 +40,10 @@ def draw_calibration(cal: "Calibration", units: Sequence[dict], path: str | os.P
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    tau = cal.settings.threshold
-    rows = len(cal.nulls)
+    tau = threshold
+    rows = len(nulls)
     fig, axes = plt.subplots(rows, 2, figsize=(10, 3.4 * rows), squeeze=False)
-    for (ax_z, ax_p), s in zip(axes, cal.nulls):
+    for (ax_z, ax_p), s in zip(axes, nulls):
         us = [u for u in units if u["system"] == s.system]
         z = np.array([u["estimate"] / u["sd"] for u in us if u["sd"] > 0])
         df = float(np.median([u["df"] for u in us if u.get("df")] or [np.inf]))
@@ -55,7 +58,7 @@ def draw_calibration(cal: "Calibration", units: Sequence[dict], path: str | os.P
         ax_p.hist(p, bins=np.linspace(0, 1, 21), color="#9ab")
         for t in (1 - tau, tau):
             ax_p.axvline(t, color="#c33", linestyle="--", linewidth=1)
-        ax_p.set_title(f"P(seed {cal.settings.seeds[1]} better): false calls {s.calls.words()}", fontsize=10)
+        ax_p.set_title(f"P(seed {seed_b} better): false calls {s.calls.words()}", fontsize=10)
         ax_p.set_xlabel("P(B better); dashed: the decision thresholds")
     fig.tight_layout()
     with atomic_write(path, mode="wb", encoding=None) as f:

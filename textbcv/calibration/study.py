@@ -22,13 +22,14 @@ import numpy as np
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
-from textbcv._io import append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
+from textbcv._io import _alive, append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
 from textbcv.api import compare
 from textbcv.calibration.draw import draw_data_set
 from textbcv.calibration.moments import pair_moments
 from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.summary import NullSummary, summarize_null
-from textbcv.corpus import Corpus, read_corpus
+from textbcv.comparison.corpus_files import read_files
+from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.corpus.transform import prepare_corpus
 from textbcv.errors import InputError
@@ -274,7 +275,7 @@ class _Folder:
                     pid = int(path.read_text(encoding="utf-8").strip() or 0)
                 except (OSError, ValueError):
                     pid = 0
-                if pid > 0 and _alive(pid):
+                if pid > 0 and pid != os.getpid() and _alive(pid):
                     raise InputError(f"is being calibrated by another process (pid {pid}); wait for it to end",
                                      str(self.path)) from None
                 path.unlink(missing_ok=True)  # left by a killed run
@@ -305,16 +306,6 @@ class _Folder:
             if p.exists() and (not p.is_file() or written.get(name) != file_sha256(p)):
                 raise InputError("was not written by this calibration (or was changed since): it is not replaced; "
                                  "move it away and run again", str(p))
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return pid != os.getpid()
 
 
 class _Progress:
@@ -401,6 +392,7 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     >>> cal.nulls[0].calls.n  # doctest: +SKIP
     1
     """
+    note: str | None = None
     reading = {k: options.pop(k) for k in ("format", "columns", "scheme", "encoding", "label_names")
                if k in options}
     if isinstance(corpus, Corpus):
@@ -410,9 +402,8 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     else:
         files = [os.fspath(corpus)] if isinstance(corpus, (str, os.PathLike)) else [os.fspath(f) for f in corpus]
         name = ", ".join(Path(f).name for f in files)
-        corpus = read_corpus(files, format=reading.get("format"), columns=reading.get("columns"),
-                             scheme=reading.get("scheme"), encoding=reading.get("encoding") or "utf-8",
-                             label_names=reading.get("label_names"))
+        corpus, note = read_files(files, reading.get("format"), reading.get("columns"), reading.get("scheme"),
+                                  reading.get("encoding") or "utf-8", reading.get("label_names"))
     systems = list(dict.fromkeys(systems))
     if not systems:
         raise InputError("give at least one system", param="systems")
@@ -440,10 +431,13 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
         written = folder.claim(settings, resume)
         folder.lock()
     try:
-        return _run(corpus, settings, systems, folder, written, name, jobs, progress, plot)
+        result = _run(corpus, settings, systems, folder, written, name, jobs, progress, plot)
     finally:
         if folder is not None:
             folder.unlock()
+    if note:  # how the corpus was read, said once the calibration has succeeded
+        print(note, file=sys.stderr)
+    return result
 
 
 def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], folder: "_Folder | None",
@@ -531,6 +525,7 @@ def _write_outputs(folder: _Folder, result: Calibration, units: list[dict], writ
         f.write(dumps_json(result.to_dict()))
     written = {**written, SUMMARY_FILE: file_sha256(folder.path / SUMMARY_FILE)}
     if plot:
-        draw_calibration(result, units, folder.path / PLOT_FILE)
+        draw_calibration(result.nulls, result.settings.threshold, result.settings.seeds[1], units,
+                         folder.path / PLOT_FILE)
         written[PLOT_FILE] = file_sha256(folder.path / PLOT_FILE)
     folder.write_settings(result.settings, written)
