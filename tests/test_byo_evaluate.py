@@ -740,3 +740,15 @@ def test_several_seeds_per_system_are_counted_together(ner, tmp_path, capsys):
     refused(capsys, tmp_path / "bad2", evaluate(splits, corpus, tmp_path / "bad2", f"A={tmp_path / 'A1'}",
                                                 f"B={d / 'preds' / 'A'}"), f"{tmp_path / 'A1'}:",
             "holds both seed-S folders and fold files")
+
+
+def test_evaluate_says_how_it_read_the_corpus_as_compare_does(cws, capsys):
+    """A detected format is said once on stderr after the run succeeds; --quiet says nothing."""
+    d, corpus, splits, folds = cws
+    args = ["evaluate", str(splits), str(corpus), "--task", "cws", "--no-plots", "--system", f"gold={d / 'gold'}",
+            "--system", f"halves={d / 'halves'}"]
+    assert main([*args, "--out", str(d / "noted")]) == 0
+    err = capsys.readouterr().err
+    assert err.count("read as segmented") == 1 and "--format sets it" in err
+    assert main([*args, "--quiet", "--out", str(d / "quiet")]) == 0
+    assert "read as" not in capsys.readouterr().err

@@ -54,6 +54,12 @@ def test_calibrate_cli_end_to_end_resumes_and_grows(tmp_path):
     summary = json.loads((out / "calibration.json").read_text(encoding="utf-8"))
     assert summary["nulls"][0]["calls"]["n"] == 3 and summary["settings"]["reps"] == 3
 
+    fewer = cli(*args[:-2], "--out", str(out), "--resume", "--reps", "1")  # a smaller --reps: nothing runs or drops
+    assert fewer.returncode == 0, fewer.stderr
+    assert (out / "units.jsonl").read_bytes() == lines
+    summary = json.loads((out / "calibration.json").read_text(encoding="utf-8"))
+    assert summary["nulls"][0]["calls"]["n"] == 3 and summary["settings"]["reps"] == 3
+
     other = cli(*args[:-2], "--out", str(out), "--resume", "--seeds", "1,3")
     assert other.returncode == 2 and "other settings" in other.stderr
 

@@ -178,7 +178,66 @@ def false_calls(threshold: float = 0.95, seeds: bool = False) -> str | None:
     if boot:
         line += (f"; a single split's paired bootstrap{' with one seed' if seeds else ''} called "
                  f"{' and '.join(boot)} on the same data sets")
+    more = [] if seeds else [r for r in evidence().get("calibration_corpora", {}).values()
+                             if r.get("threshold") == threshold and r.get("m") == 3 and r.get("R")]
+    if more:
+        rates = [r[side]["rate"] for r in more for side in ("calls_b", "calls_a")]
+        line += (f". Through `textbcv calibrate` on {len(more)} corpora ("
+                 + "; ".join(f"{r['label']}, {r['R']} data sets" for r in more)
+                 + f"), it called one seed of a CRF better than the other in {100 * min(rates):.1f}% to "
+                 f"{100 * max(rates):.1f}% of the data sets, each way")
     return line + "."
+
+
+def floor_calls(m: int, threshold: float = 0.95) -> str | None:
+    """How often null pairs were called in runs whose model noise was estimated at 0, as the report quotes it beside
+    a call made in such a run; or None when no study measured it for this ``m``, threshold and posterior.
+
+    Read from ``textbcv/data/evidence.json`` (``model_noise_floor``, ``scripts/model_noise_study.py``): the corpus
+    whose rate in those runs is highest (by its Wilson lower bound, so a handful of runs does not decide), beside
+    its rate in the other runs, and its rate at m = 7 when measured.
+
+    Parameters
+    ----------
+    m : int
+        The report's number of splits.
+    threshold : float
+        The report's decision threshold on P(better).
+
+    Returns
+    -------
+    str or None
+        A clause: ``on real text, identical systems … were called different in …``.
+
+    Examples
+    --------
+    >>> line = floor_calls(3)
+    >>> line is None or line.startswith("on real text")
+    True
+    >>> floor_calls(3, 0.9) is None
+    True
+    """
+    ev = evidence().get("model_noise_floor", {})
+    if ev.get("threshold") != threshold or ev.get("posterior") != PAIRED_POSTERIOR:
+        return None
+    rows = [(r, r[f"m{m}"]) for r in ev.get("corpora", {}).values() if f"m{m}" in r]
+    rows = [(r, x) for r, x in rows if x["calls_floored"]["n"] >= 20]
+    if not rows:
+        return None
+    corpus, worst = max(rows, key=lambda rx: rx[1]["calls_floored"]["lo"])
+
+    def pct(x: Mapping[str, Any]) -> str:
+        return f"{100 * x['rate']:.1f}%"
+
+    f, o = worst["calls_floored"], worst["calls_other"]
+    line = (f"on real text, identical systems (a CRF against itself with another seed) were called different in "
+            f"{pct(f)} of such runs (95% interval {100 * f['lo']:.1f}–{100 * f['hi']:.1f}%; {f['n']} of {worst['R']} "
+            f"data sets of {corpus['label']} at m = {m}) against {pct(o)} of the others")
+    m7 = corpus.get("m7")
+    if m < 7 and m7 and m7["calls_floored"]["n"]:
+        line += (f", and at m = 7, where the folds measure that noise on 13 degrees of freedom, in "
+                 f"{pct(m7['calls_floored'])} against {pct(m7['calls_other'])}")
+    return line
 
 
 def balance_help() -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -240,8 +240,9 @@ class _Folder:
         self.settings = self.path / SETTINGS_FILE
         self.units = self.path / UNITS_FILE
 
-    def claim(self, settings: CalibrationSettings, resume: bool) -> dict:
-        """Create the folder or check it holds a calibration of these settings; the recorded output hashes."""
+    def claim(self, settings: CalibrationSettings, resume: bool) -> tuple[dict, int]:
+        """Create the folder or check it holds a calibration of these settings; the recorded output hashes and the
+        recorded ``reps`` (0 for a new folder)."""
         if self.path.exists() and not self.path.is_dir():
             raise InputError("is a file, not a directory", file=str(self.path))
         if self.settings.exists():
@@ -256,13 +257,14 @@ class _Folder:
                 if k != "reps" and mine[k] != theirs.get(k):
                     raise InputError(f"holds a calibration of other settings ({k}: {theirs.get(k)!r} there, "
                                      f"{mine[k]!r} now); choose another --out", str(self.path))
-            return dict(held.get("written", {}))
+            recorded = theirs.get("reps")
+            return dict(held.get("written", {})), recorded if isinstance(recorded, int) else 0
         if self.path.exists() and any(self.path.iterdir()):
             raise InputError("is not empty and holds no textbcv calibration; choose a new or empty --out",
                              str(self.path))
         self.path.mkdir(parents=True, exist_ok=True)
         self.write_settings(settings, {})
-        return {}
+        return {}, 0
 
     def lock(self) -> None:
         """Hold the folder for this process; refuse one another live process holds (its pid is in the lock)."""
@@ -428,10 +430,12 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     folder = _Folder(out) if out is not None else None
     written: dict = {}
     if folder is not None:
-        written = folder.claim(settings, resume)
+        written, recorded = folder.claim(settings, resume)
         folder.lock()
+        if recorded > reps:  # resumed with fewer: none is run beyond reps, but none finished is dropped
+            settings = replace(settings, reps=recorded)
     try:
-        result = _run(corpus, settings, systems, folder, written, name, jobs, progress, plot)
+        result = _run(corpus, settings, systems, folder, written, name, jobs, progress, plot, reps)
     finally:
         if folder is not None:
             folder.unlock()
@@ -441,22 +445,23 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
 
 
 def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], folder: "_Folder | None",
-         written: dict, name: str, jobs: int, progress: bool | None, plot: bool) -> Calibration:
-    """:func:`calibrate` once its options are checked and its folder (if any) is claimed and locked."""
+         written: dict, name: str, jobs: int, progress: bool | None, plot: bool, run_reps: int) -> Calibration:
+    """:func:`calibrate` once its options are checked and its folder (if any) is claimed and locked: data sets
+    below ``run_reps`` are run, every finished one below ``settings.reps`` is answered."""
     done: dict[tuple[str, int], dict] = {}
     if folder is not None:
         folder.check_owned(written)
         done = folder.done()
-        folder.write_settings(settings, written)  # a larger reps is recorded
+        folder.write_settings(settings, written)  # a larger reps is recorded, a smaller one never
     if settings.proxy:
         print(f"textbcv: calibrate: {', '.join(systems)} train with lbfgs, which gives the same model whatever the "
               f"seed: the null pairs train {PROXY_ALGORITHM}, its stochastic variant, as a proxy (--algorithm "
               f"chooses another)", file=sys.stderr)
     reps, size, seed, n = settings.reps, settings.size, settings.seed, len(corpus)
     documents = corpus.documents if corpus.n_documents > 1 else None
-    todo = [(r, s) for r in range(reps) for s in systems if (s, r) not in done]
+    todo = [(r, s) for r in range(run_reps) for s in systems if (s, r) not in done]
     mode = None if progress is False else ("bar" if progress is None and sys.stderr.isatty() else "lines")
-    bar = _Progress(reps * len(systems), reps * len(systems) - len(todo), mode)
+    bar = _Progress(run_reps * len(systems), run_reps * len(systems) - len(todo), mode)
     subsets: dict[int, Corpus] = {}
 
     def data_set(r: int) -> Corpus:

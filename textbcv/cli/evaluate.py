@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from textbcv import defaults
 from textbcv.cli.common import (
@@ -100,7 +101,8 @@ def run(args: argparse.Namespace) -> int:
     options.validate()
     report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
                       scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
-                      encoding=args.encoding, label_names=label_names_file(args.label_names))
+                      encoding=args.encoding, label_names=label_names_file(args.label_names),
+                      on_note=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)))
     from textbcv.errors import warn
     from textbcv.report.cautions import run_warnings
 

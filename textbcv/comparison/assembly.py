@@ -118,7 +118,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
                     corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
                     answer: CompareReport | None = None, heldout: Sequence | None = None, split: dict | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
-                    baseline: dict | None = None) -> CompareReport:
+                    baseline: dict | None = None, calibration: dict | None = None) -> CompareReport:
     """The report of a comparison whose 2m folds per system are in ``store``.
 
     One function for every way folds come about — trained here (``compare``)
@@ -163,6 +163,8 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         posteriors (when ``answer`` is None) and the error anatomy.
     baseline : dict or None
         As above.
+    calibration : dict or None
+        The user's calibration the report quotes (:func:`textbcv.comparison.calibration_quote.run_calibration`).
 
     Returns
     -------
@@ -196,7 +198,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         answer = report_from_folds(folds_of_store(strict, names, m, options.mode, clusters), options.answer())
     report = replace(answer, per_type=per_type, stopping=stopping, split_quality=split_quality, split=split,
                      meta=meta, run=run, heldout=held, one_split=one_split, baseline=baseline, anatomy=anatomy,
-                     macro=macro)
+                     macro=macro, calibration=calibration)
     return _judged(report)
 
 

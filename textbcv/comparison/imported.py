@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -26,6 +26,7 @@ import numpy as np
 
 from textbcv._io import file_sha256
 from textbcv.comparison.baseline import baseline_section
+from textbcv.comparison.calibration_quote import quoted_calibration
 from textbcv.comparison.heldout import HeldoutSet, read_heldout
 from textbcv.comparison.pipeline import (
     CompareOptions,
@@ -322,6 +323,7 @@ def evaluate(
     corpus: Corpus | None = None,
     encoding: str = "utf-8",
     label_names: Sequence[str] | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> CompareReport:
     """Score imported predictions of every fold and write the run directory; return the report.
 
@@ -361,6 +363,9 @@ def evaluate(
         Text encoding of the corpus files and the held-out files (default utf-8).
     label_names : sequence of str, optional
         The tag of each integer id of a jsonl or arrow corpus read from ``files``.
+    on_note : callable, optional
+        Given the line saying which format the corpus was read in, when it was detected, once the run has
+        succeeded (the command line prints it on stderr, as ``compare`` does).
 
     Returns
     -------
@@ -395,8 +400,8 @@ def evaluate(
     out = Path(out)
     run_dir = RunDir(out)
     run_dir.check_out(resume=False)
-    raw, _ = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding,
-                             label_names=label_names)
+    raw, note = corpus_or_files(corpus, files, format=format, columns=columns, scheme=scheme, encoding=encoding,
+                                label_names=label_names)
     split_set.check_corpus(raw, file=os.fspath(splits))
     prepared = prepare_corpus(raw, options.task)
     gold = gold_chunks(prepared, options)
@@ -418,13 +423,14 @@ def evaluate(
     run = {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
            "seconds": round(t_end - t_start, 3), "read_seconds": round(t_read - t_start, 3),
            "folds_imported": len(store.records)}
-    report = assemble_report(store, names, m, options, split_set.quality,
-                             corpus_meta(raw, prepared, gold, raw.format, {"columns": columns, "scheme": scheme}),
+    meta = corpus_meta(raw, prepared, gold, raw.format, {"columns": columns, "scheme": scheme})
+    report = assemble_report(store, names, m, options, split_set.quality, meta,
                              [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,
                              heldout=heldout, split=split_info(split_set, options, prepared),
                              clusters=fold_clusters(split_set, prepared),
                              baseline=baseline_section(prepared.sentences, gold, list(split_set.folds()),
-                                                       options.task))
+                                                       options.task),
+                             calibration=quoted_calibration(out, meta["fingerprint"]))
     existed = out.exists()
     run_dir.claim()
     try:
@@ -436,4 +442,6 @@ def evaluate(
         raise
     finally:
         run_dir.unlock()
+    if note and on_note is not None:  # how the corpus was read, said once the run has succeeded
+        on_note(note)
     return report

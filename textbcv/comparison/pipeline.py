@@ -21,6 +21,7 @@ import numpy as np
 
 from textbcv.comparison.assembly import assemble_report, corpus_meta, rerender, split_info
 from textbcv.comparison.baseline import baseline_section
+from textbcv.comparison.calibration_quote import quoted_calibration
 from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.design_effects import design_effects_of, fold_clusters
 from textbcv.comparison.from_folds import folds_of_store, report_from_folds
@@ -586,12 +587,13 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
     }
     specs = [{**s.to_dict(), **({"template_choice": plan.template_choices[s.name]}
                                  if s.name in plan.template_choices else {})} for s in systems]
-    report = assemble_report(store, names, m, options, splits_m.quality,
-                             corpus_meta(raw, corpus, gold, format, plan.read),
+    meta = corpus_meta(raw, corpus, gold, format, plan.read)
+    report = assemble_report(store, names, m, options, splits_m.quality, meta,
                              specs, stopping, run, answer=answer,
                              heldout=plan.heldout, split=split_info(splits_m, options, corpus),
                              splits_path=plan.splits_path, clusters=clusters,
-                             baseline=baseline_section(corpus.sentences, gold, list(splits_m.folds()), options.task))
+                             baseline=baseline_section(corpus.sentences, gold, list(splits_m.folds()), options.task),
+                             calibration=quoted_calibration(out, meta["fingerprint"]))
     write_report(out, report, plots)
     return report
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from textbcv._io import load_json
 from textbcv.comparison.assembly import assemble_report, rerender
+from textbcv.comparison.calibration_quote import quoted_calibration
 from textbcv.comparison.design_effects import fold_clusters
 from textbcv.comparison.onesplit import one_split_section
 from textbcv.comparison.options import CompareOptions
@@ -71,6 +72,11 @@ def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
     report["one_split"] = one_split_section(records, list(report["systems"]), int(report["m"]),
                                             seed=int(report.get("meta", {}).get("seed", opts.get("seed", 0))),
                                             alpha=float(report.get("alpha", 0.05)))
+    # a calibration made (or removed) since the run: the report quotes what the run's folder holds now
+    report.pop("calibration", None)
+    cal = quoted_calibration(run.path, (report.get("meta", {}).get("corpus") or {}).get("fingerprint"))
+    if cal is not None:
+        report["calibration"] = cal
     if run.is_run() and all(run.owns(n) or not (run.path / n).exists() for n in ("report.json", "report.md",
                                                                                 "report.tex")):
         return report, _write_claimed(run, report, plots=False)
@@ -249,5 +255,6 @@ def redraw_mode(out_dir: str | os.PathLike, mode: str, corpus: Sequence[str] | N
     new = assemble_report(store, names, m, options, report.get("split_quality"), c, meta.get("systems") or [],
                           report.get("stopping") or {}, report.get("run") or {}, imported=meta.get("imported"),
                           split=report.get("split"), splits_path=meta.get("splits"),
-                          clusters=fold_clusters(splits, prepared), baseline=report.get("baseline")).to_dict()
+                          clusters=fold_clusters(splits, prepared), baseline=report.get("baseline"),
+                          calibration=report.get("calibration")).to_dict()
     return new, write_into_folder(run, f"what-if-mode-{mode}", new, plots=plots)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+from textbcv import defaults
 from textbcv.report.methods import and_list, design_name
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import fmt_p, p_is, pct, points
@@ -69,6 +70,9 @@ def conclusion(report: CompareReport) -> str:
         side = "b" if win == c.b else "a"
         parts.append(f"{win} is better than {lose} on F1 ({better_label(c, side, report.rope_points)} "
                      f"{p_is(c.p_side(side))}).")
+    floor = _floor_sentence(report, clear)
+    if floor:
+        parts.append(floor.strip())
     for c in pairs:
         if c.equivalent and not c.winner and not same(c):
             parts.append(f"{c.a} and {c.b} are practically equivalent on F1 (P(equivalent) {p_is(c.p_equivalent)}).")
@@ -116,7 +120,7 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         gap = decisive_words(c, r) or (f"{b} − {a}: " + (difference_words(c, report.alpha, first=b)
                                                           or f"{100 * (fb - fa):+.2f} points"))
         return (f"{win} is better than {lose} on F1: {pct(fw)}% against {pct(fl)}% ({gap}); "
-                f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}.")
+                f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}." + _floor_sentence(report, [c]))
     if c.equivalent and r is not None:
         return (f"{a} and {b} are practically equivalent on F1 ({pct(fa)}% and {pct(fb)}%): P(equivalent: within "
                 f"±{points(r)}) {p_is(c.p_equivalent)} ≥ {tau:g}.")
@@ -134,6 +138,27 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         gap = f"{b} − {a}: {gap}" if gap else ""
     gap = f"; {gap}" if gap else ""
     return f"No clear difference on F1 between {scores}: {undecided(c, r, tau, 'below')}{eq}{gap}."
+
+
+def _floor_sentence(report: CompareReport, called: list[Comparison]) -> str:
+    """A sentence beside calls whose posterior counted the models' own noise as 0 (its moment from the folds' spread
+    was at or below 0) with fewer than 7 splits: the call rests on new text's error alone, and on text where that
+    noise is large such calls were false more often (the measured rate, :func:`textbcv.defaults.floor_calls`).
+    "" when no call is such."""
+    floored = [c for c in called if c.difference is not None and c.difference.paired is not None
+               and c.difference.paired.var_model <= 0 and c.difference.paired.m < 7 and c.difference.paired.var > 0]
+    if not floored:
+        return ""
+    m = report.m
+    who = "" if len(report.names) == 2 else " (" + ", ".join(f"{c.a} vs {c.b}" for c in floored) + ")"
+    # the measured rates are of one seed per fold; with seeds of their own the floored part is the training halves'
+    measured = (defaults.floor_calls(m, report.threshold)
+                if all(c.difference.paired.seeds is None for c in floored if c.difference and c.difference.paired)
+                else None)
+    return (f" The models' own noise was too small to measure on these {2 * m} folds{who}: their ΔF1 agree more "
+            "closely than their test text alone predicts, so the interval holds new text's error alone"
+            + (f"; {measured}" if measured else "") + ". More splits measure that noise better "
+            "(`--m 7` for compare and split).")
 
 
 def _seq_sentence(report: CompareReport, c: Comparison) -> str | None:

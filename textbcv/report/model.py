@@ -57,6 +57,9 @@ class CompareReport:
     anatomy : dict or None
         The error anatomy (:func:`textbcv.comparison.anatomy.anatomy_section`): each system's error kinds with
         their shares and intervals, each pair's paired differences; None in reports written before it.
+    calibration : dict or None
+        The user's own calibration of the decision rule on this corpus, from the run's ``calibration/`` folder
+        (:func:`textbcv.comparison.calibration_quote.run_calibration`); None when the run has none.
     """
 
     answer: BayesAnswer
@@ -78,6 +81,7 @@ class CompareReport:
     format: str = REPORT_FORMAT
     anatomy: dict | None = None
     macro: dict | None = None
+    calibration: dict | None = None
 
     # --- the answer's fields, read through -------------------------------------------------------------
     @property
@@ -220,6 +224,8 @@ class CompareReport:
             out["macro"] = self.macro
         if self.anatomy is not None:
             out["anatomy"] = self.anatomy
+        if self.calibration is not None:
+            out["calibration"] = self.calibration
         out["conclusion"] = self.conclusion
         return out
 
@@ -245,7 +251,7 @@ class CompareReport:
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
             baseline=d.get("baseline"),
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
-            macro=d.get("macro"))
+            macro=d.get("macro"), calibration=d.get("calibration"))
 
     @classmethod
     def coerce(cls, report: CompareReport | BayesAnswer | Mapping[str, Any]) -> CompareReport:

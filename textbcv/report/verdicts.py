@@ -84,6 +84,9 @@ def rule(report: CompareReport) -> str:
         measured = defaults.false_calls(tau, seeds=seeded) if paired else None
         if measured is None and seeded:
             measured = UNMEASURED_SEEDS
+        own = _own_calibration(report) if paired else None
+        if own is not None:
+            measured = own
         return ("Decision rule: a system is called better than another when the posterior probability that it is "
                 f"better, P(better), is at least {tau:g} (--threshold); below that the answer is \"no clear "
                 "difference\", with P." + (f" {measured}" if measured else ""))
@@ -92,6 +95,21 @@ def rule(report: CompareReport) -> str:
             f"that the answer is \"no clear difference\", with P. Two systems are called practically "
             f"equivalent when P(equivalent) — the probability that their scores differ by at most {points(r)} — is "
             f"at least {tau:g}.")
+
+
+def _own_calibration(report: CompareReport) -> str | None:
+    """The user's calibration on this corpus as the rule quotes it (the run's ``calibration/`` folder), or why it is
+    not quoted; None when the run has none."""
+    cal = report.calibration
+    if not cal:
+        return None
+    where = f"the run's {cal.get('folder', 'calibration')}/ folder"
+    if cal.get("m") != report.m or cal.get("threshold") != report.threshold:
+        measured = defaults.false_calls(report.threshold) or ""
+        return (f"{measured} Your calibration of this corpus ({where}) was measured at m = {cal.get('m')} and P ≥ "
+                f"{cal.get('threshold'):g}, not at this report's m = {report.m} and P ≥ {report.threshold:g}, so it "
+                "is not quoted.").strip()
+    return f"Measured on this corpus by `textbcv calibrate` ({where}): {cal['sentence']}"
 
 
 def short_rule(report: CompareReport) -> str:

@@ -1,0 +1,70 @@
+"""A run whose folder holds the user's calibration of the same corpus quotes it in the decision rule; a calibration
+of another corpus is refused with a warning and never quoted."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import textbcv
+from textbcv.cli import main
+from textbcv.comparison.calibration_quote import run_calibration
+
+NER = textbcv.bundled_corpora()["ner"]
+OPTS = ["--max-iterations", "2"]
+
+
+def _compare(tmp_path, corpus, name="run"):
+    out = tmp_path / name
+    assert main(["compare", str(corpus), "--task", "ner", "--systems", "iob2,iobes", "--m", "3", *OPTS,
+                 "--out", str(out)]) == 0
+    return out
+
+
+def _calibrate(corpus, out):
+    assert main(["calibrate", str(corpus), "--systems", "iob2", "--reps", "2", "--size", "120", *OPTS,
+                 "--out", str(out)]) == 0
+
+
+def test_report_quotes_the_runs_own_calibration(tmp_path, capsys):
+    run = _compare(tmp_path, NER)
+    md = (run / "report.md").read_text(encoding="utf-8")
+    assert "Measured on this corpus by `textbcv calibrate`" not in md  # none yet: the project's evidence
+    _calibrate(NER, run / "calibration")
+    cal = json.loads((run / "calibration" / "calibration.json").read_text(encoding="utf-8"))
+    capsys.readouterr()
+    assert main(["report", str(run), "--redraw"]) == 0
+    md = (run / "report.md").read_text(encoding="utf-8")
+    assert "Measured on this corpus by `textbcv calibrate` (the run's calibration/ folder): " + cal["sentence"] in md
+    report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    assert report["calibration"]["nulls"][0]["calls"] == cal["nulls"][0]["calls"]
+    assert report["calibration"]["m"] == 3 and report["calibration"]["threshold"] == 0.95
+    # under another threshold it is not quoted, and the report says why
+    assert main(["report", str(run), "--threshold", "0.9", "--no-plots"]) == 0
+    what_if = next(p for p in run.iterdir() if p.name.startswith("what-if"))
+    md = (what_if / "report.md").read_text(encoding="utf-8")
+    assert "Measured on this corpus by `textbcv calibrate`" not in md
+    assert "was measured at m = 3 and P ≥ 0.95, not at this report's m = 3 and P ≥ 0.9" in md
+
+
+def test_a_calibration_of_another_corpus_is_refused(tmp_path, capsys):
+    other = tmp_path / "other.conll"
+    blocks = NER.read_text(encoding="utf-8").split("\n\n")
+    other.write_text("\n\n".join(blocks[:3] + blocks[4:]), encoding="utf-8")  # one sentence fewer
+    run = _compare(tmp_path, NER)
+    _calibrate(other, run / "calibration")
+    capsys.readouterr()
+    assert main(["report", str(run), "--redraw"]) == 0
+    err = capsys.readouterr().err
+    assert "a calibration of another corpus" in err and "not quoted" in err
+    assert "Measured on this corpus" not in (run / "report.md").read_text(encoding="utf-8")
+    assert "calibration" not in json.loads((run / "report.json").read_text(encoding="utf-8"))
+
+
+def test_no_folder_no_block_and_a_broken_summary_is_said(tmp_path):
+    assert run_calibration(tmp_path, "f" * 16) == (None, None)
+    (tmp_path / "calibration").mkdir()
+    (tmp_path / "calibration" / "calibration.json").write_text("{not json", encoding="utf-8")
+    block, warning = run_calibration(tmp_path, "f" * 16)
+    assert block is None and warning.startswith("textbcv: warning: ") and "project's evidence" in warning
+    shutil.rmtree(tmp_path / "calibration")

@@ -1,0 +1,67 @@
+"""A call whose posterior counted the models' own noise as 0 says so beside the decision, with the measured rate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from textbcv import defaults
+from textbcv.report.conclusion import conclusion
+from textbcv.report.model import CompareReport
+from textbcv.report.terminal import answer_text
+from textbcv.stats.paired import PairedDifference
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _report(var_model: float, m: int = 3, estimate: float = 0.01, names=("A", "B")) -> CompareReport:
+    p = PairedDifference(estimate, 0.003 ** 2, var_model, 2.0 * m - 1, m, 800, 0.8)
+    lo, hi = p.interval()
+    p_b = p.prob_better()["p_b_better"]
+    systems = {n: {k: {"estimate": 0.80 + i * estimate, "ci": [0.78, 0.82]} for k in ("precision", "recall", "f1")}
+               for i, n in enumerate(names)}
+    comps = [{"a": names[0], "b": names[1], "metric": "f1", "p_b_better": p_b, "p_a_better": 1 - p_b,
+              "decision": "B better" if p_b >= 0.95 else "no clear difference",
+              "difference": {"estimate": estimate, "ci": [lo, hi], "basis": "paired", **p.to_dict()}}]
+    return CompareReport.from_dict({"m": m, "alpha": 0.05, "threshold": 0.95, "rope": None, "systems": systems,
+                                    "comparisons": comps, "sequential": []})
+
+
+def test_call_with_floored_model_noise_is_flagged_with_the_measured_rate():
+    text = conclusion(_report(0.0))
+    assert "B is better than A" in text
+    assert "too small to measure on these 6 folds" in text
+    measured = defaults.floor_calls(3)
+    assert measured is not None and measured in text
+    assert "--m 7" in text
+    # the short terminal answer carries it beside the decision
+    assert "too small to measure" in answer_text(_report(0.0))
+
+
+def test_no_flag_when_the_noise_was_measured_or_nothing_is_called_or_m_is_7():
+    assert "too small to measure" not in conclusion(_report(0.002 ** 2))
+    assert "too small to measure" not in conclusion(_report(0.0, estimate=0.001))  # no call
+    assert "too small to measure" not in conclusion(_report(0.0, m=7))
+
+
+def test_quoted_rate_is_the_committed_evidence():
+    ev = defaults.evidence()["model_noise_floor"]
+    rows = [(r, r["m3"]) for r in ev["corpora"].values() if "m3" in r and r["m3"]["calls_floored"]["n"] >= 20]
+    corpus, worst = max(rows, key=lambda rx: rx[1]["calls_floored"]["lo"])
+    line = defaults.floor_calls(3)
+    assert f"{100 * worst['calls_floored']['rate']:.1f}%" in line and corpus["label"] in line
+    assert defaults.floor_calls(3, threshold=0.9) is None
+
+
+def test_model_noise_study_smoke(tmp_path):
+    (tmp_path / "RESULTS.md").write_text("# Results\n", encoding="utf-8")
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "model_noise_study.py"), "--smoke", "--out", str(tmp_path)],
+                   check=True, capture_output=True, cwd=tmp_path)
+    out = json.loads((tmp_path / "model_noise.json").read_text(encoding="utf-8"))
+    cands = {r["candidate"] for r in out["rows"]}
+    assert cands == {"present", "mixture", "mixture-hn", "upper-0.8"}
+    null = [r for r in out["rows"] if r["pair"] == "null"]
+    assert null and all(r["calls_floored"]["n"] + r["calls_other"]["n"] == r["R"] for r in null)
+    assert "BEGIN model-noise" in (tmp_path / "RESULTS.md").read_text(encoding="utf-8")

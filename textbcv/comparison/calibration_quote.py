@@ -1,0 +1,99 @@
+"""The user's own calibration, as a run's report quotes it: ``RUN/calibration/``, written by ``textbcv calibrate``.
+
+A calibration folder inside the run folder (``textbcv calibrate CORPUS --systems ... --out RUN/calibration``)
+measured the decision rule's false calls on null pairs drawn from the same corpus. The report's decision rule
+then quotes that figure instead of the project's own evidence (:func:`textbcv.report.verdicts.rule`), provided
+the calibration was made on the same corpus; one made on another corpus is refused, with a warning, and never
+quoted. Only ``calibration.json``, the calibration's summary file (docs/calibrate.md), is read: no unit, no
+training.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from textbcv._io import load_json
+from textbcv.errors import InputError
+
+__all__ = ["CALIBRATION_FOLDER", "run_calibration", "quoted_calibration"]
+
+#: the folder of a run folder that holds the user's calibration
+CALIBRATION_FOLDER = "calibration"
+#: the summary file ``textbcv calibrate`` writes, and its format tag
+_SUMMARY = "calibration.json"
+_FORMAT = "textbcv-calibration/1"
+
+
+def run_calibration(run: str | os.PathLike, fingerprint: str | None) -> tuple[dict[str, Any] | None, str | None]:
+    """The calibration a run's report quotes, from ``RUN/calibration/calibration.json``.
+
+    Parameters
+    ----------
+    run : path
+        The run folder.
+    fingerprint : str or None
+        The run's corpus fingerprint (``meta.corpus.fingerprint`` of its report); None when not known, and then
+        no calibration is quoted.
+
+    Returns
+    -------
+    (dict or None, str or None)
+        The ``calibration`` block of the report (``folder``, ``corpus_name``, ``m``, ``threshold``, ``size``,
+        ``seeds``, ``nulls`` — per system ``system``, ``calls``, ``calls_b``, ``calls_a`` as rates —, ``proxy``,
+        ``algorithm`` and ``sentence``), or None; and a warning for stderr when a calibration is there but not
+        quoted (None otherwise).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> run_calibration(tempfile.mkdtemp(), "0" * 16)
+    (None, None)
+    """
+    folder = Path(run) / CALIBRATION_FOLDER
+    path = folder / _SUMMARY
+    if not path.is_file():
+        return None, None
+    try:
+        held = load_json(path)
+    except InputError as e:
+        return None, f"textbcv: warning: {path}: not read ({e.message}); the report quotes the project's evidence"
+    if not isinstance(held, dict) or held.get("format") != _FORMAT or not isinstance(held.get("settings"), dict):
+        return None, f"textbcv: warning: {path}: not a textbcv calibration; the report quotes the project's evidence"
+    s = held["settings"]
+    if fingerprint is None or s.get("corpus") != fingerprint:
+        return None, (f"textbcv: warning: {folder}: a calibration of another corpus (fingerprint "
+                      f"{s.get('corpus')}, the run's {fingerprint}); not quoted: the report quotes the project's "
+                      "evidence")
+    nulls = [{"system": x["system"], **{k: x[k] for k in ("calls", "calls_b", "calls_a")}}
+             for x in held.get("nulls", []) if isinstance(x, dict) and x.get("calls", {}).get("n")]
+    if not nulls:
+        return None, f"textbcv: warning: {folder}: no finished data set yet; the report quotes the project's evidence"
+    block = {"folder": CALIBRATION_FOLDER, "corpus_name": held.get("corpus_name", ""), "m": int(s["m"]),
+             "threshold": float(s["threshold"]), "size": int(s["size"]), "seeds": list(s["seeds"]),
+             "proxy": bool(s.get("proxy")), "algorithm": (s.get("options") or {}).get("algorithm"),
+             "nulls": nulls, "sentence": str(held.get("sentence", ""))}
+    return block, None
+
+
+def quoted_calibration(run: str | os.PathLike, fingerprint: str | None) -> dict[str, Any] | None:
+    """:func:`run_calibration`'s block, its warning (a calibration there but not quoted) said on stderr.
+
+    Parameters
+    ----------
+    run : path
+        The run folder.
+    fingerprint : str or None
+        The run's corpus fingerprint.
+
+    Returns
+    -------
+    dict or None
+        The report's ``calibration`` block.
+    """
+    block, warning = run_calibration(run, fingerprint)
+    if warning:
+        print(warning, file=sys.stderr)
+    return block
