@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -135,6 +136,43 @@ def write_predictions(test: Sequence[tuple[Sequence[str], Sequence[int]]], predi
     return fold_predictions([w for w, _ in test], predictions, word_ids, label_names, out)
 
 
+#: ``--model`` value that builds a tiny randomly initialised BERT from a config, with a word-level tokenizer made
+#: from the fold's own training words: no download, seconds on a CPU (for tests and dry runs, not for results)
+TINY = "tiny"
+
+
+def tiny_model(fold: dict) -> tuple[Any, Any]:
+    """A fast word-level tokenizer of the fold's training words and a tiny randomly initialised
+    ``BertForTokenClassification`` (one layer of width 32) with the fold's labels; nothing is downloaded.
+
+    Parameters
+    ----------
+    fold : dict
+        :func:`read_fold`'s answer (``label_names``, ``train``).
+
+    Returns
+    -------
+    (PreTrainedTokenizerFast, BertForTokenClassification)
+    """
+    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+    from transformers import BertConfig, BertForTokenClassification, PreTrainedTokenizerFast
+
+    special = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"]
+    words = sorted({w for ws, _ in fold["train"] for w in ws})
+    vocab = {t: i for i, t in enumerate(special + words)}
+    core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
+    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    core.post_processor = processors.TemplateProcessing(single="[CLS] $A [SEP]", special_tokens=[
+        ("[CLS]", vocab["[CLS]"]), ("[SEP]", vocab["[SEP]"])])
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=core, unk_token="[UNK]", pad_token="[PAD]",
+                                        cls_token="[CLS]", sep_token="[SEP]")
+    names = fold["label_names"]
+    config = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                        intermediate_size=64, max_position_embeddings=512, num_labels=len(names),
+                        id2label=dict(enumerate(names)), label2id={n: i for i, n in enumerate(names)})
+    return tokenizer, BertForTokenClassification(config)
+
+
 def fine_tune_and_predict(fold: dict, model_name: str, seed: int, epochs: float = 3.0) -> tuple[Any, list]:
     """Fine-tune ``model_name`` on the fold's train half with ``seed`` and predict its test half (needs a GPU,
     ``transformers`` and ``torch``; not run in CI).
@@ -144,7 +182,8 @@ def fine_tune_and_predict(fold: dict, model_name: str, seed: int, epochs: float 
     fold : dict
         :func:`read_fold`'s answer.
     model_name : str
-        A Hugging Face model with a fast tokenizer, e.g. ``bert-base-cased``.
+        A Hugging Face model with a fast tokenizer, e.g. ``bert-base-cased``; :data:`TINY` builds a tiny one from
+        a config (:func:`tiny_model`).
     seed : int
         The training seed (``TrainingArguments.seed``: the new head's weights and the data order).
     epochs : float
@@ -167,10 +206,13 @@ def fine_tune_and_predict(fold: dict, model_name: str, seed: int, epochs: float 
 
     set_seed(seed)
     names = fold["label_names"]
-    tokenizer = AutoTokenizer.from_pretrained(model_name)
-    model = AutoModelForTokenClassification.from_pretrained(
-        model_name, num_labels=len(names), id2label=dict(enumerate(names)),
-        label2id={n: i for i, n in enumerate(names)})
+    if model_name == TINY:
+        tokenizer, model = tiny_model(fold)
+    else:
+        tokenizer = AutoTokenizer.from_pretrained(model_name)
+        model = AutoModelForTokenClassification.from_pretrained(
+            model_name, num_labels=len(names), id2label=dict(enumerate(names)),
+            label2id={n: i for i, n in enumerate(names)})
 
     def encode(rows, with_labels):
         enc = [tokenizer(w, is_split_into_words=True, truncation=True) for w, _ in rows]
@@ -182,12 +224,15 @@ def fine_tune_and_predict(fold: dict, model_name: str, seed: int, epochs: float 
 
     train, _ = encode(fold["train"], True)
     test, word_ids = encode(fold["test"], False)
-    args = TrainingArguments(output_dir=f"/tmp/textbcv-hf-seed{seed}", seed=seed, num_train_epochs=epochs,
-                             per_device_train_batch_size=16, learning_rate=5e-5, save_strategy="no", report_to=[])
-    trainer = Trainer(model=model, args=args, train_dataset=train,
-                      data_collator=DataCollatorForTokenClassification(tokenizer))
-    trainer.train()
-    return trainer.predict(test).predictions, word_ids
+    # the Trainer wants a folder of its own even when it saves nothing: a temporary one, removed after
+    with tempfile.TemporaryDirectory(prefix="textbcv-hf-") as scratch:
+        args = TrainingArguments(output_dir=scratch, seed=seed, num_train_epochs=epochs,
+                                 per_device_train_batch_size=16, save_strategy="no", report_to=[],
+                                 learning_rate=1e-3 if model_name == TINY else 5e-5)
+        trainer = Trainer(model=model, args=args, train_dataset=train,
+                          data_collator=DataCollatorForTokenClassification(tokenizer))
+        trainer.train()
+        return trainer.predict(test).predictions, word_ids
 
 
 def main(argv: Sequence[str] | None = None) -> int:
