@@ -752,3 +752,22 @@ def test_evaluate_says_how_it_read_the_corpus_as_compare_does(cws, capsys):
     assert err.count("read as segmented") == 1 and "--format sets it" in err
     assert main([*args, "--quiet", "--out", str(d / "quiet")]) == 0
     assert "read as" not in capsys.readouterr().err
+
+
+def test_a_fifo_among_the_predictions_is_refused_before_anything_is_written(cws, capsys):
+    """A named pipe where a fold's predictions should be is not read (it would block): one error, exit 2."""
+    import os
+    import shutil
+
+    d, corpus, splits, folds = cws
+    pred = d / "piped"
+    shutil.copytree(d / "gold", pred)
+    victim = sorted(pred.iterdir())[-1]
+    victim.unlink()
+    os.mkfifo(victim)
+    out = d / "fifo-run"
+    code = main(["evaluate", str(splits), str(corpus), "--task", "cws", "--quiet", "--no-plots",
+                 "--system", f"gold={d / 'gold'}", "--system", f"piped={pred}", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("textbcv: error: ") and "is not a file" in err and "Traceback" not in err
+    assert not out.exists()
