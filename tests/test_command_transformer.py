@@ -15,10 +15,8 @@ import pytest
 
 import textbcv
 
-pytest.importorskip("torch", reason="torch is not installed (optional: the transformer recipe's test)")
-pytest.importorskip("transformers", reason="transformers is not installed (optional: the transformer recipe's test)")
-pytest.importorskip("datasets", reason="datasets is not installed (optional: the transformer recipe's test)")
-pytest.importorskip("accelerate", reason="accelerate is not installed (optional: the Trainer of the transformer recipe)")
+for _module in ("torch", "transformers", "datasets", "accelerate"):
+    pytest.importorskip(_module, reason=f"{_module} is not installed (optional: the transformer recipe's test)")
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "examples" / "hf_command.py"
