@@ -517,6 +517,7 @@ def run_compare(
     if commands and plan.payload.heldout:
         raise InputError("heldout: held-out files are not yet tagged by command systems; compare them without "
                          "{heldout}, or score the held-out predictions with textbcv evaluate", param="heldout")
+    existed = run_dir.path.exists()
     run_dir.claim(*(["models"] if save_models else []), *(["predictions"] if save_predictions else []),
                   *(["commands"] if commands else []))
     if commands:
@@ -526,6 +527,16 @@ def run_compare(
             raise InputError("out: another textbcv run wrote into this folder since this one started; choose "
                              "another {out}", file=str(plan.out), param="out")
         return _run_claimed(plan, run_dir, jobs, backend, scheduler, progress, save_models, save_predictions, plots)
+    except BaseException:
+        # a run that failed (a full disk, a signal) before any fold finished leaves nothing behind; one with
+        # finished folds keeps them, for --resume
+        try:
+            finished = bool(FoldStore(run_dir.folds).done)
+        except Exception:  # a fold store that cannot be read now is kept as it is, for the user to look at
+            finished = True
+        if not finished:
+            run_dir.discard(existed)
+        raise
     finally:
         run_dir.unlock()
 
