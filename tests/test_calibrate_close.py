@@ -171,7 +171,9 @@ def test_two_jobs_give_the_same_files_and_a_pair_alone_draws_no_plot(tmp_path):
     (["--pair", "iob2,nosuch"], "nosuch"),
     (["--pair", "iob2,iobes", "--truth-halvings", "0"], "--truth-halvings must be at least 1"),
     (["--pair", "iob2,iobes+wordshape-nosuch"], "wordshape-nosuch"),
-    ([], "give at least one system, or a pair"),
+    (["--truth-halvings", "0", "--systems", "iob2"], "--truth-halvings must be at least 1"),
+    (["--pair", "iob2,iobes", "--size", "3103"], "below the corpus's 3,103 sentences with --pair"),
+    ([], "give --systems (at least one system), --pair or both"),
 ])
 def test_bad_close_options_exit_2_before_anything_is_written(tmp_path, argv, words):
     r = cli(str(NER), *ARGS, "--out", str(tmp_path / "cal"), *argv)

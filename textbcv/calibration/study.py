@@ -59,6 +59,15 @@ def unit_key(u: dict) -> tuple[str, str, int]:
     """A unit's key in its folder: (kind, name, data set) — ``("null", system, r)`` (a unit written before close
     pairs existed has no ``kind``: it is a null unit), ``("close", "A,B", r)``.
 
+    Parameters
+    ----------
+    u : dict
+        A line of ``units.jsonl``.
+
+    Returns
+    -------
+    (str, str, int)
+
     Examples
     --------
     >>> unit_key({"system": "iob2", "r": 3}), unit_key({"kind": "close", "pair": ["iob2", "iobes"], "r": 0})
@@ -389,7 +398,7 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
                                   reading.get("encoding") or "utf-8", reading.get("label_names"))
     systems = list(dict.fromkeys(systems))
     if not systems and pair is None:
-        raise InputError("give at least one system, or a pair", param=("systems", "pair"))
+        raise InputError("give {systems} (at least one system), {pair} or both", param=("systems", "pair"))
     if len(seeds) != 2 or seeds[0] == seeds[1] or any(int(s) < 0 for s in seeds):
         raise InputError(f"seeds must be two different non-negative integers, got {list(seeds)}", param="seeds")
     if reps < 1:
@@ -405,6 +414,9 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     if not 8 * m <= size <= n:
         raise InputError(f"size must be between {8 * m} (8 sentences per split) and the corpus's {n:,} sentences, "
                          f"got {size}", param="size")
+    if pair is not None and size >= n:  # the truth is measured on the text outside each data set
+        raise InputError(f"size must be below the corpus's {n:,} sentences with {{pair}}: a close pair's truth is "
+                         f"measured on the corpus outside each data set; got {size}", param=("size", "pair"))
     given = {k: v for k, v in options.items() if v is not None}  # the close pair trains as the user asked
     opts, proxy = _training_options(options, systems)
     close = check_pair(pair, truth_halvings, given, corpus, m)

@@ -78,7 +78,7 @@ def check_pair(pair: Sequence[str] | None, truth_halvings: int, options: Mapping
     pair : sequence of str or None
         The two systems, as ``compare`` names them; None: no close pair (nothing is checked).
     truth_halvings : int
-        Halvings of each data set for the truth (at least 1).
+        Halvings of each data set for the truth (at least 1, also without a pair).
     options : mapping
         The user's training options (None values mean not given).
     corpus : Corpus
@@ -109,6 +109,8 @@ def check_pair(pair: Sequence[str] | None, truth_halvings: int, options: Mapping
     ...
     textbcv.errors.InputError: pair must be two different systems, got 'iob2' twice
     """
+    if not isinstance(truth_halvings, int) or truth_halvings < 1:  # checked with a pair or without: never ignored
+        raise InputError(f"truth_halvings must be at least 1, got {truth_halvings}", param="truth_halvings")
     if pair is None:
         return None
     if isinstance(pair, str) or len(pair) != 2 or not all(isinstance(x, str) and x.strip() for x in pair):
@@ -117,8 +119,6 @@ def check_pair(pair: Sequence[str] | None, truth_halvings: int, options: Mapping
     a, b = (x.strip() for x in pair)
     if a == b:
         raise InputError(f"pair must be two different systems, got {a!r} twice", param="pair")
-    if not isinstance(truth_halvings, int) or truth_halvings < 1:
-        raise InputError(f"truth_halvings must be at least 1, got {truth_halvings}", param="truth_halvings")
     task = options.get("task") or ("cws" if corpus.format == "segmented" else "ner")
     opts = pair_options(options, (a, b), m, 0, task)
     columns = feature_columns(prepare_corpus(corpus, task).sentences)
@@ -174,8 +174,8 @@ def halvings(rng: np.random.Generator, D: np.ndarray, units: np.ndarray | None, 
     Examples
     --------
     >>> m = halvings(np.random.default_rng(0), np.arange(6), np.array([0, 0, 1, 1, 2, 3]), 2)
-    >>> [x.tolist() for x in m]  # documents 0 and 1 whole on one side
-    [[True, True, False, False, True, False], [True, True, False, False, False, True]]
+    >>> [x.tolist() for x in m]  # two of the four documents in each first half, documents whole
+    [[True, True, False, False, True, False], [False, False, False, False, True, True]]
     """
     out = []
     for _ in range(h):
