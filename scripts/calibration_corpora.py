@@ -10,9 +10,18 @@ together, and stops starting new ones after ``--until`` seconds. ``--summarize-o
 corpus, no training) and writes ``docs/calibration_corpora.json`` and the RESULTS.md section "Null pairs on
 every corpus"; ``--smoke`` runs two tiny data sets of the bundled corpora into ``--out`` (tested in CI).
 
+A corpus entry may name a close pair (``pair``): with ``--close`` the run does those pairs instead of the null
+pairs, each into its own folder ``docs/calibrate/NAME-close/`` (``textbcv calibrate --pair A,B`` without null
+pairs: the two systems compared on the same data sets against their truth, trained on ``TRUTH_HALVINGS``
+halvings of each data set and tested on the rest of the corpus), trained as the null pairs are (``ap``, 10
+iterations, as the real-text study's close pairs). Their rows join the table with the interval's coverage of
+the truth and the posterior's SD over the estimates' RMSE net of the truth's noise; they never join the
+package's evidence (which quotes the null pairs' false calls).
+
 Usage::
 
     scripts/calibration_corpora.py --corpora conll2002_es,sighan2005_pku --until 3600
+    scripts/calibration_corpora.py --close --until 3600
     scripts/calibration_corpora.py --summarize-only
 """
 
@@ -33,7 +42,12 @@ from _results import ROOT, fmt_seconds, update_evidence, update_section, write_j
 SHARED = ROOT.parent / "shared" / "corpora"
 M = 3
 MAX_ITERATIONS = 10
-#: name -> files under ../shared/corpora, reading options, task, system, sentences per data set, label
+#: a close pair trains with the averaged perceptron as the null pairs do (and as the real-text study's close pairs)
+CLOSE_ALGORITHM = "ap"
+TRUTH_HALVINGS = 4
+CLOSE = "-close"  # the folder of a corpus's close pair: NAME-close
+#: name -> files under ../shared/corpora, reading options, task, system, sentences per data set, label, and
+#: optionally a close pair (A, B)
 CORPORA: dict[str, dict] = {
     "conll2003_en": {"files": ["conll2003_en/eng.train", "conll2003_en/eng.testa", "conll2003_en/eng.testb"],
                      "read": {}, "task": None, "system": "iob2", "size": 1000,
@@ -41,18 +55,18 @@ CORPORA: dict[str, dict] = {
     "sighan2005_msr": {"files": ["sighan2005_cws/msr_test_gold.utf8"], "read": {}, "task": None, "system": "bmes",
                        "size": 1000, "label": "SIGHAN 2005 MSR segmentation (sentences)"},
     "conll2002_es": {"files": ["conll2002_es/esp.train"], "read": {"encoding": "latin-1", "columns": "token,pos,ner"},
-                     "task": None, "system": "iob2", "size": 1000,
+                     "task": None, "system": "iob2", "size": 1000, "pair": ("iob2", "iobes"),
                      "label": "CoNLL-2002 Spanish NER (news; no document marks: sentences)"},
     "sighan2005_pku": {"files": ["sighan2005_cws/pku_test_gold.utf8"], "read": {}, "task": None, "system": "bmes",
-                       "size": 1000, "label": "SIGHAN 2005 PKU segmentation (sentences)"},
+                       "size": 1000, "pair": ("bmes", "bb2b3mes"), "label": "SIGHAN 2005 PKU segmentation (sentences)"},
     "ud_chinese_gsd": {"files": ["ud_chinese_gsd/zh_gsd-ud-dev.conllu", "ud_chinese_gsd/zh_gsd-ud-test.conllu"],
                        "read": {}, "task": "cws", "system": "bmes", "size": 500,
                        "label": "UD Chinese GSD segmentation (dev + test; sentences)"},
 }
 SMOKE = {"bundled_ner": {"files": ["ner"], "read": {}, "task": None, "system": "iob2", "size": 120,
-                         "label": "bundled English NER"},
+                         "pair": ("iob2", "iobes"), "label": "bundled English NER"},
          "bundled_cws": {"files": ["cws"], "read": {}, "task": None, "system": "bmes", "size": 120,
-                         "label": "bundled Chinese segmentation"}}
+                         "pair": ("bmes", "bb2b3mes"), "label": "bundled Chinese segmentation"}}
 
 
 def files_of(spec: dict, smoke: bool) -> list[str]:
@@ -65,25 +79,34 @@ def files_of(spec: dict, smoke: bool) -> list[str]:
     return [str(SHARED / f) for f in spec["files"]]
 
 
-def run_corpus(name: str, spec: dict, out: Path, reps: int, max_iterations: int, smoke: bool) -> None:
-    """Resume (or start) one corpus's calibration up to ``reps`` data sets."""
-    folder = out / name
-    textbcv.calibrate(files_of(spec, smoke), [spec["system"]], reps=reps, size=spec["size"], m=M,
+def run_corpus(name: str, spec: dict, out: Path, reps: int, max_iterations: int, smoke: bool,
+               close: bool = False) -> None:
+    """Resume (or start) one corpus's calibration up to ``reps`` data sets: its null pair, or (``close``) its close
+    pair alone, in ``NAME-close``."""
+    folder = out / (name + CLOSE if close else name)
+    pair = {"pair": spec["pair"], "truth_halvings": 2 if smoke else TRUTH_HALVINGS,
+            "algorithm": CLOSE_ALGORITHM} if close else {}
+    textbcv.calibrate(files_of(spec, smoke), [] if close else [spec["system"]], reps=reps, size=spec["size"], m=M,
                       max_iterations=max_iterations, task=spec["task"], out=folder, resume=folder.exists(),
-                      progress=False, **spec["read"])
+                      progress=False, **pair, **spec["read"])
 
 
-def row(name: str, spec: dict, out: Path) -> dict | None:
-    """One corpus's summary row from its folder (None when it has no finished data set)."""
-    folder = out / name
+def row(name: str, spec: dict, out: Path, close: bool = False) -> dict | None:
+    """One corpus's summary row from its folder (None when it has no finished data set): its null pair, or
+    (``close``) its close pair."""
+    folder = out / (name + CLOSE if close else name)
     if not (folder / "settings.json").exists():
         return None
     cal, units = load_calibration(folder, spec["label"])
     if not units:
         return None
+    if close:
+        c = cal.close[0]
+        return {"corpus": name + CLOSE, "kind": "close", "label": spec["label"], "system": f"{c.a} vs {c.b}",
+                "settings": cal.settings.to_dict(), "summary": c.to_dict(), "sentence": cal.sentence()}
     s = cal.nulls[0]
-    return {"corpus": name, "label": spec["label"], "system": s.system, "settings": cal.settings.to_dict(),
-            "summary": s.to_dict(), "sentence": cal.sentence()}
+    return {"corpus": name, "kind": "null", "label": spec["label"], "system": s.system,
+            "settings": cal.settings.to_dict(), "summary": s.to_dict(), "sentence": cal.sentence()}
 
 
 EVIDENCE_ABOUT = ("Generated by scripts/calibration_corpora.py with its summary docs/calibration_corpora.json; do not "
@@ -96,6 +119,8 @@ def evidence_rows(rows: list[dict]) -> dict:
     report's decision rule quotes their range over corpora)."""
     out = {}
     for r in rows:
+        if r.get("kind", "null") != "null":  # a close pair's calls are not false calls
+            continue
         s = r["summary"]
         out[r["corpus"]] = {"label": r["label"], "m": r["settings"]["m"], "threshold": r["settings"]["threshold"],
                             "R": s["calls"]["n"], "calls_b": s["calls_b"], "calls_a": s["calls_a"]}
@@ -115,22 +140,34 @@ def render(rows: list[dict], command: str) -> str:
              "does; "
              "every call of the decision rule (P ≥ 0.95) on it is false. Target: at most 5% each way (upper "
              "Wilson bound at most 7.5% at R = 200). SD / RMS is the posterior's median SD over the null "
-             "estimates' RMS (about 1 when the posterior is as wide as its error). The last columns test whether "
-             "calls gather where the model-noise part was estimated at zero (Fisher's exact test).", "",
-             "| corpus | system | sentences per data set | R | seed 2 called better | seed 1 called better | "
-             "SD / RMS | model noise at 0 | calls there | calls elsewhere | p |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "estimates' RMS (about 1 when the posterior is as wide as its error). The model-noise columns test "
+             "whether calls gather where the model-noise part was estimated at zero (Fisher's exact test). A close "
+             "pair (`A vs B`, `--close`: its own folder `NAME-close`, the pair trained as the null pairs are) is "
+             "compared on data sets drawn as the null pairs' against its truth, measured beside each data set "
+             f"(both systems trained on {TRUTH_HALVINGS} halvings of it and tested on the rest of the corpus): its "
+             "calls are B's and A's, not false calls; coverage is how often the 95% interval, widened by the "
+             "truth's noise, held the truth, and SD / RMSE net the posterior's median SD over the estimates' RMSE "
+             "net of the truth's noise (about 1 when the posterior is as wide as its error).", "",
+             "| corpus | system | sentences per data set | R | seed 2 (B) called better | seed 1 (A) called better | "
+             "SD / RMS | model noise at 0 | calls there | calls elsewhere | p | coverage | SD / RMSE net |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         s = r["summary"]
+        o = r["settings"]["options"] if r.get("kind", "null") == "null" else r["settings"]["pair_options"]
+        system = f"{r['system']} ({o.get('algorithm', 'lbfgs')}, {o.get('max_iterations', 100)} iterations)"
+        if r.get("kind", "null") == "close":
+            net = "—" if s["sd_over_rmse_net"] is None else f"{s['sd_over_rmse_net']:.2f}"
+            lines.append(f"| {r['label']} | {system} | {r['settings']['size']:,} | {s['calls']['n']} | "
+                         f"{_pct(s['calls_b'])} | {_pct(s['calls_a'])} | — | — | — | — | — | "
+                         f"{_pct(s['coverage'])} | {net} |")
+            continue
         ratio = "—" if s["sd_over_rms"] is None else f"{s['sd_over_rms']:.2f}"
         p = "—" if s["floor_p"] is None else f"{s['floor_p']:.2f}"
-        o = r["settings"]["options"]
-        system = f"{r['system']} ({o.get('algorithm')}, {o.get('max_iterations', 100)} iterations)"
         lines.append(f"| {r['label']} | {system} | {r['settings']['size']:,} | {s['calls']['n']} | "
                      f"{_pct(s['calls_b'])} | {_pct(s['calls_a'])} | {ratio} | {_pct(s['floored'])} | "
-                     f"{_pct(s['calls_floored'])} | {_pct(s['calls_other'])} | {p} |")
+                     f"{_pct(s['calls_floored'])} | {_pct(s['calls_other'])} | {p} | — | — |")
     if not rows:
-        lines.append("| (no finished data set yet) | | | | | | | | | | |")
+        lines.append("| (no finished data set yet) | | | | | | | | | | | | |")
     return "\n".join(lines) + "\n"
 
 
@@ -144,11 +181,18 @@ def main(argv=None) -> int:
     ap.add_argument("--until", type=float, default=None, help="stop starting new data sets after this many seconds")
     ap.add_argument("--summarize-only", action="store_true")
     ap.add_argument("--smoke", action="store_true", help="two tiny data sets of the bundled corpora")
+    ap.add_argument("--close", action="store_true",
+                    help="run the corpora's close pairs (folders NAME-close) instead of their null pairs")
     args = ap.parse_args(argv)
     table = SMOKE if args.smoke else CORPORA
     names = list(table) if args.smoke else [c.strip() for c in args.corpora.split(",") if c.strip()]
     if any(n not in table for n in names):
         ap.error(f"--corpora: choose from {', '.join(table)}")
+    if args.close:
+        if not args.smoke and args.corpora != ap.get_default("corpora") and any("pair" not in table[n] for n in names):
+            ap.error(f"--close: choose from the corpora that name a close pair: "
+                     f"{', '.join(n for n in table if 'pair' in table[n])}")
+        names = [n for n in names if "pair" in table[n]]
     reps, iterations = (2, 2) if args.smoke else (args.reps, MAX_ITERATIONS)
     out = Path(args.out)
     units = out / "calibrate"
@@ -166,10 +210,11 @@ def main(argv=None) -> int:
                     break
                 target[n] = min(reps, target[n] + args.chunk)
                 t1 = time.time()
-                run_corpus(n, table[n], units, target[n], iterations, args.smoke)
-                print(f"calibration_corpora: {n} has {target[n]} data sets ({fmt_seconds(time.time() - t1)})",
-                      file=sys.stderr, flush=True)
+                run_corpus(n, table[n], units, target[n], iterations, args.smoke, args.close)
+                print(f"calibration_corpora: {n}{CLOSE if args.close else ''} has {target[n]} data sets "
+                      f"({fmt_seconds(time.time() - t1)})", file=sys.stderr, flush=True)
     rows = [r for n in table if (r := row(n, table[n], units)) is not None]
+    rows += [r for n in table if "pair" in table[n] and (r := row(n, table[n], units, close=True)) is not None]
     command = "scripts/calibration_corpora.py" + (" --smoke" if args.smoke else "")
     write_json(out / "calibration_corpora.json", {"command": command, "rows": rows})
     update_section(Path(args.results) if args.results else out / "RESULTS.md", "calibration-corpora",

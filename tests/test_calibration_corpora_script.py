@@ -24,3 +24,32 @@ def test_smoke_runs_resumes_and_summarizes(tmp_path):
     assert "| bundled English NER | iob2 (ap, 2 iterations) | 120 | 2 |" in section
     assert cc.main(["--smoke", "--out", str(tmp_path), "--summarize-only"]) == 0
     assert json.loads((tmp_path / "calibration_corpora.json").read_text(encoding="utf-8")) == summary
+
+
+def test_smoke_close_pairs_run_into_their_own_folders(tmp_path):
+    """``--smoke --close``: each bundled corpus's close pair alone, in NAME-close; its rows join the table with
+    coverage and SD / RMSE net, never the package's evidence."""
+    cc = script("calibration_corpora")
+    assert cc.main(["--smoke", "--close", "--out", str(tmp_path)]) == 0
+    folders = sorted(p.name for p in (tmp_path / "calibrate").iterdir())
+    assert folders == ["bundled_cws-close", "bundled_ner-close"]  # no null pair ran
+    units = tmp_path / "calibrate" / "bundled_ner-close" / "units.jsonl"
+    before = units.read_bytes()
+    lines = [json.loads(x) for x in before.decode().splitlines()]
+    assert [(u["kind"], u["r"], u["pair"]) for u in lines] == [("close", 0, ["iob2", "iobes"]),
+                                                               ("close", 1, ["iob2", "iobes"])]
+    assert all(len(u["truth_models"]) == 4 for u in lines)  # two halvings in the smoke run
+    assert cc.main(["--smoke", "--close", "--out", str(tmp_path)]) == 0  # resumed: nothing trained again
+    assert units.read_bytes() == before
+    summary = json.loads((tmp_path / "calibration_corpora.json").read_text(encoding="utf-8"))
+    assert [(r["corpus"], r["kind"]) for r in summary["rows"]] == [("bundled_ner-close", "close"),
+                                                                   ("bundled_cws-close", "close")]
+    for r in summary["rows"]:
+        s = r["summary"]
+        assert s["coverage"]["n"] == 2 and r["settings"]["pair_options"]["algorithm"] == "ap"
+    assert cc.evidence_rows(summary["rows"]) == {}
+    section = (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
+    row = next(x for x in section.splitlines() if x.startswith("| bundled English NER | iob2 vs iobes"))
+    assert row.startswith("| bundled English NER | iob2 vs iobes (ap, 2 iterations) | 120 | 2 |")
+    cov = summary["rows"][0]["summary"]["coverage"]
+    assert row.split(" | ")[-2] == f"{100 * cov['rate']:.1f}% [{100 * cov['lo']:.1f}, {100 * cov['hi']:.1f}]"

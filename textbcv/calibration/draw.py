@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["draw_data_set"]
+__all__ = ["draw_data_set", "split_seed"]
 
 
 def draw_data_set(r: int, size: int, n_sentences: int, documents: list[list[int]] | None = None,
@@ -57,3 +57,27 @@ def draw_data_set(r: int, size: int, n_sentences: int, documents: list[list[int]
                 break
         return np.array(sorted(out), dtype=np.int64)
     return np.sort(rng.choice(n_sentences, size=size, replace=False)).astype(np.int64)
+
+
+def split_seed(seed: int, r: int) -> int:
+    """The seed of data set ``r``'s splits: every pair compared on the data set (its null pairs, its close pair) is
+    compared on the same folds.
+
+    Parameters
+    ----------
+    seed : int
+        The calibration's seed.
+    r : int
+        The data set's number.
+
+    Returns
+    -------
+    int
+        A seed below 2³¹, drawn from a generator seeded by ``(seed, r, 1)``.
+
+    Examples
+    --------
+    >>> split_seed(0, 3) == split_seed(0, 3) != split_seed(0, 4)
+    True
+    """
+    return int(np.random.default_rng([seed, r, 1]).integers(2 ** 31))

@@ -5,8 +5,11 @@ every system's *null pair* — the system against itself trained with another se
 folds — answered exactly as :func:`textbcv.compare` answers. A null pair's true difference is 0, so
 the calls it gets are false calls: their rate is the decision rule's false-call rate on this kind of
 text, the posterior's SD against the null estimates' spread says whether the posterior is as wide as
-its error there. Every finished data set is one line of ``units.jsonl`` in the output folder, so an
-interrupted calibration resumes where it stopped (``resume=True``) and ``reps`` can grow later.
+its error there. Optionally a *close pair* (the user's two systems) is compared on the same data sets,
+with its truth measured beside each (:mod:`textbcv.calibration.truth`): how often its interval holds the
+truth, and how often the rule calls it. Every finished unit (a data set's null pair of one system, or its
+close pair) is one line of ``units.jsonl`` in the output folder, so an interrupted calibration resumes
+where it stopped (``resume=True``) and ``reps`` can grow later.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -23,20 +26,20 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from textbcv._io import _alive, append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
-from textbcv.api import compare
 from textbcv.calibration.draw import draw_data_set
-from textbcv.calibration.moments import pair_moments
 from textbcv.calibration.plot import draw_calibration
-from textbcv.calibration.summary import NullSummary, summarize_null
+from textbcv.calibration.settings import CalibrationSettings
+from textbcv.calibration.summary import CloseSummary, NullSummary, summarize_close, summarize_null
+from textbcv.calibration.truth import check_pair
+from textbcv.calibration.units import close_unit, null_unit
 from textbcv.comparison.corpus_files import read_files
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
-from textbcv.corpus.transform import prepare_corpus
 from textbcv.errors import InputError
 from textbcv.tagging import parse_system
 
-__all__ = ["CalibrationSettings", "Calibration", "calibrate", "load_calibration", "null_unit", "DETERMINISTIC",
-           "PROXY_ALGORITHM"]
+__all__ = ["CalibrationSettings", "Calibration", "calibrate", "load_calibration", "null_unit", "close_unit",
+           "unit_key", "DETERMINISTIC", "PROXY_ALGORITHM"]
 
 #: crfsuite's algorithms that train the same model whatever the seed.
 DETERMINISTIC = ("lbfgs",)
@@ -52,58 +55,32 @@ FORMAT = "textbcv-calibration/1"
 TRAINING_OPTIONS = ("task", "algorithm", "max_iterations", "c1", "c2", "variant", "chunk_types", "untyped")
 
 
-@dataclass(frozen=True)
-class CalibrationSettings:
-    """What a calibration measures; a resumed calibration must have the same (``reps`` may grow).
+def unit_key(u: dict) -> tuple[str, str, int]:
+    """A unit's key in its folder: (kind, name, data set) — ``("null", system, r)`` (a unit written before close
+    pairs existed has no ``kind``: it is a null unit), ``("close", "A,B", r)``.
 
-    Attributes
+    Parameters
     ----------
-    corpus : str
-        Digest of the corpus's sentences (:func:`textbcv.corpus.fingerprint.corpus_digest`).
-    sentences : int
-        Sentences in the corpus.
-    systems : tuple of str
-        The systems whose null pairs are run (names as ``compare`` takes them, without ``@SEED``).
-    seeds : tuple of int
-        The two training seeds of every null pair (A is trained with the first, B with the second).
-    reps, size, m, seed : int
-        Data sets, sentences per data set, splits, and the seed of the draws and splits.
-    threshold : float
-        The decision rule's threshold (a call is P(better) ≥ threshold).
-    options : dict
-        Training options given to ``compare`` (task, algorithm, ...).
-    proxy : bool
-        True when the systems train deterministically and ``options["algorithm"]`` is the stochastic proxy.
+    u : dict
+        A line of ``units.jsonl``.
+
+    Returns
+    -------
+    (str, str, int)
+
+    Examples
+    --------
+    >>> unit_key({"system": "iob2", "r": 3}), unit_key({"kind": "close", "pair": ["iob2", "iobes"], "r": 0})
+    (('null', 'iob2', 3), ('close', 'iob2,iobes', 0))
     """
-
-    corpus: str
-    sentences: int
-    systems: tuple[str, ...]
-    seeds: tuple[int, int]
-    reps: int
-    size: int
-    m: int
-    seed: int
-    threshold: float
-    options: dict = field(default_factory=dict)
-    proxy: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        """The settings as JSON-ready values.
-
-        Returns
-        -------
-        dict
-            Every attribute; tuples as lists.
-        """
-        d = asdict(self)
-        d["systems"], d["seeds"] = list(self.systems), list(self.seeds)
-        return d
+    if u.get("kind", "null") == "close":
+        return "close", ",".join(u["pair"]), int(u["r"])
+    return "null", u["system"], int(u["r"])
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """A calibration's answer: the settings and one :class:`NullSummary` per system.
+    """A calibration's answer: the settings, one :class:`NullSummary` per system and a close pair's summary.
 
     ``to_dict()`` is the content of ``calibration.json``; :meth:`sentence` is the line a paper can quote.
 
@@ -115,11 +92,14 @@ class Calibration:
         One per system, in the order given.
     corpus_name : str
         The corpus's file names, as the sentence names it.
+    close : tuple of CloseSummary
+        The close pair's summary (none without a pair).
     """
 
     settings: CalibrationSettings
     nulls: tuple[NullSummary, ...]
     corpus_name: str = ""
+    close: tuple[CloseSummary, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The calibration as JSON-ready values (fractions, unrounded).
@@ -127,13 +107,15 @@ class Calibration:
         Returns
         -------
         dict
-            ``format``, ``corpus_name``, ``settings``, ``nulls`` (one dict per system) and ``sentence``.
+            ``format``, ``corpus_name``, ``settings``, ``nulls`` (one dict per system), ``close`` (one dict per
+            close pair; empty without one) and ``sentence``.
         """
         return {"format": FORMAT, "corpus_name": self.corpus_name, "settings": self.settings.to_dict(),
-                "nulls": [s.to_dict() for s in self.nulls], "sentence": self.sentence()}
+                "nulls": [s.to_dict() for s in self.nulls], "close": [c.to_dict() for c in self.close],
+                "sentence": self.sentence()}
 
     def sentence(self) -> str:
-        """One sentence per system a paper can quote, with the setting it was measured under.
+        """One sentence per system and one for the close pair a paper can quote, with the setting measured under.
 
         Returns
         -------
@@ -147,18 +129,31 @@ class Calibration:
                    if s.proxy else f"trained with {s.options.get('algorithm', 'its algorithm')}")
             ratio = "" if x.sd_over_rms is None else (
                 f"; the posterior's median SD was {x.sd_over_rms:.2f} times the null estimates' RMS")
-            c = x.calls
-            rate = "no" if c.rate is None or c.lo is None or c.hi is None else (
-                f"{100 * c.rate:.1f}% [{100 * c.lo:.1f}, {100 * c.hi:.1f}] of the")
             out.append(
                 f"On {x.calls.n} data sets of about {s.size} sentences drawn from {self.corpus_name or 'the corpus'}, "
                 f"{x.system} {how} with seeds {s.seeds[0]} and {s.seeds[1]} and compared with itself at m = {s.m} "
-                f"got a false call from textbcv's decision rule (P ≥ {s.threshold:g}) on {rate} data sets "
+                f"got a false call from textbcv's decision rule (P ≥ {s.threshold:g}) on {_pct(x.calls)} data sets "
                 f"(seed {s.seeds[1]} called better on {x.calls_b.k}, seed {s.seeds[0]} on {x.calls_a.k}){ratio}.")
+        for c in self.close:
+            algorithm = (s.pair_options or {}).get("algorithm") or "lbfgs"
+            truth = "" if c.mean_truth is None else (
+                f" (its truth, measured per data set by training both on {s.truth_halvings} halvings of it and "
+                f"testing on the corpus's other sentences, averaged {100 * c.mean_truth:+.2f} F1 points, SD "
+                + ("—" if c.sd_truth is None else f"{100 * c.sd_truth:.2f}") + " over data sets)")
+            ratio = "" if c.sd_over_rmse_net is None else (
+                f"; the posterior's median SD was {c.sd_over_rmse_net:.2f} times the estimates' RMSE net of the "
+                "truth's noise")
+            out.append(
+                f"On {c.coverage.n} data sets of about {s.size} sentences drawn from "
+                f"{self.corpus_name or 'the corpus'}, {c.b} against {c.a} trained with {algorithm} at m = {s.m}"
+                f"{truth}: the 95% credible interval of ΔF1, widened by the truth's noise, held the truth on "
+                f"{_pct(c.coverage)} data sets, and textbcv's decision rule (P ≥ {s.threshold:g}) called {c.b} "
+                f"better on {_pct(c.calls_b)} data sets and {c.a} on {_pct(c.calls_a)} data sets{ratio}.")
         return " ".join(out)
 
     def text(self) -> str:
-        """The short terminal summary: per system the calls, the SD ratio and the floored runs.
+        """The short terminal summary: per system the calls, the SD ratio and the floored runs; the close pair's
+        calls, coverage and truth.
 
         Returns
         -------
@@ -176,7 +171,24 @@ class Calibration:
                       f"{100 * x.median_sd:.2f}" + ("" if x.sd_over_rms is None else f" ({x.sd_over_rms:.2f} × RMS)"),
                       f"  model-noise part estimated at zero in {x.floored.words()}; calls there "
                       f"{x.calls_floored.words()}, elsewhere {x.calls_other.words()}"]
+        for c in self.close:
+            lines += [f"{c.b} against {c.a} (close pair, truth from {self.settings.truth_halvings} halvings), "
+                      f"{c.coverage.n} data sets:",
+                      f"  {c.b} called better: {c.calls_b.words()}; {c.a}: {c.calls_a.words()}",
+                      f"  95% interval (widened by the truth's noise) held the truth: {c.coverage.words()}"]
+            if c.mean_truth is not None and c.median_sd is not None and c.rmse is not None:
+                lines += [f"  true ΔF1 {100 * c.mean_truth:+.2f} points on average"
+                          + ("" if c.sd_truth is None else f" (SD {100 * c.sd_truth:.2f} over data sets)")
+                          + f"; median posterior SD {100 * c.median_sd:.2f}, RMSE {100 * c.rmse:.2f}"
+                          + ("" if c.rmse_net is None else f", net of the truth's noise {100 * c.rmse_net:.2f}")
+                          + ("" if c.sd_over_rmse_net is None else f" ({c.sd_over_rmse_net:.2f} × RMSE net)")]
         return "\n".join(lines + ["", self.sentence()]) + "\n"
+
+
+def _pct(c) -> str:
+    """A rate as the sentence quotes it: ``'2.0% [1.1, 3.8] of the'``, or ``'no'``."""
+    return "no" if c.rate is None or c.lo is None or c.hi is None else (
+        f"{100 * c.rate:.1f}% [{100 * c.lo:.1f}, {100 * c.hi:.1f}] of the")
 
 
 def _training_options(options: dict, systems: Sequence[str]) -> tuple[dict, bool]:
@@ -185,7 +197,7 @@ def _training_options(options: dict, systems: Sequence[str]) -> tuple[dict, bool
     if unknown:
         raise InputError(f"unknown option {unknown[0]!r} (options: {', '.join(TRAINING_OPTIONS)})")
     opts = {k: v for k, v in options.items() if v is not None}
-    proxy = opts.get("algorithm", "lbfgs") in DETERMINISTIC
+    proxy = bool(systems) and opts.get("algorithm", "lbfgs") in DETERMINISTIC  # no null pair: nothing to proxy
     if proxy:
         opts["algorithm"] = PROXY_ALGORITHM
     for name in systems:
@@ -194,42 +206,6 @@ def _training_options(options: dict, systems: Sequence[str]) -> tuple[dict, bool
                              param="systems")
         parse_system(f"{name}@1", algorithm=opts["algorithm"])  # a bad name fails here, before any training
     return opts, proxy
-
-
-def null_unit(corpus: Corpus, r: int, system: str, settings: CalibrationSettings) -> dict:
-    """One data set's null pair of ``system``: the f1 comparison of its two seeds, as ``compare`` answers it.
-
-    Parameters
-    ----------
-    corpus : Corpus
-        The data set (already drawn).
-    r : int
-        The data set's number.
-    system : str
-        The system, trained as ``system@seeds[0]`` (A) and ``system@seeds[1]`` (B).
-    settings : CalibrationSettings
-        m, the seed, the threshold and the training options.
-
-    Returns
-    -------
-    dict
-        ``system``, ``r``, ``sentences``, the ΔF1 (B − A) posterior's ``estimate``, ``sd``, ``df``, ``var_test``,
-        ``var_model``, ``var_related``, ``p_b_better`` and the rule's ``decision`` (fractions), and the
-        ``moments`` the posterior is made from (:func:`textbcv.calibration.moments.pair_moments`), so that a
-        later posterior model answers the unit again without training.
-    """
-    a, b = (f"{system}@{s}" for s in settings.seeds)
-    split_seed = int(np.random.default_rng([settings.seed, r, 1]).integers(2 ** 31))
-    res = compare(corpus, [a, b], m=settings.m, seed=split_seed, progress=False, threshold=settings.threshold,
-                  **settings.options)
-    report = res.to_dict()
-    c = next(x for x in report["comparisons"] if x["metric"] == "f1" and x["a"] == a and x["b"] == b)
-    d = c["difference"]
-    moments = pair_moments(res.folds, res.splits, prepare_corpus(corpus, report["meta"]["task"]), a, b, settings.m)
-    return {"system": system, "r": r, "sentences": len(corpus), "estimate": d["estimate"], "sd": d["sd"],
-            "df": d.get("df"), "var_test": d.get("var_test"), "var_model": d.get("var_model"),
-            "var_related": d.get("var_related"), "p_b_better": c["p_b_better"], "decision": c["decision"],
-            "moments": moments}
 
 
 class _Folder:
@@ -253,10 +229,10 @@ class _Folder:
                 raise InputError("holds a calibration already: add --resume to continue it, or choose another --out",
                                  str(self.path))
             mine, theirs = settings.to_dict(), dict(held.get("settings", {}))
-            for k in mine:
-                if k != "reps" and mine[k] != theirs.get(k):
+            for k in [*mine, *(k for k in theirs if k not in mine)]:  # a close pair there and none now differs too
+                if k != "reps" and mine.get(k) != theirs.get(k):
                     raise InputError(f"holds a calibration of other settings ({k}: {theirs.get(k)!r} there, "
-                                     f"{mine[k]!r} now); choose another --out", str(self.path))
+                                     f"{mine.get(k)!r} now); choose another --out", str(self.path))
             recorded = theirs.get("reps")
             return dict(held.get("written", {})), recorded if isinstance(recorded, int) else 0
         if self.path.exists() and any(self.path.iterdir()):
@@ -294,12 +270,12 @@ class _Folder:
         with atomic_write(self.settings) as f:
             f.write(dumps_json({"format": FORMAT, "settings": settings.to_dict(), "written": written}))
 
-    def done(self, torn: str = "truncate") -> dict[tuple[str, int], dict]:
-        """The finished units by (system, r); a torn last line (a killed run) is cut off, or with ``torn="ignore"``
-        (a reader beside a running calibration) left out."""
+    def done(self, torn: str = "truncate") -> dict[tuple[str, str, int], dict]:
+        """The finished units by :func:`unit_key`; a torn last line (a killed run) is cut off, or with
+        ``torn="ignore"`` (a reader beside a running calibration) left out."""
         if not self.units.exists():
             return {}
-        return {(u["system"], int(u["r"])): u for _, u in load_json_lines(self.units, torn=torn)}
+        return {unit_key(u): u for _, u in load_json_lines(self.units, torn=torn)}
 
     def check_owned(self, written: dict) -> None:
         """Refuse to replace an output file changed (or put there) since textbcv wrote it."""
@@ -327,8 +303,10 @@ class _Progress:
             elapsed = time.monotonic() - self.start
             ran = self.done - (self.total - self.todo)
             left = elapsed / ran * (self.total - self.done)
-            print(f"textbcv: calibrate: {self.done}/{self.total} done ({u['system']}, data set {u['r']}): "
-                  f"ΔF1 {100 * u['estimate']:+.2f} points, {u['decision']}; {elapsed:.0f} s elapsed, "
+            what = u["system"] if u.get("kind", "null") == "null" else " vs ".join(u["pair"])
+            truth = f" (truth {100 * u['truth']:+.2f})" if "truth" in u else ""
+            print(f"textbcv: calibrate: {self.done}/{self.total} done ({what}, data set {u['r']}): "
+                  f"ΔF1 {100 * u['estimate']:+.2f} points{truth}, {u['decision']}; {elapsed:.0f} s elapsed, "
                   f"about {left:.0f} s left", file=sys.stderr, flush=True)
 
     def close(self) -> None:
@@ -338,8 +316,9 @@ class _Progress:
 def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | None = None, m: int = 3,
               seeds: Sequence[int] = (1, 2), seed: int = 0, threshold: float = 0.95,
               out: str | os.PathLike | None = None, resume: bool = False, jobs: int = 1,
-              progress: bool | None = None, plot: bool = True, **options) -> Calibration:
-    """Measure the decision rule's false calls on this corpus: every system's null pair on ``reps`` data sets.
+              progress: bool | None = None, plot: bool = True, pair: Sequence[str] | None = None,
+              truth_halvings: int = 4, **options) -> Calibration:
+    """Measure the decision rule on this corpus: every system's null pair, and a close pair against its truth.
 
     Parameters
     ----------
@@ -348,7 +327,8 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     systems : sequence of str
         CRF systems as ``compare`` names them (``"iob2"``, ``"iobes+ner-rich"``), without ``@SEED``. A system
         whose algorithm is deterministic (lbfgs, the default) has no seed to vary: its null pairs train the
-        stochastic ``ap`` as a proxy, and the answer says so.
+        stochastic ``ap`` as a proxy, and the answer says so. May be empty when ``pair`` is given (the close
+        pair alone).
     reps : int
         Data sets (R); default 200.
     size : int, optional
@@ -371,7 +351,13 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     progress : bool, optional
         Progress on stderr (default: a bar on a terminal, plain lines otherwise).
     plot : bool
-        Draw ``calibration.png`` into ``out``.
+        Draw ``calibration.png`` into ``out`` (the null pairs; none without a system).
+    pair : pair of str, optional
+        A close pair (A, B) as ``compare`` names them, compared on every data set with the training options as
+        given (never the null pairs' proxy), with its truth measured beside each data set
+        (:mod:`textbcv.calibration.truth`): its calls each way and how often its interval held the truth.
+    truth_halvings : int
+        Halvings of each data set the close pair's truth is trained on (default 4; 4 × H models per data set).
     **options
         Reading options (``format``, ``columns``, ``scheme``, ``encoding``, ``label_names``) and training
         options (``task``, ``algorithm``, ``max_iterations``, ``c1``, ``c2``, ``variant``, ``chunk_types``,
@@ -393,6 +379,10 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     ...                         max_iterations=2, progress=False)  # doctest: +SKIP
     >>> cal.nulls[0].calls.n  # doctest: +SKIP
     1
+    >>> cal = textbcv.calibrate(textbcv.bundled_corpora()["ner"], [], pair=("iob2", "iobes"), reps=1, size=120,
+    ...                         max_iterations=10, progress=False)  # doctest: +SKIP
+    >>> cal.close[0].coverage.n  # doctest: +SKIP
+    1
     """
     note: str | None = None
     reading = {k: options.pop(k) for k in ("format", "columns", "scheme", "encoding", "label_names")
@@ -407,8 +397,8 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
         corpus, note = read_files(files, reading.get("format"), reading.get("columns"), reading.get("scheme"),
                                   reading.get("encoding") or "utf-8", reading.get("label_names"))
     systems = list(dict.fromkeys(systems))
-    if not systems:
-        raise InputError("give at least one system", param="systems")
+    if not systems and pair is None:
+        raise InputError("give {systems} (at least one system), {pair} or both", param=("systems", "pair"))
     if len(seeds) != 2 or seeds[0] == seeds[1] or any(int(s) < 0 for s in seeds):
         raise InputError(f"seeds must be two different non-negative integers, got {list(seeds)}", param="seeds")
     if reps < 1:
@@ -424,9 +414,15 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     if not 8 * m <= size <= n:
         raise InputError(f"size must be between {8 * m} (8 sentences per split) and the corpus's {n:,} sentences, "
                          f"got {size}", param="size")
+    if pair is not None and size >= n:  # the truth is measured on the text outside each data set
+        raise InputError(f"size must be below the corpus's {n:,} sentences with {{pair}}: a close pair's truth is "
+                         f"measured on the corpus outside each data set; got {size}", param=("size", "pair"))
+    given = {k: v for k, v in options.items() if v is not None}  # the close pair trains as the user asked
     opts, proxy = _training_options(options, systems)
+    close = check_pair(pair, truth_halvings, given, corpus, m)
     settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(systems),
-                                   (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy)
+                                   (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy,
+                                   *((close[0], truth_halvings, given) if close else ()))
     folder = _Folder(out) if out is not None else None
     written: dict = {}
     if folder is not None:
@@ -448,7 +444,7 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], fold
          written: dict, name: str, jobs: int, progress: bool | None, plot: bool, run_reps: int) -> Calibration:
     """:func:`calibrate` once its options are checked and its folder (if any) is claimed and locked: data sets
     below ``run_reps`` are run, every finished one below ``settings.reps`` is answered."""
-    done: dict[tuple[str, int], dict] = {}
+    done: dict[tuple[str, str, int], dict] = {}
     if folder is not None:
         folder.check_owned(written)
         done = folder.done()
@@ -457,36 +453,52 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], fold
         print(f"textbcv: calibrate: {', '.join(systems)} train with lbfgs, which gives the same model whatever the "
               f"seed: the null pairs train {PROXY_ALGORITHM}, its stochastic variant, as a proxy (--algorithm "
               f"chooses another)", file=sys.stderr)
-    reps, size, seed, n = settings.reps, settings.size, settings.seed, len(corpus)
+    size, seed, n = settings.size, settings.seed, len(corpus)
     documents = corpus.documents if corpus.n_documents > 1 else None
-    todo = [(r, s) for r in range(run_reps) for s in systems if (s, r) not in done]
+    # per data set its null pairs, then its close pair: the order of units.jsonl, whatever jobs is
+    kinds = [("null", x) for x in systems] + ([("close", ",".join(settings.pair))] if settings.pair else [])
+    todo = [(r, kind, x) for r in range(run_reps) for kind, x in kinds if (kind, x, r) not in done]
     mode = None if progress is False else ("bar" if progress is None and sys.stderr.isatty() else "lines")
-    bar = _Progress(run_reps * len(systems), run_reps * len(systems) - len(todo), mode)
-    subsets: dict[int, Corpus] = {}
+    bar = _Progress(run_reps * len(kinds), run_reps * len(kinds) - len(todo), mode)
+    drawn: dict[int, np.ndarray] = {}
 
-    def data_set(r: int) -> Corpus:
-        if r not in subsets:
-            subsets.clear()
-            subsets[r] = corpus.subset(draw_data_set(r, size, n, documents, seed).tolist())
-        return subsets[r]
+    def unit(r: int, kind: str, x: str):
+        if r not in drawn:
+            drawn.clear()
+            drawn[r] = draw_data_set(r, size, n, documents, seed)
+        if kind == "close":  # the truth's models tag the corpus outside the data set: it needs the whole corpus
+            return close_unit, (corpus, drawn[r], r, settings)
+        return null_unit, (corpus.subset(drawn[r].tolist()), r, x, settings)
 
-    tasks = (delayed(null_unit)(data_set(r), r, s, settings) for r, s in todo)
     try:
-        results = (null_unit(data_set(r), r, s, settings) for r, s in todo) if jobs == 1 else \
-            Parallel(n_jobs=jobs, return_as="generator")(tasks)
+        calls = (unit(*t) for t in todo)
+        results = (f(*args) for f, args in calls) if jobs == 1 else \
+            Parallel(n_jobs=jobs, return_as="generator")(delayed(f)(*args) for f, args in calls)
         for u in results:
-            done[(u["system"], u["r"])] = u
+            done[unit_key(u)] = u
             if folder is not None:
                 append_line(folder.units, dumps_json(u, indent=None))
             bar.update(u)
     finally:
         bar.close()
-    units = [done[(s, r)] for s in systems for r in range(reps) if (s, r) in done]
-    result = Calibration(settings, tuple(summarize_null(s, [u for u in units if u["system"] == s]) for s in systems),
-                         name)
+    result, units = _answer(settings, done, name)
     if folder is not None:
         _write_outputs(folder, result, units, written, plot)
     return result
+
+
+def _answer(settings: CalibrationSettings, done: dict, name: str) -> tuple[Calibration, list[dict]]:
+    """The answer over the finished units of data sets below ``settings.reps``, and those units (null units by
+    system, then the close pair's)."""
+    units = [done[("null", s, r)] for s in settings.systems for r in range(settings.reps) if ("null", s, r) in done]
+    nulls = tuple(summarize_null(s, [u for u in units if u["system"] == s]) for s in settings.systems)
+    close: tuple[CloseSummary, ...] = ()
+    if settings.pair is not None:
+        key = ",".join(settings.pair)
+        pair_units = [done[("close", key, r)] for r in range(settings.reps) if ("close", key, r) in done]
+        close = (summarize_close(*settings.pair, pair_units),)
+        units += pair_units
+    return Calibration(settings, nulls, name, close), units
 
 
 def load_calibration(out: str | os.PathLike, corpus_name: str = "") -> tuple[Calibration, list[dict]]:
@@ -515,22 +527,18 @@ def load_calibration(out: str | os.PathLike, corpus_name: str = "") -> tuple[Cal
     held = load_json(folder.settings)
     if not isinstance(held, dict) or held.get("format") != FORMAT:
         raise InputError("not a textbcv calibration's settings file", str(folder.settings))
-    d = dict(held["settings"])
-    settings = CalibrationSettings(**{**d, "systems": tuple(d["systems"]), "seeds": tuple(d["seeds"])})
+    settings = CalibrationSettings.from_dict(held["settings"])
     if not corpus_name and (folder.path / SUMMARY_FILE).is_file():
         corpus_name = str(load_json(folder.path / SUMMARY_FILE).get("corpus_name", ""))
-    done = folder.done(torn="ignore")
-    units = [done[(s, r)] for s in settings.systems for r in range(settings.reps) if (s, r) in done]
-    nulls = tuple(summarize_null(s, [u for u in units if u["system"] == s]) for s in settings.systems)
-    return Calibration(settings, nulls, corpus_name), units
+    return _answer(settings, folder.done(torn="ignore"), corpus_name)
 
 
 def _write_outputs(folder: _Folder, result: Calibration, units: list[dict], written: dict, plot: bool) -> None:
     with atomic_write(folder.path / SUMMARY_FILE) as f:
         f.write(dumps_json(result.to_dict()))
     written = {**written, SUMMARY_FILE: file_sha256(folder.path / SUMMARY_FILE)}
-    if plot:
-        draw_calibration(result.nulls, result.settings.threshold, result.settings.seeds[1], units,
-                         folder.path / PLOT_FILE)
+    if plot and result.nulls:  # the picture is of the null pairs: a close pair alone draws none
+        draw_calibration(result.nulls, result.settings.threshold, result.settings.seeds[1],
+                         [u for u in units if u.get("kind", "null") == "null"], folder.path / PLOT_FILE)
         written[PLOT_FILE] = file_sha256(folder.path / PLOT_FILE)
     folder.write_settings(result.settings, written)

@@ -1,4 +1,4 @@
-"""What a calibration's null pairs say: how often the decision rule called a difference where there is none.
+"""What a calibration's pairs say: false calls on null pairs; a close pair's calls and coverage of its truth.
 
 A null pair is one system against itself trained with another seed, on the same folds: its true
 difference is 0, so every call the decision rule makes on it is a false call. Over R data sets the
@@ -6,6 +6,12 @@ summary gives the calls each way with Wilson intervals, the posterior's SD again
 the null estimates (a calibrated posterior's SD is about that spread), and whether calls gather in
 the runs whose model-noise part was estimated at zero (where a floored variance would make the
 posterior too narrow).
+
+A close pair (the user's two systems) has a truth measured beside every data set
+(:mod:`textbcv.calibration.truth`), with noise of its own: its summary gives the calls each way (power
+where the truth is not 0, false calls where it is), how often the posterior's 95% interval, widened by
+the truth's noise, held the truth, and the posterior's median SD against the estimates' RMSE net of
+that noise.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats as sst
 
-__all__ = ["Rate", "NullSummary", "summarize_null", "rate"]
+__all__ = ["Rate", "NullSummary", "CloseSummary", "summarize_null", "summarize_close", "rate", "covers"]
 
 
 @dataclass(frozen=True)
@@ -176,3 +182,127 @@ def summarize_null(system: str, units: Sequence[dict]) -> NullSummary:
         p = float(sst.fisher_exact([[kf, nf - kf], [ko, n - nf - ko]]).pvalue)
     return NullSummary(system, rate(b, n), rate(a, n), rate(a + b, n), rms, med, med / rms if rms > 0 else None,
                        rate(nf, n), rate(kf, nf), rate(ko, n - nf), p)
+
+
+@dataclass(frozen=True)
+class CloseSummary:
+    """A close pair over R data sets, against its measured truth.
+
+    Attributes
+    ----------
+    a, b : str
+        The systems; ΔF1 is B − A.
+    calls_b, calls_a, calls : Rate
+        Data sets where B, A, or either was called better (power where the truth is not 0).
+    coverage : Rate
+        Data sets whose 95% credible interval, widened by the truth's noise, held the truth (:func:`covers`).
+    median_sd : float or None
+        Median posterior SD of ΔF1 (fractions); None without data sets.
+    rmse : float or None
+        Root mean square of estimate − truth (fractions).
+    mean_truth_noise : float or None
+        Mean of the truths' noise variances (fractions²).
+    rmse_net : float or None
+        √(mean (estimate − truth)² − mean truth noise): the estimates' error net of the truth's noise; None when
+        that is not positive.
+    sd_over_rmse_net : float or None
+        ``median_sd / rmse_net``: about 1 when the posterior is as wide as its error.
+    mean_truth, sd_truth : float or None
+        The truths' mean and their SD over data sets (fractions; ``sd_truth`` None below two data sets).
+    """
+
+    a: str
+    b: str
+    calls_b: Rate
+    calls_a: Rate
+    calls: Rate
+    coverage: Rate
+    median_sd: float | None
+    rmse: float | None
+    mean_truth_noise: float | None
+    rmse_net: float | None
+    sd_over_rmse_net: float | None
+    mean_truth: float | None
+    sd_truth: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary as JSON-ready values.
+
+        Returns
+        -------
+        dict
+            Every attribute, rates as :meth:`Rate.to_dict` (fractions, unrounded).
+        """
+        return {k: v.to_dict() if isinstance(v, Rate) else v for k, v in self.__dict__.items()}
+
+
+def covers(unit: dict, level: float = 0.95) -> bool:
+    """Whether a close unit's credible interval, widened by its truth's noise, holds its truth.
+
+    The posterior is a Student t (``df``; normal when None) centred at the estimate with scale ``sd``; the truth
+    is measured with variance ``truth_noise``, so the interval checked is estimate ± q·√(sd² + truth_noise), q the
+    t quantile at (1 + level)/2.
+
+    Parameters
+    ----------
+    unit : dict
+        ``estimate``, ``sd``, ``df``, ``truth``, ``truth_noise``.
+    level : float
+        The interval's level (default 0.95).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> covers({"estimate": 0.01, "sd": 0.004, "df": 5, "truth": 0.0, "truth_noise": 0.0})  # q = 2.57
+    True
+    >>> covers({"estimate": 0.012, "sd": 0.004, "df": None, "truth": 0.0, "truth_noise": 0.0})  # q = 1.96
+    False
+    """
+    p = (1 + level) / 2
+    q = sst.norm.ppf(p) if unit.get("df") is None else sst.t.ppf(p, unit["df"])
+    return bool(abs(unit["estimate"] - unit["truth"]) <= q * np.sqrt(unit["sd"] ** 2 + unit["truth_noise"]))
+
+
+def summarize_close(a: str, b: str, units: Sequence[dict]) -> CloseSummary:
+    """The summary of a close pair's units.
+
+    Parameters
+    ----------
+    a, b : str
+        The systems.
+    units : sequence of dict
+        Its units, as :func:`textbcv.calibration.units.close_unit` makes them (``estimate``, ``sd``, ``df``,
+        ``decision``, ``truth``, ``truth_noise``).
+
+    Returns
+    -------
+    CloseSummary
+
+    Examples
+    --------
+    >>> u = [{"estimate": e, "sd": 0.004, "df": 5, "decision": d, "truth": 0.005, "truth_noise": 1e-6}
+    ...      for e, d in [(0.012, "B better"), (0.004, "no clear difference"), (0.03, "B better")]]
+    >>> s = summarize_close("iob2", "iobes", u)
+    >>> s.calls_b.k, s.calls_a.k, s.coverage.k, round(s.mean_truth, 3)
+    (2, 0, 2, 0.005)
+    """
+    n = len(units)
+    est = np.array([u["estimate"] for u in units], dtype=float)
+    truth = np.array([u["truth"] for u in units], dtype=float)
+    noise = np.array([u["truth_noise"] for u in units], dtype=float)
+    kb = sum(u["decision"] == "B better" for u in units)
+    ka = sum(u["decision"] == "A better" for u in units)
+    held = sum(covers(u) for u in units)
+    if not n:
+        return CloseSummary(a, b, rate(0, 0), rate(0, 0), rate(0, 0), rate(0, 0), None, None, None, None, None, None,
+                            None)
+    mse = float(np.mean((est - truth) ** 2))
+    net = mse - float(noise.mean())
+    rmse_net = float(np.sqrt(net)) if net > 0 else None
+    med = float(np.median([u["sd"] for u in units]))
+    return CloseSummary(a, b, rate(kb, n), rate(ka, n), rate(ka + kb, n), rate(held, n), med, float(np.sqrt(mse)),
+                        float(noise.mean()), rmse_net, med / rmse_net if rmse_net else None, float(truth.mean()),
+                        float(truth.std(ddof=1)) if n > 1 else None)

@@ -1,9 +1,10 @@
-"""``textbcv calibrate CORPUS --systems NAME[,NAME...] --out DIR``: the decision rule's false calls on this corpus.
+"""``textbcv calibrate CORPUS --systems NAME[,NAME...] [--pair A,B] --out DIR``: the decision rule on this corpus.
 
 Draws ``--reps`` data sets of ``--size`` sentences (whole documents) and answers every system's null
-pair — the system against itself with another training seed — as ``textbcv compare`` would; prints
-the calls each way with Wilson intervals and one sentence a paper can quote. Resumable with
-``--resume`` (``--reps`` may grow).
+pair — the system against itself with another training seed — as ``textbcv compare`` would, and with
+``--pair`` the user's two systems against their truth measured outside each data set; prints the calls
+each way with Wilson intervals, the close pair's coverage, and one sentence per pair a paper can quote.
+Resumable with ``--resume`` (``--reps`` may grow).
 """
 
 from __future__ import annotations
@@ -25,15 +26,24 @@ def register(sub) -> None:
     sub : argparse._SubParsersAction
         The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
     """
-    p = sub.add_parser("calibrate", help="measure the decision rule's false calls on your corpus (null pairs)",
+    p = sub.add_parser("calibrate", help="measure the decision rule on your corpus (null pairs, a close pair)",
                        description="Draw data sets from the corpus and compare every system with itself trained "
-                       "with another seed, as compare would: the calls made are false calls. Prints their rate each "
-                       "way with Wilson intervals and a sentence to quote; --resume continues a calibration.")
+                       "with another seed, as compare would: the calls made are false calls. With --pair A,B, also "
+                       "compare A with B on every data set against their truth (both trained on halves of the data "
+                       "set and tested on the corpus's other sentences). Prints the rates each way with Wilson "
+                       "intervals, the close pair's coverage, and a sentence to quote; --resume continues a "
+                       "calibration.")
     add_corpus_args(p)
     p.add_argument("--task", choices=("ner", "cws"), default=None,
                    help="ner or cws (default: cws for segmented text, else ner)")
-    p.add_argument("--systems", required=True, type=csv_names, metavar="NAME[,NAME...]",
-                   help="systems whose null pairs are run, as compare names them, without @SEED")
+    p.add_argument("--systems", type=csv_names, default=(), metavar="NAME[,NAME...]",
+                   help="systems whose null pairs are run, as compare names them, without @SEED (may be left out "
+                   "with --pair)")
+    p.add_argument("--pair", type=csv_names, default=None, metavar="A,B",
+                   help="a close pair compared on every data set against its truth, trained with the options as "
+                   "given (not the null pairs' proxy)")
+    p.add_argument("--truth-halvings", type=int, default=4, metavar="H",
+                   help="halvings of each data set the close pair's truth is trained on (default 4)")
     p.add_argument("--out", required=True, help="output folder (units.jsonl, calibration.json, calibration.png)")
     p.add_argument("--reps", type=int, default=200, help="data sets (default 200)")
     p.add_argument("--size", type=int, default=None,
@@ -44,7 +54,8 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the data sets' draws and splits (default 0)")
     p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
     p.add_argument("--algorithm", choices=defaults.CRF_ALGORITHMS,
-                   help="crfsuite training algorithm (default: ap, the stochastic proxy of the deterministic lbfgs)")
+                   help="crfsuite training algorithm (default: lbfgs, for which the null pairs train ap, its "
+                   "stochastic proxy)")
     p.add_argument("--max-iterations", type=int, help="CRF training iterations (default 100)")
     p.add_argument("--jobs", type=int, default=1, help="data sets run at once (default 1)")
     p.add_argument("--resume", action="store_true", help="continue the calibration in --out")
@@ -73,6 +84,6 @@ def run(args: argparse.Namespace) -> int:
                     encoding=args.encoding, label_names=label_names_file(args.label_names), reps=args.reps,
                     size=args.size, m=args.m, seeds=args.seeds, seed=args.seed, threshold=args.threshold,
                     out=args.out, resume=args.resume, jobs=args.jobs, task=args.task, algorithm=args.algorithm,
-                    max_iterations=args.max_iterations)
+                    max_iterations=args.max_iterations, pair=args.pair, truth_halvings=args.truth_halvings)
     print(dumps_json(cal.to_dict()) if args.json else cal.text(), end="")
     return 0

@@ -70,6 +70,9 @@ def run_calibration(run: str | os.PathLike, fingerprint: str | None) -> tuple[di
     nulls = [{"system": x["system"], **{k: x[k] for k in ("calls", "calls_b", "calls_a")}}
              for x in held.get("nulls", []) if isinstance(x, dict) and x.get("calls", {}).get("n")]
     if not nulls:
+        if not held.get("nulls") and held.get("close"):  # a close pair alone measures no false-call rate to quote
+            return None, (f"textbcv: warning: {folder}: a calibration of a close pair only, without null pairs; the "
+                          "report quotes the project's evidence")
         return None, f"textbcv: warning: {folder}: no finished data set yet; the report quotes the project's evidence"
     block = {"folder": CALIBRATION_FOLDER, "corpus_name": held.get("corpus_name", ""), "m": int(s["m"]),
              "threshold": float(s["threshold"]), "size": int(s["size"]), "seeds": list(s["seeds"]),
