@@ -1,5 +1,5 @@
 """One direction, named: every written difference "X − Y" carries the sign of F1(X) − F1(Y), whichever order the
-systems were given in, in report.md, the terminal answer, plan and test."""
+systems were given in, in report.md, report.json, the plots' titles and labels, the terminal answer, plan and test."""
 
 from __future__ import annotations
 
@@ -26,8 +26,31 @@ def _signs(text: str, f1: dict) -> list[tuple[str, str, float]]:
     return wrong
 
 
+def _figure_texts(fig) -> str:
+    """Every title, label, legend entry and free text of a matplotlib figure, one per line."""
+    out = [fig._suptitle.get_text()] if fig._suptitle is not None else []
+    for ax in fig.axes:
+        out += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel()] + [t.get_text() for t in ax.texts]
+        legend = ax.get_legend()
+        if legend is not None:
+            out += [t.get_text() for t in legend.get_texts()]
+    out += [t.get_text() for t in fig.texts]
+    return "\n".join(x for x in out if x)
+
+
+
 @pytest.mark.parametrize("order", [("iob2", "iobes"), ("iobes", "iob2")])
-def test_every_written_difference_has_the_sign_of_its_names(tmp_path, capsys, order):
+def test_every_written_difference_has_the_sign_of_its_names(tmp_path, capsys, order, monkeypatch):
+    from matplotlib.figure import Figure
+
+    drawn: list[str] = []
+    save = Figure.savefig
+
+    def savefig(fig, *args, **kwargs):  # the plots' words, read as they are saved
+        drawn.append(_figure_texts(fig))
+        return save(fig, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
     run = tmp_path / "run"
     assert main(["compare", NER, "--task", "ner", "--systems", ",".join(order), "--m", "2", "--max-iterations", "10",
                  "--out", str(run)]) == 0
@@ -35,7 +58,17 @@ def test_every_written_difference_has_the_sign_of_its_names(tmp_path, capsys, or
     report = json.loads((run / "report.json").read_text(encoding="utf-8"))
     f1 = {n: s["f1"]["estimate"] for n, s in report["systems"].items()}
     assert f1[order[0]] != f1[order[1]]
-    texts = {"short": short, "report.md": (run / "report.md").read_text(encoding="utf-8")}
+    plots = "\n".join(drawn)
+    # the plots write their difference as an axis, "F1(second) − F1(first)", in the order the systems were given,
+    # and P(X better) on the side of X's F1
+    axes = re.findall(r"F1\(([\w@+.-]+)\) − F1\(([\w@+.-]+)\)", plots)
+    assert axes and set(axes) == {(order[1], order[0])}
+    probs = re.findall(r"P\(([\w@+.-]+) better\) = (\d\.\d+)", plots)
+    assert probs
+    for x, v in probs:
+        other = order[1] if x == order[0] else order[0]
+        assert (float(v) > 0.5) == (f1[x] > f1[other]), (x, v)
+    texts = {"short": short, "report.md": (run / "report.md").read_text(encoding="utf-8"), "plots": plots}
     for argv in (["plan", str(run)], ["test", str(run)], ["report", str(run), "--full"]):
         assert main(argv) == 0
         texts[argv[0]] = capsys.readouterr().out
