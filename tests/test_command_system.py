@@ -220,3 +220,41 @@ def test_kill_9_mid_run_then_resume_runs_only_the_unfinished_tasks(tmp_path):
     # the whole report.json but how long and where it ran (timings, run folders, the command lines' paths)
     differ = {k for k in resumed if resumed[k] != uninterrupted[k]}
     assert differ <= {"run", "meta"}, differ
+
+
+def test_a_command_system_tags_held_out_files_in_its_fold_task(tmp_path):
+    """With --heldout the command tags the held-out sentences after the test half, in the same task (trained once
+    per fold); the held-out answer equals the same predictions imported with evaluate --heldout."""
+    from textbcv.cli import main
+
+    blocks = [b for b in Path(NER).read_text(encoding="utf-8").split("\n\n") if b.strip() and "-DOCSTART-" not in b]
+    # new sentences of the corpus's kind: its last 40 with every token changed (unknown to every fold's memory)
+    held = tmp_path / "held.conll"
+    held.write_text("\n\n".join("\n".join(f"{ln.split()[0]}x {' '.join(ln.split()[1:])}" for ln in b.splitlines())
+                                for b in blocks[-40:]) + "\n", encoding="utf-8")
+    report = _compare(tmp_path / "run", "--heldout", str(held))
+    assert set(report["heldout"]["systems"]) == {"a", "b"}
+    splits = json.loads((tmp_path / "run" / "splits.json").read_text(encoding="utf-8"))
+    preds = tmp_path / "preds"
+    for name in ("a", "b"):
+        (preds / name / "heldout" / "held").mkdir(parents=True)
+        for task in sorted((tmp_path / "run" / "commands" / name).glob("fold-*/seed-1")):
+            test = (task.parent / "test.conll").read_text(encoding="utf-8").strip().split("\n\n")
+            pred = (task / "pred.conll").read_text(encoding="utf-8").strip().split("\n\n")
+            n_held = 40
+            assert len(test) == len(pred) and len(pred) > n_held  # one file: the test half, then the held-out
+            fold = task.parent.name
+            (preds / name / f"{fold}.txt").write_text("\n\n".join(pred[:-n_held]) + "\n", encoding="utf-8")
+            (preds / name / "heldout" / "held" / f"{fold}.txt").write_text("\n\n".join(pred[-n_held:]) + "\n",
+                                                                           encoding="utf-8")
+    assert splits  # the same splits file is given to evaluate
+    argv = ["evaluate", str(tmp_path / "run" / "splits.json"), NER, "--task", "ner", "--quiet", "--no-plots",
+            "--heldout", str(held), "--out", str(tmp_path / "imported")]
+    for name in ("a", "b"):
+        argv += ["--system", f"{name}={preds / name}"]
+    assert main(argv) == 0
+    imported = json.loads((tmp_path / "imported" / "report.json").read_text(encoding="utf-8"))
+    assert _answer(report) == _answer(imported)
+    assert report["heldout"]["systems"] == imported["heldout"]["systems"]
+    # trained once per fold and seed: one task folder each, none for the held-out file on its own
+    assert len(list((tmp_path / "run" / "commands" / "a").glob("fold-*/seed-1"))) == 4

@@ -514,9 +514,6 @@ def run_compare(
                          param="backend")
     run_dir = RunDir(plan.out)
     commands = any(s.command is not None for s in plan.systems)
-    if commands and plan.payload.heldout:
-        raise InputError("heldout: held-out files are not yet tagged by command systems; compare them without "
-                         "{heldout}, or score the held-out predictions with textbcv evaluate", param="heldout")
     existed = run_dir.path.exists()
     run_dir.claim(*(["models"] if save_models else []), *(["predictions"] if save_predictions else []),
                   *(["commands"] if commands else []))

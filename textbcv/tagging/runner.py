@@ -313,11 +313,21 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         t0 = time.perf_counter()
         own.fit([sents[i] for i in train], train_tags)
         t1 = time.perf_counter()
-        pred_tags = own.predict([sents[i] for i in test])
+        extra: dict[str, list] = {}
+        if system.command is not None and payload.heldout:
+            # a command trains once per fold and tags one file: the held-out sentences follow the test half in it,
+            # and its predictions are cut back into the fold's and each held-out file's
+            parts = list(payload.heldout.items())
+            tagged = own.predict([sents[i] for i in test] + [s for _, h in parts for s in h.sentences])
+            pred_tags, k = tagged[:len(test)], len(test)
+            for name, h in parts:
+                extra[name], k = tagged[k:k + len(h.sentences)], k + len(h.sentences)
+        else:
+            pred_tags = own.predict([sents[i] for i in test])
         engine = {"train_seconds": round(t1 - t0, 4), "tag_seconds": round(time.perf_counter() - t1, 4)}
 
         def tag_heldout(name, part):
-            return own.predict(part.sentences)
+            return extra[name] if name in extra else own.predict(part.sentences)
     _check_lengths(system, [sents[i] for i in test], pred_tags)
     pred_chunks = [decode(tags, system.scheme) for tags in pred_tags]
     test_gold = [gold[i] for i in test]
