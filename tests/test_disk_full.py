@@ -7,6 +7,8 @@ same paths stay covered by a simulated ENOSPC in tests/test_users_files.py.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import shutil
 import subprocess
@@ -21,13 +23,13 @@ import textbcv
 NER = str(textbcv.bundled_corpora()["ner"])
 
 
-@pytest.fixture
-def full_disk(tmp_path):
-    """A 64 KB tmpfs: a report, a split manifest or a plot does not fit."""
+@contextlib.contextmanager
+def _small_fs(kilobytes: int):
+    """A tmpfs of ``kilobytes``, mounted for the block and removed after; skips where mounting is not allowed."""
     point = Path("/tmp") / f"textbcv-full-{uuid.uuid4().hex[:8]}"
     point.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(point)], capture_output=True,
-                       text=True)
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={kilobytes}k", "tmpfs", str(point)],
+                       capture_output=True, text=True)
     if r.returncode != 0:
         point.rmdir()
         pytest.skip(f"cannot mount a small tmpfs here ({(r.stderr or r.stdout).strip()[:80]}): the full disk is "
@@ -37,6 +39,13 @@ def full_disk(tmp_path):
     finally:
         subprocess.run(["umount", str(point)], capture_output=True)
         point.rmdir()
+
+
+@pytest.fixture
+def full_disk():
+    """A 64 KB tmpfs: a report, a split manifest or a plot does not fit."""
+    with _small_fs(64) as point:
+        yield point
 
 
 def _cli(*argv: str) -> subprocess.CompletedProcess:
@@ -103,3 +112,22 @@ def test_test_plots_on_a_full_disk_keep_the_users_folder_as_it_was(full_disk, fi
     assert (mine / "notes.txt").read_text(encoding="utf-8") == "mine\n"
     shutil.rmtree(mine)
     assert os.listdir(full_disk) == []
+
+
+def _state(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+            for p in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("argv", [["--threshold", "0.9"], ["--redraw"]], ids=["what-if", "redraw"])
+def test_a_redraw_on_a_full_disk_leaves_the_run_as_it_was(finished_run, argv):
+    """The run and a little room: the redrawn report (a what-if folder, or the run's own files rewritten) does not
+    fit, and the run keeps every file as it was, its manifest included."""
+    size = sum(p.stat().st_size for p in finished_run.rglob("*") if p.is_file()) // 1024
+    with _small_fs(size + 24) as point:
+        run = point / "run"
+        shutil.copytree(finished_run, run)
+        before = _state(run)
+        r = _cli("report", str(run), *argv)
+        _failed_cleanly(r)
+        assert _state(run) == before

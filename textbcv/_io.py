@@ -14,7 +14,7 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -23,7 +23,8 @@ from textbcv._inputs import read_error as _read_error
 from textbcv.errors import InputError
 
 __all__ = [
-    "atomic_write", "check_writable", "dumps_json", "write_json", "append_line", "temp_prefix", "remove_stale_temps",
+    "atomic_write", "atomic_write_all", "check_writable", "dumps_json", "write_json", "append_line", "temp_prefix",
+    "remove_stale_temps",
     "check_not_input", "safe_stem", "file_sha256",
     "read_bytes", "open_bytes", "decode_text", "read_text", "check_encoding", "line_at",
     "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT", "MAX_FILE_BYTES", "MAX_JSON_BYTES",
@@ -317,6 +318,44 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def atomic_write_all(files: Mapping[Path, bytes]) -> None:
+    """Write several files all or none: each goes to a temporary file beside it, and only when every one is
+    written and synced are they renamed into place. A failure (a full disk) removes every temporary file and
+    leaves every target as it was, as one :class:`InputError` naming the file that could not be written.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> atomic_write_all({Path(d, "a.txt"): b"a", Path(d, "b.txt"): b"b"})
+    >>> sorted(os.listdir(d))
+    ['a.txt', 'b.txt']
+    """
+    temps: list[tuple[str, Path]] = []
+    try:
+        for target, data in files.items():
+            path = Path(target)
+            fd, tmp = _open_temp(path)
+            temps.append((tmp, path))
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.chmod(tmp, 0o666 & ~_umask())
+            except OSError as e:
+                raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
+        for tmp, path in temps:
+            try:
+                os.replace(tmp, path)
+            except OSError as e:
+                raise InputError(f"cannot write: {e.strerror or e}", file=str(path)) from None
+    finally:
+        for tmp, _ in temps:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
 
 
 def check_writable(path: str | os.PathLike, directory: bool = False) -> None:

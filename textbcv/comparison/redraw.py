@@ -8,13 +8,14 @@ their own (``what-if-...``), leaving what the run said as it was.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from textbcv._io import load_json
+from textbcv._io import atomic_write, load_json
 from textbcv.comparison.assembly import assemble_report, rerender
 from textbcv.comparison.calibration_quote import quoted_calibration
 from textbcv.comparison.design_effects import fold_clusters
@@ -25,7 +26,7 @@ from textbcv.corpus.transform import prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.counts import check_report_counts
 from textbcv.folds.foldfile import read_fold_records
-from textbcv.folds.run_dir import RunDir
+from textbcv.folds.run_dir import MANIFEST, RunDir
 from textbcv.folds.store import FoldStore, fold_key
 from textbcv.report.files import write_report_files
 from textbcv.report.model import CompareReport, load_report
@@ -180,13 +181,25 @@ def write_into_folder(run: RunDir, name: str, report: dict, plots: bool) -> Path
         The folder written into.
     """
     where = RunDir(run.path / name)
+    existed = where.path.exists()
+    manifest = run.path / MANIFEST
+    before = manifest.read_bytes() if run.is_run() else None
     if run.is_run():
         run.claim(name)  # refuses a folder of that name that is not the run's own
         run.unlock()
     elif (where.path.exists() or where.path.is_symlink()) and not where.is_run():
         raise InputError(f"{name}/ was not made by textbcv; move it away to redraw the report there",
                          file=str(where.path))
-    return _write_claimed(where, report, plots)
+    try:
+        return _write_claimed(where, report, plots)
+    except BaseException:
+        # a redraw that fails (a full disk, a signal) leaves the run as it was: what it wrote in the folder, the
+        # folder when it made it, and the run's manifest as it was before
+        where.discard(existed)
+        if before is not None and manifest.read_bytes() != before:
+            with contextlib.suppress(OSError), atomic_write(manifest, "wb", encoding=None) as f:
+                f.write(before)
+        raise
 
 
 def redraw_mode(out_dir: str | os.PathLike, mode: str, corpus: Sequence[str] | None = None,

@@ -6,11 +6,11 @@ over files the run's manifest lists as textbcv's own) and records them in the ma
 
 from __future__ import annotations
 
-from textbcv._io import atomic_write, write_json
+from textbcv._io import atomic_write_all, dumps_json
 from textbcv.folds.run_dir import RUN_FILES, RunDir
 from textbcv.report.markdown import render_markdown
 from textbcv.report.model import CompareReport
-from textbcv.report.plots import plot_names, write_plots
+from textbcv.report.plots import plot_bytes, plot_names
 from textbcv.report.tex import render_tex
 
 __all__ = ["write_report_files"]
@@ -43,14 +43,13 @@ def write_report_files(run: RunDir, report: CompareReport, plots: bool = True) -
     for name in ("report.json", "report.md", "report.tex", *pngs):  # all checked before anything is written
         if name in names or not name.endswith(".png") or (run.path / name).exists():
             run.check_writable_file(name)
-    write_json(run.report_json, report.to_dict())
-    if plots:
-        write_plots(report, run.path)
+    # every file rendered first, then written all or none: a full disk leaves the earlier rendering whole
+    files = {run.report_json: dumps_json(report.to_dict(), indent=2).encode("utf-8"),
+             run.report_md: render_markdown(report, names).encode("utf-8"),
+             run.report_tex: render_tex(report).encode("utf-8"),
+             **({run.path / name: data for name, data in plot_bytes(report).items()} if plots else {})}
+    atomic_write_all(files)
     for stale in pngs:  # only textbcv's own plots of an earlier rendering (checked above)
         if stale not in names:
             (run.path / stale).unlink(missing_ok=True)
-    with atomic_write(run.report_md) as f:
-        f.write(render_markdown(report, names))
-    with atomic_write(run.report_tex) as f:
-        f.write(render_tex(report))
     run.record("report.json", "report.md", "report.tex", *pngs)

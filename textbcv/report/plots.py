@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from textbcv._io import atomic_write
+from textbcv._io import atomic_write, atomic_write_all
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import LABELS, METRICS, fmt_p, p_is, points
 from textbcv.report.ranking import identical_groups, p_row_better, ranking
@@ -109,6 +109,24 @@ def write_plots(report: CompareReport, out: str | os.PathLike) -> list[Path]:
     list of Path
         The files written, in the order of :func:`plot_names`.
     """
+    atomic_write_all({Path(out) / name: data for name, data in plot_bytes(report).items()})
+    return [Path(out) / name for name in plot_names(report)]
+
+
+def plot_bytes(report: CompareReport) -> dict[str, bytes]:
+    """The PNG plots of a comparison (:func:`plot_names`) as bytes, file name → PNG, drawn as
+    :func:`write_plots` draws them (the same bytes), for a caller that writes every file of a report at once.
+
+    Parameters
+    ----------
+    report : CompareReport
+        The comparison's report.
+
+    Returns
+    -------
+    dict of str to bytes
+        In the order of :func:`plot_names`.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -117,10 +135,19 @@ def write_plots(report: CompareReport, out: str | os.PathLike) -> list[Path]:
             "f1_difference.png": lambda: _difference_figure(report, look),
             "pairwise.png": lambda: _pairwise_figure(report),
             "fold_f1.png": lambda: _fold_f1_figure(report, look)}
-    paths = []
-    for name in plot_names(report):
-        paths.append(_save(draw[name](), Path(out) / name))
-    return paths
+    return {name: _png(draw[name]()) for name in plot_names(report)}
+
+
+def _png(fig) -> bytes:
+    """``fig`` as PNG bytes without the software's version (the same figure, the same bytes); the figure closed."""
+    import io
+
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    plt.close(fig)
+    return buf.getvalue()
 
 
 @dataclass(frozen=True)
@@ -151,11 +178,8 @@ class _Look:
 
 def _save(fig, path: Path) -> Path:
     """Write ``fig`` to ``path`` as a PNG without the software's version (the same figure, the same bytes)."""
-    import matplotlib.pyplot as plt
-
     with atomic_write(path, mode="wb", encoding=None) as f:
-        fig.savefig(f, format="png", dpi=110, metadata={"Software": None})
-    plt.close(fig)
+        f.write(_png(fig))
     return path
 
 
