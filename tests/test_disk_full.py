@@ -131,3 +131,21 @@ def test_a_redraw_on_a_full_disk_leaves_the_run_as_it_was(finished_run, argv):
         r = _cli("report", str(run), *argv)
         _failed_cleanly(r)
         assert _state(run) == before
+
+
+def test_a_calibration_on_a_full_disk_keeps_its_units_and_resumes():
+    """calibrate saves every finished data set as it goes: when the summary does not fit, the units stay, the
+    message says --resume, and after room is made the resumed run trains nothing and writes the summary."""
+    args = ["calibrate", NER, "--systems", "iob2", "--reps", "2", "--size", "120", "--max-iterations", "2"]
+    with _small_fs(16) as point:
+        out = point / "cal"
+        r = _cli(*args, "--out", str(out))
+        _failed_cleanly(r)
+        assert "--resume" in r.stderr
+        units = (out / "units.jsonl").read_bytes()
+        assert units.count(b"\n") == 2
+        subprocess.run(["mount", "-o", "remount,size=4m", str(point)], check=True, capture_output=True)
+        r = _cli(*args, "--out", str(out), "--resume")
+        assert r.returncode == 0, r.stderr
+        assert "done (" not in r.stderr  # nothing trained again
+        assert (out / "units.jsonl").read_bytes() == units and (out / "calibration.json").is_file()

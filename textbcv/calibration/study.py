@@ -479,11 +479,20 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], fold
             if folder is not None:
                 append_line(folder.units, dumps_json(u, indent=None))
             bar.update(u)
+    except InputError as e:  # a full disk: what is finished stays, and --resume runs only the rest
+        if folder is None or not done:
+            raise
+        raise InputError(f"{e.message} ({len(done)} finished units are kept: free some space and add --resume)",
+                         e.file, e.line) from None
     finally:
         bar.close()
     result, units = _answer(settings, done, name)
     if folder is not None:
-        _write_outputs(folder, result, units, written, plot)
+        try:
+            _write_outputs(folder, result, units, written, plot)
+        except InputError as e:
+            raise InputError(f"{e.message} (every unit is kept: free some space and add --resume to write the "
+                             "summary)", e.file, e.line) from None
     return result
 
 
