@@ -9,8 +9,8 @@ from pathlib import Path
 
 from textbcv import defaults
 from textbcv.report.conclusion import conclusion
-from textbcv.report.model import CompareReport
-from textbcv.report.terminal import answer_text
+from textbcv.report.model import CompareReport, CountsReport
+from textbcv.report.terminal import answer_text, counts_text
 from textbcv.stats.paired import PairedDifference
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,8 +36,10 @@ def test_call_with_floored_model_noise_is_flagged_with_the_measured_rate():
     measured = defaults.floor_calls(3)
     assert measured is not None and measured in text
     assert "--m 7" in text
-    # the short terminal answer carries it beside the decision
+    # the short terminal answer carries it beside the decision, and so does `textbcv test`'s answer
     assert "too small to measure" in answer_text(_report(0.0))
+    assert "too small to measure" in counts_text(CountsReport(_report(0.0)))
+    assert "too small to measure" not in counts_text(CountsReport(_report(0.002 ** 2)))
 
 
 def test_no_flag_when_the_noise_was_measured_or_nothing_is_called_or_m_is_7():

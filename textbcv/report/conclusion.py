@@ -25,7 +25,7 @@ from textbcv.report.ranking import identical_groups, ranking
 from textbcv.report.verdicts import better_label, decisive_words, difference_words, short_rule, undecided
 from textbcv.stats.answer import Comparison
 
-__all__ = ["conclusion"]
+__all__ = ["conclusion", "floor_sentence"]
 
 
 def conclusion(report: CompareReport) -> str:
@@ -70,7 +70,7 @@ def conclusion(report: CompareReport) -> str:
         side = "b" if win == c.b else "a"
         parts.append(f"{win} is better than {lose} on F1 ({better_label(c, side, report.rope_points)} "
                      f"{p_is(c.p_side(side))}).")
-    floor = _floor_sentence(report, clear)
+    floor = floor_sentence(report, clear)
     if floor:
         parts.append(floor.strip())
     for c in pairs:
@@ -120,7 +120,7 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         gap = decisive_words(c, r) or (f"{b} − {a}: " + (difference_words(c, report.alpha, first=b)
                                                           or f"{100 * (fb - fa):+.2f} points"))
         return (f"{win} is better than {lose} on F1: {pct(fw)}% against {pct(fl)}% ({gap}); "
-                f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}." + _floor_sentence(report, [c]))
+                f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}." + floor_sentence(report, [c]))
     if c.equivalent and r is not None:
         return (f"{a} and {b} are practically equivalent on F1 ({pct(fa)}% and {pct(fb)}%): P(equivalent: within "
                 f"±{points(r)}) {p_is(c.p_equivalent)} ≥ {tau:g}.")
@@ -140,11 +140,23 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
     return f"No clear difference on F1 between {scores}: {undecided(c, r, tau, 'below')}{eq}{gap}."
 
 
-def _floor_sentence(report: CompareReport, called: list[Comparison]) -> str:
+def floor_sentence(report: CompareReport, called: list[Comparison]) -> str:
     """A sentence beside calls whose posterior counted the models' own noise as 0 (its moment from the folds' spread
     was at or below 0) with fewer than 7 splits: the call rests on new text's error alone, and on text where that
     noise is large such calls were false more often (the measured rate, :func:`textbcv.defaults.floor_calls`).
-    "" when no call is such."""
+
+    Parameters
+    ----------
+    report : CompareReport
+        The report (its m, names and threshold).
+    called : list of Comparison
+        The calls to look at (pairs with a winner).
+
+    Returns
+    -------
+    str
+        The sentence, with a leading space; "" when no call is such.
+    """
     floored = [c for c in called if c.difference is not None and c.difference.paired is not None
                and c.difference.paired.var_model <= 0 and c.difference.paired.m < 7 and c.difference.paired.var > 0]
     if not floored:

@@ -12,7 +12,7 @@ import re
 import textwrap
 from collections.abc import Sequence
 
-from textbcv.report.conclusion import conclusion
+from textbcv.report.conclusion import conclusion, floor_sentence
 from textbcv.report.markdown import render_markdown
 from textbcv.report.md_answer import scores_markdown
 from textbcv.report.model import CompareReport, CountsReport
@@ -198,6 +198,9 @@ def counts_text(result: CountsReport) -> str:
     decisive = [f"F1, {w}" for c in answer.comparisons if c.metric == "f1" and (w := decisive_words(c, rope))]
     if decisive:  # the interval the rule decides by, beside the table's 95% ones
         lines += [""] + decisive
+    floor = floor_sentence(answer, [c for c in answer.comparisons_of("f1") if c.winner])
+    if floor:
+        lines += [""] + textwrap.wrap(floor.strip(), WIDTH)
     lines += ["", rule(answer)]
     basis = difference_basis(answer)
     if basis:

@@ -90,7 +90,7 @@ def rule(report: CompareReport) -> str:
         floor = defaults.floor_calls(report.m, tau) if paired and not seeded and report.m < 7 else None
         if floor:  # the one target the rule misses: said where the rule is stated, and flagged where it bites
             measured = ((measured + " " if measured else "") + "A call made while the models' own noise measured "
-                        f"0 on the folds is surer on paper than in fact: {floor}; the conclusion flags such a call.")
+                        f"0 on the folds is surer on paper than in fact: {floor}; such a call is flagged beside it.")
         return ("Decision rule: a system is called better than another when the posterior probability that it is "
                 f"better, P(better), is at least {tau:g} (--threshold); below that the answer is \"no clear "
                 "difference\", with P." + (f" {measured}" if measured else ""))
