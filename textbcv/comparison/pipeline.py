@@ -32,6 +32,7 @@ from textbcv.corpus.fingerprint import corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
+from textbcv.folds.store import any_fold_finished
 from textbcv.report.files import write_report_files
 from textbcv.report.model import REPORT_FORMAT, CompareReport
 from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits
@@ -74,7 +75,6 @@ def gold_chunks(corpus: Corpus, options: CompareOptions) -> list[tuple]:
             raise InputError(f"chunk_types: no chunks of type {', '.join(missing)} in the corpus "
                              f"(types: {', '.join(sorted(present)) or 'none'})", param="chunk_types")
     return [filter_chunks(s.chunks, keep, options.untyped) for s in corpus]
-
 
 
 class StaleRunError(InputError):
@@ -525,13 +525,7 @@ def run_compare(
                              "another {out}", file=str(plan.out), param="out")
         return _run_claimed(plan, run_dir, jobs, backend, scheduler, progress, save_models, save_predictions, plots)
     except BaseException:
-        # a run that failed (a full disk, a signal) before any fold finished leaves nothing behind; one with
-        # finished folds keeps them, for --resume
-        try:
-            finished = bool(FoldStore(run_dir.folds).done)
-        except Exception:  # a fold store that cannot be read now is kept as it is, for the user to look at
-            finished = True
-        if not finished:
+        if not any_fold_finished(run_dir.folds):  # nothing to --resume: a failed run leaves nothing behind
             run_dir.discard(existed)
         raise
     finally:
@@ -596,8 +590,7 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
     specs = [{**s.to_dict(), **({"template_choice": plan.template_choices[s.name]}
                                  if s.name in plan.template_choices else {})} for s in systems]
     meta = corpus_meta(raw, corpus, gold, format, plan.read)
-    report = assemble_report(store, names, m, options, splits_m.quality, meta,
-                             specs, stopping, run, answer=answer,
+    report = assemble_report(store, names, m, options, splits_m.quality, meta, specs, stopping, run, answer=answer,
                              heldout=plan.heldout, split=split_info(splits_m, options, corpus),
                              splits_path=plan.splits_path, clusters=clusters,
                              baseline=baseline_section(corpus.sentences, gold, list(splits_m.folds()), options.task),

@@ -24,7 +24,7 @@ from textbcv.errors import InputError, warn
 from textbcv.folds.foldfile import fold_line, read_fold_records
 from textbcv.scoring.modes import sentence_mode_counts
 
-__all__ = ["FoldStore", "fold_key", "records_in_mode"]
+__all__ = ["FoldStore", "fold_key", "records_in_mode", "any_fold_finished"]
 
 
 def fold_key(record: dict) -> tuple[str, int, int]:
@@ -261,3 +261,19 @@ def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> 
         new["sentence_counts"] = per.tolist()
         out[key] = new
     return out
+
+
+def any_fold_finished(path: str | os.PathLike) -> bool:
+    """Whether the fold store at ``path`` holds a finished fold; True when it cannot be read (then it is kept as it
+    is, for the user to look at).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> any_fold_finished(Path(tempfile.mkdtemp()) / "folds.jsonl")
+    False
+    """
+    try:
+        return bool(FoldStore(path).done)
+    except Exception:
+        return True
