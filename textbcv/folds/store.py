@@ -267,6 +267,15 @@ def any_fold_finished(path: str | os.PathLike) -> bool:
     """Whether the fold store at ``path`` holds a finished fold; True when it cannot be read (then it is kept as it
     is, for the user to look at).
 
+    Parameters
+    ----------
+    path : path
+        The run's ``folds.jsonl``.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> import tempfile
