@@ -63,3 +63,11 @@ def test_the_front_door_answers_what_the_command_prints(tmp_path, capsys):
     answer = textbcv.test(path, rope=0.005, variant="thesis")
     assert json.loads(json.dumps(answer.to_dict())) == printed
     assert answer.report.answer.p_better("A", "B") == printed["comparisons"][2]["p_b_better"]
+
+
+def test_compare_and_evaluate_go_through_their_front_doors():
+    # the command line parses and prints; textbcv.compare and textbcv.evaluate check, run and build the answer
+    for command, door in (("compare", "textbcv.api.compare"), ("evaluate", "textbcv.api.evaluate")):
+        imports = _imports(PACKAGE / "cli" / f"{command}.py")
+        assert door in imports
+        assert not [x for x in imports if x.startswith("textbcv.comparison")], command

@@ -20,12 +20,14 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 from textbcv._io import dumps_json, load_json
-from textbcv.comparison.corpus_files import read_files
+from textbcv.comparison.imported import evaluate as evaluate_run
+from textbcv.comparison.options import CompareOptions
+from textbcv.comparison.pipeline import corpus_or_files, prepare_compare, run_compare
 from textbcv.comparison.plan import Plan, plan_report
 from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
@@ -188,22 +190,21 @@ def _corpus_arg(corpus) -> tuple[list[str] | None, Corpus | None]:
     raise InputError(f"corpus: expected a path, a list of paths or a Corpus, got {type(corpus).__name__}")
 
 
-def _read(files: list[str] | None, corpus: Corpus | None, rest: dict) -> tuple[Corpus, str]:
-    """The corpus of a front door: the Corpus given, else its files read with the reading options (``format``
-    detected when not given, ``columns``, ``scheme``, ``encoding``, ``label_names``), and its format."""
-    if corpus is None:
-        assert files is not None  # _corpus_arg gives one of the two
-        corpus, _ = read_files(files, rest.get("format"), rest.get("columns"), rest.get("scheme"),
-                               rest.get("encoding", "utf-8"), rest.get("label_names"))
-    elif rest.get("label_names") is not None:
-        raise InputError("label_names applies when the corpus is read from files; a Corpus given has its tags")
-    return corpus, corpus.format
+def _early_read(files: list[str] | None, corpus: Corpus | None, ours: dict,
+                rest: dict) -> tuple[list[str] | None, Corpus | None, str | None]:
+    """Files, corpus and format note once the task is known: without ``task`` the corpus is read here, since
+    its format chooses the task (``cws`` for segmented text); with it, the pipeline reads the files itself,
+    after every option and the run directory are checked."""
+    if "task" in ours:
+        return files, corpus, None
+    corpus, note = corpus_or_files(corpus, files, rest.get("format"), rest.get("columns"), rest.get("scheme"),
+                                   rest.get("encoding", "utf-8"), rest.get("label_names"))
+    ours["task"] = "cws" if corpus.format == "segmented" else "ner"
+    return None, corpus, note
 
 
 def _split_options(options: dict, allowed_extra: Sequence[str]) -> tuple[dict, dict]:
     """Options of CompareOptions, and the others (reading and running); unknown names are refused."""
-    from textbcv.comparison.pipeline import CompareOptions
-
     known = {f.name for f in fields(CompareOptions)} - {"systems", "m", "seed"}
     ours, rest = {}, {}
     for k, v in options.items():
@@ -220,52 +221,60 @@ def _split_options(options: dict, allowed_extra: Sequence[str]) -> tuple[dict, d
     return ours, rest
 
 
-def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, seed: int = 0,
+def _design(m: int | None, seed: int | None, splits) -> tuple[int, int]:
+    """m and seed of a comparison: those of given splits unless asked for (a seed other than theirs is refused)."""
+    if splits is None:
+        return 3 if m is None else m, 0 if seed is None else seed
+    given = splits if isinstance(splits, SplitSet) else load_splits(splits)
+    if seed is not None and seed != given.seed:
+        raise InputError(f"{{seed}}={seed}: the splits of {{splits}} were made with seed {given.seed}",
+                         param=("seed", "splits"))
+    return len(given.splits) if m is None else m, given.seed
+
+
+def _check_run_options(jobs: int, rest: dict, out) -> None:
+    if jobs < 1:
+        raise InputError(f"jobs must be at least 1, got {jobs}", param="jobs")
+    if rest.get("scheduler") and rest.get("backend", "loky") != "dask":
+        raise InputError("{scheduler} needs {backend}=dask", param=("scheduler", "backend"))
+    if out is None and (rest.get("save_models") or rest.get("save_predictions") or rest.get("resume")):
+        raise InputError("save_models, save_predictions and resume need a run directory: give out=")
+
+
+def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, seed: int | None = None,
             splits: SplitSet | str | os.PathLike | None = None, jobs: int = 1, out: str | os.PathLike | None = None,
-            **options) -> CompareResult:
+            on_note: Callable[[str], None] | None = None, **options) -> CompareResult:
     """Compare tagging systems on a corpus with balanced m×2 block-regularized cross-validation.
 
-    Every system is trained on every half and predicts the other; the
-    predictions are scored against the same gold chunks; the fold counts
-    give posteriors, credible intervals, P(B better) and the sequential
-    t-test — the ``textbcv compare`` command, from Python.
+    Every system is trained on every half and predicts the other, and the fold counts give the report:
+    posteriors, credible intervals, P(B better) and the sequential t-test. ``textbcv compare`` calls this.
 
     Parameters
     ----------
     corpus : path, list of paths, or Corpus
         The corpus (read with the ``format``, ``columns`` and ``scheme`` options).
     systems : sequence of System or str
-        At least two. A string names a CRF system (``"iob2"``,
-        ``"iobes+wordshape"``; without a template, the task's default if the
-        corpus has the columns it reads, else one that reads only columns the
-        corpus has — ``report["meta"]["systems"]`` says which); a :class:`~textbcv.tagging.System` may hold
-        any tagger with ``fit(sentences, tags)`` and ``predict(sentences)``.
+        At least two. A string names a CRF system (``"iob2"``, ``"iobes+wordshape"``); a
+        :class:`~textbcv.tagging.System` may hold any tagger with ``fit`` and ``predict``, or a command.
     m : int, optional
         Number of splits (2m folds); default 3, or all the splits of ``splits``.
-    seed : int
-        Seed of the splits (when they are made here).
+    seed : int, optional
+        Seed of the splits; default 0, or the seed of ``splits`` (another one is refused).
     splits : SplitSet or path, optional
-        Use these splits, e.g. the ``SPLITS.json`` of ``textbcv split``
-        (refused if made from another corpus).
+        Use these splits, e.g. the ``SPLITS.json`` of ``textbcv split`` (refused if made from another corpus).
     jobs : int
-        Worker processes (taggers must then be picklable).
+        Worker processes, at least 1 (taggers must then be picklable).
     out : path, optional
-        Run directory to write (and to resume with ``resume=True``);
-        default: none (call :meth:`CompareResult.write` later).
+        Run directory to write (and to resume with ``resume=True``); default none.
+    on_note : callable, optional
+        Called with each note for the user (the format detected, the template chosen) before training.
     **options
-        ``task`` (``"ner"`` or ``"cws"``; default ``"cws"`` for segmented
-        text, else ``"ner"``), ``format`` (default: detected, as :func:`read_corpus` does), ``columns``,
-        ``scheme``, ``encoding``, ``label_names`` (integer tag ids of a jsonl or arrow corpus), ``alpha``,
-        ``rope`` (a fraction of the metric: 0.005 is the command line's ``--rope 0.5`` points), ``variant``,
-        ``chunk_types``, ``untyped``,
-        ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``,
-        ``threshold`` (the decision rule's, default 0.95), ``c1``, ``c2``, ``max_iterations``,
-        ``algorithm`` (crfsuite's: ``lbfgs``, ``l2sgd``, ``ap``, ``pa``, ``arow``), ``train_seed`` (CRF systems;
-        a stochastic algorithm's training seed for names without ``@SEED``),
-        ``heldout`` (independent test files every fold's model also tags), ``resume``, ``progress``, ``plots``,
-        ``backend``, ``scheduler``,
-        ``save_models``, ``save_predictions`` — as the options of
-        ``textbcv compare``.
+        The options of ``textbcv compare`` by their Python names: ``task`` (default ``"cws"`` for segmented
+        text, else ``"ner"``), ``format``, ``columns``, ``scheme``, ``encoding``, ``label_names``, ``alpha``,
+        ``rope`` (a fraction: 0.005 is half a point), ``variant``, ``difference``, ``chunk_types``, ``untyped``,
+        ``mode``, ``balance``, ``group_by``, ``sequential``, ``m_max``, ``stop``, ``threshold``, ``c1``, ``c2``,
+        ``max_iterations``, ``algorithm``, ``train_seed``, ``train_seeds``, ``heldout``, ``resume``,
+        ``progress``, ``plots``, ``backend``, ``scheduler``, ``save_models``, ``save_predictions``.
 
     Returns
     -------
@@ -275,8 +284,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     Raises
     ------
     InputError
-        For an impossible option, an unknown scheme, a bad corpus file or
-        split manifest — before any training.
+        For an impossible option, an unknown scheme, a bad corpus file or split manifest, before any training.
 
     Examples
     --------
@@ -288,63 +296,47 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
     >>> r = textbcv.compare(path, systems, m=1, progress=False)
     >>> r.report.m, len(r.folds), r.report.names
     (1, 4, ['lexicon', 'lexicon-lower'])
-    >>> 0 <= r.p_better("lexicon", "lexicon-lower") <= 1
-    True
-    >>> textbcv.compare(path, systems, variant="thesis2")  # doctest: +NORMALIZE_WHITESPACE
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: variant: unknown variant 'thesis2'
-    (variants: thesis, independent, averaged-counts, rho, adaptive, clustered)
-    >>> textbcv.compare(path, systems, m=0)  # errors name the Python parameters (the command line says --m)
+    >>> textbcv.compare(path, systems, m=0)
     Traceback (most recent call last):
     ...
     textbcv.errors.InputError: m must be at least 1, got 0
     """
-    from textbcv.comparison.pipeline import CompareOptions, prepare_compare, run_compare
-
     files, corpus_obj = _corpus_arg(corpus)
     ours, rest = _split_options(options, _READ_OPTIONS + _RUN_OPTIONS)
-    corpus_obj, fmt = _read(files, corpus_obj, rest)
-    if "task" not in ours:
-        segmented = (corpus_obj.format if corpus_obj is not None else fmt) == "segmented"
-        ours["task"] = "cws" if segmented else "ner"
     if isinstance(systems, (str, System)):
         raise InputError("systems: give a list of at least two systems")
     systems = list(systems)
     names = [s.name if isinstance(s, System) else str(s) for s in systems]
-    if m is None:
-        m = len(splits.splits) if isinstance(splits, SplitSet) else (
-            len(load_splits(splits).splits) if splits is not None else 3)
-    opts = CompareOptions(systems=tuple(names), m=m, seed=seed, **ours)
+    m, seed = _design(m, seed, splits)
+    opts = CompareOptions(systems=tuple(names), m=m, seed=seed, **{"task": "ner", **ours})
     opts.validate()
-    objs = [s if isinstance(s, System) else opts.make_system(s) for s in systems]
-    if out is None and (rest.get("save_models") or rest.get("save_predictions") or rest.get("resume")):
-        raise InputError("save_models, save_predictions and resume need a run directory: give out=")
-    tmp = None
-    run_out: str | os.PathLike
-    if out is None:
-        run_out = tmp = tempfile.mkdtemp(prefix="textbcv-run-")
-    else:
-        run_out = out
+    _check_run_options(jobs, rest, out)
+    files, corpus_obj, note = _early_read(files, corpus_obj, ours, rest)
+    opts = replace(opts, task=ours["task"])
+    run_out = out if out is not None else tempfile.mkdtemp(prefix="textbcv-run-")
     try:
-        plan = prepare_compare(files, run_out, opts, format=fmt, columns=rest.get("columns"),
+        plan = prepare_compare(files, run_out, opts, format=rest.get("format"), columns=rest.get("columns"),
                                scheme=rest.get("scheme"), resume=rest.get("resume", False), corpus=corpus_obj,
-                               encoding=rest.get("encoding", "utf-8"),
-                               systems=systems, splits=splits)
+                               encoding=rest.get("encoding", "utf-8"), systems=systems, splits=splits,
+                               label_names=rest.get("label_names") if corpus_obj is None else None)
+        if on_note is not None:
+            for line in ([note] if note else []) + plan.notes:
+                on_note(line)
         report = run_compare(plan, jobs=jobs, backend=rest.get("backend", "loky"), scheduler=rest.get("scheduler"),
                              progress=rest.get("progress"), save_models=rest.get("save_models", False),
                              save_predictions=rest.get("save_predictions", False),
                              plots=rest.get("plots", True) and out is not None)
-        folds = tuple(plan.store.ordered([s.name for s in objs]))
+        folds = tuple(plan.store.ordered(list(plan.options.systems)))
         split_set = load_splits(RunDir(run_out).splits)
     finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+        if out is None:
+            shutil.rmtree(run_out, ignore_errors=True)
     return CompareResult(report, folds, split_set)
 
 
-def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.PathLike] | Sequence[str], *,
-             out: str | os.PathLike | None = None, pred_scheme: str | None = None, **options) -> CompareResult:
+def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.PathLike] | Sequence, *,
+             out: str | os.PathLike | None = None, pred_scheme: str | None = None,
+             on_note: Callable[[str], None] | None = None, **options) -> CompareResult:
     """Score predictions made outside textbcv for the folds of ``splits`` (``textbcv evaluate`` from Python).
 
     Parameters
@@ -353,12 +345,14 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
         The ``SPLITS.json`` of ``textbcv split --export``.
     corpus : path, list of paths, or Corpus
         The corpus the splits were made from (checked).
-    systems : mapping name → PRED_DIR, or sequence of ``"NAME=PRED_DIR"``
+    systems : mapping name → PRED_DIR, or sequence of ``"NAME=PRED_DIR"`` or ImportedSystem
         Each PRED_DIR holds ``fold-{i}-{d}.txt`` for every fold.
     out : path, optional
         Run directory to write.
     pred_scheme : str, optional
         Scheme of the predicted tags (default: detected per system).
+    on_note : callable, optional
+        Called with the line saying which format the corpus was read in (when detected), once the run succeeded.
     **options
         ``task``, ``format`` (default: detected), ``columns``, ``scheme``, ``encoding``, ``label_names``,
         ``alpha``, ``threshold``,
@@ -395,32 +389,27 @@ def evaluate(splits: str | os.PathLike, corpus, systems: Mapping[str, str | os.P
     >>> r.report.counts["copy"], r.report.counts["chars"]
     ({'tp': 30, 'fp': 0, 'fn': 0}, {'tp': 6, 'fp': 54, 'fn': 24})
     """
-    from textbcv.comparison.imported import evaluate as run_evaluate
-    from textbcv.comparison.pipeline import CompareOptions
-
     files, corpus_obj = _corpus_arg(corpus)
     ours, rest = _split_options(options, _READ_OPTIONS + ("plots",))
-    corpus_obj, fmt = _read(files, corpus_obj, rest)
-    if "task" not in ours:
-        ours["task"] = "cws" if (corpus_obj.format if corpus_obj is not None else fmt) == "segmented" else "ner"
-    opts = CompareOptions(**ours)
-    tmp = None
-    run_out: str | os.PathLike
-    if out is None:
-        run_out = tmp = tempfile.mkdtemp(prefix="textbcv-run-")
-    else:
-        run_out = out
+    files, corpus_obj, note = _early_read(files, corpus_obj, ours, rest)
+    run_out = out if out is not None else tempfile.mkdtemp(prefix="textbcv-run-")
+    notes: list[str] = [note] if note else []
     try:
-        report = run_evaluate(splits, files, systems, run_out, opts, format=fmt, columns=rest.get("columns"),
-                              scheme=rest.get("scheme"), pred_scheme=pred_scheme,
+        report = evaluate_run(splits, files, systems, run_out, CompareOptions(**ours), format=rest.get("format"),
+                              columns=rest.get("columns"), scheme=rest.get("scheme"), pred_scheme=pred_scheme,
                               plots=rest.get("plots", True) and out is not None, corpus=corpus_obj,
-                              encoding=rest.get("encoding", "utf-8"))
+                              encoding=rest.get("encoding", "utf-8"),
+                              label_names=rest.get("label_names") if corpus_obj is None else None,
+                              on_note=notes.append)
         run = RunDir(run_out)
         folds = tuple(json.loads(line) for line in run.folds.read_text(encoding="utf-8").splitlines())
         split_set = load_splits(run.splits)
     finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+        if out is None:
+            shutil.rmtree(run_out, ignore_errors=True)
+    if on_note is not None:
+        for line in notes:
+            on_note(line)
     return CompareResult(report, folds, split_set)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 
 from textbcv import defaults
-from textbcv.cli.common import THRESHOLD_HELP, add_corpus_args, check_threshold, label_names_file
+from textbcv.cli.common import THRESHOLD_HELP, add_corpus_args, check_threshold
 from textbcv.cli.compare import csv_names
 
 __all__ = ["register", "run"]
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
 
     check_threshold(args.threshold)
     cal = calibrate(args.files, args.systems, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
-                    encoding=args.encoding, label_names=label_names_file(args.label_names), reps=args.reps,
+                    encoding=args.encoding, label_names=args.label_names, reps=args.reps,
                     size=args.size, m=args.m, seeds=args.seeds, seed=args.seed, threshold=args.threshold,
                     out=args.out, resume=args.resume, jobs=args.jobs, task=args.task, algorithm=args.algorithm,
                     max_iterations=args.max_iterations, pair=args.pair, truth_halvings=args.truth_halvings)

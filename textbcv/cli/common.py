@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import FORMATS
 from textbcv.defaults import VARIANT
 from textbcv.errors import InputError
 
-__all__ = ["add_corpus_args", "read_corpus_args", "label_names_file", "rope_fraction",
+__all__ = ["add_corpus_args", "read_corpus_args", "rope_fraction",
            "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "VARIANT_HELP", "DIFFERENCE_HELP", "check_threshold"]
 
 #: ``--threshold`` of every command that decides (the value is textbcv.stats.bayes.THRESHOLD, repeated so that
@@ -35,6 +36,17 @@ DIFFERENCE_HELP = ("how the posterior of a difference is built: paired (default;
                    "independent: the thesis's Bayes test, about twice as wide on real text)")
 
 
+def note(line: str) -> None:
+    """Print a note for the user (how the input was read, what was chosen) on stderr.
+
+    Parameters
+    ----------
+    line : str
+        The note, one line.
+    """
+    print(line, file=sys.stderr, flush=True)
+
+
 def check_threshold(value: float) -> float:
     """``--threshold`` checked: in [0.5, 1).
 
@@ -53,8 +65,6 @@ def check_threshold(value: float) -> float:
     InputError
         When ``value`` is outside [0.5, 1).
     """
-    from textbcv.errors import InputError
-
     if not 0.5 <= value < 1:
         raise InputError(f"--threshold must lie in [0.5, 1), got {value:g}")
     return value
@@ -78,8 +88,6 @@ def rope_fraction(points: float | None) -> float | None:
     >>> rope_fraction(0.5), rope_fraction(None)
     (0.005, None)
     """
-    from textbcv.errors import InputError
-
     if points is None:
         return None
     if not 0 <= points < 100:
@@ -151,45 +159,6 @@ def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None
                              "dataset_info.json beside the file)")
 
 
-def label_names_file(path: str | None) -> list[str] | None:
-    """The label names of ``--label-names FILE``: a JSON list of strings, or one name per line.
-
-    Parameters
-    ----------
-    path : str or None
-        The file given, or None.
-
-    Returns
-    -------
-    list of str or None
-        The tag of each id, in id order; None when no file was given.
-
-    Raises
-    ------
-    InputError
-        ``FILE:LINE`` for a file that cannot be read, an empty name, or a JSON value that is not a list of strings.
-    """
-    if path is None:
-        return None
-    from textbcv._io import loads_json, read_text
-
-    text = read_text(path)
-    if text.lstrip().startswith("["):
-        names = loads_json(text, path)
-        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
-            raise InputError("--label-names: expected a JSON list of non-empty tag names", file=path, line=1)
-        return [n.strip() for n in names]
-    names = []
-    for no, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            raise InputError("--label-names: an empty line (one tag name per line, the tag of id i on line i + 1)",
-                             file=path, line=no)
-        names.append(line.strip())
-    if not names:
-        raise InputError("--label-names: no tag names", file=path)
-    return names
-
-
 def read_corpus_args(args: argparse.Namespace) -> Corpus:
     """Read the corpus named by the options :func:`add_corpus_args` added
     (:func:`textbcv.comparison.corpus_files.read_files`).
@@ -215,7 +184,7 @@ def read_corpus_args(args: argparse.Namespace) -> Corpus:
     from textbcv.comparison.corpus_files import read_files
 
     corpus, note = read_files(args.files, args.format, args.columns, args.corpus_scheme, args.encoding,
-                              label_names_file(getattr(args, "label_names", None)))
+                              getattr(args, "label_names", None))
     args.format = corpus.format
     if note:  # said once the command has succeeded (an error stays the only line on stderr)
         args.notes = [*getattr(args, "notes", []), note]

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from dataclasses import replace
 
 from textbcv import defaults
 from textbcv.cli.common import (
@@ -13,10 +11,11 @@ from textbcv.cli.common import (
     THRESHOLD_HELP,
     VARIANT_HELP,
     add_corpus_args,
+    note,
     rope_fraction,
     rope_warning,
 )
-from textbcv.errors import InputError, warn
+from textbcv.errors import InputError
 
 __all__ = ["register", "run"]
 
@@ -185,12 +184,12 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def options_from_args(args: argparse.Namespace):
-    """The :class:`~textbcv.comparison.options.CompareOptions` of ``textbcv compare``'s command line.
+def compare_arguments(args: argparse.Namespace) -> dict:
+    """The arguments of :func:`textbcv.compare` that ``textbcv compare``'s command line gives.
 
-    ``--rope`` (points) becomes a fraction, ``--balance none`` an empty tuple; with ``--splits``, ``--m``
-    defaults to the manifest's number of splits and the seed is the manifest's. The options are not yet validated
-    (:meth:`CompareOptions.validate`).
+    ``--rope`` (points) becomes a fraction, ``--balance none`` an empty tuple, each ``--system NAME=COMMAND`` a
+    command system, ``--label-names FILE`` its names; nothing else is checked here: the front door's one
+    validation layer checks every option before anything is read or trained.
 
     Parameters
     ----------
@@ -199,48 +198,35 @@ def options_from_args(args: argparse.Namespace):
 
     Returns
     -------
-    CompareOptions
+    dict
+        Keyword arguments of :func:`textbcv.compare`.
 
     Raises
     ------
     InputError
-        For an unknown ``--balance`` property, ``--scheduler`` without ``--backend dask``, ``--jobs`` below 1, a
-        ``--threshold`` or ``--rope`` out of range, or a ``--seed`` other than the one of ``--splits``.
+        For a ``--system`` not written ``NAME=COMMAND``, a ``--rope`` out of range or an unreadable
+        ``--label-names`` file.
     """
-    from textbcv.comparison.pipeline import CompareOptions
-
-    balance = () if args.balance.strip() == "none" else _csv(args.balance)
-    for b in balance:
-        if b not in ("label", "lemma", "length"):
-            raise InputError(f"--balance: unknown property {b!r} (properties: label, lemma, length, or none)")
-    if args.scheduler and args.backend != "dask":
-        raise InputError("--scheduler needs --backend dask")
-    if args.jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
-    rope = rope_fraction(args.rope)
-    m = 3 if args.m is None else args.m
-    seed = 0 if args.seed is None else args.seed
-    if getattr(args, "splits", None):
-        from textbcv.split import load_splits
-
-        given = load_splits(args.splits)
-        if args.seed is not None and args.seed != given.seed:
-            raise InputError(f"--seed {args.seed}: the splits of --splits were made with seed {given.seed}")
-        if args.m is None:
-            m = len(given.splits)
-        seed = given.seed
-    return CompareOptions(
-        task=args.task, systems=args.systems, m=m, sequential=args.sequential, m_max=args.m_max,
-        stop=args.stop, threshold=args.threshold, alpha=args.alpha, rope=rope, variant=args.variant,
+    commands = command_systems(args)
+    crf = {"train_seed": args.train_seed, "train_seeds": args.train_seeds}
+    if commands and not args.systems:  # only command systems: the seeds are theirs
+        crf = {}
+    return dict(
+        corpus=list(args.files), systems=[*args.systems, *commands], m=args.m, seed=args.seed, splits=args.splits,
+        jobs=args.jobs, out=args.out, task=args.task, sequential=args.sequential, m_max=args.m_max, stop=args.stop,
+        threshold=args.threshold, alpha=args.alpha, rope=rope_fraction(args.rope), variant=args.variant,
         difference=args.difference, rho1=args.rho1, rho2=args.rho2,
-        seed=seed, balance=balance, group_by=args.group_by, chunk_types=args.chunk_types,
-        untyped=args.untyped, mode=args.mode, c1=args.c1, c2=args.c2, max_iterations=args.max_iterations,
-        algorithm=args.algorithm, train_seed=args.train_seed, train_seeds=args.train_seeds,
-        heldout=tuple(args.heldout))
+        balance=() if args.balance.strip() == "none" else _csv(args.balance), group_by=args.group_by,
+        chunk_types=args.chunk_types, untyped=args.untyped, mode=args.mode, c1=args.c1, c2=args.c2,
+        max_iterations=args.max_iterations, algorithm=args.algorithm, heldout=tuple(args.heldout), **crf,
+        format=args.format, columns=args.columns, scheme=args.corpus_scheme, encoding=args.encoding,
+        label_names=args.label_names, resume=args.resume, backend=args.backend,
+        scheduler=args.scheduler, progress=False if args.quiet else None, save_models=args.save_models,
+        save_predictions=args.save_predictions, plots=not args.no_plots)
 
 
 def command_systems(args: argparse.Namespace) -> list:
-    """The command systems of ``--system NAME=COMMAND`` (checked before anything is read or trained).
+    """The command systems of ``--system NAME=COMMAND``.
 
     Parameters
     ----------
@@ -252,8 +238,8 @@ def command_systems(args: argparse.Namespace) -> list:
     list of System
         One per ``--system``, in the order given.
     """
-    from textbcv.tagging import System
-    from textbcv.tagging.command import CommandSpec
+    from textbcv.tagging.command import CommandSpec  # here: `textbcv --help` stays fast
+    from textbcv.tagging.system import System
 
     out = []
     scheme = args.command_scheme or ("bmes" if args.task == "cws" else "iob2")
@@ -269,9 +255,7 @@ def command_systems(args: argparse.Namespace) -> list:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv compare`` on its parsed command line.
-
-    Split, train and score every system into ``--out``, then print the report (unless ``--quiet``).
+    """Run ``textbcv compare``: split, train and score every system into ``--out``, then print the answer.
 
     Parameters
     ----------
@@ -281,38 +265,15 @@ def run(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`, which :func:`textbcv.cli.main`
+        prints as one line with exit status 2.
     """
-    from textbcv.cli.common import label_names_file
-    from textbcv.comparison.pipeline import prepare_compare, run_compare
+    from textbcv.api import compare  # here: `textbcv --help` stays fast
+    from textbcv.cli.report import print_report
 
-    options = options_from_args(args)
-    commands = command_systems(args)
-    if commands and not args.systems:  # only command systems: their seeds are theirs
-        options = replace(options, systems=tuple(s.name for s in commands), train_seeds=1, train_seed=None)
-    elif commands:
-        options = replace(options, systems=(*args.systems, *(s.name for s in commands)))
-    options.validate()
-    label_names = label_names_file(args.label_names)
-    plan = prepare_compare(args.files, args.out, options, format=args.format, columns=args.columns,
-                           scheme=args.corpus_scheme, resume=args.resume, encoding=args.encoding, splits=args.splits,
-                           label_names=label_names, systems=[*args.systems, *commands] if commands else None)
-    if not args.quiet:
-        for line in plan.notes:
-            print(line, file=sys.stderr, flush=True)
+    call = compare_arguments(args)
+    quiet = args.quiet
     rope_note = rope_warning(args.rope)
-    if rope_note:
-        warn(rope_note)
-    report = run_compare(plan, jobs=args.jobs, backend=args.backend, scheduler=args.scheduler,
-                         progress=False if args.quiet else None, save_models=args.save_models,
-                         save_predictions=args.save_predictions, plots=not args.no_plots)
-    from textbcv.report.cautions import run_warnings
-
-    for line in [] if args.quiet else run_warnings(report):  # --quiet: errors only
-        warn(line)
-    if not args.quiet:
-        from textbcv.cli.report import print_report
-
-        print_report(args.out, report, full=args.full)
+    result = compare(**call, on_note=None if quiet else note)
+    print_report(call["out"], result.report, quiet=quiet, full=args.full, warnings=True, rope_note=rope_note)
     return 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from textbcv import defaults
 from textbcv.cli.common import (
@@ -12,6 +11,7 @@ from textbcv.cli.common import (
     THRESHOLD_HELP,
     VARIANT_HELP,
     add_corpus_args,
+    note,
     rope_fraction,
     rope_warning,
 )
@@ -72,9 +72,7 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv evaluate`` on its parsed command line.
-
-    Score the imported predictions into ``--out`` and print the report (unless ``--quiet``).
+    """Run ``textbcv evaluate``: score the imported predictions into ``--out``, then print the answer.
 
     Parameters
     ----------
@@ -84,33 +82,19 @@ def run(args: argparse.Namespace) -> int:
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`, which :func:`textbcv.cli.main`
+        prints as one line with exit status 2.
     """
-    from textbcv.cli.common import label_names_file
-    from textbcv.comparison.imported import ImportedSystem, evaluate
-    from textbcv.comparison.pipeline import CompareOptions
+    from textbcv.api import evaluate  # here: `textbcv --help` stays fast
+    from textbcv.cli.report import print_report
 
-    systems = [ImportedSystem.parse(s) for s in args.systems]
-    options = CompareOptions(task=args.task, systems=tuple(s.name for s in systems), alpha=args.alpha,
-                             rope=rope_fraction(args.rope), threshold=args.threshold,
-                             variant=args.variant, difference=args.difference, rho1=args.rho1, rho2=args.rho2,
-                             chunk_types=args.chunk_types,
-                             untyped=args.untyped, mode=args.mode,
-                             heldout=tuple(args.heldout))
-    options.validate()
-    report = evaluate(args.splits, args.files, systems, args.out, options, format=args.format, columns=args.columns,
-                      scheme=args.corpus_scheme, pred_scheme=args.pred_scheme, plots=not args.no_plots,
-                      encoding=args.encoding, label_names=label_names_file(args.label_names),
-                      on_note=None if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True)))
-    from textbcv.errors import warn
-    from textbcv.report.cautions import run_warnings
-
+    call = dict(splits=args.splits, corpus=list(args.files), systems=list(args.systems), out=args.out,
+                pred_scheme=args.pred_scheme, task=args.task, alpha=args.alpha, rope=rope_fraction(args.rope),
+                threshold=args.threshold, variant=args.variant, difference=args.difference, rho1=args.rho1,
+                rho2=args.rho2, chunk_types=args.chunk_types, untyped=args.untyped, mode=args.mode,
+                heldout=tuple(args.heldout), format=args.format, columns=args.columns, scheme=args.corpus_scheme,
+                encoding=args.encoding, label_names=args.label_names, plots=not args.no_plots)
     rope_note = rope_warning(args.rope)
-    for line in ([rope_note] if rope_note else []) + ([] if args.quiet else run_warnings(report)):
-        warn(line)
-    if not args.quiet:
-        from textbcv.cli.report import print_report
-
-        print_report(args.out, report, full=args.full)
+    result = evaluate(**call, on_note=None if args.quiet else note)
+    print_report(call["out"], result.report, quiet=args.quiet, full=args.full, warnings=True, rope_note=rope_note)
     return 0

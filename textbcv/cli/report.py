@@ -61,33 +61,44 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def print_report(out_dir: str | os.PathLike, report: CompareReport | None = None, full: bool = False) -> None:
-    """Print a run's report (:func:`textbcv.report.terminal.report_text`, ANSI-styled when stdout is a terminal) and
-    where its files are.
+def print_report(out_dir: str | os.PathLike, report: CompareReport, full: bool = False, *,
+                 quiet: bool = False, warnings: bool = False, rope_note: str | None = None) -> None:
+    """Print a run's answer: its warnings on stderr (with ``warnings``), then the short answer or (``full``) the
+    whole report (:mod:`textbcv.report.terminal`, ANSI-styled when stdout is a terminal) and where its files are.
 
     Parameters
     ----------
     out_dir : str or path-like
-        The run directory (its plots are named where drawn; its files listed).
-    report : CompareReport or None
-        The report to print; None reads the run's ``report.json``.
+        The run directory.
+    report : CompareReport
+        The report to print.
     full : bool
-        The whole report (``--full``); default the short answer (:func:`textbcv.report.terminal.answer_text`).
+        The whole report (``--full``); default the short answer.
+    quiet : bool
+        Errors only: print ``rope_note`` alone; default False.
+    warnings : bool
+        Print the run's warnings (:func:`textbcv.report.cautions.run_warnings`) first, as ``compare`` and
+        ``evaluate`` do; default False.
+    rope_note : str or None
+        The warning for a ``--rope`` typed as a fraction (:func:`textbcv.cli.common.rope_warning`), if any.
     """
+    from textbcv.errors import warn
     from textbcv.folds.run_dir import RunDir
-    from textbcv.report.model import CompareReport, load_report
+    from textbcv.report.cautions import run_warnings
     from textbcv.report.plots import plot_names
     from textbcv.report.terminal import answer_text, report_text
 
-    run = RunDir(out_dir)
-    if report is None:
-        report = CompareReport.from_dict(load_report(run))
-    if not full:
-        sys.stdout.write(answer_text(report, str(run.path), color=sys.stdout.isatty()))
+    for line in ([rope_note] if rope_note else []) + (run_warnings(report) if warnings and not quiet else []):
+        warn(line)
+    if quiet:
         return
-    plots = [name for name in plot_names(report) if (run.path / name).is_file()]
+    path = Path(out_dir)
+    if not full:
+        sys.stdout.write(answer_text(report, str(path), color=sys.stdout.isatty()))
+        return
+    plots = [name for name in plot_names(report) if (path / name).is_file()]
     sys.stdout.write(report_text(report, plots, color=sys.stdout.isatty()))
-    print(f"\nFiles in {run.path}/: " + ", ".join(run.files()))
+    print(f"\nFiles in {path}/: " + ", ".join(RunDir(out_dir).files()))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -149,7 +160,9 @@ def run(args: argparse.Namespace) -> int:
 
         sys.stdout.write(RunDir(out).read_report_md())
     else:
-        from textbcv.report.model import CompareReport
+        from textbcv.folds.run_dir import RunDir
+        from textbcv.report.model import CompareReport, load_report
 
-        print_report(out, None if report is None else CompareReport.from_dict(report), full=args.full)
+        print_report(out, CompareReport.from_dict(load_report(RunDir(out)) if report is None else report),
+                     full=args.full)
     return 0

@@ -9,19 +9,20 @@ stderr says which format was detected.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 
-from textbcv._io import check_encoding
+from textbcv._io import check_encoding, loads_json, read_text
 from textbcv.corpus import Corpus, read_corpus
 from textbcv.corpus.sniff import FormatGuess, check_format
 from textbcv.errors import InputError
 
-__all__ = ["read_files"]
+__all__ = ["read_files", "read_label_names"]
 
 
 def read_files(files: Sequence[str], format: str | None = None, columns: str | None = None,
                scheme: str | None = None, encoding: str = "utf-8",
-               label_names: Sequence[str] | None = None) -> tuple[Corpus, str | None]:
+               label_names: Sequence[str] | str | os.PathLike | None = None) -> tuple[Corpus, str | None]:
     """Read the corpus ``files``, in ``format`` or the one their content (and extension) tells.
 
     Parameters
@@ -37,8 +38,8 @@ def read_files(files: Sequence[str], format: str | None = None, columns: str | N
         Scheme of the gold tag column (a scheme other than bmes says a column file, as ``columns`` does).
     encoding : str
         Text encoding of the files; default ``"utf-8"``.
-    label_names : sequence of str or None
-        The tag of each integer id of a jsonl or arrow corpus.
+    label_names : sequence of str, path, or None
+        The tag of each integer id of a jsonl or arrow corpus, or a file of them (:func:`read_label_names`).
 
     Returns
     -------
@@ -53,6 +54,8 @@ def read_files(files: Sequence[str], format: str | None = None, columns: str | N
         When the encoding or format is refused or a file cannot be read (naming how it was read when the content
         did not settle the format).
     """
+    if isinstance(label_names, (str, os.PathLike)):
+        label_names = read_label_names(label_names)
     check_encoding(encoding)
     guess = check_format(files, format, encoding)
     if format is None and not guess.decisive and guess.format != "conll" and (
@@ -72,3 +75,48 @@ def read_files(files: Sequence[str], format: str | None = None, columns: str | N
     note = (f"textbcv: {', '.join(str(f) for f in files)}: read as {guess.format} ({guess.reason}); --format sets it"
             if guess.reason else None)
     return corpus, note
+
+
+def read_label_names(path: str | os.PathLike) -> list[str]:
+    """The label names in a file: a JSON list of strings, or one name per line (the tag of id i on line i + 1).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file (``--label-names FILE``).
+
+    Returns
+    -------
+    list of str
+        The tag of each id, in id order.
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` for a file that cannot be read, an empty name, or a JSON value that is not a list of strings.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "names.txt")
+    >>> _ = open(p, "w", encoding="utf-8").write("O\\nB-PER\\nI-PER\\n")
+    >>> read_label_names(p)
+    ['O', 'B-PER', 'I-PER']
+    """
+    path = os.fspath(path)
+    text = read_text(path)
+    if text.lstrip().startswith("["):
+        names = loads_json(text, path)
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
+            raise InputError("label_names: expected a JSON list of non-empty tag names", file=path, line=1,
+                             param="label_names")
+        return [n.strip() for n in names]
+    out = []
+    for no, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            raise InputError("label_names: an empty line (one tag name per line, the tag of id i on line i + 1)",
+                             file=path, line=no, param="label_names")
+        out.append(line.strip())
+    if not out:
+        raise InputError("label_names: no tag names", file=path, param="label_names")
+    return out

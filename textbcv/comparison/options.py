@@ -16,6 +16,7 @@ from textbcv import defaults
 from textbcv.defaults import CRF_ALGORITHMS
 from textbcv.errors import InputError
 from textbcv.scoring.modes import MODES
+from textbcv.split.profiles import MEASURES
 from textbcv.stats.bayes import THRESHOLD
 from textbcv.stats.compare import ALL_VARIANTS, METHODS
 from textbcv.stats.sequential import STOP_RULES
@@ -285,6 +286,9 @@ class CompareOptions:
                  f"(methods: {', '.join(SPLIT_METHODS)})")
         if self.sequential and self.split_method != "bcv":
             fail("{sequential}=True adds nested BCV splits; it cannot extend given splits", "sequential")
+        for b in self.balance:
+            if b not in MEASURES:
+                fail(f"balance: unknown property {b!r} (properties: {', '.join(MEASURES)}, or none)", "balance")
         if len(set(self.heldout)) != len(self.heldout):
             fail(f"heldout: a file is named twice in {' '.join(self.heldout)}", "heldout")
         if self.chunk_types is not None and not self.chunk_types:
