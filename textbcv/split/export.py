@@ -39,7 +39,6 @@ def fold_name(split: int, direction: int) -> str:
     Parameters
     ----------
     split : int
-        0-based split index.
     direction : int
         0 (train on the split's train half) or 1 (the reverse).
 
@@ -61,7 +60,6 @@ def check_export_dir(path: str | os.PathLike) -> None:
     Parameters
     ----------
     path : str or path-like
-        The export directory asked for.
 
     Raises
     ------
@@ -113,8 +111,7 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
     command : sequence of str, optional
         Corpus arguments of the ``textbcv evaluate`` command in ``README.md`` (default: the corpus files).
     to : {"source", "hf"}
-        The sentences as in the corpus files, or Hugging Face ``datasets`` JSON lines (``id``,
-        ``tokens``, integer ``ner_tags``, ``document_id``) with ``label_names.json``.
+        The sentences as in the corpus files, or Hugging Face ``datasets`` JSON lines.
 
     Returns
     -------
@@ -130,17 +127,12 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
     >>> import tempfile, os
     >>> from textbcv.corpus import read_corpus
     >>> from textbcv.split import make_splits
-    >>> d = tempfile.mkdtemp()
-    >>> p = os.path.join(d, "c.txt")
+    >>> p = os.path.join(tempfile.mkdtemp(), "c.txt")
     >>> _ = open(p, "w", encoding="utf-8").write("ab c\\nd ef\\ng h\\nij\\nk l m\\n")
     >>> c = read_corpus(p, format="segmented")
-    >>> out = export_folds(c, make_splits(c, m=1, seed=0), os.path.join(d, "folds"))
+    >>> out = export_folds(c, make_splits(c, m=1, seed=0), os.path.join(os.path.dirname(p), "folds"))
     >>> sorted(os.listdir(out)), sorted(os.listdir(os.path.join(out, "fold-0-0")))
     (['README.md', 'fold-0-0', 'fold-0-1'], ['test.ids', 'test.txt', 'train.txt'])
-    >>> def lines(fold, name):
-    ...     return open(os.path.join(out, fold, name), encoding="utf-8").read().splitlines()
-    >>> lines("fold-0-0", "test.txt") == lines("fold-0-1", "train.txt")
-    True
     """
     if splits.method in ONE_WAY:
         raise InputError(f"--export needs 2-fold splits (--method bcv, bcv-select or random), not {splits.method}")

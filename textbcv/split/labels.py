@@ -24,13 +24,13 @@ def half_ratios(perm: np.ndarray, block_counts: dict[str, np.ndarray], limits: d
                 min_expected: float = 5.0) -> np.ndarray:
     """χ²/J of every half over its measure's limit (the largest over measures), for block labels ``perm``.
 
-    Block b becomes block ``perm[b]``; categories expected fewer than ``min_expected`` times in a half
-    are pooled (without :func:`textbcv.split.quality.chi2_per_df`'s merge rule).
+    Categories expected fewer than ``min_expected`` times in a half are pooled (without the merge rule of
+    :func:`textbcv.split.quality.chi2_per_df`).
 
     Parameters
     ----------
-    perm : numpy.ndarray of int, shape (N,)
-        A permutation of the block labels (N a power of two).
+    perm : (N,) int array
+        Block b becomes block ``perm[b]``.
     block_counts : dict of str to numpy.ndarray
         Per measure, the (N, J) category counts of every block.
     limits : dict of str to float, optional
@@ -40,7 +40,7 @@ def half_ratios(perm: np.ndarray, block_counts: dict[str, np.ndarray], limits: d
 
     Returns
     -------
-    numpy.ndarray of float, shape (N − 1,)
+    (N − 1,) float array
 
     Examples
     --------
@@ -88,14 +88,11 @@ def _half_ratios_many(perms: np.ndarray, block_counts: dict[str, np.ndarray], li
 
 
 def affordable_starts(N: int, K: int) -> int:
-    """Random starts of :func:`best_labels` that :data:`LABEL_BUDGET` allows, between 0 and 12.
+    """Random starts of :func:`best_labels` that :data:`LABEL_BUDGET` allows for N blocks, K categories (0 to 12).
 
     Parameters
     ----------
-    N : int
-        Number of blocks.
-    K : int
-        Number of categories summed over the measures.
+    N, K : int
 
     Returns
     -------
@@ -121,7 +118,7 @@ def _pool(cnt: np.ndarray, always: float = 10.0) -> np.ndarray:
 
 def best_labels(block_counts: dict[str, np.ndarray], rng: np.random.Generator, limits: dict[str, float] | None = None,
                 restarts: int | None = None) -> np.ndarray:
-    """The block relabelling with the smallest worst half (ties: best first 3, then first 7 halves).
+    """The block relabelling ``perm`` with the smallest worst half (ties: best first 3, then first 7 halves).
 
     Parameters
     ----------
@@ -130,21 +127,19 @@ def best_labels(block_counts: dict[str, np.ndarray], rng: np.random.Generator, l
     rng : numpy Generator
         For the random starts.
     limits : dict of str to float, optional
-        χ²/J limit per measure, overriding :data:`LIMITS`.
+        As in :func:`half_ratios`.
     restarts : int, optional
-        Starts of the exchange search, the identity first (default :func:`affordable_starts`; 0 keeps it).
+        Starts of the exchange search, the identity first (default :func:`affordable_starts`).
 
     Returns
     -------
     (N,) int array
-        ``perm[b]`` is the new label of block b.
 
     Examples
     --------
     >>> cnt = {"x": np.random.default_rng(1).poisson(30, (8, 5))}      # 8 blocks, 5 categories
-    >>> perm = best_labels(cnt, np.random.default_rng(0), {"x": 1.0})
     >>> worst = lambda p: half_ratios(p, cnt, {"x": 1.0}).max()
-    >>> bool(worst(perm) < worst(np.arange(8)))
+    >>> bool(worst(best_labels(cnt, np.random.default_rng(0), {"x": 1.0})) < worst(np.arange(8)))
     True
     """
     N = next(iter(block_counts.values())).shape[0]

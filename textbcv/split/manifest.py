@@ -28,15 +28,11 @@ class SplitSet:
     Parameters
     ----------
     splits : list of tuple of numpy.ndarray
-        ``(train, valid)`` sentence indices of every split.
     n : int
-        Number of sentences.
     method : str
         The design (:data:`textbcv.split.designs.METHODS`; default ``"bcv"``).
-    m : int
-        The m the set was made for (BRHS: 2m one-way splits; default 0).
-    seed : int
-        The seed it was made with (default 0).
+    m, seed : int
+        The m (BRHS: 2m one-way splits) and seed the set was made with (default 0).
     options : dict
         The options recorded in the manifest.
     quality : dict or None
@@ -70,16 +66,12 @@ class SplitSet:
         return len(self.splits) if self.method in ONE_WAY else 2 * len(self.splits)
 
     def folds(self) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
-        """Yield ``(split, direction, train_idx, test_idx)`` in fold order (one-way designs: direction 0 only).
+        """Yield ``(split, direction, train_idx, test_idx)`` in fold order; direction 1 swaps the halves (not for BRHS).
 
         Yields
         ------
-        split : int
-            0-based split index.
-        direction : int
-            0 trains on the train half and tests on the valid half; 1 the reverse.
+        split, direction : int
         train_idx, test_idx : numpy.ndarray of int64
-            Sorted sentence indices.
         """
         for i, (t, v) in enumerate(self.splits):
             yield i, 0, t, v
@@ -121,25 +113,21 @@ class SplitSet:
         Parameters
         ----------
         corpus : Corpus
-            The corpus to check.
         file : str
             How the manifest is named in messages (default ``"SPLITS.json"``).
 
         Raises
         ------
         InputError
-            Naming the first sentence that differs, or ``file`` when the sizes differ or the manifest has
-            no fingerprints.
+            Naming the first sentence that differs, or ``file`` when the sizes differ or it has no fingerprints.
 
         Examples
         --------
         >>> from textbcv.corpus.model import Corpus, Sentence
         >>> from textbcv.split import make_splits
-        >>> sents = [Sentence((w,), source="x.txt", line=i + 1) for i, w in enumerate("abcdefgh")]
-        >>> c = Corpus(sents, ["x.txt"], "segmented")
-        >>> s = make_splits(c, m=1, balance="none")
-        >>> s.check_corpus(c)
-        >>> s.check_corpus(c[::-1])
+        >>> c = Corpus([Sentence((w,), source="x.txt", line=i + 1) for i, w in enumerate("abcdefgh")], ["x.txt"],
+        ...            "segmented")
+        >>> make_splits(c, m=1, balance="none").check_corpus(c[::-1])
         Traceback (most recent call last):
         ...
         textbcv.errors.InputError: x.txt:8: sentence 0 is not the sentence 0 that SPLITS.json was made with (another
@@ -162,7 +150,6 @@ class SplitSet:
         Parameters
         ----------
         path : str or path-like
-            The JSON file to write.
         """
         write_json(path, self.to_json(), indent=None)
 
@@ -182,7 +169,6 @@ def load_splits(path: str | os.PathLike) -> SplitSet:
     Parameters
     ----------
     path : path
-        A ``splits.json`` written by ``textbcv split`` or ``textbcv compare``.
 
     Returns
     -------

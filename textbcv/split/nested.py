@@ -17,16 +17,13 @@ __all__ = ["NestedSplits"]
 
 @dataclass
 class NestedSplits(SplitSet):
-    """The first m splits of nested m×2 BCV over ``blocks``; :meth:`head` and :meth:`extend` give other m.
-
-    ``head(k).splits == splits[:k]`` and ``extend(M).splits[:m] == splits``.
+    """The first m splits of nested m×2 BCV over ``blocks``; ``head(k).splits == splits[:k]``, ``extend`` adds more.
 
     Parameters
     ----------
     splits, n, method, m, seed, options, quality, fingerprints
         As :class:`~textbcv.split.manifest.SplitSet`.
     blocks : NestedBlocks
-        The items placed into nested blocks.
     item : (n,) int array
         Item of every sentence.
     report : dict of sparse (n, J), or None
@@ -36,8 +33,7 @@ class NestedSplits(SplitSet):
     --------
     >>> from textbcv.split import split_units
     >>> s = split_units(40, m=3, seed=0)
-    >>> big = s.extend(7)
-    >>> len(big), big.head(3).dumps() == s.dumps()
+    >>> len(s.extend(7)), s.extend(7).head(3).dumps() == s.dumps()
     (7, True)
     """
 
@@ -54,19 +50,16 @@ class NestedSplits(SplitSet):
         Parameters
         ----------
         blocks : NestedBlocks
-            The items placed into nested blocks.
-        item : numpy.ndarray of int, shape (n,)
+        item : (n,) int array
             The item of every sentence.
         m : int
-            Number of splits (at most ``blocks.max_m()``).
-        method, seed : str, int
-            Recorded in the manifest (defaults ``"bcv"``, 0).
+            At most ``blocks.max_m()``.
+        method, seed, fingerprints
+            Recorded in the manifest.
         options : dict, optional
             Recorded in the manifest; ``group_by="document"`` counts the overlap in documents.
         report : dict of str to scipy.sparse matrix, optional
             Per-sentence counts for the quality block; None: none.
-        fingerprints : list of str, optional
-            Sentence fingerprints kept in the manifest.
 
         Returns
         -------
@@ -94,7 +87,7 @@ class NestedSplits(SplitSet):
                    report=report)
 
     def head(self, m: int) -> NestedSplits:
-        """The first m splits, with their own quality block.
+        """The first m splits (``self`` when m is ``len(self)``), with their own quality block.
 
         Parameters
         ----------
@@ -104,7 +97,6 @@ class NestedSplits(SplitSet):
         Returns
         -------
         NestedSplits
-            ``self`` when m is ``len(self)``.
 
         Raises
         ------
@@ -116,7 +108,7 @@ class NestedSplits(SplitSet):
         return self if m == len(self) else self._again(m)
 
     def extend(self, m: int) -> NestedSplits:
-        """These splits and more, m in all; the first ``len(self)`` are unchanged.
+        """These splits and more, m in all (``self`` when m is ``len(self)``); the first ``len(self)`` are unchanged.
 
         Parameters
         ----------
@@ -126,7 +118,6 @@ class NestedSplits(SplitSet):
         Returns
         -------
         NestedSplits
-            ``self`` when m is ``len(self)``.
 
         Raises
         ------

@@ -13,22 +13,20 @@ __all__ = ["chi2_per_df", "chi2_floor", "overlap_matrix", "overlap_max_deviation
 def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected: float = 5.0) -> tuple[float, int]:
     """Pearson's homogeneity χ² between two halves divided by J, and J, after pooling rare categories.
 
-    Categories expected fewer than ``min_expected`` times in a half are pooled into one; a pool still
-    below it joins the smallest kept category.
+    Categories expected fewer than ``min_expected`` times in a half are pooled; a pool still below it
+    joins the smallest kept category. χ²/J is 0.0 when a half is empty or fewer than 2 categories remain.
 
     Parameters
     ----------
     train_counts, valid_counts : array_like
-        Counts of every category in the training and validation halves.
+        Counts of every category in the two halves.
     min_expected : float
         Pooling threshold (default 5.0).
 
     Returns
     -------
     chi2_per_df : float
-        χ²/J; 0.0 when a half is empty or fewer than 2 categories remain.
     J : int
-        Number of categories after pooling.
 
     Examples
     --------
@@ -66,26 +64,22 @@ def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected
 
 
 def chi2_floor(counts, n_blocks: int, max_share: float | None = None, min_expected: float = 5.0) -> float:
-    """Lower bound on the mean χ²/J over the N − 1 halves of any m = N − 1 BCV split of these units.
-
-    It holds for every split whose blocks each hold at most ``max_share`` of the measure's total,
-    however balanced: a unit holding more than a block's share of a category cannot be split.
+    """Lower bound on the mean χ²/J over the N − 1 halves of any m = N − 1 BCV split of these whole units.
 
     Parameters
     ----------
     counts : sparse or dense (n_units, J)
         Category counts of the units that stay whole.
     n_blocks : int
-        N (m = N − 1).
+        N.
     max_share : float, optional
-        Largest share of the total any block holds (default 1/N).
+        Largest share of the measure's total any block holds (default 1/N).
     min_expected : float
         The pooling rule of :func:`chi2_per_df`.
 
     Returns
     -------
     float
-        0.0 when no half can keep 2 categories.
 
     Examples
     --------
@@ -122,12 +116,11 @@ def overlap_matrix(train: np.ndarray) -> np.ndarray:
 
     Parameters
     ----------
-    train : array_like of bool, shape (m, n)
-        Training-half membership of every sentence for every split.
+    train : (m, n) bool array
 
     Returns
     -------
-    numpy.ndarray of int64, shape (m, m)
+    (m, m) int64 array
 
     Examples
     --------
@@ -143,8 +136,7 @@ def overlap_max_deviation(train: np.ndarray) -> float:
 
     Parameters
     ----------
-    train : array_like of bool, shape (m, n)
-        Training-half membership.
+    train : (m, n) bool array
 
     Returns
     -------
@@ -164,7 +156,7 @@ def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix], floor: 
 
     Parameters
     ----------
-    train : (m, n) bool
+    train : (m, n) bool array
         Training-half membership of every sentence for every split.
     measures : dict of sparse (n, J)
         Category counts per sentence.
@@ -176,8 +168,6 @@ def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix], floor: 
     Returns
     -------
     dict
-        ``overlap_max_deviation``, ``overlap``, ``half_sizes``, ``chi2_per_df`` and ``categories`` (per
-        measure, one value per split), and ``chi2_floor`` with ``floor``.
     """
     train = np.asarray(train, dtype=bool)
     m, n = train.shape
@@ -232,10 +222,8 @@ def max_chi2_per_df(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> fl
 
     Parameters
     ----------
-    train : array_like of bool, shape (m, n)
-        Training-half membership.
-    measures : dict of str to scipy.sparse matrix
-        Per measure, the (n, J) counts of every unit.
+    train : (m, n) bool array
+    measures : dict of str to (n, J) sparse matrix
 
     Returns
     -------
