@@ -1,9 +1,4 @@
-"""Tagging schemes as data: encode chunks into tags, decode tags into chunks, detect a scheme.
-
-:mod:`~textbcv.schemes.core` describes every scheme (:class:`Scheme`) and encodes, decodes and converts
-one sequence at a time; :mod:`~textbcv.schemes.conlleval` holds conlleval.pl's own chunk rules;
-:mod:`~textbcv.schemes.arrays` applies the same rules to whole integer-coded tag streams, and
-detects a scheme. Everything public is importable from here.
+"""Tagging schemes as data: encode, decode, convert and detect tag sequences; everything public is here.
 
 Examples
 --------

@@ -1,12 +1,6 @@
-"""The rules of :mod:`textbcv.schemes` on integer-coded tags, with array operations.
+"""The rules of :mod:`textbcv.schemes` on integer-coded tag streams, with array operations.
 
-A corpus is one stream of codes in which every sentence is preceded by an
-``O`` (so no chunk crosses a sentence boundary and lenient decoding of the
-stream equals decoding each sentence); a file of 10^7 tags is coded once
-(:class:`TagCodes`) and decoded, checked and scheme-detected without a Python
-object per tag. ``tests/test_schemes_arrays.py`` checks every function here
-against its one-sentence-at-a-time counterpart in :mod:`textbcv.schemes.core`. :func:`detect` (the scheme of
-tag sequences) is here because it works on the codes.
+A stream has an ``O`` before every sentence, so no chunk crosses a sentence boundary.
 """
 
 from __future__ import annotations
@@ -32,16 +26,11 @@ __all__ = ["detect", "TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "
 
 
 class TagCodes(dict):
-    """Tag -> integer code, giving the next code to a tag seen for the first time; ``O`` is code 0.
-
-    ``numpy.fromiter(map(codes.__getitem__, tags), ...)`` codes a tag stream
-    at C speed; ``list(codes)`` is then the vocabulary (code ``i`` is its
-    ``i``-th tag).
+    """Tag -> integer code; ``O`` is 0 and a tag seen for the first time gets the next code.
 
     Attributes
     ----------
-    No attributes of its own: the mapping (tag -> code) is the state. It starts as ``{"O": 0}``; looking up
-    an unknown tag adds it with code ``len(self)``. ``TagCodes()`` takes no arguments.
+    The mapping (tag -> code) is the whole state; ``list(codes)`` is the vocabulary.
 
     Examples
     --------
@@ -60,24 +49,21 @@ class TagCodes(dict):
 
 
 def tag_stream(codes, lengths, outside: int):
-    """The stream of ``codes`` (sentences of ``lengths``) with ``outside`` before every sentence and at the end.
-
-    Returns the stream and the index in it of every original code.
+    """The stream of ``codes`` with ``outside`` before every sentence and at the end, and where each code went.
 
     Parameters
     ----------
     codes : array_like of int
-        Integer tag codes of all sentences, concatenated.
+        Tag codes of all sentences, concatenated.
     lengths : array_like of int
-        Length of every sentence, in order; they add up to ``len(codes)``.
+        Length of every sentence.
     outside : int
-        The code inserted before every sentence and once at the end (the code of ``O``, or any boundary code).
+        The code inserted.
 
     Returns
     -------
     stream : numpy.ndarray
-        ``len(codes) + len(lengths) + 1`` codes.
-    pos : numpy.ndarray of int64
+    pos : int64 array
         ``stream[pos[i]] == codes[i]``.
     """
     import numpy as np
@@ -92,24 +78,25 @@ def tag_stream(codes, lengths, outside: int):
 
 
 def scheme_arrays(vocab: Sequence[str], sch: Scheme):
-    """``(kind, type id, types)`` arrays of every tag of ``vocab`` under ``sch`` (InputError for a tag not of it).
+    """Kind flags (:meth:`Scheme.kind`), type ids and sorted types of every tag of ``vocab`` under ``sch``.
 
     Parameters
     ----------
     vocab : sequence of str
-        The tag of every code (``vocab[c]`` for code ``c``).
+        The tag of every code.
     sch : Scheme
-        The scheme the tags are read in.
 
     Returns
     -------
-    kind : numpy.ndarray of int8
-        Kind flags of every code as :meth:`Scheme.kind` gives them (0 for ``O``; bit 1 inside, 2 always begins,
-        4 always ends a chunk).
-    type_id : numpy.ndarray of int32
-        Index into ``types`` of every code's chunk type.
+    kind : int8 array
+    type_id : int32 array
+        Index into ``types``.
     types : list of str
-        The distinct chunk types, sorted (``""`` for ``O`` and untyped tags).
+
+    Raises
+    ------
+    InputError
+        For a tag not of ``sch``.
     """
     import numpy as np
 
@@ -120,27 +107,19 @@ def scheme_arrays(vocab: Sequence[str], sch: Scheme):
 
 
 def chunk_flags(stream, kind, typ):
-    """``(inside, start, stop, type id)`` at every position of a code stream, decoded leniently (as :func:`decode`).
+    """Inside, start, stop and type id at every position of a code stream, decoded leniently.
 
     Parameters
     ----------
     stream : numpy.ndarray of int
-        A code stream whose sentences are separated by the code of ``O`` (see :func:`tag_stream`).
-    kind : numpy.ndarray of int8
-        Kind flags per code (:func:`scheme_arrays`).
-    typ : numpy.ndarray of int
-        Type id per code (:func:`scheme_arrays`).
+        Codes, sentences separated by the code of ``O`` (:func:`tag_stream`).
+    kind, typ : numpy.ndarray
+        Kind flags and type ids per code (:func:`scheme_arrays`).
 
     Returns
     -------
-    inside : numpy.ndarray of bool
-        The position is inside a chunk.
-    start : numpy.ndarray of bool
-        A chunk starts at the position.
-    stop : numpy.ndarray of bool
-        A chunk ends at the position (its last token).
+    inside, start, stop : numpy.ndarray of bool
     type_id : numpy.ndarray
-        The type id at every position.
     """
     k = kind[stream]
     t = typ[stream]
@@ -153,25 +132,16 @@ def chunk_flags(stream, kind, typ):
 
 
 def chunk_spans(stream, kind, typ):
-    """Starts, ends (exclusive) and type ids of the chunks of a code stream, decoded leniently (as :func:`decode`).
+    """Starts, ends (exclusive) and type ids of the chunks of a code stream, decoded leniently.
 
     Parameters
     ----------
-    stream : numpy.ndarray of int
-        A code stream whose sentences are separated by the code of ``O`` (see :func:`tag_stream`).
-    kind : numpy.ndarray of int8
-        Kind flags per code (:func:`scheme_arrays`).
-    typ : numpy.ndarray of int
-        Type id per code (:func:`scheme_arrays`).
+    stream, kind, typ : numpy.ndarray
+        As in :func:`chunk_flags`.
 
     Returns
     -------
-    starts : numpy.ndarray of intp
-        Stream position of every chunk's first token, ascending.
-    ends : numpy.ndarray of intp
-        Stream position after every chunk's last token.
-    type_ids : numpy.ndarray
-        Type id of every chunk (an index into ``types`` of :func:`scheme_arrays`).
+    starts, ends, type_ids : numpy.ndarray
     """
     import numpy as np
 
@@ -181,26 +151,19 @@ def chunk_spans(stream, kind, typ):
 
 
 def tag_pairs(stream, n_codes: int, outside: int = 0):
-    """How often each code follows each other in ``stream`` (an ``n_codes`` × ``n_codes`` matrix).
-
-    The stream is read as starting after an ``O`` and ending before one
-    (code ``outside``): the first and last pairs count too. Whether tags are
-    valid in a scheme, which scheme they are, how many chunks start
-    wrongly: all of it depends on these pairs only (see :func:`_allowed_pairs`).
+    """``[a, b]``: how often code ``b`` follows code ``a`` in ``stream``, read as if ``O`` came before and after.
 
     Parameters
     ----------
     stream : array_like of int
-        Tag codes in ``range(n_codes)``, sentences separated by ``outside``.
+        Codes in ``range(n_codes)``, sentences separated by ``outside``.
     n_codes : int
-        Number of distinct codes (the vocabulary size).
     outside : int
         The code of ``O`` (default 0).
 
     Returns
     -------
-    numpy.ndarray of int64
-        Shape (n_codes, n_codes); entry ``[a, b]`` counts how often code ``b`` directly follows code ``a``.
+    (n_codes, n_codes) int64 array
 
     Examples
     --------
@@ -225,15 +188,7 @@ _ALLOWED: dict[str, frozenset] = {}
 
 
 def _allowed_pairs(sch: Scheme) -> frozenset:
-    """``(prefix, next prefix, same type)`` of every tag bigram in what ``sch`` writes (``O`` around).
-
-    A tag sequence is valid in ``sch`` (what :func:`encode` writes for its
-    chunks) exactly when each tag is written canonically (``B-X``, ``B``,
-    not ``B-``) and each of its bigrams, with an ``O`` before and after, is
-    one of these: every scheme's rules are about neighbouring tags (a
-    prefix says where in its chunk a token is, up to the heads it counts).
-    tests/test_schemes_arrays.py checks this against :func:`is_valid`.
-    """
+    """``(prefix, next prefix, same type)`` of every bigram ``sch`` writes: validity is a property of bigrams."""
     out = _ALLOWED.get(sch.name)
     if out is None:
         longest = len(sch.heads) + 3  # long enough for every prefix, and every prefix after itself
@@ -295,22 +250,19 @@ def _chunk_starts(pairs, vocab: Sequence[str], sch: Scheme) -> dict[str, int]:
 
 
 def detect_codes(codes, vocab: Sequence[str], lengths) -> str:
-    """:func:`textbcv.schemes.detect` on integer-coded tags: ``vocab[c]`` is the tag of code ``c``; ``lengths`` are
-    the sentence lengths.
+    """:func:`detect` on integer-coded tags: ``vocab[c]`` is the tag of code ``c``.
 
     Parameters
     ----------
     codes : array_like of int
         The tag codes of all sentences, concatenated.
     vocab : sequence of str
-        The tag of every code.
     lengths : array_like of int
-        The length of every sentence, in order.
+        The length of every sentence.
 
     Returns
     -------
     str
-        A canonical scheme name (:func:`textbcv.schemes.scheme_names`).
 
     Raises
     ------
@@ -331,19 +283,17 @@ def detect_codes(codes, vocab: Sequence[str], lengths) -> str:
 
 
 def detect_stream(stream, vocab: Sequence[str]) -> str:
-    """:func:`detect` on a code stream whose sentences are separated by the code of ``O`` (see :func:`tag_stream`).
+    """:func:`detect` on a code stream whose sentences are separated by the code of ``O``.
 
     Parameters
     ----------
     stream : array_like of int
-        Tag codes, sentences separated by the code of ``O``.
     vocab : sequence of str
         The tag of every code; ``O`` is added when missing.
 
     Returns
     -------
     str
-        A canonical scheme name.
     """
     vocab = list(vocab)
     if OUTSIDE not in vocab:
@@ -357,14 +307,12 @@ def detect_pairs(pairs, vocab: Sequence[str]) -> str:
     Parameters
     ----------
     pairs : array_like of int
-        The (n_codes, n_codes) bigram counts of :func:`tag_pairs`.
     vocab : sequence of str
-        The tag of every code; it must include ``O``.
+        The tag of every code, ``O`` included.
 
     Returns
     -------
     str
-        A canonical scheme name, chosen as :func:`detect` describes.
 
     Raises
     ------
@@ -404,40 +352,31 @@ def detect_pairs(pairs, vocab: Sequence[str]) -> str:
 
 
 def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme, outside: int | None = None) -> dict[str, int]:
-    """Chunks that do not start the way ``scheme`` starts a chunk, by the prefix they start with.
+    """Chunks that do not start the way ``scheme`` starts a chunk (e.g. with ``I-`` in IOB2), by start prefix.
 
-    In IOB2 a chunk starts with ``B-``; one that starts with ``I-`` (after
-    ``O`` or a chunk of another type) is an *orphan*: conlleval and lenient
-    decoding open a chunk there, but the tags are not IOB2 (often they are
-    IOB1). Likewise ``I-``/``E-`` starts in IOBES, ``I-``/``L-`` in BILOU,
-    ``M``/``E`` in BMES. Schemes in which such starts are normal (IOB1,
-    IOE1, IOE2) have no orphans.
+    Schemes whose chunks may start so (IOB1, IOE1, IOE2) have none.
 
     Parameters
     ----------
     stream : array of int
-        Tag codes, sentences separated by the code of ``O`` (see :func:`tag_stream`).
+        Tag codes, sentences separated by the code of ``O``.
     vocab : sequence of str
-        The tag of every code; each that occurs must be a tag of ``scheme``.
+        The tag of every code.
     scheme : str or Scheme
         The scheme the tags claim to be in.
     outside : int, optional
-        Not used: the code of ``O`` is found in ``vocab`` (``O`` is added when missing).
+        Not used.
 
     Returns
     -------
     dict of str to int
-        Prefix to the number of chunks that start with it though ``scheme`` never starts a chunk so, in ASCII
-        order of prefix; empty for schemes not in ``ORPHAN_SCHEMES``.
+        In ASCII order of prefix; empty outside ``ORPHAN_SCHEMES``.
 
     Examples
     --------
     >>> import numpy as np
-    >>> vocab = ["O", "B-PER", "I-PER", "I-LOC"]
-    >>> orphan_chunks(np.array([0, 2, 0, 1, 2, 3, 0]), vocab, "iob2")
+    >>> orphan_chunks(np.array([0, 2, 0, 1, 2, 3, 0]), ["O", "B-PER", "I-PER", "I-LOC"], "iob2")
     {'I': 2}
-    >>> orphan_chunks(np.array([0, 2, 0, 1, 2, 3, 0]), vocab, "iob1")
-    {}
     """
     vocab = list(vocab)
     if OUTSIDE not in vocab:
@@ -451,16 +390,13 @@ def orphan_pairs(pairs, vocab: Sequence[str], scheme: str | Scheme) -> dict[str,
     Parameters
     ----------
     pairs : array_like of int
-        The (n_codes, n_codes) bigram counts of :func:`tag_pairs`.
     vocab : sequence of str
-        The tag of every code (including ``O``); each that occurs must be a tag of ``scheme``.
+        The tag of every code, ``O`` included.
     scheme : str or Scheme
-        The scheme the tags claim to be in.
 
     Returns
     -------
     dict of str to int
-        As :func:`orphan_chunks`.
     """
     sch = get_scheme(scheme)
     if sch.name not in ORPHAN_SCHEMES:
@@ -473,27 +409,19 @@ def orphan_pairs(pairs, vocab: Sequence[str], scheme: str | Scheme) -> dict[str,
 ORPHAN_SCHEMES = ("iob2", "iobes", "bilou", "bmes", "bb2b3mes")
 
 def detect(tags: Iterable) -> str:
-    """The tagging scheme of ``tags`` (one tag sequence, or an iterable of sequences).
+    """The tagging scheme of one tag sequence, or of an iterable of sentences (not a single string).
 
-    The candidates are the schemes whose prefixes cover every prefix used;
-    of those, the first in the order iob2, iob1, ioe2, ioe1, iobes, bilou,
-    bmes, bb2b3mes under which every sequence is strictly valid wins
-    (untyped tags prefer bmes to iobes; ``M``/``B2`` decide bmes and
-    bb2b3mes). When no candidate is strictly valid (annotation slips), B/I
-    tags are called iob1 or iob2 by which way most chunks open, other tags
-    the first candidate; lenient decoding repairs the rest.
+    The first scheme, in the order iob2, iob1, ioe2, ioe1, iobes, bilou, bmes, bb2b3mes, that has every
+    prefix used and under which every sentence is valid wins (untyped tags prefer bmes to iobes). If
+    none is valid, B/I tags give iob1 or iob2 by how most chunks open, others the first candidate.
 
     Parameters
     ----------
     tags : iterable
-        One sequence of tags (e.g. ``["B-PER", "O"]``) or an iterable of such sequences (sentences, each
-        read as if surrounded by ``O``); not a single string.
 
     Returns
     -------
     str
-        A canonical scheme name (``"iob1"``, ``"iob2"``, ``"ioe1"``, ``"ioe2"``, ``"iobes"``, ``"bilou"``, ``"bmes"``
-        or ``"bb2b3mes"``).
 
     Raises
     ------
@@ -502,12 +430,8 @@ def detect(tags: Iterable) -> str:
 
     Examples
     --------
-    >>> detect(["I-PER", "O", "I-LOC", "B-LOC"])
-    'iob1'
-    >>> detect([["B-PER", "I-PER"], ["B-LOC"]])
-    'iob2'
-    >>> detect(["B-PER", "E-PER", "S-LOC"])
-    'iobes'
+    >>> detect(["I-PER", "O", "I-LOC", "B-LOC"]), detect([["B-PER", "I-PER"], ["B-LOC"]])
+    ('iob1', 'iob2')
     >>> detect(["B", "B2", "B3", "M", "E"])
     'bb2b3mes'
     """

@@ -1,9 +1,4 @@
-"""conlleval.pl's own chunk rules (``startOfChunk`` / ``endOfChunk``, version 2004-01-26), which know the prefixes
-``B I E O [ ] .`` and nothing else: the pseudo-scheme ``"conlleval"`` of :func:`textbcv.schemes.decode`.
-
-Plain Python on one tag bigram at a time (cached); :mod:`textbcv.scoring`
-applies the same rules to whole files with arrays.
-"""
+"""conlleval.pl's chunk rules (``startOfChunk``, ``endOfChunk`` of 2004-01-26): prefixes ``B I E O [ ] .`` only."""
 
 from __future__ import annotations
 
@@ -16,20 +11,14 @@ Chunk = tuple[int, int, str]
 
 
 def conlleval_end(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
-    """conlleval.pl ``endOfChunk``: did a chunk end between the previous and this token?
-
-    Arguments are prefixes and types (as split by :func:`conlleval_split`).
+    """conlleval.pl ``endOfChunk``: did a chunk end between the previous token and this one?
 
     Parameters
     ----------
-    prev_tag : str
-        Prefix of the previous token's tag (``"O"`` before the first token).
-    tag : str
-        Prefix of this token's tag.
-    prev_type : str
-        Chunk type of the previous tag (``""`` for ``O``).
-    typ : str
-        Chunk type of this tag.
+    prev_tag, tag : str
+        Prefixes of the previous tag (``"O"`` before the first token) and of this one.
+    prev_type, typ : str
+        Their chunk types, as :func:`conlleval_split` gives them.
 
     Returns
     -------
@@ -53,18 +42,12 @@ def conlleval_end(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
 
 
 def conlleval_start(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
-    """conlleval.pl ``startOfChunk``: did a chunk start between the previous and this token?
+    """conlleval.pl ``startOfChunk``: did a chunk start between the previous token and this one?
 
     Parameters
     ----------
-    prev_tag : str
-        Prefix of the previous token's tag (``"O"`` before the first token).
-    tag : str
-        Prefix of this token's tag.
-    prev_type : str
-        Chunk type of the previous tag (``""`` for ``O``).
-    typ : str
-        Chunk type of this tag.
+    prev_tag, tag, prev_type, typ : str
+        As in :func:`conlleval_end`.
 
     Returns
     -------
@@ -88,19 +71,15 @@ def conlleval_start(prev_tag: str, tag: str, prev_type: str, typ: str) -> bool:
 
 
 def conlleval_split(tag: str) -> tuple[str, str]:
-    """conlleval.pl's reading of a tag: ``/^([^-]*)-(.*)$/``, and a type ``"0"`` is ``""`` (Perl truth).
+    """conlleval.pl's ``(prefix, type)`` of a tag, ``/^([^-]*)-(.*)$/``, a type ``"0"`` being ``""`` (Perl truth).
 
     Parameters
     ----------
     tag : str
-        A tag as written, e.g. ``"B-PER"`` or ``"O"``.
 
     Returns
     -------
-    prefix : str
-        Everything before the first ``-`` (the whole tag when it has none).
-    type : str
-        Everything after it; ``""`` when there is no ``-`` or the type is ``"0"``.
+    prefix, type : str
 
     Examples
     --------

@@ -1,48 +1,15 @@
 """Tagging schemes as data: encode chunks into tags, decode tags into chunks.
 
-A *chunk* is ``(start, end, type)`` with ``end`` exclusive; untyped chunks
-(words, in word segmentation) have type ``""``. A tag is ``O`` (outside any
-chunk), ``PREFIX`` (untyped) or ``PREFIX-TYPE``; the prefix is everything
-before the first ``-`` (as in conlleval.pl, so types may contain ``-``).
-
-Every scheme is described by the prefixes it gives the tokens of a chunk
-(:class:`Scheme`): for a chunk of length 1 (``single``), for the first tokens
-of a longer chunk (``heads``), for its middle tokens (``inside``) and for its
-last token (``last``), plus the IOB1/IOE1 exceptions for chunks that touch a
-chunk of the same type (``touch_begin`` / ``touch_end``). Decoding follows
-from this description:
-
-* a prefix that only ever begins a chunk (``B`` in IOB2, ``B``/``S`` in IOBES)
-  always starts a new chunk; a prefix that only ever ends one (``E`` in
-  IOE2, ``E``/``S`` in IOBES) always closes it;
-* an inside tag after ``O`` or after a tag of another type opens a chunk,
-  as conlleval.pl does (*lenient* decoding, the default);
-* ``strict=True`` accepts only sequences the scheme itself would write (the
-  canonical encoding of the decoded chunks) and raises :class:`InputError`
-  naming the first 0-based position where the sequence departs from it.
-
-The pseudo-scheme ``"conlleval"`` decodes with conlleval.pl's own
-``startOfChunk``/``endOfChunk`` rules (version 2004-01-26), which know the
-prefixes ``B I E O [ ] .`` and nothing else. Two IOBES consequences: ``S-X S-X``
-is one chunk for conlleval (an ``S`` never ends a chunk of its own type, so
-it continues the previous one), and ``E-X B-X`` is one chunk (conlleval has no
-rule for an ``E`` followed by a ``B``); decode IOBES output with
-``scheme="iobes"`` to get the chunks the tagger meant. An open conlleval chunk
-ends at the next end point, at the next start point, or at the end of the
-sequence (see :func:`conlleval_start` and :func:`conlleval_end`).
+A chunk is ``(start, end, type)``, ``end`` exclusive, type ``""`` when untyped. A tag is ``O``,
+``PREFIX`` or ``PREFIX-TYPE``, the prefix ending at the first ``-`` (as in conlleval.pl). Decoding
+is lenient by default: an inside tag after ``O`` or another type opens a chunk, as conlleval.pl
+does. The decode-only pseudo-scheme ``"conlleval"`` applies conlleval.pl's own rules, which read
+``S-X S-X`` and ``E-X B-X`` as one chunk: decode IOBES output with ``scheme="iobes"``.
 
 Examples
 --------
->>> encode([(0, 2, "PER"), (3, 4, "LOC")], 5, "iobes")
-['B-PER', 'E-PER', 'O', 'S-LOC', 'O']
->>> decode(["I-PER", "I-PER", "B-PER", "O"], "iob1")
-[(0, 2, 'PER'), (2, 3, 'PER')]
->>> convert(["I-PER", "I-PER", "B-PER", "O"], "iob1", "iob2")
-['B-PER', 'I-PER', 'B-PER', 'O']
 >>> decode(["S-X", "S-X"], "conlleval"), decode(["S-X", "S-X"], "iobes")
 ([(0, 2, 'X')], [(0, 1, 'X'), (1, 2, 'X')])
->>> encode([(0, 1, ""), (1, 6, "")], 6, "bb2b3mes")
-['S', 'B', 'B2', 'B3', 'M', 'E']
 """
 
 from __future__ import annotations
@@ -87,43 +54,35 @@ _END = 4  # always ends a chunk
 
 
 def split_tag(tag: str) -> tuple[str, str]:
-    """Split a tag into ``(prefix, type)`` at its first ``-`` (``("O", "")`` for ``O``).
+    """Split a tag into ``(prefix, type)`` at its first ``-``; type ``""`` when there is none.
 
     Parameters
     ----------
     tag : str
-        A tag such as ``"B-ORG"``, ``"M"`` or ``"O"``.
 
     Returns
     -------
-    prefix : str
-        Everything before the first ``-`` (the whole tag when it has none).
-    type : str
-        Everything after the first ``-``; ``""`` when there is none.
+    prefix, type : str
 
     Examples
     --------
-    >>> split_tag("B-ORG"), split_tag("I-ORG-X"), split_tag("M"), split_tag("O")
-    (('B', 'ORG'), ('I', 'ORG-X'), ('M', ''), ('O', ''))
+    >>> split_tag("B-ORG"), split_tag("I-ORG-X"), split_tag("O")
+    (('B', 'ORG'), ('I', 'ORG-X'), ('O', ''))
     """
     prefix, sep, typ = tag.partition("-")
     return prefix, typ
 
 
 def make_tag(prefix: str, typ: str) -> str:
-    """The tag of ``prefix`` and chunk type ``typ`` (just the prefix when ``typ`` is ``""``).
+    """The tag of ``prefix`` and chunk type ``typ``: ``"PREFIX-TYPE"``, or ``"PREFIX"`` when ``typ`` is ``""``.
 
     Parameters
     ----------
-    prefix : str
-        A scheme prefix such as ``"B"`` or ``"S"``.
-    typ : str
-        The chunk type, ``""`` for an untyped chunk.
+    prefix, typ : str
 
     Returns
     -------
     str
-        ``"PREFIX-TYPE"``, or ``"PREFIX"`` when untyped.
 
     Examples
     --------
@@ -140,47 +99,32 @@ class Scheme:
     Parameters
     ----------
     name : str
-        Canonical lower-case name (``"iob2"``).
+        Canonical lower-case name.
     single : str
         Prefix of a one-token chunk.
     heads : tuple of str
-        Prefixes of the first ``len(heads)`` tokens of a chunk of two or more
-        tokens (its last token excepted).
-    inside : str
-        Prefix of the later non-final tokens.
-    last : str
-        Prefix of the last token of a chunk of two or more tokens.
-    touch_begin : str or None
-        IOB1: prefix of the first token of a chunk that directly follows a
-        chunk of the same type (otherwise the first token gets ``single`` /
-        ``heads[0]``).
-    touch_end : str or None
-        IOE1: prefix of the last token of a chunk directly followed by a chunk
-        of the same type.
+        Prefixes of the first tokens of a longer chunk (its last token excepted).
+    inside, last : str
+        Prefixes of the later non-final tokens and of the last token of a longer chunk.
+    touch_begin, touch_end : str or None
+        IOB1 / IOE1: prefix of the first (last) token of a chunk touching a chunk of its type.
     untyped : bool
-        The scheme is meant for untyped chunks (word segmentation); typed
-        tags are still accepted.
+        Meant for untyped chunks (word segmentation); typed tags are still accepted.
     aliases : tuple of str
-        Other names accepted by :func:`get_scheme`.
+        Other names :func:`get_scheme` accepts.
     description : str
         One line for help texts.
 
     Attributes
     ----------
-    prefixes : frozenset of str
-        Every prefix the scheme writes (derived).
-    begin : frozenset of str
-        Prefixes found only at the start of chunks, which always begin one (derived).
-    end : frozenset of str
-        Prefixes found only at the end of chunks, which always end one (derived).
+    prefixes, begin, end : frozenset of str
+        Every prefix written; those that always begin a chunk; those that always end one.
 
     Examples
     --------
     >>> s = SCHEMES["iobes"]
-    >>> s.prefixes_for(1), s.prefixes_for(4)
-    (['S'], ['B', 'I', 'I', 'E'])
-    >>> sorted(s.begin), sorted(s.end)
-    (['B', 'S'], ['E', 'S'])
+    >>> s.prefixes_for(4), sorted(s.begin), sorted(s.end)
+    (['B', 'I', 'I', 'E'], ['B', 'S'], ['E', 'S'])
     """
 
     name: str
@@ -214,27 +158,18 @@ class Scheme:
     def prefixes_for(self, length: int, touch_before: bool = False, touch_after: bool = False) -> list[str]:
         """Prefixes of the tokens of a chunk of ``length`` tokens.
 
-        ``touch_before`` / ``touch_after``: the chunk directly follows / is
-        directly followed by a chunk of the same type (matters for IOB1/IOE1).
-
         Parameters
         ----------
         length : int
-            Number of tokens of the chunk (at least 1).
-        touch_before : bool
-            The chunk directly follows a chunk of its type (default False).
-        touch_after : bool
-            The chunk is directly followed by a chunk of its type (default False).
+        touch_before, touch_after : bool
+            The chunk directly follows / is directly followed by a chunk of its type (IOB1, IOE1).
 
         Returns
         -------
         list of str
-            One prefix per token of the chunk.
 
         Examples
         --------
-        >>> SCHEMES["bb2b3mes"].prefixes_for(6)
-        ['B', 'B2', 'B3', 'M', 'M', 'E']
         >>> SCHEMES["iob1"].prefixes_for(2), SCHEMES["iob1"].prefixes_for(2, touch_before=True)
         (['I', 'I'], ['B', 'I'])
         """
@@ -250,22 +185,18 @@ class Scheme:
         return out
 
     def kind(self, tag: str, position: int | None = None) -> tuple[int, str]:
-        """``(kind flags, type)`` of ``tag`` (cached); InputError if the prefix is not this scheme's.
+        """``(kind, type)`` of ``tag`` (cached): kind 0 for ``O``, else 1 + 2 (always begins) + 4 (always ends).
 
         Parameters
         ----------
         tag : str
-            A tag (``O``, ``PREFIX`` or ``PREFIX-TYPE``).
         position : int, optional
-            0-based position of the tag in its sequence, named in the error.
+            0-based position of the tag, named in the error.
 
         Returns
         -------
         kind : int
-            Bit flags: 0 for ``O``; otherwise 1 (inside) plus 2 when the prefix always begins a chunk in this
-            scheme and 4 when it always ends one.
         type : str
-            The chunk type (``""`` for ``O`` and untyped tags).
 
         Raises
         ------
@@ -315,7 +246,7 @@ CONLLEVAL = "conlleval"
 
 
 def scheme_names(include_conlleval: bool = False) -> list[str]:
-    """Canonical scheme names (optionally with ``"conlleval"``).
+    """Canonical scheme names, in the order of ``SCHEMES``.
 
     Parameters
     ----------
@@ -325,7 +256,6 @@ def scheme_names(include_conlleval: bool = False) -> list[str]:
     Returns
     -------
     list of str
-        The canonical names in the order of ``SCHEMES``.
 
     Examples
     --------
@@ -336,12 +266,11 @@ def scheme_names(include_conlleval: bool = False) -> list[str]:
 
 
 def get_scheme(name: str | Scheme) -> Scheme:
-    """The :class:`Scheme` called ``name`` (case-insensitive; aliases such as ``bioes`` accepted).
+    """The :class:`Scheme` called ``name`` (case-insensitive, aliases accepted; a :class:`Scheme` as it is).
 
     Parameters
     ----------
     name : str or Scheme
-        A scheme name or alias (e.g. ``"bio"`` for IOB2); a :class:`Scheme` is returned as it is.
 
     Returns
     -------
@@ -381,16 +310,15 @@ def _canonical_name(name: str | Scheme) -> str:
 
 
 def encode(chunks: Iterable[Chunk], n: int, scheme: str | Scheme) -> list[str]:
-    """Tags of ``n`` tokens holding ``chunks`` in ``scheme``.
+    """Tags of ``n`` tokens holding non-overlapping ``chunks`` (in any order) in ``scheme``.
 
     Parameters
     ----------
     chunks : iterable of (start, end, type)
-        Non-overlapping chunks, ``0 <= start < end <= n``, in any order.
     n : int
         Number of tokens.
     scheme : str or Scheme
-        The scheme to write (not ``"conlleval"``, which only decodes).
+        Not ``"conlleval"``.
 
     Returns
     -------
@@ -400,10 +328,6 @@ def encode(chunks: Iterable[Chunk], n: int, scheme: str | Scheme) -> list[str]:
     --------
     >>> encode([(0, 1, "ORG"), (1, 3, "ORG")], 4, "iob1")
     ['I-ORG', 'B-ORG', 'I-ORG', 'O']
-    >>> encode([(0, 1, "ORG"), (1, 3, "ORG")], 4, "ioe1")
-    ['E-ORG', 'I-ORG', 'I-ORG', 'O']
-    >>> encode([(0, 2, ""), (2, 3, "")], 3, "bmes")
-    ['B', 'E', 'S']
     """
     sch = get_scheme(scheme)
     tags = [OUTSIDE] * n
@@ -424,30 +348,24 @@ def encode(chunks: Iterable[Chunk], n: int, scheme: str | Scheme) -> list[str]:
 
 
 def decode(tags: Sequence[str], scheme: str | Scheme = "iob2", strict: bool = False) -> list[Chunk]:
-    """Chunks ``(start, end, type)`` of a tag sequence, sorted by start.
+    """Chunks ``(start, end, type)`` of one sentence's tags, sorted by start.
 
     Parameters
     ----------
     tags : sequence of str
-        One tag sequence (a sentence), e.g. ``["B-PER", "I-PER", "O"]``.
     scheme : str or Scheme
-        A scheme name, or ``"conlleval"`` for conlleval.pl's rules.
+        A scheme, or ``"conlleval"`` for conlleval.pl's rules.
     strict : bool
-        Raise :class:`InputError` (naming the 0-based position and the tag)
-        unless ``tags`` is exactly what ``scheme`` writes for its chunks.
-        With ``False`` (default) invalid sequences are repaired as conlleval
-        does: an inside tag after ``O`` or after another type opens a chunk.
+        Accept only what ``scheme`` itself writes; False (default) repairs as conlleval.pl does.
 
     Returns
     -------
-    list of Chunk
-        ``(start, end, type)`` with ``end`` exclusive; ``type`` is ``""`` for untyped tags.
+    list of (start, end, type)
 
     Raises
     ------
     InputError
-        For a tag whose prefix is not of ``scheme`` (naming its position), and with ``strict`` for a
-        sequence ``scheme`` would not write.
+        For a tag not of ``scheme``, and with ``strict`` at the first tag ``scheme`` would not write.
 
     Examples
     --------
@@ -457,8 +375,6 @@ def decode(tags: Sequence[str], scheme: str | Scheme = "iob2", strict: bool = Fa
     Traceback (most recent call last):
     ...
     textbcv.errors.InputError: position 3: tag 'I-LOC' is not valid IOB2 here (expected 'B-LOC')
-    >>> decode(["B", "M", "E", "S"], "bmes")
-    [(0, 3, ''), (3, 4, '')]
     """
     if isinstance(scheme, str) and scheme.lower() == CONLLEVAL:
         if strict:
@@ -504,20 +420,16 @@ def _check_strict(tags: Sequence[str], chunks: list[Chunk], sch: Scheme) -> None
 
 
 def is_valid(tags: Sequence[str], scheme: str | Scheme) -> bool:
-    """Whether ``tags`` is a valid (strict) sequence of ``scheme``.
+    """Whether ``tags`` is exactly what ``scheme`` writes for its chunks (False for an unknown scheme too).
 
     Parameters
     ----------
     tags : sequence of str
-        One tag sequence (a sentence).
     scheme : str or Scheme
-        The scheme to check against.
 
     Returns
     -------
     bool
-        True when every tag has a prefix of ``scheme`` and the sequence is the canonical encoding of its chunks.
-        False also when ``scheme`` is unknown or ``"conlleval"`` (the error is not raised).
 
     Examples
     --------
@@ -532,21 +444,16 @@ def is_valid(tags: Sequence[str], scheme: str | Scheme) -> bool:
 
 
 def convert(tags: Sequence[str], src: str | Scheme, dst: str | Scheme) -> list[str]:
-    """Re-encode ``tags`` from scheme ``src`` (decoded leniently) into scheme ``dst``.
+    """Re-encode ``tags`` from scheme ``src`` (decoded leniently; may be ``"conlleval"``) into ``dst``.
 
     Parameters
     ----------
     tags : sequence of str
-        One tag sequence in scheme ``src``.
-    src : str or Scheme
-        Its scheme (or ``"conlleval"``, to decode with conlleval.pl's rules).
-    dst : str or Scheme
-        The scheme to write.
+    src, dst : str or Scheme
 
     Returns
     -------
     list of str
-        ``len(tags)`` tags in ``dst``.
 
     Raises
     ------

@@ -1,11 +1,7 @@
 """Hadamard matrices of Williamson type, for orders Paley and Sylvester do not reach (92).
 
-A, B, C, D are symmetric circulant ±1 matrices of order n with
-A² + B² + C² + D² = 4n I; the Williamson array of them is a Hadamard matrix of
-order 4n. The first rows for n = 23 below were found by a meet-in-the-middle
-search over symmetric sequences (periodic autocorrelations summing to zero, row
-sums 3, 3, 5, 7 with 3² + 3² + 5² + 7² = 92); ``tests/test_split_oa.py``
-verifies H Hᵀ = 92 I.
+The stored first rows of A, B, C, D (symmetric circulant, A² + B² + C² + D² = 4n I) give a Hadamard
+matrix of order 4n; they were found by a meet-in-the-middle search over symmetric sequences.
 """
 
 from __future__ import annotations

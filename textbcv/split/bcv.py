@@ -1,23 +1,8 @@
-"""m×2 block-regularized cross-validation: nested blocks and splits (docs/method.md §3).
+"""m×2 block-regularized cross-validation: nested blocks and the splits read from them.
 
-Units (sentences, or groups of them) are placed into blocks. Level N (a power
-of two ≥ 4) has N blocks; block j of level N splits into blocks j and j + N at
-level 2N, so a block of level N is the union of the level-L blocks ≡ j (mod N)
-for any L ≥ N. Split i (0-based) is column i + 1 of Sylvester's Hadamard
-matrix H_N: the "+" blocks form its training half. Because Sylvester's column
-order is nested, the splits of m = 3 are the first 3 splits of m = 7, 15, 31.
-
-Balanced blocks are built by recursive bisection (level 1 → 2 → 4 → ...),
-every bisection balanced for every measure by :func:`textbcv.split.balance.deal`.
-Unbalanced blocks never look at a unit's size: units of unequal sizes
-(documents, groups of duplicate sentences) are laid out in one random order and
-every level's blocks are runs of that order, cut at the unit boundaries nearest
-to near-equal sentence targets (:func:`blind_cuts`); units all of one size are
-dealt in a random order, which meets the targets exactly. Dealing units of
-unequal sizes by size instead spreads every size class evenly over the blocks; with
-documents as units that stratifies the halves by document size, and so by
-genre (long CoNLL documents are sports tables), which makes every test half
-easier than new text (docs/method.md §3).
+Level N (a power of two ≥ 4) has N blocks; block j of level N splits into blocks j and j + N at
+level 2N. Split i is column i + 1 of Sylvester's Hadamard matrix H_N, its "+" blocks the training
+half, so the splits of m = 3 are the first 3 of m = 7, 15, ... See docs/method.md, "Nested splits".
 """
 
 from __future__ import annotations
@@ -37,17 +22,15 @@ __all__ = ["n_blocks_for", "max_m", "block_targets", "bit_reversed", "blind_cuts
 
 
 def n_blocks_for(m: int) -> int:
-    """Smallest power of two N ≥ 4 with N − 1 ≥ m.
+    """Smallest power of two N ≥ 4 with N − 1 ≥ m: the number of blocks m splits need.
 
     Parameters
     ----------
     m : int
-        Number of splits (replications) wanted.
 
     Returns
     -------
     int
-        The number of blocks N; its Hadamard matrix has the N − 1 ≥ m columns the splits use.
 
     Examples
     --------
@@ -61,17 +44,15 @@ def n_blocks_for(m: int) -> int:
 
 
 def max_m(n_items: int) -> int:
-    """Largest m the blocks allow for ``n_items`` indivisible items (every block non-empty).
+    """Largest m the blocks allow for ``n_items`` indivisible items: 2^⌊log2 n_items⌋ − 1, 0 below 4 items.
 
     Parameters
     ----------
     n_items : int
-        Number of indivisible items (units) to place.
 
     Returns
     -------
     int
-        2^⌊log2 n_items⌋ − 1, the m of the most blocks that each get an item; 0 for fewer than 4 items.
 
     Examples
     --------
@@ -106,7 +87,7 @@ def _split_sizes(sizes: np.ndarray) -> np.ndarray:
 
 
 def block_targets(total: int, N: int) -> np.ndarray:
-    """Near-equal block sizes (differ by ≤ 1) at level N, built top-down as the blocks nest.
+    """Near-equal block sizes (differing by ≤ 1) at level N, nested: blocks j and j + N/2 halve block j of N/2.
 
     Parameters
     ----------
@@ -117,16 +98,12 @@ def block_targets(total: int, N: int) -> np.ndarray:
 
     Returns
     -------
-    numpy.ndarray of int64
-        Shape (N,): the target size of every block of level N, adding up to ``total``; blocks j and j + N/2
-        are the two halves of block j of level N/2.
+    (N,) int64 array
 
     Examples
     --------
-    >>> block_targets(10, 4).tolist()
-    [3, 3, 2, 2]
-    >>> block_targets(10, 8).tolist()  # block j of level 4 = blocks j and j + 4 here
-    [2, 2, 1, 1, 1, 1, 1, 1]
+    >>> block_targets(10, 4).tolist(), block_targets(10, 8).tolist()
+    ([3, 3, 2, 2], [2, 2, 1, 1, 1, 1, 1, 1])
     """
     sizes = np.array([total], dtype=np.int64)
     while len(sizes) < N:
@@ -135,11 +112,7 @@ def block_targets(total: int, N: int) -> np.ndarray:
 
 
 def bit_reversed(p: np.ndarray, N: int) -> np.ndarray:
-    """The run at position p of level N (a power of two) is block ``bit_reversed(p, N)``.
-
-    Run p of level N splits into runs 2p and 2p + 1 of level 2N, which are
-    blocks j and j + N for j = ``bit_reversed(p, N)``: the nesting of
-    :class:`NestedBlocks`.
+    """Block id of the run at position ``p`` of level N: ``p``'s log2(N) bits reversed.
 
     Parameters
     ----------
@@ -150,8 +123,7 @@ def bit_reversed(p: np.ndarray, N: int) -> np.ndarray:
 
     Returns
     -------
-    numpy.ndarray of int64
-        For every ``p``, its log2(N)-bit binary digits reversed: the block id of run ``p``.
+    int64 array
 
     Examples
     --------
@@ -167,27 +139,23 @@ def bit_reversed(p: np.ndarray, N: int) -> np.ndarray:
 
 
 def blind_cuts(cum: np.ndarray, parent: np.ndarray, N: int, need: int) -> np.ndarray:
-    """Cut every run of level N // 2 in two: the run boundaries of level N (positions in the random order).
+    """Cut every run of level N // 2 in two at the unit boundary nearest its target: the runs of level N.
 
     Parameters
     ----------
     cum : (n + 1,) int array
-        Sentences in the first i units of the order (``cum[0] = 0``).
+        Sentences in the first i units of the random order.
     parent : (N // 2 + 1,) int array
-        Run boundaries of level N // 2 (``parent[0] = 0``, ``parent[-1] = n``).
+        Run boundaries of level N // 2.
     N : int
         The level to cut (a power of two ≥ 2).
     need : int
-        Units every run of level N must keep (≥ 1), so that deeper levels stay possible.
+        Units every run of level N must keep (≥ 1).
 
     Returns
     -------
     (N + 1,) int array
-        Boundaries: run p of level N holds the units at positions
-        ``cuts[p]:cuts[p + 1]`` of the order. Every new cut is the unit boundary
-        nearest to where the near-equal targets (:func:`block_targets`, in run
-        order) put it, moved only as far as ``need`` requires; the targets are
-        global, so errors do not add up from level to level.
+        Run p of level N holds the units at positions ``cuts[p]:cuts[p + 1]``.
 
     Examples
     --------
@@ -211,23 +179,18 @@ def blind_cuts(cum: np.ndarray, parent: np.ndarray, N: int, need: int) -> np.nda
 
 
 def halves_from_blocks(blocks: np.ndarray, m: int) -> np.ndarray:
-    """Boolean (m, n) matrix: True where a unit is in the training half of split i.
-
-    ``blocks`` are block ids at level N = :func:`n_blocks_for` (m) (or any
-    finer power-of-two level; they are reduced mod N).
+    """Boolean (m, n) matrix: True where the unit's block has +1 in column i + 1 of H_N (training half of split i).
 
     Parameters
     ----------
     blocks : array_like of int
-        The block id of every unit at level ``n_blocks_for(m)`` or a finer power-of-two level.
+        Block id of every unit at level ``n_blocks_for(m)`` or a finer power of two (reduced mod N).
     m : int
         Number of splits (1 ≤ m ≤ N − 1).
 
     Returns
     -------
     numpy.ndarray of bool
-        Shape (m, n_units); row i is True where the unit's block has a +1 in column i + 1 of Sylvester's
-        Hadamard matrix H_N (the training half of split i).
 
     Examples
     --------
@@ -243,38 +206,26 @@ def halves_from_blocks(blocks: np.ndarray, m: int) -> np.ndarray:
 
 @dataclass
 class NestedBlocks:
-    """Items (units or groups of units) placed into nested, balanced blocks by recursive bisection.
+    """Items (units or groups of units) placed into nested blocks, each level built lazily and cached.
 
-    Level 1 is one block; level 2L splits block j of level L into blocks j and
-    j + L (:func:`textbcv.split.balance.deal` with two children per parent,
-    sizes from :func:`block_targets`). Every bisection is balanced for every
-    category (rarest-category dealing, then swap descent), so every block of
-    level N holds about ⌊C/N⌋ or ⌈C/N⌉ of every category with C ≥ N·(a few)
-    occurrences — the optimum of Σ over the N − 1 halves of the χ² numerators
-    (see :mod:`textbcv.split.balance`). Levels are built lazily and cached, so
-    the blocks of level N never depend on whether a deeper level was asked for.
-
-    With nothing to balance and items of unequal sizes, the items are laid out
-    in one seeded random order and the blocks of every level are runs of it (:func:`blind_cuts`, run p is
-    block :func:`bit_reversed` (p)), so an item's block is independent of its
-    size and content, as in random m×2 CV, while block sizes stay within about
-    half an item of their targets at every boundary.
+    Balanced blocks come from recursive bisection by :func:`textbcv.split.balance.deal`. Without
+    balancing, items of unequal sizes are cut as runs of one seeded random order (:func:`blind_cuts`),
+    so an item's block does not depend on its size.
 
     Parameters
     ----------
     weight : (n_items,) int array
-        Sentences per item (1 for plain sentences).
+        Sentences per item.
     X, W : StackedCounts or sparse (n_items, K), and (K,)
         Balancing objective (:func:`textbcv.split.balance.objective`); K may be 0.
     seed : int
-        Seed of every random step (default 0); each level draws from its own stream.
+        Seed of every random step (default 0).
     effort : float
-        Scales the refinement budget of every bisection (0: dealing only).
+        Scales the refinement (0: dealing only).
     balance : bool
-        False places items size-blind at random (sizes still near-equal).
+        False places items size-blind at random.
     n_leaves : int
-        Blocks dealt at once (default 16, at most the largest power of two ≤ n_items); levels up to it are
-        these leaves mod N, deeper levels are bisected from them.
+        Blocks dealt at once (default 16); deeper levels are bisected from them.
 
     Examples
     --------
@@ -327,7 +278,6 @@ class NestedBlocks:
         Returns
         -------
         int
-            :func:`max_m` of :attr:`n_items`.
         """
         return max_m(self.n_items)
 
@@ -337,12 +287,10 @@ class NestedBlocks:
         Parameters
         ----------
         N : int
-            A level (a power of two).
 
         Returns
         -------
         int
-            max(1, min(largest possible level, ``n_leaves``) // N).
         """
         return max(1, min(self._top, self.n_leaves) // N)
 
@@ -388,17 +336,12 @@ class NestedBlocks:
         return self._levels[N]
 
     def label_leaves(self, counts: dict[str, sp.csr_matrix]) -> None:
-        """Rename the leaf blocks so that the halves are even on ``counts`` (per item, per measure).
-
-        The labels are :func:`textbcv.split.labels.best_labels` of the leaves'
-        counts; the search runs only when these blocks balance (``effort`` > 0,
-        categories to balance) and :func:`textbcv.split.labels.affordable_starts`
-        allows it, else the labels stay as dealt.
+        """Rename the leaf blocks so that the halves are even on ``counts``, when the search is affordable.
 
         Parameters
         ----------
         counts : dict of str to scipy.sparse.csr_matrix
-            Per measure (e.g. ``"label"``, ``"lemma"``), the (n_items, categories) counts of every item.
+            Per measure, the (n_items, categories) counts.
         """
         K = self.X.shape[1]
         if K == 0 or self.effort <= 0 or not affordable_starts(self.leaves, K):
@@ -410,17 +353,17 @@ class NestedBlocks:
         self.relabel(best_labels(leaf_counts, np.random.default_rng([self.seed, 1])))
 
     def relabel(self, perm: np.ndarray) -> None:
-        """Rename leaf block b to ``perm[b]`` (deeper levels are rebuilt from the renamed leaves).
+        """Rename leaf block b to ``perm[b]``; deeper levels are rebuilt from the renamed leaves.
 
         Parameters
         ----------
         perm : numpy.ndarray of int
-            A permutation of ``range(leaves)``: the new id of every leaf block.
+            A permutation of ``range(leaves)``.
 
         Raises
         ------
         ValueError
-            For size-blind blocks (items of unequal sizes placed without balancing), which cannot be renamed.
+            For size-blind blocks, which have no labels.
 
         Examples
         --------
@@ -438,22 +381,21 @@ class NestedBlocks:
         self._levels = {self.leaves: np.asarray(perm)[leaves]}
 
     def blocks(self, N: int) -> np.ndarray:
-        """Block id (0..N-1) of every item at level N (a power of two ≥ 4).
+        """Block id (0..N−1) of every item at level N.
 
         Parameters
         ----------
         N : int
-            Number of blocks: a power of two, 4 ≤ N ≤ 2^⌊log2 n_items⌋.
+            A power of two, 4 ≤ N ≤ 2^⌊log2 n_items⌋.
 
         Returns
         -------
-        numpy.ndarray of int64
-            Shape (n_items,): the block of every item (cached per level).
+        (n_items,) int64 array
 
         Raises
         ------
         InputError
-            For an N that is not such a power of two, or when size-blind blocks of level N would be empty.
+            For any other N, or when size-blind blocks of level N would be empty.
         """
         if N < 4 or N & (N - 1):
             raise InputError(f"the number of blocks must be a power of two ≥ 4, got {N}")

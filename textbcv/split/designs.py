@@ -1,21 +1,6 @@
-"""The split designs: m×2 BCV and the designs it is compared with (docs/method.md §3).
+"""The split designs: nested m×2 BCV (``bcv``, ``bcv-select``) and the designs it is compared with.
 
-:func:`build` makes the split set of a design (:data:`METHODS`) over the items
-of :mod:`textbcv.split.profiles`: the balancing objective
-(:func:`textbcv.split.balance.objective`), the design's blocks or halves, the
-sentences of every half and the quality block. Nested BCV (``bcv``,
-``bcv-select``) gives a :class:`textbcv.split.nested.NestedSplits`, which can
-later give more or fewer splits from the same blocks; the others give a
-:class:`textbcv.split.manifest.SplitSet`.
-
-- :func:`balanced_blocks` — nested blocks balanced by dealing, leaf labels evening out the halves (``bcv``).
-- :func:`select_blocks` — the thesis's best of R random nested block sets (``bcv-select``).
-
-The other designs return a list of boolean training-half masks over *items*
-(units or groups); validation = the complement.
-
-- :func:`random_mx2` — Dietterich's m×2 CV: m independent random halvings.
-- :func:`brhs` — regularized balanced repeated half-sampling (Algorithm 2.1), J even.
+The comparison designs return boolean training-half masks over items; validation is the complement.
 """
 
 from __future__ import annotations
@@ -41,37 +26,25 @@ METHODS = ("bcv", "bcv-select", "random", "brhs")
 
 def build(items: Items, m: int, method: str = "bcv", seed: int = 0, *, weights: dict[str, float] | None = None,
           effort: float = 1.0, select: int = 100, options: dict | None = None) -> SplitSet:
-    """The split set of one design over ``items``: balanced on ``items.counts``, quality over ``items.report``.
-
-    ``m`` and the options are those of :func:`textbcv.split.make.split_units`,
-    which checks them.
+    """The split set of one design over ``items``, balanced on ``items.counts``, quality over ``items.report``.
 
     Parameters
     ----------
     items : Items
-        The items to place (:func:`textbcv.split.profiles.corpus_items` or ``items_of``), with the counts to
-        balance (``counts``) and to report (``report``; None for no quality block).
+        The items to place (:mod:`textbcv.split.profiles`); ``report`` None gives no quality block.
     m : int
         Number of splits (BRHS: J = 2m half-samples).
     method : str
-        One of :data:`METHODS`: ``"bcv"`` (default), ``"bcv-select"``, ``"random"``, ``"brhs"``.
+        One of :data:`METHODS` (default ``"bcv"``).
     seed : int
         Seed of every random step (default 0).
-    weights : dict of str to float, optional
-        Weight of every measure in the balancing objective (default
-        :data:`textbcv.split.balance.DEFAULT_WEIGHTS`).
-    effort : float
-        Scales the balancing search (default 1.0; 0: dealing only).
-    select : int
-        Random block sets drawn by ``bcv-select`` (default 100).
-    options : dict, optional
-        Recorded in the manifest's ``options`` (``bcv-select`` adds its draw and score).
+    weights, effort, select, options
+        As in :func:`textbcv.split.make.split_units`.
 
     Returns
     -------
     SplitSet
-        A :class:`textbcv.split.nested.NestedSplits` for ``bcv`` and ``bcv-select``; sentence indices
-        in both halves of every split.
+        A :class:`textbcv.split.nested.NestedSplits` for ``bcv`` and ``bcv-select``.
 
     Raises
     ------
@@ -81,11 +54,8 @@ def build(items: Items, m: int, method: str = "bcv", seed: int = 0, *, weights: 
     Examples
     --------
     >>> from textbcv.split.profiles import items_of
-    >>> s = build(items_of(10, report={}), 3, "random", seed=0)
-    >>> type(s).__name__, [len(t) for t, v in s.splits]
-    ('SplitSet', [5, 5, 5])
-    >>> type(build(items_of(10), 3)).__name__
-    'NestedSplits'
+    >>> [len(t) for t, v in build(items_of(10, report={}), 3, "random", seed=0).splits]
+    [5, 5, 5]
     """
     n_items = items.n_items
     if n_items < 4:
@@ -125,25 +95,17 @@ def _objective(items: Items, weights: dict[str, float] | None) -> tuple[StackedC
 
 def balanced_blocks(items: Items, seed: int = 0, weights: dict[str, float] | None = None,
                     effort: float = 1.0) -> NestedBlocks:
-    """Nested blocks balanced on the items' counts, leaves labelled to even out the halves (``bcv``).
-
-    See :class:`textbcv.split.bcv.NestedBlocks` and its ``label_leaves``.
+    """Nested blocks balanced on the items' counts (size-blind without counts), leaves relabelled (``bcv``).
 
     Parameters
     ----------
     items : Items
-        The items and their per-item ``counts`` to balance.
-    seed : int
-        Seed of the blocks (default 0).
-    weights : dict of str to float, optional
-        Weight of every measure in the objective (default :data:`textbcv.split.balance.DEFAULT_WEIGHTS`).
-    effort : float
-        Scales the refinement of every bisection (default 1.0; 0: dealing only).
+    seed, weights, effort
+        As in :func:`build`.
 
     Returns
     -------
     NestedBlocks
-        Balanced when there are counts to balance, else size-blind at random.
     """
     X, W = _objective(items, weights)
     blocks = NestedBlocks(items.weight, X, W, seed=seed, effort=effort, balance=bool(X.shape[1]))
@@ -152,38 +114,33 @@ def balanced_blocks(items: Items, seed: int = 0, weights: dict[str, float] | Non
 
 
 def select_blocks(items: Items, m: int, R: int, seed: int) -> tuple[NestedBlocks, int, float]:
-    """The thesis's selection: R random nested block sets, the best by its largest χ²/J (over halves, measures).
-
-    Returns the chosen blocks, the index of the chosen draw and its score.
+    """The thesis's selection: of R random nested block sets, the one with the smallest largest χ²/J.
 
     Parameters
     ----------
     items : Items
-        The items; their ``counts`` score each draw (no counts: every score is 0 and the first draw wins).
+        The items; their ``counts`` score each draw (none: the first draw wins).
     m : int
-        Number of splits the halves are scored for.
+        Number of splits scored.
     R : int
-        Number of random (unbalanced) block sets drawn; at least 1.
+        Number of draws (≥ 1).
     seed : int
-        Seed of the draws: draw r uses a seed derived from ``(seed, r)``.
+        Draw r is seeded from ``(seed, r)``.
 
     Returns
     -------
     blocks : NestedBlocks
-        The chosen draw's blocks.
     r : int
-        Its index (0 ≤ r < R).
+        The chosen draw.
     score : float
-        Its largest χ²/J over the m halves and the measures (:func:`textbcv.split.quality.max_chi2_per_df`).
+        Its largest χ²/J over halves and measures.
 
     Examples
     --------
     >>> from textbcv.split.profiles import items_of
-    >>> rng = np.random.default_rng(0)
-    >>> lab = sp.csr_matrix((np.ones(64), (np.arange(64), rng.integers(0, 3, 64))))
-    >>> nb, r, score = select_blocks(items_of(64, measures={"label": lab}), 3, 20, 0)
-    >>> 0 <= r < 20, score < 1
-    (True, True)
+    >>> lab = sp.csr_matrix((np.ones(64), (np.arange(64), np.random.default_rng(0).integers(0, 3, 64))))
+    >>> select_blocks(items_of(64, measures={"label": lab}), 3, 20, 0)[2] < 1
+    True
     """
     n_items = items.n_items
     best = None
@@ -201,34 +158,27 @@ def select_blocks(items: Items, m: int, R: int, seed: int) -> tuple[NestedBlocks
 def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator,
                       X: StackedCounts | sp.csr_matrix | None = None, W: np.ndarray | None = None,
                       effort: float = 1.0) -> np.ndarray:
-    """Place items into B blocks of near-equal size (in sentences), balanced on X when given.
+    """Place items into B blocks of near-equal size in sentences, balanced on X when given.
 
     Parameters
     ----------
-    weight : numpy.ndarray of int, shape (n_items,)
+    weight : (n_items,) int array
         Sentences per item.
     B : int
-        Number of blocks (at most the number of items).
+        Number of blocks.
     rng : numpy.random.Generator
-        Source of the random placement.
-    X : StackedCounts or scipy.sparse.csr_matrix, optional
-        Per-item counts to balance (:func:`textbcv.split.balance.objective`); None or no columns: random placement.
-    W : numpy.ndarray, optional
-        Column weights of ``X``; required with ``X``.
-    effort : float
-        Scales the balancing search (default 1.0).
+    X, W, effort : optional
+        Counts to balance, their column weights (required with X) and the search effort.
 
     Returns
     -------
-    numpy.ndarray of int64, shape (n_items,)
-        The block (0..B-1) of every item; block sizes in sentences differ by at most one when the weights allow.
+    (n_items,) int64 array
+        The block of every item.
 
     Raises
     ------
     InputError
         When B exceeds the number of items.
-    ValueError
-        When ``X`` has columns but ``W`` is None.
 
     Examples
     --------
@@ -254,21 +204,19 @@ def near_equal_blocks(weight: np.ndarray, B: int, rng: np.random.Generator,
 
 
 def random_mx2(weight: np.ndarray, m: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """m independent random halvings (sizes within one item of half the sentences).
+    """Dietterich's m×2 CV: m training-half masks over the items, each a random half of the sentences (± 1 item).
 
     Parameters
     ----------
-    weight : numpy.ndarray of int, shape (n_items,)
+    weight : (n_items,) int array
         Sentences per item.
     m : int
         Number of halvings.
     rng : numpy.random.Generator
-        Source of the random orders.
 
     Returns
     -------
     list of numpy.ndarray of bool
-        m training-half masks over the items: a random prefix of items reaching half of the sentences.
 
     Examples
     --------
@@ -288,23 +236,21 @@ def random_mx2(weight: np.ndarray, m: int, rng: np.random.Generator) -> list[np.
 
 
 def brhs(weight: np.ndarray, J: int, rng: np.random.Generator, **kw) -> list[np.ndarray]:
-    """Regularized balanced repeated half-sampling, Algorithm 2.1 (n1 = n/2, J even): 2J − 2 blocks, J halves.
+    """Regularized balanced repeated half-sampling (Algorithm 2.1, n1 = n/2): J training masks from 2J − 2 blocks.
 
     Parameters
     ----------
-    weight : numpy.ndarray of int, shape (n_items,)
+    weight : (n_items,) int array
         Sentences per item.
     J : int
         Number of half-samples (even, ≥ 2).
     rng : numpy.random.Generator
-        Source of the random placement.
     **kw
-        ``X``, ``W``, ``effort``: balance the blocks as :func:`near_equal_blocks` does.
+        ``X``, ``W``, ``effort`` of :func:`near_equal_blocks`.
 
     Returns
     -------
     list of numpy.ndarray of bool
-        J training masks over the items.
 
     Raises
     ------

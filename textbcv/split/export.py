@@ -1,13 +1,8 @@
 """The folds of a split set as files, for a tagger trained outside textbcv (``textbcv split --export``).
 
-For every fold (split i, direction d; d = 0 trains on split i's train half
-and tests on its valid half, d = 1 the reverse — the order of
-``folds.jsonl``), ``DIR/fold-{i}-{d}/`` receives ``train.EXT`` and
-``test.EXT`` (EXT = ``conll``, ``conllu`` or ``txt``), every sentence written
-as it is in the source file (CoNLL-U comments and CoNLL ``-DOCSTART-`` lines
-kept) in corpus order, and ``test.ids``: one line per test sentence, its
-index in the corpus and the fingerprint of its tokens, separated by a TAB.
-``DIR/README.md`` says what to do with them.
+``DIR/fold-{i}-{d}/`` gets ``train.EXT``, ``test.EXT`` (sentences as in the source file, in corpus
+order) and ``test.ids`` (per test sentence: corpus index TAB token fingerprint); ``DIR/README.md``
+says what to do with them.
 """
 
 from __future__ import annotations
@@ -44,7 +39,6 @@ def fold_name(split: int, direction: int) -> str:
     Parameters
     ----------
     split : int
-        0-based split index.
     direction : int
         0 (train on the split's train half) or 1 (the reverse).
 
@@ -66,7 +60,6 @@ def check_export_dir(path: str | os.PathLike) -> None:
     Parameters
     ----------
     path : str or path-like
-        The export directory asked for (``--export``).
 
     Raises
     ------
@@ -103,55 +96,43 @@ def _write(path: Path, indices, texts: list[str], documents: list[int], marks: d
 
 def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, splits_path: str = "SPLITS.json",
                  command: Sequence[str] | None = None, to: str = "source") -> Path:
-    """Write the train and test halves of every fold of ``splits`` into ``out``; return ``out``.
+    """Write the train and test halves of every fold of ``splits`` into ``out``, all or nothing; return ``out``.
 
     Parameters
     ----------
     corpus : Corpus
-        The corpus as a reader returned it (its sentences are re-read from
-        their files).
+        The corpus as a reader returned it (sentences are re-read from their files).
     splits : SplitSet
-        m×2 splits of ``corpus`` (not a one-way design such as ``brhs``).
+        Two-fold splits of ``corpus`` (not ``brhs``).
     out : path
-        New or empty directory. Everything is written into a temporary
-        directory beside it first, so a failure leaves nothing behind.
+        New or empty directory.
     splits_path : str
         How the split manifest is named in ``README.md``'s commands.
     command : sequence of str, optional
-        Corpus arguments of the ``textbcv evaluate`` command shown in
-        ``README.md`` (files and format options); default: the corpus files.
+        Corpus arguments of the ``textbcv evaluate`` command in ``README.md`` (default: the corpus files).
     to : {"source", "hf"}
-        ``source``: the sentences as they are in the corpus files; ``hf``: Hugging Face ``datasets``
-        JSON lines (``train.jsonl``, ``test.jsonl``: ``id``, ``tokens``, integer ``ner_tags``,
-        ``document_id``) with ``label_names.json`` in every fold and at the top, which
-        ``datasets.load_dataset("json", ...)`` and textbcv's ``jsonl`` reader both read.
+        The sentences as in the corpus files, or Hugging Face ``datasets`` JSON lines.
 
     Returns
     -------
     Path
-        The folder written (``out``): ``fold-{i}-{d}/`` with ``train``, ``test`` and ``test.ids``, and
-        ``README.md``.
+
+    Raises
+    ------
+    InputError
+        For one-way splits, splits of another corpus size, an unknown ``to``, or an unusable ``out``.
 
     Examples
     --------
     >>> import tempfile, os
     >>> from textbcv.corpus import read_corpus
     >>> from textbcv.split import make_splits
-    >>> d = tempfile.mkdtemp()
-    >>> p = os.path.join(d, "c.txt")
+    >>> p = os.path.join(tempfile.mkdtemp(), "c.txt")
     >>> _ = open(p, "w", encoding="utf-8").write("ab c\\nd ef\\ng h\\nij\\nk l m\\n")
     >>> c = read_corpus(p, format="segmented")
-    >>> out = export_folds(c, make_splits(c, m=1, seed=0), os.path.join(d, "folds"))
+    >>> out = export_folds(c, make_splits(c, m=1, seed=0), os.path.join(os.path.dirname(p), "folds"))
     >>> sorted(os.listdir(out)), sorted(os.listdir(os.path.join(out, "fold-0-0")))
     (['README.md', 'fold-0-0', 'fold-0-1'], ['test.ids', 'test.txt', 'train.txt'])
-    >>> def lines(fold, name):
-    ...     return open(os.path.join(out, fold, name), encoding="utf-8").read().splitlines()
-    >>> sorted(lines("fold-0-0", "test.txt") + lines("fold-0-1", "test.txt"))  # each sentence tested once
-    ['ab c', 'd ef', 'g h', 'ij', 'k l m']
-    >>> lines("fold-0-0", "test.txt") == lines("fold-0-1", "train.txt")
-    True
-    >>> len(lines("fold-0-0", "test.ids")) == len(lines("fold-0-0", "test.txt"))
-    True
     """
     if splits.method in ONE_WAY:
         raise InputError(f"--export needs 2-fold splits (--method bcv, bcv-select or random), not {splits.method}")
@@ -212,9 +193,7 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
 
 
 def _hf_rows(corpus: Corpus) -> tuple[list[str], list[str]]:
-    """Every sentence as a ``datasets`` JSON line (its gold chunks in IOB2, or BMES for word segmentation, as
-    integer ids; ``document_id`` when the corpus marks documents) and the label names of the ids (``O`` first,
-    then sorted)."""
+    """Every sentence as a ``datasets`` JSON line (gold IOB2 or BMES tags as ids) and the label names."""
     cws = corpus.format == "segmented" or corpus.scheme in ("bmes", "bb2b3mes")
     scheme = "bmes" if cws else "iob2"
     tags = [encode(s.chunks, len(s), scheme) for s in corpus]

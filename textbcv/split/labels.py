@@ -1,14 +1,7 @@
-"""Which block gets which Hadamard row: the labelling that evens out the halves.
+"""Which block gets which Hadamard row: the relabelling of the blocks that evens out the halves.
 
-The halves of an m = N − 1 BCV split are unions of blocks chosen by the rows
-of a Hadamard matrix, so renaming the N blocks (a permutation) changes every
-half but not the mean of the χ² numerators over all N − 1 halves (Parseval:
-see :mod:`textbcv.split.balance`). It does change how that total spreads over
-the halves — the worst half — and which halves the first splits (m = 3, 7)
-get. :func:`best_labels` searches the permutations (pairwise exchanges from
-seeded random starts) for the one whose worst half, in χ²/J relative to each
-measure's limit, is smallest; ties go to the better first 3, then first 7
-halves.
+Renaming the N blocks leaves the mean χ² numerator over the N − 1 halves unchanged but moves it
+between halves; :func:`best_labels` picks the labels whose worst half is smallest.
 """
 
 from __future__ import annotations
@@ -29,43 +22,38 @@ LABEL_BUDGET = 1e8
 
 def half_ratios(perm: np.ndarray, block_counts: dict[str, np.ndarray], limits: dict[str, float] | None = None,
                 min_expected: float = 5.0) -> np.ndarray:
-    """χ²/J of every half divided by its measure's limit, the largest over measures, for block labels ``perm``.
+    """χ²/J of every half over its measure's limit (the largest over measures), for block labels ``perm``.
 
-    Block b becomes block ``perm[b]``; half i is the blocks whose row of
-    H_N has +1 in column i + 1. Categories whose expected count in a half is
-    below ``min_expected`` are pooled into one (as in
-    :func:`textbcv.split.quality.chi2_per_df`, without its merge rule).
+    Categories expected fewer than ``min_expected`` times in a half are pooled (without the merge rule of
+    :func:`textbcv.split.quality.chi2_per_df`).
 
     Parameters
     ----------
-    perm : numpy.ndarray of int, shape (N,)
-        A permutation of the block labels (N a power of two).
+    perm : (N,) int array
+        Block b becomes block ``perm[b]``.
     block_counts : dict of str to numpy.ndarray
         Per measure, the (N, J) category counts of every block.
     limits : dict of str to float, optional
-        χ²/J limit per measure, overriding :data:`LIMITS` (other measures: 1).
+        χ²/J limit per measure, overriding :data:`LIMITS` (others: 1).
     min_expected : float
-        The pooling threshold (default 5.0).
+        Pooling threshold (default 5.0).
 
     Returns
     -------
-    numpy.ndarray of float, shape (N − 1,)
-        For every half, the largest over measures of its χ²/J divided by the measure's limit.
+    (N − 1,) float array
 
     Examples
     --------
     >>> cnt = {"x": np.array([[4, 0], [0, 4], [4, 0], [0, 4]]) * 5}
     >>> half_ratios(np.arange(4), cnt, {"x": 1.0}).round(2).tolist()   # blocks 0, 2 (all x0) are half 0
     [40.0, 0.0, 0.0]
-    >>> half_ratios(np.array([0, 2, 1, 3]), cnt, {"x": 1.0}).round(2).tolist()
-    [0.0, 40.0, 0.0]
     """
     return _half_ratios_many(np.asarray(perm)[None, :], block_counts, limits, min_expected)[0]
 
 
 @lru_cache(maxsize=None)
 def _plus(N: int) -> np.ndarray:
-    """(N, N − 1) float array: 1 where block b is in half i (row b of H_N, columns 1..N−1, is +1)."""
+    """(N, N − 1) float array: 1 where block b is in half i."""
     plus = (hadamard(N)[:, 1:] > 0).astype(np.float64)
     plus.flags.writeable = False
     return plus
@@ -73,12 +61,7 @@ def _plus(N: int) -> np.ndarray:
 
 def _half_ratios_many(perms: np.ndarray, block_counts: dict[str, np.ndarray], limits: dict[str, float] | None = None,
                       min_expected: float = 5.0) -> np.ndarray:
-    """:func:`half_ratios` of every row of ``perms`` (P, N) at once: (P, N − 1).
-
-    Each row gets the values :func:`half_ratios` gives it alone: the half
-    totals are sums of whole counts (exact in any order) and every other step
-    is elementwise or a sum along the categories of one half.
-    """
+    """:func:`half_ratios` of every row of ``perms`` (P, N) at once, each row exactly as alone: (P, N − 1)."""
     limits = {**LIMITS, **(limits or {})}
     P, N = perms.shape
     plus = _plus(N)[perms]  # (P, blocks, halves)
@@ -105,19 +88,15 @@ def _half_ratios_many(perms: np.ndarray, block_counts: dict[str, np.ndarray], li
 
 
 def affordable_starts(N: int, K: int) -> int:
-    """Random starts of :func:`best_labels` that :data:`LABEL_BUDGET` allows for N blocks and K categories (≤ 12).
+    """Random starts of :func:`best_labels` that :data:`LABEL_BUDGET` allows for N blocks, K categories (0 to 12).
 
     Parameters
     ----------
-    N : int
-        Number of blocks.
-    K : int
-        Number of categories (columns) summed over the measures.
+    N, K : int
 
     Returns
     -------
     int
-        Between 0 (no search) and 12.
 
     Examples
     --------
@@ -139,7 +118,7 @@ def _pool(cnt: np.ndarray, always: float = 10.0) -> np.ndarray:
 
 def best_labels(block_counts: dict[str, np.ndarray], rng: np.random.Generator, limits: dict[str, float] | None = None,
                 restarts: int | None = None) -> np.ndarray:
-    """The block relabelling with the smallest worst half (then best first 3, first 7 halves).
+    """The block relabelling ``perm`` with the smallest worst half (ties: best first 3, then first 7 halves).
 
     Parameters
     ----------
@@ -148,23 +127,19 @@ def best_labels(block_counts: dict[str, np.ndarray], rng: np.random.Generator, l
     rng : numpy Generator
         For the random starts.
     limits : dict of str to float, optional
-        χ²/J limit per measure, overriding :data:`LIMITS` (other measures: 1).
+        As in :func:`half_ratios`.
     restarts : int, optional
-        Random starts of the exchange search (default: as many as
-        :data:`LABEL_BUDGET` allows, at most 12; the identity is always the
-        first; none — the identity kept — when not even one fits).
+        Starts of the exchange search, the identity first (default :func:`affordable_starts`).
 
     Returns
     -------
     (N,) int array
-        ``perm[b]`` is the new label of block b.
 
     Examples
     --------
     >>> cnt = {"x": np.random.default_rng(1).poisson(30, (8, 5))}      # 8 blocks, 5 categories
-    >>> perm = best_labels(cnt, np.random.default_rng(0), {"x": 1.0})
     >>> worst = lambda p: half_ratios(p, cnt, {"x": 1.0}).max()
-    >>> bool(worst(perm) < worst(np.arange(8)))
+    >>> bool(worst(best_labels(cnt, np.random.default_rng(0), {"x": 1.0})) < worst(np.arange(8)))
     True
     """
     N = next(iter(block_counts.values())).shape[0]
@@ -187,13 +162,7 @@ def best_labels(block_counts: dict[str, np.ndarray], rng: np.random.Generator, l
                 for a, b, c in zip(r.max(axis=1), r[:, :3].max(axis=1), r[:, :7].max(axis=1))]
 
     def first_better(perm, cur, start):
-        """The first exchange from ``pairs[start]`` on that lowers the key: (its index, perm, key), or None.
-
-        The same exchange a scan trying the pairs one at a time would take:
-        candidates are scored in batches, all from the current ``perm``; the
-        batches double from 1 (up to ``cap``), so that little is scored past
-        an exchange found early.
-        """
+        """The first exchange from ``pairs[start]`` on that lowers the key: (index, perm, key), or None."""
         lo, size = start, 1
         while lo < len(pairs):
             a, b = pairs[lo:lo + size].T

@@ -1,16 +1,7 @@
 """Making split sets: a corpus (:func:`make_splits`) or n units (:func:`split_units`) → a manifest.
 
-Both read as the same pipeline, each step in its own module:
-
-1. check the options (:func:`check_options`, the one validation of them);
-2. profiles: the items kept whole and their category counts
-   (:func:`textbcv.split.profiles.corpus_items` / :func:`~textbcv.split.profiles.items_of`);
-3. design, balance and quality: :func:`textbcv.split.designs.build` places the
-   items (balanced by :mod:`textbcv.split.balance`) and reports the halves
-   (:mod:`textbcv.split.quality`);
-4. manifest: a :class:`textbcv.split.manifest.SplitSet` (a
-   :class:`textbcv.split.nested.NestedSplits` for nested BCV), with the
-   corpus's sentence fingerprints.
+Both check the options, profile the items, build the design (:mod:`textbcv.split.designs`) and
+return a :class:`textbcv.split.manifest.SplitSet`.
 """
 
 from __future__ import annotations
@@ -35,48 +26,36 @@ __all__ = ["make_splits", "split_units", "check_options", "resolve_unit"]
 
 def check_options(m: int, method: str = "bcv", seed: int = 0, *, balance: Sequence[str] | str | None = None,
                   effort: float = 1.0, select: int = 100) -> tuple[str, ...]:
-    """Refuse impossible split options, naming the Python parameter; return the balance measures as a tuple.
-
-    ``balance`` names the measures of :func:`make_splits` (a sequence, a
-    comma-separated string, or ``"none"``); None: no names to check (the
-    measures of :func:`split_units` are matrices).
-
-    The command line calls it before reading the corpus and renames the
-    parameters to its options (:meth:`textbcv.errors.InputError.renamed`).
+    """Refuse impossible split options, naming the Python parameter; return the balance measures.
 
     Parameters
     ----------
     m : int
-        Number of splits (≥ 1).
+        ≥ 1.
     method : str
-        One of :data:`textbcv.split.designs.METHODS` (default ``"bcv"``).
+        One of :data:`textbcv.split.designs.METHODS`.
     seed : int
-        Non-negative integer seed (default 0).
+        ≥ 0.
     balance : sequence of str or str or None
-        Measures to balance (:data:`textbcv.split.profiles.MEASURES`); ``bcv-select`` needs at least one.
+        Measure names, comma-separated names or ``"none"``; None: nothing to check.
     effort : float
-        Non-negative, finite balancing effort (default 1.0).
+        Non-negative and finite.
     select : int
-        Random block sets of ``bcv-select`` (≥ 1; default 100).
+        ≥ 1.
 
     Returns
     -------
     tuple of str
-        The balance measures, in the order given (empty for None or ``"none"``).
 
     Raises
     ------
     InputError
-        Naming the parameter at fault.
+        Naming the parameter at fault; ``bcv-select`` needs at least one measure.
 
     Examples
     --------
     >>> check_options(3, balance="label,length")
     ('label', 'length')
-    >>> check_options(0)
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: m must be at least 1, got 0
     """
     if method not in METHODS:
         raise InputError(f"unknown split method {method!r} (methods: {', '.join(METHODS)})")
@@ -110,47 +89,41 @@ def _at_least(name: str, value, low: int) -> None:
 def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, sp.csr_matrix] | None = None,
                 groups=None, seed: int = 0, weights: dict[str, float] | None = None, effort: float = 1.0,
                 select: int = 100, quality: bool = True, options: dict | None = None) -> SplitSet:
-    """Split n units into m splits (the array core: no corpus needed).
+    """Split n units into m splits (no corpus needed).
 
     Parameters
     ----------
     n : int
-        Number of units (sentences).
+        Number of units.
     m : int
-        Number of splits (2m folds).
+        Number of splits (default 3).
     method : {"bcv", "bcv-select", "random", "brhs"}
-        ``bcv-select`` is the thesis's selection (§4.2): ``select`` random
-        (unbalanced) nested BCV block sets, keeping the one with the smallest
-        largest χ²/J over halves and measures.
-        ``brhs`` gives J = 2m half-samples (2m folds, one direction each).
+        The design; ``brhs`` gives 2m one-way half-samples.
     measures : dict of sparse (n, J), optional
-        Category counts per unit to balance (empty or None: no balancing).
+        Category counts per unit to balance.
     groups : array, optional
-        Units with equal group ids always share a block (documents, duplicates).
+        Units with equal group ids always share a block.
     seed : int
-        Seed of the blocks and of every random step (default 0).
+        Seed of every random step (default 0).
     weights : dict, optional
-        Weight of every measure in the objective (default
-        :data:`textbcv.split.balance.DEFAULT_WEIGHTS`).
+        Weight of every measure (default :data:`textbcv.split.balance.DEFAULT_WEIGHTS`).
     effort : float
-        Balancing search effort (0: dealing only).
+        Balancing effort (0: dealing only).
     select : int
-        Random block sets drawn by ``bcv-select``.
+        Block sets drawn by ``bcv-select`` (the best kept).
     quality : bool
-        Compute the ``quality`` block (over ``measures``).
+        Compute the ``quality`` block.
     options : dict, optional
-        Recorded in the manifest's ``options``.
+        Recorded in the manifest.
 
     Returns
     -------
     SplitSet
-        A :class:`textbcv.split.nested.NestedSplits` for ``bcv`` and
-        ``bcv-select`` (``extend``, ``head``).
+        A :class:`textbcv.split.nested.NestedSplits` for ``bcv`` and ``bcv-select``.
 
     Examples
     --------
-    >>> s = split_units(1003, m=7, seed=1)
-    >>> s.quality["overlap_max_deviation"] <= 8 / 4
+    >>> split_units(1003, m=7, seed=1).quality["overlap_max_deviation"] <= 8 / 4
     True
     """
     check_options(m, method, seed, effort=effort, select=select)
@@ -161,39 +134,28 @@ def split_units(n: int, m: int = 3, *, method: str = "bcv", measures: dict[str, 
 def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] | str | None = defaults.BALANCE,
                 group_by: str = defaults.GROUP_BY, seed: int = 0, duplicates_together: bool = True, *,
                 weights: dict[str, float] | None = None, effort: float = 1.0, select: int = 100) -> SplitSet:
-    """Split a :class:`textbcv.corpus.model.Corpus` into m splits (its sentences, kept whole as units say).
+    """Split a :class:`textbcv.corpus.model.Corpus` into m splits.
 
     Parameters
     ----------
     corpus : Corpus
-        The corpus to split.
-    m : int
-        Number of splits (default 3).
-    method : {"bcv", "bcv-select", "random", "brhs"}
-        The design, as in :func:`split_units` (default ``"bcv"``).
+    m, method, seed, weights, effort, select
+        As in :func:`split_units`.
     balance : sequence of {"label", "lemma", "length"}, or None / "none"
-        Default :data:`textbcv.defaults.BALANCE` (none; see there why).
+        Measures to balance (default :data:`textbcv.defaults.BALANCE`: none).
     group_by : {"auto", "sentence", "document"}
-        ``document`` keeps documents whole; ``auto`` (the default) does so when
-        the corpus marks enough documents (:func:`resolve_unit`).
-        The manifest's options record the unit used (``group_by``) and what
-        was asked (``group_by_requested``).
-    seed : int
-        Seed of the blocks and of every random step (default 0).
+        The unit kept whole (:func:`resolve_unit`).
     duplicates_together : bool
-        With sentences as units, exact duplicate sentences (``Sentence.key()``)
-        share a block, so that no sentence is both trained on and tested on in
-        one fold. With documents as units only documents are kept whole, and
-        the manifest records ``duplicates_together: false``.
-    weights, effort, select
-        As in :func:`split_units`; an ``effort`` other than 1 is recorded in
-        the manifest's options.
+        With sentences as units, exact duplicates share a block.
 
     Returns
     -------
     SplitSet
-        The m splits (each two halves of sentence indices), the units kept whole, the balance and
-        its quality; ``SplitSet.save`` writes ``splits.json``.
+
+    Raises
+    ------
+    InputError
+        For bad options, or fewer than 4 units.
 
     Examples
     --------
@@ -225,17 +187,12 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
 
 
 def resolve_unit(group_by: str, corpus, m: int = 3) -> str:
-    """The unit a split keeps whole: ``"document"`` or ``"sentence"``.
-
-    ``"auto"`` (:data:`textbcv.defaults.GROUP_BY`) means documents when the corpus marks at least as
-    many documents as m splits need (4 for m ≤ 3, 8 for m ≤ 7, ...), else sentences.
+    """The unit a split keeps whole: ``"auto"`` means documents when the corpus marks enough for m splits.
 
     Parameters
     ----------
     group_by : {"auto", "sentence", "document"}
-        The unit asked for.
     corpus : Corpus
-        The corpus to split (its ``n_documents`` decides ``"auto"``).
     m : int
         Number of splits (default 3).
 

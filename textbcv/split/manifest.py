@@ -1,11 +1,4 @@
-"""The split manifest: a set of splits as a value, its folds, and its JSON file.
-
-The JSON format is ``textbcv-splits/1`` (docs/formats.md): ``splits[i]`` holds the
-sorted sentence indices of the training and validation halves of split i; the
-folds are train→valid then valid→train for i = 0..m-1. This module only holds
-and reads splits; they are made by :mod:`textbcv.split.make` (nested BCV
-splits, which can grow and shrink, are :class:`textbcv.split.nested.NestedSplits`).
-"""
+"""The split manifest: a set of splits as a value, its folds, and its JSON file (docs/formats.md)."""
 
 from __future__ import annotations
 
@@ -30,26 +23,22 @@ _HEX16 = re.compile(r"[0-9a-f]{16}")
 
 @dataclass
 class SplitSet:
-    """m splits of n sentences, each a (train, valid) pair of sorted index arrays.
+    """m splits of n sentences, each a (train, valid) pair of sorted index arrays partitioning ``range(n)``.
 
     Parameters
     ----------
     splits : list of tuple of numpy.ndarray
-        ``(train, valid)`` sorted sentence indices of every split; each pair partitions ``range(n)``.
     n : int
-        Number of sentences.
     method : str
         The design (:data:`textbcv.split.designs.METHODS`; default ``"bcv"``).
-    m : int
-        The m the set was made for (BRHS has 2m one-way splits; default 0).
-    seed : int
-        The seed it was made with (default 0).
+    m, seed : int
+        The m (BRHS: 2m one-way splits) and seed the set was made with (default 0).
     options : dict
-        The options recorded in the manifest (balance measures, unit, effort, ...).
+        The options recorded in the manifest.
     quality : dict or None
-        The quality block (:func:`textbcv.split.quality.split_quality`), or None.
+        The quality block (:func:`textbcv.split.quality.split_quality`).
     fingerprints : list of str or None
-        The fingerprint of every sentence (:func:`textbcv.corpus.fingerprint.fingerprint`), or None.
+        The fingerprint of every sentence.
 
     Examples
     --------
@@ -57,8 +46,6 @@ class SplitSet:
     >>> s = split_units(8, m=3, seed=0)
     >>> len(s), s.n_folds, [len(t) for t, v in s.splits]
     (3, 6, [4, 4, 4])
-    >>> next(s.folds())[:2]
-    (0, 0)
     """
 
     splits: list[tuple[np.ndarray, np.ndarray]]
@@ -79,16 +66,12 @@ class SplitSet:
         return len(self.splits) if self.method in ONE_WAY else 2 * len(self.splits)
 
     def folds(self) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
-        """Yield ``(split, direction, train_idx, test_idx)`` in fold order (BRHS: direction 0 only).
+        """Yield ``(split, direction, train_idx, test_idx)`` in fold order; direction 1 swaps the halves (not for BRHS).
 
         Yields
         ------
-        split : int
-            0-based split index.
-        direction : int
-            0: train on the train half, test on the valid half; 1: the reverse.
+        split, direction : int
         train_idx, test_idx : numpy.ndarray of int64
-            Sorted sentence indices.
         """
         for i, (t, v) in enumerate(self.splits):
             yield i, 0, t, v
@@ -96,7 +79,7 @@ class SplitSet:
                 yield i, 1, v, t
 
     def train_masks(self) -> np.ndarray:
-        """The training halves as a boolean (m, n) matrix: True where sentence j is in the train half of split i.
+        """The training halves as a boolean (m, n) matrix.
 
         Returns
         -------
@@ -108,13 +91,11 @@ class SplitSet:
         return out
 
     def to_json(self) -> dict:
-        """The ``textbcv-splits/1`` JSON object (docs/formats.md) of the manifest.
+        """The ``textbcv-splits/1`` JSON object of the manifest.
 
         Returns
         -------
         dict
-            ``format``, ``method``, ``m``, ``seed``, ``n_sentences``, ``options``, ``splits``, and ``quality`` and
-            ``fingerprint_method`` / ``fingerprints`` when present.
         """
         d = {"format": FORMAT, "method": self.method, "m": self.m, "seed": self.seed, "n_sentences": self.n,
              "options": self.options,
@@ -127,34 +108,26 @@ class SplitSet:
         return d
 
     def check_corpus(self, corpus, file: str = "SPLITS.json") -> None:
-        """Refuse a corpus that is not the one these splits were made for.
-
-        The corpus must have as many sentences as the manifest and, when the
-        manifest holds fingerprints, the same sentences in the same order
-        (compared by :func:`textbcv.corpus.fingerprint.fingerprint`).
+        """Refuse a corpus that is not the one these splits were made for (size and sentence fingerprints).
 
         Parameters
         ----------
         corpus : Corpus
-            The corpus to check (a sequence of sentences with ``tokens``, ``source`` and ``line``).
         file : str
             How the manifest is named in messages (default ``"SPLITS.json"``).
 
         Raises
         ------
         InputError
-            Naming the first sentence that differs (its file and line), or
-            ``file`` when the sizes differ or the manifest has no fingerprints.
+            Naming the first sentence that differs, or ``file`` when the sizes differ or it has no fingerprints.
 
         Examples
         --------
         >>> from textbcv.corpus.model import Corpus, Sentence
         >>> from textbcv.split import make_splits
-        >>> sents = [Sentence((w,), source="x.txt", line=i + 1) for i, w in enumerate("abcdefgh")]
-        >>> c = Corpus(sents, ["x.txt"], "segmented")
-        >>> s = make_splits(c, m=1, balance="none")
-        >>> s.check_corpus(c)
-        >>> s.check_corpus(c[::-1])
+        >>> c = Corpus([Sentence((w,), source="x.txt", line=i + 1) for i, w in enumerate("abcdefgh")], ["x.txt"],
+        ...            "segmented")
+        >>> make_splits(c, m=1, balance="none").check_corpus(c[::-1])
         Traceback (most recent call last):
         ...
         textbcv.errors.InputError: x.txt:8: sentence 0 is not the sentence 0 that SPLITS.json was made with (another
@@ -172,12 +145,11 @@ class SplitSet:
                                  "(another corpus, order or tokenization?)", file=s.source or None, line=s.line or None)
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the manifest atomically.
+        """Write the manifest atomically, as compact JSON.
 
         Parameters
         ----------
         path : str or path-like
-            The JSON file to write (compact JSON).
         """
         write_json(path, self.to_json(), indent=None)
 
@@ -197,19 +169,15 @@ def load_splits(path: str | os.PathLike) -> SplitSet:
     Parameters
     ----------
     path : path
-        A ``splits.json`` written by ``textbcv split`` or ``textbcv compare``.
 
     Returns
     -------
     SplitSet
-        Its splits, method, seed, units and fingerprints (checked against a corpus by the callers).
 
     Raises
     ------
     InputError
-        Naming the file for anything that is not such a manifest: invalid
-        UTF-8 or JSON, missing or mistyped keys, indices that are not
-        integers, splits that are not partitions of ``0..n_sentences - 1``.
+        Naming the file for anything that is not such a manifest.
     """
     name = str(path)
     d = load_json(path)

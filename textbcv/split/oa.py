@@ -1,15 +1,8 @@
-"""Two-level orthogonal arrays from Hadamard matrices (docs/method.md §3).
+"""Normalised Hadamard matrices (two-level orthogonal arrays) of orders 1, 2 and multiples of 4.
 
-An orthogonal array OA(N, 2^(N−1)) is a normalised Hadamard matrix of order N
-(first column all +1) without its first column: rows are data blocks, columns
-are splits, ``+1`` puts a block in the training half. Any two columns agree on
-exactly N/4 rows of each sign pattern.
-
-Orders that are powers of two come from Sylvester's construction
-(:func:`scipy.linalg.hadamard`), whose column order makes the arrays nested.
-Other multiples of 4 come from Paley's constructions I (q ≡ 3 mod 4) and II
-(q ≡ 1 mod 4) over the finite field GF(q), q a prime power — the Plackett–Burman
-arrays are of this kind — and from Kronecker products with order 2.
+Powers of two are Sylvester's (nested column order); other orders come from Paley's constructions
+I and II over GF(q), Kronecker products with order 2, and stored Williamson sequences. See
+docs/method.md, "Orthogonal arrays from Hadamard matrices".
 """
 
 from __future__ import annotations
@@ -171,19 +164,16 @@ def is_hadamard(H: np.ndarray) -> bool:
 
 
 def hadamard_matrix(N: int) -> np.ndarray:
-    """A normalised Hadamard matrix of order N (first row and first column all +1).
-
-    Powers of two give Sylvester's matrix exactly as :func:`scipy.linalg.hadamard`.
+    """A normalised Hadamard matrix of order N (first row and column +1); Sylvester's for powers of two.
 
     Parameters
     ----------
     N : int
-        The order: 1, 2, or a multiple of 4 with a known construction (:func:`supported_orders`).
+        1, 2, or a multiple of 4 in :func:`supported_orders`.
 
     Returns
     -------
     numpy.ndarray of int, shape (N, N)
-        Entries ±1, first row and first column +1.
 
     Raises
     ------
@@ -208,17 +198,16 @@ def hadamard_matrix(N: int) -> np.ndarray:
 
 
 def supported_orders(up_to: int = 100) -> list[int]:
-    """Multiples of 4 up to ``up_to`` for which :func:`hadamard_matrix` has a construction.
+    """Multiples of 4 up to ``up_to`` (default 100) for which :func:`hadamard_matrix` has a construction.
 
     Parameters
     ----------
     up_to : int
-        The largest order to try (default 100).
+        The largest order to try.
 
     Returns
     -------
     list of int
-        The supported orders, ascending.
 
     Examples
     --------

@@ -1,23 +1,7 @@
-"""Per-unit category counts ("profiles") of the balancing measures.
+"""Per-unit category counts ("profiles") of the balancing measures, and the items a split places whole.
 
-A measure is a sparse (n_units, J) count matrix plus its category names:
-``label`` (chunk types; for untyped chunks the gold tags, e.g. BMES; without
-tags the POS column), ``lemma`` (LEMMA column when present, else the words for
-segmented text, else lower-cased tokens) and ``length`` (sentence length in
-tokens, one category per exact length).
-
-Length is balanced as a distribution, not as one set of bins: besides the exact
-lengths (whose rare tail the objective pools), :func:`length_measures` adds the
-quantile bins of the corpus's own lengths at several resolutions
-(:data:`LENGTH_RESOLUTIONS`), so that every bin of any binning — a union of
-exact lengths, cut anywhere — stays balanced, not only the bins the splitter
-happens to use. :func:`length_bins` (fixed edges) remains for display and
-benchmarks.
-
-:class:`Items` is what a split design needs to know of a corpus: the items it
-places whole (sentences, duplicate groups or documents), their sizes, and the
-counts it balances and reports (:func:`corpus_items` for a corpus,
-:func:`items_of` for plain arrays).
+``label`` counts chunk types (untyped chunks: the gold tags; no tags: the POS column), ``lemma`` the
+LEMMA column (else the words of segmented text, else lower-cased tokens), ``length`` exact lengths.
 """
 
 from __future__ import annotations
@@ -41,19 +25,17 @@ LENGTH_EDGES = np.array([1, 2, 3, 4, 5, 7, 9, 12, 16, 21, 26, 31, 41, 51, 71, 10
 
 
 def length_bins(lengths: Sequence[int]) -> tuple[sp.csr_matrix, list[str]]:
-    """One-hot matrix of the length bin of every unit, and the bin names.
+    """One-hot matrix of the length bin (:data:`LENGTH_EDGES`) of every unit, and the bin names.
 
     Parameters
     ----------
     lengths : sequence of int
-        Length of every unit in tokens (values below 1 count as 1).
+        Length of every unit in tokens (below 1 counts as 1).
 
     Returns
     -------
     M : scipy.sparse.csr_matrix, shape (n_units, 16)
-        One-hot bin of every unit (bins of :data:`LENGTH_EDGES`).
     names : list of str
-        The bin names (``"1"``, ``"5-6"``, ..., ``"101+"``).
 
     Examples
     --------
@@ -82,7 +64,7 @@ def _onehot(codes: np.ndarray, J: int) -> sp.csr_matrix:
 
 
 def length_profile(lengths: Sequence[int] | np.ndarray) -> tuple[sp.csr_matrix, list[str]]:
-    """One-hot matrix of every unit's exact length (columns: the distinct lengths, ascending) and their names.
+    """One-hot matrix of every unit's exact length, and the distinct lengths (ascending) as names.
 
     Parameters
     ----------
@@ -92,15 +74,12 @@ def length_profile(lengths: Sequence[int] | np.ndarray) -> tuple[sp.csr_matrix, 
     Returns
     -------
     M : scipy.sparse.csr_matrix, shape (n_units, n_lengths)
-        One-hot exact length of every unit.
     names : list of str
-        The distinct lengths as strings, ascending.
 
     Examples
     --------
-    >>> M, names = length_profile([3, 1, 3, 12])
-    >>> M.nonzero()[1].tolist(), names
-    ([1, 0, 1, 2], ['1', '3', '12'])
+    >>> length_profile([3, 1, 3, 12])[1]
+    ['1', '3', '12']
     """
     L = np.asarray(lengths, dtype=np.int64)
     values, codes = np.unique(L, return_inverse=True)
@@ -109,16 +88,10 @@ def length_profile(lengths: Sequence[int] | np.ndarray) -> tuple[sp.csr_matrix, 
 
 def length_measures(lengths: Sequence[int] | np.ndarray,
                     resolutions: Sequence[int] = LENGTH_RESOLUTIONS) -> dict[str, sp.csr_matrix]:
-    """The balancing columns of the length measure: exact lengths, and quantile bins at each resolution.
+    """The balancing columns of the length measure, which keep the whole length distribution even.
 
-    ``length`` is :func:`length_profile`; ``length:qK`` holds the bins cut at
-    the K-quantiles of ``lengths`` (ties merge bins, so a resolution may have
-    fewer than K). Balancing all of them keeps the length distribution itself
-    even between halves: a bin of any binning is a union of exact lengths,
-    and its two ends fall inside quantile bins that are themselves balanced.
-    Above the :data:`TAIL` quantile, where single lengths are rare, the
-    columns ``length:tail`` count the units of length ≥ t for every distinct
-    length t there, so that every cut in the tail is balanced too.
+    ``length`` holds the exact lengths, ``length:qK`` the bins cut at the K-quantiles (ties merge bins),
+    ``length:tail`` one column "length ≥ t" per distinct length t above the :data:`TAIL` quantile.
 
     Parameters
     ----------
@@ -130,16 +103,11 @@ def length_measures(lengths: Sequence[int] | np.ndarray,
     Returns
     -------
     dict of str to scipy.sparse.csr_matrix
-        ``"length"``, one ``"length:qK"`` per resolution and, when lengths exceed the tail quantile,
-        ``"length:tail"``; each with one row per unit. Only ``"length"`` for no units.
 
     Examples
     --------
-    >>> ms = length_measures(range(1, 11), resolutions=(2, 4))
-    >>> sorted(ms), ms["length:q2"].toarray().argmax(axis=1).tolist()
-    (['length', 'length:q2', 'length:q4', 'length:tail'], [0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
-    >>> ms["length:tail"].toarray().ravel().tolist()   # one column per length above the 0.9-quantile (9)
-    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]
+    >>> sorted(length_measures(range(1, 11), resolutions=(2, 4)))
+    ['length', 'length:q2', 'length:q4', 'length:tail']
     """
     L = np.asarray(lengths, dtype=np.int64)
     out = {"length": length_profile(L)[0]}
@@ -162,23 +130,18 @@ def length_measures(lengths: Sequence[int] | np.ndarray,
 
 
 def codes_matrix(rows: np.ndarray, codes: np.ndarray, n: int, J: int) -> sp.csr_matrix:
-    """Count matrix from (unit, category code) occurrence pairs.
+    """Count matrix (float64) from (unit, category code) occurrence pairs.
 
     Parameters
     ----------
-    rows : numpy.ndarray of int
-        The unit of every occurrence.
-    codes : numpy.ndarray of int
-        The category code (0..J-1) of every occurrence.
-    n : int
-        Number of units (rows).
-    J : int
-        Number of categories (columns).
+    rows, codes : numpy.ndarray of int
+        The unit and the category code of every occurrence.
+    n, J : int
+        Number of units and of categories.
 
     Returns
     -------
     scipy.sparse.csr_matrix, shape (n, J)
-        Occurrences per unit and category, float64.
 
     Examples
     --------
@@ -191,16 +154,16 @@ def codes_matrix(rows: np.ndarray, codes: np.ndarray, n: int, J: int) -> sp.csr_
 
 
 def group_rows(M, groups: np.ndarray, n_groups: int | None = None) -> sp.csr_matrix:
-    """Counts per group (rows of units with the same group id 0..G-1 summed), e.g. per duplicate group.
+    """Counts per group: the rows of units with the same group id (0..G−1) summed.
 
     Parameters
     ----------
     M : sparse or dense matrix, shape (n_units, J)
         Counts per unit.
-    groups : numpy.ndarray of int, shape (n_units,)
-        The group id (0..G-1) of every unit.
+    groups : (n_units,) int array
+        The group id of every unit.
     n_groups : int, optional
-        G; default ``groups.max() + 1``.
+        G (default ``groups.max() + 1``).
 
     Returns
     -------
@@ -218,21 +181,19 @@ def group_rows(M, groups: np.ndarray, n_groups: int | None = None) -> sp.csr_mat
 
 
 def count_matrix(items: Iterable[Iterable[str]], n: int | None = None) -> tuple[sp.csr_matrix, list[str]]:
-    """Count matrix of string categories per unit; categories in order of first appearance.
+    """Count matrix (float64) of string categories per unit, and the categories in order of first appearance.
 
     Parameters
     ----------
     items : iterable of iterables of str
-        The categories occurring in every unit (one iterable per unit; repeats count).
+        The categories of every unit (repeats count).
     n : int, optional
-        Number of units (rows); default the number of iterables.
+        Number of rows (default the number of iterables).
 
     Returns
     -------
     M : scipy.sparse.csr_matrix, shape (n, J)
-        Occurrences per unit and category, float64.
     names : list of str
-        The J categories in order of first appearance.
 
     Examples
     --------
@@ -253,19 +214,17 @@ def count_matrix(items: Iterable[Iterable[str]], n: int | None = None) -> tuple[
 
 
 def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.csr_matrix]:
-    """Profiles of a :class:`textbcv.corpus.model.Corpus` for the named measures.
+    """Per measure, the (n_sentences, J) counts of every sentence of ``corpus``.
 
     Parameters
     ----------
     corpus : Corpus
-        The corpus.
     measures : sequence of str
-        Names among :data:`MEASURES` (default all three).
+        Names among :data:`MEASURES` (default all).
 
     Returns
     -------
     dict of str to scipy.sparse.csr_matrix
-        Per measure, the (n_sentences, J) counts of every sentence.
 
     Raises
     ------
@@ -275,11 +234,9 @@ def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.
     Examples
     --------
     >>> from textbcv.corpus.model import Corpus, Sentence
-    >>> c = Corpus([Sentence(("EU", "rejects"), ("I-ORG", "O"), "iob1"), Sentence(("Peter",), ("I-PER",), "iob1")],
-    ...            ["x"], "conll", "iob1")
-    >>> p = corpus_profiles(c)
-    >>> p["label"].toarray().tolist(), p["lemma"].shape
-    ([[1.0, 0.0], [0.0, 1.0]], (2, 3))
+    >>> c = Corpus([Sentence(("EU", "rejects"), ("I-ORG", "O"), "iob1")], ["x"], "conll", "iob1")
+    >>> corpus_profiles(c)["lemma"].toarray().tolist()
+    [[1.0, 1.0]]
     """
     unknown = [m for m in measures if m not in MEASURES]
     if unknown:
@@ -310,21 +267,18 @@ def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.
 
 @dataclass(frozen=True)
 class Items:
-    """The items a split places whole (sentences, duplicate groups or documents) and their category counts.
+    """The items a split places whole (sentences, duplicate groups or documents) and their counts.
 
     Attributes
     ----------
     item : (n,) int array
-        Item of every sentence; items are numbered in order of their first sentence.
+        Item of every sentence, items numbered in order of their first sentence.
     weight : (n_items,) int array
         Sentences per item.
-    measures : dict of sparse (n, J)
-        Counts per sentence of the measures to balance.
-    counts : dict of sparse (n_items, J)
-        The same counts per item.
+    measures, counts : dict of sparse (n, J) and (n_items, J)
+        The counts to balance, per sentence and per item.
     report : dict of sparse (n, J), or None
-        Counts per sentence of the measures the manifest's quality block
-        reports (None: no quality block).
+        Counts per sentence for the quality block (None: no quality block).
     """
 
     item: np.ndarray
@@ -345,23 +299,20 @@ class Items:
 
 
 def items_of(n: int, groups=None, measures: dict | None = None, report: dict | None = None) -> Items:
-    """The items of n sentences: one per sentence, or one per group id (sentences with equal ids stay together).
+    """The items of n sentences: one per sentence, or one per group id.
 
     Parameters
     ----------
     n : int
         Number of sentences.
     groups : array_like, optional
-        A group id (any sortable values) per sentence; None: every sentence is its own item.
-    measures : dict of str to scipy.sparse matrix, optional
-        Per-sentence (n, J) counts to balance; summed per item into ``counts``.
-    report : dict of str to scipy.sparse matrix, optional
-        Per-sentence counts for the quality block; None: no quality block.
+        A sortable group id per sentence.
+    measures, report : dict of str to scipy.sparse matrix, optional
+        Per-sentence counts to balance, and for the quality block.
 
     Returns
     -------
     Items
-        Items numbered in order of their first sentence.
 
     Raises
     ------
@@ -370,9 +321,9 @@ def items_of(n: int, groups=None, measures: dict | None = None, report: dict | N
 
     Examples
     --------
-    >>> it = items_of(4, groups=["b", "a", "b", "c"], measures={"x": sp.csr_matrix(np.eye(4))})
-    >>> it.item.tolist(), it.weight.tolist(), it.counts["x"].toarray().tolist()[0]
-    ([0, 1, 0, 2], [2, 1, 1], [1.0, 0.0, 1.0, 0.0])
+    >>> it = items_of(4, groups=["b", "a", "b", "c"])
+    >>> it.item.tolist(), it.weight.tolist()
+    ([0, 1, 0, 2], [2, 1, 1])
     """
     measures = dict(measures or {})
     if groups is None:
@@ -392,52 +343,43 @@ def items_of(n: int, groups=None, measures: dict | None = None, report: dict | N
 
 
 def duplicate_groups(corpus) -> np.ndarray:
-    """Group id of every sentence, equal for exact duplicates (:meth:`textbcv.corpus.model.Sentence.key`).
+    """Group id of every sentence, equal for exact duplicates, in order of first occurrence.
 
     Parameters
     ----------
     corpus : Corpus
-        The corpus.
 
     Returns
     -------
-    numpy.ndarray of int64, shape (n_sentences,)
-        Group ids numbered in order of first occurrence.
+    (n_sentences,) int64 array
     """
     ids: dict = {}
     return np.array([ids.setdefault(s.key(), len(ids)) for s in corpus.sentences], dtype=np.int64)
 
 
 def corpus_items(corpus, balance: Sequence[str], unit: str, duplicates_together: bool) -> Items:
-    """The items of a corpus: documents (``unit="document"``), duplicate groups or sentences, with their profiles.
-
-    The measures named in ``balance`` are balanced (``length`` as the whole
-    length distribution, :func:`length_measures`); all of :data:`MEASURES`
-    are reported.
+    """The items of a corpus: all of :data:`MEASURES` reported, those in ``balance`` balanced.
 
     Parameters
     ----------
     corpus : Corpus
-        The corpus to split.
     balance : sequence of str
-        Measures to balance (among :data:`MEASURES`).
+        Measures to balance (``length`` as :func:`length_measures`).
     unit : {"document", "sentence"}
-        What is kept whole (:func:`textbcv.split.make.resolve_unit`).
+        What is kept whole.
     duplicates_together : bool
-        With ``unit="sentence"``, exact duplicate sentences form one item (:func:`duplicate_groups`).
+        With sentences as units, exact duplicates form one item.
 
     Returns
     -------
     Items
-        ``measures`` and ``counts`` of the balanced measures, ``report`` of all of :data:`MEASURES`.
 
     Examples
     --------
     >>> from textbcv.corpus.model import Corpus, Sentence
     >>> c = Corpus([Sentence((w,), ("O",), "iob2") for w in "abab"], ["x"], "conll", "iob2")
-    >>> it = corpus_items(c, ("label",), "sentence", duplicates_together=True)
-    >>> it.item.tolist(), it.weight.tolist(), sorted(it.counts), sorted(it.report)
-    ([0, 1, 0, 1], [2, 2], ['label'], ['label', 'lemma', 'length'])
+    >>> corpus_items(c, ("label",), "sentence", duplicates_together=True).item.tolist()
+    [0, 1, 0, 1]
     """
     report = corpus_profiles(corpus)
     measures = {k: v for k, v in report.items() if k in balance}

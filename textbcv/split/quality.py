@@ -11,29 +11,22 @@ __all__ = ["chi2_per_df", "chi2_floor", "overlap_matrix", "overlap_max_deviation
 
 
 def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected: float = 5.0) -> tuple[float, int]:
-    """Pearson's homogeneity χ² between two halves divided by J, and J (after pooling).
+    """Pearson's homogeneity χ² between two halves divided by J, and J, after pooling rare categories.
 
-    Categories whose expected count in either half is below ``min_expected``
-    are pooled into one "rare" category first; if that pool is still below it,
-    it is merged into the smallest kept category. Equals
-    ``scipy.stats.chi2_contingency(table, correction=False)[0] / J`` on the
-    pooled table.
+    Categories expected fewer than ``min_expected`` times in a half are pooled; a pool still below it
+    joins the smallest kept category. χ²/J is 0.0 when a half is empty or fewer than 2 categories remain.
 
     Parameters
     ----------
-    train_counts : array_like
-        Counts of every category in the training half.
-    valid_counts : array_like
-        Counts of every category in the validation half (same categories).
+    train_counts, valid_counts : array_like
+        Counts of every category in the two halves.
     min_expected : float
-        Expected count below which a category is pooled (default 5.0).
+        Pooling threshold (default 5.0).
 
     Returns
     -------
     chi2_per_df : float
-        χ²/J; 0.0 when a half is empty or fewer than 2 categories remain.
     J : int
-        The number of categories after pooling (before pooling when a half is empty).
 
     Examples
     --------
@@ -71,52 +64,27 @@ def chi2_per_df(train_counts: np.ndarray, valid_counts: np.ndarray, min_expected
 
 
 def chi2_floor(counts, n_blocks: int, max_share: float | None = None, min_expected: float = 5.0) -> float:
-    """Lower bound on the mean χ²/J over the N − 1 halves of any m = N − 1 BCV split, from indivisible units.
-
-    Every half of an m = N − 1 BCV split is a union of N/2 of N blocks (all
-    N − 1 non-trivial columns of a Hadamard matrix). For one category with
-    total C and block deviations e_b = n_bc − C·τ_b (τ_b = the block's share
-    of the measure's total, Σ_b e_b = 0), Parseval gives
-    Σ_i (T_i − C·ft_i)² = (N/4)·Σ_b e_b² over the N − 1 halves, and
-    χ²_i ≥ 4(T_i − C·ft_i)²/C, so the mean χ²_c over halves is at least
-    N·Σ_b e_b² / ((N − 1)·C). A unit holding a > t = C·max_share occurrences
-    forces e_b ≥ a − t on its block, and the blocks without such units then
-    carry at least their sum with the opposite sign, hence
-
-        Σ_b e_b² ≥ Σ_a (a − t)² + (Σ_a (a − t))² / (N − 1)      (a > t).
-
-    This holds for every split whose blocks hold at most ``max_share`` of the
-    measure's total each (default 1/N, i.e. equally filled blocks), whatever
-    the balancing. Only categories kept (not pooled) in every half enter the
-    sum (C ≥ min_expected / (½ − N/2·(max_share − 1/N))); the smallest of
-    them counts with the lower of its bound alone and merged with the pool (as
-    :func:`chi2_per_df` merges a pool below ``min_expected``); J is bounded by
-    the number of categories that can be kept (C ≥ 2·min_expected) plus the
-    pool.
+    """Lower bound on the mean χ²/J over the N − 1 halves of any m = N − 1 BCV split of these whole units.
 
     Parameters
     ----------
     counts : sparse or dense (n_units, J)
-        Category counts of the units that must stay whole (sentences, or
-        duplicate groups / documents).
+        Category counts of the units that stay whole.
     n_blocks : int
-        N (m = N − 1).
+        N.
     max_share : float, optional
-        The largest share of the measure's total any block may hold.
+        Largest share of the measure's total any block holds (default 1/N).
     min_expected : float
         The pooling rule of :func:`chi2_per_df`.
 
     Returns
     -------
     float
-        The bound (0.0 when no half can keep 2 categories).
 
     Examples
     --------
-    One unit holds 8 of the 10 occurrences of a category; 4 blocks:
-
-    >>> X = np.array([[8, 0]] + [[0, 10]] * 6 + [[1, 2]] * 2)
-    >>> round(chi2_floor(X, 4), 3)      # 4/3 · ((8 − 2.5)² + 5.5²/3) / 10 / J (J = 2)
+    >>> X = np.array([[8, 0]] + [[0, 10]] * 6 + [[1, 2]] * 2)   # one unit holds 8 of 10
+    >>> round(chi2_floor(X, 4), 3)
     2.689
     """
     M = sp.csc_matrix(counts, dtype=np.float64)
@@ -144,17 +112,15 @@ def chi2_floor(counts, n_blocks: int, max_share: float | None = None, min_expect
 
 
 def overlap_matrix(train: np.ndarray) -> np.ndarray:
-    """φ_ij = |I_t,i ∩ I_t,j| for a boolean (m, n) matrix of training halves.
+    """φ_ij = |I_t,i ∩ I_t,j| for a boolean (m, n) matrix of training halves; the diagonal holds the half sizes.
 
     Parameters
     ----------
-    train : array_like of bool, shape (m, n)
-        Training-half membership of every sentence for every split.
+    train : (m, n) bool array
 
     Returns
     -------
-    numpy.ndarray of int64, shape (m, m)
-        φ_ij; the diagonal holds the half sizes.
+    (m, m) int64 array
 
     Examples
     --------
@@ -170,8 +136,7 @@ def overlap_max_deviation(train: np.ndarray) -> float:
 
     Parameters
     ----------
-    train : array_like of bool, shape (m, n)
-        Training-half membership of every sentence for every split.
+    train : (m, n) bool array
 
     Returns
     -------
@@ -187,29 +152,22 @@ def overlap_max_deviation(train: np.ndarray) -> float:
 
 def split_quality(train: np.ndarray, measures: dict[str, sp.csr_matrix], floor: bool = False,
                   groups: np.ndarray | None = None) -> dict:
-    """The ``quality`` block of a split manifest.
+    """The ``quality`` block of a split manifest (docs/formats.md).
 
     Parameters
     ----------
-    train : (m, n) bool
+    train : (m, n) bool array
         Training-half membership of every sentence for every split.
     measures : dict of sparse (n, J)
         Category counts per sentence.
     floor : bool
-        Add ``chi2_floor``: per measure, :func:`chi2_floor` for these blocks
-        (only for m = N − 1 block designs: m = 3, 7, 15, ...), with the units
-        kept whole given by ``groups`` and the largest block share of these
-        splits — no split with blocks as evenly filled can have a lower mean
-        χ²/J over its halves.
+        Add ``chi2_floor`` per measure (block designs with m = 3, 7, 15, ... only).
     groups : (n,) int array, optional
-        Units that stay whole (duplicate groups, documents); default sentences.
+        Units that stay whole, for the floor (default sentences).
 
     Returns
     -------
     dict
-        ``overlap_max_deviation``, ``overlap`` (``n_over_4``, ``min``, ``max``), ``half_sizes`` (train, valid
-        per split), ``chi2_per_df`` and ``categories`` (per measure, one value per split), and with ``floor``
-        ``chi2_floor`` per measure.
     """
     train = np.asarray(train, dtype=bool)
     m, n = train.shape
@@ -260,19 +218,16 @@ def _blocks_of(train: np.ndarray) -> np.ndarray | None:
 
 
 def max_chi2_per_df(train: np.ndarray, measures: dict[str, sp.csr_matrix]) -> float:
-    """Largest χ²/J over all halves and measures (the thesis's selection criterion).
+    """Largest χ²/J over all halves and measures (the thesis's selection criterion); 0.0 without measures.
 
     Parameters
     ----------
-    train : array_like of bool, shape (m, n)
-        Training-half membership of every unit for every split.
-    measures : dict of str to scipy.sparse matrix
-        Per measure, the (n, J) counts of every unit.
+    train : (m, n) bool array
+    measures : dict of str to (n, J) sparse matrix
 
     Returns
     -------
     float
-        0.0 without measures.
 
     Examples
     --------

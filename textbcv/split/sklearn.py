@@ -33,20 +33,15 @@ class Mx2BCV(BaseCrossValidator):
     Parameters
     ----------
     m : int
-        Number of splits; 2m (train, test) pairs in fold order (docs/formats.md).
+        Number of splits; 2m (train, test) pairs in fold order.
     balance : dict of sparse (n, J) or callable, optional
-        Category counts per sample to balance the halves on (e.g. from
-        :func:`textbcv.split.profiles.count_matrix`), or ``callable(X, y)``
-        returning such a dict. Default: y's classes when y is given.
+        Category counts per sample to balance, or ``callable(X, y)`` returning them (default: y's classes).
     random_state : int, numpy RandomState or None
-        An integer seeds the blocks (the same splits at every call); None or
-        a RandomState draws a seed at every call of :meth:`split`, as
-        scikit-learn's splitters do.
+        An integer gives the same splits at every call; None or a RandomState draws a seed per call.
 
     Notes
     -----
-    ``groups`` (samples that must share a half) is requested by default when
-    scikit-learn's metadata routing is enabled, as by its group splitters.
+    With scikit-learn's metadata routing on, ``groups`` is requested by default, as by its group splitters.
     """
 
     # scikit-learn's documented default request of a consumer: pass `groups` to split()
@@ -63,7 +58,7 @@ class Mx2BCV(BaseCrossValidator):
         Parameters
         ----------
         X, y, groups : object
-            Ignored; present for scikit-learn's API.
+            Ignored.
 
         Returns
         -------
@@ -77,18 +72,16 @@ class Mx2BCV(BaseCrossValidator):
         Parameters
         ----------
         X : array_like, shape (n_samples, ...)
-            The samples (only their number is used, and ``X`` itself when ``balance`` is a callable).
+            The samples.
         y : array_like, optional
-            Targets; one-dimensional ``y`` gives the default balance measure (its classes).
+            Targets; a one-dimensional ``y`` gives the default balance measure.
         groups : array_like, optional
-            Group label of every sample; samples of one group always fall in the same half.
+            Samples of one group always fall in the same half.
 
         Yields
         ------
-        train : numpy.ndarray of int64
-            Sorted training indices.
-        test : numpy.ndarray of int64
-            Sorted test indices.
+        train, test : numpy.ndarray of int64
+            Sorted indices.
         """
         X, y, groups = indexable(X, y, groups)
         n = X.shape[0] if hasattr(X, "shape") else len(X)

@@ -1,21 +1,4 @@
-"""Dealing: items placed into the children of their parent block, sizes met exactly.
-
-:func:`deal` is the whole placement of one level of blocks. Items are sorted
-by parent, weight (heavy first) and their rarest category (the column with
-the smallest corpus count; ties broken by a seeded random order), and
-consecutive runs of F items are dealt to the F children in a seeded random
-order, with quotas that meet the size targets exactly (:func:`_schedule`).
-Then every round is re-dealt greedily against the counts so far
-(:func:`_greedy`: regret-ordered matching, vectorised over strided batches of
-rounds), and the result is improved by the swap descent
-(:func:`textbcv.split.balance.descent.refine`) and, on the top level, by the
-exact local search (:mod:`textbcv.split.balance.search`).
-
-Guarantees: every child gets exactly its target number of sentences when the
-item weights allow it (per parent and weight class, quotas never exceed the
-room left), items sharing a rare category land in different children, and
-the same inputs and seed give the same placement.
-"""
+"""Dealing: items placed into the children of their parent block, size targets met exactly."""
 
 from __future__ import annotations
 
@@ -37,28 +20,29 @@ MAX_BATCHES = 256
 def deal(X: StackedCounts | sp.csr_matrix, W: np.ndarray, weight: np.ndarray, parent: np.ndarray,
          children: np.ndarray, targets: np.ndarray, rng: np.random.Generator, effort: float = 1.0,
          order: np.ndarray | None = None) -> np.ndarray:
-    """Assign every item to one child of its parent block.
+    """Assign every item to one child of its parent block, meeting the children's size targets.
+
+    Items are dealt in rounds (heavy and rare first, ties at random), re-dealt greedily, then improved by
+    :func:`~textbcv.split.balance.descent.refine` and, on the top level, :mod:`~textbcv.split.balance.search`.
 
     Parameters
     ----------
-    X : StackedCounts or sparse (n_items, K)
-        Category counts of every item (see :func:`textbcv.split.balance.objective`); may have K = 0.
-    W : (K,) array
-        Column weights.
+    X, W : StackedCounts or sparse (n_items, K), and (K,)
+        Counts per item and column weights (:func:`textbcv.split.balance.objective`); K may be 0.
     weight : (n_items,) int array
         Sentences per item.
     parent : (n_items,) int array
-        Parent block of every item, 0..P-1.
+        Parent block of every item, 0..P−1.
     children : (P, F) int array
-        Child block ids of every parent (global ids, 0..P*F-1).
+        Child block ids of every parent (0..P·F−1).
     targets : (P*F,) array
-        Target number of sentences of every child block.
+        Target sentences of every child.
     rng : numpy Generator
-        For the random order of ties and of children within a round.
+        For the random order of ties and children.
     effort : float
-        Scales the refinement budget (0: dealing only).
+        Scales the refinement (0: dealing only).
     order : (n_items,) int array, optional
-        Item priority (default :func:`rarity_order`); must list heavy items first.
+        Item priority, heavy items first (default :func:`rarity_order`).
 
     Returns
     -------
@@ -70,10 +54,8 @@ def deal(X: StackedCounts | sp.csr_matrix, W: np.ndarray, weight: np.ndarray, pa
     >>> X = sp.csr_matrix(np.eye(4).repeat(4, axis=0))   # 16 items, 4 categories
     >>> child = deal(X, np.ones(4), np.ones(16, int), np.zeros(16, int), np.arange(4)[None, :],
     ...              np.full(4, 4), np.random.default_rng(0))
-    >>> np.bincount(child).tolist()   # sizes met
-    [4, 4, 4, 4]
-    >>> (X.T @ np.eye(4)[child]).tolist()  # every category once per block
-    [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]
+    >>> np.bincount(child).tolist(), bool((X.T @ np.eye(4)[child] == 1).all())   # every category once per block
+    ([4, 4, 4, 4], True)
     """
     K = X.shape[1]
     weight = np.asarray(weight, dtype=np.int64)
@@ -94,13 +76,7 @@ def deal(X: StackedCounts | sp.csr_matrix, W: np.ndarray, weight: np.ndarray, pa
 
 
 def _argsort_int(key: np.ndarray) -> np.ndarray:
-    """``np.argsort(key, kind="stable")`` for integer keys, by 16-bit radix passes when they are in [0, 2³²).
-
-    Examples
-    --------
-    >>> _argsort_int(np.array([70000, 3, 70000, 0, 3])).tolist()
-    [3, 1, 4, 0, 2]
-    """
+    """``np.argsort(key, kind="stable")`` for integer keys, by 16-bit radix passes when they fit in [0, 2³²)."""
     key = np.asarray(key)
     if key.size == 0 or key.min() < 0 or key.max() >= 2**32:
         return np.argsort(key, kind="stable")
@@ -111,18 +87,7 @@ def _argsort_int(key: np.ndarray) -> np.ndarray:
 
 
 def _lexsort_random(r: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """``np.lexsort((r, key))``: by integer key, ties by r, then by position.
-
-    For keys ≥ 0 and r in [0, 1), one stable sort of ``key · 2^b + ⌊r · 2^b⌋``
-    (b bits of r beside the key's) gives that order whenever the composite
-    values are distinct; if any two are equal, two stable sorts do.
-
-    Examples
-    --------
-    >>> r = np.array([0.5, 0.1, 0.9, 0.3])
-    >>> _lexsort_random(r, np.array([1, 1, 0, 1])).tolist() == np.lexsort((r, [1, 1, 0, 1])).tolist()
-    True
-    """
+    """``np.lexsort((r, key))`` for integer keys and r in [0, 1), by one stable sort of a composite key if possible."""
     r, key = np.asarray(r), np.asarray(key)
     if len(r) and key.min() >= 0 and r.min() >= 0.0 and r.max() < 1.0:
         b = min(53, 64 - int(key.max()).bit_length())
@@ -142,17 +107,16 @@ def rarity_order(X: StackedCounts | sp.csr_matrix, weight: np.ndarray, rng: np.r
     Parameters
     ----------
     X : StackedCounts or scipy.sparse matrix, shape (n_items, K)
-        Category counts of every item (:func:`textbcv.split.balance.objective`).
-    weight : numpy.ndarray of int, shape (n_items,)
-        Sentences per item; heavier items come first.
+        Category counts of every item.
+    weight : (n_items,) int array
+        Sentences per item.
     rng : numpy.random.Generator
-        Source of the random order of ties.
+        Orders the ties.
 
     Returns
     -------
-    numpy.ndarray of int, shape (n_items,)
-        Item indices in dealing order: by weight descending, then by the rank of the rarest column the item
-        has (items without entries last), then at random.
+    (n_items,) int array
+        Item indices in dealing order.
 
     Examples
     --------
@@ -190,15 +154,7 @@ def _column_rank(tot: np.ndarray) -> np.ndarray:
 
 def _schedule(parent: np.ndarray, weight: np.ndarray, order: np.ndarray, children: np.ndarray, targets: np.ndarray,
               rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Deal the items in ``order`` (sorted by parent, then weight descending) to children, meeting the targets.
-
-    Per parent and weight class, every child gets a quota; the class is dealt
-    in rounds of one item per child still below its quota, children in seeded
-    random order within a round.
-
-    Returns the child of every item and its round (rounds numbered across
-    parents and weight classes in dealing order).
-    """
+    """Deal the items in ``order`` to children in rounds, with per-parent quotas meeting the targets: (child, round)."""
     F = children.shape[1]
     n = len(order)
     out = np.full(len(parent), -1, dtype=np.int64)
@@ -244,14 +200,7 @@ def _schedule(parent: np.ndarray, weight: np.ndarray, order: np.ndarray, childre
 
 def _greedy(X: StackedCounts | sp.csr_matrix, W: np.ndarray, out: np.ndarray, rnd: np.ndarray,
             children: np.ndarray) -> None:
-    """Reassign the children within every round greedily against the counts dealt so far (``out`` updated).
-
-    Rounds are taken in dealing order (rarest categories first), in at most
-    :data:`MAX_BATCHES` batches of rounds taken with a stride, so that rounds
-    sharing rare categories (neighbours in the order) see each other. Within a
-    round, item u goes to the child j minimising Σ_c w_c x_uc cnt_jc (greedy
-    matching, vectorised over the rounds of a batch).
-    """
+    """Reassign the children within every round greedily against the counts dealt so far (``out`` updated)."""
     n, K = X.shape
     P, F = children.shape
     B = P * F

@@ -1,19 +1,8 @@
 """Swap descent: the refinement of every bisection, within every parent block at once.
 
-Each iteration pairs up the children of every parent at random; for every
-pair (a, b) the move cost ``M_u = 2 Σ_c w_c x_uc (D_bc − D_ac + x_uc)`` of
-every item towards its partner block is computed at once (O(nnz)), items of
-equal weight are sorted by it on both sides and the k-th of a is swapped with
-the k-th of b while ``M_u + M_v < 0`` (plus exact L×L candidates with the
-cross term −4 Σ_c w_c x_uc x_vc for few pairs); of these, every pair keeps
-the prefix that lowers the objective most, computed exactly with the
-interactions between its swaps (:func:`best_prefixes`).
-
-Guarantees: block sizes never change (only items of equal weight are
-swapped, each within its parent); pairs are disjoint and the objective is a
-sum over blocks, so every iteration lowers the objective or leaves the
-assignment as it was; the work is bounded by ``effort ·`` :data:`WORK_BUDGET`
-touched non-zeros (at most :data:`MAX_ITER` iterations).
+Each iteration pairs the children of every parent at random and swaps items of equal weight between
+paired blocks, keeping per pair the prefix of swaps that lowers the objective most. Block sizes never
+change, the objective never rises, and the work is bounded by ``effort ·`` :data:`WORK_BUDGET`.
 """
 
 from __future__ import annotations
@@ -35,31 +24,21 @@ MAX_TABLE = 2e7
 
 def refine(X: StackedCounts | sp.csr_matrix, W: np.ndarray, weight: np.ndarray, out: np.ndarray,
            children: np.ndarray, targets: np.ndarray, rng: np.random.Generator, effort: float = 1.0) -> int:
-    """Swap descent on Σ_b Σ_c w_c D_bc² within every parent (see the module docstring); ``out`` is updated.
+    """Swap descent on Σ_b Σ_c w_c D_bc² within every parent; ``out`` is updated in place.
 
     Parameters
     ----------
-    X : StackedCounts or scipy.sparse.csr_matrix, shape (n_items, K)
-        Category counts of every item.
-    W : numpy.ndarray, shape (K,)
-        Column weights.
-    weight : numpy.ndarray of int, shape (n_items,)
-        Sentences per item; only items of equal weight are swapped.
-    out : numpy.ndarray of int, shape (n_items,)
-        The child block of every item (global ids); updated in place.
-    children : numpy.ndarray of int, shape (P, F)
-        The child block ids of every parent block; items move only between children of one parent.
-    targets : numpy.ndarray, shape (P*F,)
-        Target number of sentences of every child block (sets its share of its parent's counts).
-    rng : numpy.random.Generator
-        Source of the random pairing of children in every iteration.
+    X, W, weight, children, targets, rng
+        As in :func:`textbcv.split.balance.deal`; only items of equal weight are swapped.
+    out : (n_items,) int array
+        The child block of every item.
     effort : float
         Scales the work budget (default 1.0; 0 does nothing).
 
     Returns
     -------
     int
-        The number of descent iterations done (none when the work budget is below one pass over X).
+        The number of iterations done.
     """
     n, K = X.shape
     iters = int(min(effort * WORK_BUDGET / max(X.nnz, 1), MAX_ITER))
@@ -113,13 +92,7 @@ def refine(X: StackedCounts | sp.csr_matrix, W: np.ndarray, weight: np.ndarray, 
 
 
 def _candidates(X, W, out, partner, Ddiff, rows, cols, xw, selfterm, wclass, nw, L: int = 32):
-    """Swap candidates (u, v) between paired blocks, best estimated gain first within every pair.
-
-    The move cost of item u towards its partner block is
-    ``M_u = 2 Σ_c w_c x_uc (D_bc − D_ac + x_uc)``; within every pair and
-    weight class the k-th cheapest of one side is matched with the k-th
-    cheapest of the other, and kept while ``M_u + M_v < 0``.
-    """
+    """Swap candidates (u, v) between paired blocks, best estimated gain first within every pair."""
     n = len(out)
     K = Ddiff.shape[1]
     a = out
@@ -164,10 +137,7 @@ def _candidates(X, W, out, partner, Ddiff, rows, cols, xw, selfterm, wclass, nw,
 
 
 def _exact_candidates(X, W, M, cand, side, pid, rank, wclass, L):
-    """Best disjoint swaps among the L cheapest items of each side of every pair, with the exact cross term.
-
-    Δ(u, v) = M_u + M_v − 4 Σ_c w_c x_uc x_vc.
-    """
+    """Best disjoint swaps among the L cheapest items of each side of every pair, with the exact cross term."""
     top = rank < L
     c0 = top & (side == 0)
     c1 = top & (side == 1)
@@ -225,35 +195,23 @@ def _exact_candidates(X, W, M, cand, side, pid, rank, wclass, L):
 
 
 def best_prefixes(X, W, K, Ddiff, out, u, v):
-    """The swaps (u, v) of every pair of blocks up to the prefix that lowers the objective most (exactly).
-
-    Swapping u (block a) with v (partner block b) moves y = x_u − x_v from a
-    to b; after the swaps 1..k of a pair the objective has changed by
-    Σ_c w_c (2 Y_c Δ_c + 2 Y_c²) with Y = Σ_l y_l and Δ = D_b − D_a, i.e.
-    by Σ_l [2 Σ_c w_c y_lc (Δ_c + y_lc) + 4 Σ_c w_c y_lc Y_c(l−1)]; the terms
-    are computed for all l at once from column-wise running sums.
+    """Per pair of blocks, the candidate swaps up to the prefix that lowers the objective most (exactly).
 
     Parameters
     ----------
-    X : scipy.sparse.csr_matrix, shape (n_items, K)
-        Category counts of every item (columns as in ``Ddiff``).
-    W : numpy.ndarray, shape (K,)
-        Column weights.
-    K : int
-        Number of columns of ``X`` and ``Ddiff``.
-    Ddiff : numpy.ndarray, shape (B, K)
-        For every block, the deviations of its partner block minus its own (0 for an unpaired block).
-    out : numpy.ndarray of int, shape (n_items,)
+    X, W, K
+        Counts per item (CSR), column weights, and their number of columns.
+    Ddiff : (B, K) array
+        Per block, its partner's deviations minus its own (0 if unpaired).
+    out : (n_items,) int array
         The current block of every item.
     u, v : numpy.ndarray of int
-        Candidate swaps: item ``u[i]`` with item ``v[i]`` of the partner block, grouped by pair of blocks and
-        in order of preference within a pair.
+        Candidate swaps ``u[i]`` ↔ ``v[i]``, grouped by pair and in order of preference.
 
     Returns
     -------
     u, v : numpy.ndarray of int
-        The kept swaps: for every pair, the prefix of its candidates with the most negative exact change of the
-        objective (none when no prefix lowers it).
+        The kept swaps.
     """
     pair = np.minimum(out[u], out[v]) if len(u) else np.zeros(0, dtype=np.int64)
     Y = (X[u] - X[v]).tocsr()
@@ -286,22 +244,14 @@ def best_prefixes(X, W, K, Ddiff, out, u, v):
 
 
 def apply_swaps(X: sp.csr_matrix, D: np.ndarray, K: int, items: np.ndarray, src: np.ndarray, dst: np.ndarray) -> None:
-    """Move the rows ``items`` from blocks ``src`` to blocks ``dst`` in the deviation table D (B × K).
+    """Move the rows ``items`` from blocks ``src`` to blocks ``dst`` in the deviation table D, in place.
 
     Parameters
     ----------
-    X : scipy.sparse.csr_matrix, shape (n_items, K)
-        Category counts of every item.
-    D : numpy.ndarray, shape (B, K)
-        Per-block deviation table; updated in place.
-    K : int
-        Number of columns of ``X`` and ``D``.
-    items : numpy.ndarray of int
-        The items that move.
-    src : numpy.ndarray of int
-        The block each item leaves (parallel to ``items``).
-    dst : numpy.ndarray of int
-        The block each item joins (parallel to ``items``).
+    X, D, K
+        Counts per item (CSR), the (B, K) deviation table, and its number of columns.
+    items, src, dst : numpy.ndarray of int
+        The items that move, and the block each leaves and joins.
     """
     if len(items) == 0:
         return

@@ -1,17 +1,4 @@
-"""The balancing objective: every measure's category counts stacked into one weighted matrix.
-
-:func:`objective` turns per-unit count matrices (label, lemma, length, ...)
-into one count matrix X and column weights W such that the block objective
-``Σ_b Σ_c W_c D_bc²`` (D = deviation of block b from its share of column c)
-is ``Σ_measure weight · χ²/J`` up to a constant factor. Categories too rare
-for χ² (fewer than :data:`MIN_COUNT` occurrences) are pooled per measure, as
-the quality measure pools them.
-
-Guarantees: X is exactly (bit for bit) the matrix a one-pass build gives;
-:class:`StackedCounts` holds it as per-measure pieces and stacks the entries
-only when a step asks for the whole matrix (:meth:`StackedCounts.csr`), so at
-~10^6 sentences, where no refinement runs, it is never built whole.
-"""
+"""The balancing objective: every measure's category counts stacked into one weighted matrix."""
 
 from __future__ import annotations
 
@@ -43,27 +30,19 @@ class _Piece(NamedTuple):
 class StackedCounts:
     """The count matrix of :func:`objective`, kept as per-measure pieces until its entries are needed.
 
-    Shape, row pointers and ``nnz`` are there at once. :meth:`rows`,
-    :meth:`column_totals` and :meth:`row_min` read the pieces directly;
-    :meth:`csr` stacks them, on first call only, into exactly the matrix a
-    one-pass build gives (a plain :class:`scipy.sparse.csr_matrix`).
-
     Parameters
     ----------
     pieces : list of _Piece
-        Per measure, its kept columns as a CSR over the measure's entries (and, when it pools rare
-        categories, a one-column piece for the pooled counts), in column order.
+        Per measure, its kept columns (and a pooled column), in column order.
     totals : list of numpy.ndarray
-        Column totals of every piece, in the same order.
+        Column totals of every piece.
 
     Attributes
     ----------
     shape : tuple of (int, int)
-        (number of items, total number of columns).
-    indptr : numpy.ndarray of int32 or int64
+    indptr : int32 or int64 array
         Row pointers of the stacked CSR matrix.
     nnz : int
-        Number of stored entries of the stacked matrix.
 
     Examples
     --------
@@ -71,8 +50,6 @@ class StackedCounts:
     >>> X, _ = objective({"lemma": M, "label": M}, {"lemma": 1.0, "label": 1.0})
     >>> X.shape, X.nnz, X.stacked, X.rows(np.array([1])).toarray().tolist()
     ((2, 4), 6, False, [[0.0, 1.0, 0.0, 1.0]])
-    >>> X.csr().toarray().tolist(), X.stacked
-    ([[12.0, 1.0, 12.0, 1.0], [0.0, 1.0, 0.0, 1.0]], True)
     """
 
     def __init__(self, pieces: list[_Piece], totals: list[np.ndarray]):
@@ -90,12 +67,11 @@ class StackedCounts:
         return self._csr is not None
 
     def csr(self) -> sp.csr_matrix:
-        """The whole matrix (stacked from the pieces on first call, then kept).
+        """The whole matrix, exactly as a one-pass build gives it (stacked on first call, then kept).
 
         Returns
         -------
         scipy.sparse.csr_matrix
-            Shape ``self.shape``, float64; the same object on later calls.
         """
         if self._csr is None:
             mats = []
@@ -109,17 +85,15 @@ class StackedCounts:
         return self._csr
 
     def rows(self, items: np.ndarray) -> sp.csr_matrix:
-        """``X[items]`` (an integer array of rows), stacking only those rows.
+        """``X[items]`` for an integer array of rows (repeats allowed), stacking only those rows.
 
         Parameters
         ----------
         items : numpy.ndarray of int
-            Row indices, in the wanted order (repeats allowed).
 
         Returns
         -------
         scipy.sparse.csr_matrix
-            Shape (len(items), n_columns), float64.
         """
         if self._csr is not None:
             return sp.csr_matrix(self._csr[items])
@@ -147,17 +121,16 @@ class StackedCounts:
         return sp.csr_matrix((data, indices, indptr), shape=(len(items), self.shape[1]))
 
     def column_totals(self) -> np.ndarray:
-        """Column sums, exactly as ``X.sum(axis=0)`` (summed in row order); known without stacking.
+        """Column sums, exactly as ``X.sum(axis=0)``, without stacking.
 
         Returns
         -------
         numpy.ndarray of float64
-            Shape (n_columns,).
         """
         return np.concatenate(self._totals)
 
     def row_min(self, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Rows with entries and, for each, the smallest ``value[column]`` over its entries (integer values).
+        """Rows with entries and, for each, the smallest ``value[column]`` over its entries.
 
         Parameters
         ----------
@@ -166,10 +139,8 @@ class StackedCounts:
 
         Returns
         -------
-        has : numpy.ndarray of bool
-            Shape (n_items,): the row has at least one entry.
+        has : bool array
         low : numpy.ndarray
-            For every row with entries (in row order), the smallest ``value`` over its columns.
         """
         n = self.shape[0]
         top = np.iinfo(value.dtype).max
@@ -192,54 +163,42 @@ def as_csr(X: StackedCounts | sp.spmatrix | sp.sparray) -> sp.csr_matrix:
     Parameters
     ----------
     X : StackedCounts or scipy sparse matrix or array
-        A count matrix.
 
     Returns
     -------
     scipy.sparse.csr_matrix
-        ``X.csr()`` for a :class:`StackedCounts` (kept by it), else ``X`` converted to CSR.
     """
     return X.csr() if isinstance(X, StackedCounts) else sp.csr_matrix(X)
 
 
 def objective(measures: dict[str, sp.csr_matrix], weights: dict[str, float] | None = None,
               min_count: int = MIN_COUNT) -> tuple[StackedCounts | sp.csr_matrix, np.ndarray]:
-    """Stack the measures into one count matrix and its column weights.
+    """Stack the measures into one count matrix X and column weights W.
 
-    Categories with fewer than ``min_count`` occurrences (expected count below
-    5 in a half) are pooled into one "rare" column per measure, as the
-    quality measure pools them. Column c of measure m gets weight
-    ``weights[m] / (C_c · J_m)``, so that Σ_c w_c·dev_c² is Σ_m weights[m]·χ²_m/J_m
-    up to a constant factor. A measure named ``"NAME:PART"`` (e.g.
-    ``"length:q16"``) takes NAME's weight; one named ``"NAME:tail"`` is not
-    divided by J, each of its columns being a possible bin edge whose own
-    χ² matters (see :func:`textbcv.split.profiles.length_measures`). A row holds the segments of the measures in
-    turn, the kept columns in their order and the pooled entry last. The matrix
-    is a :class:`StackedCounts`: its entries are stacked on first use only.
+    ``Σ_b Σ_c W_c D_bc²`` is then ``Σ_measure weight · χ²/J`` up to a constant factor. Categories with
+    fewer than ``min_count`` occurrences are pooled per measure. A measure ``"NAME:PART"`` takes NAME's
+    weight; a ``"NAME:tail"`` measure is not divided by J.
 
     Parameters
     ----------
     measures : dict of str to scipy.sparse.csr_matrix
-        Measure name (``"label"``, ``"lemma"``, ``"length"``, ``"NAME:PART"``, ...) to its
-        (n_items, categories) count matrix; all have the same rows.
+        Measure name to its (n_items, categories) counts.
     weights : dict of str to float, optional
-        Weight of each measure, overriding :data:`DEFAULT_WEIGHTS` (a measure without one gets 1.0).
+        Weight of each measure, overriding :data:`DEFAULT_WEIGHTS` (others: 1.0).
     min_count : int
-        Categories with a total below it are pooled (default :data:`MIN_COUNT`, 11).
+        Pooling threshold (default :data:`MIN_COUNT`).
 
     Returns
     -------
     X : StackedCounts or scipy.sparse.csr_matrix
-        The stacked (n_items, K) counts; an empty (n_items, 0) CSR matrix when no measure has two categories.
-    W : numpy.ndarray of float64
-        Shape (K,): the weight of every column.
+        (n_items, K); K = 0 when no measure has two categories.
+    W : (K,) float64 array
 
     Examples
     --------
-    >>> M = sp.csr_matrix(np.array([[12, 1], [0, 1]]))
-    >>> X, W = objective({"lemma": M}, {"lemma": 1.0})
-    >>> X.csr().toarray().tolist(), W.round(4).tolist()
-    ([[12.0, 1.0], [0.0, 1.0]], [0.0417, 0.25])
+    >>> X, W = objective({"lemma": sp.csr_matrix(np.array([[12, 1], [0, 1]]))}, {"lemma": 1.0})
+    >>> W.round(4).tolist()
+    [0.0417, 0.25]
     """
     weights = {**DEFAULT_WEIGHTS, **(weights or {})}
     n = next(iter(measures.values())).shape[0] if measures else 0
