@@ -1,16 +1,6 @@
 """Corpus readers and writers (one module per format), format detection, and the :class:`Corpus` model.
 
 Every reader takes an ``encoding``, decompresses gzip, reads a pipe once, and keeps every byte of a token.
-
-Examples
---------
->>> from textbcv.corpus import read_corpus
->>> import tempfile, os
->>> p = os.path.join(tempfile.mkdtemp(), "x.txt")
->>> _ = open(p, "w", encoding="utf-8").write("中国  人民\\n")
->>> c = read_corpus([p], format="segmented")
->>> len(c), c.n_tokens, c[0].words
-(1, 4, ('中国', '人民'))
 """
 
 from __future__ import annotations
@@ -50,17 +40,14 @@ def read_corpus(
     Parameters
     ----------
     paths : path or iterable of paths
-        Read in order (gzip decompressed); one format for all.
+        Read in order; one format for all.
     format : {"conll", "conllu", "segmented", "jsonl", "arrow", "docbin"}, optional
         Detected when omitted; one that contradicts the content is refused.
-    columns : str or sequence of str, optional
-        Column roles, ``conll`` only.
-    scheme : str, optional
-        Tag scheme, ``conll`` only (detected when omitted).
+    columns, scheme : str, optional
+        Column roles and tag scheme, ``conll`` only.
     encoding : str
     label_names : sequence of str, optional
-        The tag of each integer id, for ``jsonl`` and ``arrow``. ``arrow`` needs the optional ``datasets``
-        library, ``docbin`` the optional ``spacy``.
+        The tag of each integer id (``jsonl``, ``arrow``).
 
     Returns
     -------
@@ -69,15 +56,16 @@ def read_corpus(
     Raises
     ------
     InputError
-        ``FILE:LINE: what is wrong`` for anything the readers cannot read faithfully.
+        ``FILE:LINE: what is wrong``, or a missing optional library (``datasets``, ``spacy``).
 
     Examples
     --------
     >>> import tempfile, os
-    >>> p = os.path.join(tempfile.mkdtemp(), "x.conllu")
-    >>> _ = open(p, "w").write("1\\tgo\\tgo\\tVERB\\tVB\\t_\\t0\\troot\\t_\\t_\\n\\n")
-    >>> read_corpus(p).format
-    'conllu'
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.txt")
+    >>> _ = open(p, "w", encoding="utf-8").write("中国  人民\\n")
+    >>> c = read_corpus([p], format="segmented")
+    >>> len(c), c.n_tokens, c[0].words
+    (1, 4, ('中国', '人民'))
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]

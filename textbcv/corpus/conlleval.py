@@ -3,17 +3,6 @@
 Columns are separated by runs of ASCII spaces and TABs; every non-blank line has the same number of
 columns (at least 2). A blank line or a ``-X-`` line ends a sentence. ``-DOCSTART-`` is a token for
 conlleval.pl; with ``docstart="boundary"`` it ends the sentence instead (docs/formats.md).
-
-Examples
---------
->>> import tempfile, os
->>> d = tempfile.mkdtemp(); path = os.path.join(d, "out.txt")
->>> _ = open(path, "w").write("-DOCSTART- O O\\n\\nEU B-ORG B-ORG\\nrejects O O\\n\\n")
->>> f = read_conlleval(path)
->>> [(s.gold, s.pred, s.line) for s in f.sentences], f.final_boundary
-([(('B-ORG', 'O'), ('B-ORG', 'O'), 3)], True)
->>> len(read_conlleval(path, docstart="token").sentences)
-2
 """
 
 from __future__ import annotations
@@ -354,10 +343,8 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
     >>> p = os.path.join(tempfile.mkdtemp(), "out.txt")
     >>> _ = open(p, "w").write("EU B-ORG B-ORG\\nrejects O B-MISC\\n\\n-X- O O\\nBonn B-LOC B-LOC\\n")
     >>> s = read_tag_stream(p)
-    >>> s.gold.tolist(), s.pred.tolist(), s.token.tolist()
-    ([0, 1, 0, 0, 0, 2], [0, 1, 3, 0, 0, 2], [False, True, True, False, False, True])
-    >>> s.vocab
-    ['O', 'B-ORG', 'B-LOC', 'B-MISC']
+    >>> s.pred.tolist(), s.token.tolist(), s.vocab
+    ([0, 1, 3, 0, 0, 2], [False, True, True, False, False, True], ['O', 'B-ORG', 'B-LOC', 'B-MISC'])
     """
     if docstart not in ("boundary", "token"):
         raise ValueError(f"docstart must be 'boundary' or 'token', not {docstart!r}")
@@ -432,10 +419,9 @@ def read_conlleval(path: str | os.PathLike, docstart: str = "boundary", encoding
     Parameters
     ----------
     path : str or path-like
-        A text file, or a gzip file of one.
     docstart : {"boundary", "token"}
-        A ``-DOCSTART-`` line as a sentence boundary, or as a token (as conlleval.pl).
     encoding : str
+        As :func:`read_tag_stream`.
 
     Returns
     -------
@@ -445,6 +431,14 @@ def read_conlleval(path: str | os.PathLike, docstart: str = "boundary", encoding
     ------
     InputError
         As :func:`read_tag_stream`.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> _ = open(path, "w").write("-DOCSTART- O O\\n\\nEU B-ORG B-ORG\\nrejects O O\\n\\n")
+    >>> [(s.gold, s.pred, s.line) for s in read_conlleval(path).sentences]
+    [(('B-ORG', 'O'), ('B-ORG', 'O'), 3)]
     """
     s = read_tag_stream(path, docstart=docstart, encoding=encoding, keep_tokens=True)
     tokens = s.tokens
@@ -487,10 +481,8 @@ def format_conlleval(tokens: Sequence[str], gold: Sequence[str], pred: Sequence[
 
     Examples
     --------
-    >>> print(format_conlleval(["EU", "rejects"], ["B-ORG", "O"], ["B-ORG", "B-MISC"]), end="")
-    EU B-ORG B-ORG
-    rejects O B-MISC
-    <BLANKLINE>
+    >>> format_conlleval(["EU", "rejects"], ["B-ORG", "O"], ["B-ORG", "B-MISC"])
+    'EU B-ORG B-ORG\\nrejects O B-MISC\\n\\n'
     """
     if not (len(tokens) == len(gold) == len(pred)):
         raise ValueError(f"lengths differ: {len(tokens)} tokens, {len(gold)} gold tags, {len(pred)} predicted tags")
@@ -520,8 +512,7 @@ def write_conlleval(
     --------
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "pred.txt")
-    >>> write_conlleval(p, [["a", "b"]], [["B-X", "O"]], [["B-X", "O"]])
-    >>> open(p).read()
+    >>> write_conlleval(p, [["a", "b"]], [["B-X", "O"]], [["B-X", "O"]]); open(p).read()
     'a B-X B-X\\nb O O\\n\\n'
     """
     with atomic_write(path) as f:

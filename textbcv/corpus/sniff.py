@@ -1,5 +1,8 @@
 """Which corpus format a file is in, from its first 64 KB (and its extension).
 
+conllu: ten TAB-separated fields, the first a word ID; conll: (almost) every line has the same number of
+columns, tags in the last or sentences over several lines; segmented: the number of words varies by line.
+
 A ``--format`` that contradicts a decisive guess is refused with the likely format named; when the content
 cannot tell, the extension decides, or the user must.
 

@@ -1,11 +1,6 @@
 """``report.tex``: a complete LaTeX document (booktabs) of the comparison's tables and methods paragraph.
 
 It compiles with ``pdflatex`` as it is; a paper that copies its tables needs ``\\usepackage{booktabs}``.
-
-Examples
---------
->>> tex_escape("iob2_x & 95% ≥ α")
-'iob2\\\\_x \\\\& 95\\\\% $\\\\geq$ $\\\\alpha$'
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def rope_points(report: CompareReport) -> float | None:
 
 
 def rule(report: CompareReport) -> str:
-    """The decision rule in one sentence, with the measured false-call rates when there is no rope.
+    """The decision rule in one sentence; with paired differences and no rope, the false-call rates measured for it.
 
     Parameters
     ----------
