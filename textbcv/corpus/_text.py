@@ -163,8 +163,9 @@ def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
 
 @contextmanager
 def long_lived() -> Iterator[None]:
-    """Build long-lived objects (a corpus) with the cyclic garbage collector paused, then frozen into the oldest
-    generation; a process that froze objects itself is left as it was.
+    """Pause the cyclic garbage collector while long-lived objects (a corpus) are built, then freeze them.
+
+    A process that froze objects itself is left as it was.
     """
     enabled = gc.isenabled()
     gc.disable()
