@@ -1,25 +1,6 @@
-"""Corpus readers and writers, and the :class:`Sentence` / :class:`Corpus` model.
+"""Corpus readers and writers (one module per format), format detection, and the :class:`Corpus` model.
 
-One module per format, each with its reader and its writer:
-:mod:`~textbcv.corpus.conll` (columns), :mod:`~textbcv.corpus.conllu`
-(Universal Dependencies), :mod:`~textbcv.corpus.segmented` (one sentence per
-line, words between spaces) and :mod:`~textbcv.corpus.conlleval`
-(``token gold predicted``, what ``textbcv score`` reads).
-:mod:`~textbcv.corpus.sniff` tells the formats apart. Every reader takes an
-``encoding``, decompresses gzip files, reads a pipe or device once (format
-detection sees the same bytes, :mod:`textbcv._inputs`) and keeps every byte of
-a token (only ASCII spaces and TABs separate columns; one definition of a line
-and a token for every reader, :mod:`textbcv.corpus._text`).
-
-Examples
---------
->>> from textbcv.corpus import read_corpus
->>> import tempfile, os
->>> p = os.path.join(tempfile.mkdtemp(), "x.txt")
->>> _ = open(p, "w", encoding="utf-8").write("中国  人民\\n")
->>> c = read_corpus([p], format="segmented")
->>> len(c), c.n_tokens, c[0].words
-(1, 4, ('中国', '人民'))
+Every reader takes an ``encoding``, decompresses gzip, reads a pipe once, and keeps every byte of a token.
 """
 
 from __future__ import annotations
@@ -59,40 +40,32 @@ def read_corpus(
     Parameters
     ----------
     paths : path or iterable of paths
-        Corpus files read in the order given (gzip files are decompressed); one format for all.
+        Read in order; one format for all.
     format : {"conll", "conllu", "segmented", "jsonl", "arrow", "docbin"}, optional
-        Detected from the content (and extension) when omitted; a format
-        that contradicts the content is refused (:func:`check_format`).
-    columns : str or sequence of str, optional
-        Column roles, for ``conll`` only.
-    scheme : str, optional
-        Scheme of the tag column, for ``conll`` only (detected when omitted).
+        Detected when omitted; one that contradicts the content is refused.
+    columns, scheme : str, optional
+        Column roles and tag scheme, ``conll`` only.
     encoding : str
-        Text encoding of the files (default UTF-8).
     label_names : sequence of str, optional
-        For ``jsonl`` (Hugging Face ``datasets``-style JSON lines) and ``arrow`` (a ``save_to_disk`` folder) with
-        integer tag ids: the tag of each id (default: the dataset's own, else found beside the file,
-        :func:`textbcv.corpus.jsonl.label_names_beside`). ``arrow`` needs the optional ``datasets`` library,
-        ``docbin`` (spaCy ``.spacy`` files) the optional ``spacy`` library.
+        The tag of each integer id (``jsonl``, ``arrow``).
 
     Returns
     -------
     Corpus
-        Its sentences in reading order, with their gold chunks, the files, the format, the tag scheme
-        and the encoding read.
 
     Raises
     ------
     InputError
-        ``FILE:LINE: what is wrong`` for anything the readers cannot read faithfully.
+        ``FILE:LINE: what is wrong``, or a missing optional library (``datasets``, ``spacy``).
 
     Examples
     --------
     >>> import tempfile, os
-    >>> p = os.path.join(tempfile.mkdtemp(), "x.conllu")
-    >>> _ = open(p, "w").write("1\\tgo\\tgo\\tVERB\\tVB\\t_\\t0\\troot\\t_\\t_\\n\\n")
-    >>> read_corpus(p).format
-    'conllu'
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.txt")
+    >>> _ = open(p, "w", encoding="utf-8").write("中国  人民\\n")
+    >>> c = read_corpus([p], format="segmented")
+    >>> len(c), c.n_tokens, c[0].words
+    (1, 4, ('中国', '人民'))
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]

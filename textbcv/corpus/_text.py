@@ -1,29 +1,10 @@
-"""Corpus text: files into lines, lines into fields, exactly as the bytes say.
+"""Corpus text: the one definition of a line, a field and a token, shared by every text reader.
 
-The one definition of a line and of a token's text, shared by every reader of
-text (the corpus readers, the prediction reader, the JSON-lines reader and,
-for tokens, the Arrow and DocBin readers):
-
-* **Lines** end at LF, CRLF or a lone CR (old Mac files), and nowhere else:
-  not at U+2028, U+2029, U+0085, form feed or the other characters
-  ``str.splitlines`` cuts at (a JSON string may hold them raw). A last line
-  without a line end is a line; line numbers count lines so ended, as editors
-  do (:func:`split_lines`).
-* **Fields** are separated by runs of ASCII spaces and TABs only
-  (:func:`split_fields`). Any other space (U+00A0 no-break space, U+3000
-  ideographic space, U+2009 thin space, form feed, ...) is part of the token
-  that holds it: Chinese and web corpora have such tokens, and ``str.split()``
-  would cut them. Segmented text also separates words at U+3000
-  (:func:`split_words`).
-* A **token** is a non-empty string without an ASCII space, a TAB or a line
-  end (:func:`token_problem`): what a column of a CoNLL file or a prediction
-  file can hold, so that a corpus written out and read back has the same
-  tokens.
+* Lines end at LF, CRLF or a lone CR, and nowhere else (not at U+2028, U+0085, form feed, ...).
+* Fields are separated by runs of ASCII spaces and TABs only; any other space is part of its token.
+  Segmented text also separates words at U+3000.
+* A token is a non-empty string without an ASCII space, a TAB or a line end.
 * A line is blank (a sentence boundary) when it holds only spaces and TABs.
-
-The text comes from :func:`textbcv._io.read_bytes` (gzip transparent) and
-:func:`textbcv._io.decode_text` (``--encoding``, byte-order mark, errors
-at FILE:LINE with the byte offset).
 
 Examples
 --------
@@ -59,10 +40,8 @@ _ASCII_OTHER_SPACES = tuple(c for c in OTHER_SPACES if c < "\x80")
 
 
 def has_other_spaces(text: str) -> bool:
-    """Whether ``text`` holds a space that is not a column separator (then ``str.split`` would misread it).
+    """Whether ``text`` holds a space that is not a column separator (``str.split`` would misread it).
 
-    Examples
-    --------
     >>> has_other_spaces("a b\\tc"), has_other_spaces("New\\u00a0York"), has_other_spaces("中国 人")
     (False, True, False)
     """
@@ -90,8 +69,6 @@ def split_fields(line: str) -> list[str]:
 def split_words(line: str) -> list[str]:
     """The words of a line of segmented text: runs of characters between ASCII spaces, TABs and U+3000.
 
-    Examples
-    --------
     >>> split_words("中国\u3000人民  New\u00a0York")
     ['中国', '人民', 'New\xa0York']
     """
@@ -101,8 +78,6 @@ def split_words(line: str) -> list[str]:
 def token_problem(token: object) -> str | None:
     """Why ``token`` cannot be a token (not a string, empty, or holding a space, TAB or line end), else None.
 
-    Examples
-    --------
     >>> token_problem("New\u00a0York"), token_problem("a\u2028b"), token_problem("New York"), token_problem("")
     (None, None, 'holds a space', 'is empty')
     """
@@ -120,11 +95,8 @@ _NOT_IN_TOKENS = re.compile("[ \t\n\r]")
 
 
 def first_bad_token(tokens: list) -> tuple[int, str] | None:
-    """``(index, why)`` of the first of ``tokens`` that :func:`token_problem` refuses, else None (one regular
-    expression over the joined tokens when all are fine).
+    """``(index, why)`` of the first of ``tokens`` that :func:`token_problem` refuses, else None.
 
-    Examples
-    --------
     >>> first_bad_token(["EU", "New\u00a0York"]), first_bad_token(["EU", "", "x y"])
     (None, (1, 'is empty'))
     """
@@ -134,13 +106,8 @@ def first_bad_token(tokens: list) -> tuple[int, str] | None:
 
 
 def split_all(lines: list[str], text: str | None = None) -> list[list[str]]:
-    """:func:`split_fields` of every line, at ``str.split`` speed when no other space occurs.
+    """:func:`split_fields` of every line; ``text``, when given, is checked once for other spaces.
 
-    ``text`` is the text the lines come from (checked at once for other
-    spaces; the lines are checked otherwise).
-
-    Examples
-    --------
     >>> split_all(["a b", "", "c\\u3000d e"])
     [['a', 'b'], [], ['c\\u3000d', 'e']]
     """
@@ -164,16 +131,10 @@ def check_text(text: str, name: str) -> None:
 
 def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " \t", empty: bool = False
                ) -> tuple[str, list[str]]:
-    """``(text, lines)`` of a corpus file: decoded, line ends normalised to LF, split into lines.
+    """``(text, lines)`` of a corpus file: decoded, line ends as LF, split into lines.
 
-    ``blank``: the characters a line may hold and still be blank; ``empty``:
-    a file without any non-blank line is read (else refused).
-
-    Raises
-    ------
-    InputError
-        For a missing file, undecodable bytes (FILE:LINE and the byte
-        offset), a NUL byte or (unless ``empty``) a file without any non-blank line.
+    ``blank``: the characters a blank line may hold; ``empty``: read a file without any non-blank line.
+    InputError for a missing file, undecodable bytes, a NUL byte or (unless ``empty``) no non-blank line.
     """
     name = os.fspath(path)
     text = decode_text(read_bytes(path), name, encoding)
@@ -189,21 +150,11 @@ def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " 
 
 
 def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
-    """The lines of a text file, without line ends.
+    """The lines of a text file (BOM dropped, gzip decompressed); InputError for a bad, binary or empty file.
 
-    A byte-order mark is dropped, LF, CRLF and CR line ends are accepted
-    (line numbers count them as editors do) and a gzip file is
-    decompressed. Undecodable bytes, a missing file, a binary file and an
-    empty file raise :class:`InputError` naming the file (and the line).
-
-    Examples
-    --------
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "a.txt")
     >>> _ = open(p, "wb").write(b"\\xef\\xbb\\xbfa b\\r\\nc d\\r\\n")
-    >>> read_lines(p)
-    ['a b', 'c d']
-    >>> _ = open(p, "wb").write(b"a b\\rc d")
     >>> read_lines(p)
     ['a b', 'c d']
     """
@@ -212,16 +163,9 @@ def read_lines(path: str | os.PathLike, encoding: str = "utf-8") -> list[str]:
 
 @contextmanager
 def long_lived() -> Iterator[None]:
-    """Build long-lived objects (a corpus) without the cyclic garbage collector in the way.
+    """Pause the cyclic garbage collector while long-lived objects (a corpus) are built, then freeze them.
 
-    A corpus is 10^5 small tuples, dicts and lists without cycles. While it
-    is built the collector would run hundreds of times for nothing (5× the
-    time of the whole read), so it is paused; afterwards the new objects go
-    straight to the oldest generation (``gc.freeze`` then ``gc.unfreeze``:
-    moved, not traversed), where a young collection would otherwise walk all
-    of them once (as long as the rest of the read). Nothing is kept out of
-    the collector's reach; a process that froze objects itself
-    (``gc.get_freeze_count() > 0``) is left as it was.
+    A process that froze objects itself is left as it was.
     """
     enabled = gc.isenabled()
     gc.disable()

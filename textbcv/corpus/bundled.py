@@ -1,9 +1,4 @@
-"""The corpora that come with textbcv: a small English NER corpus and a small Chinese word-segmentation corpus.
-
-They live in ``corpora/`` of a checkout (``corpora/README.md`` says where they come from) and ship
-with the package as its data (``textbcv/data/corpora``, a link to ``corpora/`` in the source tree), so
-a ``pip install`` has them too; ``textbcv demo`` and the examples run on them.
-"""
+"""The corpora that ship with textbcv (``corpora/``; see ``corpora/README.md``): small English NER, Chinese CWS."""
 
 from __future__ import annotations
 
@@ -19,8 +14,6 @@ def bundled_corpora() -> dict[str, Path]:
     Returns
     -------
     dict
-        ``"ner"`` (English-like NER, CoNLL columns, 200 documents) and ``"cws"`` (Chinese word
-        segmentation, one segmented sentence per line) → the file's path.
 
     Examples
     --------

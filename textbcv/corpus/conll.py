@@ -1,17 +1,8 @@
-"""CoNLL column files: one token per line, columns separated by spaces or TABs.
+"""CoNLL column files: one token per line, columns separated by runs of ASCII spaces and TABs.
 
-Blank lines (empty, or spaces and TABs only, e.g. a lone TAB as in WNUT) end
-a sentence; a line whose first field is ``-DOCSTART-`` starts a document and
-is not a sentence. Columns are separated by runs of ASCII spaces and TABs
-only: a no-break space (U+00A0), an ideographic space (U+3000) or any other
-space inside a token stays part of it. Columns get roles (``token``,
-``lemma``, ``pos``, ``chunk``, ``ner``, ``_`` to ignore); without roles a
-4-column file is CoNLL-2003 (``token,pos,chunk,ner``) and a 2-column file is
-``token,ner`` (character-per-line files like ``字 B-ORG`` are this case).
-
-Files are read whole and split in bulk (a 200,000-token file in a small
-multiple of a bare ``line.split()`` loop); the tag scheme is detected with
-array operations (:func:`textbcv.schemes.detect_codes`).
+A blank line ends a sentence; a ``-DOCSTART-`` line starts a document and is not a sentence. Any other
+space (U+00A0, U+3000, ...) stays part of its token. Without column roles, a 4-column file is CoNLL-2003
+(``token,pos,chunk,ner``) and a 2-column file is ``token,ner``.
 """
 
 from __future__ import annotations
@@ -43,13 +34,12 @@ def parse_columns(columns: str | Sequence[str] | None) -> tuple[str, ...] | None
     Parameters
     ----------
     columns : str or sequence of str or None
-        Column roles in file order, comma-separated in a string; each one of ``ROLES`` (``token``, ``lemma``,
-        ``pos``, ``chunk``, ``ner``, ``_`` to ignore), ``token`` exactly once, no role but ``_`` twice.
+        Roles of ``ROLES`` in file order, comma-separated in a string; ``token`` exactly once, only ``_`` twice.
 
     Returns
     -------
     tuple of str or None
-        The roles, stripped of spaces; None when ``columns`` is None (roles then follow the column count).
+        None when ``columns`` is None (roles then follow the column count).
 
     Raises
     ------
@@ -102,7 +92,7 @@ class _File:
 
 
 def _docstart_lines(text: str, lines: list[str]) -> list[int]:
-    """0-based indices of the lines whose first field is ``-DOCSTART-`` (found with ``str.find``)."""
+    """0-based indices of the lines whose first field is ``-DOCSTART-``."""
     out = []
     n = len(DOCSTART)
     line_no = counted = 0
@@ -121,25 +111,21 @@ def _docstart_lines(text: str, lines: list[str]) -> list[int]:
 
 
 def split_text(text: str, n_lines: int) -> tuple[list[str], np.ndarray]:
-    """Every field of ``text`` (LF line ends) and the number of fields of each of its ``n_lines`` lines.
-
-    One ``str.split`` of the whole text (a regular expression when a space
-    other than ASCII space and TAB occurs) and array operations on its
-    UTF-8 bytes: no list per line.
+    """Every field of ``text`` and the number of fields of each of its lines, without a list per line.
 
     Parameters
     ----------
     text : str
-        The whole file's text, with LF line ends only.
+        With LF line ends only.
     n_lines : int
-        Number of lines of ``text`` (a last line without its line end counts).
+        A last line without its line end counts.
 
     Returns
     -------
     fields : list of str
-        Every field of ``text`` in order, split on runs of ASCII spaces and TABs.
+        Split on runs of ASCII spaces and TABs.
     counts : numpy.ndarray of int64
-        Number of fields on each of the ``n_lines`` lines (0 for a blank line).
+        Fields per line (0 for a blank line).
 
     Examples
     --------
@@ -225,15 +211,12 @@ def read_conll(
     Parameters
     ----------
     paths : path or iterable of paths
-        Files read in the order given; sentences are numbered across them.
-        Gzip files are decompressed.
+        Read in order (gzip decompressed); sentences are numbered across them.
     columns : str or sequence of str, optional
         Column roles; default by column count (4: CoNLL-2003, 2: token + NER).
     scheme : str, optional
-        Scheme of the ``ner`` column; detected from the tags when omitted
-        (CoNLL-2003 is IOB1).
+        Scheme of the ``ner`` column; detected when omitted.
     encoding : str
-        Text encoding of the files (default UTF-8; e.g. ``latin-1``).
 
     Returns
     -------
@@ -270,17 +253,15 @@ _PREFIXES = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
 
 
 def lower_case_tag(tag: str) -> str | None:
-    """What is wrong with ``tag`` when its prefix is a known one in lower case (``b-per``, ``o``), else None.
+    """The message and fix when ``tag`` has a known prefix in lower case (``b-per``, ``o``), else None.
 
     Parameters
     ----------
     tag : str
-        A tag as read from a corpus or a prediction file.
 
     Returns
     -------
     str or None
-        The message naming the cause (tags are case-sensitive) and the fix; None for any other tag.
 
     Examples
     --------
@@ -352,8 +333,7 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
 
 
 def _iob_starts(codes: np.ndarray, vocab: list[str], lengths: np.ndarray) -> tuple[int, int]:
-    """(chunks starting with B- where the tag before is not of the same type, chunks starting with I- after O, another
-    type or a sentence's start): the first is how IOB2 starts every chunk, the second how IOB1 does."""
+    """(B- starts where the tag before differs, I- starts after O, another type or a sentence start)."""
     prefix = np.array([split_tag(t)[0] if i else "O" for i, t in enumerate(vocab)])
     kind = np.array([split_tag(t)[1] if i else "" for i, t in enumerate(vocab)])
     p, k = prefix[codes], kind[codes]
@@ -365,8 +345,7 @@ def _iob_starts(codes: np.ndarray, vocab: list[str], lengths: np.ndarray) -> tup
 
 
 def _notes_on_tags(codes: np.ndarray, vocab: list[str], lengths: np.ndarray, scheme: str | None, path: str) -> None:
-    """One-line notes on tags that are legal but unusual: chunks that start inside a chunk (the scheme never starts
-    one with that prefix), and chunk types that look like two tags run together (``B-PER|I-LOC``)."""
+    """One-line notes on legal but unusual tags: chunks started inside a chunk, types like ``B-PER|I-LOC``."""
     if scheme is not None and len(codes):
         stream, _ = tag_stream(codes, lengths, 0)
         orphans = orphan_chunks(stream, vocab, scheme)
@@ -454,26 +433,21 @@ def write_conll(
     columns: Sequence[str] = ("token", "pos", "chunk", "ner"),
     docstart: bool = True,
 ) -> None:
-    """Write sentences as a CoNLL column file (atomically, UTF-8, space-separated).
+    """Write sentences as a CoNLL column file (UTF-8, space-separated, atomically).
 
     Parameters
     ----------
     sentences : iterable of Sentence
-        Sentences to write, in order.
     path : path
-        The file to write (replaced atomically).
     columns : sequence of str
-        Roles to write, in order (``token``, ``lemma``, ``pos``, ``chunk``, ``ner``
-        or any key of ``Sentence.columns``); a missing column is written as ``_``
-        (``O`` for ``ner``).
+        Roles or keys of ``Sentence.columns``, in order; a missing column is written ``_`` (``O`` for ``ner``).
     docstart : bool
         Write a ``-DOCSTART-`` line (and a blank line) where a new document starts.
 
     Raises
     ------
     InputError
-        For a value that cannot be a column (empty, or holding a space, a
-        TAB or a line end), naming the sentence's file and line.
+        For a value that cannot be a column (empty, or holding a space, TAB or line end).
 
     Examples
     --------
@@ -487,8 +461,6 @@ def write_conll(
     EU NNP I-ORG
     rejects VBZ O
     <BLANKLINE>
-    >>> read_conll(p, columns="token,pos,ner")[0].chunks
-    ((0, 1, 'ORG'),)
     """
     with atomic_write(path) as f:
         last_doc = None

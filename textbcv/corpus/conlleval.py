@@ -1,30 +1,8 @@
 """conlleval input: one token per line, gold and predicted tag in the last two columns.
 
-Columns are separated by runs of ASCII spaces and TABs (any other space is
-part of its field); every non-blank line must have the same number of
-columns (at least 2). A blank line (empty, or spaces and TABs only) ends a
-sentence; so does a line whose first field is ``-X-`` (conlleval.pl's
-boundary marker). A line whose first field is ``-DOCSTART-`` is, for
-conlleval.pl, an ordinary token (it is counted in "processed N tokens");
-with ``docstart="boundary"`` it ends the sentence instead and is not a
-token (textbcv's units; docs/formats.md).
-
-The scorer does not need the text of the tokens, only the tags:
-:func:`read_tag_stream` reads the file in blocks of bytes, finds the fields
-with array operations and codes the tags as integers, without one Python
-object per token (10^7 tokens in a few hundred MB). :func:`read_conlleval`
-gives the sentences with their tokens.
-
-Examples
---------
->>> import tempfile, os
->>> d = tempfile.mkdtemp(); path = os.path.join(d, "out.txt")
->>> _ = open(path, "w").write("-DOCSTART- O O\\n\\nEU B-ORG B-ORG\\nrejects O O\\n\\n")
->>> f = read_conlleval(path)
->>> [(s.gold, s.pred, s.line) for s in f.sentences], f.final_boundary
-([(('B-ORG', 'O'), ('B-ORG', 'O'), 3)], True)
->>> len(read_conlleval(path, docstart="token").sentences)
-2
+Columns are separated by runs of ASCII spaces and TABs; every non-blank line has the same number of
+columns (at least 2). A blank line or a ``-X-`` line ends a sentence. ``-DOCSTART-`` is a token for
+conlleval.pl; with ``docstart="boundary"`` it ends the sentence instead (docs/formats.md).
 """
 
 from __future__ import annotations
@@ -56,18 +34,16 @@ _MAX_WORDS = len(_MIX)  # tags of up to 32 bytes are coded with arrays; longer o
 
 @dataclass(frozen=True)
 class ConllevalSentence:
-    """One sentence of conlleval input: first-column tokens, gold and predicted tags, first line.
+    """One sentence of conlleval input.
 
     Parameters
     ----------
     tokens : tuple of str
         First-column field of every token line.
-    gold : tuple of str
-        Gold tags (next-to-last column).
-    pred : tuple of str
-        Predicted tags (last column).
+    gold, pred : tuple of str
+        Gold (next-to-last column) and predicted (last column) tags.
     line : int
-        1-based line number of the sentence's first token in the file.
+        1-based line of the sentence's first token.
     """
 
     tokens: tuple[str, ...]
@@ -83,14 +59,10 @@ class ConllevalFile:
     Attributes
     ----------
     sentences : list of ConllevalSentence
-        The sentences in file order (maximal runs of token lines).
     final_boundary : bool
-        Whether a boundary (blank or ``-X-`` line) follows the last token,
-        which conlleval.pl's counting can depend on.
+        Whether a blank or ``-X-`` line follows the last token (conlleval.pl's counting can depend on it).
     columns : int
-        Number of columns per line.
     path : str
-        The file read.
     """
 
     sentences: list[ConllevalSentence]
@@ -108,23 +80,17 @@ class ConllevalFile:
 class TagStream:
     """The tag columns of a conlleval file as integer codes, one entry per line.
 
-    Entry 0 is a boundary before the first line (conlleval.pl starts after
-    an ``O``); entry ``i`` is line ``i``. Blank and boundary lines are
-    entries with ``token`` False and code 0 (``O``) on both sides, exactly
-    what conlleval.pl's loop sees.
+    Entry 0 is a boundary before line 1; entry ``i`` is line ``i``. Blank and boundary lines have ``token``
+    False and code 0 (``O``) on both sides, as conlleval.pl's loop sees them.
 
     Attributes
     ----------
     gold, pred : numpy.ndarray of int32
         Tag codes; ``vocab[c]`` is the tag of code ``c`` (``vocab[0]`` is ``O``).
     token : numpy.ndarray of bool
-        Whether the line is a token.
     vocab : list of str
-        The tag of every code, in order of coding.
     columns : int
-        Columns per line.
     path : str
-        The file read.
     tokens : list of str or None
         The first field of every token line, when asked for.
     """
@@ -148,17 +114,15 @@ class TagStream:
         return not self.token[-1]
 
     def line_of(self, index: int) -> int:
-        """The line of stream entry ``index`` (they are the same number).
+        """The 1-based line of stream entry ``index``, which is ``index`` itself.
 
         Parameters
         ----------
         index : int
-            Index of an entry of the stream (0 is the boundary before line 1).
 
         Returns
         -------
         int
-            The 1-based line number of that entry, which is ``index`` itself.
         """
         return int(index)
 
@@ -167,12 +131,7 @@ class TagStream:
 
 
 def _blocks(path: str, encoding: str) -> Iterator[tuple[bytes, int]]:
-    """``(UTF-8 bytes with LF line ends, first line number)`` of consecutive blocks of whole lines.
-
-    Undecodable bytes raise InputError at FILE:LINE with the byte offset; a
-    UTF-8 byte-order mark is dropped; gzip files are decompressed. Encodings
-    whose line end is not the byte LF (UTF-16, UTF-32) are read whole.
-    """
+    """``(UTF-8 bytes with LF line ends, first line number)`` of consecutive blocks of whole lines."""
     enc = check_encoding(encoding)
     utf8 = enc == "utf-8"
     whole = "\n".encode(enc) != b"\n"
@@ -239,15 +198,7 @@ class _Codes:
 
 
 def _code_spans(data: bytes, starts: np.ndarray, ends: np.ndarray, codes: _Codes) -> np.ndarray:
-    """Codes of the fields ``data[starts[i]:ends[i]]``, with array operations.
-
-    Each field's bytes, zero-padded, are read as 64-bit words (the text
-    holds no NUL, so the words tell every field apart) and hashed into
-    2^16 slots; one field per slot is looked up by its bytes, and every
-    field is checked to equal its slot's. Should two distinct fields share a
-    slot (or a field be longer than 32 bytes), the block is coded field by
-    field instead.
-    """
+    """Codes of the fields ``data[starts[i]:ends[i]]``, hashed with array operations (field by field on a clash)."""
     n = len(starts)
     if n == 0:
         return np.zeros(0, dtype=np.int32)
@@ -303,13 +254,7 @@ def _fields_equal(b: np.ndarray, starts: np.ndarray, ends: np.ndarray, word: byt
 
 
 def _any_fields(b: np.ndarray, newline: np.ndarray):
-    """``(filled, counts, spans)`` of the lines of a block: fields found byte by byte (any spacing).
-
-    ``filled`` marks the non-blank lines, ``counts`` is the number of fields
-    of every line, and ``spans(k)`` gives the (start, end) byte offsets of
-    the first, next-to-last and last field of every non-blank line (all
-    holding ``k`` fields).
-    """
+    """``(filled, counts, spans)`` of the lines of a block, fields found byte by byte (any spacing)."""
     word = (b != 32) & (b != 9) & (b != 10)
     start = word.copy()
     start[1:] &= ~word[:-1]
@@ -332,12 +277,7 @@ def _any_fields(b: np.ndarray, newline: np.ndarray):
 
 def _regular_fields(data: bytes, b: np.ndarray, newline: np.ndarray, ncols: int, space: np.ndarray,
                     space_byte: np.ndarray):
-    """:func:`_any_fields` for a block whose lines are fields joined by one space or TAB (the usual case), or None.
-
-    Only the separators are located (among ``space``, the offsets of the bytes up to 32, whose values are
-    ``space_byte``): a block of m non-blank lines of k fields has (k - 1) m separators, the j-th line's k - 1
-    of them in a row (checked); the fields lie between them.
-    """
+    """:func:`_any_fields` for a block whose fields are joined by one space or TAB, or None for another block."""
     tab = b"\t" in data
     n = len(newline)
     line_start = np.empty(n, dtype=np.int64)
@@ -375,32 +315,27 @@ def _regular_fields(data: bytes, b: np.ndarray, newline: np.ndarray, ncols: int,
 
 def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encoding: str = "utf-8",
                     keep_tokens: bool = False) -> TagStream:
-    """Read the tag columns of a conlleval input file as a :class:`TagStream`.
+    """Read the tag columns of a conlleval input file without one Python object per token.
 
     Parameters
     ----------
     path : str or path-like
         A text file, or a gzip file of one.
     docstart : {"boundary", "token"}
-        How a ``-DOCSTART-`` line counts: as a sentence boundary (default)
-        or, as in conlleval.pl, as a token.
+        A ``-DOCSTART-`` line as a sentence boundary, or as a token (as conlleval.pl).
     encoding : str
-        Text encoding (default UTF-8; e.g. ``latin-1``).
     keep_tokens : bool
         Also keep the first field of every token line (as ``tokens``).
 
     Returns
     -------
     TagStream
-        One entry per line plus the leading boundary entry 0; ``vocab`` maps the codes back to tags
-        (``O`` is code 0).
 
     Raises
     ------
     InputError
-        ``FILE:LINE`` for undecodable bytes (with the byte offset), a line
-        with fewer than 2 columns or a column count that differs from the
-        first line's; ``FILE`` when the file holds no token.
+        ``FILE:LINE`` for undecodable bytes, fewer than 2 columns or a column count unlike the first line's;
+        ``FILE`` when the file holds no token.
 
     Examples
     --------
@@ -408,10 +343,8 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
     >>> p = os.path.join(tempfile.mkdtemp(), "out.txt")
     >>> _ = open(p, "w").write("EU B-ORG B-ORG\\nrejects O B-MISC\\n\\n-X- O O\\nBonn B-LOC B-LOC\\n")
     >>> s = read_tag_stream(p)
-    >>> s.gold.tolist(), s.pred.tolist(), s.token.tolist()
-    ([0, 1, 0, 0, 0, 2], [0, 1, 3, 0, 0, 2], [False, True, True, False, False, True])
-    >>> s.vocab
-    ['O', 'B-ORG', 'B-LOC', 'B-MISC']
+    >>> s.pred.tolist(), s.token.tolist(), s.vocab
+    ([0, 1, 3, 0, 0, 2], [False, True, True, False, False, True], ['O', 'B-ORG', 'B-LOC', 'B-MISC'])
     """
     if docstart not in ("boundary", "token"):
         raise ValueError(f"docstart must be 'boundary' or 'token', not {docstart!r}")
@@ -481,30 +414,31 @@ def read_tag_stream(path: str | os.PathLike, docstart: str = "boundary", encodin
 
 
 def read_conlleval(path: str | os.PathLike, docstart: str = "boundary", encoding: str = "utf-8") -> ConllevalFile:
-    """Read a conlleval input file, sentence by sentence (see :func:`read_tag_stream`).
+    """Read a conlleval input file, sentence by sentence.
 
     Parameters
     ----------
     path : str or path-like
-        A text file, or a gzip file of one.
     docstart : {"boundary", "token"}
-        How a ``-DOCSTART-`` line counts: as a sentence boundary (default)
-        or, as in conlleval.pl, as a token.
     encoding : str
-        Text encoding (default UTF-8).
+        As :func:`read_tag_stream`.
 
     Returns
     -------
     ConllevalFile
-        Sentences (maximal runs of token lines), whether a boundary follows the last token, the column
-        count and the path.
 
     Raises
     ------
     InputError
-        ``FILE:LINE`` for undecodable bytes, a line with fewer than 2
-        columns or a column count that differs from the first line's;
-        ``FILE`` when the file holds no token.
+        As :func:`read_tag_stream`.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "out.txt")
+    >>> _ = open(path, "w").write("-DOCSTART- O O\\n\\nEU B-ORG B-ORG\\nrejects O O\\n\\n")
+    >>> [(s.gold, s.pred, s.line) for s in read_conlleval(path).sentences]
+    [(('B-ORG', 'O'), ('B-ORG', 'O'), 3)]
     """
     s = read_tag_stream(path, docstart=docstart, encoding=encoding, keep_tokens=True)
     tokens = s.tokens
@@ -533,16 +467,12 @@ def format_conlleval(tokens: Sequence[str], gold: Sequence[str], pred: Sequence[
     Parameters
     ----------
     tokens : sequence of str
-        The sentence's tokens (must hold no white space to be read back).
-    gold : sequence of str
-        Gold tag of every token.
-    pred : sequence of str
-        Predicted tag of every token.
+        Without white space, to be read back.
+    gold, pred : sequence of str
 
     Returns
     -------
     str
-        One ``token gold pred`` line per token, each ending in LF, then an empty line.
 
     Raises
     ------
@@ -551,10 +481,8 @@ def format_conlleval(tokens: Sequence[str], gold: Sequence[str], pred: Sequence[
 
     Examples
     --------
-    >>> print(format_conlleval(["EU", "rejects"], ["B-ORG", "O"], ["B-ORG", "B-MISC"]), end="")
-    EU B-ORG B-ORG
-    rejects O B-MISC
-    <BLANKLINE>
+    >>> format_conlleval(["EU", "rejects"], ["B-ORG", "O"], ["B-ORG", "B-MISC"])
+    'EU B-ORG B-ORG\\nrejects O B-MISC\\n\\n'
     """
     if not (len(tokens) == len(gold) == len(pred)):
         raise ValueError(f"lengths differ: {len(tokens)} tokens, {len(gold)} gold tags, {len(pred)} predicted tags")
@@ -567,31 +495,24 @@ def write_conlleval(
     gold: Iterable[Sequence[str]],
     pred: Iterable[Sequence[str]],
 ) -> None:
-    """Write predictions in conlleval's 3-column format (atomically).
+    """Write predictions in conlleval's 3-column format (UTF-8, atomically).
 
     Parameters
     ----------
     path : str or path-like
-        The file to write (UTF-8; replaced atomically).
-    tokens : iterable of sequences of str
-        The tokens of every sentence.
-    gold : iterable of sequences of str
-        The gold tags of every sentence, parallel to ``tokens``.
-    pred : iterable of sequences of str
-        The predicted tags of every sentence, parallel to ``tokens``.
+    tokens, gold, pred : iterable of sequences of str
+        Per sentence, parallel.
 
     Raises
     ------
     ValueError
-        When the three iterables hold different numbers of sentences, or a sentence's sequences differ
-        in length.
+        When the three hold different numbers of sentences, or a sentence's sequences differ in length.
 
     Examples
     --------
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "pred.txt")
-    >>> write_conlleval(p, [["a", "b"]], [["B-X", "O"]], [["B-X", "O"]])
-    >>> open(p).read()
+    >>> write_conlleval(p, [["a", "b"]], [["B-X", "O"]], [["B-X", "O"]]); open(p).read()
     'a B-X B-X\\nb O O\\n\\n'
     """
     with atomic_write(path) as f:

@@ -1,13 +1,8 @@
 """CoNLL-U files (Universal Dependencies): ten TAB-separated fields per word line.
 
-Multiword-token ranges (``1-2``) and empty nodes (``1.1``) are not tokens;
-FORM, LEMMA and UPOS are kept (XPOS under ``columns["xpos"]``, ``None``
-where it is ``_``); ``# newdoc`` starts a document. CoNLL-U has no chunk
-column, so sentences carry no tags. Fields are separated by TABs only, as
-the format says: spaces inside a FORM or LEMMA stay (``conllu.parse`` also
-cuts fields at runs of two spaces). The reading is otherwise the one of
-``conllu.parse`` (tests/test_corpus_bytes.py compares the two on the UD
-corpora), at several times its speed.
+Multiword ranges (``1-2``) and empty nodes (``1.1``) are not tokens; FORM, LEMMA and UPOS are kept (XPOS
+under ``columns["xpos"]``); ``# newdoc`` starts a document. Sentences carry no tags. Fields are separated by
+TABs only, so spaces inside a FORM stay; otherwise the reading is that of ``conllu.parse``.
 """
 
 from __future__ import annotations
@@ -27,25 +22,22 @@ _ID = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*|\.[1-9][0-9]*)?\Z")
 
 
 def read_conllu(paths: str | os.PathLike | Iterable[str | os.PathLike], encoding: str = "utf-8") -> Corpus:
-    """Read CoNLL-U files into a :class:`Corpus`.
+    """Read CoNLL-U files into a :class:`Corpus`, ``lemmas`` and ``pos`` (UPOS) set on every sentence.
 
     Parameters
     ----------
     paths : path or iterable of paths
-        Files read in the order given (gzip files are decompressed).
+        Read in order (gzip decompressed).
     encoding : str
-        Text encoding of the files (CoNLL-U is UTF-8 by definition).
 
     Returns
     -------
     Corpus
-        ``lemmas`` and ``pos`` (UPOS) are set on every sentence.
 
     Raises
     ------
     InputError
-        On a malformed line (wrong field count, bad ID, IDs out of order),
-        naming file and line.
+        On a malformed line (field count, bad ID, IDs out of order), naming file and line.
 
     Examples
     --------
@@ -143,18 +135,15 @@ def _parse_block(block: list[str], path: str, start: int):
 
 
 def write_conllu(sentences: Iterable[Sentence], path: str | os.PathLike) -> None:
-    """Write sentences as CoNLL-U (atomically, UTF-8): ID, FORM, LEMMA, UPOS, XPOS; ``_`` elsewhere.
+    """Write sentences as CoNLL-U (UTF-8, atomically): ID, FORM, LEMMA, UPOS, XPOS.
 
-    A ``# newdoc`` comment opens every document. Empty values are written
-    as ``_``.
+    A ``# newdoc`` comment opens every document; empty values and the other fields are ``_``.
 
     Parameters
     ----------
     sentences : iterable of Sentence
-        Sentences to write; ``lemmas``, ``pos`` (UPOS) and a ``"xpos"`` entry of ``columns`` fill LEMMA, UPOS
-        and XPOS when present; a change of ``document`` starts a ``# newdoc``.
+        ``lemmas``, ``pos`` and ``columns["xpos"]`` fill LEMMA, UPOS and XPOS when present.
     path : str or path-like
-        The file to write (replaced atomically).
 
     Raises
     ------
@@ -171,8 +160,6 @@ def write_conllu(sentences: Iterable[Sentence], path: str | os.PathLike) -> None
     1|do|do|AUX|_|_|_|_|_|_
     2|go|go|VERB|_|_|_|_|_|_
     <BLANKLINE>
-    >>> read_conllu(p)[0].pos
-    ('AUX', 'VERB')
     """
     with atomic_write(path) as f:
         last_doc = None

@@ -1,11 +1,6 @@
-"""spaCy ``DocBin`` files (``.spacy``, what ``spacy convert`` writes and ``spacy train`` reads): documents with
-their sentences and named entities.
+"""spaCy ``DocBin`` files (``.spacy``): each ``Doc`` a document, its sentences and its entities as IOB2 chunks.
 
-Each ``Doc`` is a document (kept whole by document-level splits); its sentences are ``doc.sents`` when the
-file holds sentence boundaries, else the whole ``Doc`` is one sentence; its entities (``doc.ents``) are the
-gold chunks, written as IOB2 tags. An entity that crosses a sentence boundary cannot be a chunk of one
-sentence and is refused. Needs the optional ``spacy`` library (``pip install textbcv[spacy]``); no model
-is loaded (a blank vocabulary reads the file).
+A ``Doc`` without sentence boundaries is one sentence. Needs ``pip install textbcv[spacy]``; no model is loaded.
 """
 
 from __future__ import annotations
@@ -24,24 +19,22 @@ __all__ = ["read_docbin"]
 
 
 def read_docbin(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> Corpus:
-    """Read spaCy ``DocBin`` files into a :class:`Corpus` (see the module docstring).
+    """Read spaCy ``DocBin`` files into a :class:`Corpus` of format ``"docbin"``, scheme ``"iob2"``.
 
     Parameters
     ----------
     paths : path or iterable of paths
-        ``.spacy`` files, read in the order given; documents are numbered across them.
+        Read in order; documents are numbered across them.
 
     Returns
     -------
     Corpus
-        Format ``"docbin"``, scheme ``"iob2"``; a sentence's ``line`` is its document's 1-based number in its
-        file.
+        A sentence's ``line`` is its document's 1-based number in its file.
 
     Raises
     ------
     InputError
-        Without the ``spacy`` library; ``FILE:N`` (N the document's number) for a file spaCy cannot read, an
-        entity that crosses a sentence boundary, or a file without documents.
+        Without ``spacy``; ``FILE:N`` for an unreadable file, an entity across a sentence boundary, or no documents.
     """
     try:
         import spacy  # optional extra: imported only when a DocBin is read

@@ -1,12 +1,8 @@
 """From a Hugging Face ``Trainer.predict`` output to the prediction files ``textbcv evaluate`` reads.
 
-A transformer tags sub-words; textbcv scores words. For each test sentence of a fold, the model's
-output (logits of shape (sub-words, labels), or label ids) and the tokenizer's ``word_ids()`` (the
-word of each sub-word, None for special tokens) give one tag per word by the **first sub-word rule**
-(the label of a word's first sub-word, as the ``transformers`` token-classification examples train
-it), or by ``rule="majority"`` (the most frequent label over its sub-words, ties to the first) or
-``rule="mean"`` (the argmax of its sub-words' mean logits; logits only). A word no sub-word reaches
-(cut off by ``max_length``) gets ``O``; :func:`fold_predictions` counts them and says so.
+Sub-word labels become one tag per word by ``rule``: ``"first"`` (the word's first sub-word), ``"majority"``
+(most frequent label, ties to the first) or ``"mean"`` (argmax of the mean logits; logits only). A word no
+sub-word reaches (cut off by ``max_length``) gets ``O``.
 
 Examples
 --------
@@ -43,33 +39,27 @@ RULES = ("first", "majority", "mean")
 
 
 def word_labels(predictions: Any, word_ids: Sequence[int | None], n_words: int, rule: str = "first") -> np.ndarray:
-    """The label id of each of ``n_words`` words of one sentence (-1 for a word no sub-word reaches).
-
-    ``predictions``: the sentence's logits (sub-words × labels) or label ids (sub-words), padded beyond
-    ``word_ids`` as ``Trainer.predict`` pads them.
+    """The label id of each word of one sentence (-1 for a word no sub-word reaches).
 
     Parameters
     ----------
     predictions : array_like
-        Logits of shape (sub-words, labels), or label ids of shape (sub-words,), for one sentence.
+        Logits (sub-words × labels) or label ids (sub-words), padded as ``Trainer.predict`` pads them.
     word_ids : sequence of int or None
-        The word index of every sub-word (``tokenizer(...).word_ids()``); None for special tokens.
+        The word of every sub-word; None for special tokens.
     n_words : int
-        Number of words of the sentence.
     rule : {"first", "majority", "mean"}
-        How a word's label is chosen from its sub-words (see the module docstring); ``"mean"``
-        needs logits. Default ``"first"``.
+        See the module docstring; ``"mean"`` needs logits.
 
     Returns
     -------
     numpy.ndarray of int64
-        Shape (n_words,): the label id of each word, -1 for a word no sub-word reaches.
+        Shape (n_words,).
 
     Raises
     ------
     ValueError
-        For an unknown ``rule``, ``"mean"`` with label ids, more word ids than predicted sub-words, or a
-        word id outside ``range(n_words)``.
+        For an unknown ``rule``, ``"mean"`` with label ids, more word ids than sub-words, or a word id out of range.
     """
     if rule not in RULES:
         raise ValueError(f"rule must be one of {', '.join(RULES)}, got {rule!r}")
@@ -106,18 +96,15 @@ def fold_predictions(tokens: Sequence[Sequence[str]], predictions: Any, word_ids
     Parameters
     ----------
     tokens : sequence of sequences of str
-        The words of the fold's test sentences, in the order of its ``test`` file.
+        The fold's test sentences, in the order of its ``test`` file.
     predictions : array or sequence
-        ``Trainer.predict(...).predictions``: logits (sentences × sub-words × labels) or label ids
-        (sentences × sub-words), one row per sentence in the same order.
+        ``Trainer.predict(...).predictions``, one row per sentence.
     word_ids : sequence of sequences
-        Each sentence's ``encoding.word_ids()`` (None for special tokens).
+        Each sentence's ``encoding.word_ids()``.
     label_names : sequence of str
-        The tag of each label id (``model.config.id2label`` in id order).
+        The tag of each label id.
     path : path
-        The file to write, ``PRED_DIR/fold-{i}-{d}.txt``.
     rule : {"first", "majority", "mean"}
-        How a word's tag is chosen from its sub-words (module docstring).
 
     Returns
     -------

@@ -1,17 +1,7 @@
-"""Hugging Face ``datasets``-style JSON lines: one sentence per line, its ``tokens`` and ``ner_tags``.
+"""Hugging Face ``datasets``-style JSON lines (one sentence per line, ``tokens`` and ``ner_tags``); Arrow folders.
 
-What ``Dataset.to_json`` writes for a token-classification corpus (e.g. the ``conll2003`` dataset)::
-
-    {"id": "0", "tokens": ["EU", "rejects", "German", "call"], "ner_tags": [3, 0, 7, 0]}
-
-Tags are strings (``"B-ORG"``) or integer ids; ids need their label names, given (``label_names``,
-``--label-names``) or found beside the file: ``label_names.json`` (a JSON list) or the
-``dataset_info.json`` that ``save_to_disk`` writes (``features.ner_tags.feature.names``). A
-``document_id`` (or ``doc_id``) field, when present, keeps documents whole: consecutive lines with
-one id are one document. Hugging Face's CoNLL-2003 loader drops the ``-DOCSTART-`` lines, so such a
-file has no documents; the splits then move sentences, which lets one article sit on both sides (on
-CoNLL-2003 sentence-level halves were measured about 11 F1 points easier than new documents), and
-textbcv says so when it reads one.
+Integer tags need label names, given or found beside the file; a ``document_id`` (or ``doc_id``) field keeps
+documents whole. See docs/formats.md.
 
 Examples
 --------
@@ -60,7 +50,7 @@ NO_DOCUMENTS_NOTE = ("no document ids (a document_id field): every line is its o
 
 @dataclass
 class _File:
-    """What :func:`textbcv.corpus.conll._resolve_scheme` needs of a file to name the line of a bad tag."""
+    """What :func:`textbcv.corpus.conll._resolve_scheme` needs to name the line of a bad tag."""
 
     path: str
     sizes: np.ndarray
@@ -70,19 +60,16 @@ class _File:
 
 
 def label_names_beside(path: str | os.PathLike) -> list[str] | None:
-    """The label names found beside a JSON-lines file: ``label_names.json`` (a list of strings), else the
-    ``dataset_info.json`` of ``save_to_disk`` (``features.ner_tags.feature.names``); None when neither is there.
+    """The label names beside a JSON-lines file: ``label_names.json``, else ``save_to_disk``'s ``dataset_info.json``.
 
     Parameters
     ----------
     path : str or path-like
-        A JSON-lines corpus file; its folder is searched.
 
     Returns
     -------
     list of str or None
-        The label name of each integer id, in id order; None when neither file is there or
-        ``dataset_info.json`` holds no names.
+        The name of each integer id, in id order; None when neither file gives names.
 
     Raises
     ------
@@ -108,29 +95,27 @@ def label_names_beside(path: str | os.PathLike) -> list[str] | None:
 
 def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_names: Sequence[str] | None = None,
                scheme: str | None = None, encoding: str = "utf-8") -> Corpus:
-    """Read ``datasets``-style JSON-lines files into a :class:`Corpus` (see the module docstring).
+    """Read ``datasets``-style JSON-lines files into a :class:`Corpus` of format ``"jsonl"``.
 
     Parameters
     ----------
     paths : path or iterable of paths
-        JSON-lines files read in the order given; sentences are numbered across them.
+        Read in order; sentences are numbered across them.
     label_names : sequence of str, optional
-        The tag of each integer id (``label_names[i]`` for id ``i``); default: found beside the file.
+        The tag of each integer id; default: found beside the file.
     scheme : str, optional
-        The tagging scheme of the tags (detected when omitted).
+        Detected when omitted.
     encoding : str
-        Text encoding of the files (default UTF-8).
 
     Returns
     -------
     Corpus
-        Format ``"jsonl"``; one sentence per line, documents from ``document_id`` where given.
 
     Raises
     ------
     InputError
-        ``FILE:LINE`` for a line that is not a JSON object with ``tokens`` (strings) and ``ner_tags`` of the
-        same length, a tag id without a label name, integer and string tags mixed.
+        ``FILE:LINE`` for a line that is not an object with ``tokens`` and ``ner_tags`` of one length, an id
+        without a name, or integer and string tags mixed.
     """
     files_in = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
     file_list = [str(os.fspath(p)) for p in files_in]
@@ -145,24 +130,19 @@ def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_nam
 
 def read_rows(sources: Iterable[tuple[str, Iterable[tuple[int, Any]], Sequence[str] | None]],
               label_names: Sequence[str] | None, scheme: str | None, format: str, encoding: str = "utf-8") -> Corpus:
-    """A :class:`Corpus` from ``datasets``-style rows (``tokens``, ``ner_tags``, optional ``document_id``).
-
-    The one reader of such rows, whatever holds them: JSON lines (:func:`read_jsonl`) or a ``save_to_disk``
-    folder (:func:`read_arrow`).
+    """A :class:`Corpus` from ``datasets``-style rows, whatever holds them (JSON lines or a ``save_to_disk`` folder).
 
     Parameters
     ----------
     sources : iterable of (str, iterable of (int, object), sequence of str or None)
-        Per file or folder: its name, its rows with their 1-based line (or row) numbers, and the label names
-        its own metadata gives (None: ``label_names``, else found beside the file).
+        Per file or folder: its name, its rows with their 1-based numbers, and the label names its metadata gives.
     label_names : sequence of str or None
-        The tag of each integer id, given by the user (it wins over any found).
+        Given by the user; wins over any found.
     scheme : str or None
-        The tags' scheme (detected when None).
     format : str
-        The corpus format to record (``"jsonl"`` or ``"arrow"``).
+        ``"jsonl"`` or ``"arrow"``, recorded.
     encoding : str
-        The text encoding to record.
+        Recorded.
 
     Returns
     -------
@@ -171,8 +151,7 @@ def read_rows(sources: Iterable[tuple[str, Iterable[tuple[int, Any]], Sequence[s
     Raises
     ------
     InputError
-        ``FILE:LINE`` for a row that is not an object with ``tokens`` (strings) and ``ner_tags`` of the same
-        length, a tag id without a label name, integer and string tags mixed.
+        As :func:`read_jsonl`.
     """
     names = list(label_names) if label_names is not None else None
     rows: list[tuple[tuple[str, ...], tuple[str, ...], int, str, int]] = []
@@ -263,7 +242,7 @@ def _broken(folder: str, e: BaseException, row: int | None = None) -> InputError
 
 
 def _rows(ds: Any, folder: str) -> Iterator[tuple[int, Any]]:
-    """The rows of a loaded dataset with their 1-based numbers; a read that fails is an InputError at the row."""
+    """The rows of a loaded dataset, numbered from 1; a failed read is an InputError at the row."""
     i = 0
     try:
         for i, row in enumerate(ds, 1):
@@ -278,13 +257,10 @@ def is_saved_dataset(path: str | os.PathLike) -> bool:
     Parameters
     ----------
     path : str or path-like
-        A file or folder.
 
     Returns
     -------
     bool
-        True for a folder holding ``state.json`` and ``dataset_info.json`` (one split) or
-        ``dataset_dict.json`` (several).
     """
     d = Path(path)
     return d.is_dir() and ((d / "state.json").is_file() and (d / "dataset_info.json").is_file()
@@ -293,33 +269,27 @@ def is_saved_dataset(path: str | os.PathLike) -> bool:
 
 def read_arrow(paths: str | os.PathLike | Iterable[str | os.PathLike], label_names: Sequence[str] | None = None,
                scheme: str | None = None) -> Corpus:
-    """Read ``save_to_disk`` folders of the ``datasets`` library (Arrow) into a :class:`Corpus`.
+    """Read ``save_to_disk`` folders of the ``datasets`` library into a :class:`Corpus` of format ``"arrow"``.
 
-    The rows are read as :func:`read_jsonl` reads JSON lines (one sentence per row; ``document_id`` keeps
-    documents whole); integer tags take their names from the dataset's ``ner_tags`` feature (a
-    ``Sequence(ClassLabel)``) unless ``label_names`` are given. Errors name the folder and the row (1-based).
-    Needs the optional ``datasets`` library (``pip install textbcv[datasets]``).
+    Rows are read as :func:`read_jsonl` reads lines; integer tags are named by the dataset's ``ner_tags``
+    feature unless ``label_names`` are given. Needs ``pip install textbcv[datasets]``.
 
     Parameters
     ----------
     paths : path or iterable of paths
-        Folders of one split each (``DatasetDict`` folders are refused: name the split's folder, e.g.
-        ``data/train``).
+        Folders of one split each (e.g. ``data/train``).
     label_names : sequence of str, optional
-        The tag of each integer id (default: the dataset's own).
     scheme : str, optional
-        The tags' scheme (detected when omitted).
 
     Returns
     -------
     Corpus
-        Format ``"arrow"``.
 
     Raises
     ------
     InputError
-        Without the ``datasets`` library, for a folder ``save_to_disk`` did not write or a ``DatasetDict``, and
-        for any row :func:`read_jsonl` would refuse.
+        Without ``datasets``, for a folder ``save_to_disk`` did not write or a ``DatasetDict``, and for any row
+        :func:`read_jsonl` would refuse.
     """
     try:
         import datasets  # optional extra: imported only when an Arrow folder is read

@@ -1,7 +1,6 @@
 """The corpus model: :class:`Sentence` and :class:`Corpus`.
 
-A chunk is a tuple ``(start, end, type)`` of token offsets with ``end``
-exclusive; untyped chunks (words in word segmentation) have type ``""``.
+A chunk is ``(start, end, type)`` in token offsets, ``end`` exclusive; untyped chunks (words) have type ``""``.
 """
 
 from __future__ import annotations
@@ -22,27 +21,24 @@ _set = object.__setattr__
 
 @dataclass(frozen=True, eq=False)
 class Sentence:
-    """One sentence of a corpus.
+    """One sentence of a corpus: a sequence of its token strings, so taggers written for token lists accept it.
 
     Parameters
     ----------
     tokens : tuple of str
-        The tokens (characters for segmented text).
+        Characters for segmented text.
     tags : tuple of str
-        Gold chunk tags as written in the file (NER column), or ``()``
-        when the file has none.
+        Gold chunk tags as written in the file, or ``()`` when it has none.
     scheme : str or None
         The tagging scheme of ``tags`` (``"iob1"``, ``"iob2"``, ``"bmes"``, ...).
     lemmas, pos : tuple of str or None
-        LEMMA and POS columns when present.
     columns : mapping of str to tuple of str
-        Any other named columns (e.g. ``"chunk"`` in CoNLL-2003).
+        Any other named columns (e.g. ``"chunk"``).
     document : int
-        0-based index of the document the sentence belongs to.
+        0-based.
     source : str
-        The file it was read from.
     line : int
-        1-based line number of its first token in ``source``.
+        1-based line of its first token in ``source``.
 
     Examples
     --------
@@ -51,10 +47,6 @@ class Sentence:
     ((0, 1, 'ORG'), (2, 3, 'MISC'))
     >>> len(s), s[1], list(s)[-1]
     (4, 'rejects', 'call')
-
-    A sentence is a sequence of its token strings, so a tagger written for
-    lists of tokens (``fit(sentences, tags)`` / ``predict(sentences)``)
-    can be given sentences as they are.
     """
 
     tokens: tuple[str, ...]
@@ -78,7 +70,7 @@ class Sentence:
 
     @classmethod
     def _make(cls, tokens, tags, scheme, lemmas, pos, columns, document, source, line) -> "Sentence":
-        """A sentence from every field, in order, unchecked (the readers' fast path: 3× cheaper than ``__init__``)."""
+        """A sentence from every field, in order, unchecked (the readers' fast path)."""
         s = _new(cls)
         _set(s, "__dict__", {"tokens": tokens, "tags": tags, "scheme": scheme, "lemmas": lemmas, "pos": pos,
                              "columns": columns, "document": document, "source": source, "line": line})
@@ -98,7 +90,7 @@ class Sentence:
         return tuple("".join(self.tokens[s:e]) for s, e, _ in self.chunks)
 
     def key(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """Identity used to find exact duplicate sentences (tokens and tags).
+        """Identity used to find exact duplicate sentences.
 
         Returns
         -------
@@ -115,16 +107,13 @@ class Corpus:
     Parameters
     ----------
     sentences : list of Sentence
-        The sentences in reading order.
     files : list of str
-        The files read, in order.
     format : str
-        ``"conll"``, ``"conllu"`` or ``"segmented"``.
+        ``"conll"``, ``"conllu"``, ``"segmented"``, ...
     scheme : str or None
-        Scheme of the gold tags (shared by every sentence).
+        Scheme of the gold tags, shared by every sentence.
     encoding : str
-        Text encoding the files were read with (to read them again, e.g.
-        for a sentence's source lines).
+        The files' text encoding (to read them again).
 
     Examples
     --------
@@ -177,27 +166,24 @@ class Corpus:
         return list(out.values())
 
     def chunk_counts(self) -> Counter:
-        """Number of gold chunks per type, in ASCII order of type.
+        """Number of gold chunks per type (``""`` for untyped), in ASCII order of type.
 
         Returns
         -------
         collections.Counter
-            Chunk type (``""`` for untyped chunks) to its number of gold chunks over all sentences.
         """
         c = Counter(t for s in self.sentences for _, _, t in s.chunks)
         return Counter(dict(sorted(c.items())))
 
     def subset(self, indices: Sequence[int]) -> "Corpus":
-        """The corpus restricted to ``indices`` (in the order given).
+        """The corpus restricted to ``indices``, in the order given (repeats allowed).
 
         Parameters
         ----------
         indices : sequence of int
-            0-based sentence indices; repeats and any order are allowed.
 
         Returns
         -------
         Corpus
-            A new corpus of those sentences with the same files, format, scheme and encoding.
         """
         return Corpus([self.sentences[i] for i in indices], self.files, self.format, self.scheme, self.encoding)

@@ -1,21 +1,8 @@
 """Prediction files of a tagger run outside textbcv, read against the sentences they must predict.
 
-Two formats, chosen by the task (whatever the corpus format):
-
-* NER: one token per line, the token first and the predicted tag last (so
-  conlleval's ``token gold pred`` and two-column ``token pred`` both work),
-  a blank line after each sentence; ``-DOCSTART-`` lines are skipped.
-* CWS: one line per sentence, its words separated by ASCII spaces, TABs or
-  U+3000 (blank lines are skipped).
-
-Lines and fields are those of the corpus readers (:mod:`textbcv.corpus._text`):
-a token holding a no-break space is one token in both, so a test half
-exported by ``textbcv split --export`` reads back as its own predictions.
-
-The tokens (characters, for CWS) must be those of the expected sentences,
-in order. The first difference — another token, a sentence that ends early
-or late, a missing or extra sentence — is an :class:`InputError` naming the
-prediction file and line, and the corpus sentence it should have been.
+NER: ``token ... tag`` lines, a blank line after each sentence (``-DOCSTART-`` skipped). CWS: one line per
+sentence, words separated by ASCII spaces, TABs or U+3000. The tokens must be the expected sentences'; the
+first difference is an :class:`InputError` naming the file, line and corpus sentence.
 
 Examples
 --------
@@ -26,12 +13,6 @@ Examples
 >>> _ = open(p, "w").write("EU B-ORG\\nrejects O\\n\\nPeter B-PER\\n")
 >>> read_tag_predictions(p, sents).tags
 [('B-ORG', 'O'), ('B-PER',)]
->>> _ = open(p, "w").write("EU B-ORG\\nrejected O\\n\\nPeter B-PER\\n")
->>> read_tag_predictions(p, sents)
-Traceback (most recent call last):
-...
-textbcv.errors.InputError: ...fold-0-0.txt:2: token 'rejected', but test sentence 1 has 'rejects' here (token 2 of
-c.conll:3)
 """
 
 from __future__ import annotations
@@ -60,11 +41,10 @@ class TagPredictions:
     Parameters
     ----------
     path : str
-        The prediction file read.
     tags : list of tuple of str
-        The predicted tags (last field of each token line) of every sentence, in file order.
+        Per sentence, in file order.
     lines : list of int
-        1-based line number of every sentence's first token.
+        1-based.
     """
 
     path: str
@@ -72,45 +52,37 @@ class TagPredictions:
     lines: list[int]
 
     def line_of(self, sentence: int, token: int) -> int:
-        """The line of a token (a sentence's tokens are on consecutive lines).
+        """The 1-based line of a token in :attr:`path`.
 
         Parameters
         ----------
-        sentence : int
-            0-based index of the sentence in the file.
-        token : int
-            0-based index of the token in that sentence.
+        sentence, token : int
+            0-based indices.
 
         Returns
         -------
         int
-            The token's 1-based line number in :attr:`path`.
         """
         return self.lines[sentence] + token
 
 
 def read_tag_predictions(path: str | os.PathLike, sentences: Sequence[Sentence]) -> TagPredictions:
-    """Read a NER prediction file whose sentences must be ``sentences`` (token by token).
+    """Read a NER prediction file whose sentences must be ``sentences``, token by token.
 
     Parameters
     ----------
     path : str or path-like
-        The prediction file: ``token ... tag`` lines, a blank line after each sentence.
     sentences : sequence of Sentence
-        The sentences it must predict (a fold's test half), in file order; their tokens are matched
-        against the first field of every line.
+        A fold's test half, in file order.
 
     Returns
     -------
     TagPredictions
-        The predicted tags and first line of every sentence.
 
     Raises
     ------
     InputError
-        ``FILE:LINE`` at the first line that does not fit: a missing file,
-        a line with one field, another token, a sentence too short or too
-        long, an extra sentence, or a file that ends before the last sentence.
+        ``FILE:LINE`` at the first line that does not fit (or a missing file, or a file that ends early).
     """
     name = os.fspath(path)
     if not os.path.exists(name):
@@ -172,28 +144,23 @@ def read_tag_predictions(path: str | os.PathLike, sentences: Sequence[Sentence])
 
 
 def read_segmented_predictions(path: str | os.PathLike, sentences: Sequence[Sentence]) -> list[tuple[Chunk, ...]]:
-    """Read a CWS prediction file (one segmented line per sentence); return the predicted words as chunks.
-
-    The characters of each line (white space removed) must be the tokens
-    of the corresponding sentence.
+    """Read a CWS prediction file; its characters (white space removed) must be the sentences' tokens.
 
     Parameters
     ----------
     path : str or path-like
-        The prediction file: one segmented sentence per line, words separated by white space.
     sentences : sequence of Sentence
-        The sentences it must predict, whose tokens are characters, in file order.
+        Character tokens, in file order.
 
     Returns
     -------
     list of tuple of Chunk
-        The predicted words of every sentence as untyped chunks ``(start, end, "")`` of character offsets.
+        Per sentence, the predicted words as untyped chunks ``(start, end, "")``.
 
     Raises
     ------
     InputError
-        ``FILE:LINE`` for a missing file, other characters than the sentence's, an extra sentence, or a
-        file that ends before the last sentence.
+        ``FILE:LINE`` at the first line that does not fit (or a missing file, or a file that ends early).
 
     Examples
     --------
@@ -251,23 +218,18 @@ def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[
     Parameters
     ----------
     preds : sequence of TagPredictions
-        Prediction files as read by :func:`read_tag_predictions`.
     scheme : str
-        A tagging scheme (:func:`textbcv.schemes.scheme_names`).
     types : set of str, optional
-        The chunk types the corpus has; a predicted tag of another type is
-        refused (labels that do not belong to the corpus would all count as
-        false positives).
+        The corpus's chunk types; a predicted tag of another type is refused.
 
     Returns
     -------
     list of list of tuple of Chunk
-        For every prediction file, the predicted chunks of each of its sentences.
 
     Raises
     ------
     InputError
-        ``FILE:LINE`` of the first tag that is not a tag of ``scheme`` or has a type not in ``types``.
+        ``FILE:LINE`` of the first tag not of ``scheme`` or of a type not in ``types``.
     """
     sch = get_scheme(scheme)
     ok = {OUTSIDE}

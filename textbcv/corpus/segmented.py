@@ -1,10 +1,7 @@
 """Segmented text (SIGHAN style): one sentence per line, words separated by spaces.
 
-Words are separated by runs of ASCII spaces, TABs and ideographic spaces
-(U+3000, the separator of some SIGHAN corpora); any other space (U+00A0, ...)
-is a character of its word. Tokens are characters; the gold chunks are the
-words, stored as untyped BMES tags (``B``, ``M``, ``E``, ``S``). A line
-without words is not a sentence.
+Words are separated by runs of ASCII spaces, TABs and U+3000; any other space is a character of its word.
+Tokens are characters; the words are the gold chunks, as untyped BMES tags.
 """
 
 from __future__ import annotations
@@ -28,17 +25,15 @@ def _bmes(n: int) -> tuple[str, ...]:
 
 
 def bmes_tags(words: Sequence[str]) -> tuple[str, ...]:
-    """Untyped BMES tags of the characters of ``words``.
+    """Untyped BMES tags of the characters of ``words``: ``S`` for a one-character word, else ``B``, ``M`` ..., ``E``.
 
     Parameters
     ----------
     words : sequence of str
-        The words of one sentence, in order.
 
     Returns
     -------
     tuple of str
-        One tag per character: ``S`` for a one-character word, else ``B``, ``M`` ..., ``E``.
 
     Examples
     --------
@@ -51,21 +46,17 @@ def bmes_tags(words: Sequence[str]) -> tuple[str, ...]:
 
 
 def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encoding: str = "utf-8") -> Corpus:
-    """Read segmented text files into a :class:`Corpus` of characters.
-
-    Each file is one document; each line holding a word is a sentence.
+    """Read segmented text files into a :class:`Corpus` of characters (format ``"segmented"``, scheme ``"bmes"``).
 
     Parameters
     ----------
     paths : path or iterable of paths
-        Files read in order (gzip files are decompressed); file ``i`` is document ``i``.
+        Read in order (gzip decompressed); file ``i`` is document ``i``, each line with a word a sentence.
     encoding : str
-        Text encoding of the files (default UTF-8).
 
     Returns
     -------
     Corpus
-        Format ``"segmented"``, scheme ``"bmes"``: characters as tokens, words as untyped chunks.
 
     Examples
     --------
@@ -100,19 +91,13 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
 
 
 def write_segmented(sentences: Iterable[Sentence], path: str | os.PathLike, separator: str = "  ") -> None:
-    """Write sentences as segmented text (atomically, UTF-8): one sentence per line, words joined by ``separator``.
-
-    The words are a sentence's chunks (:attr:`Sentence.words`), or its
-    tokens when it has no tags.
+    """Write sentences as segmented text (UTF-8, atomically): their words (else tokens) joined by ``separator``.
 
     Parameters
     ----------
     sentences : iterable of Sentence
-        Sentences to write, in order.
     path : str or path-like
-        The file to write (replaced atomically).
     separator : str
-        What joins the words of a line (default two ASCII spaces, as in SIGHAN files).
 
     Raises
     ------
@@ -126,8 +111,6 @@ def write_segmented(sentences: Iterable[Sentence], path: str | os.PathLike, sepa
     >>> write_segmented([Sentence(tuple("中国人"), ("B", "E", "S"), "bmes")], p)
     >>> open(p, encoding="utf-8").read()
     '中国  人\\n'
-    >>> [s.words for s in read_segmented(p)]
-    [('中国', '人')]
     """
     with atomic_write(path) as f:
         for s in sentences:

@@ -1,21 +1,10 @@
-"""Which corpus format a file is in, from its content (and its extension).
+"""Which corpus format a file is in, from its first 64 KB (and its extension).
 
-The first 64 KB of a file are enough to tell the formats apart:
+conllu: ten TAB-separated fields, the first a word ID; conll: (almost) every line has the same number of
+columns, tags in the last or sentences over several lines; segmented: the number of words varies by line.
 
-* **conllu** -- every line that is not a ``#`` comment has ten TAB-separated
-  fields, the first a word ID (``1``, ``1-2``, ``1.1``);
-* **conll** -- (almost) every line has the same number of columns, and the
-  last column holds tags (``O``, ``B-PER``, ...) or sentences span several
-  lines between blank lines;
-* **segmented** -- one sentence per line: the number of words varies from
-  line to line.
-
-A guess is *decisive* when the content leaves no doubt; a ``--format`` that
-contradicts a decisive guess is refused with the likely format named (a
-CoNLL file read as segmented text would otherwise "succeed" with nonsense).
-When the content cannot tell (a few lines, one column), the extension
-decides (``.conllu``; ``.conll``, ``.bio``, ``.iob``, ``.tsv``), or the user
-must.
+A ``--format`` that contradicts a decisive guess is refused with the likely format named; when the content
+cannot tell, the extension decides, or the user must.
 
 Examples
 --------
@@ -23,9 +12,6 @@ Examples
 >>> d = tempfile.mkdtemp()
 >>> p = os.path.join(d, "x.txt")
 >>> _ = open(p, "w").write("EU B-ORG\\nrejects O\\n\\nPeter B-PER\\nBlackburn I-PER\\n")
->>> g = sniff_format(p)
->>> g.format, g.decisive, g.reason
-('conll', True, '2 columns, tags in the last')
 >>> check_format([p], "segmented")
 Traceback (most recent call last):
 ...
@@ -64,10 +50,9 @@ class FormatGuess:
     Attributes
     ----------
     format : str or None
-        ``"conll"``, ``"conllu"``, ``"segmented"``, or None when neither the
-        content nor the extension tells.
+        ``"conll"``, ``"conllu"``, ``"segmented"``, or None when nothing tells.
     reason : str
-        Why, in a few words (for messages).
+        Why, in a few words.
     decisive : bool
         The content leaves no doubt.
     """
@@ -82,13 +67,12 @@ class FormatGuess:
         Returns
         -------
         dict
-            The three fields by name, for JSON.
         """
         return {"format": self.format, "reason": self.reason, "decisive": self.decisive}
 
 
 def _sample(path: str, encoding: str) -> list[str]:
-    """Up to 64 KB of whole lines of ``path``, decoded leniently (errors are the reader's to report)."""
+    """Up to 64 KB of whole lines of ``path``, decoded leniently."""
     with open_bytes(path) as f:
         try:
             data = f.read(SAMPLE_BYTES)
@@ -117,14 +101,12 @@ def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGues
     Parameters
     ----------
     path : str or path-like
-        The corpus file (gzip files are decompressed).
+        Gzip files are decompressed.
     encoding : str
-        Text encoding used to decode the sample, leniently (default UTF-8).
 
     Returns
     -------
     FormatGuess
-        The content's guess when it is decisive or agrees with the extension, else the extension's;
         ``FormatGuess(None, "")`` when the file cannot be opened.
 
     Examples
@@ -212,30 +194,25 @@ def _from_content(lines: list[str]) -> FormatGuess:
 
 def check_format(paths: Sequence[str | os.PathLike], format: str | None = None,
                  encoding: str = "utf-8") -> FormatGuess:
-    """The format to read ``paths`` with, and why (``decisive``: the content leaves no doubt).
+    """The format to read ``paths`` with, and why.
 
     Parameters
     ----------
     paths : sequence of path
-        The corpus files; all must be in one format.
+        All in one format.
     format : str, optional
-        The format asked for (``--format``); None to detect it.
+        ``--format``; None to detect it.
     encoding : str
-        Text encoding used to sniff the files (default UTF-8).
 
     Returns
     -------
     FormatGuess
-        ``reason`` is ``"--format F"`` for a given format, ``""`` when
-        there was nothing to look at (no such file, no text: the reader
-        will say what is wrong).
+        ``reason`` is ``"--format F"`` for a given format, ``""`` when there was nothing to look at.
 
     Raises
     ------
     InputError
-        When ``format`` contradicts a decisive guess (naming the likely
-        format), when files are in different formats, or when no format is
-        given and none can be told.
+        When ``format`` contradicts a decisive guess, the files differ in format, or none can be told.
     """
     names: list[str] = [os.fspath(p) for p in paths]
     if format is not None and format not in FORMATS:
@@ -274,18 +251,15 @@ CORPUS_EXTENSIONS = (".conll", ".conllu", ".txt", ".utf8", ".tsv", ".bio", ".iob
 
 
 def file_stem(path: str | os.PathLike) -> str:
-    """A held-out file's name without a corpus extension (``.conll``, ``.conllu``, ``.txt``, ...).
+    """A file's base name without its first matching ``CORPUS_EXTENSIONS`` entry (case-insensitive).
 
     Parameters
     ----------
     path : str or path-like
-        A held-out corpus file.
 
     Returns
     -------
     str
-        Its base name without the first matching extension of ``CORPUS_EXTENSIONS`` (case-insensitive),
-        or the whole base name when none matches.
 
     Examples
     --------

@@ -1,11 +1,7 @@
-"""The source text of every sentence, re-read from its file by its recorded line.
+"""The source text of every sentence, re-read from its file by its recorded ``source`` and ``line``.
 
-Readers keep each sentence's ``source`` file and first ``line``; that is all
-it takes to find the sentence again, so the readers need to keep nothing
-else. A sentence's text is the maximal run of non-blank lines starting at its
-line (CoNLL, CoNLL-U: its token lines, and for CoNLL-U its comment lines), or
-that one line (segmented text). Line ends are written as ``\\n``; the lines
-themselves are returned as they are in the file.
+A sentence's text is the run of non-blank lines from its line (CoNLL, CoNLL-U, with comments), or that one
+line (segmented text); lines are returned as in the file, each ending in ``\\n``.
 
 Examples
 --------
@@ -43,28 +39,21 @@ def _changed(s, why: str) -> InputError:
 
 
 def sentence_texts(corpus: Corpus) -> list[str]:
-    """The source text of every sentence of ``corpus`` (lines ending in ``\\n``), in corpus order.
-
-    ``corpus`` must be as a reader returned it (not transformed, e.g. by
-    :func:`textbcv.corpus.transform.words_to_characters`). Each text is
-    checked against the sentence's tokens.
+    """The source text of every sentence, in corpus order, each checked against the sentence's tokens.
 
     Parameters
     ----------
     corpus : Corpus
-        A corpus as read (format ``"conll"``, ``"conllu"``, ``"segmented"`` or ``"jsonl"``), every sentence
-        with its ``source`` file and first ``line``.
+        As a reader returned it (not transformed).
 
     Returns
     -------
     list of str
-        One text per sentence: its lines, each ending in ``\\n``.
 
     Raises
     ------
     InputError
-        When a sentence's file cannot be read or no longer holds the
-        sentence at its line.
+        When a sentence's file cannot be read or no longer holds the sentence at its line.
     """
     files = _lines_of(corpus)
     out = []
@@ -98,22 +87,17 @@ def sentence_texts(corpus: Corpus) -> list[str]:
 
 
 def document_marks(corpus: Corpus) -> dict[int, str]:
-    """The ``-DOCSTART-`` line of every document of a CoNLL corpus that has one (document index → line).
-
-    A document's mark is the ``-DOCSTART-`` line before its first sentence
-    (blank lines may lie between them). Other formats have no such lines
-    (a CoNLL-U ``# newdoc`` comment is part of the sentence's text).
+    """The ``-DOCSTART-`` line (as in the file) of every document of a CoNLL corpus that has one.
 
     Parameters
     ----------
     corpus : Corpus
-        A corpus as read; only format ``"conll"`` has marks (any other gives ``{}``).
+        As read; formats other than ``"conll"`` give ``{}``.
 
     Returns
     -------
     dict of int to str
-        Document index to its ``-DOCSTART-`` line, as in the file (no line end); documents without one
-        are left out.
+        Document index → its line; documents without one are left out.
     """
     if corpus.format != "conll":
         return {}

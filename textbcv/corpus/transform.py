@@ -13,15 +13,12 @@ __all__ = ["words_to_characters", "filter_chunks", "prepare_corpus"]
 
 
 def words_to_characters(corpus: Corpus) -> Corpus:
-    """A word-segmentation corpus from a word-tokenised one (e.g. UD Chinese CoNLL-U).
-
-    Tokens become characters and the words become the gold chunks (untyped
-    BMES tags), exactly as if the corpus had been read as segmented text.
+    """A word-segmentation corpus from a word-tokenised one, as if read as segmented text.
 
     Parameters
     ----------
     corpus : Corpus
-        A corpus whose tokens are words without white space; its tags are dropped.
+        Its tags are dropped.
 
     Returns
     -------
@@ -31,8 +28,7 @@ def words_to_characters(corpus: Corpus) -> Corpus:
     Raises
     ------
     InputError
-        For a word that is not a token (:func:`textbcv.corpus._text.token_problem`: empty, or holding a space,
-        a TAB or a line end).
+        For a word that is not a token (empty, or holding a space, a TAB or a line end).
 
     Examples
     --------
@@ -54,21 +50,17 @@ def words_to_characters(corpus: Corpus) -> Corpus:
 
 def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None,
                   untyped: bool = False) -> tuple[Chunk, ...]:
-    """Keep only chunks of the types in ``keep``; with ``untyped`` drop the types (boundaries only).
+    """Keep only chunks of the types in ``keep`` (None keeps all); with ``untyped`` set every type to ``""``.
 
     Parameters
     ----------
     chunks : iterable of Chunk
-        ``(start, end, type)`` chunks.
     keep : sequence of str, optional
-        Chunk types to keep; None (default) keeps every type.
     untyped : bool
-        Replace every kept chunk's type by ``""`` (default False).
 
     Returns
     -------
     tuple of Chunk
-        The kept chunks, in their order.
 
     Examples
     --------
@@ -83,20 +75,17 @@ def filter_chunks(chunks: Iterable[Chunk], keep: Sequence[str] | None = None,
 
 
 def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
-    """The corpus as the task sees it: characters and words for ``cws``; tagged tokens for ``ner``.
+    """The corpus as the task sees it: characters and words for ``cws``; ``corpus`` itself for ``ner``.
 
     Parameters
     ----------
     corpus : Corpus
-        The corpus as read.
     task : {"ner", "cws"}
-        ``"cws"``: word segmentation (characters as tokens, words as chunks); ``"ner"``: chunk tagging.
 
     Returns
     -------
     Corpus
-        For ``"cws"``, ``corpus`` itself when already segmented (format ``"segmented"`` or scheme ``bmes``
-        / ``bb2b3mes``), else :func:`words_to_characters` of it; for ``"ner"``, ``corpus`` itself.
+        For ``"cws"``, ``corpus`` itself when already segmented, else :func:`words_to_characters` of it.
 
     Raises
     ------

@@ -1,5 +1,4 @@
-"""What a user must hear before reading a report: a split that bends the estimate (no document marks, ...), a system
-that predicted no chunk, a corpus too small."""
+"""What a user must hear before reading a report: a split that bends the estimate, a silent system, a tiny corpus."""
 
 from __future__ import annotations
 
@@ -12,17 +11,15 @@ WIDE_INTERVAL = 0.20
 
 
 def run_warnings(report: CompareReport) -> list[str]:
-    """The warnings the command line prints before the report.
+    """The warnings the command line prints before the report, one sentence each without a final period.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The warnings, one sentence each without a final period; empty when there is nothing to warn about.
 
     Examples
     --------

@@ -15,20 +15,19 @@ def _q(x) -> str:
 
 
 def reproduce_command(report: CompareReport, out: str = "rerun") -> str | None:
-    """The ``textbcv`` command that remakes this report into ``out``, every setting explicit; None when it cannot
-    (systems with the user's own Python taggers, or a corpus passed as an object).
+    """The shell-quoted ``textbcv`` command that remakes this report into ``out``, every setting explicit.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
     out : str
-        The run directory the command writes (``--out``); default ``"rerun"``.
+        The ``--out`` directory.
 
     Returns
     -------
     str or None
-        A shell-quoted ``textbcv compare`` (or ``textbcv evaluate`` for imported folds) command line.
+        ``textbcv compare`` (``textbcv evaluate`` for imported folds); None for the user's own Python taggers or
+        a corpus passed as an object.
 
     Examples
     --------

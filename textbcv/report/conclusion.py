@@ -1,5 +1,4 @@
-"""The conclusion: a short paragraph in plain language on F1 — which system the decision rule calls better,
-how sure, how large — worded from the recorded decisions (:mod:`textbcv.report.verdicts`).
+"""The conclusion: a short plain-language paragraph on F1, worded from the recorded decisions.
 
 Examples
 --------
@@ -29,20 +28,15 @@ __all__ = ["conclusion", "floor_sentence"]
 
 
 def conclusion(report: CompareReport) -> str:
-    """The report's conclusion on F1; below the threshold no winner is named.
-
-    Two systems: one sentence on the pair and one on the sequential t-test. Three or more: one sentence per
-    clear difference (and per practically equivalent pair), one per group of tied systems, one for the rest.
+    """The report's conclusion on F1, opening with the design and rule; below the threshold no winner is named.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     str
-        The paragraph, its first sentence the design and the decision rule.
     """
     m, tau = report.m, report.threshold
     names = report.names
@@ -141,21 +135,18 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
 
 
 def floor_sentence(report: CompareReport, called: list[Comparison]) -> str:
-    """A sentence beside calls whose posterior counted the models' own noise as 0 (its moment from the folds' spread
-    was at or below 0) with fewer than 7 splits: the call rests on new text's error alone, and on text where that
-    noise is large such calls were false more often (the measured rate, :func:`textbcv.defaults.floor_calls`).
+    """A caution beside calls made with fewer than 7 splits while the models' own noise measured 0 on the folds.
 
     Parameters
     ----------
     report : CompareReport
-        The report (its m, names and threshold).
     called : list of Comparison
-        The calls to look at (pairs with a winner).
+        Pairs with a winner.
 
     Returns
     -------
     str
-        The sentence, with a leading space; "" when no call is such.
+        With a leading space; "" when no call is such.
     """
     floored = [c for c in called if c.difference is not None and c.difference.paired is not None
                and c.difference.paired.var_model <= 0 and c.difference.paired.m < 7 and c.difference.paired.var > 0]
@@ -174,7 +165,7 @@ def floor_sentence(report: CompareReport, called: list[Comparison]) -> str:
 
 
 def _seq_sentence(report: CompareReport, c: Comparison) -> str | None:
-    """The conclusion's sentence on the pair's sequential t-test, and why it may differ from the Bayes test."""
+    """The sentence on the pair's sequential t-test, and why it may differ from the Bayes test."""
     seq = next((s for s in report.sequential if (s.a, s.b) == (c.a, c.b)), None)
     if seq is None:
         return None

@@ -1,8 +1,4 @@
-"""Writing a comparison's report into its run directory.
-
-:func:`write_report_files` writes ``report.json``, ``report.md``, ``report.tex`` and the plots (only
-over files the run's manifest lists as textbcv's own) and records them in the manifest.
-"""
+"""Writing a comparison's report files into its run directory."""
 
 from __future__ import annotations
 
@@ -17,26 +13,22 @@ __all__ = ["write_report_files"]
 
 
 def write_report_files(run: RunDir, report: CompareReport, plots: bool = True) -> None:
-    """Write ``report.json``, ``report.md``, ``report.tex`` and (with ``plots``) the PNG plots of ``report`` into
-    the run ``run``, and record them in its manifest.
+    """Write ``report.json``, ``report.md``, ``report.tex`` and the plots into ``run``, and record them in its manifest.
 
-    Only files the manifest lists as textbcv's own are overwritten (:meth:`RunDir.check_writable_file`), all
-    checked before anything is written. ``report.md`` embeds the plots written (relative links); a plot of an
-    earlier rendering that this one does not draw is removed, so that no picture contradicts the report beside it.
+    Only files the manifest lists as textbcv's own are overwritten, all checked before anything is written; a plot
+    of an earlier rendering that this one does not draw is removed.
 
     Parameters
     ----------
     run : RunDir
-        The run directory written into.
     report : CompareReport
-        The report; its :meth:`~CompareReport.to_dict` is ``report.json``.
     plots : bool
-        Draw the PNG plots (default True); False removes textbcv's plots of an earlier rendering.
+        Draw the PNG plots; False removes textbcv's plots of an earlier rendering.
 
     Raises
     ------
     InputError
-        When a file to write exists but is not listed as textbcv's own (nothing is written then).
+        When a file to write exists but is not textbcv's own (nothing is written then).
     """
     names = plot_names(report) if plots else []
     pngs = [f for f in RUN_FILES if f.endswith(".png")]

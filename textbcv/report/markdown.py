@@ -1,11 +1,7 @@
-"""``report.md`` of a comparison: its title, the sections of :data:`MD_SECTIONS` in order, then the plots,
-the run line and the methods paragraph — all from the report alone, so ``textbcv report DIR`` redraws it.
+"""``report.md``: its title, the sections of :data:`MD_SECTIONS` in order, plots, run line and methods paragraph.
 
-Each section is a function ``report -> list of lines`` that returns no lines when it has nothing to say:
-adding a section is adding one function to :data:`MD_SECTIONS`. The sections live by what they show:
-:mod:`textbcv.report.md_answer` (the answer), :mod:`textbcv.report.md_setup` (how it was made),
-:mod:`textbcv.report.md_breakdown` (the answer broken down) and :mod:`textbcv.report.textbook`
-(the textbook tests and what one split would claim).
+Each section is a function ``report -> list of lines`` (none when it has nothing to say), so adding a section
+is adding one function to :data:`MD_SECTIONS`.
 """
 
 from __future__ import annotations
@@ -48,20 +44,17 @@ MD_SECTIONS = [conclusion_markdown, setup_markdown, scores_markdown, ranking_mar
 
 
 def render_markdown(report: CompareReport, plots: Sequence[str] = ()) -> str:
-    """The ``report.md`` text of a comparison.
+    """The ``report.md`` text of a comparison, ending in a newline.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report (``CompareReport.from_dict`` reads ``report.json``).
     plots : sequence of str
-        The PNG files beside ``report.md`` (:func:`textbcv.report.plots.plot_names`), embedded by relative
-        links; default none.
+        PNG files beside ``report.md``, embedded by relative links.
 
     Returns
     -------
     str
-        The whole Markdown text, ending in a newline.
 
     Examples
     --------

@@ -1,9 +1,4 @@
-"""The sections of ``report.md`` that give the answer: the conclusion, the pooled scores, the ranking, the
-pairwise matrix, the Bayes test and the sequential t-test.
-
-Each section is a function ``report -> list of lines`` (none when it has nothing to say), listed in
-:data:`textbcv.report.markdown.MD_SECTIONS`; decisions are worded by :mod:`textbcv.report.verdicts`.
-"""
+"""The sections of ``report.md`` that give the answer, each a function ``report -> list of lines``."""
 
 from __future__ import annotations
 
@@ -19,33 +14,29 @@ __all__ = ["conclusion_markdown", "scores_markdown", "ranking_markdown", "pairwi
 
 
 def conclusion_markdown(report: CompareReport) -> list[str]:
-    """``## Conclusion``: the plain-language answer (:func:`textbcv.report.conclusion.conclusion`).
+    """``## Conclusion``: the report's stored plain-language answer, else one worded now.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines; the report's stored ``conclusion``, else one worded now.
     """
     return ["", "## Conclusion", "", report.conclusion or conclusion(report)]
 
 
 def scores_markdown(report: CompareReport) -> list[str]:
-    """``## Pooled scores``: P / R / F1 of each system with intervals; undefined scores as ``—, reason``.
+    """``## Pooled scores``: P / R / F1 of each system with intervals, and the baseline's F1 when there is one.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines, the most-frequent-tag baseline's F1 at the end (when the report has one).
     """
     level = f"{100 * (1 - report.alpha):g}%"
     out = ["", f"## Pooled scores with {level} credible intervals", "",
@@ -90,17 +81,15 @@ def _variant(report: CompareReport) -> str:
 
 
 def ranking_markdown(report: CompareReport) -> list[str]:
-    """``## Ranking on F1`` (three or more systems): best first, with intervals and whom each is better than.
+    """``## Ranking on F1``: best first, with intervals and whom each is better than; empty below three systems.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines; empty with fewer than three systems.
     """
     if len(report.systems) < 3:
         return []
@@ -119,17 +108,15 @@ def ranking_markdown(report: CompareReport) -> list[str]:
 
 
 def pairwise_markdown(report: CompareReport) -> list[str]:
-    """``## Pairwise`` (three or more systems): the matrix of P(row better than column) on F1.
+    """``## Pairwise``: the matrix of P(row better than column) on F1; empty below three systems.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines; empty with fewer than three systems.
     """
     if len(report.systems) < 3:
         return []
@@ -154,18 +141,15 @@ def pairwise_markdown(report: CompareReport) -> list[str]:
 
 
 def bayes_markdown(report: CompareReport) -> list[str]:
-    """``## Bayes test``: P(B better), P(A better) (and P(equivalent) with a rope) and the decision, for every pair
-    and metric.
+    """``## Bayes test``: every pair's probabilities and decision on every metric, the rule and notes.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines: the table, the rule, and the notes on the differences.
     """
     r = report.rope_points
     by = f" by > {r:g}" if r is not None else ""
@@ -200,18 +184,15 @@ def bayes_markdown(report: CompareReport) -> list[str]:
 
 
 def sequential_markdown(report: CompareReport) -> list[str]:
-    """``## Sequential t-test``: per pair, the mean per-fold F1 difference, its interval, and whether equality is
-    rejected.
+    """``## Sequential t-test``: per pair, the mean per-fold F1 difference in points and its verdict; empty without one.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines (differences in points); empty without sequential tests.
     """
     if not report.sequential:
         return []

@@ -1,5 +1,4 @@
-"""The sections of ``report.md`` that break the answer down: per chunk type, per fold, macro-F1, the error
-anatomy, and the held-out test sets."""
+"""The sections of ``report.md`` that break the answer down: per type, per fold, macro-F1, error anatomy, held-out."""
 
 from __future__ import annotations
 
@@ -19,12 +18,10 @@ def per_type_markdown(report: CompareReport) -> list[str]:
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines (the heading only when there are no per-type counts).
     """
     names = report.names
     out = ["", "## Per-type scores (pooled over folds, percent)", ""]
@@ -45,17 +42,15 @@ def per_type_markdown(report: CompareReport) -> list[str]:
 
 
 def per_fold_markdown(report: CompareReport) -> list[str]:
-    """``## Per-fold F1``: one row per fold (— where a fold has neither gold nor predicted chunks).
+    """``## Per-fold F1``: one row per fold, F1 in percent; empty without ``fold_f1``.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines (F1 in percent, folds as ``S1 →``, ``S1 ←``, ...); empty without ``fold_f1``.
     """
     ff = report.fold_f1
     if not ff:
@@ -76,18 +71,15 @@ def per_fold_markdown(report: CompareReport) -> list[str]:
 
 
 def macro_markdown(report: CompareReport) -> list[str]:
-    """``## Macro-F1``: each system's mean F1 over the chunk types, with its interval, and each pair's paired
-    difference decided by the report's rule; the types too rare to average named.
+    """``## Macro-F1``: each system's mean F1 over the types and each pair's paired difference; empty without it.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report; its ``macro`` block is read.
 
     Returns
     -------
     list of str
-        The section's Markdown lines; empty for reports without it.
     """
     mac = report.macro
     if not mac:
@@ -115,19 +107,16 @@ def macro_markdown(report: CompareReport) -> list[str]:
 
 
 def anatomy_markdown(report: CompareReport) -> list[str]:
-    """``## Error anatomy``: how each system is wrong (shares with intervals), and which kinds of error the
-    second system of each pair removes or adds (paired, decided by the report's rule).
+    """``## Error anatomy``: each system's error kinds and what each pair's second system removes or adds.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report; its ``anatomy`` block is read.
 
     Returns
     -------
     list of str
-        The section's Markdown lines; empty for reports without an anatomy (folds without their test
-        sentences).
+        Empty for reports without an anatomy.
     """
     a = report.anatomy
     if not a:
@@ -161,18 +150,15 @@ def anatomy_markdown(report: CompareReport) -> list[str]:
 
 
 def heldout_markdown(report: CompareReport) -> list[str]:
-    """The "Held-out test sets" section of ``report.md`` (lines; none without held-out files).
+    """The "Held-out test sets" section (scores in percent, gaps in points); empty without a ``heldout`` block.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines (scores in percent, gaps and differences in points); empty without a
-        ``heldout`` block.
     """
     if not report.heldout:
         return []

@@ -1,5 +1,4 @@
-"""The sections of ``report.md`` on how the comparison was made: the setup, the split, how m was reached,
-the plots, the run and the methods paragraph."""
+"""The sections of ``report.md`` on how the comparison was made: setup, split, stopping, plots, run, methods."""
 
 from __future__ import annotations
 
@@ -37,12 +36,10 @@ def setup_markdown(report: CompareReport) -> list[str]:
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines.
     """
     meta = report.meta
     m = report.m
@@ -111,17 +108,15 @@ def setup_markdown(report: CompareReport) -> list[str]:
 
 
 def split_markdown(report: CompareReport) -> list[str]:
-    """``## Split``: units, balance, notes, training-set overlap and χ²/J of the halves.
+    """``## Split``: units, balance, overlap and χ²/J of the halves; empty without split blocks.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines; empty without ``split`` and ``split_quality`` blocks.
     """
     sp = report.split or {}
     q = report.split_quality or {}
@@ -150,17 +145,15 @@ def split_markdown(report: CompareReport) -> list[str]:
 
 
 def stopping_markdown(report: CompareReport) -> list[str]:
-    """The ``Stopping:`` line of a run (how m was reached).
+    """The ``Stopping:`` line (how m was reached); empty when the report gives no reason.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The line (after a blank one); empty when the report's ``stopping`` gives no reason.
     """
     stop = report.stopping or {}
     if not stop.get("reason"):
@@ -169,17 +162,16 @@ def stopping_markdown(report: CompareReport) -> list[str]:
 
 
 def plots_markdown(plots: Sequence[str]) -> list[str]:
-    """``## Plots``: every PNG written beside ``report.md``, embedded by a relative link, with its caption.
+    """``## Plots``: every PNG beside ``report.md``, linked relatively, with its caption; empty without plots.
 
     Parameters
     ----------
     plots : sequence of str
-        The PNG file names, relative to ``report.md``.
+        File names relative to ``report.md``.
 
     Returns
     -------
     list of str
-        The section's Markdown lines; empty without plots.
     """
     if not plots:
         return []
@@ -190,17 +182,15 @@ def plots_markdown(plots: Sequence[str]) -> list[str]:
 
 
 def run_markdown(report: CompareReport) -> list[str]:
-    """The ``Run:`` line: wall time, folds trained, resumed or imported, textbcv version.
+    """The ``Run:`` line: wall time, folds trained, resumed or imported, version; empty without a ``run`` block.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The line (after a blank one); empty when the report has no ``run`` block.
     """
     run = report.run or {}
     version = report.meta.get("textbcv")
@@ -213,16 +203,14 @@ def run_markdown(report: CompareReport) -> list[str]:
 
 
 def methods_markdown(report: CompareReport) -> list[str]:
-    """``## Methods``: the paragraph to paste into a paper (:func:`textbcv.report.methods.methods_paragraph`).
+    """``## Methods``: the paragraph to paste into a paper.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines.
     """
     return ["", "## Methods (to paste)", "", methods_paragraph(report)]

@@ -1,9 +1,4 @@
-"""The setup of a comparison in words: design, units, balance, count factor, systems, and the methods
-paragraph to paste.
-
-Read from the report alone (a :class:`~textbcv.report.model.CompareReport`), for ``report.md``'s setup and
-methods sections, the conclusion and ``report.tex``.
-"""
+"""The setup of a comparison in words (design, units, balance, count factor, systems) and the methods paragraph."""
 
 from __future__ import annotations
 
@@ -21,17 +16,15 @@ REFERENCE = ("Ruibo Wang. Research on Block-regularized Cross-Validation Methods
 
 
 def and_list(items: Sequence[str]) -> str:
-    """Names joined in words.
+    """Names joined in words: ``a``, ``a and b``, ``a, b and c``.
 
     Parameters
     ----------
     items : sequence of str
-        One or more names.
 
     Returns
     -------
     str
-        ``a``, ``a and b``, ``a, b and c``.
 
     Examples
     --------
@@ -48,12 +41,10 @@ def design_name(report: CompareReport) -> str:
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     str
-        Named from ``m`` and the ``split_method`` option (``bcv`` when absent).
     """
     method = report.options.get("split_method", "bcv")
     return f"{report.m}×2 block-regularized cross-validation" if method in ("bcv", "bcv-select") else \
@@ -61,17 +52,15 @@ def design_name(report: CompareReport) -> str:
 
 
 def unit_text(report: CompareReport) -> str:
-    """What the splits kept whole: ``documents kept whole`` or ``sentences``.
+    """``documents kept whole`` or ``sentences as units``.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     str
-        ``documents kept whole`` when the split block's ``unit`` is ``document``, else ``sentences as units``.
     """
     sp = report.split or {}
     return "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
@@ -83,12 +72,10 @@ def balance_text(report: CompareReport) -> str:
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     str
-        From the split block's ``balance`` (else the ``balance`` option).
     """
     sp = report.split or {}
     b = sp.get("balance", report.options.get("balance", []))
@@ -109,15 +96,11 @@ _VARIANTS = {
 def variant_text(report: CompareReport, how: bool = False) -> str:
     """The count factor in words, with its value when one value serves every system.
 
-    ``the averaged-counts count factor (the counts of one average fold, c = 0.1667)``; with ``how``, the
-    form of the report's setup: ``averaged-counts (the counts of one average fold, c = 0.1667; --variant)``.
-
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
     how : bool
-        False (default): the phrase for the methods paragraph; True: the form of the report's setup.
+        False: the phrase for the methods paragraph; True: the form of the report's setup.
 
     Returns
     -------
@@ -140,17 +123,16 @@ def variant_text(report: CompareReport, how: bool = False) -> str:
 
 
 def template_text(spec: dict) -> str:
-    """A feature template in a few words: ``ner-thesis (w, pos; window -2..2; 1-3-grams)``.
+    """A feature template in a few words: ``ner-thesis (w, pos; window -2..2; 1-3-grams)``; ``—`` without one.
 
     Parameters
     ----------
     spec : dict
-        A system's spec (``meta.systems`` entry, as in ``folds.jsonl``); its ``template`` is read.
+        A system's spec (a ``meta.systems`` entry).
 
     Returns
     -------
     str
-        ``—`` when the spec has no template (not a CRF of textbcv's).
     """
     t = spec.get("template")
     if not t:
@@ -170,14 +152,11 @@ def system_settings(spec: dict) -> str:
     Parameters
     ----------
     spec : dict
-        A system's spec (``meta.systems`` entry): ``tagger`` (``crf``, ``imported``/None or the user's own),
-        ``algorithm``, ``params``, ``seed`` / ``seeds``.
+        A system's spec (a ``meta.systems`` entry).
 
     Returns
     -------
     str
-        The CRF's algorithm and parameters (and training seeds), ``predictions made outside textbcv`` for imported
-        folds, or the user's tagger with its parameters.
     """
     if spec.get("tagger") == "crf":
         p = spec.get("params") or {}
@@ -206,12 +185,10 @@ def corpus_types(report: CompareReport) -> dict[str, int]:
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     dict of str to int
-        Chunk type → its number of gold chunks in the corpus.
     """
     if report.corpus.get("chunks_per_type") is not None:
         return dict(report.corpus["chunks_per_type"])
@@ -220,18 +197,15 @@ def corpus_types(report: CompareReport) -> dict[str, int]:
 
 
 def methods_paragraph(report: CompareReport) -> str:
-    """A short methods paragraph for a paper: design, m, seed, units, balance, variant, alpha, threshold, version,
-    reference.
+    """A short methods paragraph for a paper (scores in percent, rope in points).
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     str
-        One paragraph, scores and rope in the units of the text (percent, points).
     """
     m = report.m
     names = report.names

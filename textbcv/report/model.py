@@ -1,9 +1,4 @@
-"""What ``report.json`` holds, as a typed value (:class:`CompareReport`), and reading it back from a run.
-
-:meth:`CompareReport.to_dict` is ``report.json`` and :meth:`CompareReport.from_dict` reads it back,
-so the renderers (:mod:`textbcv.report.markdown`, :mod:`textbcv.report.tex`, :mod:`textbcv.report.verdicts`) read
-attributes. :func:`load_report` reads a run directory's ``report.json`` (format checked).
-"""
+"""``report.json`` as a typed value (:class:`CompareReport`), and reading it back from a run."""
 
 from __future__ import annotations
 
@@ -27,12 +22,11 @@ REPORT_FORMAT = "textbcv-report/2"
 class CompareReport:
     """What ``report.json`` holds: the Bayes answer, the per-fold scores, the sequential t-test, the setup.
 
+    The answer's fields are read through as attributes (``report.systems``, ``report.m``, ...).
+
     Attributes
     ----------
     answer : BayesAnswer
-        Posteriors and the Bayes test (:mod:`textbcv.stats.answer`); its
-        fields are also attributes of the report (``report.systems``,
-        ``report.comparisons``, ``report.m``, ...).
     fold_counts : dict
         name → 2m ``{"tp", "fp", "fn"}`` in fold order.
     fold_f1 : dict
@@ -40,26 +34,14 @@ class CompareReport:
     per_type : dict
         name → chunk type → pooled counts and P / R / F1.
     sequential : tuple of SequentialPair
-        The sequential t-test of every pair on per-fold F1 differences.
-    design_effects : dict or None
-        name → metric → the design effect measured on the folds (whatever the
-        variant), and ``design_effect_folds`` its per-fold values.
-    stopping, split_quality, split, meta, run, heldout, one_split : dict or None
+    design_effects, design_effect_folds : dict or None
+        name → metric → the design effect measured on the folds, and its per-fold values.
+    stopping, split_quality, split, meta, run, heldout, one_split, baseline, macro, anatomy : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
-    baseline : dict or None
-        A most-frequent-tag memoriser on the same folds (:mod:`textbcv.comparison.baseline`); None in
-        reports written before it.
     conclusion : str or None
-        The plain-language answer (:func:`textbcv.report.conclusion.conclusion`).
-    macro : dict or None
-        Macro-F1 (:func:`textbcv.comparison.macro.macro_section`): each system's, with its interval, and each
-        pair's paired difference; the types too rare to average named. None in reports written before it.
-    anatomy : dict or None
-        The error anatomy (:func:`textbcv.comparison.anatomy.anatomy_section`): each system's error kinds with
-        their shares and intervals, each pair's paired differences; None in reports written before it.
+        The plain-language answer.
     calibration : dict or None
-        The user's own calibration of the decision rule on this corpus, from the run's ``calibration/`` folder
-        (:func:`textbcv.comparison.calibration_quote.run_calibration`); None when the run has none.
+        The user's own calibration from the run's ``calibration/`` folder; None when the run has none.
     """
 
     answer: BayesAnswer
@@ -145,34 +127,34 @@ class CompareReport:
         return self.answer.counts
 
     def comparisons_of(self, metric: str = "f1") -> list[Comparison]:
-        """The comparisons of ``metric``, in order.
+        """The comparisons of ``metric`` (a before b, input order).
 
         Parameters
         ----------
         metric : {"f1", "precision", "recall"}
-            The metric; default ``"f1"``.
 
         Returns
         -------
         list of Comparison
-            Every pair's comparison on ``metric`` (a before b, input order).
         """
         return self.answer.comparisons_of(metric)
 
     def comparison(self, a: str, b: str, metric: str = "f1") -> Comparison:
-        """The comparison of ``a`` and ``b`` (either order) on ``metric``; KeyError if there is none.
+        """The comparison of ``a`` and ``b`` (either order) on ``metric``.
 
         Parameters
         ----------
         a, b : str
-            Two system names of the report, in either order.
         metric : {"f1", "precision", "recall"}
-            The metric; default ``"f1"``.
 
         Returns
         -------
         Comparison
-            The pair's Bayes test, with its own ``a``/``b`` order (input order).
+
+        Raises
+        ------
+        KeyError
+            If there is no such comparison.
         """
         return self.answer.comparison(a, b, metric)
 
@@ -204,7 +186,6 @@ class CompareReport:
         Returns
         -------
         dict
-            The answer's keys (:meth:`BayesAnswer.to_dict`) then the report's blocks, JSON-ready.
         """
         out: dict = {"format": self.format, **self.answer.to_dict()}
         if self.design_effects is not None:
@@ -231,12 +212,12 @@ class CompareReport:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> CompareReport:
-        """A report from ``report.json``'s content (or any dict with at least ``m`` and ``systems``).
+        """A report from ``report.json``'s content; absent blocks take their defaults.
 
         Parameters
         ----------
         d : mapping
-            The JSON of :meth:`to_dict`; absent blocks take their defaults (empty dict or None).
+            Needs at least ``m`` and ``systems``.
 
         Returns
         -------
@@ -260,12 +241,10 @@ class CompareReport:
         Parameters
         ----------
         report : CompareReport, BayesAnswer or mapping
-            A report, a bare Bayes answer (the other blocks left empty) or ``report.json``'s content.
 
         Returns
         -------
         CompareReport
-            ``report`` itself when it is one already.
         """
         if isinstance(report, CompareReport):
             return report
@@ -276,22 +255,17 @@ class CompareReport:
 
 @dataclass(frozen=True)
 class CountsReport:
-    """What ``textbcv test`` answers from given fold counts: the report's statistics, and what else was asked for.
+    """What ``textbcv test`` answers from given fold counts.
 
     Attributes
     ----------
     report : CompareReport
-        The Bayes answer, the fold counts and F1, the sequential t-test (on the chosen metric), and with
-        ``per_type_tests`` each chunk type's pooled scores (``per_type``).
     per_type_tests : dict or None
-        Chunk type → every pair's ``{"a", "b", "p_b_better", "p_a_better", "decision"}`` on the type's F1; None
-        when not asked for.
+        Chunk type → every pair's test on the type's F1; None when not asked for.
     classic : dict or None
-        The textbook tests (:func:`textbcv.report.textbook.textbook_tests`, with ``metric``, ``mcnemar``,
-        ``not_applicable`` and ``note``); None when not asked for.
+        The textbook tests; None when not asked for.
     notes : tuple of str
-        Lines on how the answer was built (where the design effects and paired posteriors came from, gold totals
-        that differ).
+        Lines on how the answer was built.
     """
 
     report: CompareReport
@@ -305,8 +279,6 @@ class CountsReport:
         Returns
         -------
         dict
-            The answer's keys (:meth:`BayesAnswer.to_dict`), ``sequential``, then ``per_type`` with
-            ``per_type_comparisons``, ``classic`` and ``notes`` where set.
         """
         out = {**self.report.answer.to_dict(), "sequential": [s.to_dict() for s in self.report.sequential]}
         if self.per_type_tests is not None:
@@ -319,18 +291,15 @@ class CountsReport:
 
 
 def load_report(run: RunDir) -> dict:
-    """``report.json`` of the run ``run`` if it is of this textbcv version (format and fold counts checked);
-    InputError otherwise.
+    """The run's ``report.json``, checked to be of this textbcv version.
 
     Parameters
     ----------
     run : RunDir
-        The run directory; it must hold a ``report.json``.
 
     Returns
     -------
     dict
-        The parsed ``report.json`` (format ``textbcv-report/2`` with ``fold_counts``).
 
     Raises
     ------

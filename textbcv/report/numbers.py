@@ -1,7 +1,6 @@
 """How the report shows numbers: rates in percent, differences in points, probabilities, table cells.
 
 The report keeps fractions; text shows scores in percent with two decimals and differences in points.
-A probability is never rounded to a certainty it is not (:func:`fmt_p`).
 """
 
 from __future__ import annotations
@@ -25,12 +24,11 @@ def pct(x: float | None, undefined: str = "—") -> str:
     x : float or None
         A rate as a fraction (0.6842 for 68.42%).
     undefined : str
-        What to show for None; default ``"—"``.
+        What to show for None.
 
     Returns
     -------
     str
-        ``100 × x`` with two decimals, or ``undefined``.
 
     Examples
     --------
@@ -46,12 +44,10 @@ def points(x: float) -> str:
     Parameters
     ----------
     x : float
-        A number of points (percentage points of a metric).
 
     Returns
     -------
     str
-        ``x`` in ``%g`` format with ``point`` or ``points``.
 
     Examples
     --------
@@ -62,22 +58,17 @@ def points(x: float) -> str:
 
 
 def fmt_p(p: float | None, digits: int = 3) -> str:
-    """A probability for a table, never rounded to 0 or 1.
-
-    A posterior probability that one score exceeds another is never 0 or 1 (the posteriors have the
-    whole of [0, 1] as support), though floating point may hold it as 1.0.
+    """A probability for a table, never rounded to 0 or 1 (``> 0.999`` / ``< 0.001`` instead).
 
     Parameters
     ----------
     p : float or None
-        A probability; None shows as ``—``.
+        None shows as ``—``.
     digits : int
-        Decimals shown; default 3.
 
     Returns
     -------
     str
-        ``p`` to ``digits`` decimals, or ``> 0.999`` / ``< 0.001`` where rounding would show 1 or 0.
 
     Examples
     --------
@@ -100,14 +91,11 @@ def p_is(p: float | None, digits: int = 3) -> str:
     Parameters
     ----------
     p : float or None
-        A probability; None gives ``—``.
     digits : int
-        Decimals shown; default 3.
 
     Returns
     -------
     str
-        :func:`fmt_p` of ``p``, with ``= `` before an exact value.
 
     Examples
     --------
@@ -119,17 +107,15 @@ def p_is(p: float | None, digits: int = 3) -> str:
 
 
 def interval_cell(ci: tuple[float, float]) -> str:
-    """An interval of rates in percent: ``[63.25, 72.91]``.
+    """An interval of rates (fractions) in percent: ``[63.25, 72.91]``.
 
     Parameters
     ----------
     ci : pair of float
-        The interval's bounds, as fractions.
 
     Returns
     -------
     str
-        Both bounds by :func:`pct`, in brackets.
 
     Examples
     --------
@@ -140,24 +126,20 @@ def interval_cell(ci: tuple[float, float]) -> str:
 
 
 def score_cell(entry: Posterior) -> str:
-    """One metric of one system for a table: estimate and interval in percent.
+    """One metric of one system in percent: estimate and interval, ``—, reason`` if undefined, ``†`` if one-sided.
 
     Parameters
     ----------
     entry : Posterior
-        One metric of one system.
 
     Returns
     -------
     str
-        ``68.42 [63.25, 72.91]``; ``—, reason`` where the metric is undefined; a one-sided interval marked ``†``.
 
     Examples
     --------
     >>> score_cell(Posterior(0.6842, (0.6325, 0.7291), None, None, "equal-tailed"))
     '68.42 [63.25, 72.91]'
-    >>> score_cell(Posterior.undefined_because("no predicted chunks"))
-    '—, no predicted chunks'
     >>> score_cell(Posterior(0.0, (0.0, 0.0312), None, None, "one-sided"))
     '0.00 [0.00, 3.12]†'
     """
@@ -168,7 +150,7 @@ def score_cell(entry: Posterior) -> str:
 
 
 def counts_cell(c: dict) -> str:
-    """Precision, recall and F1 of pooled counts in percent, ``P / R / F1``.
+    """``P / R / F1`` of pooled counts in percent, ``—`` for each undefined one.
 
     Parameters
     ----------
@@ -178,7 +160,6 @@ def counts_cell(c: dict) -> str:
     Returns
     -------
     str
-        The three rates by :func:`pct`, ``—`` for each undefined one.
 
     Examples
     --------

@@ -1,8 +1,6 @@
-"""The PNG plots of a comparison: posteriors, the F1 difference of each pair, P(row better) and per-fold F1;
-and Demšar's critical-difference diagram of ``textbcv test --classic``.
+"""The PNG plots of a comparison and Demšar's critical-difference diagram, drawn with matplotlib (Agg).
 
-Drawn with matplotlib (Agg) from the report alone (a :class:`~textbcv.report.model.CompareReport`),
-byte-identical for the same report: the PNG metadata holds no software version.
+The same report gives byte-identical files: the PNG metadata holds no software version.
 """
 
 from __future__ import annotations
@@ -47,12 +45,11 @@ def plot_names(report: CompareReport) -> list[str]:
     Parameters
     ----------
     report : CompareReport
-        The comparison's report; only its number of systems is read.
 
     Returns
     -------
     list of str
-        ``posteriors.png``, ``f1_difference.png``, ``pairwise.png`` (three or more systems) and ``fold_f1.png``.
+        ``posteriors.png``, ``f1_difference.png``, ``pairwise.png`` (three or more systems), ``fold_f1.png``.
     """
     names = ["posteriors.png", "f1_difference.png"]
     if len(report.systems) >= 3:
@@ -61,8 +58,7 @@ def plot_names(report: CompareReport) -> list[str]:
 
 
 def _posteriors(report: CompareReport) -> dict:
-    """The posterior distribution of every metric of every system (those the answer holds, else recomputed
-    from the fold counts, as the answer computed them)."""
+    """Every system's posterior of every metric: the answer's, else recomputed from the fold counts."""
     opts = report.options
     out = {}
     for n, folds in report.fold_counts.items():
@@ -90,42 +86,33 @@ def _grid(n: int, width: float, height: float, max_cols: int = 3):
 
 
 def write_plots(report: CompareReport, out: str | os.PathLike) -> list[Path]:
-    """Write the PNG plots of a comparison (:func:`plot_names`) into ``out``.
-
-    ``posteriors.png``: each system's posterior densities of precision, recall and F1, the credible intervals
-    shaded; ``f1_difference.png``: each pair's posterior density of F1(B) − F1(A) in points, P(B better),
-    P(A better) (and with a rope P(equivalent)) shaded, titled with the recorded decision; ``pairwise.png``
-    (three or more systems): P(row better than column) on F1; ``fold_f1.png``: each system's per-fold F1.
+    """Write the PNG plots of a comparison (:func:`plot_names`) into ``out``, each file replaced atomically.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
     out : str or path-like
-        The directory the PNGs are written into (each file replaced atomically).
+        A directory.
 
     Returns
     -------
     list of Path
-        The files written, in the order of :func:`plot_names`.
+        In the order of :func:`plot_names`.
     """
     atomic_write_all({Path(out) / name: data for name, data in plot_bytes(report).items()})
     return [Path(out) / name for name in plot_names(report)]
 
 
 def plot_bytes(report: CompareReport) -> dict[str, bytes]:
-    """The PNG plots of a comparison (:func:`plot_names`) as bytes, file name → PNG, drawn as
-    :func:`write_plots` draws them (the same bytes), for a caller that writes every file of a report at once.
+    """The same PNGs as :func:`write_plots`, as file name → bytes.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     dict of str to bytes
-        In the order of :func:`plot_names`.
     """
     import matplotlib
 
@@ -139,7 +126,7 @@ def plot_bytes(report: CompareReport) -> dict[str, bytes]:
 
 
 def _png(fig) -> bytes:
-    """``fig`` as PNG bytes without the software's version (the same figure, the same bytes); the figure closed."""
+    """``fig`` as PNG bytes without the software's version; the figure closed."""
     import io
 
     import matplotlib.pyplot as plt
@@ -177,7 +164,7 @@ class _Look:
 
 
 def _save(fig, path: Path) -> Path:
-    """Write ``fig`` to ``path`` as a PNG without the software's version (the same figure, the same bytes)."""
+    """Write ``fig`` to ``path`` as a PNG without the software's version."""
     with atomic_write(path, mode="wb", encoding=None) as f:
         f.write(_png(fig))
     return path
@@ -356,21 +343,18 @@ def _fold_f1_figure(report: CompareReport, look: _Look):
 
 def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, path: str | os.PathLike,
                      title: str | None = None) -> Path:
-    """Demšar's critical-difference diagram: average ranks on an axis, the Nemenyi CD as a bar, and a thick
-    line under each group of systems whose ranks differ by less than the CD. Returns ``path``.
+    """Demšar's critical-difference diagram: average ranks, the Nemenyi CD, and lines joining groups closer than it.
 
     Parameters
     ----------
     names : list of str
-        The systems.
     average_ranks : list of float
         Each system's average rank (1 = best), in the order of ``names``.
     cd : float
-        The critical difference, in ranks.
+        In ranks.
     path : str or path-like
-        The PNG file to write (replaced atomically).
+        Replaced atomically.
     title : str or None
-        A title above the diagram; default none.
 
     Returns
     -------
@@ -421,16 +405,12 @@ def write_cd_diagram(names: list[str], average_ranks: list[float], cd: float, pa
 
 
 def write_corpora_plot(answer: dict, path: str | os.PathLike) -> Path:
-    """A forest plot of an answer across corpora (:func:`textbcv.comparison.corpora.across_corpora`): per pair, each
-    corpus's own ΔF1 ± 1.96 SD (grey), its shrunken interval (black), the overall difference (a diamond) and a new
-    corpus's predictive P(B better) in the title.
+    """A forest plot of an answer across corpora (:func:`textbcv.comparison.corpora.across_corpora`).
 
     Parameters
     ----------
     answer : dict
-        :func:`textbcv.comparison.corpora.across_corpora`'s answer (fractions).
     path : path
-        The PNG to write.
 
     Returns
     -------

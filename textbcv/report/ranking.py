@@ -8,17 +8,15 @@ __all__ = ["identical_groups", "ranking", "p_row_better"]
 
 
 def identical_groups(report: CompareReport) -> list[list[str]]:
-    """Groups of two or more systems with the same counts in every fold (from ``fold_counts``, else pooled ``counts``).
+    """Groups of two or more systems with the same counts in every fold, each in input order.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of list of str
-        Each group's systems in input order; empty when no two systems have the same counts.
 
     Examples
     --------
@@ -37,21 +35,17 @@ def identical_groups(report: CompareReport) -> list[list[str]]:
 
 
 def p_row_better(report: CompareReport, row: str, col: str, metric: str = "f1") -> float | None:
-    """P(``row`` better than ``col``) on ``metric``.
+    """P(``row`` better than ``col``) on ``metric``; None where the comparison is undefined or absent.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
     row, col : str
-        The two systems; the probability is that of ``row``.
     metric : {"f1", "precision", "recall"}
-        The metric; default ``"f1"``.
 
     Returns
     -------
     float or None
-        None where the comparison is undefined or absent.
     """
     for c in report.comparisons_of(metric):
         if (c.a, c.b) in ((col, row), (row, col)):
@@ -60,22 +54,17 @@ def p_row_better(report: CompareReport, row: str, col: str, metric: str = "f1") 
 
 
 def ranking(report: CompareReport, metric: str = "f1") -> list[dict]:
-    """Systems by pooled ``metric``, best first, with whom the decision rule found each better than.
-
-    Equal estimates share a rank (1, 2, 2, 4); systems whose metric is undefined come last, unranked.
+    """Systems by pooled ``metric``, best first; ties share a rank (1, 2, 2, 4), undefined ones come last unranked.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
     metric : {"f1", "precision", "recall"}
-        The metric ranked on; default ``"f1"``.
 
     Returns
     -------
     list of dict
-        One ``{"rank", "name", "estimate", "ci", "better_than"}`` per system, best first; ``rank`` None where
-        the metric is undefined; ``estimate`` and ``ci`` are fractions.
+        ``{"rank", "name", "estimate", "ci", "better_than"}`` per system (fractions).
 
     Examples
     --------

@@ -1,5 +1,4 @@
-"""What each pair's paired ΔF1 posterior says beyond the decision: where its error comes from, and what
-gain the comparison can detect (the lines under the report's Bayes test)."""
+"""What each pair's paired ΔF1 posterior says beyond the decision: where its error comes from, what it can detect."""
 
 from __future__ import annotations
 
@@ -9,21 +8,16 @@ __all__ = ["sources_line", "power_line"]
 
 
 def sources_line(report: CompareReport) -> str:
-    """Where the error of each pair's ΔF1 comes from, as SDs in points, the largest named.
-
-    The parts are new text and the models' own noise, or, when the systems had several seeds, new text,
-    the training halves and the seeds, each measured on its own; the line ends with what more splits,
-    seeds or text would shrink.
+    """Where the error of each pair's ΔF1 comes from, as SDs in points, and what would shrink it.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     str
-        One line over the F1 pairs with a paired posterior; "" when there is none.
+        "" when no F1 pair has a paired posterior.
     """
     parts = []
     for c in report.comparisons_of("f1"):
@@ -67,10 +61,8 @@ def sources_line(report: CompareReport) -> str:
 
 
 def _sd(var: float) -> str:
-    """A variance part as an SD in points, or, when its estimate was floored at 0, said as a floor.
+    """A variance part as an SD in points, or said as a floor when estimated at 0.
 
-    Examples
-    --------
     >>> _sd(0.0001), _sd(0.0)
     ('1.00', 'too small to measure')
     """
@@ -83,21 +75,18 @@ def _related_words(unit: str) -> str:
 
 
 def power_line(report: CompareReport, power: float = 0.8) -> str:
-    """What this comparison can detect: the F1 gain called better with ``power`` (and with 50%).
-
-    Per pair with a paired posterior, at the report's threshold, and at m = 7 when the run has fewer splits.
+    """The F1 gain (in points) each pair would call better with ``power`` and with 50%, at m and at m = 7.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
     power : float
-        The probability of calling the gain better (0.8 is 80%); default 0.8.
+        A probability (0.8 is 80%).
 
     Returns
     -------
     str
-        The detectable gains in F1 points; "" when no F1 pair has a paired posterior with a non-zero SD.
+        "" when no F1 pair has a paired posterior with a non-zero SD.
     """
     tau = report.threshold
     parts = []

@@ -1,10 +1,4 @@
-"""The one terminal renderer: what ``test``, ``compare``, ``evaluate`` and ``report`` print.
-
-:func:`report_text` is a comparison's report as the terminal shows it (its Markdown, :func:`render_terminal`);
-:func:`counts_text` the answer of ``textbcv test`` (P, R and F1 in percent, probabilities as fractions, the
-per-type table and the textbook tests, worded as the report words them: :mod:`textbcv.report.verdicts`);
-:func:`corpora_text` an answer across corpora.
-"""
+"""The one terminal renderer: what ``test``, ``compare``, ``evaluate`` and ``report`` print."""
 
 from __future__ import annotations
 
@@ -40,43 +34,39 @@ def _table(rows: list[list[str]], right: set[int] | frozenset[int] = frozenset()
 
 
 def report_text(report: CompareReport, plots: Sequence[str] = (), color: bool = False) -> str:
-    """A comparison's report as the terminal shows it: its Markdown (:func:`textbcv.report.markdown.render_markdown`)
-    with aligned tables and bold headings (:func:`render_terminal`).
+    """A comparison's report as the terminal shows it: its Markdown rendered by :func:`render_terminal`.
 
     Parameters
     ----------
     report : CompareReport
-        The report.
     plots : sequence of str
-        The plot files drawn beside it (shown as ``[plot: FILE]``); default none.
+        Plot files drawn beside it, shown as ``[plot: FILE]``.
     color : bool
-        ANSI bold and underline (for a terminal); default False.
+        ANSI bold and underline.
 
     Returns
     -------
     str
-        The text, ending in a newline.
+        Ending in a newline.
     """
     return render_terminal(render_markdown(report, list(plots)), color)
 
 
 def answer_text(report: CompareReport, where: str | None = None, color: bool = False) -> str:
-    """The short answer a command prints: the conclusion (each pair's decision with the interval the rule decides
-    by), the pooled P / R / F1 with their intervals, what the design can detect, and where the whole report is.
+    """The short answer a command prints: conclusion, pooled scores, what the design can detect, where the report is.
 
     Parameters
     ----------
     report : CompareReport
-        The report.
     where : str, optional
         The run directory, named in the last line.
     color : bool
-        ANSI bold headings (for a terminal); default False.
+        ANSI bold headings.
 
     Returns
     -------
     str
-        About 15 lines for two systems, ending in a newline; ``report_text`` (``--full``) is the whole report.
+        Ending in a newline.
     """
     concl = report.conclusion or conclusion(report)
     lines = textwrap.wrap(concl, WIDTH) + [""]
@@ -93,19 +83,18 @@ def answer_text(report: CompareReport, where: str | None = None, color: bool = F
 
 
 def render_terminal(markdown: str, color: bool) -> str:
-    """Markdown made pleasant in a terminal: aligned tables, bold headings (ANSI when ``color``).
+    """Markdown for a terminal: aligned tables, bold headings, code indented, plots as ``[plot: FILE]``.
 
     Parameters
     ----------
     markdown : str
-        A report's Markdown (``report.md``).
     color : bool
-        Use ANSI bold and underline (for a terminal); False gives plain text, top-level headings in capitals.
+        ANSI bold and underline; False gives plain text, top-level headings in capitals.
 
     Returns
     -------
     str
-        The text, ending in a newline; code blocks indented, embedded plots shown as ``[plot: FILE]``.
+        Ending in a newline.
     """
     out: list[str] = []
     table: list[str] = []
@@ -153,18 +142,16 @@ def render_terminal(markdown: str, color: bool) -> str:
 
 
 def counts_text(result: CountsReport) -> str:
-    """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions, decisions
-    worded by :mod:`textbcv.report.verdicts` (the report's words).
+    """The readable form of a ``test`` answer: P, R and F1 in percent, probabilities as fractions.
 
     Parameters
     ----------
     result : CountsReport
-        The answer of :func:`textbcv.test`.
 
     Returns
     -------
     str
-        The text, ending in a newline.
+        Ending in a newline.
     """
     answer = result.report
     alpha = answer.alpha
@@ -294,13 +281,11 @@ def corpora_text(answer: dict) -> str:
     Parameters
     ----------
     answer : dict
-        The answer (fractions).
 
     Returns
     -------
     str
-        A table per pair (each corpus shrunken, the overall difference, a new corpus), the decision, the
-        assumptions; ending in a newline.
+        Ending in a newline.
     """
     lines = [f"Across {len(answer['corpora'])} corpora (hierarchical model over the runs' paired ΔF1 posteriors; "
              f"a system is called better when P ≥ {answer['threshold']:g}):", ""]

@@ -1,16 +1,6 @@
-"""``report.tex``: the comparison's tables for a paper (booktabs), from the same values as ``report.json``.
+"""``report.tex``: a complete LaTeX document (booktabs) of the comparison's tables and methods paragraph.
 
-A complete LaTeX document that compiles with ``pdflatex`` as it is (T1 fonts,
-``inputenc`` utf8, ``booktabs``): a table of pooled precision, recall and F1
-with their credible intervals per system, a table of P(B better) per pair
-and metric with the decision on F1 (and P(equivalent) with a rope), and the
-methods paragraph of ``report.md``. Copy the ``table`` environments into a
-paper; its preamble needs ``\\usepackage{booktabs}``.
-
-Examples
---------
->>> tex_escape("iob2_x & 95% ≥ α")
-'iob2\\\\_x \\\\& 95\\\\% $\\\\geq$ $\\\\alpha$'
+It compiles with ``pdflatex`` as it is; a paper that copies its tables needs ``\\usepackage{booktabs}``.
 """
 
 from __future__ import annotations
@@ -37,20 +27,20 @@ _SUBSCRIPTED = {"ρ": r"$\rho_{}$"}
 
 
 def tex_escape(text: str) -> str:
-    """``text`` as LaTeX source for pdflatex: special characters escaped, known symbols as math, other characters
-    outside Latin-1 (which T1 fonts cannot show) as ``?``.
-
-    >>> print(tex_escape("ρ1 = 0.2, ρ2 ≥ ¼ & 5%"))
-    $\\rho_1$ = 0.2, $\\rho_2$ $\\geq$ ¼ \\& 5\\%
+    """``text`` as LaTeX for pdflatex: specials escaped, known symbols as math, other non-Latin-1 characters as ``?``.
 
     Parameters
     ----------
     text : str
-        Any text (converted with ``str``).
 
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> print(tex_escape("ρ1 = 0.2, ρ2 ≥ ¼ & 5%"))
+    $\\rho_1$ = 0.2, $\\rho_2$ $\\geq$ ¼ \\& 5\\%
     """
     out = []
     text = str(text)
@@ -85,17 +75,15 @@ def _p(p) -> str:
 
 
 def render_tex(report: CompareReport) -> str:
-    """The text of ``report.tex``.
+    """The text of ``report.tex`` (scores in percent, differences in points), ending in a newline.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     str
-        A complete LaTeX document (scores in percent, differences in points), ending in a newline.
 
     Examples
     --------
@@ -219,8 +207,7 @@ def _macro_table(report: CompareReport) -> list[str]:
 
 
 def _heldout_tables(report: CompareReport) -> list[str]:
-    """One table per held-out file: pooled P / R / F1 of the 2m models, their F1 mean and SD, the m×2 estimate
-    and the gap (as report.md's held-out section)."""
+    """One table per held-out file: pooled scores of the 2m models, their F1 mean and SD, and the gap."""
     h = report.heldout
     if not h:
         return []

@@ -1,9 +1,4 @@
-"""The textbook tests of a comparison's per-fold scores, for ``report.md`` and ``textbcv test --classic``.
-
-The tests themselves are :mod:`textbcv.stats.classic`; this module runs every
-one that the design supports on each pair (:func:`textbook_tests`), formats
-their statistics and p-values, and writes the report's short section.
-"""
+"""The textbook tests (:mod:`textbcv.stats.classic`) of a comparison's per-fold scores, run on each pair and worded."""
 
 from __future__ import annotations
 
@@ -29,17 +24,15 @@ DISAGREE_UNPAIRED = ("Why they may disagree with the Bayes test: these tests jud
 
 
 def disagree_note(paired: bool) -> str:
-    """The note under the textbook tests on why they may disagree with the Bayes test (paired or not).
+    """:data:`DISAGREE` or :data:`DISAGREE_UNPAIRED`, as the Bayes test's differences were paired or not.
 
     Parameters
     ----------
     paired : bool
-        Whether the Bayes test's differences were paired (per-sentence counts).
 
     Returns
     -------
     str
-        :data:`DISAGREE` or :data:`DISAGREE_UNPAIRED`.
     """
     return DISAGREE if paired else DISAGREE_UNPAIRED
 
@@ -49,17 +42,15 @@ _SYMBOL = {"paired_t_5x2cv": "t", "combined_t_5x2cv": "t", "blocked_t_3x2": "t",
 
 
 def format_statistic(r: dict) -> str:
-    """``t(5) = 1.2345``-style text of a textbook test result (a ``ClassicResult.to_dict()``); its reason if undefined.
+    """``t(5) = 1.2345``-style text of a test result (a ``ClassicResult.to_dict()``); its reason if undefined.
 
     Parameters
     ----------
     r : dict
-        A test's result: ``test``, ``statistic``, ``df`` (None, a number or a list) and ``undefined``.
 
     Returns
     -------
     str
-        The statistic's symbol, its degrees of freedom and its value to 4 significant digits.
 
     Examples
     --------
@@ -76,25 +67,21 @@ def format_statistic(r: dict) -> str:
 
 
 def textbook_tests(fold_values: dict, m: int, alpha: float = 0.05) -> dict:
-    """Every textbook test on per-fold values ``{system: 2m values}``: each pair (B after A), Friedman for ≥ 3 systems.
-
-    Returns ``{"m", "pairs": [{"a", "b", "tests", "not_applicable"}], "friedman"}`` (``friedman`` None
-    for two systems), JSON-ready.
+    """Every textbook test on per-fold values: each pair (B after A), and Friedman for ≥ 3 systems.
 
     Parameters
     ----------
     fold_values : dict
-        System → its 2m per-fold values (e.g. F1 as fractions) in fold order; pairs follow the dict's order.
+        System → its 2m per-fold values in fold order; pairs follow the dict's order.
     m : int
-        Number of splits.
     alpha : float
-        Level of the Friedman result's critical differences (Nemenyi, Bonferroni–Dunn); the pair tests
-        do not take it. Default 0.05.
+        Level of the Friedman critical differences only.
 
     Returns
     -------
     dict
-        As above; each pair's tests are :func:`textbcv.stats.classic.mx2_tests`'s.
+        ``{"m", "pairs": [{"a", "b", "tests", "not_applicable"}], "friedman"}``, JSON-ready; ``friedman`` is
+        None for two systems.
     """
     names = list(fold_values)
     pairs = []
@@ -109,12 +96,12 @@ def textbook_tests(fold_values: dict, m: int, alpha: float = 0.05) -> dict:
 
 
 def format_p(r: dict) -> str:
-    """A textbook test's p-value for a table: 4 decimals, tiny ones in e-notation (never printed as 0), – if undefined.
+    """A p-value for a table: 4 decimals, tiny ones in e-notation (never 0), ``–`` if undefined.
 
     Parameters
     ----------
     r : dict
-        A test's result with a ``p_value`` (None if undefined).
+        A test's result with a ``p_value``.
 
     Returns
     -------
@@ -130,17 +117,15 @@ def format_p(r: dict) -> str:
 
 
 def textbook_markdown(report: CompareReport) -> list[str]:
-    """The short "Textbook tests" section of ``report.md`` (from ``fold_f1``; empty without it).
+    """The "Textbook tests" section of ``report.md`` from ``fold_f1``; empty with fewer than two systems.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report; its ``fold_f1`` is tested.
 
     Returns
     -------
     list of str
-        The section's Markdown lines; empty with fewer than two systems in ``fold_f1``.
     """
     ff = report.fold_f1
     if len(ff) < 2:
@@ -174,12 +159,10 @@ def one_split_markdown(report: CompareReport) -> list[str]:
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     list of str
-        The section's Markdown lines (a note when the block is absent or not available).
 
     Examples
     --------

@@ -1,17 +1,10 @@
-"""The decision rule in words, and each pair's recorded decision in words.
-
-Every pair's decision is made once, by :func:`textbcv.stats.bayes.decide`, when the answer is computed
-(each comparison's ``decision`` in ``report.json``). This module only words that decision — for the
-report's tables, its conclusion, its plot titles, the LaTeX tables and the terminal — so that no two
-places can disagree and none names a winner the rule did not name.
+"""Each pair's recorded decision (made once by :func:`textbcv.stats.bayes.decide`) and the decision rule, in words.
 
 Examples
 --------
 >>> from textbcv.stats.answer import BayesAnswer
 >>> c = Comparison("A", "B", "f1", 0.7, 0.3, "no clear difference")
 >>> report = CompareReport(BayesAnswer(3, 0.05, {}, (c,), "thesis", {}, "exact", 0.95, None, 1.0, {}))
->>> verdict(c)
-'no clear difference'
 >>> print(verdict_line(c, report))
 no clear difference: P(B better) = 0.700 < 0.95
 """
@@ -39,32 +32,25 @@ def rope_points(report: CompareReport) -> float | None:
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     float or None
-        :attr:`CompareReport.rope_points`.
     """
     return report.rope_points
 
 
 def rule(report: CompareReport) -> str:
-    """The decision rule in one sentence, as the report states it once under the Bayes test.
-
-    Without a rope and with paired differences, the sentence ends with the false-call rates the real-text
-    study measured for the rule (:func:`textbcv.defaults.false_calls`; the several-seed study's when every
-    pair's systems had several training seeds).
+    """The decision rule in one sentence; with paired differences and no rope, the false-call rates measured for it.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report; its threshold, rope and comparisons are read.
+        Its threshold, rope and comparisons are read.
 
     Returns
     -------
     str
-        The rule with the report's threshold, and with a rope its width in points and the equivalence rule.
 
     Examples
     --------
@@ -102,8 +88,7 @@ def rule(report: CompareReport) -> str:
 
 
 def _own_calibration(report: CompareReport) -> str | None:
-    """The user's calibration on this corpus as the rule quotes it (the run's ``calibration/`` folder), or why it is
-    not quoted; None when the run has none."""
+    """The user's own calibration sentence for the rule, why it is not quoted, or None without one."""
     cal = report.calibration
     if not cal:
         return None
@@ -117,18 +102,15 @@ def _own_calibration(report: CompareReport) -> str | None:
 
 
 def short_rule(report: CompareReport) -> str:
-    """The decision rule in a clause.
+    """The decision rule in a clause: ``a system is called better when P(better) ≥ 0.95``.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report; its threshold and rope are read.
 
     Returns
     -------
     str
-        ``a system is called better when P(better) ≥ 0.95``, with ``by more than r points`` inside P(...)
-        when the report has a rope.
     """
     r = report.rope_points
     by = f" by more than {points(r)}" if r is not None else ""
@@ -141,9 +123,7 @@ def better_label(c: Comparison, side: str, rope: float | None = None) -> str:
     Parameters
     ----------
     c : Comparison
-        The comparison.
     side : {"a", "b"}
-        Whose probability the label names.
     rope : float or None
         The rope in points (not a fraction); None for no rope.
 
@@ -161,17 +141,16 @@ def better_label(c: Comparison, side: str, rope: float | None = None) -> str:
 
 
 def verdict(c: Comparison) -> str:
-    """A comparison's recorded decision in words.
+    """A comparison's recorded decision in words (worded, not remade).
 
     Parameters
     ----------
     c : Comparison
-        The comparison; its recorded ``decision`` is worded, not remade.
 
     Returns
     -------
     str
-        ``"iobes better"``, ``"no clear difference"``, ``"practically equivalent"`` (with a rope) or ``"undefined"``.
+        ``"iobes better"``, ``"no clear difference"``, ``"practically equivalent"`` or ``"undefined"``.
 
     Examples
     --------
@@ -191,18 +170,16 @@ def undecided(c: Comparison, rope: float | None, threshold: float, below: str) -
     Parameters
     ----------
     c : Comparison
-        A comparison that is not undefined.
+        Not undefined.
     rope : float or None
-        The rope in points; None for no rope.
+        In points.
     threshold : float
-        The decision rule's threshold.
     below : str
-        The word before the threshold: ``"<"`` (after a space) or ``"below"`` (after a comma).
+        ``"<"`` (after a space) or ``"below"`` (after a comma).
 
     Returns
     -------
     str
-        ``P(B better) = 0.700 < 0.95``, or ``P(A better) = P(B better) = 0.500, a tie``.
 
     Examples
     --------
@@ -219,20 +196,17 @@ def undecided(c: Comparison, rope: float | None, threshold: float, below: str) -
 
 
 def verdict_line(c: Comparison, report: CompareReport) -> str:
-    """The verdict with the probability that decided it, for a plot title or a terminal line.
+    """The verdict with the probability that decided it (or why it is undefined), for a title or terminal line.
 
     Parameters
     ----------
     c : Comparison
-        The comparison.
     report : CompareReport
-        The comparison's report; only its threshold and rope are read.
+        Only its threshold and rope are read.
 
     Returns
     -------
     str
-        The verdict and the deciding P(better) against the threshold (with a rope also P(equivalent)), or the
-        reason the comparison is undefined.
     """
     tau, r = report.threshold, report.rope_points
     if c.undefined:
@@ -248,38 +222,35 @@ def verdict_line(c: Comparison, report: CompareReport) -> str:
 
 
 def sequential_words(s: SequentialPair) -> str:
-    """A sequential t-test's result in words (its own rule, at α).
+    """``rejects equality: X ahead`` or ``does not reject equality`` (the sequential t-test's own rule, at α).
 
     Parameters
     ----------
     s : SequentialPair
-        The pair's sequential t-test.
 
     Returns
     -------
     str
-        ``rejects equality: X ahead`` or ``does not reject equality``.
     """
     ahead = s.ahead_name
     return "does not reject equality" if ahead is None else f"rejects equality: {ahead} ahead"
 
 
 def difference_words(c: Comparison, alpha: float, first: str | None = None) -> str:
-    """A comparison's Δ in points with its credible interval, as ``first`` minus the other.
+    """Δ in points with its credible interval, as ``first`` minus the other; "" without a difference posterior.
 
     Parameters
     ----------
     c : Comparison
-        The comparison; its ``difference`` posterior (fractions) is read.
     alpha : float
         The interval is the 1 − alpha credible interval.
     first : str or None
-        The system whose score comes first in the difference; None (or ``c.b``) gives B − A.
+        The system whose score comes first; None (or ``c.b``) gives B − A.
 
     Returns
     -------
     str
-        ``"+0.52 points, 95% interval [+0.21, +0.83]"``; "" without a difference posterior.
+        E.g. ``"+0.52 points, 95% interval [+0.21, +0.83]"``.
     """
     d = c.difference
     if d is None:
@@ -291,24 +262,17 @@ def difference_words(c: Comparison, alpha: float, first: str | None = None) -> s
 
 
 def decisive_words(c: Comparison, rope: float | None = None) -> str:
-    """A comparison's Δ (B − A, named) with the interval the decision rule decides by, and where that interval lies.
-
-    A side is called better exactly when the rule's interval (2·threshold − 1: 90% for P ≥ 0.95) lies beyond 0 on
-    that side (beyond the rope, with one), so the headline shows that interval: a call never stands beside an
-    interval that crosses its bound.
+    """Δ (B − A) with the interval the rule decides by (2·threshold − 1) and where it lies; "" without one.
 
     Parameters
     ----------
     c : Comparison
-        The comparison; its ``difference`` posterior (fractions) with its ``decisive`` interval is read.
     rope : float or None
-        The rope in points, when the rule has one.
+        In points.
 
     Returns
     -------
     str
-        E.g. ``"iobes − iob2 = −0.91 points; the rule's 90% interval [−1.78, −0.04] lies below 0"``; "" without a
-        decision interval.
 
     Examples
     --------
@@ -334,18 +298,15 @@ def decisive_words(c: Comparison, rope: float | None = None) -> str:
 
 
 def difference_basis(report: CompareReport) -> str:
-    """How the posteriors of the differences were built (paired or not), for under the tables.
+    """How the difference posteriors were built (paired or not), for under the tables; "" without any.
 
     Parameters
     ----------
     report : CompareReport
-        The comparison's report.
 
     Returns
     -------
     str
-        Paired or independent, and (without a rope, threshold above 0.5) how the decision relates to the
-        interval; "" when no comparison has a difference posterior.
     """
     bases = {c.difference.basis for c in report.comparisons if c.difference is not None}
     if not bases:
