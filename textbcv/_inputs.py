@@ -3,17 +3,6 @@
 A non-regular input is read once, whole, and its bytes kept for later readers. Past a limit (:data:`MAX_FILE_BYTES`,
 :data:`MAX_LINE_BYTES`, :data:`MAX_JSON_BYTES`) reading stops with an InputError at ``FILE:LINE``.
 See docs/formats.md, "Pipes, devices and limits".
-
-Examples
---------
->>> import tempfile, os
->>> p = os.path.join(tempfile.mkdtemp(), "a.txt")
->>> _ = open(p, "wb").write(b"a b\\n" + b"x" * 20 + b"\\n")
->>> read_bytes(p, line_limit=10)
-Traceback (most recent call last):
-...
-textbcv.errors.InputError: .../a.txt:2: a line longer than 10 bytes: not a text file textbcv can read
-(limits: docs/formats.md)
 """
 
 from __future__ import annotations

@@ -119,16 +119,7 @@ def decode_text(data: bytes, name: str, encoding: str = "utf-8", *, offset: int 
 
 def read_text(path: str | os.PathLike, encoding: str = "utf-8", hint: str = ENCODING_HINT,
               limit: int = MAX_FILE_BYTES) -> str:
-    """The text of ``path`` (gzip transparent, byte-order mark dropped, line ends kept).
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> p = os.path.join(tempfile.mkdtemp(), "a.txt")
-    >>> _ = open(p, "wb").write(b"\\xef\\xbb\\xbfa\\r\\nb")
-    >>> read_text(p)
-    'a\\r\\nb'
-    """
+    """The text of ``path`` (gzip transparent, byte-order mark dropped, line ends kept)."""
     return decode_text(read_bytes(path, limit), os.fspath(path), encoding, hint=hint)
 
 

@@ -2,11 +2,6 @@
 
 Every entry point takes its defaults from here. Why these: docs/method.md, "12. The defaults and the evidence
 behind them".
-
-Examples
---------
->>> BALANCE, GROUP_BY, VARIANT
-((), 'auto', 'clustered')
 """
 
 from __future__ import annotations

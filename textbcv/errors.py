@@ -49,8 +49,6 @@ class InputError(ValueError):
 
     Examples
     --------
-    >>> str(InputError("expected 4 columns, found 3", file="eng.train", line=12))
-    'eng.train:12: expected 4 columns, found 3'
     >>> str(InputError('{variant}="rho" needs {rho1} and {rho2}', param=("variant", "rho1", "rho2")))
     'variant="rho" needs rho1 and rho2'
     """

@@ -1,13 +1,4 @@
-"""A comparison's run directory (:class:`RunDir`): its layout, its checks, and its manifest and lock.
-
-Examples
---------
->>> import tempfile
->>> run = RunDir(tempfile.mkdtemp())
->>> run.folds.name, run.report_json.name, run.prediction("iob2", 0, 1).name
-('folds.jsonl', 'report.json', 'iob2-split0-dir1.txt')
->>> run.check_out(resume=False)  # an empty directory: fine
-"""
+"""A comparison's run directory (:class:`RunDir`): its layout, its checks, and its manifest and lock."""
 
 from __future__ import annotations
 

@@ -72,8 +72,6 @@ def crf_sequences(features: Sequence[Sequence[Sequence[str]]]) -> list[pycrfsuit
 class CRFTagger:
     """A linear-chain CRF on template features (a :class:`textbcv.tagging.Tagger`).
 
-    ``append_seconds``, ``train_seconds`` and ``tag_seconds`` accumulate the time spent inside crfsuite.
-
     Parameters
     ----------
     template : Template

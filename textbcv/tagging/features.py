@@ -1,13 +1,6 @@
 """Feature templates as data, and feature extraction for CRF taggers.
 
 Features depend only on the sentence, never on the fold or scheme, so a corpus is featurized once.
-
-Examples
---------
->>> from textbcv.corpus import Sentence
->>> t = Template("tiny", atoms=("w",), window=(-1, 1), ngrams=(1, 2))
->>> extract([Sentence(("EU", "rejects"))], t)[0][0]
-['bias', 'w[-1]=<s>', 'w[0]=EU', 'w[1]=rejects', 'w[-1|0]=<s>|EU', 'w[0|1]=EU|rejects']
 """
 
 from __future__ import annotations
