@@ -1,32 +1,13 @@
 """textbcv: is tagger B really better than tagger A on this corpus?
 
-Block-regularized m×2 cross-validation for sequence taggers: balanced
-splits of a corpus, taggers trained on every half (CRFs, or your own),
-conlleval-exact chunk scoring, and Bayes tests on precision, recall and F1.
-
-The whole workflow is here, without reaching into sub-packages:
-
-- :func:`read_corpus` — CoNLL, CoNLL-U, segmented text or Hugging Face-style JSON lines into a :class:`Corpus`;
-- :func:`make_splits` / :func:`load_splits` — balanced m×2 BCV splits
-  (:class:`Mx2BCV` is the scikit-learn splitter);
-- :class:`System` — a tagging scheme with a CRF, or any tagger with
-  ``fit(sentences, tags)`` and ``predict(sentences)``;
-- :func:`compare` — every system on every fold, the tests and the report
-  (a :class:`CompareResult`); :func:`evaluate` — the same from predictions
-  made elsewhere on exported folds (:func:`export_folds`);
-- :func:`test` — the Bayes test of per-fold counts you already have (a COUNTS.json, a run);
-- :func:`score` — chunk counts and P / R / F1 of seqeval-style tag lists;
-- :func:`calibrate` — the decision rule's false calls on your own corpus (null pairs);
-- :func:`run_components` — ρ1 and ρ2 of your own tagger from runs on
-  independently drawn data sets (for the ``rho`` count factor).
-
-Names are imported when first used, so ``import textbcv`` stays fast.
+Block-regularized m×2 cross-validation for sequence taggers: balanced splits, taggers trained on every half,
+conlleval-exact chunk scoring, and Bayes tests on precision, recall and F1. The main entry points are
+:func:`read_corpus`, :func:`make_splits`, :class:`System`, :func:`compare`, :func:`evaluate`, :func:`test`,
+:func:`score` and :func:`calibrate`; names are imported when first used.
 
 Examples
 --------
 >>> import textbcv
->>> textbcv.__version__
-'0.1.0'
 >>> textbcv.score([["B-PER", "I-PER", "O"]], [["B-PER", "I-PER", "O"]]).f1
 1.0
 """

@@ -1,24 +1,7 @@
 """The defaults of textbcv's splits and intervals, in one place, and the lines that quote their evidence.
 
-``textbcv split``, ``textbcv compare``, :func:`textbcv.split.make_splits`, the pipeline and
-:class:`textbcv.split.Mx2BCV` take their defaults from here, so one change moves every entry point at once.
-When another option is used, :func:`option_notes` gives its measured bias (:data:`EVIDENCE`; the study figures
-come from ``textbcv/data/evidence.json``, which the studies write).
-
-* :data:`BALANCE` — the properties balanced between the halves of a split: none (balancing makes test halves
-  easier than new text).
-* :data:`GROUP_BY` — ``"auto"``: documents are kept whole when the corpus marks them (``-DOCSTART-``, CoNLL-U
-  ``# newdoc``), sentences otherwise.
-* :data:`VARIANT` — ``"clustered"``: the counts of one average fold divided by the design effect of the folds'
-  test halves (:mod:`textbcv.stats.clustering`). Without per-sentence counts (a COUNTS.json) ``textbcv test``
-  falls back to ``adaptive`` and says so.
-
-Why these, with the measured figures: docs/method.md §12, "The defaults and the evidence behind them".
-
-Examples
---------
->>> BALANCE, GROUP_BY, VARIANT
-((), 'auto', 'clustered')
+Every entry point takes its defaults from here. Why these: docs/method.md, "12. The defaults and the evidence
+behind them".
 """
 
 from __future__ import annotations
@@ -38,10 +21,8 @@ MATCHING_MODES = ("strict", "exact", "partial", "type")
 #: sequences and take a training seed).
 CRF_ALGORITHMS = ("lbfgs", "l2sgd", "ap", "pa", "arow")
 
-#: The model of the paired ΔF1 posterior (:class:`textbcv.stats.paired.PairedDifference`) that the studies'
-#: figures must name to be quoted, since a figure measured on another model does not describe this one: new text,
-#: with the covariance of related clusters (:mod:`textbcv.corpus.related`), and the models' own noise from the
-#: folds' spread (docs/method.md §7).
+#: The paired ΔF1 posterior model (:class:`textbcv.stats.paired.PairedDifference`) a study figure must name to be
+#: quoted: a figure measured on another model does not describe this one.
 PAIRED_POSTERIOR = "paired/3"
 
 BALANCE: tuple[str, ...] = ()
@@ -54,33 +35,25 @@ _POOL_NAMES = {"conll": "CoNLL-2003 by document", "msr": "SIGHAN 2005 MSR"}
 
 @functools.cache
 def evidence() -> dict:
-    """The real-text study's figures that the option notes quote: ``textbcv/data/evidence.json`` (package data,
-    written by ``scripts/real_text_study.py``, keys ``real_text`` and ``real_text_balance``, and by
-    ``scripts/real_text_pairs.py``, key ``real_text_pairs_null``).
+    """The study figures the option notes quote (``textbcv/data/evidence.json``, read once).
 
     Returns
     -------
     dict
-        The parsed JSON (read once, then cached).
     """
     return json.loads(resources.files("textbcv").joinpath("data/evidence.json").read_text(encoding="utf-8"))
 
 
 def real_text_coverage(variant: str) -> str | None:
-    """How often the variant's 95% F1 interval held F1 on new text in the real-text study, or None.
-
-    The figures come from ``textbcv/data/evidence.json``, which ``scripts/real_text_study.py``
-    writes with its summary (BCV without balancing, m = 3; two taggers per data set).
+    """A clause on how often ``variant``'s 95% F1 interval held F1 on new text, or None without figures.
 
     Parameters
     ----------
     variant : str
-        A count-factor variant, e.g. ``"clustered"``.
 
     Returns
     -------
     str or None
-        A clause with the coverage per pool; None when the study has no figures for ``variant``.
     """
     rows: Mapping[str, Mapping[str, Any]] | None = evidence()["real_text"].get(variant)  # pool → figures
     if not rows:
@@ -95,20 +68,15 @@ def _with_real_text(text: str, variant: str) -> str:
 
 
 def real_text_shift(measure: str) -> str | None:
-    """The real-text study's measured shift of balancing ``measure`` alone, when its rule rejected it; else None.
-
-    From ``textbcv/data/evidence.json`` (``real_text_balance``): the row (pool, m, metric) shifted furthest beyond
-    the family-wise bound, in F1 points against random m×2 CV on the same data sets.
+    """A sentence on the measured shift of balancing ``measure`` alone, when the study rejected it; else None.
 
     Parameters
     ----------
     measure : str
-        A balance measure, e.g. ``"label"`` or ``"length"``.
 
     Returns
     -------
     str or None
-        One sentence with the shift, its standard error and where it was measured.
     """
     r = evidence()["real_text_balance"].get(measure)
     if not r or r["ok"] or not r["worst"]:
@@ -124,29 +92,22 @@ def real_text_shift(measure: str) -> str | None:
 
 
 def false_calls(threshold: float = 0.95, seeds: bool = False) -> str | None:
-    """What the decision rule called on null pairs of real text, as the report's decision rule quotes it; or None.
+    """The sentence on the decision rule's false calls on real null pairs, or None without figures.
 
-    Read from ``textbcv/data/evidence.json``: ``real_text_pairs_null`` (``scripts/real_text_pairs.py``), or with
-    ``seeds`` ``seed_null`` (``scripts/seed_null_study.py``). Only figures measured at ``threshold`` on the posterior
-    model :data:`PAIRED_POSTERIOR` are quoted.
+    Only figures measured at ``threshold`` on the posterior model :data:`PAIRED_POSTERIOR` are quoted.
 
     Parameters
     ----------
     threshold : float
-        The report's decision threshold on P(better).
     seeds : bool
-        Quote the several-seed study; default False.
+        Quote the several-seed study.
 
     Returns
     -------
     str or None
-        One sentence with the measured rates, or None when the study has no figure for this threshold.
 
     Examples
     --------
-    >>> line = false_calls(0.95, seeds=True)
-    >>> line is None or line.startswith("Measured on real text")
-    True
     >>> false_calls(0.9) is None
     True
     """
@@ -198,30 +159,19 @@ def false_calls(threshold: float = 0.95, seeds: bool = False) -> str | None:
 
 
 def floor_calls(m: int, threshold: float = 0.95) -> str | None:
-    """How often null pairs were called in runs whose model noise was estimated at 0, as the report quotes it beside
-    a call made in such a run; or None when no study measured it for this ``m``, threshold and posterior.
-
-    Read from ``textbcv/data/evidence.json`` (``model_noise_floor``, ``scripts/model_noise_study.py``): the corpus
-    whose rate in those runs is highest (by its Wilson lower bound, so a handful of runs does not decide), beside
-    its rate in the other runs, and its rate at m = 7 when measured.
+    """The clause on null-pair calls in runs whose model noise was estimated at 0, or None without figures.
 
     Parameters
     ----------
     m : int
-        The report's number of splits.
     threshold : float
-        The report's decision threshold on P(better).
 
     Returns
     -------
     str or None
-        A clause: ``on real text, identical systems … were called different in …``.
 
     Examples
     --------
-    >>> line = floor_calls(3)
-    >>> line is None or line.startswith("on real text")
-    True
     >>> floor_calls(3, 0.9) is None
     True
     """
@@ -249,12 +199,11 @@ def floor_calls(m: int, threshold: float = 0.95) -> str | None:
 
 
 def balance_help() -> str:
-    """The measured bias of balancing, as ``--balance`` help quotes it (lemma: variance study; others: real text).
+    """The measured bias of balancing, as ``--balance`` help quotes it.
 
     Returns
     -------
     str
-        Clauses joined by ``; ``: lemma's bias, then each measure the real-text study rejected.
     """
     parts = ["lemma balancing made test halves easier than new text, +0.44 F1 points at m = 3 on CoNLL-2003"]
     for measure, r in sorted(evidence()["real_text_balance"].items()):
@@ -295,17 +244,12 @@ def unit_note(group_by: str, unit: str, n_documents: int) -> str | None:
     Parameters
     ----------
     group_by : {"auto", "sentence", "document"}
-        The ``--group-by`` asked for.
     unit : {"sentence", "document"}
-        The unit the splits used.
     n_documents : int
-        Documents the corpus marks.
 
     Returns
     -------
     str or None
-        None when documents are the units, or ``group_by`` is not ``auto`` and the corpus marks at most one
-        document.
     """
     if unit == "document":
         return None
@@ -321,19 +265,16 @@ def unit_note(group_by: str, unit: str, n_documents: int) -> str | None:
 
 
 def option_notes(balance=(), variant: str | None = None) -> list[str]:
-    """The measured-bias line of every non-default option used (balance measures, interval variant).
+    """The measured-bias line of every non-default option used.
 
     Parameters
     ----------
     balance : iterable of str
-        The balance measures used; default none.
     variant : str or None
-        The count-factor variant used; None (default) adds no variant line.
 
     Returns
     -------
     list of str
-        ``--balance B: ...`` and ``--variant V: ...`` lines, for the options with a line in :data:`EVIDENCE`.
     """
     out = [f"--balance {b}: {EVIDENCE[b]}" for b in balance if b in EVIDENCE]
     if variant is not None and variant in EVIDENCE:

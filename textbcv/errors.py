@@ -1,8 +1,6 @@
-"""The one exception a user can cause, and how it is shown.
+"""The one exception a user can cause (:class:`InputError`), and warnings.
 
-Every error that bad input can cause (a malformed file, an impossible
-option) is an :class:`InputError`. The command line prints it as one line
-``textbcv: error: FILE:LINE: message`` on stderr and exits with status 2.
+The command line prints an InputError as ``textbcv: error: FILE:LINE: message`` on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -16,20 +14,19 @@ __all__ = ["InputError", "warn", "did_you_mean"]
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
     """``"; did you mean 'x'?"`` for the closest of ``choices`` to a mistyped ``word``, else ``""``.
 
-    >>> did_you_mean("iobse", ["iob2", "iobes", "bmes"]), did_you_mean("zzz", ["iob2"])
-    ("; did you mean 'iobes'?", '')
-
     Parameters
     ----------
     word : str
-        What was given (compared in lower case).
     choices : sequence of str
-        The valid names.
 
     Returns
     -------
     str
-        The hint to append to a message (closeness ≥ 0.6 by :func:`difflib.get_close_matches`), or ``""``.
+
+    Examples
+    --------
+    >>> did_you_mean("iobse", ["iob2", "iobes", "bmes"]), did_you_mean("zzz", ["iob2"])
+    ("; did you mean 'iobes'?", '')
     """
     import difflib
 
@@ -43,26 +40,15 @@ class InputError(ValueError):
     Parameters
     ----------
     message : str
-        What is wrong, and where possible what would be right.
     file : str, optional
-        The file the error is in.
     line : int, optional
         1-based line number in ``file``.
     param : str or sequence of str, optional
-        The parameter(s) the message names, so that one validation speaks
-        both languages: Python (``m must be at least 1``) and, through
-        :meth:`renamed`, the command line's options (``--m must be at least
-        1``). A message that begins with the parameter's name needs nothing
-        more; elsewhere a mention is marked ``{name}`` (``{variant}="rho"
-        needs {rho1} and {rho2}``), shown in Python as the name (a value
-        given as ``name=value``, a flag as ``name=True``).
+        The parameter(s) the message names, marked ``{name}`` where not at its start, so :meth:`renamed` can
+        call them by their command-line names.
 
     Examples
     --------
-    >>> str(InputError("expected 4 columns, found 3", file="eng.train", line=12))
-    'eng.train:12: expected 4 columns, found 3'
-    >>> str(InputError("m must be at least 1, got 0", param="m"))
-    'm must be at least 1, got 0'
     >>> str(InputError('{variant}="rho" needs {rho1} and {rho2}', param=("variant", "rho1", "rho2")))
     'variant="rho" needs rho1 and rho2'
     """
@@ -105,32 +91,23 @@ class InputError(ValueError):
         return text
 
     def renamed(self, names: Mapping[str, str]) -> InputError:
-        """This error with its parameters called as ``names`` calls them (the command line's option names).
-
-        A value given as ``name=value`` becomes ``option value`` (a flag,
-        ``name=True``, the option alone); the rest of the message stays.
+        """This error with its parameters called as ``names`` calls them (``name=value`` becomes ``option value``).
 
         Parameters
         ----------
         names : mapping of str to str
-            Python parameter → its name in the message (e.g. ``{"m": "--m"}``); parameters not in it keep their name.
+            Python parameter → its name in the message (e.g. ``{"m": "--m"}``).
 
         Returns
         -------
         InputError
-            ``self`` when the message does not change; else a new error of the same class, file and line (without
-            ``param``).
+            ``self`` when the message does not change, else a new error without ``param``.
 
         Examples
         --------
-        >>> str(InputError("m must be at least 1, got 0", param="m").renamed({"m": "--m"}))
-        '--m must be at least 1, got 0'
         >>> e = InputError('{variant}="rho" needs {rho1} and {rho2}', param=("variant", "rho1", "rho2"))
         >>> str(e.renamed({"variant": "--variant", "rho1": "--rho1", "rho2": "--rho2"}))
         '--variant rho needs --rho1 and --rho2'
-        >>> e = InputError("holds a run; add {resume}=True to continue it", param="resume")
-        >>> str(e), str(e.renamed({"resume": "--resume"}))
-        ('holds a run; add resume=True to continue it', 'holds a run; add --resume to continue it')
         """
         message = self._words(lambda p: names.get(p, p))
         if message == self.message:
@@ -145,14 +122,12 @@ class InputError(ValueError):
 
 
 def warn(message: str, file: str | None = None) -> None:
-    """Print ``textbcv: warning: FILE: message`` on stderr: something the user must know, that is not an error.
+    """Print ``textbcv: warning: FILE: message`` on stderr.
 
     Parameters
     ----------
     message : str
-        The warning.
     file : str or None
-        The file it is about, shown before the message; None (default) for none.
 
     Examples
     --------

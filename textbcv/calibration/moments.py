@@ -1,10 +1,4 @@
-"""What a null pair's posterior is made from, kept in its unit so a later posterior model re-summarises it.
-
-The paired posterior of ΔF1 needs, per fold, both systems' (TP, FP + FN) per test cluster: their cross
-products over clusters (``xprod``), the cross products of related clusters (``related``), the fold
-totals and the clusters each fold tests. A unit that keeps these (upper triangles as integers) is
-answered again under any later posterior model without training a model again.
-"""
+"""A null pair's posterior ingredients, kept in its unit so a later posterior model can re-summarise it."""
 
 from __future__ import annotations
 
@@ -28,12 +22,11 @@ LAYOUT = "tp,fp+fn"
 
 
 def upper_triangle(S: np.ndarray) -> list[int]:
-    """The upper triangle of a symmetric integer matrix, row by row: what a unit line keeps of it.
+    """The upper triangle of a symmetric integer matrix, row by row.
 
     Parameters
     ----------
     S : ndarray of shape (k, k)
-        A symmetric matrix of integers (cross products of counts).
 
     Returns
     -------
@@ -48,12 +41,11 @@ def upper_triangle(S: np.ndarray) -> list[int]:
 
 
 def full_matrix(upper: Sequence[int]) -> np.ndarray:
-    """The symmetric matrix whose upper triangle (row by row) ``upper`` is.
+    """The symmetric matrix with upper triangle ``upper`` (inverse of :func:`upper_triangle`).
 
     Parameters
     ----------
     upper : sequence of int
-        As :func:`upper_triangle` gives it.
 
     Returns
     -------
@@ -76,22 +68,19 @@ def pair_moments(records: Sequence[dict], splits, prepared: Corpus, a: str, b: s
     Parameters
     ----------
     records : sequence of dict
-        The fold records (:attr:`textbcv.CompareResult.folds`), with ``sentence_counts``.
+        Fold records with ``sentence_counts``.
     splits : SplitSet
-        The comparison's splits (:attr:`textbcv.CompareResult.splits`).
     prepared : Corpus
-        The corpus as the comparison's task saw it (:func:`textbcv.corpus.transform.prepare_corpus`): its
-        documents are the clusters and its rare names the related pairs.
+        The corpus as the comparison's task saw it (documents are the clusters).
     a, b : str
-        The systems; ΔF1 is b − a.
+        ΔF1 is b − a.
     m : int
         Splits used (the first 2m folds).
 
     Returns
     -------
     dict
-        ``xprod`` and ``related`` (upper triangles of the cross-product matrices), ``clusters``,
-        ``fold_clusters``, ``counts_a``, ``counts_b`` (fold totals, TP, FP, FN), ``cluster_unit``.
+        ``xprod``, ``related``, ``clusters``, ``fold_clusters``, ``counts_a``, ``counts_b``, ``cluster_unit``.
     """
     by = {(r["system"], int(r["split"]), int(r["direction"])): r for r in records}
     cl = fold_clusters(splits, prepared)
@@ -110,14 +99,13 @@ def pair_moments(records: Sequence[dict], splits, prepared: Corpus, a: str, b: s
 
 
 def posterior_from_moments(moments: dict[str, Any], m: int) -> PairedDifference:
-    """The paired posterior of ΔF1 (b − a) made from a unit's moments by textbcv's present model.
+    """The paired posterior of ΔF1 (b − a) from a unit's moments, by the present model.
 
     Parameters
     ----------
     moments : dict
         As :func:`pair_moments` gives them.
     m : int
-        Splits (the first 2m folds).
 
     Returns
     -------

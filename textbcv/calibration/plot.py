@@ -16,24 +16,17 @@ __all__ = ["draw_calibration"]
 
 def draw_calibration(nulls: Sequence[NullSummary], threshold: float, seed_b: int, units: Sequence[dict],
                      path: str | os.PathLike) -> None:
-    """Write ``calibration.png``: one row per system, byte-identical for the same units.
-
-    Left, the null estimates divided by their posterior SD against the t density of the median degrees
-    of freedom (a calibrated posterior matches it); right, P(B better) over the data sets (uniform when
-    calibrated), with the decision rule's thresholds: the bars beyond them are the false calls.
+    """Write ``calibration.png``: per system, null estimates / SD against a t density, and P(B better).
 
     Parameters
     ----------
     nulls : sequence of NullSummary
-        One summary per system (:attr:`textbcv.calibration.study.Calibration.nulls`).
     threshold : float
         The decision rule's threshold.
     seed_b : int
-        The second seed of every null pair (its B side).
+        The B seed of every null pair.
     units : sequence of dict
-        Its units (``system``, ``estimate``, ``sd``, ``df``, ``p_b_better``).
     path : path-like
-        The PNG to write (replaced atomically).
     """
     import matplotlib
 

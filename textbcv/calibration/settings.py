@@ -1,9 +1,4 @@
-"""What a calibration measures: :class:`CalibrationSettings`, recorded in ``settings.json`` of its folder.
-
-A resumed calibration must have the same settings (``reps`` may grow). The close pair's settings (``pair``,
-``truth_halvings``, ``pair_options``) are left out of the record when there is no pair, so a folder written
-before close pairs existed holds exactly the settings of the same calibration now.
-"""
+"""What a calibration measures (:class:`CalibrationSettings`), recorded in ``settings.json`` of its folder."""
 
 from __future__ import annotations
 
@@ -20,28 +15,26 @@ class CalibrationSettings:
     Attributes
     ----------
     corpus : str
-        Digest of the corpus's sentences (:func:`textbcv.corpus.fingerprint.corpus_digest`).
+        Digest of the corpus's sentences.
     sentences : int
-        Sentences in the corpus.
     systems : tuple of str
-        The systems whose null pairs are run (names as ``compare`` takes them, without ``@SEED``).
+        The systems whose null pairs are run (without ``@SEED``).
     seeds : tuple of int
-        The two training seeds of every null pair (A is trained with the first, B with the second).
+        The training seeds of A and B in every null pair.
     reps, size, m, seed : int
         Data sets, sentences per data set, splits, and the seed of the draws and splits.
     threshold : float
-        The decision rule's threshold (a call is P(better) ≥ threshold).
+        A call is P(better) ≥ threshold.
     options : dict
-        Training options the null pairs give ``compare`` (task, algorithm, ...).
+        Training options the null pairs give ``compare``.
     proxy : bool
-        True when the systems train deterministically and ``options["algorithm"]`` is the stochastic proxy.
+        True when ``options["algorithm"]`` is a stochastic proxy for deterministic systems.
     pair : tuple of str, optional
         The close pair (A, B) whose truth is measured; None: null pairs only.
     truth_halvings : int, optional
-        Halvings of each data set the close pair's truth is trained on (None without a pair).
+        Halvings of each data set the close pair's truth is trained on.
     pair_options : dict, optional
-        Training options the close pair gives ``compare``: the user's, never the null pairs' proxy (None without
-        a pair).
+        The close pair's training options (the user's, never the proxy).
 
     Examples
     --------
@@ -68,13 +61,11 @@ class CalibrationSettings:
     pair_options: dict | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as JSON-ready values.
+        """The settings as JSON-ready values (the pair's three settings only with a pair).
 
         Returns
         -------
         dict
-            Every attribute; tuples as lists; without ``pair``, ``truth_halvings`` and ``pair_options`` when
-            there is no pair.
         """
         d = asdict(self)
         d["systems"], d["seeds"] = list(self.systems), list(self.seeds)
@@ -87,12 +78,11 @@ class CalibrationSettings:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> CalibrationSettings:
-        """Read :meth:`to_dict` back (a folder of any textbcv version: the pair's settings may be absent).
+        """Read :meth:`to_dict` back (the pair's settings may be absent).
 
         Parameters
         ----------
         d : mapping
-            The ``settings`` of a ``settings.json``.
 
         Returns
         -------

@@ -1,15 +1,7 @@
 """``textbcv.calibrate``: what the report's decision rule does on the user's own corpus and systems.
 
-A calibration draws R data sets from the corpus (whole documents, else sentences), and on each runs
-every system's *null pair* — the system against itself trained with another seed, on the same
-folds — answered exactly as :func:`textbcv.compare` answers. A null pair's true difference is 0, so
-the calls it gets are false calls: their rate is the decision rule's false-call rate on this kind of
-text, the posterior's SD against the null estimates' spread says whether the posterior is as wide as
-its error there. Optionally a *close pair* (the user's two systems) is compared on the same data sets,
-with its truth measured beside each (:mod:`textbcv.calibration.truth`): how often its interval holds the
-truth, and how often the rule calls it. Every finished unit (a data set's null pair of one system, or its
-close pair) is one line of ``units.jsonl`` in the output folder, so an interrupted calibration resumes
-where it stopped (``resume=True``) and ``reps`` can grow later.
+Every finished unit is one line of ``units.jsonl`` in the output folder, so a calibration resumes where it
+stopped and ``reps`` can grow later. See docs/calibrate.md.
 """
 
 from __future__ import annotations
@@ -56,8 +48,7 @@ TRAINING_OPTIONS = ("task", "algorithm", "max_iterations", "c1", "c2", "variant"
 
 
 def unit_key(u: dict) -> tuple[str, str, int]:
-    """A unit's key in its folder: (kind, name, data set) — ``("null", system, r)`` (a unit written before close
-    pairs existed has no ``kind``: it is a null unit), ``("close", "A,B", r)``.
+    """A unit's key: ``("null", system, r)`` (also for a unit without ``kind``) or ``("close", "A,B", r)``.
 
     Parameters
     ----------
@@ -80,20 +71,17 @@ def unit_key(u: dict) -> tuple[str, str, int]:
 
 @dataclass(frozen=True)
 class Calibration:
-    """A calibration's answer: the settings, one :class:`NullSummary` per system and a close pair's summary.
-
-    ``to_dict()`` is the content of ``calibration.json``; :meth:`sentence` is the line a paper can quote.
+    """A calibration's answer; ``to_dict()`` is the content of ``calibration.json``.
 
     Attributes
     ----------
     settings : CalibrationSettings
-        What was measured.
     nulls : tuple of NullSummary
         One per system, in the order given.
     corpus_name : str
         The corpus's file names, as the sentence names it.
     close : tuple of CloseSummary
-        The close pair's summary (none without a pair).
+        The close pair's summary (empty without a pair).
     """
 
     settings: CalibrationSettings
@@ -107,20 +95,17 @@ class Calibration:
         Returns
         -------
         dict
-            ``format``, ``corpus_name``, ``settings``, ``nulls`` (one dict per system), ``close`` (one dict per
-            close pair; empty without one) and ``sentence``.
         """
         return {"format": FORMAT, "corpus_name": self.corpus_name, "settings": self.settings.to_dict(),
                 "nulls": [s.to_dict() for s in self.nulls], "close": [c.to_dict() for c in self.close],
                 "sentence": self.sentence()}
 
     def sentence(self) -> str:
-        """One sentence per system and one for the close pair a paper can quote, with the setting measured under.
+        """One sentence per system and one for the close pair, for a paper to quote.
 
         Returns
         -------
         str
-            The sentences, joined by spaces.
         """
         s = self.settings
         out = []
@@ -152,13 +137,11 @@ class Calibration:
         return " ".join(out)
 
     def text(self) -> str:
-        """The short terminal summary: per system the calls, the SD ratio and the floored runs; the close pair's
-        calls, coverage and truth.
+        """The short terminal summary, then the sentence to quote.
 
         Returns
         -------
         str
-            The lines, then the sentence to quote, ending in a newline.
         """
         lines = []
         for x in self.nulls:
@@ -192,7 +175,7 @@ def _pct(c) -> str:
 
 
 def _training_options(options: dict, systems: Sequence[str]) -> tuple[dict, bool]:
-    """The options compare trains with, and whether the stochastic proxy replaced a deterministic algorithm."""
+    """The options compare trains with, and whether the stochastic proxy replaced the algorithm."""
     unknown = sorted(set(options) - set(TRAINING_OPTIONS))
     if unknown:
         raise InputError(f"unknown option {unknown[0]!r} (options: {', '.join(TRAINING_OPTIONS)})")
@@ -217,8 +200,7 @@ class _Folder:
         self.units = self.path / UNITS_FILE
 
     def claim(self, settings: CalibrationSettings, resume: bool) -> tuple[dict, int]:
-        """Create the folder or check it holds a calibration of these settings; the recorded output hashes and the
-        recorded ``reps`` (0 for a new folder)."""
+        """Create the folder or check its settings match; the recorded output hashes and ``reps``."""
         if self.path.exists() and not self.path.is_dir():
             raise InputError("is a file, not a directory", file=str(self.path))
         if self.settings.exists():
@@ -271,8 +253,7 @@ class _Folder:
             f.write(dumps_json({"format": FORMAT, "settings": settings.to_dict(), "written": written}))
 
     def done(self, torn: str = "truncate") -> dict[tuple[str, str, int], dict]:
-        """The finished units by :func:`unit_key`; a torn last line (a killed run) is cut off, or with
-        ``torn="ignore"`` (a reader beside a running calibration) left out."""
+        """The finished units by :func:`unit_key`; a torn last line is cut off (or left out: ``"ignore"``)."""
         if not self.units.exists():
             return {}
         return {unit_key(u): u for _, u in load_json_lines(self.units, torn=torn)}
@@ -323,45 +304,31 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     Parameters
     ----------
     corpus : path, list of paths, or Corpus
-        The corpus (read as ``compare`` reads it: ``format``, ``columns``, ``scheme``, ``encoding`` options).
     systems : sequence of str
-        CRF systems as ``compare`` names them (``"iob2"``, ``"iobes+ner-rich"``), without ``@SEED``. A system
-        whose algorithm is deterministic (lbfgs, the default) has no seed to vary: its null pairs train the
-        stochastic ``ap`` as a proxy, and the answer says so. May be empty when ``pair`` is given (the close
-        pair alone).
+        CRF systems without ``@SEED``; a deterministic one (lbfgs) trains ``ap`` as a proxy. May be empty with
+        ``pair``.
     reps : int
-        Data sets (R); default 200.
+        Data sets (R).
     size : int, optional
         Sentences per data set; default 1,000 or half the corpus, whichever is smaller.
     m : int
-        Splits of every comparison; default 3.
     seeds : pair of int
-        The two training seeds.
+        The two training seeds of every null pair.
     seed : int
-        Seed of the data sets' draws and of their splits.
+        Seed of the data sets' draws and splits.
     threshold : float
-        The decision rule's threshold (default 0.95, as ``compare``).
     out : path, optional
-        Output folder: ``units.jsonl`` (one line per finished data set and system), ``calibration.json``,
-        ``calibration.png``. Without it nothing is written and nothing can be resumed.
+        Output folder; without it nothing is written or resumable.
     resume : bool
-        Continue the calibration in ``out`` (same settings; ``reps`` may be larger).
     jobs : int
-        Data sets run at once (worker processes).
     progress : bool, optional
-        Progress on stderr (default: a bar on a terminal, plain lines otherwise).
     plot : bool
-        Draw ``calibration.png`` into ``out`` (the null pairs; none without a system).
+        Draw ``calibration.png`` into ``out``.
     pair : pair of str, optional
-        A close pair (A, B) as ``compare`` names them, compared on every data set with the training options as
-        given (never the null pairs' proxy), with its truth measured beside each data set
-        (:mod:`textbcv.calibration.truth`): its calls each way and how often its interval held the truth.
+        A close pair (A, B), trained as given, with its truth measured beside each data set.
     truth_halvings : int
-        Halvings of each data set the close pair's truth is trained on (default 4; 4 × H models per data set).
     **options
-        Reading options (``format``, ``columns``, ``scheme``, ``encoding``, ``label_names``) and training
-        options (``task``, ``algorithm``, ``max_iterations``, ``c1``, ``c2``, ``variant``, ``chunk_types``,
-        ``untyped``).
+        Reading options as for ``compare`` and training options (``task``, ``algorithm``, ``max_iterations``, ...).
 
     Returns
     -------
@@ -370,19 +337,13 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     Raises
     ------
     InputError
-        For an impossible option or a bad corpus — before any training.
+        For an impossible option or a bad corpus, before any training.
 
     Examples
     --------
     >>> import textbcv
     >>> cal = textbcv.calibrate(textbcv.bundled_corpora()["ner"], ["iob2"], reps=1, size=120,
     ...                         max_iterations=2, progress=False)  # doctest: +SKIP
-    >>> cal.nulls[0].calls.n  # doctest: +SKIP
-    1
-    >>> cal = textbcv.calibrate(textbcv.bundled_corpora()["ner"], [], pair=("iob2", "iobes"), reps=1, size=120,
-    ...                         max_iterations=10, progress=False)  # doctest: +SKIP
-    >>> cal.close[0].coverage.n  # doctest: +SKIP
-    1
     """
     note: str | None = None
     reading = {k: options.pop(k) for k in ("format", "columns", "scheme", "encoding", "label_names")
@@ -442,8 +403,7 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
 
 def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], folder: "_Folder | None",
          written: dict, name: str, jobs: int, progress: bool | None, plot: bool, run_reps: int) -> Calibration:
-    """:func:`calibrate` once its options are checked and its folder (if any) is claimed and locked: data sets
-    below ``run_reps`` are run, every finished one below ``settings.reps`` is answered."""
+    """:func:`calibrate` after its checks: run data sets below ``run_reps``, answer those below ``settings.reps``."""
     done: dict[tuple[str, str, int], dict] = {}
     if folder is not None:
         folder.check_owned(written)
@@ -497,8 +457,7 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], fold
 
 
 def _answer(settings: CalibrationSettings, done: dict, name: str) -> tuple[Calibration, list[dict]]:
-    """The answer over the finished units of data sets below ``settings.reps``, and those units (null units by
-    system, then the close pair's)."""
+    """The answer over the finished units below ``settings.reps``, and those units."""
     units = [done[("null", s, r)] for s in settings.systems for r in range(settings.reps) if ("null", s, r) in done]
     nulls = tuple(summarize_null(s, [u for u in units if u["system"] == s]) for s in settings.systems)
     close: tuple[CloseSummary, ...] = ()
@@ -511,19 +470,17 @@ def _answer(settings: CalibrationSettings, done: dict, name: str) -> tuple[Calib
 
 
 def load_calibration(out: str | os.PathLike, corpus_name: str = "") -> tuple[Calibration, list[dict]]:
-    """A calibration folder's answer from its settings and finished units, without the corpus or any training.
+    """A calibration folder's answer from its finished units, without the corpus or any training.
 
     Parameters
     ----------
     out : path
-        A folder written by :func:`calibrate`.
     corpus_name : str
-        How the sentence names the corpus (default: as the folder's ``calibration.json`` says, if any).
+        Default: as the folder's ``calibration.json`` says.
 
     Returns
     -------
     (Calibration, list of dict)
-        The answer over the units finished so far (data sets below the settings' ``reps``), and those units.
 
     Raises
     ------

@@ -1,17 +1,6 @@
 """What a calibration's pairs say: false calls on null pairs; a close pair's calls and coverage of its truth.
 
-A null pair is one system against itself trained with another seed, on the same folds: its true
-difference is 0, so every call the decision rule makes on it is a false call. Over R data sets the
-summary gives the calls each way with Wilson intervals, the posterior's SD against the spread of
-the null estimates (a calibrated posterior's SD is about that spread), and whether calls gather in
-the runs whose model-noise part was estimated at zero (where a floored variance would make the
-posterior too narrow).
-
-A close pair (the user's two systems) has a truth measured beside every data set
-(:mod:`textbcv.calibration.truth`), with noise of its own: its summary gives the calls each way (power
-where the truth is not 0, false calls where it is), how often the posterior's 95% interval, widened by
-the truth's noise, held the truth, and the posterior's median SD against the estimates' RMSE net of
-that noise.
+See docs/calibrate.md, "What it prints and writes".
 """
 
 from __future__ import annotations
@@ -32,9 +21,8 @@ class Rate:
     Attributes
     ----------
     k, n : int
-        Events and trials.
     rate, lo, hi : float or None
-        ``k / n`` and its Wilson 95% interval; None when ``n`` is 0.
+        ``k / n`` and its interval; None when ``n`` is 0.
     """
 
     k: int
@@ -44,22 +32,20 @@ class Rate:
     hi: float | None
 
     def to_dict(self) -> dict[str, Any]:
-        """The rate as JSON-ready values.
+        """The rate as JSON-ready values (fractions, unrounded).
 
         Returns
         -------
         dict
-            ``k``, ``n``, ``rate``, ``lo``, ``hi`` (fractions, unrounded).
         """
         return asdict(self)
 
     def words(self) -> str:
-        """The rate in words.
+        """The rate in words, e.g. ``'2.0% [1.1, 3.8] (9 of 450)'``.
 
         Returns
         -------
         str
-            Percent with its interval and the counts, e.g. ``'2.0% [1.1, 3.8] (9 of 450)'``.
         """
         if self.n == 0 or self.rate is None or self.lo is None or self.hi is None:
             return "no data sets"
@@ -67,12 +53,11 @@ class Rate:
 
 
 def rate(k: int, n: int) -> Rate:
-    """``k`` of ``n`` with its Wilson 95% interval (scipy's ``binomtest``).
+    """``k`` of ``n`` with its Wilson 95% interval.
 
     Parameters
     ----------
     k, n : int
-        Events and trials.
 
     Returns
     -------
@@ -83,8 +68,6 @@ def rate(k: int, n: int) -> Rate:
     >>> r = rate(9, 450)
     >>> round(r.rate, 3), round(r.lo, 3), round(r.hi, 3)
     (0.02, 0.011, 0.038)
-    >>> rate(0, 0).rate is None
-    True
     """
     if n == 0:
         return Rate(0, 0, None, None, None)
@@ -94,26 +77,24 @@ def rate(k: int, n: int) -> Rate:
 
 @dataclass(frozen=True)
 class NullSummary:
-    """The null pairs of one system over R data sets.
+    """The null pairs of one system over R data sets (ΔF1 in fractions).
 
     Attributes
     ----------
     system : str
-        The system, trained with the two seeds.
     calls_b, calls_a, calls : Rate
         Data sets where the second seed, the first, or either was called better.
     rms_estimate : float
-        Root mean square of the ΔF1 estimates (fractions); the truth is 0, so this is their error.
+        Root mean square of the ΔF1 estimates (their error: the truth is 0).
     median_sd : float
-        Median posterior SD of ΔF1 (fractions).
     sd_over_rms : float or None
-        ``median_sd / rms_estimate``: about 1 when the posterior is as wide as its error, below 1 when too narrow.
+        About 1 when the posterior is as wide as its error, below 1 when too narrow.
     floored : Rate
         Data sets whose model-noise part was estimated at zero.
     calls_floored, calls_other : Rate
-        Calls (either way) among those data sets and among the others.
+        Calls among those data sets and among the others.
     floor_p : float or None
-        Fisher's exact test (two-sided) of equal call rates in the two groups.
+        Fisher's exact test of equal call rates in the two groups.
     """
 
     system: str
@@ -134,7 +115,6 @@ class NullSummary:
         Returns
         -------
         dict
-            Every attribute, rates as :meth:`Rate.to_dict` (fractions, unrounded).
         """
         out: dict[str, Any] = {}
         for k, v in self.__dict__.items():
@@ -148,10 +128,8 @@ def summarize_null(system: str, units: Sequence[dict]) -> NullSummary:
     Parameters
     ----------
     system : str
-        The system's name.
     units : sequence of dict
-        Its units, as :func:`textbcv.calibration.study.null_unit` makes them (``estimate``, ``sd``,
-        ``var_model``, ``decision``).
+        With ``estimate``, ``sd``, ``var_model``, ``decision``.
 
     Returns
     -------
@@ -186,29 +164,24 @@ def summarize_null(system: str, units: Sequence[dict]) -> NullSummary:
 
 @dataclass(frozen=True)
 class CloseSummary:
-    """A close pair over R data sets, against its measured truth.
+    """A close pair over R data sets, against its measured truth (ΔF1 = B − A, fractions).
 
     Attributes
     ----------
     a, b : str
-        The systems; ΔF1 is B − A.
     calls_b, calls_a, calls : Rate
-        Data sets where B, A, or either was called better (power where the truth is not 0).
+        Data sets where B, A, or either was called better.
     coverage : Rate
-        Data sets whose 95% credible interval, widened by the truth's noise, held the truth (:func:`covers`).
+        Data sets whose widened 95% interval held the truth (:func:`covers`).
     median_sd : float or None
-        Median posterior SD of ΔF1 (fractions); None without data sets.
     rmse : float or None
-        Root mean square of estimate − truth (fractions).
+        Root mean square of estimate − truth.
     mean_truth_noise : float or None
-        Mean of the truths' noise variances (fractions²).
+        In fractions².
     rmse_net : float or None
-        √(mean (estimate − truth)² − mean truth noise): the estimates' error net of the truth's noise; None when
-        that is not positive.
+        The RMSE net of the truth's noise; None when not positive.
     sd_over_rmse_net : float or None
-        ``median_sd / rmse_net``: about 1 when the posterior is as wide as its error.
     mean_truth, sd_truth : float or None
-        The truths' mean and their SD over data sets (fractions; ``sd_truth`` None below two data sets).
     """
 
     a: str
@@ -231,24 +204,18 @@ class CloseSummary:
         Returns
         -------
         dict
-            Every attribute, rates as :meth:`Rate.to_dict` (fractions, unrounded).
         """
         return {k: v.to_dict() if isinstance(v, Rate) else v for k, v in self.__dict__.items()}
 
 
 def covers(unit: dict, level: float = 0.95) -> bool:
-    """Whether a close unit's credible interval, widened by its truth's noise, holds its truth.
-
-    The posterior is a Student t (``df``; normal when None) centred at the estimate with scale ``sd``; the truth
-    is measured with variance ``truth_noise``, so the interval checked is estimate ± q·√(sd² + truth_noise), q the
-    t quantile at (1 + level)/2.
+    """Whether estimate ± q·√(sd² + truth_noise) holds the truth (q: the t quantile, normal when ``df`` is None).
 
     Parameters
     ----------
     unit : dict
         ``estimate``, ``sd``, ``df``, ``truth``, ``truth_noise``.
     level : float
-        The interval's level (default 0.95).
 
     Returns
     -------
@@ -258,8 +225,6 @@ def covers(unit: dict, level: float = 0.95) -> bool:
     --------
     >>> covers({"estimate": 0.01, "sd": 0.004, "df": 5, "truth": 0.0, "truth_noise": 0.0})  # q = 2.57
     True
-    >>> covers({"estimate": 0.012, "sd": 0.004, "df": None, "truth": 0.0, "truth_noise": 0.0})  # q = 1.96
-    False
     """
     p = (1 + level) / 2
     q = sst.norm.ppf(p) if unit.get("df") is None else sst.t.ppf(p, unit["df"])
@@ -272,10 +237,8 @@ def summarize_close(a: str, b: str, units: Sequence[dict]) -> CloseSummary:
     Parameters
     ----------
     a, b : str
-        The systems.
     units : sequence of dict
-        Its units, as :func:`textbcv.calibration.units.close_unit` makes them (``estimate``, ``sd``, ``df``,
-        ``decision``, ``truth``, ``truth_noise``).
+        With ``estimate``, ``sd``, ``df``, ``decision``, ``truth``, ``truth_noise``.
 
     Returns
     -------

@@ -1,17 +1,6 @@
-"""The truth of a close pair: what the pair's ΔF1 is on new text, measured beside each data set.
+"""The truth of a close pair: its ΔF1 on new text, measured beside each data set, and that truth's noise.
 
-A close pair (the user's systems A and B) has no known difference, so a calibration measures it per
-data set D: ``H`` random halvings of D (whole documents where the corpus marks them, else sentences),
-each half training A and B exactly as ``compare`` trains them on a fold, and every one of those 4H
-models tagging the corpus's sentences *outside* D — text none of them was trained on, as new text
-would be (an outside sentence whose tokens also occur in D is left out: it is not new). Per model
-ΔF1 = F1_B − F1_A on the outside text's pooled counts; the truth is the mean over the 2H models.
-
-The truth is measured, so it has noise of its own, which the calibration adds to the posterior's
-variance before asking whether the interval holds it: the cluster variance of the models' mean
-linearised ΔF1 over the outside text (documents, else sentences: another draw of outside text would
-move it), plus the variance of the H halvings' means over H (other halvings would move it). This
-reproduces the truth of the project's real-text study (``scripts/real_text_pairs.py``, ``piece_truth``).
+See docs/calibrate.md, "Close pairs with a truth".
 """
 
 from __future__ import annotations
@@ -38,24 +27,19 @@ TRUTH_STREAM = 2
 
 
 def pair_options(options: Mapping[str, Any], pair: Sequence[str], m: int, seed: int, task: str) -> CompareOptions:
-    """The comparison options of the close pair, as ``compare`` makes them from the same keywords.
+    """The close pair's comparison options, as ``compare`` makes them from the same keywords.
 
     Parameters
     ----------
     options : mapping
-        Training options (``algorithm``, ``max_iterations``, ``c1``, ``c2``, ``variant``, ``chunk_types``,
-        ``untyped``; ``task`` is replaced by ``task``); lists (as JSON gives them back) become tuples.
+        Training options (``task`` is replaced; lists become tuples).
     pair : sequence of str
-        A and B.
     m, seed : int
-        Splits and split seed.
     task : {"ner", "cws"}
-        The task.
 
     Returns
     -------
     CompareOptions
-        Validated.
 
     Raises
     ------
@@ -71,31 +55,27 @@ def pair_options(options: Mapping[str, Any], pair: Sequence[str], m: int, seed: 
 
 def check_pair(pair: Sequence[str] | None, truth_halvings: int, options: Mapping[str, Any], corpus: Corpus,
                m: int) -> tuple[tuple[str, str], str] | None:
-    """Refuse an impossible close pair before any training; the pair and the task it is compared in.
+    """Refuse an impossible close pair before any training.
 
     Parameters
     ----------
     pair : sequence of str or None
-        The two systems, as ``compare`` names them; None: no close pair (nothing is checked).
+        None: no close pair.
     truth_halvings : int
-        Halvings of each data set for the truth (at least 1, also without a pair).
+        Checked (at least 1) even without a pair.
     options : mapping
-        The user's training options (None values mean not given).
     corpus : Corpus
-        The corpus as read (its columns fit the systems' templates).
     m : int
-        Splits.
 
     Returns
     -------
     ((str, str), str) or None
-        The pair (names stripped) and the task; None without a pair.
+        The pair (names stripped) and its task; None without a pair.
 
     Raises
     ------
     InputError
-        For a pair that is not two different systems, an unknown scheme or template, a template that reads a
-        column the corpus lacks, or ``truth_halvings`` below 1.
+        For a pair that is not two different valid systems for the corpus, or ``truth_halvings`` below 1.
 
     Examples
     --------
@@ -104,10 +84,6 @@ def check_pair(pair: Sequence[str] | None, truth_halvings: int, options: Mapping
     >>> c = read_corpus(str(textbcv.bundled_corpora()["ner"]))
     >>> check_pair(["iob2", "iobes"], 4, {}, c, 3)
     (('iob2', 'iobes'), 'ner')
-    >>> check_pair(["iob2", " iob2"], 4, {}, c, 3)
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: pair must be two different systems, got 'iob2' twice
     """
     if not isinstance(truth_halvings, int) or truth_halvings < 1:  # checked with a pair or without: never ignored
         raise InputError(f"truth_halvings must be at least 1, got {truth_halvings}", param="truth_halvings")
@@ -128,16 +104,14 @@ def check_pair(pair: Sequence[str] | None, truth_halvings: int, options: Mapping
 
 
 def pair_systems(opts: CompareOptions, data: Corpus, records: Sequence[dict]) -> tuple[System, System]:
-    """A and B as ``compare`` trained them on data set ``data`` (checked against its fold records' specs).
+    """A and B as ``compare`` trained them on ``data`` (checked against its fold records' specs).
 
     Parameters
     ----------
     opts : CompareOptions
-        The pair's options (:func:`pair_options`).
     data : Corpus
-        The data set, prepared for the task (its columns choose a default template, as ``compare``'s do).
+        The data set, prepared for the task.
     records : sequence of dict
-        ``compare``'s fold records on it.
 
     Returns
     -------
@@ -154,18 +128,15 @@ def pair_systems(opts: CompareOptions, data: Corpus, records: Sequence[dict]) ->
 
 
 def halvings(rng: np.random.Generator, D: np.ndarray, units: np.ndarray | None, h: int) -> list[np.ndarray]:
-    """``h`` random halvings of data set ``D``: per halving a boolean mask over D (True: the first half).
+    """``h`` random halvings of ``D``, each a boolean mask over D (True: the first half).
 
     Parameters
     ----------
     rng : numpy.random.Generator
-        The generator (seeded from the calibration's seed and the data set's number).
     D : ndarray of int
-        The data set's sentence indices.
     units : ndarray of int or None
-        The document of every sentence of D (halves keep documents whole); None halves by sentence.
+        The document of every sentence of D (kept whole); None halves by sentence.
     h : int
-        Halvings.
 
     Returns
     -------
@@ -190,20 +161,17 @@ def halvings(rng: np.random.Generator, D: np.ndarray, units: np.ndarray | None, 
 
 
 def outside(prepared: Corpus, D: np.ndarray) -> np.ndarray:
-    """The sentences outside data set ``D`` that are new text to it: none whose tokens also occur in D.
+    """Sorted indices of the sentences outside ``D`` whose tokens do not occur in D.
 
     Parameters
     ----------
     prepared : Corpus
-        The whole corpus, prepared for the task (characters for segmentation, so that the same text in another
-        segmentation is the same sentence).
+        The whole corpus, prepared for the task.
     D : ndarray of int
-        The data set's sentence indices.
 
     Returns
     -------
     ndarray of int
-        Sorted indices.
 
     Examples
     --------
@@ -219,38 +187,38 @@ def outside(prepared: Corpus, D: np.ndarray) -> np.ndarray:
 
 
 def _cluster_var(z: np.ndarray) -> float:
-    """k/(k − 1)·Σ z_g² of k per-cluster linearised values (0 with one cluster): their sum's cluster variance."""
+    """k/(k − 1)·Σ z_g² of k per-cluster linearised values (0 with one cluster)."""
     k = len(z)
     return float(k / (k - 1) * np.sum(z * z)) if k > 1 else 0.0
 
 
 def pair_truth(corpus: Corpus, D: np.ndarray, systems: tuple[System, System], opts: CompareOptions, h: int,
                seed: int, r: int) -> dict[str, Any]:
-    """The close pair's truth on data set ``D``: its 2h models' mean ΔF1 (B − A) on the text outside D, and its noise.
+    """The close pair's truth on ``D``: its 2h models' mean ΔF1 (B − A) outside D, and its noise.
 
     Parameters
     ----------
     corpus : Corpus
-        The whole corpus, as read.
     D : ndarray of int
-        The data set's sentence indices (sorted).
+        The data set's sorted sentence indices.
     systems : (System, System)
-        A and B, as ``compare`` trained them (:func:`pair_systems`).
+        A and B (:func:`pair_systems`).
     opts : CompareOptions
-        The pair's options: its task and gold-chunk filters (``chunk_types``, ``untyped``).
     h : int
         Halvings.
     seed, r : int
-        The calibration's seed and the data set's number: the halvings' generator is seeded by
-        ``(seed, r, TRUTH_STREAM)``.
+        Seed the halvings' generator with ``(seed, r, TRUTH_STREAM)``.
 
     Returns
     -------
     dict
-        ``truth``, ``truth_noise`` (a variance, fractions²) and its parts ``truth_var_test`` and
-        ``truth_var_halvings``, ``truth_models`` (per halving and half: its training sentences and both systems'
-        pooled TP, FP, FN on the outside text), ``outside_sentences``, ``outside_clusters`` and
-        ``truth_cluster_unit``.
+        ``truth``, ``truth_noise`` (a variance, fractions²), ``truth_var_test``, ``truth_var_halvings``,
+        ``truth_models``, ``outside_sentences``, ``outside_clusters``, ``truth_cluster_unit``.
+
+    Raises
+    ------
+    InputError
+        When no sentence is outside the data set.
     """
     prepared = prepare_corpus(corpus, opts.task)
     docs = np.asarray(corpus.document_ids, dtype=np.int64) if corpus.n_documents > 1 else None

@@ -1,8 +1,6 @@
-"""One line of a calibration's ``units.jsonl``: a data set's null pair of one system, or its close pair with a truth.
+"""One line of a calibration's ``units.jsonl``: a data set's null pair of one system, or its close pair.
 
-Both are answered exactly as :func:`textbcv.compare` answers a pair, on the data set's splits
-(:func:`textbcv.calibration.draw.split_seed`: every pair of a data set is compared on the same folds), and keep
-the ``moments`` the posterior is made from, so a later posterior model answers them again without training.
+Each is answered as :func:`textbcv.compare` answers a pair and keeps the ``moments`` of its posterior.
 """
 
 from __future__ import annotations
@@ -24,8 +22,7 @@ __all__ = ["null_unit", "close_unit"]
 
 def _answer(data: Corpus, r: int, a: str, b: str, settings: CalibrationSettings,
             options: dict) -> tuple[dict[str, Any], CompareResult, Corpus, str]:
-    """The f1 comparison of ``a`` and ``b`` on data set ``data`` as ``compare`` answers it: the unit's fields
-    (posterior, decision, moments), the result, the data set as the task saw it, and the task."""
+    """The f1 comparison of ``a`` and ``b`` on ``data``: unit fields, result, prepared data set and task."""
     res = compare(data, [a, b], m=settings.m, seed=split_seed(settings.seed, r), progress=False,
                   threshold=settings.threshold, **options)
     report = res.to_dict()
@@ -40,27 +37,21 @@ def _answer(data: Corpus, r: int, a: str, b: str, settings: CalibrationSettings,
 
 
 def null_unit(corpus: Corpus, r: int, system: str, settings: CalibrationSettings) -> dict:
-    """One data set's null pair of ``system``: the f1 comparison of its two seeds, as ``compare`` answers it.
+    """One data set's null pair of ``system`` (seed A against seed B), as ``compare`` answers it.
 
     Parameters
     ----------
     corpus : Corpus
-        The data set (already drawn).
+        The drawn data set.
     r : int
-        The data set's number.
     system : str
-        The system, trained as ``system@seeds[0]`` (A) and ``system@seeds[1]`` (B).
     settings : CalibrationSettings
-        m, the seed, the threshold and the training options.
 
     Returns
     -------
     dict
-        ``kind`` (``"null"``), ``system``, ``r``, ``sentences``, the ΔF1 (B − A) posterior's ``estimate``, ``sd``,
-        ``df``, ``var_test``, ``var_model``, ``var_related``, ``p_b_better`` and the rule's ``decision``
-        (fractions), and the ``moments`` the posterior is made from
-        (:func:`textbcv.calibration.moments.pair_moments`), so that a later posterior model answers the unit
-        again without training.
+        ``kind``, ``system``, ``r``, ``sentences``, the ΔF1 (B − A) posterior's fields (fractions), ``p_b_better``,
+        ``decision`` and ``moments``.
     """
     a, b = (f"{system}@{s}" for s in settings.seeds)
     fields, _, _, _ = _answer(corpus, r, a, b, settings, settings.options)
@@ -68,38 +59,22 @@ def null_unit(corpus: Corpus, r: int, system: str, settings: CalibrationSettings
 
 
 def close_unit(corpus: Corpus, D: np.ndarray, r: int, settings: CalibrationSettings) -> dict:
-    """One data set's close pair: A against B as ``compare`` answers it, and the pair's truth beside it.
+    """One data set's close pair (A against B, as ``compare`` answers it) and the pair's truth beside it.
 
     Parameters
     ----------
     corpus : Corpus
         The whole corpus (the truth's models tag the sentences outside the data set).
     D : ndarray of int
-        The data set's sentence indices (sorted).
+        The data set's sorted sentence indices.
     r : int
-        The data set's number.
     settings : CalibrationSettings
-        With ``pair``, ``truth_halvings`` and ``pair_options`` (the user's training options: a close pair is
-        trained as the user trains it, never with the null pairs' stochastic proxy).
+        With ``pair``, ``truth_halvings`` and ``pair_options``.
 
     Returns
     -------
     dict
-        ``kind`` (``"close"``), ``pair`` ([A, B]), the fields of a null unit (ΔF1 = B − A), and the truth
-        (:func:`textbcv.calibration.truth.pair_truth`): ``truth``, ``truth_noise`` and its parts,
-        ``truth_models``, ``outside_sentences``, ``outside_clusters``, ``truth_cluster_unit``.
-
-    Examples
-    --------
-    >>> import textbcv
-    >>> from textbcv.calibration.draw import draw_data_set
-    >>> from textbcv.corpus import read_corpus
-    >>> c = read_corpus(str(textbcv.bundled_corpora()["ner"]))
-    >>> s = CalibrationSettings("x", len(c), (), (1, 2), 1, 120, 3, 0, 0.95, pair=("iob2", "iobes"),
-    ...                         truth_halvings=2, pair_options={"max_iterations": 2})
-    >>> u = close_unit(c, draw_data_set(0, 120, len(c), c.documents), 0, s)  # doctest: +SKIP
-    >>> len(u["truth_models"]), u["truth_noise"] > 0  # doctest: +SKIP
-    (4, True)
+        A null unit's fields plus ``kind``, ``pair`` and :func:`textbcv.calibration.truth.pair_truth`'s.
     """
     assert settings.pair is not None and settings.truth_halvings is not None  # calibrate runs no close unit without
     a, b = settings.pair

@@ -1,3 +1,1 @@
-"""Where fold results live: a run directory (:class:`RunDir`: layout, manifest, lock), the fold record
-file and its store (``folds.jsonl``), and counts files read by ``textbcv test``.
-"""
+"""Where fold results live: run directories, ``folds.jsonl`` and its store, counts files."""

@@ -1,10 +1,6 @@
-"""Per-fold counts read from a file (:class:`FoldCounts`): a COUNTS.json, a ``folds.jsonl`` or a run directory.
+"""Per-fold counts read from a COUNTS.json, a ``folds.jsonl`` or a run directory (docs/formats.md).
 
-What ``textbcv test`` reads (docs/formats.md). COUNTS.json is ``{"m": 3, "systems": {"A": [{"tp": .., "fp": ..,
-"fn": ..}, ... 2m folds], ...}}``; a ``folds.jsonl`` of ``textbcv compare`` has one fold per line (read by
-:mod:`textbcv.folds.foldfile`, its one parser). Every error names the file and the line of the fold at fault.
-Systems whose per-fold gold totals (TP + FN) differ were not scored on the same gold
-(:func:`check_same_gold`).
+Every error names the file and the line of the fold at fault.
 """
 
 from __future__ import annotations
@@ -44,8 +40,7 @@ def _skip_blanks(text: str, i: int) -> int:
 
 
 def _element_positions(text: str, start: int) -> list[int]:
-    """Start offsets of the elements of the JSON array that begins at ``start`` (after blanks), each element
-    skipped by the json module's own decoder; [] when no array begins there. Only for text that parsed."""
+    """Start offsets of the elements of the JSON array at ``start``; [] when none. Only for parsed text."""
     i = _skip_blanks(text, start)
     if not text.startswith("[", i):
         return []
@@ -69,36 +64,30 @@ class FoldCounts:
     Attributes
     ----------
     path : str
-        The file read (``RUN/folds.jsonl`` for a run directory).
     m : int
         Number of splits; every system has 2m folds.
     systems : dict
-        name → 2m ``{"tp", "fp", "fn"}`` in fold order (split 0 direction 0,
-        split 0 direction 1, ...): the overall counts, or those of ``chunk_type``.
+        name → 2m ``{"tp", "fp", "fn"}`` in fold order: overall, or those of ``chunk_type``.
     lines : dict
-        name → the line of each fold in ``path`` (None where unknown), for errors.
+        name → the line of each fold in ``path`` (None where unknown).
     overall : dict
-        name → 2m overall counts (equal to ``systems`` without ``chunk_type``).
+        name → 2m overall counts.
     types : dict or None
-        name → 2m ``{TYPE: counts}`` (folds.jsonl, when per-type counts were asked for).
+        name → 2m ``{TYPE: counts}`` (folds.jsonl, when asked for).
     specs : dict
-        name → the system spec recorded in folds.jsonl (None for COUNTS.json).
+        name → the recorded system spec (None for COUNTS.json).
     run_dir : Path or None
-        The run directory of a folds.jsonl.
     chunk_type : str or None
-        The chunk type whose counts ``systems`` holds (``--type``), or None for the overall counts.
     sentence_counts : dict or None
-        COUNTS.json with per-sentence counts: name → 2m lists of [tp, fp, fn], one per test sentence.
+        COUNTS.json: name → 2m lists of per-sentence [tp, fp, fn].
     clusters : list or None
-        COUNTS.json: the cluster of every test sentence of each fold (its ``documents``, else its
-        ``test_sentences``), one numbering for all folds; with ``cluster_unit`` "documents" or "sentences".
+        COUNTS.json: the cluster of every test sentence of each fold.
     cluster_unit : str or None
-        What ``clusters`` numbers: ``"documents"`` or ``"sentences"`` (None without clusters).
+        ``"documents"`` or ``"sentences"``.
     related : list or None
-        COUNTS.json's ``related``: pairs of cluster ids (of ``clusters``) whose errors may move together
-        (they share a rare name); None when not given.
+        Pairs of cluster ids whose errors may move together.
     mode : str
-        The matching mode of ``systems`` (``"strict"`` as read; ``textbcv test --mode`` sets another).
+        The matching mode of ``systems``.
     """
 
     path: str
@@ -118,8 +107,7 @@ class FoldCounts:
 
 
 def _per_fold_ids(data: dict, key: str, n: list[int], file: str, text: str) -> list[list[Any]] | None:
-    """COUNTS.json's ``key`` ("test_sentences" or "documents"): 2m lists of ids (integers or strings), fold f's
-    with one id per test sentence (``n[f]`` of them); None when absent."""
+    """COUNTS.json's ``key``: 2m lists of ids, one per test sentence; None when absent."""
     if key not in data:
         return None
     line = _line_of(text, text.find(f'"{key}"'))
@@ -138,8 +126,7 @@ def _per_fold_ids(data: dict, key: str, n: list[int], file: str, text: str) -> l
 
 
 def _check_design(tests: list[list[Any]] | None, docs: list[list[Any]] | None, file: str, text: str) -> None:
-    """The ids must be of a shape an m×2 design makes: one type of id per key; in every split the two folds test
-    disjoint halves of the same sentences; a sentence in one document whichever fold tests it."""
+    """Check that the ids have the shape an m×2 design makes."""
     for key, v in (("test_sentences", tests), ("documents", docs)):
         if v is not None and len({type(x) for ids in v for x in ids}) > 1:
             raise InputError(f'"{key}" mixes integer and string ids: use one kind for every fold', file,
@@ -170,8 +157,7 @@ def _check_design(tests: list[list[Any]] | None, docs: list[list[Any]] | None, f
 
 
 def _sentence_parts(data: dict, systems: dict, raw: dict, lines: dict, file: str, text: str) -> dict:
-    """The optional per-sentence parts of a COUNTS.json: every system's ``sentence_counts`` per fold (checked
-    against the fold's totals, the same number of sentences for every system) and the test sentences' ids."""
+    """The optional per-sentence parts of a COUNTS.json, checked."""
     with_rows = {n for n, folds in raw.items() if any("sentence_counts" in f for f in folds)}
     if not with_rows:
         if "test_sentences" in data or "documents" in data or "related" in data:
@@ -209,8 +195,7 @@ def _sentence_parts(data: dict, systems: dict, raw: dict, lines: dict, file: str
 
 
 def _related(data: dict, clusters: list[list[Any]], unit: str, file: str, text: str) -> list[list[Any]] | None:
-    """COUNTS.json's optional ``related``: a list of pairs of cluster ids (the ``documents``, else the
-    ``test_sentences``), each naming clusters the folds test; None when absent."""
+    """COUNTS.json's optional ``related`` pairs of cluster ids, checked; None when absent."""
     if "related" not in data:
         return None
     line = _line_of(text, text.find('"related"'))
@@ -276,27 +261,22 @@ def _counts_json(path: str) -> FoldCounts:
 
 
 def read_counts_json(path: str) -> tuple[int, dict[str, list[dict[str, int]]]]:
-    """Read and validate COUNTS.json; return (m, {system: [{"tp", "fp", "fn"}, ...]}).
+    """Read and validate COUNTS.json.
 
     Parameters
     ----------
     path : str
-        A COUNTS.json file: ``{"m": M, "systems": {NAME: [2m {"tp", "fp", "fn"} objects]}}`` with at least
-        2 systems.
 
     Returns
     -------
     m : int
-        Number of replications (splits); every system has 2m folds.
     systems : dict of str to list of dict
-        System name to its 2m ``{"tp", "fp", "fn"}`` integer counts in fold order (split 0 direction 0,
-        split 0 direction 1, ...).
+        System name to its 2m ``{"tp", "fp", "fn"}`` in fold order.
 
     Raises
     ------
     InputError
-        ``FILE:LINE`` of the first problem (invalid JSON, a missing key, a wrong fold count, a count that is
-        not an integer in [0, 10^15]).
+        ``FILE:LINE`` of the first problem.
     """
     c = _counts_json(path)
     return c.m, c.systems
@@ -373,52 +353,48 @@ def _folds_jsonl(path: str, chunk_type: str | None = None, per_type: bool = Fals
 
 
 def read_folds_jsonl(path: str, chunk_type: str | None = None) -> tuple[int, dict[str, list[dict[str, int]]]]:
-    """Read a folds.jsonl of ``textbcv compare``; return (m, {system: 2m folds in fold order (docs/formats.md)}).
-
-    A last line without a trailing newline (a fold being written when a run
-    was killed) is ignored. A fold recorded twice must have equal counts.
-    ``chunk_type``: the counts of that type (InputError if no fold has it).
+    """Read a folds.jsonl of ``textbcv compare`` (a torn last line is ignored).
 
     Parameters
     ----------
     path : str
-        A ``folds.jsonl`` written by ``textbcv compare``, with at least 2 systems.
     chunk_type : str, optional
-        A chunk type (e.g. ``"PER"``) whose per-type counts to return instead of the overall counts
-        (a fold without that type counts zeros).
+        Return this chunk type's counts instead of the overall ones.
 
     Returns
     -------
     m : int
-        Number of splits (the highest ``split`` + 1).
     systems : dict of str to list of dict
-        System name to its 2m ``{"tp", "fp", "fn"}`` counts in fold order.
+        System name to its 2m ``{"tp", "fp", "fn"}`` in fold order.
 
     Raises
     ------
     InputError
-        ``FILE:LINE`` of an invalid record; ``FILE`` for fewer than 2 systems or a missing fold.
+        For an invalid record, fewer than 2 systems or a missing fold.
     """
     c = _folds_jsonl(path, chunk_type)
     return c.m, c.systems
 
 
 def read_input(path: str, chunk_type: str | None = None, per_type: bool = False) -> FoldCounts:
-    """Read COUNTS.json, a folds.jsonl or a run directory (its folds.jsonl); InputError naming file and line.
+    """Read COUNTS.json, a folds.jsonl or a run directory.
 
     Parameters
     ----------
     path : str
-        A COUNTS.json, a ``.jsonl`` fold file, or a run directory holding ``folds.jsonl``.
     chunk_type : str, optional
-        Compare on the counts of this chunk type (``--type``; fold files only).
+        Use this chunk type's counts (fold files only).
     per_type : bool
-        Also read every fold's per-type counts into ``types`` (``--per-type``; fold files only). Default False.
+        Also read per-type counts into ``types`` (fold files only).
 
     Returns
     -------
     FoldCounts
-        The checked counts; ``sentence_counts`` and ``clusters`` only from a COUNTS.json that gives them.
+
+    Raises
+    ------
+    InputError
+        Naming the file and line at fault.
     """
     p = Path(path)
     if p.is_dir():
@@ -435,22 +411,16 @@ def read_input(path: str, chunk_type: str | None = None, per_type: bool = False)
 
 
 def gold_differences(data: FoldCounts) -> list[tuple[str, int, str, int, str, int]]:
-    """Folds where a system's gold total TP + FN differs from the first system's, overall and (when read) per type.
-
-    Each item: (what, fold, first system, its gold, other system, its gold);
-    ``what`` is ``""`` for the overall counts or ``" of type T"``.
+    """Folds where a system's gold total TP + FN differs from the first system's.
 
     Parameters
     ----------
     data : FoldCounts
-        Counts as read by :func:`read_input`; ``types`` are checked too when present.
 
     Returns
     -------
     list of tuple
-        ``(what, fold, first system, its gold, other system, its gold)`` per mismatch, overall counts first,
-        then type by type in ASCII order; ``fold`` is the 0-based fold index (2 × split + direction).
-        Empty when every system has the same gold in every fold.
+        ``(what, fold, first system, its gold, other system, its gold)``; ``what`` is ``""`` or ``" of type T"``.
     """
     names = list(data.systems)
     checks = [("", data.overall)]
@@ -471,24 +441,21 @@ def gold_differences(data: FoldCounts) -> list[tuple[str, int, str, int, str, in
 
 
 def check_same_gold(data: FoldCounts, allow: bool = False) -> list[str]:
-    """InputError naming the first fold (and its line) where two systems' gold totals differ; with ``allow``, a note.
+    """Refuse systems scored on different gold, or with ``allow`` return a note.
 
     Parameters
     ----------
     data : FoldCounts
-        Counts as read by :func:`read_input`.
     allow : bool
-        Accept different gold (``--allow-different-gold``) and return a note instead of raising. Default False.
 
     Returns
     -------
     list of str
-        Empty when the gold totals agree; with ``allow`` and differences, one note counting them.
 
     Raises
     ------
     InputError
-        Without ``allow``, at the line of the first fold whose gold totals differ.
+        Without ``allow``, at the first fold whose gold totals differ.
     """
     diff = gold_differences(data)
     if not diff:
@@ -504,15 +471,13 @@ def check_same_gold(data: FoldCounts, allow: bool = False) -> list[str]:
 
 
 def check_report_counts(run: RunDir, report: dict) -> None:
-    """InputError unless ``report``'s fold counts are non-negative integers equal to those of ``folds.jsonl``
-    (when the run has one): a report is redrawn from the run's own records, never from edited numbers.
+    """Raise InputError unless ``report``'s fold counts equal those of the run's ``folds.jsonl``.
 
     Parameters
     ----------
     run : RunDir
-        The run directory the report belongs to; its ``folds.jsonl`` is compared when it exists.
     report : dict
-        The parsed ``report.json``; its ``"fold_counts"`` maps each system to its folds' ``{"tp", "fp", "fn"}``.
+        The parsed ``report.json``.
     """
     where = str(run.report_json)
     counts = report.get("fold_counts")

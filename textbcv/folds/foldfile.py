@@ -1,15 +1,6 @@
-"""The ``folds.jsonl`` format: one JSON fold record per line (reader and writer).
+"""The ``folds.jsonl`` format: one JSON fold record per line (docs/formats.md, "folds.jsonl").
 
-A record is an object with at least ``"system"`` (a string), ``"split"``
-(an integer >= 0), ``"direction"`` (0 or 1) and ``"counts"``
-(``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``, counts being
-integers in [0, 10^15], ``3.0`` read as 3); optionally ``"sentence_counts"``,
-the [tp, fp, fn] of every test sentence in test order, which must add up to
-``counts.overall``; :class:`textbcv.tagging.FoldStore`
-adds the run's details. A
-last line without its newline is a record torn by a killed process: it is
-left out. ``textbcv compare`` writes the file and ``textbcv test`` reads
-it; both read it here.
+A last line without its newline is a record torn by a killed process and is left out.
 
 Examples
 --------
@@ -37,27 +28,23 @@ __all__ = ["read_fold_records", "check_fold_record", "check_sentence_counts", "f
 
 
 def check_fold_record(obj: Any, file: str, line: int) -> dict:
-    """``obj`` if it is a valid fold record; InputError at ``file:line`` saying what is wrong otherwise.
+    """Return ``obj`` unchanged if it is a valid fold record.
 
     Parameters
     ----------
     obj : Any
-        One parsed JSON line.
     file : str
-        The file it was read from, for the error.
     line : int
-        Its 1-based line number, for the error.
+        1-based, for the error.
 
     Returns
     -------
     dict
-        ``obj`` itself, unchanged.
 
     Raises
     ------
     InputError
-        A missing or ill-typed ``system``, ``split``, ``direction`` or ``counts``, a count not in [0, 10^15],
-        or ``sentence_counts`` that do not add up (:func:`check_sentence_counts`).
+        At ``file:line``, saying what is wrong.
     """
     if not isinstance(obj, dict):
         raise InputError("expected one JSON object per line", file, line)
@@ -99,8 +86,7 @@ def check_fold_record(obj: Any, file: str, line: int) -> dict:
 
 
 def _check_type_sentence_counts(obj: dict, file: str, line: int) -> None:
-    """A record's ``"type_sentence_counts"``: per type, rows of four non-negative integers (a sentence index within
-    the test half, then TP, FP, FN), each type's rows adding up to its ``counts.types`` entry."""
+    """Check a record's ``"type_sentence_counts"`` against its ``counts.types``."""
     per = obj["type_sentence_counts"]
     n = obj.get("sentences")
     what = '"type_sentence_counts" must map each chunk type to rows [sentence, tp, fp, fn]'
@@ -121,9 +107,7 @@ def _check_type_sentence_counts(obj: dict, file: str, line: int) -> None:
 
 
 def _check_modes(obj: dict, file: str, line: int) -> None:
-    """A record's ``"modes"``: every mode's five counts and the anatomy's six, non-negative integers, strict's
-    adding up to ``counts.overall`` (correct = TP, correct + incorrect + spurious = TP + FP, correct + incorrect +
-    missed = TP + FN), and the differing sentences as 26 integers each."""
+    """Check a record's ``"modes"``; strict's totals must add up to ``counts.overall``."""
     modes = obj["modes"]
     what = ('"modes" must hold "totals" (each of strict, exact, partial, type: five counts), "anatomy" (six) and '
             '"sentences"')
@@ -143,8 +127,7 @@ def _check_modes(obj: dict, file: str, line: int) -> None:
 
 
 def _check_seed_sentence_counts(obj: dict, total: np.ndarray, file: str, line: int) -> None:
-    """Each seed's per-sentence counts: one ``[tp, fp, fn]`` per test sentence, adding up to that seed's
-    ``seed_counts``, the seeds together to ``sentence_counts``."""
+    """Check each seed's per-sentence counts against its totals and their sum."""
     per = obj["seed_sentence_counts"]
     if not isinstance(per, dict) or len(per) < 2:
         raise InputError('"seed_sentence_counts" must map two seeds or more to their per-sentence counts', file, line)
@@ -159,36 +142,29 @@ def _check_seed_sentence_counts(obj: dict, total: np.ndarray, file: str, line: i
 
 
 def check_sentence_counts(obj: dict, file: str, line: int) -> np.ndarray:
-    """A record's ``"sentence_counts"`` as an (n, 3) int64 array, checked against its overall counts.
+    """A record's ``"sentence_counts"`` as an (n, 3) int64 array, checked against ``counts.overall``.
 
     Parameters
     ----------
     obj : dict
-        A fold record with ``"sentence_counts"`` (a list of ``[tp, fp, fn]``), ``counts.overall`` and,
-        optionally, ``"sentences"`` (their expected number).
+        A fold record (``"sentences"``, when present, is the expected row count).
     file : str
-        The file it was read from, for errors.
     line : int
-        Its 1-based line number, for errors.
 
     Returns
     -------
     numpy.ndarray of int64
-        Shape (n, 3): ``[tp, fp, fn]`` of every test sentence, in test order.
+        ``[tp, fp, fn]`` of every test sentence, in test order.
 
     Raises
     ------
     InputError
-        For rows that are not three integers in [0, 10^15] (``2.0`` is accepted), a row count other
-        than ``"sentences"``, or column sums other than ``counts.overall``.
+        For rows that are not three integers in [0, 10^15], or that do not add up.
 
     Examples
     --------
     >>> rec = {"counts": {"overall": {"tp": 3, "fp": 1, "fn": 0}}, "sentences": 2,
-    ...        "sentence_counts": [[1, 1, 0], [2, 0, 0]]}
-    >>> check_sentence_counts(rec, "folds.jsonl", 1).tolist()
-    [[1, 1, 0], [2, 0, 0]]
-    >>> rec["sentence_counts"] = [[1, 1, 0], [1, 0, 0]]
+    ...        "sentence_counts": [[1, 1, 0], [1, 0, 0]]}
     >>> check_sentence_counts(rec, "folds.jsonl", 1)
     Traceback (most recent call last):
     ...
@@ -226,41 +202,36 @@ def check_sentence_counts(obj: dict, file: str, line: int) -> np.ndarray:
 
 
 def read_fold_records(path: str | os.PathLike, torn: str = "ignore") -> list[tuple[int, dict]]:
-    """``(line number, record)`` of every fold record of a ``folds.jsonl`` file, each checked.
+    """``(line number, record)`` of every complete record of a ``folds.jsonl``, each checked.
 
     Parameters
     ----------
     path : str or path-like
-        A ``folds.jsonl`` file.
     torn : {"ignore", "truncate"}
-        What to do with a torn last line: leave it out, or also cut it from
-        the file (a run that resumes writes after it).
+        Leave a torn last line out, or also cut it from the file.
 
     Returns
     -------
     list of tuple of (int, dict)
-        1-based line number and record of every complete line, in file order.
 
     Raises
     ------
     InputError
-        At FILE:LINE for invalid UTF-8, invalid JSON or an invalid record.
+        At FILE:LINE for invalid UTF-8, JSON or record.
     """
     name = os.fspath(path)
     return [(no, check_fold_record(obj, name, no)) for no, obj in load_json_lines(path, torn=torn)]
 
 
 def fold_line(record: dict) -> str:
-    """One record as its line of ``folds.jsonl`` (without the newline).
+    """One record as its compact JSON line (without the newline).
 
     Parameters
     ----------
     record : dict
-        A fold record (see the module docstring).
 
     Returns
     -------
     str
-        Its compact JSON, on one line.
     """
     return dumps_json(record, indent=None)

@@ -1,15 +1,9 @@
-"""The fold record: what one system scored on one fold, as a typed value (:class:`FoldRecord`).
-
-The tagging runner (textbcv's own taggers) and the import of predictions made elsewhere both build a
-:class:`FoldRecord`; :meth:`FoldRecord.to_dict` is the line of ``folds.jsonl`` (``docs/formats.md``), key
-for key in one order, and :meth:`FoldRecord.from_dict` reads it back.
+"""The fold record: what one system scored on one fold, as a typed value.
 
 Examples
 --------
 >>> r = FoldRecord("iob2", 0, 1, {"overall": {"tp": 3, "fp": 1, "fn": 0}, "types": {}}, tokens=9, sentences=2,
 ...                sentence_counts=[[1, 1, 0], [2, 0, 0]], spec={"name": "iob2"}, run={"seconds": 0.1})
->>> list(r.to_dict())
-['system', 'split', 'direction', 'counts', 'tokens', 'sentences', 'sentence_counts', 'spec', 'run']
 >>> FoldRecord.from_dict(r.to_dict()) == r
 True
 """
@@ -25,37 +19,31 @@ __all__ = ["FoldRecord"]
 
 @dataclass(frozen=True)
 class FoldRecord:
-    """One system on one fold (split, direction): its chunk counts on the test half and how they came about.
+    """One system on one fold: its chunk counts on the test half and how they came about.
 
     Attributes
     ----------
     system : str
-        The system's name.
     split, direction : int
-        0-based split index, and 0 or 1 for which half is the test half.
     counts : dict
         ``{"overall": {"tp", "fp", "fn"}, "types": {TYPE: {...}}}``.
     tokens, sentences : int
         Size of the test half.
     sentence_counts : list or None
-        ``[tp, fp, fn]`` of every test sentence, in test order (None for records of old runs).
+        ``[tp, fp, fn]`` of every test sentence, in test order.
     spec : dict
-        The system's settings.
     seed_counts : dict or None
-        Several training seeds: each seed's overall counts (``counts`` are their sums).
+        Each training seed's overall counts (``counts`` are their sums).
     heldout : dict or None
-        Per held-out file, the fold model's counts and per-sentence counts.
+        Per held-out file, the fold model's counts.
     run : dict
-        What depends on the execution only (timings, worker, the files read).
+        Execution details only (timings, worker).
     seed_sentence_counts : dict or None
-        Several training seeds: each seed's ``[tp, fp, fn]`` per test sentence (``sentence_counts`` are their
-        sums), from which the seeds' part of a difference is measured on its own.
+        Each seed's per-sentence counts.
     modes : dict or None
-        The matching modes and the error anatomy of the fold (:func:`textbcv.scoring.modes.mode_record`):
-        totals, and the sentences whose outcome their conlleval counts do not imply (None for old runs).
+        Matching modes and error anatomy (:func:`textbcv.scoring.modes.mode_record`).
     type_sentence_counts : dict or None
-        Per chunk type, ``[sentence index, tp, fp, fn]`` of the test sentences where it has a chunk
-        (:func:`textbcv.scoring.type_sentence_counts`), for macro-F1's paired posterior (None for old runs).
+        Per chunk type, ``[sentence index, tp, fp, fn]`` rows.
     """
 
     system: str
@@ -74,13 +62,11 @@ class FoldRecord:
     type_sentence_counts: dict | None = None
 
     def to_dict(self) -> dict:
-        """The ``folds.jsonl`` line (optional keys only when present).
+        """The ``folds.jsonl`` line, keys in a fixed order (optional keys only when present).
 
         Returns
         -------
         dict
-            Keys in the order ``system, split, direction, counts, tokens, sentences, [sentence_counts], spec,
-            [seed_counts], [seed_sentence_counts], [modes], [heldout], run``; integers as Python ints.
         """
         out: dict[str, Any] = {"system": self.system, "split": int(self.split), "direction": int(self.direction),
                                "counts": self.counts, "tokens": int(self.tokens), "sentences": int(self.sentences)}
@@ -102,13 +88,11 @@ class FoldRecord:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> FoldRecord:
-        """Read a ``folds.jsonl`` line (as :func:`textbcv.folds.foldfile.check_fold_record` checked it).
+        """Read a checked ``folds.jsonl`` line.
 
         Parameters
         ----------
         d : mapping
-            A fold record; ``tokens`` and ``sentences`` default to 0, ``spec`` and ``run`` to ``{}``,
-            the other optional keys to None.
 
         Returns
         -------

@@ -1,20 +1,4 @@
-"""A comparison's run directory (:class:`RunDir`): its layout, its checks, and writing its report.
-
-A run directory holds ``splits.json`` (the splits), ``folds.jsonl`` (one
-line per finished fold: the resumable fold store), ``report.json``,
-``report.md``, ``report.tex``, the PNG plots, and with ``--save-models`` /
-``--save-predictions`` the ``models/`` and ``predictions/`` directories.
-Every module that reads or writes one goes through this class, so the
-layout is written down once.
-
-Examples
---------
->>> import tempfile
->>> run = RunDir(tempfile.mkdtemp())
->>> run.folds.name, run.report_json.name, run.prediction("iob2", 0, 1).name
-('folds.jsonl', 'report.json', 'iob2-split0-dir1.txt')
->>> run.check_out(resume=False)  # an empty directory: fine
-"""
+"""A comparison's run directory (:class:`RunDir`): its layout, its checks, and its manifest and lock."""
 
 from __future__ import annotations
 
@@ -42,7 +26,7 @@ _LOCKS: dict[str, int] = {}  # run directory (resolved) -> descriptor of its hel
 #: The files a compare run writes into its directory.
 RUN_FILES = ("splits.json", "folds.jsonl", "report.json", "report.md", "report.tex", "posteriors.png",
              "f1_difference.png", "pairwise.png", "fold_f1.png")
-#: Files that mark a directory as a run of a textbcv version before the manifest (read, never written to).
+#: Files that mark a directory as a run without a manifest (read, never written to).
 RUN_MARKERS = ("splits.json", "folds.jsonl", "report.json")
 #: The order in which ``textbcv report`` lists a run's files.
 _SHOWN = ("report.md", "report.tex", "report.json", *[f for f in RUN_FILES if f.endswith(".png")], "splits.json",
@@ -50,22 +34,17 @@ _SHOWN = ("report.md", "report.tex", "report.json", *[f for f in RUN_FILES if f.
 
 
 def fold_file_stem(system: str, split: int, direction: int) -> str:
-    """The stem of the files kept for one fold of a system (``iob2-split0-dir1``); a system name that could lead
-    out of the folder becomes a safe stem (:func:`textbcv._io.safe_stem`).
+    """The stem of one fold's files, ``SYSTEM-splitJ-dirK`` (the system's name made safe).
 
     Parameters
     ----------
     system : str
-        The system's name.
     split : int
-        0-based split index.
     direction : int
-        0 or 1: which half of the split is the test half.
 
     Returns
     -------
     str
-        ``SYSTEM-splitJ-dirK``, with ``SYSTEM`` made safe as a file name.
     """
     return f"{safe_stem(system)}-split{split}-dir{direction}"
 
@@ -77,7 +56,6 @@ class RunDir:
     Parameters
     ----------
     path : str or path-like
-        The directory; kept as a :class:`~pathlib.Path` in ``path``.
     """
 
     path: Path
@@ -127,26 +105,21 @@ class RunDir:
         Parameters
         ----------
         system : str
-            The system's name.
         split : int
-            0-based split index.
         direction : int
-            0 or 1: which half is tested.
 
         Returns
         -------
         pathlib.Path
-            ``predictions/SYSTEM-splitJ-dirK.txt`` in the run directory (see :func:`fold_file_stem`).
         """
         return self.predictions / (fold_file_stem(system, split, direction) + ".txt")
 
     def files(self) -> list[str]:
-        """The run's files that exist, in the order ``textbcv report`` lists them.
+        """The run's existing files, in the order ``textbcv report`` lists them.
 
         Returns
         -------
         list of str
-            File names relative to the run directory: reports, plots, ``splits.json``, ``folds.jsonl``.
         """
         return [p for p in _SHOWN if (self.path / p).exists()]
 
@@ -154,17 +127,12 @@ class RunDir:
     def check_out(self, resume: bool) -> None:
         """Refuse an ``--out`` textbcv must not write into (nothing is written).
 
-        ``--out`` may be new, an empty directory, or a textbcv run (its :data:`MANIFEST`) whose files
-        are as textbcv wrote them; a run with finished folds needs ``resume``. A non-empty directory
-        without a manifest is refused, also when it holds ``splits.json`` or ``report.json`` (they may
-        be the user's), and so is ``resume`` on a run of an earlier version (no manifest: its files
-        cannot be told from the user's).
+        Accepted: a new or empty directory, or a textbcv run (:data:`MANIFEST`) whose files are unchanged;
+        one with finished folds needs ``resume``.
 
         Parameters
         ----------
         resume : bool
-            Continue a run whose ``folds.jsonl`` holds finished folds (``--resume``); without it such a run is
-            refused.
 
         Raises
         ------
@@ -230,7 +198,7 @@ class RunDir:
             raise InputError("out: the directory is not writable", file=str(out), param="out")
 
     def is_run(self) -> bool:
-        """True when the directory holds a run manifest (:data:`MANIFEST`).
+        """True when the directory holds a run manifest.
 
         Returns
         -------
@@ -239,7 +207,7 @@ class RunDir:
         return (self.path / MANIFEST).is_file()
 
     def is_legacy_run(self) -> bool:
-        """True for a run of a textbcv version before the manifest (its files, no :data:`MANIFEST`).
+        """True for a run written without a manifest.
 
         Returns
         -------
@@ -277,18 +245,15 @@ class RunDir:
         return data
 
     def owns(self, name: str) -> bool:
-        """True when ``name`` (a file or folder of the run) is textbcv's: listed in the manifest, and for a
-        file, unchanged since textbcv wrote it.
+        """True when ``name`` is listed in the manifest and, for a file, unchanged since written.
 
         Parameters
         ----------
         name : str
-            A name relative to the run directory (e.g. ``"report.json"``, ``"models"``).
 
         Returns
         -------
         bool
-            False also for a symbolic link, or when the run has no manifest.
         """
         man = self._manifest()
         entry = None if man is None else man["files"].get(name)
@@ -304,22 +269,20 @@ class RunDir:
         return p.is_file() and file_sha256(p) == entry
 
     def check_writable_file(self, name: str) -> Path:
-        """The path of ``name`` in the run, after checking textbcv may (re)write it: absent, or its own.
+        """``path / name``, after checking it is absent or textbcv's own.
 
         Parameters
         ----------
         name : str
-            A file name relative to the run directory.
 
         Returns
         -------
         pathlib.Path
-            ``path / name``.
 
         Raises
         ------
         InputError
-            When the file (or a link of that name) exists and is not textbcv's (:meth:`owns`).
+            When the file exists and is not textbcv's.
         """
         p = self.path / name
         if (p.exists() or p.is_symlink()) and not self.owns(name):
@@ -328,19 +291,16 @@ class RunDir:
         return p
 
     def claim(self, *folders: str) -> None:
-        """Make the directory a run (its manifest) and lock it for this process; ``folders`` (``models``,
-        ``predictions``) become the run's own. Call after :meth:`check_out`, before the first write.
+        """Write the run's manifest and lock it; ``folders`` become the run's own. Call after :meth:`check_out`.
 
         Parameters
         ----------
         *folders : str
-            Sub-folder names to list as the run's own (``"dir"`` in the manifest); one that already exists
-            without being listed is refused.
 
         Raises
         ------
         InputError
-            When the directory cannot be created, is locked by another process, or a folder is not textbcv's.
+            When the directory cannot be created, is locked, or a folder is not textbcv's.
         """
         try:
             self.path.mkdir(parents=True, exist_ok=True)
@@ -365,13 +325,11 @@ class RunDir:
             write_json(self.path / MANIFEST, man)
 
     def record(self, *names: str) -> None:
-        """Note in the manifest that textbcv (re)wrote ``names`` (their current SHA-256), or removed them.
+        """Record ``names`` in the manifest with their SHA-256 (missing ones dropped).
 
         Parameters
         ----------
         *names : str
-            File names relative to the run directory: an existing file is listed with its SHA-256, a missing one
-            is dropped from the manifest. Nothing is done without a manifest.
         """
         man = self._manifest()
         if man is None:
@@ -385,21 +343,17 @@ class RunDir:
         write_json(self.path / MANIFEST, man)
 
     def save_splits(self, splits) -> None:
-        """Write ``splits.json`` (a :class:`textbcv.split.SplitSet`) if textbcv may, and record it.
+        """Write ``splits.json`` if textbcv may, and record it.
 
         Parameters
         ----------
         splits : SplitSet
-            The splits of the run, written with its ``save``.
         """
         splits.save(self.check_writable_file("splits.json"))
         self.record("splits.json")
 
     def lock(self) -> None:
-        """Hold an OS lock on the run directory until :meth:`unlock` or the end of this process.
-
-        A second process writing the same run fails in one line that names the holder.
-        """
+        """Hold an OS lock on the run directory until :meth:`unlock` or the end of this process."""
         key = str(self.path.resolve())
         if key in _LOCKS:
             return
@@ -436,7 +390,6 @@ class RunDir:
         Returns
         -------
         str or None
-            The holder's pid as its lock file says, when the lock is held by another process.
         """
         p = self.path / LOCK
         if str(self.path.resolve()) in _LOCKS or not p.is_file():
@@ -469,16 +422,15 @@ class RunDir:
                 os.close(fd)
 
     def require(self, *files: str, what: str = "a finished `textbcv compare` run directory", prefix: str = "") -> None:
-        """InputError (naming the directory) unless every one of ``files`` is in it.
+        """Raise InputError unless every one of ``files`` is in the directory.
 
         Parameters
         ----------
         *files : str
-            File names that must exist in the directory.
         what : str
-            What the directory should be, for the message (default: a finished compare run directory).
+            What the directory should be, for the message.
         prefix : str
-            Text put before the message (default none).
+            Text put before the message.
         """
         for name in files:
             if not (self.path / name).is_file():
@@ -486,7 +438,7 @@ class RunDir:
 
     # --- reading ------------------------------------------------------------------------------------------
     def read_report_md(self) -> str:
-        """The text of ``report.md``; InputError (naming the directory) when it is missing or unreadable.
+        """The text of ``report.md``; InputError when missing or unreadable.
 
         Returns
         -------
@@ -497,8 +449,7 @@ class RunDir:
 
     # --- writing ------------------------------------------------------------------------------------------
     def discard(self, existed: bool) -> None:
-        """Undo a write that failed: remove every file the manifest lists as textbcv's (unchanged since written),
-        the manifest, and the directory when this run made it (``existed`` False) and nothing else is left.
+        """Undo a failed write: remove textbcv's unchanged files, the manifest, and a directory it made.
 
         Parameters
         ----------
@@ -516,7 +467,7 @@ class RunDir:
                 self.path.rmdir()
 
     def remove_run_files(self) -> None:
-        """Delete the files textbcv wrote in this run (the demo's own stale run); any other file stays."""
+        """Delete the run files textbcv wrote here; any other file stays."""
         for f in RUN_FILES:
             if self.owns(f):
                 (self.path / f).unlink(missing_ok=True)
@@ -525,18 +476,12 @@ class RunDir:
 
 @contextlib.contextmanager
 def owned_outputs(folder: str | os.PathLike, names: Sequence[str]) -> Iterator[Path]:
-    """Write ``names`` into ``folder`` under the rule a run's files follow (``test --plots DIR``, for one).
-
-    A file of one of those names that textbcv did not write (the folder's manifest says which) is refused
-    before anything is written; the manifest then lists what was written; a failure inside the block removes
-    what this call wrote (and the folder and manifest it made), so an error leaves nothing behind.
+    """Write ``names`` into ``folder`` under a run's manifest rules; a failure removes what was written.
 
     Parameters
     ----------
     folder : path
-        The folder (created when missing).
     names : sequence of str
-        The files the block writes, relative to ``folder``.
 
     Yields
     ------

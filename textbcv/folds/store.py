@@ -1,13 +1,7 @@
 """The fold store: one JSON line per finished fold, appended atomically, resumable.
 
-Each line is ``{"system", "split", "direction", "counts", "tokens",
-"sentences", "spec", "run"}``; everything that depends on the run (timings,
-worker) is under ``"run"``. A line is appended with one ``write`` on an
-``O_APPEND`` descriptor and synced; a process killed mid-write can leave at
-most a last line without its newline, which :class:`FoldStore` drops when it
-opens the file. When a run completes, the store is rewritten in canonical
-order (system, split, direction), so an interrupted and resumed run ends with
-the same file as an uninterrupted one, timings apart.
+A killed process leaves at most a torn last line, dropped on opening. A completed run is rewritten in canonical
+order, so a resumed run ends with the same file as an uninterrupted one, timings apart.
 """
 
 from __future__ import annotations
@@ -33,7 +27,6 @@ def fold_key(record: dict) -> tuple[str, int, int]:
     Parameters
     ----------
     record : dict
-        A fold record with ``system``, ``split`` and ``direction``.
 
     Returns
     -------
@@ -91,24 +84,21 @@ class FoldStore:
             self.records[fold_key(rec)] = rec
 
     def in_mode(self, mode: str) -> FoldStore:
-        """This store's records as they score in matching ``mode`` (:func:`records_in_mode`), in memory: a view for
-        the report, never written.
+        """An in-memory view of the records as they score in matching ``mode`` (never written).
 
         Parameters
         ----------
         mode : {"strict", "exact", "partial", "type"}
-            The matching mode.
 
         Returns
         -------
         FoldStore
-            This store itself for its own mode (``"strict"`` as stored), else a new one with the same path.
+            ``self`` for its own mode, else a new view.
 
         Raises
         ------
         ValueError
-            When this store is already a view in another mode (its records were re-scored; re-scoring them again
-            would count the mode twice).
+            When this store is already a view in another mode.
         """
         if mode == self.mode:
             return self
@@ -132,9 +122,7 @@ class FoldStore:
         Parameters
         ----------
         system : str
-            The system's name.
         spec : dict
-            Its settings (JSON-serialisable), compared as they read back from JSON with each stored fold's ``spec``.
 
         Raises
         ------
@@ -154,56 +142,48 @@ class FoldStore:
         Parameters
         ----------
         record : dict
-            A fold record (``system``, ``split``, ``direction``, ``counts``, ...); it replaces a stored record
-            of the same fold in memory, while the file keeps both lines.
         """
         self.path.parent.mkdir(parents=True, exist_ok=True)
         append_line(self.path, fold_line(record))
         self.records[fold_key(record)] = record
 
     def ordered(self, systems: Sequence[str] | None = None) -> list[dict]:
-        """Records in canonical order: systems as given (else by name), then split, direction.
+        """Records sorted by system (as given, others after by name), split, direction.
 
         Parameters
         ----------
         systems : sequence of str, optional
-            System names in the wanted order; systems not listed come after them, by name.
 
         Returns
         -------
         list of dict
-            The stored records sorted by system, split, direction.
         """
         rank = {s: i for i, s in enumerate(systems)} if systems is not None else {}
         return sorted(self.records.values(),
                       key=lambda r: (rank.get(r["system"], len(rank)), r["system"], r["split"], r["direction"]))
 
     def finalize(self, systems: Sequence[str] | None = None) -> None:
-        """Rewrite the file in canonical order (atomically).
+        """Rewrite the file atomically in canonical order.
 
         Parameters
         ----------
         systems : sequence of str, optional
-            System order, as in :meth:`ordered`.
         """
         with atomic_write(self.path) as f:
             for rec in self.ordered(systems):
                 f.write(fold_line(rec) + "\n")
 
     def counts(self, system: str, m: int) -> list[dict]:
-        """The 2m overall counts of ``system`` in fold order, for :mod:`textbcv.stats`.
+        """The 2m overall counts of ``system`` in fold order.
 
         Parameters
         ----------
         system : str
-            The system's name.
         m : int
-            Number of splits.
 
         Returns
         -------
         list of dict
-            2m ``counts["overall"]`` dicts (``{"tp", "fp", "fn"}``), split 0 direction 0, split 0 direction 1, ...
 
         Raises
         ------
@@ -221,30 +201,24 @@ class FoldStore:
 
 
 def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> dict[tuple[str, int, int], dict]:
-    """Fold records as they score in matching ``mode`` (:mod:`textbcv.scoring.modes`): overall and per-sentence
-    counts of the mode, from each record's ``modes``.
+    """Fold records as they score in matching ``mode`` (new records; ``strict`` returns them as they are).
 
-    ``strict`` returns the records as they are. In another mode the per-type counts, the held-out files' counts
-    and the seeds' own counts (kept in strict only) are left out, and ``partial``'s half credits are counted as
-    whole units of doubled counts (every ratio is unchanged; the clustered count factor, which measures the
-    counts' own variance, too).
+    Outside strict, per-type, held-out and per-seed counts are left out, and ``partial`` counts are doubled.
 
     Parameters
     ----------
     records : mapping
-        Fold records by ``(system, split, direction)``, with ``sentence_counts`` and ``modes``.
+        Fold records by ``(system, split, direction)``.
     mode : {"strict", "exact", "partial", "type"}
-        The matching mode.
 
     Returns
     -------
     dict
-        New records (the originals are not changed).
 
     Raises
     ------
     InputError
-        When a record has no ``modes`` (an optional key of a fold record: docs/formats.md).
+        When a record has no ``modes``.
     """
     if mode == "strict":
         return dict(records)
@@ -264,13 +238,11 @@ def records_in_mode(records: Mapping[tuple[str, int, int], dict], mode: str) -> 
 
 
 def any_fold_finished(path: str | os.PathLike) -> bool:
-    """Whether the fold store at ``path`` holds a finished fold; True when it cannot be read (then it is kept as it
-    is, for the user to look at).
+    """Whether the fold store at ``path`` holds a finished fold; True when it cannot be read.
 
     Parameters
     ----------
     path : path
-        The run's ``folds.jsonl``.
 
     Returns
     -------

@@ -13,10 +13,7 @@ __all__ = ["LexiconTagger"]
 class LexiconTagger:
     """Tag every token with the tag it had most often in training.
 
-    Unknown tokens get the most frequent tag overall (``O`` in NER corpora).
-    Ties are broken by the tag's first appearance, so results are
-    deterministic. It implements :class:`textbcv.tagging.Tagger` and shows
-    how a user's own tagger runs through the fold runner.
+    Unknown tokens get the most frequent tag overall; ties go to the tag seen first.
 
     Parameters
     ----------
@@ -38,24 +35,22 @@ class LexiconTagger:
         return token.lower() if self.lowercase else token
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "LexiconTagger":
-        """Learn every token's most frequent tag, and the most frequent tag overall.
+        """Learn every token's most frequent tag (``lexicon_``) and the overall one (``default_``).
 
         Parameters
         ----------
         sentences : sequence of Sentence
-            Training sentences (their ``tokens`` are read).
         tags : sequence of sequences of str
-            The gold tag of every token of every sentence, in the system's scheme.
 
         Returns
         -------
         LexiconTagger
-            ``self``, with ``lexicon_`` (token → tag) and ``default_`` (``O`` when there are no tags) set.
+            ``self``.
 
         Raises
         ------
         ValueError
-            When ``tags`` and ``sentences``, or a sentence's tokens and tags, differ in length.
+            When sentences and tags differ in length.
         """
         counts: dict[str, Counter] = defaultdict(Counter)
         overall: Counter = Counter()
@@ -68,17 +63,15 @@ class LexiconTagger:
         return self
 
     def predict(self, sentences: Sequence[Sentence]) -> list[list[str]]:
-        """Tag every token with its training tag, unknown tokens with the most frequent tag overall.
+        """Tag every token with its training tag.
 
         Parameters
         ----------
         sentences : sequence of Sentence
-            The sentences to tag.
 
         Returns
         -------
         list of list of str
-            One tag per token of every sentence.
         """
         lex, default = self.lexicon_, self.default_
         return [[lex.get(self._key(t), default) for t in s.tokens] for s in sentences]

@@ -1,26 +1,10 @@
 """Command systems: a tagger that is a command line, run once per fold and training seed.
 
-A command system is the user's own trainer — a script that fine-tunes a transformer, trains a flair or
-spaCy pipeline, anything — given as a command line with placeholders. For one fold and one seed textbcv
-writes the fold's training half (tokens and gold tags in the system's scheme) and test half (tokens, the
-tag column ``O``), runs the command in that task's own folder, and reads the predictions it wrote with the
-reader ``textbcv evaluate`` uses: a line per token, its predicted tag last, a blank line after each
-sentence. Placeholders (each replaced by a shell-quoted value):
-
-``{train}``, ``{test}``
-    The fold's two files (CoNLL columns ``token tag``, or JSON lines ``{"tokens": [...], "tags": [...]}``).
-``{pred}``
-    Where the command must write its predictions for ``{test}``.
-``{seed}``
-    The training seed of this task.
-``{device}``
-    The device slot of this task (``0`` ... ``jobs − 1``, or the ``devices`` given); the command also runs
-    with ``CUDA_VISIBLE_DEVICES`` set to it, so ``--jobs 4`` on a 4-GPU machine uses all four.
-``{workdir}``
-    The task's own folder (also the command's working directory).
-
-Each task's stdout and stderr go to ``stdout.log`` and ``stderr.log`` in its folder; a task whose
-predictions were read and checked leaves ``done.json`` there, and is never run again.
+For each fold and seed textbcv writes the training half (gold tags in the system's scheme) and the test half
+(every tag ``O``), runs the command in the task's own folder with the placeholders ``{train}``, ``{test}``,
+``{pred}``, ``{seed}``, ``{device}`` and ``{workdir}`` replaced by shell-quoted values, and reads the predictions
+it wrote to ``{pred}`` as ``textbcv evaluate`` does. A task that leaves ``done.json`` is never run again.
+See docs/byo.md, "A command system: your trainer in one command".
 """
 
 from __future__ import annotations
@@ -59,22 +43,18 @@ class CommandSpec:
     Attributes
     ----------
     command : str
-        The command line, with placeholders (:data:`PLACEHOLDERS`); run by the shell.
+        The command line with placeholders (:data:`PLACEHOLDERS`); ``{train}``, ``{test}`` and ``{pred}`` required.
     format : {"conll", "jsonl"}
-        The format of the fold files it reads (predictions are always ``token ... tag`` lines).
+        The format of the fold files it reads.
     timeout : float or None
-        Seconds one task may run before it is stopped (its whole process group).
+        Seconds one task may run before its process group is stopped.
     devices : tuple of str
-        Device names handed out to concurrent tasks (default: the slot numbers ``0``, ``1``, ...).
+        Device names handed to concurrent tasks (default: slot numbers ``0``, ``1``, ...).
 
     Examples
     --------
     >>> CommandSpec("python tag.py --train {train} --test {test} --out {pred} --seed {seed}").placeholders
     ('train', 'test', 'pred', 'seed')
-    >>> CommandSpec("tag {nope}")
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: command 'tag {nope}': unknown placeholder {nope} (placeholders: {train}, ...)
     """
 
     command: str
@@ -122,12 +102,11 @@ class CommandSpec:
         Returns
         -------
         str
-            The line the shell runs.
         """
         return self.command.format_map({k: shlex.quote(str(v)) for k, v in values.items()})
 
     def to_dict(self) -> dict:
-        """The spec as JSON-ready values (what a run records of the system).
+        """The spec as JSON-ready values.
 
         Returns
         -------
@@ -139,18 +118,14 @@ class CommandSpec:
 
 
 def task_folder(root: str | os.PathLike, system: str, split: int, direction: int, seed: int | None) -> Path:
-    """The folder of one task: ``ROOT/SYSTEM/fold-SPLIT-DIRECTION/seed-SEED`` (the system's name made safe).
+    """The folder of one task: ``ROOT/SYSTEM/fold-SPLIT-DIRECTION/seed-SEED`` (None seed: ``seed-0``).
 
     Parameters
     ----------
     root : path
-        The run's folder of command tasks.
     system : str
-        The system's name.
     split, direction : int
-        The fold.
     seed : int or None
-        The training seed (None: ``seed-0``, the seed the command is given).
 
     Returns
     -------
@@ -161,20 +136,17 @@ def task_folder(root: str | os.PathLike, system: str, split: int, direction: int
 
 def write_fold_files(folder: str | os.PathLike, train: Sequence[Sentence], train_tags: Sequence[Sequence[str]],
                      test: Sequence[Sentence], format: str = "conll") -> tuple[Path, Path]:
-    """Write a fold's training and test files into ``folder`` (atomically; kept when already the same).
+    """Write a fold's training and test files into ``folder`` atomically (kept when unchanged).
 
     Parameters
     ----------
     folder : path
-        The fold's folder (shared by its seeds).
     train : sequence of Sentence
-        The training half.
     train_tags : sequence of sequences of str
-        Its gold tags in the system's scheme.
+        Gold tags of ``train`` in the system's scheme.
     test : sequence of Sentence
-        The test half (written with the tag ``O`` on every token).
+        Written with the tag ``O`` on every token.
     format : {"conll", "jsonl"}
-        The files' format.
 
     Returns
     -------
@@ -184,7 +156,7 @@ def write_fold_files(folder: str | os.PathLike, train: Sequence[Sentence], train
     Raises
     ------
     InputError
-        For a token the format cannot hold (a CoNLL token with a space, or empty).
+        For a token a CoNLL file cannot hold (empty, or holding a space).
     """
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -215,22 +187,19 @@ def _rows(sents: Sequence[Sentence], tags: Sequence[Sequence[str]], format: str)
 
 @contextlib.contextmanager
 def device_slot(root: str | os.PathLike, devices: Sequence[str], slots: int) -> Iterator[str]:
-    """Hold one of ``slots`` device slots for the length of a task (a lock file per slot, freed when the task's
-    process ends, however it ends); yield its device name.
+    """Hold one of ``slots`` device slots (a lock file each) for a task; yield its device name.
 
     Parameters
     ----------
     root : path
-        Where the slots' lock files live (shared by every process of the run).
+        Where the lock files live (shared by every process of the run).
     devices : sequence of str
-        Device names; slot i gets ``devices[i % len(devices)]`` (default: ``str(i)``).
+        Slot i gets ``devices[i % len(devices)]`` (default: ``str(i)``).
     slots : int
-        Concurrent tasks (the run's ``jobs``).
 
     Yields
     ------
     str
-        The device name.
     """
     d = Path(root) / ".slots"
     d.mkdir(parents=True, exist_ok=True)
@@ -255,26 +224,22 @@ def device_slot(root: str | os.PathLike, devices: Sequence[str], slots: int) -> 
 def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathLike, task: str | os.PathLike,
                      test: Sequence[Sentence], split: int, direction: int, seed: int | None,
                      device: str = "0") -> list[list[str]]:
-    """Run one fold × seed task (or read its predictions when it finished before) and return its predicted tags.
+    """Run one fold × seed task (or reuse a finished one) and return its predicted tags.
 
     Parameters
     ----------
     spec : CommandSpec
-        The command.
     system : str
-        The system's name (for messages).
     fold_folder : path
-        The folder holding the fold's files (:func:`write_fold_files`).
+        Holds the fold's files (:func:`write_fold_files`).
     task : path
-        The task's folder (:func:`task_folder`), its working directory.
+        The task's folder (:func:`task_folder`) and working directory.
     test : sequence of Sentence
-        The test half, which the predictions must match token by token.
+        The test half; the predictions must match it token by token.
     split, direction : int
-        The fold (for messages).
     seed : int or None
-        The training seed (``{seed}``; ``0`` when None).
     device : str
-        The device (``{device}`` and ``CUDA_VISIBLE_DEVICES``).
+        Given as ``{device}`` and ``CUDA_VISIBLE_DEVICES``.
 
     Returns
     -------
@@ -284,8 +249,7 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
     Raises
     ------
     InputError
-        One line naming the system, fold, seed, exit status and the last lines of the command's stderr (or the
-        timeout), or the prediction file's first wrong line; the task's logs stay in its folder.
+        When the command fails or times out (with the tail of its stderr), or its predictions are malformed.
     """
     task = Path(task).absolute()  # the command runs in the task's folder: every path it is given is absolute
     task.mkdir(parents=True, exist_ok=True)
@@ -324,25 +288,20 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
 
 
 class CommandTagger:
-    """A command system's fit / predict for one fold and seed, as the fold runner calls any tagger.
+    """A command system's fit / predict for one fold and seed.
 
-    ``fit`` keeps the training half; ``predict`` writes the fold's files, holds a device slot, runs (or finds
-    finished) the task and returns its predictions.
+    ``fit`` keeps the training half; ``predict`` writes the fold's files, holds a device slot and runs the task.
 
     Parameters
     ----------
     spec : CommandSpec
-        The command.
     system : str
-        The system's name.
     root : path or None
-        The run's folder of command tasks; None refuses (a command system needs a run folder).
+        The run's folder of command tasks; None raises InputError.
     split, direction : int
-        The fold.
     seed : int or None
-        The training seed.
     slots : int
-        Tasks that may run at once (the run's ``jobs``).
+        Tasks that may run at once.
     """
 
     def __init__(self, spec: CommandSpec, system: str, root: str | os.PathLike | None, split: int, direction: int,
@@ -359,9 +318,7 @@ class CommandTagger:
         Parameters
         ----------
         sentences : sequence of Sentence
-            The training half.
         tags : sequence of sequences of str
-            Its gold tags in the system's scheme.
 
         Returns
         -------
@@ -372,17 +329,15 @@ class CommandTagger:
         return self
 
     def predict(self, sentences: Sequence[Sentence]) -> list[list[str]]:
-        """Run the fold's task (train on the kept half, tag ``sentences``) and return its predicted tags.
+        """Run the fold's task and return its predicted tags.
 
         Parameters
         ----------
         sentences : sequence of Sentence
-            The test half.
 
         Returns
         -------
         list of list of str
-            One tag per token, in the system's scheme.
         """
         fold = self.root / safe_stem(self.system) / f"fold-{self.split}-{self.direction}"
         write_fold_files(fold, self._train[0], self._train[1], sentences, self.spec.format)

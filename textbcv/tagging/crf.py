@@ -23,12 +23,7 @@ C_RAND_SEED = 0
 
 
 def _seed_c_rand(seed: int = C_RAND_SEED) -> bool:
-    """Seed the C library's ``rand()`` with ``seed + 1``; False where no C library is found (nothing seeded).
-
-    crfsuite's ``ap``, ``pa``, ``arow`` and ``l2sgd`` shuffle the training sequences with ``rand()``
-    and never seed it: seeded before every training, a model is a function of its data, parameters
-    and seed (on one platform: the sequence of ``rand()`` is the C library's; ``lbfgs`` draws nothing).
-    """
+    """Seed the C ``rand()`` that crfsuite's stochastic algorithms shuffle with; False where no C library."""
     import ctypes
     import ctypes.util
 
@@ -55,18 +50,16 @@ _LIBC: ctypes.CDLL | Literal[False] | None = None
 
 
 def crf_sequences(features: Sequence[Sequence[Sequence[str]]]) -> list[pycrfsuite.ItemSequence]:
-    """Featurized sentences in crfsuite's input form, to give :meth:`CRFTagger.fit_features` and
-    :meth:`CRFTagger.predict_features` many times without converting them again.
+    """Featurized sentences converted once to crfsuite's input form, for repeated fits.
 
     Parameters
     ----------
     features : sequence of sequences of sequences of str
-        Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`).
+        Per sentence, per token, its feature strings.
 
     Returns
     -------
     list of pycrfsuite.ItemSequence
-        One per sentence; a model trained on them is the one trained on ``features``.
 
     Examples
     --------
@@ -77,26 +70,17 @@ def crf_sequences(features: Sequence[Sequence[Sequence[str]]]) -> list[pycrfsuit
 
 
 class CRFTagger:
-    """A linear-chain CRF on template features.
-
-    Implements :class:`textbcv.tagging.Tagger`; the fold runner also calls
-    :meth:`fit_features` / :meth:`predict_features` with features extracted
-    once per corpus, so no fold re-featurizes. ``append_seconds`` (crfsuite
-    taking in the training sequences: ``Trainer.append``), ``train_seconds``
-    and ``tag_seconds`` hold the time spent inside crfsuite.
+    """A linear-chain CRF on template features (a :class:`textbcv.tagging.Tagger`).
 
     Parameters
     ----------
     template : Template
-        The feature template (:func:`textbcv.tagging.features.get_template`).
     algorithm : str
-        crfsuite algorithm, default ``"lbfgs"``.
+        crfsuite algorithm.
     params : dict
         crfsuite parameters such as ``c1``, ``c2``, ``max_iterations``.
     seed : int, optional
-        Training seed of the stochastic algorithms (``ap``, ``l2sgd``, ``pa``, ``arow``), which
-        shuffle the training sequences; default :data:`C_RAND_SEED`. ``lbfgs`` draws no random
-        numbers, so a seed is refused with it (ValueError).
+        Training seed of ``ap``, ``l2sgd``, ``pa``, ``arow`` (default :data:`C_RAND_SEED`); ValueError with ``lbfgs``.
 
     Examples
     --------
@@ -123,54 +107,47 @@ class CRFTagger:
         self.tag_seconds = 0.0
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "CRFTagger":
-        """Train on ``sentences`` (featurized here with ``template``), as :meth:`fit_features`.
+        """Featurize with ``template`` and train.
 
         Parameters
         ----------
         sentences : sequence of Sentence
-            Training sentences.
         tags : sequence of sequences of str
-            The gold tag of every token of every sentence.
 
         Returns
         -------
         CRFTagger
-            ``self``, trained.
+            ``self``.
         """
         return self.fit_features(extract(sentences, self.template), tags)
 
     def predict(self, sentences: Sequence[Sentence]) -> list[list[str]]:
-        """Tag ``sentences`` (featurized here with ``template``), as :meth:`predict_features`.
+        """Featurize with ``template`` and tag.
 
         Parameters
         ----------
         sentences : sequence of Sentence
-            The sentences to tag.
 
         Returns
         -------
         list of list of str
-            One tag per token of every sentence.
         """
         return self.predict_features(extract(sentences, self.template))
 
     def fit_features(self, features: Sequence[Sequence[Sequence[str]] | pycrfsuite.ItemSequence],
                      tags: Sequence[Sequence[str]]) -> "CRFTagger":
-        """Train on pre-extracted features (one list of feature strings per token).
+        """Train on pre-extracted features; the model's bytes go to ``model_``.
 
         Parameters
         ----------
         features : sequence of sequences of sequences of str, or of ItemSequence
-            Per sentence, per token, its feature strings (:func:`textbcv.tagging.features.extract`), or
-            :func:`crf_sequences` of them.
+            As :func:`textbcv.tagging.features.extract` or :func:`crf_sequences` give.
         tags : sequence of sequences of str
-            The gold tag of every token of every sentence.
 
         Returns
         -------
         CRFTagger
-            ``self``, with the model in ``model_`` (bytes of a crfsuite model file); ``append_seconds`` and
-            ``train_seconds`` grow by the time spent.
+            ``self``.
 
         Raises
         ------
@@ -208,17 +185,15 @@ class CRFTagger:
         Parameters
         ----------
         features : sequence of sequences of sequences of str, or of ItemSequence
-            Per sentence, per token, its feature strings, or :func:`crf_sequences` of them.
 
         Returns
         -------
         list of list of str
-            One predicted tag per token of every sentence (an empty list for an empty sentence).
 
         Raises
         ------
         RuntimeError
-            Before :meth:`fit_features` (or :meth:`fit`).
+            Before the model is fitted.
         """
         if self.model_ is None:
             raise RuntimeError("CRFTagger.predict called before fit")

@@ -1,19 +1,6 @@
 """Feature templates as data, and feature extraction for CRF taggers.
 
-A :class:`Template` names *atoms* (per-token values such as the word, its
-POS tag or its shape), a window of offsets, and the n-gram orders to build
-from each atom inside the window (every contiguous run of ``k`` offsets in
-the window, for each ``k`` in ``ngrams``), plus *token* atoms used at offset
-0 only (prefixes, suffixes, flags) and explicit conjunctions. Features depend
-only on the sentence, never on the fold or the tagging scheme, so a corpus is
-featurized once and the result reused for every half and every system.
-
-Examples
---------
->>> from textbcv.corpus import Sentence
->>> t = Template("tiny", atoms=("w",), window=(-1, 1), ngrams=(1, 2))
->>> extract([Sentence(("EU", "rejects"))], t)[0][0]
-['bias', 'w[-1]=<s>', 'w[0]=EU', 'w[1]=rejects', 'w[-1|0]=<s>|EU', 'w[0|1]=EU|rejects']
+Features depend only on the sentence, never on the fold or scheme, so a corpus is featurized once.
 """
 
 from __future__ import annotations
@@ -92,9 +79,8 @@ class Template:
     Parameters
     ----------
     name : str
-        The template's name (recorded in results; the key of built-ins in :data:`TEMPLATES`).
     atoms : tuple of str
-        Atoms expanded over the window as n-grams (see :data:`ATOMS`).
+        Atoms (:data:`ATOMS`) expanded as n-grams over the window.
     window : (int, int)
         Inclusive offsets, e.g. ``(-2, 2)``.
     ngrams : tuple of int
@@ -162,13 +148,11 @@ class Template:
                              "them: a template this large would take hours per fold)")
 
     def n_features(self) -> int:
-        """Feature strings per token (besides ``bias``): every atom's n-grams over the window, the token atoms
-        and the conjunctions.
+        """Feature strings per token, ``bias`` excepted.
 
         Returns
         -------
         int
-            ``len(atoms) × Σ_k (window width − k + 1) + len(token_atoms) + len(conjunctions)``.
 
         Examples
         --------
@@ -193,12 +177,11 @@ class Template:
         return frozenset(COLUMN_ATOMS[a] for a in used if a in COLUMN_ATOMS)
 
     def to_dict(self) -> dict:
-        """JSON-ready form, saved with every result.
+        """JSON-ready form (tuples as lists).
 
         Returns
         -------
         dict
-            The fields by name, tuples as lists (``window`` ``[lo, hi]``, ``conjunctions`` lists of ``[atom, offset]``).
         """
         d = asdict(self)
         d["window"] = list(self.window)
@@ -207,13 +190,12 @@ class Template:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Template":
-        """Inverse of :meth:`to_dict`; InputError for anything else.
+        """Inverse of :meth:`to_dict`.
 
         Parameters
         ----------
         d : dict
-            ``name`` and ``atoms`` required; ``window``, ``ngrams``, ``token_atoms``, ``conjunctions`` and ``bias``
-            optional (defaults as for :class:`Template`); no other key.
+            ``name`` and ``atoms`` required; the other fields optional; no other key.
 
         Returns
         -------
@@ -222,7 +204,7 @@ class Template:
         Raises
         ------
         InputError
-            For a missing or unknown key, or a template :class:`Template` refuses.
+            For a missing or unknown key, or an invalid template.
 
         Examples
         --------
@@ -317,13 +299,12 @@ TEMPLATE_HELP = {
 
 
 def get_template(spec: str | dict | Template) -> Template:
-    """A template by built-in name, from a dict, or from a JSON file path ending in ``.json``.
+    """A template by built-in name, from a dict, or from a ``.json`` file.
 
     Parameters
     ----------
     spec : str or dict or Template
-        A built-in name (:data:`TEMPLATES`), a path ending in ``.json``, a dict as :meth:`Template.to_dict`
-        gives, or a :class:`Template` (returned as it is).
+        A name in :data:`TEMPLATES`, a path ending in ``.json``, a dict, or a Template (returned as is).
 
     Returns
     -------
@@ -332,7 +313,7 @@ def get_template(spec: str | dict | Template) -> Template:
     Raises
     ------
     InputError
-        For an unknown name, or a file or dict that is not a valid template.
+        For an unknown name, or an invalid file or dict.
 
     Examples
     --------
@@ -352,25 +333,21 @@ def get_template(spec: str | dict | Template) -> Template:
 
 
 def feature_columns(sentences: Iterable[Sentence]) -> frozenset[str]:
-    """The columns of :data:`COLUMN_ATOMS` that the sentences have, with some value other than ``_``.
+    """The columns of :data:`COLUMN_ATOMS` that the sentences fill with some value other than ``_``.
 
     Parameters
     ----------
     sentences : iterable of Sentence
-        The corpus's sentences (read until every column is found).
 
     Returns
     -------
     frozenset of str
-        A subset of ``{"pos", "lemma", "chunk"}``.
 
     Examples
     --------
     >>> from textbcv.corpus import Sentence
     >>> sorted(feature_columns([Sentence(("EU", "rejects"), pos=("NNP", "VBZ"), columns={"chunk": ("_", "_")})]))
     ['pos']
-    >>> sorted(feature_columns([Sentence(("EU", "rejects"))]))
-    []
     """
     found: set[str] = set()
     for s in sentences:
@@ -383,33 +360,29 @@ def feature_columns(sentences: Iterable[Sentence]) -> frozenset[str]:
 
 
 def templates_for(task: str, columns: Iterable[str]) -> list[str]:
-    """Built-in templates of ``task`` (``"ner"`` or ``"cws"``) that need no column outside ``columns``.
+    """Built-in templates of ``task`` that need no column outside ``columns``.
 
     Parameters
     ----------
     task : {"ner", "cws"}
-        The task; anything but ``"cws"`` gives the non-``cws-`` templates.
     columns : iterable of str
-        The corpus's columns besides tokens and tags (as :func:`feature_columns` gives).
 
     Returns
     -------
     list of str
-        Template names in the order of :data:`TEMPLATES`.
+        In the order of :data:`TEMPLATES`.
 
     Examples
     --------
     >>> templates_for("ner", [])
     ['ner-words', 'ner-rich-words']
-    >>> templates_for("ner", ["pos"])
-    ['ner-thesis', 'wordshape', 'ner-words', 'ner-rich-words']
     """
     have = set(columns)
     return [n for n, t in TEMPLATES.items() if n.startswith("cws-") == (task == "cws") and t.columns <= have]
 
 
 def _read_template(path: str) -> Template:
-    """A template from a JSON file; InputError naming the file (and line, where one is at fault)."""
+    """A template from a JSON file; InputError naming the file."""
     try:
         d = load_json(path)
     except InputError as e:
@@ -423,17 +396,13 @@ def _read_template(path: str) -> Template:
 
 
 def extract(sentences: Iterable[Sentence], template: Template | str) -> Features:
-    """Feature strings of every token of every sentence.
-
-    Identical feature strings are shared (interned), which keeps a
-    featurized corpus compact in memory.
+    """Feature strings of every token of every sentence (identical strings interned).
 
     Parameters
     ----------
     sentences : iterable of Sentence
-        The sentences to featurize.
     template : Template or str
-        A template, or anything :func:`get_template` accepts.
+        Anything :func:`get_template` accepts.
 
     Returns
     -------
@@ -442,8 +411,7 @@ def extract(sentences: Iterable[Sentence], template: Template | str) -> Features
     Examples
     --------
     >>> from textbcv.corpus import Sentence
-    >>> f = extract([Sentence(tuple("中国人"))], "cws-thesis")
-    >>> f[0][1][:4]
+    >>> extract([Sentence(tuple("中国人"))], "cws-thesis")[0][1][:4]
     ['bias', 'c[-2]=<s>', 'c[-1]=中', 'c[0]=国']
     """
     was_enabled = gc.isenabled()

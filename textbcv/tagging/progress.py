@@ -1,10 +1,4 @@
-"""Progress of a fold run on stderr: a tqdm bar, one plain line per finished fold, or nothing.
-
-Examples
---------
->>> _duration(75)
-'1 min 15 s'
-"""
+"""Progress of a fold run on stderr: a tqdm bar, one line per finished fold, or nothing."""
 
 from __future__ import annotations
 
@@ -20,22 +14,18 @@ __all__ = ["FoldProgress"]
 
 
 class FoldProgress:
-    """Progress of a fold run on stderr: a tqdm bar, one plain line per finished fold, or nothing.
+    """Progress of a fold run: a tqdm bar, one line per finished fold, or nothing.
 
     Parameters
     ----------
     total : int
-        Folds of the run, finished ones (resumed) included.
+        Folds of the run, resumed ones included.
     costs : dict
-        Relative cost of every fold still to run, by ``(system, split,
-        direction)``; the remaining time is estimated from the cost done so
-        far (folds run longest first, so counting folds would overestimate it).
+        Relative cost of every fold still to run, by ``(system, split, direction)``; drives the time estimate.
     mode : {"bar", "lines", None}
-        A tqdm bar, one line per finished fold, or nothing.
     file : file, optional
         Where lines go (default ``sys.stderr``).
     clock : callable
-        Returns the time in seconds (default :func:`time.monotonic`).
 
     Examples
     --------
@@ -58,12 +48,12 @@ class FoldProgress:
                         dynamic_ncols=True)
 
     def update(self, rec: dict) -> None:
-        """One more fold finished (its record).
+        """Record one finished fold.
 
         Parameters
         ----------
         rec : dict
-            The finished fold's record (``system``, ``split``, ``direction`` and ``counts.overall``).
+            The fold's record.
         """
         self.done += 1
         key = (rec["system"], int(rec["split"]), int(rec["direction"]))

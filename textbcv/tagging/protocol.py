@@ -12,18 +12,13 @@ __all__ = ["Tagger"]
 
 @runtime_checkable
 class Tagger(Protocol):
-    """A sequence tagger the fold runner can train on one half and apply to the other.
+    """A sequence tagger the fold runner trains on one half and applies to the other.
 
-    ``fit`` receives the training sentences and their gold tags *already
-    encoded in the system's scheme*; ``predict`` returns one tag sequence per
-    sentence, in the same scheme. The runner decodes the predicted tags into
-    chunks and scores them against the gold chunks, so taggers with different
-    schemes are scored on identical gold chunks. A tagger must be picklable
-    (folds run in other processes) and deterministic for a given input.
+    Tags are in the system's scheme both ways; a tagger must be picklable and deterministic.
 
     Attributes
     ----------
-    None required: only the methods ``fit`` and ``predict`` are part of the protocol.
+    None required: only ``fit`` and ``predict`` are part of the protocol.
 
     Examples
     --------
@@ -33,14 +28,12 @@ class Tagger(Protocol):
     """
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "Tagger":
-        """Train the tagger on one half.
+        """Train on one half.
 
         Parameters
         ----------
         sentences : sequence of Sentence
-            Training sentences (each also a sequence of its token strings).
         tags : sequence of sequences of str
-            The gold tag of every token of every sentence, in the system's scheme.
 
         Returns
         -------
@@ -55,11 +48,9 @@ class Tagger(Protocol):
         Parameters
         ----------
         sentences : sequence of Sentence
-            The sentences to tag.
 
         Returns
         -------
         list of list of str
-            One tag per token of every sentence, in the system's scheme.
         """
         ...

@@ -1,17 +1,7 @@
 """The fold runner: every system trained on every half and scored on the other.
 
-For each fold (split j, direction k) and each system, the runner fits the
-system's tagger on one half, predicts the other, decodes the predicted tags
-with the system's scheme and counts chunks against the gold chunks, which are
-the same for every system. Each finished fold is appended to a
-:class:`~textbcv.folds.store.FoldStore` at once, so a killed run resumes
-where it stopped.
-
-Features are extracted once per corpus and template in the calling process;
-worker processes (joblib/loky) load them once per worker from a pickle file,
-and a Dask cluster receives them once per worker by ``scatter``. Each process
-converts them into crfsuite's input form once, for every fold and system that
-uses the template (when they fit in memory: :data:`MAX_KEPT_FEATURES`).
+Each finished fold is appended to a :class:`~textbcv.folds.store.FoldStore` at once, so a killed run resumes where
+it stopped. Features are extracted once per corpus and template and shipped once per worker process.
 """
 
 from __future__ import annotations
@@ -65,20 +55,18 @@ Fold = tuple[int, int, np.ndarray, np.ndarray]  # (split, direction, train indic
 
 @dataclass
 class HeldoutPayload:
-    """A held-out file every fold's model also tags: sentences, gold chunks, features, and how to save predictions.
+    """A held-out file every fold's model also tags.
 
     Parameters
     ----------
     sentences : list of Sentence
-        The held-out file's sentences.
     gold : list of tuple of Chunk
-        Their gold chunks.
     features : dict of str to list
-        Template name to the extracted features of every sentence (:func:`textbcv.tagging.features.extract`).
+        Template name to the features of every sentence.
     stem : str
-        The file's stem: predictions are saved under ``heldout/STEM/`` beside the fold's predictions.
+        Predictions are saved under ``heldout/STEM/`` beside the fold's.
     scheme : str or None
-        Scheme of saved predictions (the corpus's); None: each system's own.
+        Scheme of saved predictions; None: each system's own.
     """
 
     sentences: list[Sentence]
@@ -90,25 +78,22 @@ class HeldoutPayload:
 
 @dataclass
 class Payload:
-    """What every fold needs: sentences, gold chunks and the features of each template (and held-out files).
+    """What every fold needs: sentences, gold chunks, the features of each template, held-out files.
 
     Parameters
     ----------
     sentences : list of Sentence
         Every sentence of the corpus; folds index into it.
     gold : list of tuple of Chunk
-        The gold chunks of every sentence.
     features : dict of str to list
-        Template name to the extracted features of every sentence.
+        Template name to the features of every sentence.
     heldout : dict of str to HeldoutPayload
-        Held-out files by name (default none).
     sequences : dict
-        The features in crfsuite's input form, by (held-out name or None, template name), as this process built
-        them (:func:`_crf_input`); never pickled.
+        This process's crfsuite input, by (held-out name or None, template name); never pickled.
     command_root : str or None
-        The run's folder of command-system tasks (:mod:`textbcv.tagging.command`); None without one.
+        The run's folder of command-system tasks.
     slots : int
-        Command tasks that may run at once (the run's ``jobs``), each with its own device.
+        Command tasks that may run at once.
     """
 
     sentences: list[Sentence]
@@ -133,20 +118,14 @@ def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str,
 
 def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]], systems: Sequence[System],
                  heldout: dict | None = None) -> Payload:
-    """Extract the features of every template the systems use, once each.
-
-    ``heldout`` maps a held-out file's name to ``(sentences, gold chunks,
-    stem, scheme)``: every fold's model also tags it (its features are
-    extracted here too).
+    """Extract the features of every template the systems' CRFs use, once each.
 
     Parameters
     ----------
     sentences : sequence of Sentence
-        Every sentence of the corpus.
     gold : sequence of sequences of Chunk
-        The gold chunks of every sentence (same length as ``sentences``).
+        Same length as ``sentences``.
     systems : sequence of System
-        The systems to run; features are extracted for the templates of their CRFs only.
     heldout : dict, optional
         Held-out file name to ``(sentences, gold chunks, stem, scheme)``.
 
@@ -187,13 +166,7 @@ _FROZEN: set[int] = set()
 
 
 def _freeze(payload: Payload) -> None:
-    """In a worker process: move the payload out of the cyclic garbage collector's sight.
-
-    A featurized corpus is millions of lists and strings without cycles; each
-    full collection would traverse them all (about a second on eng.train),
-    and folds allocate enough to trigger several. Only worker processes do
-    this — ``gc.freeze`` applies to every object the process holds.
-    """
+    """In a worker: hide the payload (millions of acyclic objects) from the cyclic garbage collector."""
     if id(payload) not in _FROZEN:
         gc.freeze()
         _FROZEN.add(id(payload))
@@ -209,7 +182,7 @@ def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
         return p, False
     _WORKER_CACHE.clear()
     enabled = gc.isenabled()
-    gc.disable()  # unpickling millions of containers: the collector would only slow it down (~6×)
+    gc.disable()  # unpickling millions of containers: the collector would only slow it down
     try:
         with open(ref, "rb") as f:
             p = pickle.load(f)
@@ -223,10 +196,10 @@ def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
 
 
 def _crf_input(payload: Payload, template: Template, part: str | None = None) -> tuple[list, float]:
-    """The features of ``template`` (of held-out file ``part``'s sentences, or the corpus's), as the
-    :func:`~textbcv.tagging.crf.crf_sequences` this process built once for every fold and system, and the seconds
-    building them took in this call (0 when built before); the feature lists when they would not fit
-    (:data:`MAX_KEPT_FEATURES`)."""
+    """The template's features in crfsuite's form, built once per process, and the seconds spent building.
+
+    Returns plain feature lists when they exceed :data:`MAX_KEPT_FEATURES`.
+    """
     key = (part, template.name)
     kept = payload.sequences.get(key)
     if kept is not None:
@@ -243,30 +216,23 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
              model_path: str | None = None, predictions_path: str | None = None, in_worker: bool = False) -> dict:
     """Fit ``system`` on ``train``, predict ``test``, and return the fold record.
 
-    ``in_worker`` marks a call in a worker process (loky, dask), where the
-    payload is frozen for the garbage collector (see :func:`_freeze`).
-
     Parameters
     ----------
     ref : Payload or str
         The payload, or the path of its pickle (loaded once per process).
     system : System
-        The system to train.
     split : int
         0-based split index.
     direction : int
-        0 or 1, recorded in the fold record.
-    train : numpy.ndarray of int
-        Indices of the training sentences in the payload.
-    test : numpy.ndarray of int
-        Indices of the test sentences.
+        0 or 1.
+    train, test : numpy.ndarray of int
+        Sentence indices into the payload.
     model_path : str, optional
-        Where to write the crfsuite model (CRF systems only); several seeds write ``NAME.seed-S.EXT``.
+        Where to write the crfsuite model (CRF systems only).
     predictions_path : str, optional
-        Where to write the test predictions in conlleval's 3-column format; held-out predictions go to
-        ``heldout/STEM/`` beside it.
+        Where to write the test predictions in conlleval format.
     in_worker : bool
-        True in a worker process (default False).
+        True in a worker process.
 
     Returns
     -------
@@ -276,7 +242,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     Raises
     ------
     ValueError
-        When the tagger returns another number of sentences or of tags than it was given.
+        When the tagger returns another number of sentences or tags than it was given.
     """
     t_start = time.perf_counter()
     payload, loaded = _resolve(ref)
@@ -372,9 +338,7 @@ def _seed_path(path: str | None, seed: int | None) -> str | None:
 def _run_fold_seeds(ref: Payload | str, system: System, split: int, direction: int, train: np.ndarray,
                     test: np.ndarray, model_path: str | None, predictions_path: str | None, in_worker: bool,
                     t_start: float, loaded: bool) -> dict:
-    """The fold record of a CRF system trained with several seeds: one model per seed, their counts summed
-    (sentence by sentence, and on every held-out file), each seed's own totals in ``seed_counts`` and its own
-    per-sentence counts in ``seed_sentence_counts``."""
+    """The fold record of a system trained with several seeds: counts summed, each seed's kept."""
     one = [run_fold(ref, replace(system, seed=s, train_seeds=1), split, direction, train, test,
                     _seed_path(model_path, s), _seed_path(predictions_path, s), in_worker)
            for s in system.seeds]
@@ -422,24 +386,18 @@ def run_folds(
     Parameters
     ----------
     payload : Payload
-        From :func:`make_payload` (features extracted once).
     folds : iterable of (split, direction, train, test)
-        E.g. the folds of a split set, in fold order (docs/formats.md).
     systems : sequence of System
-        The systems to compare; names must be unique.
+        Names must be unique.
     store : FoldStore or path
-        Finished folds are skipped (resume); new ones are appended as they finish.
+        Finished folds are skipped; new ones are appended as they finish.
     jobs : int
         Worker processes (``1`` runs in this process).
     backend : {"loky", "dask"}
-        How folds run in parallel: joblib's loky processes (default) or a Dask cluster.
     scheduler : str, optional
-        Address of a ``dask.distributed`` scheduler; without one a LocalCluster
-        with ``jobs`` workers is started.
+        A ``dask.distributed`` scheduler's address; without one a LocalCluster of ``jobs`` workers.
     progress : bool, optional
-        ``None`` (default): a tqdm bar when stderr is a terminal, else one
-        plain line per finished fold on stderr (fold, system, F1, elapsed and
-        estimated remaining time); ``True``: the bar; ``False``: nothing.
+        None: a tqdm bar on a terminal, else a line per fold; True: the bar; False: nothing.
     save_models, save_predictions : path, optional
         Directories for the crfsuite models and the conlleval-format predictions.
 
@@ -447,6 +405,11 @@ def run_folds(
     -------
     FoldStore
         Rewritten in canonical order once every fold is done.
+
+    Raises
+    ------
+    InputError
+        For an unknown backend, ``jobs < 1``, repeated system names or an unreachable scheduler.
     """
     if backend not in BACKENDS:
         raise InputError(f"backend: unknown backend {backend!r} (backends: {', '.join(BACKENDS)})", param="backend")
@@ -493,7 +456,7 @@ def run_folds(
 
 
 def _cost(system: System, payload: Payload, train: np.ndarray) -> float:
-    """Relative cost of a fold: training tokens × labels of the system's scheme (CRF training is ~linear in both)."""
+    """Relative cost of a fold: training tokens × labels of the system's scheme."""
     sch = get_scheme(system.scheme)
     prefixes = {sch.single, *sch.heads, sch.inside, sch.last, sch.touch_begin, sch.touch_end} - {None}
     types = {t for i in train[: min(len(train), 2000)] for _, _, t in payload.gold[i]} or {""}
@@ -525,7 +488,7 @@ def _run_loky(payload: Payload, tasks: list, jobs: int, store: FoldStore, bar) -
 
 def _run_fold_beside(path: str, system: System, split: int, direction: int, train: np.ndarray, test: np.ndarray,
                      model_path: str | None, predictions_path: str | None) -> dict:
-    """:func:`run_fold` in a worker, its temporary files in the payload's folder (which the parent removes)."""
+    """:func:`run_fold` in a worker, with its temporary files in the payload's folder."""
     before = tempfile.tempdir
     tempfile.tempdir = os.path.dirname(path)
     try:

@@ -16,14 +16,11 @@ __all__ = ["System", "parse_system", "default_template", "check_columns", "DEFAU
 
 #: Feature template used when a system name gives none, per task (on a corpus that has the columns it reads).
 DEFAULT_TEMPLATES = {"ner": "ner-thesis", "cws": "cws-thesis"}
-#: The default templates in order of preference: the first whose columns the corpus has is used.
-#: The default templates of a task, in order of preference: the first one whose columns the corpus has. For a
-#: NER corpus without a pos column, ner-rich-words (docs/RESULTS.md, "Default template for corpora without POS":
-#: 19 F1 points above ner-words on CoNLL-2003 and CoNLL-2002 Spanish without POS, 2.5 on the bundled corpus).
+#: The default templates of a task, in order of preference: the first one whose columns the corpus has
+#: (docs/RESULTS.md, "Default template for corpora without POS").
 DEFAULT_CHOICES = {"ner": ("ner-thesis", "ner-rich-words"), "cws": ("cws-thesis",)}
 
-#: Documented CRF defaults: L-BFGS with elastic-net regularisation, as is
-#: usual for sklearn-crfsuite taggers; ``max_iterations`` bounds training time.
+#: CRF defaults: L-BFGS with elastic-net regularisation; ``max_iterations`` bounds training time.
 CRF_DEFAULTS = {"algorithm": "lbfgs", "c1": 0.1, "c2": 0.1, "max_iterations": 100}
 
 _PARAMS = {
@@ -44,46 +41,27 @@ class System:
     name : str
         Name shown in reports (``"iob2"``, ``"iobes+wordshape"``).
     scheme : str
-        Tagging scheme the gold chunks are encoded in for training and the
-        predictions decoded from.
+        Scheme the gold chunks are encoded in for training and the predictions decoded from.
     template : Template or None
         Feature template (CRF systems).
     algorithm : str
-        crfsuite training algorithm (``lbfgs``, ``l2sgd``, ``ap``, ``pa``, ``arow``).
+        crfsuite algorithm (``lbfgs``, ``l2sgd``, ``ap``, ``pa``, ``arow``).
     params : dict
         crfsuite parameters (``c1``, ``c2``, ``max_iterations``, ...).
     tagger : object, class or callable, optional
-        A tagger used instead of a CRF: any object with ``fit(sentences,
-        tags)`` and ``predict(sentences)`` (a fresh copy is fitted on every
-        fold), or a class or function returning one. Sentences are sequences
-        of token strings (characters for word segmentation); tags are in
-        ``scheme``.
+        A tagger used instead of a CRF (a copy fitted per fold), or a class or function returning one.
     seed : int, optional
-        Training seed of a CRF trained by a stochastic algorithm (``ap``, ``l2sgd``, ``pa``,
-        ``arow``, which shuffle the training sequences); None trains with the fixed default seed.
-        ``lbfgs`` draws no random numbers, so a seed is refused with it. Two systems that differ
-        only in their seed are the same configuration trained twice (``iob2@1`` and ``iob2@2``).
+        Training seed of a stochastic CRF algorithm or a command; refused with ``lbfgs``.
     command : CommandSpec, optional
-        A command system (:mod:`textbcv.tagging.command`): the user's own trainer run as a command line once
-        per fold and seed; ``seed`` and ``train_seeds`` then give the seeds it is run with.
+        A command system (:mod:`textbcv.tagging.command`).
     train_seeds : int
-        Number of training seeds per fold (stochastic CRF algorithms and command systems): seeds ``seed``,
-        ``seed + 1``, ... (``seed`` 0 when not given); every fold trains one model per seed and counts
-        them together (their chunk counts summed, sentence by sentence; ``seed_counts`` keeps each).
+        Models per fold, seeds ``seed``, ``seed + 1``, ...; their counts are summed (``seed_counts`` keeps each).
 
     Examples
     --------
     >>> s = parse_system("iobes+wordshape", task="ner")
     >>> s.scheme, s.template.name, s.params["max_iterations"]
     ('iobes', 'wordshape', 100)
-    >>> from textbcv.tagging.baseline import LexiconTagger
-    >>> System("lexicon", "bio", tagger=LexiconTagger(lowercase=True)).to_dict()["params"]
-    {'lowercase': True}
-    >>> System("lexicon", "iob9", tagger=LexiconTagger())
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: system 'lexicon': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1,
-    iob2, iobes, ioe1, ioe2)
     """
 
     name: str
@@ -168,17 +146,17 @@ class System:
                                  f"(allowed: {sorted(allowed)})")
 
     def new_tagger(self):
-        """A fresh, unfitted tagger for one fold (a copy of an object, or the factory's product).
+        """A fresh, unfitted tagger for one fold.
 
         Returns
         -------
         object
-            A deep copy of ``tagger``, or ``tagger()`` for a class or factory function.
+            A deep copy of ``tagger``, or ``tagger()`` for a class or factory.
 
         Raises
         ------
         ValueError
-            For a CRF system (no ``tagger``).
+            For a CRF or command system.
         """
         t = self.tagger
         if t is None:
@@ -191,8 +169,6 @@ class System:
         Returns
         -------
         dict
-            ``name``, ``scheme``, ``tagger`` (``"crf"`` or the tagger's qualified name), ``template``, ``algorithm``
-            and ``params``; ``seed`` and ``seeds`` when not the defaults.
         """
         t = self.tagger
         if self.command is not None:
@@ -224,11 +200,7 @@ def _is_factory(t) -> bool:
 
 
 def _public_params(t) -> dict:
-    """The settings of a tagger object, for its spec: ``get_params()`` (scikit-learn style) or its public attributes.
-
-    Values that are not JSON are named by their type only, so that a spec
-    never holds a memory address.
-    """
+    """A tagger object's settings for its spec (non-JSON values named by their type only)."""
     try:
         raw = t.get_params(deep=False) if hasattr(t, "get_params") else vars(t)
     except TypeError:
@@ -246,17 +218,13 @@ def _public_params(t) -> dict:
 
 
 def default_template(task: str, columns: Iterable[str] | None = None) -> Template:
-    """The template a system without one uses: the task's default, or, when the corpus lacks a column it reads,
-    the first of :data:`DEFAULT_CHOICES` that needs only the ``columns`` the corpus has.
-
-    ``columns=None`` (not known) gives the task's default.
+    """The template a system without one uses, given the corpus's ``columns`` (None: unknown).
 
     Parameters
     ----------
     task : {"ner", "cws"}
-        The task.
     columns : iterable of str, optional
-        The corpus's columns besides tokens and tags (``pos``, ``lemma``, ``chunk``); None when unknown.
+        The corpus's columns besides tokens and tags.
 
     Returns
     -------
@@ -264,10 +232,8 @@ def default_template(task: str, columns: Iterable[str] | None = None) -> Templat
 
     Examples
     --------
-    >>> default_template("ner").name, default_template("ner", {"pos", "chunk"}).name
-    ('ner-thesis', 'ner-thesis')
-    >>> default_template("ner", set()).name
-    'ner-rich-words'
+    >>> default_template("ner").name, default_template("ner", set()).name
+    ('ner-thesis', 'ner-rich-words')
     """
     if columns is None:
         return get_template(DEFAULT_TEMPLATES[task])
@@ -276,16 +242,15 @@ def default_template(task: str, columns: Iterable[str] | None = None) -> Templat
 
 
 def check_columns(system: System, columns: Iterable[str], task: str = "ner") -> None:
-    """InputError when ``system``'s feature template reads a column the corpus does not have.
+    """Raise InputError when ``system``'s template reads a column the corpus lacks.
 
     Parameters
     ----------
     system : System
-        The system to check; systems with their own tagger pass.
     columns : iterable of str
         The corpus's columns besides tokens and tags.
     task : {"ner", "cws"}
-        The task, to name the templates that fit (default ``"ner"``).
+        Names the templates that fit.
 
     Examples
     --------
@@ -313,28 +278,18 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
                  train_seeds: int = 1, **crf: object) -> System:
     """A system from its name: ``SCHEME[+TEMPLATE][@SEED]``.
 
-    The scheme is any of :func:`textbcv.schemes.scheme_names`; the template
-    a built-in name or a ``.json`` file; without one the task's default
-    (:func:`default_template`). With ``columns`` (the corpus's columns
-    besides tokens and tags, :func:`~textbcv.tagging.features.feature_columns`),
-    the default is one that reads only those, and a named template that
-    reads another is refused. Keyword arguments override the CRF defaults
-    (``c1``, ``c2``, ``max_iterations``, ``algorithm``). ``@SEED`` (or ``seed``, for a name without
-    one) is the training seed of a stochastic CRF algorithm (:class:`System`).
+    Without a template, the task's default that reads only ``columns``.
 
     Parameters
     ----------
     name : str
-        ``SCHEME[+TEMPLATE][@SEED]``, e.g. ``iob2``, ``iobes+wordshape``, ``iob2@3``.
+        E.g. ``iob2``, ``iobes+wordshape``, ``iob2@3``.
     task : {"ner", "cws"}
-        The task, which picks the default template (default ``"ner"``).
     columns : iterable of str, optional
-        The corpus's columns besides tokens and tags (fits the default template; refuses one that
-        reads a missing column).
+        The corpus's columns besides tokens and tags; a template reading another is refused.
     seed : int, optional
-        Training seed when the name gives none (stochastic CRF algorithms only).
+        Training seed when the name gives none.
     train_seeds : int
-        Training seeds per fold (:class:`System`).
     **crf
         ``c1``, ``c2``, ``max_iterations``, ``algorithm``.
 
@@ -342,30 +297,17 @@ def parse_system(name: str, task: str = "ner", columns: Iterable[str] | None = N
     -------
     System
 
+    Raises
+    ------
+    InputError
+        For an unknown task, scheme or template, or a template reading a missing column.
+
     Examples
     --------
-    >>> parse_system("bb2b3mes", task="cws").template.name
-    'cws-thesis'
     >>> parse_system("iob2", columns=[]).template.name
     'ner-rich-words'
-    >>> parse_system("iob2+wordshape", columns=[])
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: system 'iob2+wordshape': feature template 'wordshape' reads the pos column, which the
-    corpus does not have (its columns besides tokens and tags: none); templates that fit: ner-words, ner-rich-words, or
-    a .json template
     >>> parse_system("iob2@2", algorithm="ap").seed
     2
-    >>> parse_system("iob2@2")
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: system 'iob2@2': a training seed needs a stochastic CRF algorithm (ap, l2sgd, pa,
-    arow); lbfgs draws no random numbers, so every seed would train the same model
-    >>> parse_system("iob9")
-    Traceback (most recent call last):
-    ...
-    textbcv.errors.InputError: system 'iob9': unknown tagging scheme 'iob9' (schemes: bb2b3mes, bilou, bmes, iob1, iob2,
-    iobes, ioe1, ioe2); did you mean 'iob2'?
     """
     if task not in DEFAULT_TEMPLATES:
         raise InputError(f"unknown task {task!r} (tasks: {', '.join(DEFAULT_TEMPLATES)})")
