@@ -21,12 +21,12 @@ __all__ = ["register", "run"]
 
 
 def register(sub) -> None:
-    """Add the ``evaluate`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     sub : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = sub.add_parser(
         "evaluate", help="score your own tagger's predictions of exported folds, and test which system is better",
@@ -72,20 +72,17 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv evaluate`` on its parsed command line.
-
-    Score the imported predictions into ``--out`` and print the report (unless ``--quiet``).
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     from textbcv.cli.common import label_names_file
     from textbcv.comparison.imported import ImportedSystem, evaluate
