@@ -153,7 +153,6 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     CompareReport
         With its conclusion.
     """
-    # the measurements first, then the statistics of the folds, then what the report concludes from them
     strict, store = store, store.in_mode(options.mode)  # the report's counts are its mode's; the anatomy is strict's
     meta = {
         "textbcv": __version__,

@@ -69,7 +69,8 @@ def sentence_statistics(records: Mapping, names: Sequence[str], m: int, clusters
     tuple
         ``(design_effects, paired)``, each None when not asked; ``paired`` is also None when ``clusters`` gives no
         ids for some fold. ``design_effects``: ``{"clusters", "folds": {name: [[deff P, R, F1] per fold]},
-        "pooled": {name: {metric: deff}}}`` (the pooled value is the folds' mean, floored at 1).
+        "pooled": {name: {metric: deff}}}``; per fold the clustered over the count-based variance (None where not
+        finite), pooled the folds' mean floored at 1.
 
     Raises
     ------
@@ -98,7 +99,6 @@ def sentence_statistics(records: Mapping, names: Sequence[str], m: int, clusters
                           .reshape(len(records[(n, j, k)]["seed_sentence_counts"]), -1, 3) for j, k in folds]
                       for n in names
                       if paired and all("seed_sentence_counts" in records[(n, j, k)] for j, k in folds)}
-    # the statistics, from the arrays above
     deff = None
     if design_effects:
         effects = {n: [design_effect(x.astype(float), clusters["folds"].get(f)) for x, f in zip(per_sentence[n], folds)]

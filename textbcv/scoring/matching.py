@@ -155,11 +155,6 @@ def mode_tp_fp_fn(counts: np.ndarray, mode: str) -> np.ndarray:
     Returns
     -------
     ndarray of shape (..., 3), float
-
-    Raises
-    ------
-    ValueError
-        For an unknown ``mode``.
     """
     if mode not in MODES:
         raise ValueError(f"unknown matching mode {mode!r} (modes: {', '.join(MODES)})")
@@ -171,8 +166,6 @@ def mode_tp_fp_fn(counts: np.ndarray, mode: str) -> np.ndarray:
 
 def sentence_anatomy(gold: Sequence[Chunk], pred: Sequence[Chunk]) -> np.ndarray:
     """The error anatomy of one sentence: the strict matches, each wrong one a wrong type, boundary, or both.
-
-    Every gold and every predicted chunk is counted once.
 
     Parameters
     ----------

@@ -1,13 +1,6 @@
 """What a fold record keeps of the matching modes and the error anatomy, and what is rebuilt from it.
 
-The modes, kinds of outcome and assignment rule are :mod:`textbcv.scoring.matching`'s (re-exported here). A
-record keeps the totals and only the sentences whose outcome their conlleval counts do not imply.
-
-Examples
---------
->>> r = mode_record([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 2, "PER")], [(0, 2, "LOC")]])
->>> sentence_mode_counts([[1, 0, 0], [0, 1, 1]], r, "partial").tolist()
-[[1.0, 0.0, 0.0], [0.5, 0.5, 0.5]]
+A record keeps the totals and only the sentences whose outcome their conlleval counts do not imply.
 """
 
 from __future__ import annotations
@@ -57,19 +50,16 @@ def mode_record(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
     -------
     dict
         ``totals`` (mode → the five :data:`KINDS` counts), ``anatomy`` (the six :data:`ANATOMY` counts) and
-        ``sentences`` (index as a string → 4 × 5 mode counts row by row, then 6 anatomy counts) for the sentences
-        that differ from what their conlleval counts imply.
-
-    Raises
-    ------
-    ValueError
-        When ``gold`` and ``pred`` differ in length.
+        ``sentences`` (index as a string → 4 × 5 mode counts, then 6 anatomy counts) for the sentences that
+        differ from what their conlleval counts imply.
 
     Examples
     --------
     >>> r = mode_record([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 2, "PER")], [(0, 2, "LOC")]])
-    >>> r["totals"]["strict"], r["totals"]["partial"], r["anatomy"], list(r["sentences"])
-    ([1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0], ['1'])
+    >>> r["totals"]["partial"], r["anatomy"], list(r["sentences"])
+    ([1, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0], ['1'])
+    >>> sentence_mode_counts([[1, 0, 0], [0, 1, 1]], r, "partial").tolist()
+    [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5]]
     """
     if len(gold) != len(pred):
         raise ValueError(f"{len(gold)} gold sentences and {len(pred)} predicted ones")
@@ -133,12 +123,7 @@ def sum_mode_records(records: Sequence[dict], sentence_counts: Sequence[np.ndarr
     Returns
     -------
     dict
-        The summed record, in :func:`mode_record`'s form.
-
-    Raises
-    ------
-    ValueError
-        When ``records`` is empty or its length differs from ``sentence_counts``'s.
+        In :func:`mode_record`'s form.
     """
     if len(records) != len(sentence_counts) or not records:
         raise ValueError("one record and one array of sentence counts per model")

@@ -1,10 +1,4 @@
-"""Chunk counts as values: :class:`Tally`, :class:`ChunkCounts` (per type and overall) and :class:`TagScore`.
-
-Examples
---------
->>> (ChunkCounts({"PER": (2, 1, 0)}) + ChunkCounts({"LOC": (1, 0, 1)})).overall
-Tally(tp=3, fp=1, fn=1)
-"""
+"""Chunk counts as values: :class:`Tally`, :class:`ChunkCounts` (per type and overall) and :class:`TagScore`."""
 
 from __future__ import annotations
 
@@ -35,11 +29,9 @@ class Tally:
 
     Examples
     --------
-    >>> t = Tally(3, 1, 2)
-    >>> t.precision, t.recall, round(t.f1, 4)
-    (0.75, 0.6, 0.6667)
-    >>> t + Tally(1, 0, 0)
-    Tally(tp=4, fp=1, fn=2)
+    >>> t = Tally(3, 1, 2) + Tally(1, 0, 0)
+    >>> t, t.precision, round(t.f1, 4)
+    (Tally(tp=4, fp=1, fn=2), 0.8, 0.7273)
     """
 
     tp: int = 0
@@ -116,10 +108,6 @@ class Tally:
         --------
         >>> Tally.from_dict({"tp": 3.0, "fp": 1, "fn": 0})
         Tally(tp=3, fp=1, fn=0)
-        >>> Tally.from_dict({"tp": 1.5, "fp": 1, "fn": 0}, "counts.overall")
-        Traceback (most recent call last):
-        ...
-        textbcv.errors.InputError: counts.overall.tp must be a non-negative integer, got 1.5
         """
         if not isinstance(d, Mapping):
             raise InputError(f"{where}: expected an object with tp, fp, fn")
@@ -142,10 +130,8 @@ class ChunkCounts:
     Examples
     --------
     >>> c = ChunkCounts({"PER": (2, 1, 0)}) + ChunkCounts({"LOC": (1, 0, 1), "PER": (1, 0, 0)})
-    >>> c.to_dict()["overall"], ChunkCounts.from_dict(c.to_dict()) == c
-    ({'tp': 4, 'fp': 1, 'fn': 1}, True)
-    >>> round(c.f1, 4), round(c.macro_f1, 4)
-    (0.8, 0.7619)
+    >>> c.overall, round(c.f1, 4), round(c.macro_f1, 4)
+    (Tally(tp=4, fp=1, fn=1), 0.8, 0.7619)
     """
 
     __slots__ = ("types", "overall")
@@ -267,8 +253,8 @@ class TagScore:
     --------
     >>> from textbcv.scoring import score_tags
     >>> s = score_tags([["B-X", "O"]], [["B-X", "B-X"]])
-    >>> s.tokens, s.correct_tags, s.accuracy, s.counts.overall
-    (2, 1, 0.5, Tally(tp=1, fp=1, fn=0))
+    >>> s.tokens, s.correct_tags, s.accuracy
+    (2, 1, 0.5)
     """
 
     counts: ChunkCounts
