@@ -1,14 +1,7 @@
-"""The ``textbcv`` command.
+"""The ``textbcv`` command: one module per subcommand, each with ``register(subparsers)``, listed in :data:`COMMANDS`.
 
-Every subcommand lives in its own module of this package, defining
-``register(subparsers)`` (adds its parser and sets ``func``) and is listed in
-:data:`COMMANDS`. User errors (:class:`textbcv.errors.InputError`, bad
-options) end with one line ``textbcv: error: ...`` on stderr and exit 2.
-
-The checks of options live once, in the Python API, and name Python
-parameters (``m must be at least 1``); :func:`option_name` is the one
-place that says which option of a command a parameter is (``--m``), and
-:func:`main` words every error so.
+User errors end with one line ``textbcv: error: ...`` on stderr and exit status 2, options named as the
+command spells them (:func:`option_name`).
 """
 
 from __future__ import annotations
@@ -37,14 +30,13 @@ def option_name(param: str, command: str | None = None) -> str:
     Parameters
     ----------
     param : str
-        A Python parameter of the API, as an error names it (e.g. ``max_iterations``).
+        A Python parameter of the API, as an error names it.
     command : str or None
-        The subcommand (e.g. ``"evaluate"``), for its exceptions in :data:`OPTION_NAMES`; None for the general rule.
+        The subcommand, for its exceptions in :data:`OPTION_NAMES`; None for the general rule.
 
     Returns
     -------
     str
-        The option, ``--`` + ``param`` with ``-`` for ``_`` unless the command names it otherwise.
 
     Examples
     --------
@@ -65,18 +57,16 @@ class ArgumentParser(argparse.ArgumentParser):
     Parameters
     ----------
     *args, **kwargs
-        As :class:`argparse.ArgumentParser` (``prog``, ``description``, ``epilog``, ...).
+        As :class:`argparse.ArgumentParser`.
     """
 
     def error(self, message: str):  # noqa: D401 - argparse API
         """Raise argparse's error as an :class:`~textbcv.errors.InputError` instead of printing the usage and exiting.
 
-        :func:`main` prints it as one line and returns exit status 2.
-
         Parameters
         ----------
         message : str
-            argparse's message (e.g. ``the following arguments are required: FILE``).
+            argparse's message.
 
         Raises
         ------
@@ -87,7 +77,7 @@ class ArgumentParser(argparse.ArgumentParser):
 
 
 def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
-    """The ``textbcv`` parser with the subcommands ``commands`` (default: all of them).
+    """The ``textbcv`` parser with the subcommands ``commands``.
 
     Parameters
     ----------
@@ -97,7 +87,7 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
     Returns
     -------
     ArgumentParser
-        The parser; its parsed namespace's ``func`` runs the chosen subcommand.
+        Its parsed namespace's ``func`` runs the chosen subcommand.
     """
     parser = ArgumentParser(
         prog="textbcv",
@@ -114,18 +104,17 @@ def build_parser(commands: Sequence[str] = COMMANDS) -> ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run ``textbcv`` with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+    """Run ``textbcv`` with ``argv`` and return the exit status.
 
     Parameters
     ----------
     argv : sequence of str or None
-        The command line after ``textbcv`` (e.g. ``["test", "run/"]``); None reads ``sys.argv[1:]``.
+        The command line after ``textbcv``; None reads ``sys.argv[1:]``.
 
     Returns
     -------
     int
-        The subcommand's exit status (0 on success); 2 after a user error (one ``textbcv: error: ...`` line on
-        stderr), 130 when interrupted, 0 on a broken pipe.
+        The subcommand's status (0 on success); 2 after a user error, 130 when interrupted, 0 on a broken pipe.
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None

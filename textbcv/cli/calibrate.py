@@ -1,11 +1,4 @@
-"""``textbcv calibrate CORPUS --systems NAME[,NAME...] [--pair A,B] --out DIR``: the decision rule on this corpus.
-
-Draws ``--reps`` data sets of ``--size`` sentences (whole documents) and answers every system's null
-pair — the system against itself with another training seed — as ``textbcv compare`` would, and with
-``--pair`` the user's two systems against their truth measured outside each data set; prints the calls
-each way with Wilson intervals, the close pair's coverage, and one sentence per pair a paper can quote.
-Resumable with ``--resume`` (``--reps`` may grow).
-"""
+"""``textbcv calibrate``: measure the decision rule on this corpus (null pairs, a close pair); resumable."""
 
 from __future__ import annotations
 
@@ -19,12 +12,12 @@ __all__ = ["register", "run"]
 
 
 def register(sub) -> None:
-    """Add the ``calibrate`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     sub : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = sub.add_parser("calibrate", help="measure the decision rule on your corpus (null pairs, a close pair)",
                        description="Draw data sets from the corpus and compare every system with itself trained "
@@ -64,17 +57,17 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv calibrate`` on its parsed command line: calibrate, then print the summary.
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     from textbcv._io import dumps_json
     from textbcv.calibration import calibrate

@@ -1,11 +1,4 @@
-"""``textbcv components RUN RUN RUN ... --system S``: measure ρ1 and ρ2 for ``--variant rho``.
-
-Each RUN is a run directory of ``textbcv compare`` or ``evaluate`` (or its
-folds.jsonl) on its own, independently drawn data set. Prints σ², ω, γ, ρ1,
-ρ2, the variance of the m×2 estimate and the count factor c, each with a
-bootstrap interval over the runs, and the ``textbcv test`` options that use
-them (:mod:`textbcv.comparison.components`).
-"""
+"""``textbcv components RUN RUN RUN ... --system S``: measure ρ1 and ρ2 for ``--variant rho``."""
 
 from __future__ import annotations
 
@@ -24,12 +17,12 @@ ROWS = (("mean", "mean of the m×2 estimates"), ("sigma2", "σ²  variance of on
 
 
 def register(sub) -> None:
-    """Add the ``components`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     sub : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = sub.add_parser("components", help="measure ρ1 and ρ2 (for --variant rho) from runs on independent data sets",
                        description="Variance components of a system's per-fold score from runs of textbcv compare or "
@@ -93,20 +86,17 @@ def render(res) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv components`` on its parsed command line.
-
-    Measure the variance components over the runs and print them (a table, or JSON with ``--json``).
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     from textbcv.comparison.components import run_components
 

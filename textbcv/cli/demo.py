@@ -1,10 +1,4 @@
-"""``textbcv demo``: the main job on the bundled corpora (what ``scripts/demo`` runs).
-
-Compares IOB2 with IOBES on the bundled NER corpus and BMES with BB2B3MES on
-the bundled word-segmentation corpus, each with 3×2 BCV and the default options, and prints
-both reports. A second run reuses the finished folds (it resumes); a demo run
-left by other options or another textbcv version (other splits) is started afresh.
-"""
+"""``textbcv demo``: compare tagging schemes on the bundled corpora; a second run resumes the first."""
 
 from __future__ import annotations
 
@@ -27,12 +21,12 @@ DEMOS = (
 
 
 def register(sub) -> None:
-    """Add the ``demo`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     sub : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = sub.add_parser("demo", help="compare tagging schemes on the bundled corpora",
                        description="Compare IOB2 with IOBES (NER) and BMES with BB2B3MES (word segmentation) on "
@@ -50,20 +44,17 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv demo`` on its parsed command line.
-
-    Compare the bundled corpora's systems (:data:`DEMOS`) into ``--out`` and print both reports.
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     from textbcv.cli.report import print_report
     from textbcv.comparison.pipeline import CompareOptions, StaleRunError, prepare_compare, run_compare

@@ -21,12 +21,12 @@ __all__ = ["register", "run"]
 
 
 def register(sub) -> None:
-    """Add the ``evaluate`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     sub : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = sub.add_parser(
         "evaluate", help="score your own tagger's predictions of exported folds, and test which system is better",
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------

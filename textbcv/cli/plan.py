@@ -1,11 +1,4 @@
-"""``textbcv plan RUN``: the F1 gains a finished comparison detects, and what more splits or more text would.
-
-The run is a pilot: from its paired posterior of every pair's ΔF1 (``report.json``), the smallest true
-gain called better at the decision threshold with 50% and with ``--power`` (default 80%) probability,
-the same with more splits on the same sentences, and for ``--target-delta`` the power now, the m that
-reaches it (nested splits: ``textbcv compare ... --m M --resume`` adds splits to a run) or how many
-times the text it needs.
-"""
+"""``textbcv plan RUN``: the F1 gains a finished comparison detects, and what more splits or more text would."""
 
 from __future__ import annotations
 
@@ -20,12 +13,12 @@ __all__ = ["register", "run", "format_plan"]
 
 
 def register(sub) -> None:
-    """Add the ``plan`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     sub : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = sub.add_parser("plan", help="what gains a finished comparison detects, and what more splits or text would",
                        description="From a finished run (a pilot): the smallest true F1 gain the design calls better "
@@ -42,17 +35,17 @@ def register(sub) -> None:
 
 
 def format_plan(plan: dict) -> str:
-    """The readable form of a plan (:meth:`textbcv.comparison.plan.Plan.to_dict`).
+    """The readable form of a plan, gains in F1 points.
 
     Parameters
     ----------
     plan : dict
-        The plan as :meth:`~textbcv.comparison.plan.Plan.to_dict` gives it (gains as fractions).
+        :meth:`textbcv.comparison.plan.Plan.to_dict`'s answer (gains as fractions).
 
     Returns
     -------
     str
-        The text, gains in F1 points, ending in a newline.
+        Ending in a newline.
     """
     pw = f"{100 * plan['power']:g}%"
     lines = [f"Gains called better (P ≥ {plan['threshold']:g}) with {pw} power, F1 points:", ""]
@@ -91,20 +84,17 @@ def format_plan(plan: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv plan`` on its parsed command line.
-
-    Read the run's ``report.json`` and print its plan (a table, or JSON with ``--json``).
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     from textbcv.comparison.plan import plan_report
     from textbcv.folds.run_dir import RunDir

@@ -46,12 +46,12 @@ def _scheme(value: str) -> str:
 
 
 def register(subparsers) -> None:
-    """Add the ``score`` subcommand.
+    """Add the subcommand's parser to ``subparsers``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     subparsers : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`); ``func`` is set to :func:`run`.
+        The subparsers of the ``textbcv`` parser.
     """
     from textbcv.schemes import scheme_names
 
@@ -83,7 +83,7 @@ def register(subparsers) -> None:
 
 
 def modes_of(path: str, scheme: str, encoding: str) -> dict:
-    """The matching modes and error anatomy of a conlleval file, sentence by sentence (``score --modes``).
+    """The matching modes and error anatomy of a conlleval file (``score --modes``).
 
     Parameters
     ----------
@@ -97,8 +97,8 @@ def modes_of(path: str, scheme: str, encoding: str) -> dict:
     Returns
     -------
     dict
-        ``modes``: mode → the five outcome counts and ``precision``, ``recall``, ``f1`` (fractions, unrounded, as
-        every score in textbcv's JSON; TP = correct + ½ partial); ``anatomy``: the six anatomy counts.
+        ``modes`` (mode → the five outcome counts and unrounded ``precision``, ``recall``, ``f1`` fractions) and
+        ``anatomy`` (the six anatomy counts).
     """
     from textbcv.corpus.conlleval import read_conlleval
     from textbcv.schemes import decode
@@ -129,7 +129,7 @@ def format_modes(modes: dict) -> str:
     Returns
     -------
     str
-        The lines, ending in a newline.
+        Ending in a newline.
     """
     lines = ["", "matching modes (SemEval-2013; TP = correct + 1/2 partial):",
              f"{'mode':8} {'correct':>8} {'incorrect':>9} {'partial':>8} {'missed':>7} {'spurious':>8}  "
@@ -147,12 +147,9 @@ _TAG = re.compile(r"O|[A-Za-z]{1,2}([-_].+)?|.+[-_][A-Za-z]{1,2}")
 
 
 def check_tag_columns(stream) -> None:
-    """InputError when the gold column (the second to last) does not hold tags: a file of ``token tag`` (one tag
-    column), or of ``token pos tag``, would otherwise be scored with its words as the gold tags.
+    """Check that the gold column (the second to last) holds tags, not the words of a one-tag-column file.
 
-    A tag is ``O``, a prefix of one or two letters (``B``, ``I``, ``BE``...) with or without ``-TYPE``, or
-    ``TYPE-`` and such a suffix (IOBES written the other way round); at least half of the gold column's
-    distinct values must be tags.
+    At least half of the column's distinct values must look like tags (``O``, ``B``, ``B-TYPE``, ``TYPE-B``...).
 
     Parameters
     ----------
@@ -179,18 +176,17 @@ def check_tag_columns(stream) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Score ``args.file`` and print the report.
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     if "numpy" not in sys.modules:
         # scoring does no linear algebra: starting OpenBLAS's thread pool, when numpy loads, would take a fifth
@@ -223,25 +219,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def orphan_report(stream, scheme: str) -> dict | None:
-    """Chunks of a :class:`~textbcv.corpus.conlleval.TagStream` that do not start as its scheme starts a chunk.
-
-    The scheme is ``scheme``, or for ``"conlleval"`` the one detected from
-    the gold and predicted tags together. Returns None when there is none
-    (always for IOB1, IOE1, IOE2), else ``{"scheme", "gold", "predicted",
-    "prefixes", "message"}``.
+    """Chunks that do not start as the scheme (given, or detected for ``"conlleval"``) starts a chunk.
 
     Parameters
     ----------
     stream : TagStream
         The file as read by :func:`textbcv.corpus.conlleval.read_tag_stream`.
     scheme : str
-        The scheme the file is decoded with (a scheme name, or ``"conlleval"``).
+        A scheme name, or ``"conlleval"``.
 
     Returns
     -------
     dict or None
-        ``scheme``: the scheme's name; ``gold``, ``predicted``: the counts of such chunks; ``prefixes``: prefix →
-        count; ``message``: the warning.
+        ``scheme``, ``gold`` and ``predicted`` counts, ``prefixes`` (prefix → count) and the warning ``message``;
+        None when there is none (always for IOB1, IOE1, IOE2).
     """
     from textbcv.schemes import CONLLEVAL, detect_pairs, get_scheme, orphan_pairs, split_tag, tag_pairs
 

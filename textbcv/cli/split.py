@@ -17,12 +17,12 @@ TARGETS = {"label": 0.05, "length": 0.3, "lemma": 0.3}
 
 
 def register(subparsers) -> None:
-    """Add the ``split`` subcommand's parser to ``subparsers``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``subparsers``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     subparsers : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = subparsers.add_parser("split", help="block-regularized m×2 CV splits of a corpus (JSON manifest)")
     add_corpus_args(p)
@@ -66,12 +66,11 @@ def corpus_command(args) -> list[str]:
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line, after :func:`textbcv.cli.common.read_corpus_args` set ``format``.
+        The parsed command line, with ``format`` set.
 
     Returns
     -------
     list of str
-        The files, then ``--format`` (unless ``conll``), ``--columns`` and ``--scheme`` as given.
     """
     out = list(args.files)
     if args.format != "conll":
@@ -84,21 +83,17 @@ def corpus_command(args) -> list[str]:
 
 
 def run(args) -> int:
-    """Run ``textbcv split`` on its parsed command line.
-
-    Make the splits, write the manifest ``--out`` (and with ``--export`` the folds), and print the quality report with
-    ``--report``.
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     from textbcv.split.make import check_options, make_splits
 

@@ -13,12 +13,12 @@ __all__ = ["register", "run", "corpus_stats", "format_stats"]
 
 
 def register(sub) -> None:
-    """Add the ``stats`` subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``sub``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     sub : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = sub.add_parser("stats", help="print sentences, tokens, documents and chunks per type",
                        description="Print sentences, tokens, documents and chunks per type of a corpus.")
@@ -38,7 +38,7 @@ def corpus_stats(corpus: Corpus) -> dict:
     Returns
     -------
     dict
-        ``sentences``, ``tokens``, ``documents`` and ``chunks`` (chunk type → number of gold chunks).
+        ``sentences``, ``tokens``, ``documents`` and ``chunks`` (type → gold chunks).
 
     Examples
     --------
@@ -56,7 +56,7 @@ def corpus_stats(corpus: Corpus) -> dict:
 
 
 def _documents(n: int, corpus: Corpus) -> str:
-    """The documents row: their number, or that the corpus marks none (then it is one undivided text)."""
+    """The documents row: their number, or that the corpus marks none."""
     if n <= 1 and corpus.format == "jsonl":
         return "no document ids (a document_id field): one undivided text; splits fall back to sentences"
     if n <= 1 and (corpus.format == "segmented" or (corpus.format == "conll" and not document_marks(corpus))):
@@ -65,7 +65,7 @@ def _documents(n: int, corpus: Corpus) -> str:
 
 
 def format_stats(stats: dict, corpus: Corpus) -> str:
-    """A readable table of :func:`corpus_stats`.
+    """A readable table of :func:`corpus_stats`, ending in a newline.
 
     Parameters
     ----------
@@ -77,7 +77,6 @@ def format_stats(stats: dict, corpus: Corpus) -> str:
     Returns
     -------
     str
-        One ``name  value`` line per row, ending in a newline.
     """
     rows = [("files", ", ".join(corpus.files)), ("format", corpus.format)]
     if corpus.scheme:
@@ -94,20 +93,17 @@ def format_stats(stats: dict, corpus: Corpus) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv stats`` on its parsed command line.
-
-    Read the corpus and print its figures (a table, or JSON with ``--json``).
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     corpus = read_corpus_args(args)
     stats = corpus_stats(corpus)

@@ -1,20 +1,7 @@
 """``textbcv test COUNTS.json|folds.jsonl|RUN``: Bayes test of precision, recall and F1 from per-fold counts.
 
-Reads a COUNTS.json (docs/formats.md: ``{"m": 3, "systems": {"A": [{"tp":
-.., "fp": .., "fn": ..}, ... 2m folds], ...}}``), a ``folds.jsonl`` written
-by ``textbcv compare`` (one fold per line), or a run directory (its
-``folds.jsonl``). Prints the posteriors, the Bayes test and the sequential
-t-test on per-fold differences; with ``--classic`` the textbook tests too
-(and McNemar on one fold when the run saved its predictions); with
-``--per-type`` per-type rows; with ``--plots DIR`` the report's plots. With
-``--json`` the same as one JSON object (rates as fractions; the text output
-prints P, R and F1 in percent).
-
-Systems whose per-fold gold totals (TP + FN) differ were not scored on the
-same gold: they are refused, naming the fold, unless ``--allow-different-gold``.
-
-The command parses its options and prints: :func:`textbcv.test` answers
-(:mod:`textbcv.comparison.from_counts`) and :mod:`textbcv.report.terminal` writes the text.
+Systems whose per-fold gold totals (TP + FN) differ are refused, naming the fold, unless
+``--allow-different-gold``. ``--json`` gives rates as fractions; the text prints percent.
 """
 
 from __future__ import annotations
@@ -36,12 +23,12 @@ __all__ = ["register", "run"]
 
 
 def register(subparsers) -> None:
-    """Add the ``test`` subcommand's parser to ``subparsers``, its ``func`` set to :func:`run`.
+    """Add the subcommand's parser to ``subparsers``, its ``func`` set to :func:`run`.
 
     Parameters
     ----------
     subparsers : argparse._SubParsersAction
-        The subparsers of the ``textbcv`` parser (:func:`textbcv.cli.build_parser`).
+        The subparsers of the ``textbcv`` parser.
     """
     p = subparsers.add_parser(
         "test", help="Bayes test (and textbook tests) of precision/recall/F1 from per-fold counts",
@@ -101,19 +88,17 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``textbcv test`` on its parsed command line: :func:`textbcv.test`, printed (tables, or JSON with
-    ``--json``).
+    """Run the subcommand on its parsed command line.
 
     Parameters
     ----------
     args : argparse.Namespace
-        The parsed command line of :func:`register`'s parser.
+        The parsed command line.
 
     Returns
     -------
     int
-        Exit status 0; a user error raises :class:`~textbcv.errors.InputError` instead, which
-        :func:`textbcv.cli.main` prints and ends with exit status 2.
+        Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     from textbcv._io import dumps_json
     from textbcv.api import test

@@ -1,12 +1,8 @@
 """The error anatomy of a comparison: how each system is wrong, and which kinds of error B removes or adds.
 
-Every gold chunk is correct, of the wrong type (same boundaries), of the wrong boundary (same type), wrong in
-both, or missed; every predicted chunk is correct, wrong in one of the three ways, or spurious
-(:mod:`textbcv.scoring.modes`, matched as conlleval matches them). Each kind's share — per gold chunk, and
-per predicted chunk for the spurious ones — is pooled over the 2m folds, with a credible interval whose
-error has the parts of a difference's (new text, the models' own noise:
-:func:`textbcv.stats.paired.ratio_posterior`); for a pair, the share's difference B − A is paired on the
-same test sentences (:func:`textbcv.stats.paired.paired_differences`), with P(B has more of it).
+Each kind's share (per gold chunk; per predicted chunk for spurious ones) is pooled over the 2m folds with a
+credible interval; a pair's difference B − A is paired on the same test sentences. See
+docs/reading-the-report.md, "Error anatomy".
 
 Examples
 --------
@@ -42,8 +38,6 @@ def sentence_anatomy_of(record: Mapping) -> np.ndarray:
     Returns
     -------
     ndarray of shape (n, 6), int64
-        Sentences whose outcome their conlleval counts imply get ``[TP, 0, 0, 0, FN, FP]``; the others the
-        counts the record keeps.
     """
     sc = np.asarray(record["sentence_counts"], dtype=np.int64).reshape(-1, 3)
     tp, fp, fn = sc[:, 0], sc[:, 1], sc[:, 2]
@@ -56,7 +50,7 @@ def sentence_anatomy_of(record: Mapping) -> np.ndarray:
 
 
 def _pseudo(anatomy: np.ndarray, kind: str) -> np.ndarray:
-    """[kind, 0, rest] per sentence: the kind's share as a recall (its count over gold, or predicted, chunks)."""
+    """[kind, 0, rest] per sentence: the kind's share as a recall."""
     k = anatomy[:, ANATOMY.index(kind)]
     if ERROR_KINDS[kind] == "gold":
         base = anatomy[:, :5].sum(axis=1)  # correct, three wrongs, missed
@@ -67,8 +61,7 @@ def _pseudo(anatomy: np.ndarray, kind: str) -> np.ndarray:
 
 def anatomy_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapping | None,
                     alpha: float = 0.05) -> dict | None:
-    """The report's ``anatomy`` block: per system the counts and shares of every error kind with their
-    intervals, and per pair the paired difference of every share.
+    """The report's ``anatomy`` block: per system every error kind's counts and shares, per pair their differences.
 
     Parameters
     ----------
@@ -77,18 +70,17 @@ def anatomy_section(records: Mapping, names: Sequence[str], m: int, clusters: Ma
     names : sequence of str
         The systems, in input order.
     m : int
-        Number of splits (the first 2m folds are used).
+        Number of splits used.
     clusters : mapping or None
-        :func:`textbcv.comparison.design_effects.fold_clusters`' answer (``ids`` per fold, ``clusters``).
+        :func:`textbcv.comparison.design_effects.fold_clusters`' answer.
     alpha : float
         The intervals hold 1 − alpha.
 
     Returns
     -------
     dict or None
-        ``systems`` (name → ``gold``, ``predicted``, ``counts`` and ``shares``: kind → ``share``, ``ci``),
-        ``pairs`` (a list of ``a``, ``b``, ``kind``, ``estimate``, ``ci``, ``p_b_more``), ``cluster_unit`` and
-        ``level``; None when a fold has no modes (a run of an earlier version) or its test sentences are unknown.
+        ``systems``, ``pairs`` (with ``p_b_more``), ``cluster_unit`` and ``level``; None when a fold has no modes
+        or its test sentences are unknown.
     """
     folds = [(j, k) for j in range(m) for k in (0, 1)]
     ids = (clusters or {}).get("ids")

@@ -1,11 +1,4 @@
-"""A comparison's report built from its folds (:func:`assemble_report`), or redrawn (:func:`rerender`).
-
-:func:`assemble_report` turns the fold records of a run (trained by
-:func:`textbcv.comparison.pipeline.run_compare` or imported by ``textbcv evaluate``)
-into a :class:`~textbcv.report.model.CompareReport` with its conclusion
-(:func:`textbcv.report.conclusion.conclusion`); ``textbcv report DIR`` redraws a run
-from its ``report.json`` alone (:func:`rerender`).
-"""
+"""A comparison's report built from its folds (:func:`assemble_report`), or redrawn (:func:`rerender`)."""
 
 from __future__ import annotations
 
@@ -46,22 +39,21 @@ def _per_type(store: FoldStore, name: str, m: int) -> dict:
 
 
 def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
-    """What the splits kept whole and balanced, with a line on every choice known to bend the estimate.
+    """The ``split`` block: what the splits kept whole and balanced, with a note on each choice that bends the estimate.
 
     Parameters
     ----------
     splits : SplitSet
-        The splits used; their ``options`` say the unit, grouping asked for, balance and duplicates.
+        The splits used.
     options : CompareOptions
-        The comparison's options (its ``balance`` when the splits do not say, and ``variant``).
+        The comparison's options (``balance`` when the splits do not say, ``variant``).
     corpus : Corpus
-        The corpus split (its number of documents).
+        The corpus split.
 
     Returns
     -------
     dict
-        The ``split`` block: ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and
-        ``notes``.
+        ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and ``notes``.
     """
     unit = splits.options.get("group_by", "sentence")
     asked = splits.options.get("group_by_requested", unit)
@@ -76,22 +68,20 @@ def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
 
 
 def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
-    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256 when on disk), sizes, gold chunks per
-    type (after the ``--chunk-types`` / ``--untyped`` filters), fingerprint, and ``read``: the ``columns``,
-    ``scheme`` and ``encoding`` it was read with (None: the default).
+    """The ``meta.corpus`` block of ``report.json``: files (size and SHA-256), sizes, gold chunks per type, fingerprint.
 
     Parameters
     ----------
     raw : Corpus
-        The corpus as read (its files and fingerprints).
+        The corpus as read.
     corpus : Corpus
-        The corpus prepared for the task (its sizes).
+        The corpus prepared for the task.
     gold : sequence
-        Gold chunks of every sentence after the filters (:func:`textbcv.comparison.pipeline.gold_chunks`).
+        Gold chunks of every sentence after the ``--chunk-types`` / ``--untyped`` filters.
     format : str
         The corpus format read.
     read : dict or None
-        ``columns``, ``scheme`` and ``encoding`` as given; None or missing keys for the defaults.
+        ``columns``, ``scheme`` and ``encoding`` as given; missing keys are None (the default).
 
     Returns
     -------
@@ -119,13 +109,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
                     answer: CompareReport | None = None, heldout: Sequence | None = None, split: dict | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
                     baseline: dict | None = None, calibration: dict | None = None) -> CompareReport:
-    """The report of a comparison whose 2m folds per system are in ``store``.
-
-    One function for every way folds come about — trained here (``compare``)
-    or predicted elsewhere and imported (``evaluate``) — so both give the
-    same report from the same counts. ``splits_path``: the manifest given
-    with ``--splits`` (recorded so that the report's command reuses it);
-    ``baseline``: :func:`textbcv.comparison.baseline.baseline_section` of the same folds.
+    """The report of a comparison whose 2m folds per system are in ``store``, trained here or imported.
 
     Parameters
     ----------
@@ -136,42 +120,39 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
     m : int
         Number of splits in the report.
     options : CompareOptions
-        The comparison's options (saved as ``meta.options``; ``seed`` also seeds the resampling sections).
+        The comparison's options (``seed`` also seeds the resampling sections).
     split_quality : dict or None
-        The splits' quality block (χ²/J, overlaps), or None.
+        The splits' quality block.
     corpus : dict
-        The ``meta.corpus`` block (:func:`textbcv.comparison.pipeline.corpus_meta`).
+        The ``meta.corpus`` block (:func:`corpus_meta`).
     systems : sequence of dict
-        Each system's spec (``meta.systems``).
+        Each system's spec.
     stopping : dict
-        How m was reached (the ``stopping`` block).
+        How m was reached.
     run : dict
-        Wall time and fold counts of the run (the ``run`` block).
+        Wall time and fold counts of the run.
     imported : dict or None
-        ``meta.imported`` of a ``textbcv evaluate`` run (prediction folders, schemes); None for ``compare``.
+        ``meta.imported`` of a ``textbcv evaluate`` run; None for ``compare``.
     answer : CompareReport or None
-        The statistics if already computed (:func:`textbcv.comparison.from_folds.report_from_folds` of these folds
-        and options); None computes them.
+        The statistics if already computed; None computes them.
     heldout : sequence of HeldoutSet or None
-        The held-out files whose counts the fold records hold; None or empty for none.
+        The held-out files whose counts the fold records hold.
     split : dict or None
-        The ``split`` block (unit, balance, notes).
+        The ``split`` block (:func:`split_info`).
     splits_path : str or None
-        As above.
+        The manifest given with ``--splits``, recorded so the report's command reuses it.
     clusters : dict or None
-        :func:`textbcv.comparison.design_effects.fold_clusters`' answer, for the design effects and paired
-        posteriors (when ``answer`` is None) and the error anatomy.
+        :func:`textbcv.comparison.design_effects.fold_clusters`' answer.
     baseline : dict or None
-        As above.
+        :func:`textbcv.comparison.baseline.baseline_section` of the same folds.
     calibration : dict or None
-        The user's calibration the report quotes (:func:`textbcv.comparison.calibration_quote.run_calibration`).
+        The user's calibration the report quotes.
 
     Returns
     -------
     CompareReport
-        With its conclusion (:func:`textbcv.report.conclusion.conclusion`).
+        With its conclusion.
     """
-    # the measurements first, then the statistics of the folds, then what the report concludes from them
     strict, store = store, store.in_mode(options.mode)  # the report's counts are its mode's; the anatomy is strict's
     meta = {
         "textbcv": __version__,
@@ -203,26 +184,21 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
 
 
 def _judged(report: CompareReport) -> CompareReport:
-    """``report`` with what follows from its measurements and statistics: the held-out files set beside the
-    cross-validation posteriors (:func:`textbcv.comparison.heldout.heldout_gaps`), then the conclusion."""
+    """``report`` with the held-out gaps and the conclusion that follow from its statistics."""
     if report.heldout:
         report = replace(report, heldout=heldout_gaps(report.heldout, report.answer))
     return replace(report, conclusion=conclusion(report))
 
 
 def rerender(report: dict, threshold: float | None = None, rope: float | None = None) -> dict:
-    """``report`` (``report.json``'s content) with its Bayes answer recomputed from its saved fold counts under
-    another ``threshold`` and/or ``rope`` (a fraction; 0 removes the rope; None keeps the report's own); nothing
-    is retrained.
+    """``report`` with its Bayes answer recomputed from its fold counts under another ``threshold`` and/or ``rope``.
 
-    The folds, the splits and the sequential t-test are those of the run; with
-    ``--sequential --stop bayes``, m stays what the run's own threshold gave.
-    Every other key of ``report`` is kept as it is, in its place.
+    The folds, splits and sequential t-test stay the run's; every other key is kept in its place.
 
     Parameters
     ----------
     report : dict
-        ``report.json``'s content (with ``meta.options``, ``fold_counts``, ``m`` and ``alpha``).
+        ``report.json``'s content.
     threshold : float or None
         The new decision threshold on P(better); None keeps the report's.
     rope : float or None
@@ -231,8 +207,7 @@ def rerender(report: dict, threshold: float | None = None, rope: float | None = 
     Returns
     -------
     dict
-        A new dict: the answer's keys, ``meta.options`` (with the new threshold and rope) and ``conclusion``
-        replaced; ``report`` itself is not changed.
+        A new dict with the answer, ``meta.options`` and ``conclusion`` replaced.
     """
     o = dict(report["meta"]["options"])
     if threshold is not None:

@@ -1,10 +1,7 @@
 """A most-frequent-tag baseline on the same folds as the compared systems.
 
-Every report shows what a memoriser scores on the same splits: each token gets the tag it had most
-often in the fold's training half (IOB2 for NER, BMES for word segmentation; unseen tokens the most
-frequent tag, ``O`` in NER), decoded into chunks and counted against the same gold chunks. A system
-below it has learned less than a lookup table, and a comparison of two such systems says little
-about real taggers; the report says so.
+Each token gets the tag it had most often in the fold's training half (IOB2 for NER, BMES for word
+segmentation; unseen tokens the most frequent tag). A system below it has learned less than a lookup table.
 """
 
 from __future__ import annotations
@@ -31,18 +28,18 @@ def baseline_section(sentences: Sequence[Sentence], gold: Sequence[Sequence[tupl
     Parameters
     ----------
     sentences : sequence of Sentence
-        The corpus as the task sees it (characters for word segmentation).
+        The corpus as the task sees it.
     gold : sequence of chunk lists
         Gold chunks of every sentence, after the report's chunk filters.
     folds : iterable of (split, direction, train indices, test indices)
-        The 2m folds of the report, in fold order.
+        The 2m folds, in fold order.
     task : {"ner", "cws"}
-        The task: the memoriser tags in IOB2 for ``ner``, in BMES for ``cws``.
+        The task.
 
     Returns
     -------
     dict
-        ``{"name", "scheme", "fold_counts": [{"tp", "fp", "fn"}, ...], "f1"}``.
+        ``{"name", "scheme", "fold_counts", "f1"}``.
 
     Examples
     --------

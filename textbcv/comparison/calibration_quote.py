@@ -1,11 +1,6 @@
-"""The user's own calibration, as a run's report quotes it: ``RUN/calibration/``, written by ``textbcv calibrate``.
+"""The user's own calibration (``RUN/calibration/``, by ``textbcv calibrate``), as a run's report quotes it.
 
-A calibration folder inside the run folder (``textbcv calibrate CORPUS --systems ... --out RUN/calibration``)
-measured the decision rule's false calls on null pairs drawn from the same corpus. The report's decision rule
-then quotes that figure instead of the project's own evidence (:func:`textbcv.report.verdicts.rule`), provided
-the calibration was made on the same corpus; one made on another corpus is refused, with a warning, and never
-quoted. Only ``calibration.json``, the calibration's summary file (docs/calibrate.md), is read: no unit, no
-training.
+Only a calibration of the same corpus is quoted; see docs/calibrate.md, "Your report quotes it".
 """
 
 from __future__ import annotations
@@ -35,16 +30,13 @@ def run_calibration(run: str | os.PathLike, fingerprint: str | None) -> tuple[di
     run : path
         The run folder.
     fingerprint : str or None
-        The run's corpus fingerprint (``meta.corpus.fingerprint`` of its report); None when not known, and then
-        no calibration is quoted.
+        The run's corpus fingerprint; None quotes no calibration.
 
     Returns
     -------
     (dict or None, str or None)
-        The ``calibration`` block of the report (``folder``, ``corpus_name``, ``m``, ``threshold``, ``size``,
-        ``seeds``, ``nulls`` — per system ``system``, ``calls``, ``calls_b``, ``calls_a`` as rates —, ``proxy``,
-        ``algorithm`` and ``sentence``), or None; and a warning for stderr when a calibration is there but not
-        quoted (None otherwise).
+        The report's ``calibration`` block (rates as fractions), or None; and a warning when a calibration is there
+        but not quoted.
 
     Examples
     --------
@@ -82,7 +74,7 @@ def run_calibration(run: str | os.PathLike, fingerprint: str | None) -> tuple[di
 
 
 def quoted_calibration(run: str | os.PathLike, fingerprint: str | None) -> dict[str, Any] | None:
-    """:func:`run_calibration`'s block, its warning (a calibration there but not quoted) said on stderr.
+    """:func:`run_calibration`'s block, its warning said on stderr.
 
     Parameters
     ----------
@@ -94,7 +86,6 @@ def quoted_calibration(run: str | os.PathLike, fingerprint: str | None) -> dict[
     Returns
     -------
     dict or None
-        The report's ``calibration`` block.
     """
     block, warning = run_calibration(run, fingerprint)
     if warning:

@@ -1,20 +1,8 @@
 """ρ1 and ρ2 of your own tagger, from runs on independently drawn data sets (``textbcv components``).
 
-The ``rho`` count factor of ``textbcv test`` needs the correlation ρ1 between
-the two folds of a split and ρ2 between folds of different splits. They are
-properties of the tagger, the corpus and the design, and are measured by
-repeating the whole experiment: R data sets drawn independently from the
-same source (e.g. R disjoint samples of documents), each split and scored
-afresh with ``textbcv compare`` or ``textbcv evaluate``. The fold scores of
-the R runs form an R × m × 2 array, and
-:func:`textbcv.stats.variance_components` estimates σ², ω, γ, ρ1, ρ2 and the
-variance of the m×2 estimate from it, with bootstrap intervals over the runs.
-
-Runs that split the same corpus (other seeds on one data set) measure split
-noise only, not the variance of the estimate across data sets: they are
-refused. Runs whose corpora share sentences are accepted; the mean share is
-reported, because shared sentences make σ², ω and γ too small by about that
-share (ρ1 and ρ2, being ratios, move less).
+Runs that split the same corpus are refused (they measure split noise only); runs whose corpora share
+sentences are accepted and their mean share reported, as sharing makes σ², ω and γ too small. See
+docs/variance.md, "Where the ρ values for `--variant rho` may come from".
 """
 
 from __future__ import annotations
@@ -46,12 +34,11 @@ class RunComponents:
     runs : tuple of str
         The folds.jsonl files, in the order given.
     score : str
-        What was measured, e.g. ``"f1(crf)"`` or ``"f1(crf) − f1(hmm)"``.
+        What was measured, e.g. ``"f1(crf) − f1(hmm)"``.
     components : VarianceComponents
         σ², ω, γ, ρ1, ρ2 and the variance of the m×2 estimate, with bootstrap intervals over the runs.
     shared_share : float or None
-        Mean share of sentences two runs' corpora have in common (from the
-        fingerprints of their splits.json), None where a run has none.
+        Mean share of sentences two runs' corpora have in common; None where a run has no fingerprints.
     """
 
     runs: tuple[str, ...]
@@ -65,18 +52,15 @@ class RunComponents:
         Returns
         -------
         tuple of float
-            (ρ1, ρ2), each in [0, 1].
         """
         return (min(1.0, max(0.0, self.components.rho1.value)), min(1.0, max(0.0, self.components.rho2.value)))
 
     def to_dict(self) -> dict:
-        """JSON-ready form.
+        """JSON-ready form, with ``rho_options`` and the keys of :meth:`VarianceComponents.to_dict`.
 
         Returns
         -------
         dict
-            ``runs``, ``score``, ``shared_share``, ``rho_options`` (``rho1``, ``rho2`` clipped) and the keys of
-            :meth:`VarianceComponents.to_dict`.
         """
         r1, r2 = self.rho_options()
         return {"runs": list(self.runs), "score": self.score, "shared_share": self.shared_share,
@@ -110,13 +94,11 @@ def run_components(runs, system: str, minus: str | None = None, metric: str = "f
     Parameters
     ----------
     runs : sequence of path
-        R ≥ 3 run directories of ``textbcv compare`` / ``evaluate`` (or their
-        folds.jsonl), one per independently drawn data set.
+        R ≥ 3 run directories (or their folds.jsonl), one per independently drawn data set.
     system, minus : str
-        The system whose fold scores are taken; with ``minus``, the fold
-        differences score(system) − score(minus).
+        The system scored; with ``minus``, the fold differences score(system) − score(minus).
     metric : {"f1", "precision", "recall"}
-        The per-fold score taken; default ``"f1"``.
+        The per-fold score.
     m : int, optional
         Use the first m splits of every run (default: the smallest m among them).
     confidence, n_resamples, seed
@@ -129,8 +111,8 @@ def run_components(runs, system: str, minus: str | None = None, metric: str = "f
     Raises
     ------
     InputError
-        Fewer than 3 runs, a run without folds.jsonl, a missing system, two
-        runs on the same corpus, or an ``m`` larger than a run has.
+        Fewer than 3 runs, a run without folds.jsonl, a missing system, two runs on the same corpus, or an ``m``
+        larger than a run has.
     """
     if metric not in METRICS:
         raise InputError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")

@@ -1,11 +1,7 @@
 """Is B better than A across several corpora? The runs' paired posteriors of ΔF1 pooled by a hierarchical model.
 
-Each finished run (``compare`` or ``evaluate``, one per corpus) holds the paired posterior of every pair's ΔF1
-(its ``report.json``); :func:`across_corpora` takes each as a likelihood of that corpus's difference and pools
-them with :func:`textbcv.stats.hierarchical.hierarchical`: per corpus and overall P(B better), P(equivalent)
-with a rope, and P(B better on a new corpus). Runs that do not belong together are refused: other systems, another
-task or matching mode, the same corpus twice (its answers are not independent evidence), a run without paired
-posteriors (an earlier version).
+Runs that do not belong together are refused: other systems, another task or matching mode, the same corpus
+twice, or a run without paired posteriors. See docs/method.md, "Across several corpora".
 """
 
 from __future__ import annotations
@@ -45,10 +41,10 @@ def corpus_label(report: dict, run: str | os.PathLike) -> str:
 
 
 def equivalence_reach(interval: Sequence[float], alpha: float, rope: float, threshold: float) -> dict:
-    """What showing practical equivalence would take: the overall difference's posterior SD at which P(|μ| ≤ rope)
-    reaches ``threshold`` with an estimate of exactly 0 (the best case), against its SD now (its interval's
-    half-width over the normal quantile), and the factor of more test text per corpus that would shrink it so far
-    (variance falling as 1/n; the corpora's spread, if any, does not shrink).
+    """What showing practical equivalence would take: the posterior SD needed, the SD now, and the factor of more text.
+
+    The SD needed makes P(|μ| ≤ rope) reach ``threshold`` at an estimate of exactly 0; the corpora's spread
+    does not shrink with more text.
 
     Parameters
     ----------
@@ -91,17 +87,15 @@ def across_corpora(runs: Sequence[str | os.PathLike], rope: float = 0.0, alpha: 
     alpha : float
         Credible intervals hold 1 − alpha.
     threshold : float
-        The decision rule's threshold on P(better) (and on P(equivalent) with a rope).
+        The threshold on P(better) (and on P(equivalent) with a rope).
     tau_scale : float
-        Scale of the half-Cauchy prior on the corpora's spread (a fraction; default one F1 point).
+        Scale of the half-Cauchy prior on the corpora's spread (a fraction).
 
     Returns
     -------
     dict
-        ``corpora`` (their names), ``runs``, ``pairs`` (per pair: ``a``, ``b``, the
-        :class:`~textbcv.stats.hierarchical.HierarchicalAnswer` as a dict and ``decision``; with a rope, no clear
-        difference and an overall estimate inside the rope, ``equivalence_reach``: :func:`equivalence_reach`),
-        ``threshold``, ``assumptions``.
+        ``corpora``, ``runs``, ``pairs`` (``a``, ``b``, the hierarchical answer, ``decision`` and, where
+        equivalence is near, ``equivalence_reach``), ``threshold``, ``assumptions``.
 
     Raises
     ------

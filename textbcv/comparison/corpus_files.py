@@ -1,11 +1,4 @@
-"""Reading the corpus files of a command, once: the format given or detected, and the line that says which.
-
-:func:`read_files` is where every command's corpus is read (``compare`` and ``evaluate`` through the pipeline,
-``split`` and ``stats`` through the command line): the format is ``format`` or told from the content
-(:func:`textbcv.corpus.sniff.check_format`; column roles or a tag scheme say a column file where the content does
-not decide), an error in a file whose format the content did not settle says how it was read, and the note for
-stderr says which format was detected.
-"""
+"""Reading a command's corpus files once: the format given or detected, and the line that says which."""
 
 from __future__ import annotations
 
@@ -28,14 +21,13 @@ def read_files(files: Sequence[str], format: str | None = None, columns: str | N
     Parameters
     ----------
     files : sequence of str
-        The corpus files, read in the order given.
+        The corpus files, read in order.
     format : str or None
         The format (:data:`textbcv.corpus.sniff.FORMATS`); None detects it.
     columns : str or None
-        Column roles of a ``conll`` file; given without ``format``, the files are read as ``conll`` unless their
-        content says otherwise.
+        Column roles of a ``conll`` file; without ``format`` they make the files read as ``conll``.
     scheme : str or None
-        Scheme of the gold tag column (a scheme other than bmes says a column file, as ``columns`` does).
+        Scheme of the gold tag column.
     encoding : str
         Text encoding of the files; default ``"utf-8"``.
     label_names : sequence of str, path, or None
@@ -44,15 +36,14 @@ def read_files(files: Sequence[str], format: str | None = None, columns: str | N
     Returns
     -------
     corpus : Corpus
-        The corpus as read, before any task preparation.
+        The corpus as read.
     note : str or None
         The line for stderr saying which format was detected and why; None when ``format`` was given.
 
     Raises
     ------
     InputError
-        When the encoding or format is refused or a file cannot be read (naming how it was read when the content
-        did not settle the format).
+        When the encoding or format is refused or a file cannot be read.
     """
     if isinstance(label_names, (str, os.PathLike)):
         label_names = read_label_names(label_names)

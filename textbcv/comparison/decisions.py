@@ -1,19 +1,8 @@
 """Per-unit right/wrong decisions of two systems on one test half, for McNemar's test.
 
-A compare run with ``--save-predictions`` keeps, for every system and fold,
-``predictions/{system}-split{i}-dir{d}.txt`` in conlleval's three-column
-format (token, gold tag, predicted tag; both tags in the system's scheme).
-:func:`fold_decisions` reads the files of two systems for one fold, checks
-that they hold the same sentences and the same gold chunks, and judges each
-unit:
-
-* ``chunk``: the units are every chunk that is gold or predicted by either
-  system (sentence, start, end, type); a system is right on a unit when it
-  predicts it exactly when it is gold (a found gold chunk, or a spurious
-  chunk avoided);
-* ``token``: the units are the tokens; a system is right on a token when its
-  chunks give the token the gold chunks' role and type — both sides written in
-  IOBES, so that systems tagging in different schemes are judged alike.
+Reads ``--save-predictions`` files (token, gold tag, predicted tag). Units are ``chunk`` (every chunk gold or
+predicted by either system; right when predicted exactly when gold) or ``token`` (right when the chunks give the
+token its gold IOBES tag, so systems in different schemes are judged alike).
 
 Examples
 --------
@@ -59,7 +48,7 @@ class FoldPredictions:
     lines : list of int
         First line of each sentence in ``path``.
     gold, pred : list of list of (start, end, type)
-        The gold and the predicted chunks of every sentence.
+        The gold and predicted chunks of every sentence.
     """
 
     path: str
@@ -71,17 +60,14 @@ class FoldPredictions:
 
 
 def read_fold_predictions(path: str | os.PathLike, scheme: str | None = None) -> FoldPredictions:
-    """Read a conlleval-format prediction file and decode gold and predicted tags with ``scheme``.
-
-    ``scheme`` is the system's tagging scheme (detected from the tags when
-    None); decoding is lenient, as the scorer's.
+    """Read a conlleval-format prediction file and decode both tag columns leniently with ``scheme``.
 
     Parameters
     ----------
     path : str or path-like
-        A conlleval-format file: token, gold tag, predicted tag per line, sentences separated by blank lines.
+        Token, gold tag, predicted tag per line; sentences separated by blank lines.
     scheme : str or None
-        The tagging scheme of both tag columns (e.g. ``"iob2"``, ``"iobes"``); None detects it.
+        The system's tagging scheme; None detects it.
 
     Returns
     -------
@@ -101,7 +87,7 @@ def chunk_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[C
     Parameters
     ----------
     gold, pred_a, pred_b : sequence of sequence of (start, end, type)
-        Per sentence, the gold chunks and those of systems A and B (the same number of sentences).
+        Per sentence, the gold chunks and those of systems A and B.
 
     Returns
     -------
@@ -122,7 +108,7 @@ def chunk_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[C
 
 def token_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[Chunk]],
                     pred_b: Sequence[Sequence[Chunk]], lengths: Sequence[int]) -> tuple[list[bool], list[bool]]:
-    """Whether A and B give each token its gold role and type (chunks written in IOBES on both sides).
+    """Whether A and B give each token its gold IOBES tag.
 
     Parameters
     ----------
@@ -134,7 +120,7 @@ def token_decisions(gold: Sequence[Sequence[Chunk]], pred_a: Sequence[Sequence[C
     Returns
     -------
     right_a, right_b : list of bool
-        Per token of every sentence in turn, whether A (B) gives it the gold IOBES tag.
+        Per token of every sentence in turn.
     """
     right_a, right_b = [], []
     for g, a, b, n in zip(gold, pred_a, pred_b, lengths, strict=True):
@@ -149,7 +135,7 @@ def _keep(chunks: list[list[Chunk]], chunk_type: str | None) -> list[list[Chunk]
 
 
 def check_same_test_half(a: FoldPredictions, b: FoldPredictions) -> None:
-    """InputError (naming file and line of ``b``) unless ``a`` and ``b`` hold the same sentences and gold chunks.
+    """Check that ``a`` and ``b`` hold the same sentences and gold chunks.
 
     Parameters
     ----------
@@ -159,7 +145,7 @@ def check_same_test_half(a: FoldPredictions, b: FoldPredictions) -> None:
     Raises
     ------
     InputError
-        When the number of sentences, a sentence's tokens or its gold chunks differ.
+        Naming ``b``'s file and line, when the sentences, a sentence's tokens or its gold chunks differ.
     """
     if len(a.tokens) != len(b.tokens):
         raise InputError(f"{len(b.tokens)} sentences, but {a.path} has {len(a.tokens)}: the two systems' predictions "
@@ -175,21 +161,28 @@ def check_same_test_half(a: FoldPredictions, b: FoldPredictions) -> None:
 
 def fold_decisions(a: FoldPredictions, b: FoldPredictions, unit: str = "chunk",
                    chunk_type: str | None = None) -> tuple[list[bool], list[bool]]:
-    """Right/wrong decisions of A and B on the units of one fold (``chunk`` or ``token``), optionally one type only.
+    """Right/wrong decisions of A and B on the units of one fold, optionally of one chunk type only.
 
     Parameters
     ----------
     a, b : FoldPredictions
-        The two systems' predictions of the same fold (checked by :func:`check_same_test_half`).
+        The two systems' predictions of the same fold.
     unit : {"chunk", "token"}
-        What is judged (see the module); default ``"chunk"``. ValueError for another.
+        What is judged.
     chunk_type : str or None
-        Keep only the chunks of this type (gold and predicted); None (default) keeps all.
+        Keep only the chunks of this type; None keeps all.
 
     Returns
     -------
     right_a, right_b : list of bool
         Per unit, whether A and B are right on it.
+
+    Raises
+    ------
+    ValueError
+        For another ``unit``.
+    InputError
+        When the two files are not of the same test half.
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {', '.join(UNITS)}, got {unit!r}")

@@ -1,14 +1,4 @@
-"""What a comparison's per-sentence counts give: which test sentences cluster together, each system's design
-effect, and the paired posteriors of the systems' differences.
-
-Glue between the fold records (per-sentence counts) and :mod:`textbcv.stats`:
-:func:`fold_clusters` says which cluster (document, else sentence) every test
-sentence of every fold belongs to; :func:`sentence_statistics` reads the folds'
-per-sentence counts once and measures from them each system's design effect
-(:mod:`textbcv.stats.clustering`) and the paired posterior of every pair's
-differences (:mod:`textbcv.stats.paired`); :func:`design_effects_of` and
-:func:`paired_of` give one of the two.
-"""
+"""What a comparison's per-sentence counts give: the test sentences' clusters, design effects, paired posteriors."""
 
 from __future__ import annotations
 
@@ -29,23 +19,23 @@ SentenceStatistics = tuple[dict | None, dict[tuple[str, str], dict[str, PairedDi
 
 
 def fold_clusters(splits, corpus: Corpus) -> dict:
-    """The cluster of every test sentence of every fold, in test order (the order of ``sentence_counts``).
+    """The cluster of every test sentence of every fold, in test order.
 
-    Documents where the corpus marks at least two (new text comes as new documents: the design
-    effect is measured over them whatever unit the splits kept whole), else sentences. Returns
-    ``{"clusters": "documents" | "sentences", "folds": {(split, direction): array}, "ids": {...},
-    "related": array}``: ``folds`` holds the document ids (empty with sentences as clusters: each its
-    own), ``ids`` the cluster of every test sentence in one numbering for all folds (document ids, else
-    the sentences' indices in the corpus), which the paired posterior needs (a sentence is tested once
-    per split), and ``related`` the pairs of clusters that share a rare name
-    (:func:`textbcv.corpus.related.related_clusters`), whose covariance the paired posterior counts.
+    Clusters are documents where the corpus marks at least two, else sentences.
 
     Parameters
     ----------
     splits : SplitSet
-        The splits of the comparison (:class:`textbcv.split.SplitSet`); its ``folds()`` give the test halves.
+        The splits of the comparison.
     corpus : Corpus
         The corpus split, with its document ids.
+
+    Returns
+    -------
+    dict
+        ``clusters`` (``"documents"`` or ``"sentences"``), ``folds`` ((split, direction) → document ids; empty with
+        sentences), ``ids`` (every test sentence's cluster in one numbering for all folds) and ``related`` (pairs of
+        clusters that share a rare name).
     """
     tests = {(j, k): np.asarray(test, dtype=np.int64) for j, k, _tr, test in splits.folds()}
     if corpus.n_documents > 1:
@@ -58,37 +48,34 @@ def fold_clusters(splits, corpus: Corpus) -> dict:
 
 def sentence_statistics(records: Mapping, names: Sequence[str], m: int, clusters: dict | None,
                         design_effects: bool = True, paired: bool = True) -> SentenceStatistics:
-    """The design effects of every system and the paired posteriors of every pair, from the per-sentence counts of
-    the first m splits' folds (read once, both measured from the same arrays).
+    """The design effects of every system and the paired posteriors of every pair, from the first m splits' folds.
 
     Parameters
     ----------
     records : mapping
-        Fold records by ``(system, split, direction)`` (a FoldStore's ``records``), each with ``sentence_counts``
-        (and ``seed_counts`` / ``seed_sentence_counts`` for a system trained with several seeds).
+        Fold records by ``(system, split, direction)``, each with ``sentence_counts`` (and the seed counts of a
+        system trained with several seeds).
     names : sequence of str
         The systems, in input order; every pair (a before b) is built.
     m : int
-        Number of splits: the first ``m`` splits' 2m folds are used.
+        Number of splits used.
     clusters : dict or None
-        :func:`fold_clusters`' answer; None takes every sentence as its own cluster (and gives no paired posterior:
-        that needs the test sentences' ids).
+        :func:`fold_clusters`' answer; None makes every sentence its own cluster, with no paired posterior.
     design_effects, paired : bool
-        Which of the two to measure (default both).
+        Which of the two to measure.
 
     Returns
     -------
     tuple
-        ``(design_effects, paired)``. ``design_effects``: ``{"clusters", "folds": {name: [[deff P, R, F1] per
-        fold]}, "pooled": {name: {metric: deff}}}`` (per fold, the ratio of the clustered to the count-based
-        variance, None where not finite; pooled, their mean over the folds, floored at 1), or None when not asked.
-        ``paired``: ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`, or None when not asked
-        or when ``clusters`` gives no ids for some fold (the answer then falls back to independent posteriors).
+        ``(design_effects, paired)``, each None when not asked; ``paired`` is also None when ``clusters`` gives no
+        ids for some fold. ``design_effects``: ``{"clusters", "folds": {name: [[deff P, R, F1] per fold]},
+        "pooled": {name: {metric: deff}}}``; per fold the clustered over the count-based variance (None where not
+        finite), pooled the folds' mean floored at 1.
 
     Raises
     ------
     InputError
-        When a fold has no per-sentence counts (runs of textbcv before 0.1 saved none).
+        When a fold has no per-sentence counts.
     """
     clusters = clusters or {"clusters": "sentences", "folds": {}}
     folds = [(j, k) for j in range(m) for k in (0, 1)]
@@ -112,7 +99,6 @@ def sentence_statistics(records: Mapping, names: Sequence[str], m: int, clusters
                           .reshape(len(records[(n, j, k)]["seed_sentence_counts"]), -1, 3) for j, k in folds]
                       for n in names
                       if paired and all("seed_sentence_counts" in records[(n, j, k)] for j, k in folds)}
-    # the statistics, from the arrays above
     deff = None
     if design_effects:
         effects = {n: [design_effect(x.astype(float), clusters["folds"].get(f)) for x, f in zip(per_sentence[n], folds)]
@@ -129,8 +115,7 @@ def sentence_statistics(records: Mapping, names: Sequence[str], m: int, clusters
 
 
 def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: dict | None) -> dict:
-    """Each system's design effect (:mod:`textbcv.stats.clustering`) from its folds' per-sentence counts: the first
-    part of :func:`sentence_statistics`.
+    """Each system's design effect from its folds' per-sentence counts (the first part of :func:`sentence_statistics`).
 
     Parameters
     ----------
@@ -139,21 +124,19 @@ def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: 
     names : sequence of str
         The systems.
     m : int
-        Number of splits: the first ``m`` splits' 2m folds are measured.
+        Number of splits used.
     clusters : dict or None
-        :func:`fold_clusters`' answer; None takes every sentence as its own cluster.
+        :func:`fold_clusters`' answer; None makes every sentence its own cluster.
 
     Returns
     -------
     dict
-        ``{"clusters", "folds": {name: [[deff P, R, F1] per fold]}, "pooled": {name: {metric: deff}}}``: per fold,
-        the ratio of the clustered to the count-based variance (None where not finite); pooled, their mean over the
-        folds, floored at 1.
+        As :func:`sentence_statistics`' ``design_effects``.
 
     Raises
     ------
     InputError
-        When a fold has no per-sentence counts (runs of textbcv before 0.1 saved none).
+        When a fold has no per-sentence counts.
     """
     deff, _ = sentence_statistics(records, names, m, clusters, paired=False)
     assert deff is not None
@@ -162,20 +145,18 @@ def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: 
 
 def paired_of(records: Mapping, names: Sequence[str], m: int,
               clusters: dict | None) -> dict[tuple[str, str], dict[str, PairedDifference]] | None:
-    """The paired posteriors of every pair's differences (:func:`textbcv.stats.paired.paired_differences`) from the
-    folds' per-sentence counts: the second part of :func:`sentence_statistics`.
+    """The paired posteriors of every pair's differences (the second part of :func:`sentence_statistics`).
 
     Parameters
     ----------
     records : mapping
-        Fold records by ``(system, split, direction)``, each with ``sentence_counts`` (and ``seed_counts`` for a
-        system trained with several seeds).
+        Fold records by ``(system, split, direction)``, each with ``sentence_counts``.
     names : sequence of str
-        The systems, in input order; every pair (a before b) is built.
+        The systems, in input order.
     m : int
-        Number of splits: the first m splits' 2m folds are used.
+        Number of splits used.
     clusters : dict or None
-        :func:`fold_clusters`' answer (its ``ids`` and ``clusters``).
+        :func:`fold_clusters`' answer.
 
     Returns
     -------

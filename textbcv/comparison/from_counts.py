@@ -1,12 +1,4 @@
-"""The answer of ``textbcv test``: given fold counts (a COUNTS.json, a run's folds.jsonl or its directory) → a
-:class:`~textbcv.report.model.CountsReport`.
-
-:func:`answer_counts` reads the input (:mod:`textbcv.folds.counts`), gathers its per-sentence evidence into a
-:class:`~textbcv.comparison.from_folds.Folds` — the run's own design effects and paired posteriors
-(``report.json``), else the per-sentence counts of a COUNTS.json or of the folds with their ``splits.json`` — and
-answers it with :func:`textbcv.comparison.from_folds.report_from_folds`, as every command does; with the per-type
-answers, the textbook tests and McNemar's test where asked for.
-"""
+"""The answer of ``textbcv test`` for given fold counts (a COUNTS.json, a run's folds.jsonl or its directory)."""
 
 from __future__ import annotations
 
@@ -39,7 +31,7 @@ def answer_counts(path: str, options: TestOptions) -> CountsReport:
     Parameters
     ----------
     path : str
-        A COUNTS.json (docs/formats.md), a ``folds.jsonl`` of ``textbcv compare``, or its run directory.
+        A COUNTS.json (docs/formats.md), a ``folds.jsonl``, or its run directory.
     options : TestOptions
         Validated options.
 
@@ -50,8 +42,8 @@ def answer_counts(path: str, options: TestOptions) -> CountsReport:
     Raises
     ------
     InputError
-        For a bad input file (naming file and line), systems scored on different gold, or counts the
-        statistics refuse.
+        For a bad input file (naming file and line), systems scored on different gold, or counts the statistics
+        refuse.
     """
     data = read_input(path, options.chunk_type, options.per_type)
     notes = list(check_same_gold(data, options.allow_different_gold) or ())
@@ -87,14 +79,7 @@ def answer_counts(path: str, options: TestOptions) -> CountsReport:
 
 
 def _evidence(data: FoldCounts, records: dict | None, options: TestOptions) -> tuple[Folds, dict[str, str]]:
-    """The folds of ``data`` with their per-sentence evidence, and where it comes from (``deff``, ``paired``: the
-    notes' words).
-
-    A run directory's ``report.json`` gives the design effects and paired posteriors ``compare``/``evaluate``
-    measured with the corpus's documents as clusters; a COUNTS.json's per-sentence counts are clustered by its
-    ``documents`` (else ``test_sentences``); a run's ``folds.jsonl`` with its ``splits.json`` gives per-sentence
-    counts on known sentences, with sentences as clusters. Per-type counts have none.
-    """
+    """The folds of ``data`` with their per-sentence evidence, and where it comes from (the notes' words)."""
     names = list(data.systems)
     plain = Folds(data.m, data.systems)
     if data.chunk_type:
@@ -146,8 +131,7 @@ def _evidence(data: FoldCounts, records: dict | None, options: TestOptions) -> t
 
 
 def _sentence_records(data: FoldCounts) -> dict | None:
-    """A folds.jsonl's records by (system, split, direction); None for other inputs, or when a fold lacks
-    per-sentence counts."""
+    """A folds.jsonl's records by (system, split, direction); None for other inputs or without per-sentence counts."""
     if not str(data.path).endswith(".jsonl"):
         return None
     recs = {(r["system"], r["split"], r["direction"]): r for _, r in read_fold_records(data.path)}
@@ -158,8 +142,7 @@ def _sentence_records(data: FoldCounts) -> dict | None:
 
 
 def _in_mode(data: FoldCounts, recs: dict | None, mode: str) -> tuple[FoldCounts, dict]:
-    """The input's counts in matching ``mode``, from a folds.jsonl's records (their ``modes``), and the records
-    in that mode."""
+    """The input's counts and records in matching ``mode``, from a folds.jsonl's ``modes``."""
     if recs is None:
         raise InputError(f"--mode {mode} needs a run's folds.jsonl whose folds hold per-sentence counts (a "
                          "COUNTS.json or report.json has strict counts only)", data.path)
@@ -169,8 +152,7 @@ def _in_mode(data: FoldCounts, recs: dict | None, mode: str) -> tuple[FoldCounts
 
 
 def _cluster_ids(data: FoldCounts) -> tuple[list, np.ndarray | None]:
-    """A COUNTS.json's cluster of every test sentence per fold (its ids, strings or integers) as integers, and its
-    ``related`` pairs in that numbering (None when not given)."""
+    """A COUNTS.json's cluster ids per fold as integers, and its ``related`` pairs in that numbering (or None)."""
     assert data.clusters is not None
     numbering: dict = {}
     ids = [np.array([numbering.setdefault(x, len(numbering)) for x in fold], dtype=np.int64) for fold in data.clusters]
@@ -180,8 +162,7 @@ def _cluster_ids(data: FoldCounts) -> tuple[list, np.ndarray | None]:
 
 
 def _per_type(data: FoldCounts, options: AnswerOptions) -> tuple[dict, dict]:
-    """Pooled P / R / F1 of every type per system (report.json's ``per_type``) and P(B better) on each type's F1
-    (its two systems' posteriors: per-type counts have no per-sentence counts)."""
+    """Pooled P / R / F1 of every type per system, and P(B better) on each type's F1 (independent posteriors)."""
     names = list(data.systems)
     by_type = data.types
     assert by_type is not None  # read with per_type=True
@@ -215,7 +196,7 @@ def _classic(options: TestOptions, data: FoldCounts, counts: dict, paired: bool)
 
 
 def _mcnemar(options: TestOptions, data: FoldCounts) -> tuple[dict | None, str | None]:
-    """McNemar's test on one fold's decisions of every pair, from the run's saved predictions; or why it cannot run."""
+    """McNemar's test on one fold's decisions of every pair, from saved predictions; or why it cannot run."""
     split, direction = (0, 0) if options.fold is None else (int(x) for x in options.fold.split("-"))
     run = None if data.run_dir is None else RunDir(data.run_dir)
     if run is None or not run.predictions.is_dir():

@@ -1,11 +1,7 @@
-"""The answer of a comparison's folds, built once: the Bayes answer, the design effects and the sequential t-test.
+"""The answer of a comparison's folds: the Bayes answer, the design effects and the sequential t-test.
 
-Every command's answer comes from :func:`report_from_folds`: a run's fold store (``compare``, ``evaluate``:
-:func:`folds_of_store`), the counts given to ``textbcv test`` (COUNTS.json, a folds.jsonl, a run directory:
-:mod:`textbcv.comparison.from_counts`), and a finished report answered again under another rule (``textbcv report
---threshold``: :func:`folds_of_report`). Each source gives a :class:`Folds`; :func:`report_from_folds` measures the
-design effects and the paired posteriors from its per-sentence counts (or takes those measured before) and is the
-one place that builds the Bayes answer.
+Every source (a run's fold store, the counts given to ``textbcv test``, a finished report) gives a
+:class:`Folds`; :func:`report_from_folds` is the one place that builds the answer from it.
 """
 
 from __future__ import annotations
@@ -41,21 +37,17 @@ class Folds:
     m : int
         Number of splits (2m folds per system).
     counts : dict
-        name → 2m ``{"tp", "fp", "fn"}`` in fold order (split 0 direction 0, split 0 direction 1, ...), in the
-        answer's matching mode; the systems in input order.
+        name → 2m ``{"tp", "fp", "fn"}`` in fold order (split 0 direction 0, split 0 direction 1, ...).
     records : mapping or None
-        Fold records by ``(name, split, direction)`` with their ``sentence_counts`` (a FoldStore's ``records``),
-        from which the design effects and paired posteriors are measured; None when the source has none.
+        Fold records by ``(name, split, direction)`` with their ``sentence_counts``; None when the source has none.
     clusters : dict or None
-        The cluster of every test sentence (:func:`textbcv.comparison.design_effects.fold_clusters`'s form); None
-        takes every sentence as its own cluster and builds no paired posterior.
+        The cluster of every test sentence; None makes each sentence its own cluster, with no paired posterior.
     design_effects : dict or None
-        name → metric → design effect, measured before (a report's); used when ``records`` is None.
+        name → metric → design effect measured before; used when ``records`` is None.
     design_effect_folds : dict or None
         Their per-fold values (``{"clusters", "folds"}``), measured before.
     paired : dict or None
-        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`, measured before; used when
-        ``records`` is None.
+        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference` measured before.
     """
 
     m: int
@@ -87,7 +79,7 @@ def per_fold(counts: Mapping[str, Sequence], metric: str = "f1") -> dict[str, li
     counts : mapping
         name → the folds' ``{"tp", "fp", "fn"}``.
     metric : {"precision", "recall", "f1"}
-        The score; default ``"f1"``.
+        The score.
 
     Returns
     -------
@@ -105,26 +97,25 @@ def per_fold(counts: Mapping[str, Sequence], metric: str = "f1") -> dict[str, li
 def measured(folds: Folds, options: AnswerOptions) -> Folds:
     """``folds`` with the design effects and paired posteriors its per-sentence counts give, where not given.
 
-    The design effects are measured whenever every fold has per-sentence counts (a report shows them) or the
-    variant is ``clustered`` (which needs them); the paired posteriors whenever the per-sentence counts are there
-    and ``options.difference`` is ``"paired"``. What ``folds`` already holds is kept.
+    Design effects are measured when every fold has per-sentence counts or the variant is ``clustered``; paired
+    posteriors when the counts are there and ``options.difference`` is ``"paired"``.
 
     Parameters
     ----------
     folds : Folds
-        The counts, and the per-sentence evidence or what was measured from it before.
+        The counts and the per-sentence evidence.
     options : AnswerOptions
         Its ``variant`` and ``difference`` say what is needed.
 
     Returns
     -------
     Folds
-        Without ``records``: the evidence measured.
+        Without ``records``.
 
     Raises
     ------
     InputError
-        When ``variant`` is ``clustered`` and a fold of ``records`` has no per-sentence counts.
+        When ``variant`` is ``clustered`` and a fold has no per-sentence counts.
     """
     deff, deff_folds, paired = folds.design_effects, folds.design_effect_folds, folds.paired
     if folds.records is not None:
@@ -141,24 +132,23 @@ def measured(folds: Folds, options: AnswerOptions) -> Folds:
 
 
 def answer_from_folds(folds: Folds, options: AnswerOptions) -> BayesAnswer:
-    """The Bayes answer of ``folds`` under ``options``: the one place it is built.
+    """The Bayes answer of ``folds`` under ``options``.
 
     Parameters
     ----------
     folds : Folds
-        The counts, with the per-sentence evidence (measured here, :func:`measured`) or what was measured before.
+        The counts and the per-sentence evidence.
     options : AnswerOptions
         The answer's options.
 
     Returns
     -------
     BayesAnswer
-        Differences from the paired posteriors where there are any and ``options.difference`` is ``"paired"``.
 
     Raises
     ------
     ValueError
-        For counts the statistics refuse (:func:`textbcv.stats.compare.bayes_answer`).
+        For counts the statistics refuse.
     """
     f = measured(folds, options)
     return bayes_answer(f.counts, f.m, alpha=options.alpha, rope=options.rope, method=options.method,
@@ -168,26 +158,25 @@ def answer_from_folds(folds: Folds, options: AnswerOptions) -> BayesAnswer:
 
 
 def report_from_folds(folds: Folds, options: AnswerOptions) -> CompareReport:
-    """The statistics of ``folds`` under ``options``, as the typed report they start: the Bayes answer
-    (:func:`answer_from_folds`), the design effects and the sequential t-test.
+    """The statistics of ``folds`` under ``options``: the Bayes answer, the design effects and the sequential t-test.
 
     Parameters
     ----------
     folds : Folds
-        The counts, and the per-sentence evidence or what was measured from it before.
+        The counts and the per-sentence evidence.
     options : AnswerOptions
         The answer's options.
 
     Returns
     -------
     CompareReport
-        ``answer``, ``fold_counts``, ``fold_f1``, ``sequential`` (on ``options.metric``), ``design_effects`` and
-        ``design_effect_folds`` set; the other blocks empty.
+        ``answer``, ``fold_counts``, ``fold_f1``, ``sequential``, ``design_effects`` and ``design_effect_folds``
+        set; the other blocks empty.
 
     Raises
     ------
     InputError
-        When ``variant`` is ``clustered`` and a fold of ``records`` has no per-sentence counts.
+        When ``variant`` is ``clustered`` and a fold has no per-sentence counts.
     ValueError
         For counts the statistics refuse.
 
@@ -211,7 +200,7 @@ def report_from_folds(folds: Folds, options: AnswerOptions) -> CompareReport:
 
 def folds_of_store(store: FoldStore, names: Sequence[str], m: int, mode: str = "strict",
                    clusters: dict | None = None) -> Folds:
-    """The first ``m`` splits' folds of ``names`` in a run's fold store, as they score in matching ``mode``.
+    """The first ``m`` splits' folds of ``names`` in a run's fold store, scored in matching ``mode``.
 
     Parameters
     ----------
@@ -220,9 +209,9 @@ def folds_of_store(store: FoldStore, names: Sequence[str], m: int, mode: str = "
     names : sequence of str
         The systems, in input order.
     m : int
-        Number of splits used (the first m).
+        Number of splits used.
     mode : str
-        The matching mode (:meth:`textbcv.folds.store.FoldStore.in_mode`); default ``"strict"``.
+        The matching mode.
     clusters : dict or None
         :func:`textbcv.comparison.design_effects.fold_clusters`' answer; None: every sentence its own cluster.
 
@@ -235,7 +224,7 @@ def folds_of_store(store: FoldStore, names: Sequence[str], m: int, mode: str = "
 
 
 def stored_paired(report: Mapping) -> Paired:
-    """The paired posteriors a report (``report.json``'s content) holds in its comparisons' ``difference``.
+    """The paired posteriors held in a report's comparisons.
 
     Parameters
     ----------
@@ -245,8 +234,7 @@ def stored_paired(report: Mapping) -> Paired:
     Returns
     -------
     dict
-        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`, for the comparisons whose
-        ``difference`` has basis ``paired``; empty when there are none.
+        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`; empty when there are none.
     """
     out: Paired = {}
     for c in report.get("comparisons") or ():
@@ -257,15 +245,14 @@ def stored_paired(report: Mapping) -> Paired:
 
 
 def folds_of_report(report: Mapping, names: Sequence[str] | None = None) -> Folds:
-    """The folds a finished report (``report.json``'s content) holds: its fold counts, with the design effects and
-    paired posteriors it measured.
+    """The folds a finished report holds, with the design effects and paired posteriors it measured.
 
     Parameters
     ----------
     report : mapping
-        ``report.json``'s content (``m``, ``fold_counts``; ``design_effects`` and paired comparisons where measured).
+        ``report.json``'s content.
     names : sequence of str or None
-        The systems to take, in this order; None: all of the report's.
+        The systems to take, in this order; None: all.
 
     Returns
     -------

@@ -1,18 +1,9 @@
 """Independent test sets beside the m×2 estimate (``--heldout``).
 
-Cross-validation on one corpus estimates how a model trained on half of it
-does on the other half; a held-out file (CoNLL-2003's eng.testb, a UD test
-set, ...) shows how the same models do on other text. Every fold's model,
-once trained, also tags each held-out file; its counts, overall and per
-sentence, are saved in the fold's record (``heldout: {FILE: {"counts",
-"sentences"}}``), so a resumed run or a redrawn report needs no retraining.
-
-The report (:func:`heldout_section`) gives, per system and file, the
-held-out precision, recall and F1 of the 2m models' predictions pooled,
-the mean and SD of the 2m models' F1, and the gap to the m×2 estimate; per
-pair of systems, ΔF1 on each file with a paired bootstrap over its
-sentences. Held-out sentences whose tokens also occur in the corpus are
-counted, and every figure is also given without them.
+Every fold's model also tags each held-out file; its counts, overall and per sentence, are saved in the fold's
+record, so a resumed run or redrawn report needs no retraining. The report gives, per system and file, the
+pooled P / R / F1, the fold models' F1 and the gap to the m×2 estimate, and per pair ΔF1 with a paired
+bootstrap; every figure is also given without sentences that occur in the corpus.
 """
 
 from __future__ import annotations
@@ -53,7 +44,7 @@ class HeldoutSet:
     name : str
         The path as given (the key in ``folds.jsonl`` and ``report.json``).
     corpus : Corpus
-        Its sentences, prepared for the task (characters for word segmentation).
+        Its sentences, prepared for the task.
     gold : list of tuple
         Gold chunks of every sentence, after the ``--chunk-types`` / ``--untyped`` filters.
     duplicate : ndarray of bool
@@ -67,19 +58,16 @@ class HeldoutSet:
 
     @property
     def stem(self) -> str:
-        """The file's name for ``PRED_DIR/heldout/{stem}/`` of ``evaluate`` and of saved predictions: its name
-        without a corpus extension (:func:`file_stem`), made safe as a folder name (:func:`textbcv._io.safe_stem`:
-        a name such as ``..`` can never lead out of the folder it is joined to)."""
+        """The file's folder name under ``PRED_DIR/heldout/``: its stem, made safe (never leads out of the folder)."""
         return safe_stem(file_stem(self.name))
 
     def info(self) -> dict:
-        """Sizes for the report: sentences, tokens, gold chunks, duplicates of corpus sentences.
+        """Sizes for the report.
 
         Returns
         -------
         dict
-            ``{"sentences", "tokens", "gold_chunks", "duplicates"}``, counts (``duplicates``: sentences also in the
-            corpus).
+            ``{"sentences", "tokens", "gold_chunks", "duplicates"}``.
         """
         return {"sentences": len(self.corpus), "tokens": self.corpus.n_tokens,
                 "gold_chunks": int(sum(len(g) for g in self.gold)), "duplicates": int(self.duplicate.sum())}
@@ -93,31 +81,29 @@ def read_heldout(files: Sequence[str | os.PathLike], raw: Corpus, options, forma
     Parameters
     ----------
     files : sequence of path
-        The held-out files, each read on its own; their stems must differ.
+        The held-out files; their stems must differ.
     raw : Corpus
-        The corpus as read (its scheme, chunk types and sentences).
+        The corpus as read.
     options : CompareOptions
         ``task``, ``chunk_types``, ``untyped``.
     format : str
-        The files' format, as the corpus's (:func:`textbcv.corpus.read_corpus`); default ``"conll"``.
+        The files' format, as the corpus's.
     columns : str, optional
-        Column roles of a ``conll`` file, as given for the corpus.
+        Column roles of a ``conll`` file.
     scheme : str, optional
-        Tag scheme of the files, as given for the corpus; None detects it and requires the corpus's.
+        Tag scheme of the files; None detects it and requires the corpus's.
     encoding : str, optional
-        Text encoding of the files; default the corpus's (``raw.encoding``).
+        Text encoding; default the corpus's.
 
     Returns
     -------
     list of HeldoutSet
-        One per file, in the order of ``files``.
+        One per file, in order.
 
     Raises
     ------
     InputError
-        A file named twice (or two files with one stem), a file whose tags
-        are in another scheme than the corpus's, or with a chunk type the
-        corpus does not have — one line, before any training.
+        Two files with one stem, tags in another scheme than the corpus's, or a chunk type the corpus lacks.
     """
     names = [os.fspath(f) for f in files]
     stems: dict[str, str] = {}
@@ -174,32 +160,30 @@ def _bootstrap(a: np.ndarray, b: np.ndarray, rng: np.random.Generator, resamples
 
 def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mapping[str, dict],
                     seed: int = 0, alpha: float = 0.05, resamples: int = RESAMPLES) -> dict:
-    """The measurements of the ``heldout`` block of ``report.json``: what the fold models reach on each held-out
-    file, and the pairs' differences there. :func:`heldout_gaps` then sets them beside the cross-validation
-    posteriors.
+    """The measurements of ``report.json``'s ``heldout`` block: each file's scores and the pairs' differences.
 
     Parameters
     ----------
     records : mapping (system, split, direction) → fold record
-        Records holding ``heldout`` (e.g. ``FoldStore.records``).
+        Records holding ``heldout``.
     names : sequence of str
         The systems, in report order.
     m : int
-        Number of splits: the held-out counts of the first m splits' 2m fold models are pooled.
+        Number of splits: the first m splits' 2m fold models are pooled.
     sets : mapping file → info
-        For every held-out file: ``{"sentences", "tokens", "gold_chunks", "duplicates"}`` and
-        ``"duplicate"``, the indices of the sentences that also occur in the corpus.
+        Per file ``{"sentences", "tokens", "gold_chunks", "duplicates"}`` and ``"duplicate"`` (the indices of
+        sentences also in the corpus).
     seed : int
         Seed of the bootstrap (one stream per file, shared by every pair).
     alpha : float
-        The ΔF1 intervals are equal-tailed 1 − alpha bootstrap intervals; default 0.05.
+        The ΔF1 intervals are equal-tailed 1 − alpha bootstrap intervals.
     resamples : int
-        Bootstrap resamples per file; default :data:`RESAMPLES` (1,000).
+        Bootstrap resamples per file.
 
     Returns
     -------
     dict
-        ``{"files": {FILE: info}, "systems": {NAME: {FILE: {...}}}, "pairs": [{...}], "bootstrap": {...}}``.
+        ``{"files", "systems", "pairs", "bootstrap"}``.
     """
     files = {f: {k: v for k, v in info.items() if k != "duplicate"} for f, info in sets.items()}
     systems: dict = {n: {} for n in names}
@@ -244,21 +228,22 @@ def heldout_section(records: Mapping, names: Sequence[str], m: int, sets: Mappin
 
 
 def heldout_gaps(heldout: dict, answer: BayesAnswer) -> dict:
-    """``heldout`` (:func:`heldout_section`) with every system's cross-validation F1 set beside what its models reach
-    on each file: the estimate and interval, the gap (estimate − held-out F1) and whether the held-out F1 falls
-    outside the interval; with sentences repeated from the corpus, the same without them (the gap to new text).
+    """``heldout`` with every system's cross-validation F1 set beside its held-out F1.
+
+    Adds the estimate and interval, the gap (estimate − held-out F1) and whether the held-out F1 falls outside the
+    interval; with repeated sentences, the same without them.
 
     Parameters
     ----------
     heldout : dict
         The measurements of :func:`heldout_section`.
     answer : BayesAnswer
-        The Bayes answer (:func:`textbcv.stats.compare.bayes_answer`): its F1 estimates and intervals.
+        The Bayes answer: its F1 estimates and intervals.
 
     Returns
     -------
     dict
-        A new ``heldout`` block; ``heldout`` itself is not changed.
+        A new ``heldout`` block; ``heldout`` is not changed.
 
     Examples
     --------

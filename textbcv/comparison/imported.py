@@ -1,16 +1,9 @@
 """Predictions made outside textbcv, scored fold by fold into the same run directory as ``compare``.
 
-``textbcv split --export`` writes every fold's halves; the user's tagger
-trains on each ``train`` half and writes its predictions for the ``test``
-half to ``PRED_DIR/fold-{i}-{d}.txt``; :func:`evaluate` reads them (checked
-token by token against the corpus), decodes them to chunks, counts them
-against the corpus's gold chunks — the same gold for every system, whatever
-scheme it predicts in — and writes ``splits.json``, ``folds.jsonl``,
-``report.json``, ``report.md`` and the plots through the code ``compare``
-uses (:func:`textbcv.comparison.pipeline.assemble_report`).
-
-Everything is read and checked before anything is written: a bad prediction
-file leaves no run directory behind.
+The user's tagger trains on each ``train`` half of ``textbcv split --export`` and writes its predictions of the
+``test`` half to ``PRED_DIR/fold-{i}-{d}.txt``; :func:`evaluate` checks them token by token against the corpus,
+counts them against the corpus's gold chunks and writes the run as ``compare`` does. Everything is read and
+checked before anything is written.
 """
 
 from __future__ import annotations
@@ -69,7 +62,7 @@ IMPORTED = "imported"
 
 @dataclass(frozen=True)
 class ImportedSystem:
-    """A system whose predictions were made outside textbcv: its name and prediction directory.
+    """A system whose predictions were made outside textbcv.
 
     Attributes
     ----------
@@ -93,12 +86,12 @@ class ImportedSystem:
 
     @classmethod
     def parse(cls, text: str) -> "ImportedSystem":
-        """From ``NAME=PRED_DIR``.
+        """From ``NAME=PRED_DIR`` (the value of ``--system``); spaces around NAME are dropped.
 
         Parameters
         ----------
         text : str
-            ``NAME=PRED_DIR`` (the value of ``--system``); spaces around NAME are dropped.
+            ``NAME=PRED_DIR``.
 
         Returns
         -------
@@ -116,19 +109,23 @@ class ImportedSystem:
 
 
 def check_pred_scheme(scheme: str | None, task: str) -> str | None:
-    """The canonical name of ``--pred-scheme`` (None: detect); InputError if unknown or not for ``task``.
+    """The canonical name of ``--pred-scheme`` (None: detect from the predictions).
 
     Parameters
     ----------
     scheme : str or None
-        A scheme name or alias, any case (``"BIO"``, ``"iobes"``); None to detect it from the predictions.
+        A scheme name or alias, any case.
     task : {"ner", "cws"}
-        The comparison's task; a scheme is refused for ``cws`` (predictions are words).
+        The comparison's task.
 
     Returns
     -------
     str or None
-        The scheme's canonical name, or None.
+
+    Raises
+    ------
+    InputError
+        For an unknown scheme, or any scheme with ``task="cws"``.
 
     Examples
     --------
@@ -156,13 +153,12 @@ def _digest(paths: Sequence[Path]) -> str:
 
 
 def seed_folders(base: Path) -> list[tuple[int | str | None, Path]]:
-    """The seeds of a prediction directory: ``[(S, base/seed-S)]`` for its ``seed-S`` folders (in the order of S,
-    numbers as numbers), or ``[(None, base)]`` when it has none (one seed, fold files in ``base``).
+    """The seeds of a prediction directory: ``[(S, base/seed-S)]``, or ``[(None, base)]`` without seed folders.
 
     Parameters
     ----------
     base : Path
-        A system's prediction directory (``PRED_DIR``).
+        A system's prediction directory.
 
     Returns
     -------
@@ -172,7 +168,7 @@ def seed_folders(base: Path) -> list[tuple[int | str | None, Path]]:
     Raises
     ------
     InputError
-        When ``base`` holds both ``seed-S`` folders and loose ``fold-*.txt`` files.
+        When ``base`` holds both ``seed-S`` folders and loose ``fold-*.txt`` files, or a seed like ``seed-01``.
     """
     found: list[tuple[int | str, Path]] = []
     if base.is_dir():
@@ -193,8 +189,7 @@ def seed_folders(base: Path) -> list[tuple[int | str | None, Path]]:
 
 
 def _looks_like(path: Path, tests: Mapping[str, Sequence], task: str) -> str | None:
-    """The fold whose test half a prediction file's sentences are (same number of sentences, same first and last
-    sentence), or None: for the hint on a file written under another fold's name."""
+    """The fold whose test half a prediction file's sentences are, or None (for the hint on swapped files)."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -223,11 +218,7 @@ def _looks_like(path: Path, tests: Mapping[str, Sequence], task: str) -> str | N
 def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold: Sequence, options: CompareOptions,
                   pred_scheme: str | None, types: set[str] | None,
                   heldout: Sequence[HeldoutSet] = ()) -> tuple[list[dict], dict]:
-    """Fold records of one imported system (every fold file read and checked) and its provenance.
-
-    With held-out files, ``PRED_DIR/heldout/{stem}/fold-{i}-{d}.txt`` holds
-    each fold model's predictions of held-out file ``stem``.
-    """
+    """Fold records of one imported system (every fold file read and checked) and its provenance."""
     base = Path(system.predictions)
     folds = list(splits.folds())
     sents = corpus.sentences
@@ -325,59 +316,52 @@ def evaluate(
     label_names: Sequence[str] | None = None,
     on_note: Callable[[str], None] | None = None,
 ) -> CompareReport:
-    """Score imported predictions of every fold and write the run directory; return the report.
+    """Score imported predictions of every fold and write the run directory.
 
-    With ``options.heldout`` (held-out files), each system's directory also
-    holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold (i, d)'s model's
-    predictions of the held-out file ``stem``, in the same format.
+    With ``options.heldout``, each system's directory also holds ``heldout/{stem}/fold-{i}-{d}.txt``: fold
+    (i, d)'s model's predictions of held-out file ``stem``.
 
     Parameters
     ----------
     splits : path
-        The ``SPLITS.json`` of ``textbcv split`` the predictions were made
-        on; it must have been made from this corpus (checked by sentence
-        fingerprints).
+        The ``SPLITS.json`` the predictions were made on; it must have been made from this corpus.
     files : sequence of str, or None with ``corpus``
-        The corpus files, read with ``format``, ``columns``, ``scheme``.
+        The corpus files.
     systems : sequence of ImportedSystem or ``"NAME=PRED_DIR"``, or mapping name → PRED_DIR
         At least two; ``PRED_DIR/fold-{i}-{d}.txt`` for every fold.
     out : path
         The run directory (must not hold a previous run).
     options : CompareOptions
-        ``task``, ``alpha``, ``rope``, ``variant``, ``chunk_types``, ``untyped``;
-        m, seed and the split design are those of ``splits``.
+        The comparison's options; m, seed and the split design are those of ``splits``.
     format : str
-        Format of the corpus files (:func:`textbcv.corpus.read_corpus`); default ``"conll"``.
+        Format of the corpus files.
     columns : str, optional
-        Column roles of a ``conll`` corpus (e.g. ``"token,pos,chunk,ner"``); default: by the number of columns.
+        Column roles of a ``conll`` corpus; default: by the number of columns.
     scheme : str, optional
-        Scheme of the corpus's gold tag column; default: detected.
+        Scheme of the corpus's gold tags; default: detected.
     pred_scheme : str, optional
-        Scheme of the predicted tags (NER; default: detected per system).
+        Scheme of the predicted tags (NER); default: detected per system.
     plots : bool
-        Draw the report's PNG plots (default True).
+        Draw the report's PNG plots.
     corpus : Corpus, optional
-        The corpus already read, instead of ``files`` (then ``format``, ``columns``, ``scheme`` and ``encoding``
-        are not used for it).
+        The corpus already read, instead of ``files``.
     encoding : str
-        Text encoding of the corpus files and the held-out files (default utf-8).
+        Text encoding of the corpus and held-out files.
     label_names : sequence of str, optional
-        The tag of each integer id of a jsonl or arrow corpus read from ``files``.
+        The tag of each integer id of a jsonl or arrow corpus.
     on_note : callable, optional
-        Given the line saying which format the corpus was read in, when it was detected, once the run has
-        succeeded (the command line prints it on stderr, as ``compare`` does).
+        Given the line saying which format was detected, once the run has succeeded.
 
     Returns
     -------
     CompareReport
-        The report written (``to_dict()`` is ``report.json``'s content).
+        The report written.
 
     Raises
     ------
     InputError
-        For a bad option, a corpus that is not the one of ``splits``, a
-        missing prediction file, or a prediction file that does not match
-        its test half (``FILE:LINE``). Nothing is written then.
+        For a bad option, a corpus that is not the one of ``splits``, or a missing or mismatched prediction file
+        (``FILE:LINE``). Nothing is written then.
     """
     t_start = time.time()
     given: Sequence[ImportedSystem | str]

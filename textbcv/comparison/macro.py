@@ -1,11 +1,6 @@
 """Macro-F1 beside micro-F1: the mean of the chunk types' F1, with its interval and the paired Bayes test.
 
-Micro-F1 (the report's F1) pools every chunk, so frequent types weigh most; macro-F1 gives every type the same
-weight, so a system that is better only on the frequent types can lose on it. Its posterior has the parts of the
-micro difference's (:func:`textbcv.stats.paired.macro_difference`), from every test sentence's per-type counts
-(``folds.jsonl``'s ``type_sentence_counts``). A type with fewer than :data:`MIN_GOLD` gold chunks in some fold
-cannot be estimated there (its F1 swings with one chunk): it is named and left out of the average, not averaged
-silently.
+A type with fewer than :data:`MIN_GOLD` gold chunks in some fold is named and left out of the average.
 
 Examples
 --------
@@ -33,7 +28,7 @@ def dense(rows: Mapping[str, list[list[int]]], types: Sequence[str], n: int) -> 
     Parameters
     ----------
     rows : mapping
-        type → ``[sentence index, tp, fp, fn]`` rows (``folds.jsonl``'s ``type_sentence_counts``).
+        type → ``[sentence index, tp, fp, fn]`` rows.
     types : sequence of str
         The types, in column order (others are left out).
     n : int
@@ -73,10 +68,8 @@ def macro_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapp
     Returns
     -------
     dict or None
-        ``types`` (averaged), ``rare`` (type → its fewest gold chunks in a fold), ``systems`` (name →
-        ``estimate``, ``ci``), ``pairs`` (``a``, ``b``, ``estimate``, ``ci``, ``p_b_better``, ``decision``),
-        ``cluster_unit``, ``min_gold``; None without per-type sentence counts, without known test sentences, or
-        with fewer than two estimable types.
+        ``types``, ``rare``, ``systems``, ``pairs``, ``cluster_unit``, ``min_gold``; None without per-type sentence
+        counts or known test sentences, or with fewer than two estimable types.
     """
     folds = [(j, k) for j in range(m) for k in (0, 1)]
     ids = (clusters or {}).get("ids")

@@ -1,18 +1,8 @@
 """What a single train/test split would have claimed, beside the m×2 answer (``one_split`` in ``report.json``).
 
-Most papers compare two taggers on one split, with a paired test over the
-test sentences. Every fold record keeps the [tp, fp, fn] of each test
-sentence (``sentence_counts``), so the report can run those tests on a fold
-without retraining: a paired bootstrap (1,000 resamples, as sacrebleu) and
-approximate randomization (10,000 shuffles) on the first fold, S1 →
-(split 1 trained on its first half and tested on the second; ``fold-0-0``),
-and the same tests on every other fold, to show how often one split alone
-would have found a difference. The tests come from
-:mod:`textbcv.stats.onesplit`; this module picks the folds, checks that the
-counts are there, and writes the block; its section of ``report.md`` is
-:func:`textbcv.report.textbook.one_split_markdown`, and
-:func:`textbcv.comparison.redraw.redraw` recomputes it in a finished run directory
-(``textbcv report DIR --redraw``).
+A paired bootstrap and approximate randomization over the test sentences, on the first fold and on every other
+fold, from the records' ``sentence_counts`` (nothing retrained). See docs/reading-the-report.md, "What one split
+would claim".
 """
 
 from __future__ import annotations
@@ -36,9 +26,9 @@ def fold_label(split: int, direction: int) -> str:
     Parameters
     ----------
     split : int
-        The split, from 0 (shown from 1).
+        The split, from 0.
     direction : {0, 1}
-        0 (``→``): trained on the split's first half, tested on the second; 1 (``←``): the reverse.
+        0 (``→``): trained on the first half, tested on the second; 1 (``←``): the reverse.
 
     Returns
     -------
@@ -63,27 +53,25 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
     Parameters
     ----------
     records : mapping (system, split, direction) → fold record
-        E.g. ``FoldStore.records``; each record's ``sentence_counts`` are used.
+        Records with ``sentence_counts``.
     names : sequence of str
         The systems, in report order; every pair (A before B) is tested.
     m : int
-        Splits used by the report (its 2m folds are tested).
+        Splits used by the report.
     seed : int
-        Seed of both tests on every fold (the run's seed).
+        Seed of both tests on every fold.
     alpha : float
-        A p-value below ``alpha`` counts as "significant" in the per-fold summary; the bootstrap interval of
-        ΔF1 is its 1 − alpha interval.
+        Significance level of the per-fold tests; the bootstrap interval of ΔF1 holds 1 − alpha.
     resamples : int
-        Paired-bootstrap resamples per fold; default :data:`RESAMPLES`.
+        Paired-bootstrap resamples per fold.
     shuffles : int
-        Approximate-randomization shuffles per fold; default :data:`SHUFFLES`.
+        Approximate-randomization shuffles per fold.
 
     Returns
     -------
     dict
-        ``{"available": True, "fold", "sentences", "resamples", "shuffles", "seed", "alpha", "pairs"}``,
-        each pair ``{"a", "b", "f1_a", "f1_b", "delta_f1", "bootstrap", "randomization", "folds"}`` with
-        ``folds`` the tests on each of the 2m folds; or ``{"available": False, "reason"}``.
+        ``{"available": True, "fold", "sentences", "resamples", "shuffles", "seed", "alpha", "pairs"}`` or
+        ``{"available": False, "reason"}``.
 
     Examples
     --------
@@ -93,8 +81,6 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
     >>> r = one_split_section(records, ["A", "B"], m=1)
     >>> r["fold"], round(r["pairs"][0]["delta_f1"], 4), r["pairs"][0]["randomization"]["p_value"] < 0.001
     ({'split': 0, 'direction': 0, 'label': 'S1 →', 'id': 'fold-0-0'}, 0.5, True)
-    >>> one_split_section({("A", 0, 0): {}}, ["A", "B"], m=1)["available"]
-    False
     """
     folds = [(j, k) for j in range(m) for k in (0, 1)]
     counts: dict = {}

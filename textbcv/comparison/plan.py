@@ -1,12 +1,8 @@
 """What a finished comparison can detect, and what more splits or more text would (``textbcv plan``).
 
-A finished run is a pilot: its paired posterior of ΔF1 (:class:`textbcv.stats.paired.PairedDifference`)
-says how far the pooled estimate errs, part by part. :func:`plan_report` turns it into the smallest
-true gain the design calls with a given power at the report's decision threshold, the same with more
-splits on the same sentences (the test part's unshared share and the model noise fall as 1/m, its
-shared share — the sentences' own difficulty for both systems — does not), and, for a target gain, the
-smallest m that reaches it or the factor of more text needed (every part of the variance falls as 1/n; for the
-related documents' part that is an assumption no run measures).
+The run's paired posterior of ΔF1 is the pilot. With more splits the model noise and the test part's unshared
+share fall as 1/m, its shared share does not; with more text every part falls as 1/n (assumed, not measured,
+for the related documents' part). Gains are fractions of F1.
 
 Examples
 --------
@@ -46,31 +42,27 @@ class PairPlan:
     a, b : str
         The pair's systems (differences are B − A).
     estimate : float
-        ΔF1 of the run (B − A).
+        ΔF1 of the run.
     m : int
         The run's number of splits.
     detectable, detectable_50 : float
         The smallest true gain called with the plan's power, and with power ½.
     by_m : tuple of (int, float)
-        (m', the gain detectable with the plan's power at m') for m' in :data:`M_STEPS` above m.
+        (m', detectable gain at m') for m' in :data:`M_STEPS` above m.
     target : float or None
-        The gain planned for (None: no target).
+        The gain planned for.
     power_at_target : float or None
-        The probability of calling a true gain of ``target`` with this design.
+        The probability of calling a true gain of ``target``.
     m_for_target : int or None
-        The smallest m' (:data:`M_STEPS`) whose detectable gain is at most ``target``; None if more
-        splits alone never get there (the test part's shared share does not fall with m).
+        The smallest m' that detects ``target``; None if more splits alone never get there.
     data_factor : float or None
-        How many times the text (same m) would detect ``target`` with the plan's power.
+        How many times the text (same m) would detect ``target``.
     seeds : tuple of int or None
-        (S_A, S_B), the run's training seeds per fold, when the seeds' part was measured on its own (both
-        systems with two seeds or more); None otherwise (no seed rows then).
+        (S_A, S_B), the run's seeds per fold when the seeds' part was measured on its own; None otherwise.
     by_seeds : tuple of (int, float)
-        (S', the gain detectable with the plan's power with S' seeds per fold for both systems, same m) for S' in
-        :data:`SEED_STEPS` above the run's seeds.
+        (S', detectable gain with S' seeds per fold, same m) for S' in :data:`SEED_STEPS` above the run's.
     seeds_for_target : int or None
-        The smallest S' (:data:`SEED_STEPS`, or the run's own) whose detectable gain is at most ``target``; None if
-        more seeds alone never get there (only the seeds' part falls with them).
+        The smallest S' that detects ``target``; None if more seeds alone never get there.
     """
 
     a: str
@@ -89,12 +81,11 @@ class PairPlan:
     seeds_for_target: int | None = None
 
     def to_dict(self) -> dict:
-        """JSON-ready form (``textbcv plan --json``), key for key; ``by_m`` as a list of ``[m', gain]``.
+        """JSON-ready form (``textbcv plan --json``); ``by_m`` as a list of ``[m', gain]``.
 
         Returns
         -------
         dict
-            The fields, gains as fractions of F1.
         """
         return {"a": self.a, "b": self.b, "estimate": self.estimate, "m": self.m, "detectable": self.detectable,
                 "detectable_50": self.detectable_50, "by_m": [list(x) for x in self.by_m], "target": self.target,
@@ -110,16 +101,15 @@ class Plan:
     Attributes
     ----------
     power, threshold : float
-        The power the gains are quoted for, and the decision threshold used.
+        The power the gains are quoted for, and the decision threshold.
     target : float or None
-        The gain planned for, as a fraction of F1, or None.
+        The gain planned for, as a fraction of F1.
     pairs : tuple of PairPlan
         The plan of every F1 pair with a paired posterior.
     unpaired : tuple of str
-        Pairs ("A vs B") without a paired posterior (runs without per-sentence counts), left out.
+        Pairs ("A vs B") without a paired posterior, left out.
     identical : tuple of str
-        Pairs ("A vs B") with the same counts on every test sentence: their difference has no error to plan
-        from (a posterior SD of 0), left out.
+        Pairs with the same counts on every test sentence (nothing to plan from), left out.
     """
 
     power: float
@@ -130,12 +120,11 @@ class Plan:
     identical: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        """JSON-ready form of the whole plan, each pair by :meth:`PairPlan.to_dict`.
+        """JSON-ready form of the whole plan.
 
         Returns
         -------
         dict
-            ``power``, ``threshold``, ``target``, ``pairs``, ``unpaired`` and ``identical``.
         """
         return {"power": self.power, "threshold": self.threshold, "target": self.target,
                 "pairs": [p.to_dict() for p in self.pairs], "unpaired": list(self.unpaired),
@@ -144,27 +133,26 @@ class Plan:
 
 def pair_plan(a: str, b: str, p: PairedDifference, power: float = 0.8, threshold: float = THRESHOLD,
               target: float | None = None, steps: Sequence[int] = M_STEPS) -> PairPlan:
-    """The :class:`PairPlan` of one pair's paired posterior ``p`` (``target``: a gain, as a fraction).
+    """The :class:`PairPlan` of one pair's paired posterior ``p``.
 
     Parameters
     ----------
     a, b : str
         The pair's systems (the difference is B − A).
     p : PairedDifference
-        The paired posterior of the pair's ΔF1 from the run.
+        The paired posterior of the pair's ΔF1.
     power : float
-        The probability of calling a true gain better that ``detectable`` is quoted for; default 0.8.
+        The probability of calling a true gain that ``detectable`` is quoted for.
     threshold : float
-        The decision threshold on P(better); default 0.95.
+        The decision threshold on P(better).
     target : float or None
-        A true gain to plan for, as a fraction of F1 (0.005 is half a point); None: no target fields.
+        A true gain to plan for, as a fraction of F1 (0.005 is half a point).
     steps : sequence of int
-        The numbers of splits to look at (those above the run's m); default :data:`M_STEPS`.
+        The numbers of splits to look at (those above the run's m).
 
     Returns
     -------
     PairPlan
-        Gains as fractions of F1.
     """
     by_m = tuple((k, p.at_m(k).detectable(power, threshold)) for k in steps if k > p.m)
     now = p.detectable(power, threshold)
@@ -188,24 +176,20 @@ def plan_report(report: Mapping, power: float = 0.8, threshold: float | None = N
                 target: float | None = None) -> Plan:
     """The plan of a finished run from its ``report.json`` content (F1 of every pair).
 
-    ``threshold``: the decision threshold (default: the report's); ``target``: a gain to detect, as a
-    fraction (0.005 is half a point).
-
     Parameters
     ----------
     report : mapping
-        ``report.json``'s content; its F1 comparisons' stored paired differences are read.
+        ``report.json``'s content.
     power : float
-        The probability of calling a true gain, in (0, 1); default 0.8.
+        The probability of calling a true gain, in (0, 1).
     threshold : float or None
         The decision threshold, in [0.5, 1); None takes the report's (0.95 when it has none).
     target : float or None
-        A gain to detect, as a fraction in (0, 1); None for none.
+        A gain to detect, as a fraction in (0, 1) (0.005 is half a point).
 
     Returns
     -------
     Plan
-        One :class:`PairPlan` per F1 pair with a paired posterior; the others listed in ``unpaired``.
 
     Raises
     ------

@@ -1,9 +1,7 @@
 """Redrawing a finished run's report without training: its one-split section, or its decisions under another rule.
 
-:func:`redraw` recomputes the one-split section from the run's fold records; :func:`rewrite`
-recomputes the decisions under another threshold or rope (from the fold counts, checked against
-``folds.jsonl``) and :func:`redraw_mode` the whole report in another matching mode, each into a folder of
-their own (``what-if-...``), leaving what the run said as it was.
+Each redraw but :func:`redraw`'s in-place one goes into a folder of its own (``what-if-...``), leaving what the
+run said as it was.
 """
 
 from __future__ import annotations
@@ -36,20 +34,15 @@ __all__ = ["redraw", "rewrite", "redraw_mode", "what_if_name", "write_into_folde
 
 
 def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
-    """Recompute the ``one_split`` block of a finished run from its ``folds.jsonl``; rewrite ``report.json`` and
-    ``report.md``.
+    """Recompute a finished run's ``one_split`` block from its ``folds.jsonl`` and rewrite its report.
 
-    Nothing is trained and nothing else in the report changes; a run whose
-    folds have no per-sentence counts gets a block saying so. The report
-    files are rewritten in place when they are textbcv's own (listed in the
-    run manifest, unchanged); otherwise (a run of an earlier version, an
-    edited report) the redrawn report goes into the run's folder
-    ``redrawn/``. Returns the updated report and the folder it is in.
+    Nothing else in the report changes. The report files are rewritten in place when they are textbcv's own
+    (listed in the run manifest, unchanged), otherwise into ``out_dir/redrawn``.
 
     Parameters
     ----------
     out_dir : str or path-like
-        The finished run's directory (``report.json`` and ``folds.jsonl``).
+        The finished run's directory.
 
     Returns
     -------
@@ -87,19 +80,21 @@ def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
 def what_if_name(threshold: float | None, rope: float | None) -> str:
     """The folder of a redrawn report: ``what-if-threshold-0.99``, ``what-if-rope-0.5`` (points), or both.
 
-    >>> what_if_name(0.99, None), what_if_name(None, 0.005), what_if_name(0.9, 0.0)
-    ('what-if-threshold-0.99', 'what-if-rope-0.5', 'what-if-threshold-0.9-rope-0')
-
     Parameters
     ----------
     threshold : float or None
         The new decision threshold; None leaves it out of the name.
     rope : float or None
-        The new rope as a fraction (named in points); None leaves it out of the name, 0 is ``rope-0``.
+        The new rope as a fraction (named in points); None leaves it out, 0 is ``rope-0``.
 
     Returns
     -------
     str
+
+    Examples
+    --------
+    >>> what_if_name(0.99, None), what_if_name(None, 0.005), what_if_name(0.9, 0.0)
+    ('what-if-threshold-0.99', 'what-if-rope-0.5', 'what-if-threshold-0.9-rope-0')
     """
     parts = []
     if threshold is not None:
@@ -111,29 +106,25 @@ def what_if_name(threshold: float | None, rope: float | None) -> str:
 
 def rewrite(out_dir: str | os.PathLike, threshold: float | None = None, rope: float | None = None,
             plots: bool = True) -> tuple[dict, Path]:
-    """Recompute the report of ``out_dir`` under ``threshold`` / ``rope`` (a fraction; 0 removes it) from its
-    fold counts and write it into the run's folder :func:`what_if_name`; return the new report and the folder.
-
-    The run's own report files are left as they are. ``report.json``'s fold counts must be those of the run's
-    ``folds.jsonl`` (an edited ``report.json`` is refused, not redrawn as the truth).
+    """Recompute a run's report under another ``threshold`` / ``rope`` into its folder :func:`what_if_name`.
 
     Parameters
     ----------
     out_dir : str or path-like
-        The finished run's directory: its ``report.json`` of this version (and ``folds.jsonl``, when it has one).
+        The finished run's directory.
     threshold : float or None
         The new decision threshold; None keeps the report's.
     rope : float or None
         The new rope as a fraction of the metric (0.005 is half a point); 0 removes it, None keeps the report's.
     plots : bool
-        Draw the PNG plots too; default True.
+        Draw the PNG plots too.
 
     Returns
     -------
     report : dict
         The new ``report.json`` content.
     folder : Path
-        ``out_dir/what-if-...`` (:func:`what_if_name`), where it was written.
+        Where it was written.
 
     Raises
     ------
@@ -159,17 +150,16 @@ def _write_claimed(run: RunDir, report: dict, plots: bool) -> Path:
 
 
 def write_into_folder(run: RunDir, name: str, report: dict, plots: bool) -> Path:
-    """Write ``report`` into the run's folder ``name`` (a redrawn report beside the run's own); its path.
+    """Write ``report`` into the run's folder ``name``, which becomes the run's own.
 
-    The folder becomes the run's own (its manifest lists it); one that is there already and was not
-    made by textbcv is refused, untouched.
+    A failed write leaves the run as it was.
 
     Parameters
     ----------
     run : RunDir
-        The run whose folder ``name`` receives the report.
+        The run.
     name : str
-        The folder's name inside the run (e.g. ``redrawn``, ``what-if-threshold-0.99``).
+        The folder's name inside the run (e.g. ``redrawn``).
     report : dict
         ``report.json``'s content to write, with its renderings.
     plots : bool
@@ -179,6 +169,11 @@ def write_into_folder(run: RunDir, name: str, report: dict, plots: bool) -> Path
     -------
     Path
         The folder written into.
+
+    Raises
+    ------
+    InputError
+        When the folder exists and was not made by textbcv.
     """
     where = RunDir(run.path / name)
     existed = where.path.exists()
@@ -204,23 +199,21 @@ def write_into_folder(run: RunDir, name: str, report: dict, plots: bool) -> Path
 
 def redraw_mode(out_dir: str | os.PathLike, mode: str, corpus: Sequence[str] | None = None,
                 plots: bool = True) -> tuple[dict, Path]:
-    """The report of a finished run in another matching mode, from its fold records (nothing is trained), written
-    into the run's folder ``what-if-mode-MODE``; the run's own report is left as it is.
+    """A finished run's report in another matching mode, from its fold records, into ``what-if-mode-MODE``.
 
-    Every fold record holds the counts of every mode (``folds.jsonl``'s ``modes``). The paired posteriors need
-    which test sentences share a document, so the corpus is read again: from the paths the report records, or
-    from ``corpus`` when it has moved; either must be the corpus the run split (its sentences' fingerprints).
+    The corpus is read again (the paired posteriors need the documents): from the report's paths, or ``corpus``;
+    it must be the corpus the run split.
 
     Parameters
     ----------
     out_dir : str or path-like
-        The finished run's directory (``report.json``, ``folds.jsonl``, ``splits.json``).
+        The finished run's directory.
     mode : {"strict", "exact", "partial", "type"}
         The matching mode to report in.
     corpus : sequence of str, optional
         The corpus files, when they are no longer where the report says.
     plots : bool
-        Draw the PNG plots too; default True.
+        Draw the PNG plots too.
 
     Returns
     -------
@@ -232,8 +225,8 @@ def redraw_mode(out_dir: str | os.PathLike, mode: str, corpus: Sequence[str] | N
     Raises
     ------
     InputError
-        For an unknown mode, a run without modes (an earlier version), a corpus that cannot be read or is not the
-        run's, or report counts that differ from ``folds.jsonl``'s.
+        For an unknown mode, a run without modes, a corpus that cannot be read or is not the run's, or report
+        counts that differ from ``folds.jsonl``'s.
     """
     run = RunDir(out_dir)
     report = load_report(run)

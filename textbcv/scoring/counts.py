@@ -1,14 +1,7 @@
-"""Chunk sets compared sentence by sentence: TP, FP and FN per type (:func:`count_chunks`), per sentence
-(:func:`sentence_counts`), per type and sentence (:func:`type_sentence_counts`), and a held-out file's record.
+"""Gold against predicted chunks: TP, FP and FN per type, per sentence, and a held-out file's record.
 
 A predicted chunk is correct when its start, end and type equal a gold chunk's; a chunk given twice in a
 sentence counts once.
-
-Examples
---------
->>> counts = count_chunks([[(0, 2, "PER"), (3, 4, "LOC")]], [[(0, 2, "PER"), (3, 4, "ORG")]])
->>> counts.overall, counts.types["LOC"]
-(Tally(tp=1, fp=1, fn=1), Tally(tp=0, fp=0, fn=1))
 """
 
 from __future__ import annotations
@@ -27,7 +20,7 @@ Chunk = tuple[int, int, str]
 
 
 class _End:
-    """Type of :data:`_END`, the end marker of :func:`count_chunks`'s two iterators."""
+    """Type of the end marker :data:`_END`."""
 
 
 _END = _End()
@@ -38,14 +31,13 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
 
     Parameters
     ----------
-    gold_chunk_seqs, pred_chunk_seqs : iterables (one item per sentence) of chunks
-        Gold and predicted ``(start, end, type)`` chunks of every sentence, in the same sentence order.
+    gold_chunk_seqs, pred_chunk_seqs : iterable of iterables of Chunk
+        ``(start, end, type)`` chunks of every sentence, both in the same sentence order.
 
     Returns
     -------
     ChunkCounts
-        Counts per chunk type (types seen in gold or prediction) and overall. A chunk given twice in a sentence
-        counts once.
+        Counts per chunk type (seen in gold or prediction) and overall.
 
     Raises
     ------
@@ -89,22 +81,17 @@ def count_chunks(gold_chunk_seqs: Iterable[Iterable[Chunk]], pred_chunk_seqs: It
 
 def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]],
                     pred_chunk_seqs: Iterable[Iterable[Chunk]]) -> np.ndarray:
-    """TP, FP and FN of every sentence (all types together): an (n, 3) integer array.
-
-    The rows add up to :func:`count_chunks`'s overall counts; a bootstrap
-    over sentences resamples them.
+    """TP, FP and FN of every sentence, all types together; the rows add up to :func:`count_chunks`'s overall.
 
     Parameters
     ----------
-    gold_chunk_seqs : iterable of iterables of Chunk
-        Gold ``(start, end, type)`` chunks of every sentence.
-    pred_chunk_seqs : iterable of iterables of Chunk
-        Predicted chunks of every sentence, in the same order.
+    gold_chunk_seqs, pred_chunk_seqs : iterable of iterables of Chunk
+        Gold and predicted chunks of every sentence, in the same order.
 
     Returns
     -------
     numpy.ndarray of int64
-        Shape (n sentences, 3): ``[tp, fp, fn]`` per sentence (duplicate chunks count once).
+        Shape (n sentences, 3): ``[tp, fp, fn]`` per sentence.
 
     Raises
     ------
@@ -126,11 +113,7 @@ def sentence_counts(gold_chunk_seqs: Iterable[Iterable[Chunk]],
 
 def type_sentence_counts(gold_chunk_seqs: Sequence[Sequence[Chunk]],
                          pred_chunk_seqs: Sequence[Sequence[Chunk]]) -> dict[str, list[list[int]]]:
-    """Per chunk type, the sentences where it has a chunk (gold or predicted) and their TP, FP, FN: sparse.
-
-    What macro-F1's paired posterior needs (the per-type counts of every sentence) without a row for every
-    sentence and type: a type's rows add up to its per-type counts, and the types' rows of a sentence to its
-    :func:`sentence_counts` row.
+    """Per chunk type, TP, FP and FN of each sentence where it has a gold or predicted chunk (sparse).
 
     Parameters
     ----------
@@ -161,7 +144,7 @@ def type_sentence_counts(gold_chunk_seqs: Sequence[Sequence[Chunk]],
 
 
 def sum_type_sentence_counts(parts: Sequence[Mapping[str, list[list[int]]]]) -> dict[str, list[list[int]]]:
-    """:func:`type_sentence_counts` of several models on the same sentences, summed sentence by sentence.
+    """Several models' :func:`type_sentence_counts` of the same sentences, summed sentence by sentence.
 
     Parameters
     ----------
@@ -186,49 +169,43 @@ def sum_type_sentence_counts(parts: Sequence[Mapping[str, list[list[int]]]]) -> 
 
 
 def heldout_record(gold: Sequence, pred: Sequence) -> dict:
-    """What a fold's record keeps of one held-out file: its chunk counts and every sentence's TP / FP / FN.
+    """A fold's record of one held-out file: its chunk counts and every sentence's TP, FP, FN.
 
     Parameters
     ----------
-    gold : sequence of sequences of Chunk
-        Gold chunks of every sentence of the held-out file.
-    pred : sequence of sequences of Chunk
-        The fold model's predicted chunks of every sentence, in the same order.
+    gold, pred : sequence of sequences of Chunk
+        Gold and predicted chunks of every sentence of the file, in the same order.
 
     Returns
     -------
     dict
-        ``{"counts": ChunkCounts.to_dict(), "sentences": [[tp, fp, fn], ...]}``, one row per sentence.
+        ``{"counts": ChunkCounts.to_dict(), "sentences": [[tp, fp, fn], ...]}``.
 
     Examples
     --------
-    >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])
-    {'counts': {'overall': {'tp': 1, 'fp': 1, 'fn': 0},
-                'types': {'LOC': {'tp': 0, 'fp': 1, 'fn': 0}, 'PER': {'tp': 1, 'fp': 0, 'fn': 0}}},
-     'sentences': [[1, 0, 0], [0, 1, 0]]}
+    >>> heldout_record([[(0, 1, "PER")], []], [[(0, 1, "PER")], [(2, 3, "LOC")]])["sentences"]
+    [[1, 0, 0], [0, 1, 0]]
     """
     return {"counts": count_chunks(gold, pred).to_dict(), "sentences": sentence_counts(gold, pred).tolist()}
 
 
 def sum_heldout_records(parts: Sequence[dict]) -> dict:
-    """Several models' :func:`heldout_record` of one file (e.g. one per training seed) counted together: the chunk
-    counts and every sentence's TP / FP / FN summed.
+    """Several models' :func:`heldout_record` of one file (e.g. one per seed), summed.
 
     Parameters
     ----------
     parts : sequence of dict
-        At least one :func:`heldout_record` of the same file (same sentences, in the same order).
+        At least one record of the same file.
 
     Returns
     -------
     dict
-        A record of the same form: counts summed per type and overall, sentence rows summed element-wise.
+        A record of the same form: counts and sentence rows summed.
 
     Examples
     --------
     >>> a = heldout_record([[(0, 1, "PER")]], [[(0, 1, "PER")]])
-    >>> b = heldout_record([[(0, 1, "PER")]], [[]])
-    >>> r = sum_heldout_records([a, b])
+    >>> r = sum_heldout_records([a, heldout_record([[(0, 1, "PER")]], [[]])])
     >>> r["counts"]["overall"], r["sentences"]
     ({'tp': 1, 'fp': 0, 'fn': 1}, [[1, 0, 1]])
     """

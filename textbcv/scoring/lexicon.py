@@ -20,21 +20,16 @@ Chunk = tuple[int, int, str]
 
 @dataclass(frozen=True)
 class LexiconCounts:
-    """Recall of in-vocabulary and out-of-vocabulary gold words (the SIGHAN bakeoff convention).
+    """Recall of in-vocabulary (IV) and out-of-vocabulary (OOV) gold words, the SIGHAN bakeoff convention.
 
-    A gold word is IV when it is in the training lexicon, OOV otherwise; it
-    is recalled when the prediction has a word with the same span.
+    A gold word is IV when it is in the training lexicon; it is recalled when a predicted word has its span.
 
     Parameters
     ----------
-    iv_words : int
-        Gold words found in the training lexicon (in-vocabulary). Default 0.
-    iv_correct : int
-        IV gold words whose span the prediction has. Default 0.
-    oov_words : int
-        Gold words not in the lexicon (out-of-vocabulary). Default 0.
-    oov_correct : int
-        OOV gold words whose span the prediction has. Default 0.
+    iv_words, iv_correct : int
+        IV gold words, and those recalled (default 0).
+    oov_words, oov_correct : int
+        OOV gold words, and those recalled (default 0).
 
     Examples
     --------
@@ -72,12 +67,11 @@ class LexiconCounts:
         return _ratio(self.oov_words, self.iv_words + self.oov_words)
 
     def to_dict(self) -> dict:
-        """Counts and the three rates.
+        """The four counts and ``iv_recall``, ``oov_recall``, ``oov_rate`` (fractions in [0, 1]).
 
         Returns
         -------
         dict
-            The four counts (int) and ``iv_recall``, ``oov_recall``, ``oov_rate`` (fractions in [0, 1]).
         """
         return {
             "iv_words": self.iv_words,
@@ -96,21 +90,20 @@ def count_lexicon(
     token_seqs: Iterable[Sequence[str]],
     lexicon: Collection[str],
 ) -> LexiconCounts:
-    """IV / OOV recall of segmented words against a training ``lexicon``.
+    """IV / OOV recall of segmented words against a training ``lexicon``; chunk types are ignored.
 
     Parameters
     ----------
     gold_chunk_seqs, pred_chunk_seqs : iterables of word chunks per sentence
-        Gold and predicted words as ``(start, end, type)`` chunks of character offsets, per sentence.
-    token_seqs : iterable of token (character) sequences, one per sentence
-        The characters the chunk offsets index; a gold word's text is the join of its characters.
+        Gold and predicted words as ``(start, end, type)`` chunks of character offsets.
+    token_seqs : iterable of character sequences, one per sentence
+        The characters the offsets index; a word's text is the join of its characters.
     lexicon : collection of str
-        Words of the training data (e.g. ``pku_training_words.utf8``).
+        Words of the training data.
 
     Returns
     -------
     LexiconCounts
-        A gold word is recalled when a predicted chunk has the same (start, end); types are ignored.
 
     Raises
     ------

@@ -1,28 +1,9 @@
-"""Matching modes of chunk scoring (SemEval-2013 task 9.1, as nervaluate computes them) and the error anatomy,
-one sentence at a time: the assignment rule.
+"""Matching modes of chunk scoring (SemEval-2013 task 9.1, as nervaluate computes them) and the error anatomy.
 
-conlleval counts a predicted chunk right only when its boundaries and its type both match a gold chunk
-(``strict``, textbcv's default). Three looser modes say *how* a tagger is wrong:
-
-``strict``   boundaries and type match;
-``exact``    boundaries match, whatever the type (``--untyped``);
-``partial``  boundaries overlap, whatever the type; an overlap that is not an exact match is a *partial*
-             and earns half a credit;
-``type``     the types match and the spans overlap.
-
-Every mode sorts each chunk into correct (COR), incorrect (INC), partial (PAR, ``partial`` only), missed
-(MIS, gold only) or spurious (SPU, predicted only), one-to-one:
-
-**Assignment rule.** Predicted chunks are taken left to right; each takes, among the gold chunks not yet
-taken, an exact match if there is one (for ``strict`` the same boundaries and type, for ``exact`` and
-``partial`` the same boundaries), else the leftmost gold chunk it overlaps (for ``type``: among the
-overlapping gold chunks of its own type, the one whose boundaries are closest — the smallest sum of the
-start and end offsets, the leftmost on a tie — else the leftmost overlapping one of another type, an
-incorrect); a predicted chunk that overlaps none left is spurious, and a gold chunk no prediction took is
-missed. This is nervaluate 1.x's rule (its tests are the oracle of tests/test_scoring_modes.py).
-
-As counts: TP = COR + ½·PAR, FP = COR + INC + PAR + SPU − TP, FN = COR + INC + PAR + MIS − TP, so that
-precision TP/(TP + FP) and recall TP/(TP + FN) are nervaluate's; ``strict``'s TP, FP, FN are conlleval's.
+``strict`` (default, conlleval's): boundaries and type match; ``exact``: boundaries match; ``partial``:
+boundaries overlap, a non-exact overlap earning half a credit; ``type``: types match and spans overlap. Every
+chunk is sorted one-to-one into correct, incorrect, partial, missed or spurious by nervaluate 1.x's assignment
+rule (see docs/formats.md, "Matching modes"); TP = COR + ½·PAR, FP = predicted − TP, FN = gold − TP.
 
 Examples
 --------
@@ -135,7 +116,7 @@ def _modes(gold: Sequence[Chunk], pred: Sequence[Chunk]) -> list[list[int]]:
 
 
 def mode_counts(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]) -> np.ndarray:
-    """:func:`sentence_modes` of every sentence, in one pass.
+    """:func:`sentence_modes` of every sentence.
 
     Parameters
     ----------
@@ -145,7 +126,6 @@ def mode_counts(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
     Returns
     -------
     ndarray of shape (n, 4, 5), int64
-        Per sentence, rows :data:`MODES`, columns :data:`KINDS`.
 
     Raises
     ------
@@ -163,19 +143,18 @@ def _each_sentence(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chun
 
 
 def mode_tp_fp_fn(counts: np.ndarray, mode: str) -> np.ndarray:
-    """TP, FP and FN of ``mode`` from outcome counts (module docstring): half credits for partials.
+    """TP, FP and FN of ``mode`` from outcome counts, half a credit per partial.
 
     Parameters
     ----------
     counts : array of shape (..., 4, 5)
-        :func:`sentence_modes` or :func:`mode_counts` output (summed over sentences or not).
+        :func:`sentence_modes` or :func:`mode_counts` output, summed over sentences or not.
     mode : {"strict", "exact", "partial", "type"}
         The matching mode.
 
     Returns
     -------
     ndarray of shape (..., 3), float
-        TP, FP, FN (multiples of ½ in ``partial`` mode).
     """
     if mode not in MODES:
         raise ValueError(f"unknown matching mode {mode!r} (modes: {', '.join(MODES)})")
@@ -186,12 +165,7 @@ def mode_tp_fp_fn(counts: np.ndarray, mode: str) -> np.ndarray:
 
 
 def sentence_anatomy(gold: Sequence[Chunk], pred: Sequence[Chunk]) -> np.ndarray:
-    """The error anatomy of one sentence: every gold and every predicted chunk counted once.
-
-    A predicted chunk is matched as ``strict`` matches it (the same assignment rule); an incorrect one is a
-    *wrong type* when its boundaries are the gold chunk's, a *wrong boundary* when its type is, *wrong both*
-    otherwise. So correct + wrong type + wrong boundary + wrong both + spurious is the number of predicted
-    chunks, and correct + the three wrong kinds + missed the number of gold chunks.
+    """The error anatomy of one sentence: the strict matches, each wrong one a wrong type, boundary, or both.
 
     Parameters
     ----------
@@ -250,7 +224,7 @@ def anatomy_counts(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chun
 
 
 def _general_type(g: Sequence[Chunk], p: Sequence[Chunk], ov: list[list[int]]) -> list[int]:
-    """The ``type`` mode's row by the assignment rule, from each predicted chunk's overlapping gold chunks."""
+    """The ``type`` mode's row, from each predicted chunk's overlapping gold chunks."""
     cor = inc = spu = 0
     taken = [False] * len(g)
     for j, c in enumerate(p):
@@ -278,9 +252,8 @@ def _general_type(g: Sequence[Chunk], p: Sequence[Chunk], ov: list[list[int]]) -
 
 
 def match_sentence(g: Sequence[Chunk], p: Sequence[Chunk]) -> tuple[list[list[int]], list[int]]:
-    """Every mode's outcome counts and the anatomy of one sentence in one pass (the overlaps found once).
-
-    Equal to :func:`sentence_modes` and :func:`sentence_anatomy`, which apply the rule one mode at a time.
+    """Every mode's outcome counts and the anatomy of one sentence in one pass; equal to :func:`sentence_modes` and
+    :func:`sentence_anatomy`.
 
     Parameters
     ----------

@@ -1,8 +1,5 @@
 """The assignment rule of :mod:`textbcv.scoring.matching` on many sentences at once, in array operations.
 
-Chunks that pair one to one are classified in array operations, runs of overlaps by the chain rule, and the
-few sentences whose chunks overlap within a side by :func:`~textbcv.scoring.matching.match_sentence`.
-
 Examples
 --------
 >>> classify([[(0, 2, "PER")]], [[(0, 3, "PER")]], np.array([[0, 1, 1]]), [0])  # a wrong boundary
@@ -32,8 +29,7 @@ def classify(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]], s
     strict : array of shape (n, 3)
         Every sentence's conlleval TP, FP, FN.
     cand : list of int
-        The sentences to look at (those with a false positive and a false negative; the others are strict in
-        every mode).
+        The sentences to look at (those with both a false positive and a false negative).
 
     Returns
     -------
@@ -123,8 +119,7 @@ def _runs(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _rows(chunks: Sequence[Sequence[Chunk]], cand: list[int], types: dict[str, int]) -> np.ndarray:
-    """The chunks of the sentences ``cand`` as rows (sentence, start, end, type code); ``types`` numbers the types
-    as they come (shared between both sides)."""
+    """The chunks of sentences ``cand`` as rows (sentence, start, end, type code); ``types`` is shared by both sides."""
     sel = [chunks[k] for k in cand]
     lengths = np.fromiter(map(len, sel), dtype=np.int64, count=len(sel))
     n = int(lengths.sum())
@@ -143,12 +138,11 @@ def _rows(chunks: Sequence[Sequence[Chunk]], cand: list[int], types: dict[str, i
 
 def _chains(G: np.ndarray, P: np.ndarray, lo: np.ndarray, hi: np.ndarray, strict: np.ndarray,
             chained: np.ndarray) -> tuple[list[int], list[list[int]]]:
-    """The chain rule for every sentence marked ``chained`` (sorted chunks that do not overlap within a side: a
-    predicted chunk's overlapping gold chunks are then a run, an exact match is alone in its run, so strict, exact
-    and partial take the same gold chunk — the first one not yet taken — and differ only in how they count it; type
-    looks again), on the arrays of its chunks that are not exact matches
-    (rows of ``G`` and ``P``: sentence, start, end, type code; a predicted chunk's overlapping gold rows are
-    ``lo[j]:hi[j]``)."""
+    """The chain rule for the sentences marked ``chained``, on the rows of their non-exact chunks.
+
+    Chunks of a side do not overlap, so a predicted chunk's overlapping gold rows ``lo[j]:hi[j]`` form a run:
+    strict, exact and partial take its first row not yet taken and differ only in how they count it.
+    """
     rows_p = np.flatnonzero(chained[P[:, 0]])
     if not len(rows_p):
         return [], []

@@ -1,15 +1,6 @@
 """What a fold record keeps of the matching modes and the error anatomy, and what is rebuilt from it.
 
-The modes, the kinds of outcome and the assignment rule are :mod:`textbcv.scoring.matching`'s (their public
-names are importable from here too). A fold record keeps every mode's and the anatomy's totals and only the
-sentences whose outcome their conlleval counts do not imply (:func:`mode_record`); the others are rebuilt
-from the per-sentence conlleval counts (:func:`sentence_mode_counts`).
-
-Examples
---------
->>> r = mode_record([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 2, "PER")], [(0, 2, "LOC")]])
->>> sentence_mode_counts([[1, 0, 0], [0, 1, 1]], r, "partial").tolist()
-[[1.0, 0.0, 0.0], [0.5, 0.5, 0.5]]
+A record keeps the totals and only the sentences whose outcome their conlleval counts do not imply.
 """
 
 from __future__ import annotations
@@ -37,8 +28,7 @@ __all__ = ["MODES", "KINDS", "ANATOMY", "sentence_modes", "mode_counts", "mode_t
 
 
 def _default_rows(strict: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The mode rows and anatomy a sentence has when none of its chunks overlaps a chunk of the other side but
-    its exact match: every mode is strict, ``[TP, 0, 0, FN, FP]``; the anatomy ``[TP, 0, 0, 0, FN, FP]``."""
+    """Mode rows and anatomy of a sentence whose chunks match only exactly: every mode strict."""
     tp, fp, fn = (np.asarray(strict)[..., k] for k in range(3))
     zero = np.zeros_like(tp)
     row = np.stack([tp, zero, zero, fn, fp], axis=-1)
@@ -47,32 +37,29 @@ def _default_rows(strict: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def mode_record(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]],
                 strict: np.ndarray | None = None) -> dict:
-    """What a fold record keeps of the matching modes and the anatomy (``folds.jsonl``'s ``modes``).
-
-    Totals of every mode and of the anatomy, and the few sentences whose outcome is not what their conlleval
-    counts imply (a predicted chunk overlapping a gold chunk it does not equal): the others are rebuilt from
-    ``sentence_counts`` by :func:`sentence_mode_counts`.
+    """The matching modes and anatomy of a fold's test sentences (``folds.jsonl``'s ``modes``).
 
     Parameters
     ----------
     gold, pred : sequence of sequences of (start, end, type)
-        Gold and predicted chunks of the fold's test sentences, in test order, as tags decode to: no two chunks of
-        one side overlap (:func:`mode_counts` takes any chunk lists).
+        Gold and predicted chunks of the test sentences, in order; no two chunks of one side overlap.
     strict : array of shape (n, 3), optional
-        Their conlleval counts per sentence, when already computed (:func:`textbcv.scoring.sentence_counts`).
+        Their conlleval counts per sentence, when already computed.
 
     Returns
     -------
     dict
         ``totals`` (mode → the five :data:`KINDS` counts), ``anatomy`` (the six :data:`ANATOMY` counts) and
-        ``sentences`` (the position of each differing sentence, as a string → its 4 × 5 mode counts, row by
-        row, then its 6 anatomy counts).
+        ``sentences`` (index as a string → 4 × 5 mode counts, then 6 anatomy counts) for the sentences that
+        differ from what their conlleval counts imply.
 
     Examples
     --------
     >>> r = mode_record([[(0, 2, "PER")], [(0, 1, "LOC")]], [[(0, 2, "PER")], [(0, 2, "LOC")]])
-    >>> r["totals"]["strict"], r["totals"]["partial"], r["anatomy"], list(r["sentences"])
-    ([1, 1, 0, 0, 0], [1, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0], ['1'])
+    >>> r["totals"]["partial"], r["anatomy"], list(r["sentences"])
+    ([1, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0], ['1'])
+    >>> sentence_mode_counts([[1, 0, 0], [0, 1, 1]], r, "partial").tolist()
+    [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5]]
     """
     if len(gold) != len(pred):
         raise ValueError(f"{len(gold)} gold sentences and {len(pred)} predicted ones")
@@ -103,7 +90,7 @@ def sentence_mode_counts(sentence_counts: np.ndarray, record: dict, mode: str) -
     Parameters
     ----------
     sentence_counts : array of shape (n, 3)
-        The fold's per-sentence TP, FP, FN (strict, as conlleval counts them).
+        The fold's per-sentence conlleval TP, FP, FN.
     record : dict
         The fold's :func:`mode_record`.
     mode : {"strict", "exact", "partial", "type"}
@@ -112,7 +99,7 @@ def sentence_mode_counts(sentence_counts: np.ndarray, record: dict, mode: str) -
     Returns
     -------
     ndarray of shape (n, 3), float
-        TP, FP, FN of every sentence in ``mode`` (multiples of ½ in ``partial``); they add up to the mode's totals.
+        Multiples of ½ in ``partial``; the rows add up to the mode's totals.
     """
     strict = np.asarray(sentence_counts, dtype=np.int64).reshape(-1, 3)
     rows, _ = _default_rows(strict)
@@ -124,8 +111,7 @@ def sentence_mode_counts(sentence_counts: np.ndarray, record: dict, mode: str) -
 
 
 def sum_mode_records(records: Sequence[dict], sentence_counts: Sequence[np.ndarray]) -> dict:
-    """The :func:`mode_record` of several models on the same test sentences, their counts summed sentence by
-    sentence (a system's training seeds counted together).
+    """Several models' :func:`mode_record` of the same sentences (e.g. a system's seeds), summed.
 
     Parameters
     ----------
@@ -137,7 +123,7 @@ def sum_mode_records(records: Sequence[dict], sentence_counts: Sequence[np.ndarr
     Returns
     -------
     dict
-        The summed record, in :func:`mode_record`'s form.
+        In :func:`mode_record`'s form.
     """
     if len(records) != len(sentence_counts) or not records:
         raise ValueError("one record and one array of sentence counts per model")

@@ -1,12 +1,8 @@
 """Scoring tag sequences (:func:`score_tags`) and conlleval.pl's report of the score (:func:`format_conlleval`).
 
-Gold and predicted tags are decoded with one scheme and their chunks counted
-into a :class:`textbcv.scoring.TagScore`. The default ``scheme="conlleval"``
-reproduces conlleval.pl exactly (its chunk rules *and* its counting automaton,
-which treats the text as one stream with a boundary ``O`` between sentences);
-a named scheme (``"iobes"``, ``"bmes"``, ...) decodes each sentence with
-:func:`textbcv.schemes.decode` instead. Both are vectorised with numpy (tag
-strings are looked up once per distinct tag).
+The default ``scheme="conlleval"`` reproduces conlleval.pl exactly (its chunk rules and its counting automaton,
+which reads the text as one stream with a boundary ``O`` between sentences); a named scheme (``"iobes"``,
+``"bmes"``, ...) decodes each sentence with :func:`textbcv.schemes.decode` instead.
 
 Examples
 --------
@@ -72,12 +68,7 @@ _CONLL_FLAGS = (_CONLL_END.astype(np.uint8) | (_CONLL_START.astype(np.uint8) << 
 
 
 def _encode_streams(gold_tag_seqs, pred_tag_seqs, final_boundary: bool):
-    """Integer-coded streams of both sides: a boundary ``O`` first, then each sentence and a boundary.
-
-    Returns the gold and predicted code arrays, the token mask (False at
-    boundaries), the sentence lengths and the tag vocabulary (code ``i`` is
-    ``vocab[i]``; code 0 is ``O``).
-    """
+    """Integer-coded streams (gold, pred, token mask, sentence lengths, vocab), a boundary ``O`` around sentences."""
     gold = gold_tag_seqs if isinstance(gold_tag_seqs, list) else list(gold_tag_seqs)
     pred = pred_tag_seqs if isinstance(pred_tag_seqs, list) else list(pred_tag_seqs)
     if len(gold) != len(pred):
@@ -119,31 +110,28 @@ def score_tags(
 ) -> TagScore:
     """Score predicted tag sequences against gold ones.
 
+    With conlleval's rules, per-type ``fp``/``fn`` can be negative for a chunk left open by a ``.`` tag (conlleval
+    credits the gold type where the chunk ends); the overall counts stay exactly conlleval's.
+
     Parameters
     ----------
     gold_tag_seqs, pred_tag_seqs : iterables of tag sequences, one per sentence
-        Gold and predicted tags, sentence by sentence; every predicted sentence has its gold sentence's length.
+        Gold and predicted tags; every predicted sentence has its gold sentence's length.
     scheme : str
-        ``"conlleval"`` (default): conlleval.pl's chunk rules and counting,
-        exactly; or a scheme name: chunks decoded leniently with that scheme
-        (see :func:`textbcv.schemes.decode`) and compared as sets.
+        ``"conlleval"`` (default): conlleval.pl's chunk rules and counting; or a scheme name: chunks decoded
+        leniently with that scheme and compared as sets.
     final_boundary : bool
-        Whether conlleval.pl would see a sentence boundary after the last
-        sentence (its input ends with a blank line). Only conlleval's
-        degenerate tags (e.g. an untyped ``S``, which no boundary closes)
-        can make this matter.
-
-    Notes
-    -----
-    conlleval credits a correct chunk to the type of the gold token before
-    the point where it ends. For a chunk left open by a ``.`` tag (which
-    conlleval never closes) that can be another type than the one it
-    started with, so per-type ``fp``/``fn`` can then be negative; the
-    overall counts and :func:`format_conlleval` stay exactly conlleval's.
+        Whether conlleval.pl would see a sentence boundary after the last sentence (matters only for
+        degenerate tags such as an untyped ``S``).
 
     Returns
     -------
     TagScore
+
+    Raises
+    ------
+    InputError
+        When the sentence counts or lengths differ, or a tag is not of a named ``scheme``.
 
     Examples
     --------
@@ -167,28 +155,25 @@ def score_codes(g: np.ndarray, p: np.ndarray, token: np.ndarray, vocab: Sequence
     Parameters
     ----------
     g, p : numpy.ndarray of int
-        Gold and predicted tag codes of one stream: conlleval.pl's loop over
-        the lines, boundaries included (code of ``O``), starting after a
-        boundary.
+        Gold and predicted tag codes of one stream, boundaries included (code of ``O``), starting after a boundary.
     token : numpy.ndarray of bool
-        False at boundaries (they are not tokens).
+        False at boundaries.
     vocab : sequence of str
         ``vocab[c]`` is the tag of code ``c``.
     scheme : str
         As for :func:`score_tags`.
     where : callable, optional
-        ``where(index)`` names stream position ``index`` in an error message
-        for a tag that is not of ``scheme``.
+        ``where(index)`` names a stream position in the error for a tag not of ``scheme``.
 
     Returns
     -------
     TagScore
-        Chunk counts per type (types with no gold or predicted chunk left out), tokens and correct tags.
+        Types with no gold or predicted chunk are left out.
 
     Raises
     ------
     InputError
-        For a named ``scheme``: a tag that is not of it (at ``where(index)`` when given), or an unknown scheme.
+        For a named ``scheme``: an unknown scheme or a tag that is not of it.
 
     Examples
     --------
@@ -277,13 +262,9 @@ def _step_flags(g, p, cls, typ):
 def _conlleval_counts(g, p, cls, typ, n_types):
     """conlleval.pl's counting automaton, vectorised.
 
-    Per step k (token k, previous token k-1; the stream starts with a
-    boundary), conlleval first settles the chunk it is tracking
-    (``$inCorrect``): counted when both chunks end here with equal previous
-    types, dropped when only one ends or the current types differ; then it
-    starts tracking when both start here with equal types. After the last
-    token a tracked chunk is counted. The state after each step is set by the
-    last event, so each possible count looks up the event before it.
+    Per step, conlleval first settles the chunk it tracks (counted when both chunks end with equal previous types,
+    dropped when only one ends or the types differ), then starts tracking when both start with equal types; the
+    state after each step is set by the last event, so each possible count looks up the event before it.
     """
     tg, tp_ = typ[g], typ[p]
     same = tg == tp_
@@ -316,13 +297,7 @@ def _pad17(s: str) -> str:
 
 
 def format_conlleval(score: TagScore) -> str:
-    """conlleval.pl's report of ``score``, byte for byte.
-
-    The numbers are computed with conlleval's own formulas (percentages first,
-    FB1 from them), its zero cases (no accuracy line without tokens; 0.00
-    when a denominator is 0) and its order of types (ASCII). Like conlleval,
-    the untyped type ``""`` is listed twice when both gold and predicted
-    chunks have it (a Perl truth-value quirk of its de-duplication).
+    """conlleval.pl's report of ``score``, byte for byte (its formulas, zero cases and ASCII order of types).
 
     Parameters
     ----------
@@ -332,8 +307,7 @@ def format_conlleval(score: TagScore) -> str:
     Returns
     -------
     str
-        The report's lines, each ending in LF: totals, accuracy and overall scores (when there are tokens),
-        then one line per chunk type.
+        Totals, accuracy and overall scores (when there are tokens), then one line per chunk type; LF endings.
 
     Examples
     --------
