@@ -12,7 +12,7 @@ from textbcv.errors import InputError
 from textbcv.stats.clustering import design_effect, pooled_design_effect
 from textbcv.stats.paired import PairedDifference, paired_differences
 
-__all__ = ["fold_clusters", "sentence_statistics", "design_effects_of", "paired_of"]
+__all__ = ["fold_clusters", "sentence_statistics", "design_effects_of"]
 
 #: what :func:`sentence_statistics` answers: the design effects (or None) and the paired posteriors (or None)
 SentenceStatistics = tuple[dict | None, dict[tuple[str, str], dict[str, PairedDifference]] | None]
@@ -143,25 +143,3 @@ def design_effects_of(records: Mapping, names: Sequence[str], m: int, clusters: 
     return deff
 
 
-def paired_of(records: Mapping, names: Sequence[str], m: int,
-              clusters: dict | None) -> dict[tuple[str, str], dict[str, PairedDifference]] | None:
-    """The paired posteriors of every pair's differences (the second part of :func:`sentence_statistics`).
-
-    Parameters
-    ----------
-    records : mapping
-        Fold records by ``(system, split, direction)``, each with ``sentence_counts``.
-    names : sequence of str
-        The systems, in input order.
-    m : int
-        Number of splits used.
-    clusters : dict or None
-        :func:`fold_clusters`' answer.
-
-    Returns
-    -------
-    dict or None
-        ``(a, b)`` → metric → :class:`~textbcv.stats.paired.PairedDifference`; None when ``clusters`` gives no ids
-        for some fold.
-    """
-    return sentence_statistics(records, names, m, clusters, design_effects=False)[1]

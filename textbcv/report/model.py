@@ -234,25 +234,6 @@ class CompareReport:
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
             macro=d.get("macro"), calibration=d.get("calibration"))
 
-    @classmethod
-    def coerce(cls, report: CompareReport | BayesAnswer | Mapping[str, Any]) -> CompareReport:
-        """``report`` as a CompareReport: itself, a bare answer wrapped, or a ``report.json`` dict read.
-
-        Parameters
-        ----------
-        report : CompareReport, BayesAnswer or mapping
-
-        Returns
-        -------
-        CompareReport
-        """
-        if isinstance(report, CompareReport):
-            return report
-        if isinstance(report, BayesAnswer):
-            return cls(report)
-        return cls.from_dict(report)
-
-
 @dataclass(frozen=True)
 class CountsReport:
     """What ``textbcv test`` answers from given fold counts.

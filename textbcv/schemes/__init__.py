@@ -16,7 +16,6 @@ from textbcv.schemes.arrays import (
     detect,
     detect_codes,
     detect_pairs,
-    detect_stream,
     orphan_chunks,
     orphan_pairs,
     scheme_arrays,
@@ -43,4 +42,4 @@ from textbcv.schemes.core import (
 __all__ = ["Scheme", "SCHEMES", "ALIASES", "CONLLEVAL", "OUTSIDE", "scheme_names", "get_scheme", "split_tag",
            "make_tag", "encode", "decode", "convert", "detect", "is_valid", "conlleval_start", "conlleval_end",
            "conlleval_split", "TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs",
-           "detect_codes", "detect_stream", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]
+           "detect_codes", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]

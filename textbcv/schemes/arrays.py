@@ -22,7 +22,7 @@ from textbcv.schemes.core import (
 )
 
 __all__ = ["detect", "TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs",
-           "detect_codes", "detect_stream", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]
+           "detect_codes", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]
 
 
 class TagCodes(dict):
@@ -282,25 +282,6 @@ def detect_codes(codes, vocab: Sequence[str], lengths) -> str:
     return detect_pairs(tag_pairs(stream, len(vocab), len(vocab) - 1), vocab)
 
 
-def detect_stream(stream, vocab: Sequence[str]) -> str:
-    """:func:`detect` on a code stream whose sentences are separated by the code of ``O``.
-
-    Parameters
-    ----------
-    stream : array_like of int
-    vocab : sequence of str
-        The tag of every code; ``O`` is added when missing.
-
-    Returns
-    -------
-    str
-    """
-    vocab = list(vocab)
-    if OUTSIDE not in vocab:
-        vocab.append(OUTSIDE)
-    return detect_pairs(tag_pairs(stream, len(vocab), vocab.index(OUTSIDE)), vocab)
-
-
 def detect_pairs(pairs, vocab: Sequence[str]) -> str:
     """:func:`detect` from the :func:`tag_pairs` of the tags (codes that never occur are ignored).
 
@@ -351,7 +332,7 @@ def detect_pairs(pairs, vocab: Sequence[str]) -> str:
     return candidates[0]
 
 
-def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme, outside: int | None = None) -> dict[str, int]:
+def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme) -> dict[str, int]:
     """Chunks that do not start the way ``scheme`` starts a chunk (e.g. with ``I-`` in IOB2), by start prefix.
 
     Schemes whose chunks may start so (IOB1, IOE1, IOE2) have none.
@@ -364,8 +345,6 @@ def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme, outside: i
         The tag of every code.
     scheme : str or Scheme
         The scheme the tags claim to be in.
-    outside : int, optional
-        Not used.
 
     Returns
     -------

@@ -159,7 +159,6 @@ def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]],
 # ---------------------------------------------------------------- worker side
 
 _WORKER_CACHE: dict[str, Payload] = {}
-_WORKER_LOADS = 0
 
 
 _FROZEN: set[int] = set()
@@ -174,7 +173,6 @@ def _freeze(payload: Payload) -> None:
 
 def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
     """The payload, loading it from ``ref`` (a pickle path) at most once per process."""
-    global _WORKER_LOADS
     if isinstance(ref, Payload):
         return ref, False
     p = _WORKER_CACHE.get(ref)
@@ -191,7 +189,6 @@ def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
             gc.enable()
     _freeze(p)
     _WORKER_CACHE[ref] = p
-    _WORKER_LOADS += 1
     return p, True
 
 
