@@ -1,6 +1,7 @@
 """Statistics of m×2 BCV results: posteriors, Bayes test, sequential t-test, textbook tests.
 
-Imports only numpy and scipy; submodules load on first use.
+Throughout, ``m`` is the number of splits (2m folds), and metrics computed from counts, their differences and
+ropes are fractions (× 100 for points). Imports only numpy and scipy; submodules load on first use.
 """
 
 from __future__ import annotations

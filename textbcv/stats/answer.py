@@ -332,7 +332,6 @@ class BayesAnswer:
     Attributes
     ----------
     m : int
-        Number of splits.
     alpha : float
         Credible intervals are 1 − alpha.
     systems : dict

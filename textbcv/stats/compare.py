@@ -215,7 +215,6 @@ def adaptive_count_factor(counts: np.ndarray, m: int, metric: str, alpha: float 
     counts : ndarray of shape (2m, 3)
         TP, FP, FN of every fold of one system.
     m : int
-        Number of splits.
     metric : {"precision", "recall", "f1"}
     alpha : float
         Sets the t/z inflation of the target variance.
@@ -260,7 +259,6 @@ def system_posteriors(counts: np.ndarray, m: int, variant: str = "thesis", rho1:
     counts : ndarray of shape (2m, 3)
         TP, FP, FN of every fold of the system.
     m : int
-        Number of splits.
     variant : str
         One of :data:`ALL_VARIANTS`.
     rho1, rho2 : float, optional
@@ -321,7 +319,6 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
     systems_counts : mapping name → folds
         Each: 2m folds in fold order (docs/formats.md), as mappings with ``tp``, ``fp``, ``fn`` or a (2m, 3) array.
     m : int
-        Number of splits.
     alpha : float
         Credible intervals are equal-tailed 1 − alpha.
     rope : float, optional

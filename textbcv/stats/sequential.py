@@ -395,7 +395,6 @@ def sequential_pairs(values: Mapping[str, Sequence[float]], m: int, alpha: float
     values : mapping of str to sequence of float
         System name → its 2m per-fold scores, in fold order.
     m : int
-        Number of splits.
     alpha : float
         Significance level of each direction.
     metric : str

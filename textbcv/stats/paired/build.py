@@ -104,7 +104,6 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
     fold_clusters : sequence of int arrays
         The cluster (document, else sentence) of every test sentence, numbered for the whole corpus.
     m : int
-        Number of splits.
     metric : {"f1", "precision", "recall"}
     related : array of shape (L, 2), optional
         Related cluster pairs (:func:`textbcv.corpus.related.related_clusters`): their covariance joins the test part.
@@ -165,7 +164,6 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
     fold_clusters : sequence of 2m int arrays
         The cluster of every test sentence, one numbering for all folds.
     m : int
-        Number of splits.
     metrics : sequence of {"precision", "recall", "f1"}
     cluster_unit : {"documents", "sentences"}
         What the clusters are (recorded in each result).

@@ -29,7 +29,6 @@ class PairedDifference:
     df : float
         2m − 1 (``inf`` for a variance taken as exact).
     m : int
-        Number of splits.
     clusters : int
         Clusters behind ``var_test``.
     correlation : float

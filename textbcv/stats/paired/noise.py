@@ -43,7 +43,6 @@ def fold_noise(d: np.ndarray, C: np.ndarray, m: int) -> float:
     C : ndarray of shape (2m, 2m)
         The folds' covariance that is not model noise (the test sentences').
     m : int
-        Number of splits.
 
     Returns
     -------

@@ -29,7 +29,6 @@ def ratio_posterior(fold_counts: Sequence[np.ndarray], fold_clusters: Sequence[n
     fold_clusters : sequence of 2m int arrays
         The cluster of every test sentence, one numbering for all folds.
     m : int
-        Number of splits.
     metric : {"precision", "recall", "f1"}
     cluster_unit : {"documents", "sentences"}
 
@@ -65,7 +64,6 @@ def macro_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequenc
     fold_clusters : sequence of 2m int arrays of length n_f
         The cluster of every test sentence, one numbering for all folds.
     m : int
-        Number of splits.
     cluster_unit : {"documents", "sentences"}
 
     Returns
