@@ -183,7 +183,6 @@ def variance_components(scores, confidence: float = 0.95, n_resamples: int = 200
     n_resamples : int
         Bootstrap resamples of whole runs.
     seed : int
-        Seed of the bootstrap.
     method : {"BCa", "percentile", "basic"}
         Of ``scipy.stats.bootstrap``. An undefined interval falls back to the percentile interval of the
         resamples where it is defined (at least half), named in ``percentile_fallback``; else it stays NaN.

@@ -120,7 +120,6 @@ class SequentialTTest:
     Parameters
     ----------
     alpha : float
-        Significance level.
     delta : float
         Δ of H0: μ ≤ Δ.
     m_start : int

@@ -230,7 +230,6 @@ class PairedDifference:
         Parameters
         ----------
         d : float or array_like
-            Values of Δ.
 
         Returns
         -------
