@@ -1,18 +1,7 @@
 """Statistics of m×2 BCV results: posteriors, Bayes test, sequential t-test, textbook tests.
 
-Imports only numpy and scipy; takes counts or per-fold metric values.
-
-- :mod:`.correlation` — c_m, C_m, f_m, v_m, Ĉ_m, f̂_m, ARRV, ARRCI, choice of M
-- :mod:`.posterior` — Beta posteriors of precision/recall, the F1 posterior
-- :mod:`.bayes` — P(B better) exact (quadrature) and Monte Carlo, rope, the decision rule, the density of ν_B − ν_A
-- :mod:`.compare` — :func:`bayes_answer`: counts → the ``textbcv test`` answer
-- :mod:`.answer` — that answer as typed values: :class:`Posterior`, :class:`Comparison`, :class:`BayesAnswer`
-- :mod:`.sequential` — Algorithm 5.1, lazy; :class:`SequentialPair` of a pair of systems, the stopping rule
-- :mod:`.classic` — textbook tests on stored per-fold values (:mod:`.mcnemar`, :mod:`.ranks`,
-  :mod:`.classic_result`)
-- :mod:`.components` — σ², ω, γ, ρ1, ρ2 and Var(μ̂_m×2) measured from repeated runs
-- :mod:`.onesplit` — what one train/test split claims: paired bootstrap and approximate randomization
-  over test sentences
+Throughout, ``m`` is the number of splits (2m folds), and metrics computed from counts, their differences and
+ropes are fractions (× 100 for points). Imports only numpy and scipy; submodules load on first use.
 """
 
 from __future__ import annotations

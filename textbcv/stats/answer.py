@@ -1,19 +1,13 @@
 """The answer of the Bayes test as typed values: :class:`Posterior`, :class:`Comparison`, :class:`BayesAnswer`.
 
-:func:`textbcv.stats.compare.bayes_answer` computes a :class:`BayesAnswer`
-from per-fold counts; its :meth:`~BayesAnswer.to_dict` is the JSON of
-``textbcv test --json`` and the top of ``report.json`` (key for key, in the
-same order), and :meth:`~BayesAnswer.from_dict` reads that JSON back, so
-the report's renderers read attributes rather than re-learning keys.
+:meth:`BayesAnswer.to_dict` is the JSON of ``textbcv test --json`` and the top of ``report.json`` (key for key,
+in order); ``from_dict`` reads it back.
 
 Examples
 --------
 >>> from textbcv.stats.compare import bayes_answer
 >>> A = [{"tp": 90, "fp": 10, "fn": 12}] * 6
->>> B = [{"tp": 93, "fp": 9, "fn": 10}] * 6
->>> ans = bayes_answer({"A": A, "B": B}, m=3)
->>> ans.systems["A"]["f1"].ci
-(0.8546..., 0.9161...)
+>>> ans = bayes_answer({"A": A, "B": [{"tp": 93, "fp": 9, "fn": 10}] * 6}, m=3)
 >>> c = ans.comparison("A", "B")
 >>> c.metric, round(c.p_b_better, 3), c.decision, c.winner
 ('f1', 0.777, 'no clear difference', None)
@@ -43,31 +37,24 @@ METRICS = ("precision", "recall", "f1")
 
 @dataclass(frozen=True)
 class Posterior:
-    """One metric of one system: its pooled estimate, credible interval and posterior summary.
+    """One metric of one system: its pooled estimate, credible interval and posterior summary (fractions).
 
     Attributes
     ----------
     estimate : float or None
         The pooled score (None where the metric is undefined).
     ci : (float, float) or None
-        The credible interval shown beside it
-        (:func:`textbcv.stats.compare.credible_interval`).
+        The credible interval (:func:`textbcv.stats.compare.credible_interval`).
     mode, mean : float or None
-        Of the posterior distribution.
     interval : {"equal-tailed", "one-sided"} or None
-        Kind of ``ci``: equal-tailed, or one-sided at a score of 0 or 100% (None where undefined).
+        Kind of ``ci``; one-sided at a score of 0 or 100%.
     undefined : str or None
-        Why the metric does not exist (e.g. ``"no predicted chunks"``), else None.
+        Why the metric does not exist (e.g. ``"no predicted chunks"``).
     distribution : MetricPosterior or None
-        The posterior itself (:mod:`textbcv.stats.posterior`) when computed in
-        this process; None when read back from JSON. Not part of the JSON and
-        not compared.
+        The posterior itself when computed in this process; not in the JSON, not compared.
 
     Examples
     --------
-    >>> d = {"estimate": 0.8, "ci": [0.7, 0.9], "mode": 0.8, "mean": 0.79, "interval": "equal-tailed"}
-    >>> Posterior.from_dict(d).ci
-    (0.7, 0.9)
     >>> Posterior.undefined_because("no gold chunks").to_dict()
     {'estimate': None, 'ci': None, 'mode': None, 'mean': None, 'interval': None, 'undefined': 'no gold chunks'}
     """
@@ -82,17 +69,16 @@ class Posterior:
 
     @classmethod
     def undefined_because(cls, reason: str) -> Posterior:
-        """The entry of a metric a system cannot have.
+        """The entry of a metric a system cannot have: every number None.
 
         Parameters
         ----------
         reason : str
-            Why the metric is undefined, e.g. ``"no predicted chunks"`` (precision) or ``"no gold chunks"`` (recall).
+            E.g. ``"no predicted chunks"`` (precision) or ``"no gold chunks"`` (recall).
 
         Returns
         -------
         Posterior
-            Every number None and ``undefined`` = ``reason``.
         """
         return cls(None, None, None, None, None, reason)
 
@@ -102,13 +88,11 @@ class Posterior:
         return self.estimate is not None
 
     def to_dict(self) -> dict:
-        """JSON-ready form, the entry of one metric in ``systems`` of ``textbcv test --json``.
+        """JSON-ready form (``ci`` a list; ``undefined`` only when set; no ``distribution``).
 
         Returns
         -------
         dict
-            ``{"estimate", "ci", "mode", "mean", "interval"}`` (``ci`` a list), plus ``"undefined"`` when the
-            metric is undefined; ``distribution`` is left out.
         """
         out = {"estimate": self.estimate, "ci": None if self.ci is None else list(self.ci), "mode": self.mode,
                "mean": self.mean, "interval": self.interval}
@@ -118,17 +102,15 @@ class Posterior:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Posterior:
-        """Read :meth:`to_dict`'s JSON back.
+        """Read :meth:`to_dict`'s JSON back; absent keys read as None.
 
         Parameters
         ----------
         d : mapping
-            A dict of :meth:`to_dict`; absent keys read as None.
 
         Returns
         -------
         Posterior
-            With ``ci`` a tuple and ``distribution`` None.
         """
         ci = d.get("ci")
         return cls(d.get("estimate"), None if ci is None else (ci[0], ci[1]), d.get("mode"), d.get("mean"),
@@ -144,19 +126,14 @@ class Difference:
     estimate : float
         Δ of the pooled counts.
     ci : (float, float)
-        Equal-tailed 1 − alpha credible interval of Δ.
+        Equal-tailed 1 − alpha credible interval.
     basis : {"paired", "independent"}
-        ``paired``: from both systems' counts on the same test sentences
-        (:class:`textbcv.stats.paired.PairedDifference`, kept in ``paired``); ``independent``: the
-        two systems' own posteriors combined as if their errors were independent (what is left
-        without per-sentence counts; wider than the paired answer wherever the systems fail on
-        the same sentences).
+        ``paired``: from both systems' counts on the same test sentences (``paired``); ``independent``: the two
+        systems' posteriors combined as if independent (without per-sentence counts; wider).
     paired : PairedDifference or None
-        The paired posterior behind a ``paired`` difference; None for ``independent``.
     decisive : (float, float) or None
-        The interval the decision rule decides by: the equal-tailed 2·threshold − 1 interval of Δ (90% for
-        P ≥ 0.95). A side is called better exactly when it lies beyond 0 (beyond the rope, with one) on that
-        side, since P(Δ > r) ≥ threshold is its lower end above r. None when not computed.
+        The equal-tailed 2·threshold − 1 interval the decision rule decides by: a side is called better exactly
+        when it lies beyond 0 (or the rope) on that side.
     level : float or None
         Its probability, 2·threshold − 1.
 
@@ -175,15 +152,11 @@ class Difference:
     level: float | None = None
 
     def to_dict(self) -> dict:
-        """JSON-ready form, the ``difference`` of a comparison in ``textbcv test --json``.
+        """JSON-ready form; a paired one adds :meth:`PairedDifference.to_dict`'s entries, less ``estimate``, ``metric``.
 
         Returns
         -------
         dict
-            ``{"basis", "estimate", "ci"}``, ``decisive`` (``level``, ``interval``) when computed; for a paired
-            difference also the entries of
-            :meth:`PairedDifference.to_dict <textbcv.stats.paired.PairedDifference.to_dict>` (``sd``, the
-            variance parts, ``df``, ...) except its ``estimate`` and ``metric``.
         """
         out: dict = {"basis": self.basis, "estimate": self.estimate, "ci": list(self.ci)}
         if self.decisive is not None:
@@ -200,13 +173,11 @@ class Difference:
         Parameters
         ----------
         d : mapping
-            A dict of :meth:`to_dict`; a ``paired`` one may carry the comparison's ``metric`` (default ``"f1"``)
-            for the rebuilt :class:`~textbcv.stats.paired.PairedDifference`.
+            A paired one may carry the comparison's ``metric`` (default ``"f1"``).
 
         Returns
         -------
         Difference
-            With ``paired`` rebuilt from the same dict when ``basis`` is ``"paired"``, else None.
         """
         paired = None
         if d.get("basis") == "paired":
@@ -220,30 +191,26 @@ class Difference:
 
 @dataclass(frozen=True)
 class Comparison:
-    """The Bayes test of one pair on one metric: P(B better), P(A better) and the recorded decision.
+    """The Bayes test of one pair on one metric: P(B better), P(A better) and the decision.
 
     Attributes
     ----------
     a, b : str
-        The systems (``b`` is the one after ``a`` in the input order).
+        The systems (``b`` after ``a`` in input order).
     metric : {"precision", "recall", "f1"}
-        The metric compared.
     p_b_better, p_a_better : float or None
-        With a rope, the probabilities of being better by more than it; None
-        where the metric is undefined for either system.
+        With a rope, of being better by more than it; None where the metric is undefined for either system.
     decision : {"B better", "A better", "no clear difference"}
-        Made once, by :func:`textbcv.stats.bayes.decide`.
+        Made by :func:`textbcv.stats.bayes.decide`.
     p_equivalent : float or None
-        P(the two differ by at most the rope) (with a rope).
+        P(the two differ by at most the rope).
     equivalent : bool or None
-        P(equivalent) ≥ the threshold; None without a rope (and then
-        ``p_equivalent`` is absent from the JSON too).
+        P(equivalent) ≥ the threshold; None without a rope.
     mc_p_b_better, mc_se : float or None
-        The Monte Carlo figures (``method`` "both" / "monte-carlo").
+        The Monte Carlo figures.
     undefined : str or None
         Why the comparison cannot be made.
     difference : Difference or None
-        The posterior of Δ behind the probabilities (None where undefined).
 
     Examples
     --------
@@ -275,32 +242,30 @@ class Comparison:
         return None
 
     def name(self, side: str) -> str:
-        """The system of ``side`` ("a" or "b").
+        """The system of ``side``.
 
         Parameters
         ----------
         side : {"a", "b"}
-            Which side of the pair; anything but ``"a"`` is read as ``"b"``.
+            Anything but ``"a"`` is read as ``"b"``.
 
         Returns
         -------
         str
-            ``a`` or ``b``, the system's name.
         """
         return self.a if side == "a" else self.b
 
     def p_side(self, side: str) -> float | None:
-        """P(side better) for ``side`` "a" or "b".
+        """P(side better).
 
         Parameters
         ----------
         side : {"a", "b"}
-            Which side of the pair; anything but ``"a"`` is read as ``"b"``.
+            Anything but ``"a"`` is read as ``"b"``.
 
         Returns
         -------
         float or None
-            ``p_a_better`` or ``p_b_better`` (None where the comparison is undefined).
         """
         return self.p_a_better if side == "a" else self.p_b_better
 
@@ -310,26 +275,22 @@ class Comparison:
         Parameters
         ----------
         system : str
-            The name of ``a`` or ``b``; KeyError for any other name.
+            ``a`` or ``b``; KeyError for any other name.
 
         Returns
         -------
         float or None
-            ``p_a_better`` or ``p_b_better`` (by more than the rope, with one); None where undefined.
         """
         if system not in (self.a, self.b):
             raise KeyError(f"{system!r} is not in the comparison of {self.a!r} and {self.b!r}")
         return self.p_b_better if system == self.b else self.p_a_better
 
     def to_dict(self) -> dict:
-        """JSON-ready form, one entry of ``comparisons`` in ``textbcv test --json``.
+        """JSON-ready form, one entry of ``comparisons`` in ``textbcv test --json``; unset optionals left out.
 
         Returns
         -------
         dict
-            ``{"a", "b", "metric", "p_b_better", "p_a_better", "decision"}``, then ``p_equivalent`` (with a rope),
-            ``mc_p_b_better`` and ``mc_se`` (when set), ``equivalent`` (with a rope), ``undefined`` and
-            ``difference`` (:meth:`Difference.to_dict`) where present.
         """
         out: dict = {"a": self.a, "b": self.b, "metric": self.metric, "p_b_better": self.p_b_better,
                      "p_a_better": self.p_a_better, "decision": self.decision}
@@ -348,18 +309,15 @@ class Comparison:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Comparison:
-        """Read :meth:`to_dict`'s JSON back.
+        """Read :meth:`to_dict`'s JSON back (``a``, ``b``, ``metric``, ``decision`` required).
 
         Parameters
         ----------
         d : mapping
-            A dict of :meth:`to_dict`: ``a``, ``b``, ``metric`` and ``decision`` are required, the rest default
-            to None.
 
         Returns
         -------
         Comparison
-            With ``difference`` read by :meth:`Difference.from_dict` (given the comparison's metric).
         """
         diff = d.get("difference")
         return cls(d["a"], d["b"], d["metric"], d.get("p_b_better"), d.get("p_a_better"), d["decision"],
@@ -374,29 +332,26 @@ class BayesAnswer:
     Attributes
     ----------
     m : int
-        Number of splits (2m folds).
     alpha : float
         Credible intervals are 1 − alpha.
     systems : dict
         name → metric → :class:`Posterior`, in input order.
     comparisons : tuple of Comparison
-        Every pair (a before b, input order), metrics precision, recall, F1.
+        Every pair (a before b, input order) on precision, recall, F1.
     variant : str
         The count-factor variant.
     count_factor : dict
-        name → the factor (a float; for ``adaptive`` and ``clustered``, metric → float).
+        name → the factor (for ``adaptive`` and ``clustered``, metric → factor).
     method : {"exact", "monte-carlo", "both"}
-        How P(better) was computed: quadrature, Monte Carlo, or quadrature with the Monte Carlo figures beside it.
     threshold : float
-        The decision rule's.
     rope : float or None
-        As a fraction of the metric.
+        A fraction of the metric.
     prior : float
         λ of the Beta(λ, λ) priors.
     counts : dict
         name → pooled ``{"tp", "fp", "fn"}``.
     design_effects : dict or None
-        name → metric → the design effect the ``clustered`` variant divided by (≥ 1).
+        name → metric → the design effect ``clustered`` divided by (≥ 1).
     draws, seed : int or None
         Of the Monte Carlo figures.
     family_wise : dict or None
@@ -430,42 +385,35 @@ class BayesAnswer:
 
         Examples
         --------
-        >>> from dataclasses import replace
-        >>> ans = BayesAnswer(1, 0.05, {}, (), "thesis", {}, "exact", 0.95, 0.005, 1.0, {})
-        >>> ans.rope_points, replace(ans, rope=0.0).rope_points
-        (0.5, None)
+        >>> BayesAnswer(1, 0.05, {}, (), "thesis", {}, "exact", 0.95, 0.005, 1.0, {}).rope_points
+        0.5
         """
         return None if not self.rope else round(100 * self.rope, 10)
 
     def comparisons_of(self, metric: str = "f1") -> list[Comparison]:
-        """The comparisons of ``metric``, in order.
+        """The comparisons of ``metric``, a before b in input order.
 
         Parameters
         ----------
         metric : {"precision", "recall", "f1"}
-            The metric (default ``"f1"``).
 
         Returns
         -------
         list of Comparison
-            One per pair, a before b in input order.
         """
         return [c for c in self.comparisons if c.metric == metric]
 
     def comparison(self, a: str, b: str, metric: str = "f1") -> Comparison:
-        """The comparison of ``a`` and ``b`` (either order) on ``metric``; KeyError if there is none.
+        """The comparison of ``a`` and ``b`` (either order) on ``metric``, as stored; KeyError if there is none.
 
         Parameters
         ----------
         a, b : str
-            Names of two different systems, in either order.
         metric : {"precision", "recall", "f1"}
-            The metric (default ``"f1"``).
 
         Returns
         -------
         Comparison
-            As stored: its ``a`` is the earlier system in input order, whatever the order asked.
         """
         for c in self.comparisons_of(metric):
             if {c.a, c.b} == {a, b} and a != b:
@@ -473,30 +421,25 @@ class BayesAnswer:
         raise KeyError(f"no comparison of {a!r} and {b!r} on {metric!r}")
 
     def p_better(self, a: str, b: str, metric: str = "f1") -> float | None:
-        """P(``b`` better than ``a``) on ``metric``.
+        """P(``b`` better than ``a``) on ``metric``, whichever order they were compared in; None where undefined.
 
         Parameters
         ----------
         a, b : str
-            Names of two different systems; the probability is that of ``b``, whichever order they were compared in.
         metric : {"precision", "recall", "f1"}
-            The metric (default ``"f1"``).
 
         Returns
         -------
         float or None
-            P(``b`` better) (by more than the rope, with one); None where the metric is undefined.
         """
         return self.comparison(a, b, metric).p_better(b)
 
     def to_dict(self) -> dict:
-        """The JSON of ``textbcv test --json`` and the top of ``report.json``.
+        """The JSON of ``textbcv test --json`` and the top of ``report.json``; unset optionals left out.
 
         Returns
         -------
         dict
-            The fields ``m`` to ``counts`` in order (posteriors and comparisons by their ``to_dict``), then
-            ``design_effects``, ``draws`` with ``seed``, and ``family_wise`` where set.
         """
         out: dict = {
             "m": self.m,
@@ -522,18 +465,17 @@ class BayesAnswer:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> BayesAnswer:
-        """Read the JSON of :meth:`to_dict` back (also the top of ``report.json``; absent keys take defaults).
+        """Read :meth:`to_dict`'s JSON (or a whole ``report.json``) back; absent keys take defaults.
 
         Parameters
         ----------
         d : mapping
-            A dict of :meth:`to_dict` or a whole ``report.json``; ``variant`` falls back to
-            ``meta.options.variant``, then ``"thesis"``.
+            ``variant`` falls back to ``meta.options.variant``, then ``"thesis"``.
 
         Returns
         -------
         BayesAnswer
-            ``design_effects`` kept only for the ``clustered`` variant, ``seed`` only with ``draws``.
+            ``design_effects`` kept only for the ``clustered`` variant.
         """
         variant = d.get("variant") or ((d.get("meta") or {}).get("options") or {}).get("variant", "thesis")
         return cls(

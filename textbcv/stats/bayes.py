@@ -1,10 +1,6 @@
-"""Bayes test of eq. 6.37: P(ν_B > ν_A) from independent posteriors, exact or Monte Carlo.
+"""Bayes test of eq. 6.37: P(ν_B > ν_A) from independent posteriors, exact (quadrature) or Monte Carlo.
 
-Exact: P(ν_X − ν_Y > r) is a one-dimensional integral over the latent Beta
-of whichever posterior is narrower (the other enters through its CDF, which
-is smooth on that window), computed by Gauss–Legendre quadrature
-(:func:`textbcv.stats.posterior.latent_grid`). Monte Carlo: Algorithm 6.1
-with L draws from each posterior, seeded.
+See docs/method.md, "7. The Bayes test: P(B better)".
 """
 
 from __future__ import annotations
@@ -32,19 +28,17 @@ def _same(x: MetricPosterior, y: MetricPosterior) -> bool:
 
 
 def prob_greater(x: MetricPosterior, y: MetricPosterior, r: float = 0.0) -> float:
-    """P(ν_X − ν_Y > r) for independent posteriors X, Y (exact, by quadrature).
+    """P(ν_X − ν_Y > r) for independent posteriors X, Y, by quadrature, clipped to [0, 1].
 
     Parameters
     ----------
     x, y : MetricPosterior
-        The posteriors of the two metric values ν_X and ν_Y.
     r : float
-        Margin, as a fraction of the metric (0.005 is half an F1 point); must be ≥ 0 (default 0).
+        Margin ≥ 0, a fraction of the metric (0.005 is half an F1 point).
 
     Returns
     -------
     float
-        The probability, clipped to [0, 1].
 
     Examples
     --------
@@ -66,25 +60,21 @@ def prob_greater(x: MetricPosterior, y: MetricPosterior, r: float = 0.0) -> floa
 
 
 def prob_better(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0) -> dict[str, float]:
-    """P(B better), P(A better) and, with a rope r > 0, P(equivalent) — exact.
+    """P(B better), P(A better) and, with a rope r > 0, P(equivalent), exact.
 
-    With ``rope = 0``: ``p_b_better`` = P(ν_B > ν_A) (eq. 6.37's P(H1)) and
-    ``p_a_better`` = 1 − that. With ``rope = r > 0`` (as baycomp):
-    ``p_b_better`` = P(ν_B − ν_A > r), ``p_a_better`` = P(ν_A − ν_B > r),
-    ``p_equivalent`` = the rest. Identical posteriors give exactly ½ / ½
-    (exchangeability) and equal tails with a rope.
+    Without a rope ``p_a_better`` is 1 − ``p_b_better``; with one (as baycomp) each is P(better by more than r)
+    and ``p_equivalent`` the rest. Identical posteriors give exactly ½ / ½.
 
     Parameters
     ----------
     a, b : MetricPosterior
-        Posteriors of systems A and B on one metric, taken as independent.
+        Posteriors of A and B on one metric, taken as independent.
     rope : float
-        Region of practical equivalence r, as a fraction of the metric (default 0: none).
+        A fraction of the metric (0: none).
 
     Returns
     -------
     dict of str to float
-        ``p_b_better`` and ``p_a_better``, and with ``rope`` > 0 also ``p_equivalent``.
 
     Examples
     --------
@@ -93,8 +83,6 @@ def prob_better(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0) -> di
     >>> pb = posteriors(930, 100, 110, c=0.3688)["f1"]
     >>> {k: round(v, 4) for k, v in prob_better(pa, pb).items()}
     {'p_b_better': 0.6728, 'p_a_better': 0.3272}
-    >>> prob_better(pa, pa)
-    {'p_b_better': 0.5, 'p_a_better': 0.5}
     """
     same = _same(a, b)
     if rope == 0:
@@ -107,31 +95,28 @@ def prob_better(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0) -> di
 
 def prob_better_mc(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0, draws: int = 10**6,
                    seed: int = 0) -> dict[str, float]:
-    """Monte Carlo version of :func:`prob_better` (Algorithm 6.1, L = ``draws``), with standard errors.
+    """Monte Carlo :func:`prob_better` (Algorithm 6.1, L = ``draws``), with a standard error.
 
     Parameters
     ----------
     a, b : MetricPosterior
-        Posteriors of systems A and B on one metric, sampled independently.
     rope : float
-        Region of practical equivalence r, as a fraction of the metric (default 0: none).
+        A fraction of the metric (0: none).
     draws : int
-        L, draws from each posterior (default 10⁶).
+        L, draws from each posterior.
     seed : int
-        Seed of ``numpy.random.default_rng``; A's draws come first, then B's.
+        Seed of ``numpy.random.default_rng``; A's draws come first.
 
     Returns
     -------
     dict of str to float
-        ``p_b_better``, ``p_a_better`` (and ``p_equivalent`` with a rope) as fractions of the draws;
-        ``se_b_better``, the binomial standard error √(p(1 − p)/L) of ``p_b_better``, at least 1/L; ``draws``.
+        As :func:`prob_better`, plus ``se_b_better`` = √(p(1 − p)/L), at least 1/L, and ``draws``.
 
     Examples
     --------
     >>> from textbcv.stats.posterior import posteriors
     >>> pa = posteriors(900, 100, 120, c=0.3688)["f1"]
-    >>> pb = posteriors(930, 100, 110, c=0.3688)["f1"]
-    >>> r = prob_better_mc(pa, pb, draws=10**5, seed=1)
+    >>> r = prob_better_mc(pa, posteriors(930, 100, 110, c=0.3688)["f1"], draws=10**5, seed=1)
     >>> abs(r["p_b_better"] - 0.6728) < 4 * r["se_b_better"]
     True
     """
@@ -155,29 +140,23 @@ def prob_better_mc(a: MetricPosterior, b: MetricPosterior, rope: float = 0.0, dr
 def decide(p_b_better: float | None, p_a_better: float | None, threshold: float | None = THRESHOLD) -> str:
     """The decision rule of every textbcv report: "B better", "A better" or "no clear difference".
 
-    A side is called better when its probability of being better is at
-    least ``threshold`` τ (default 0.95) and larger than the other side's;
-    otherwise — and when the probabilities are undefined (None) — "no clear
-    difference". With a rope the probabilities are those of being better by
-    more than the rope. τ = 0.5 gives the thesis's rule (the larger
-    probability wins; a tie at ½ decides nothing). ``None`` means the default.
+    A side is called better when its probability is at least τ and larger than the other's; undefined (None)
+    probabilities decide nothing. τ = 0.5 is the thesis's rule (a tie at ½ decides nothing).
 
     Parameters
     ----------
     p_b_better, p_a_better : float or None
-        P(B better) and P(A better) of the pair (by more than the rope, with one); None where undefined.
     threshold : float or None
-        τ, in [0.5, 1); None means :data:`THRESHOLD` (0.95).
+        τ, in [0.5, 1); None means :data:`THRESHOLD`.
 
     Returns
     -------
     str
-        One of :data:`DECISIONS`.
 
     Examples
     --------
-    >>> decide(0.97, 0.03), decide(0.7, 0.3), decide(0.7, 0.3, threshold=0.5), decide(0.5, 0.5, threshold=0.5)
-    ('B better', 'no clear difference', 'B better', 'no clear difference')
+    >>> decide(0.97, 0.03), decide(0.7, 0.3), decide(0.7, 0.3, threshold=0.5)
+    ('B better', 'no clear difference', 'B better')
     """
     tau = THRESHOLD if threshold is None else threshold
     if not 0.5 <= tau < 1:
@@ -192,27 +171,20 @@ def decide(p_b_better: float | None, p_a_better: float | None, threshold: float 
 
 
 def difference_density(a: MetricPosterior, b: MetricPosterior, d) -> np.ndarray:
-    """Density of ν_B − ν_A at ``d`` for independent posteriors (exact, by quadrature).
+    """Density of ν_B − ν_A for independent posteriors, by quadrature; its integral over d > r is P(ν_B − ν_A > r).
 
-    f(d) = ∫ f_A(t) f_B(t + d) dt over t ∈ [max(0, −d), min(1, 1 − d)]: the
-    derivative in r of P(ν_B − ν_A > r) (:func:`prob_greater`), so that its
-    integral over d > r is ``prob_greater(b, a, r)``. The integral runs over
-    the latent Beta of the narrower posterior, on its quantile panels
-    clipped to that interval (:func:`textbcv.stats.posterior.truncated_latent_grid`),
-    with the wider one's density inside — exact also when a density jumps at
-    0 or 1 (a posterior of no true positives).
+    Exact also when a density jumps at 0 or 1 (a posterior of no true positives).
 
     Parameters
     ----------
     a, b : MetricPosterior
-        Posteriors of systems A and B on one metric, taken as independent.
     d : float or array_like
-        Values of the difference ν_B − ν_A, as fractions in [−1, 1].
+        Values of ν_B − ν_A, in [−1, 1].
 
     Returns
     -------
     ndarray
-        The density at every ``d``, of ``d``'s shape (per unit of the metric as a fraction).
+        Of ``d``'s shape.
 
     Examples
     --------
@@ -237,28 +209,22 @@ def difference_density(a: MetricPosterior, b: MetricPosterior, d) -> np.ndarray:
 
 
 def difference_interval(a: MetricPosterior, b: MetricPosterior, alpha: float = 0.05) -> tuple[float, float]:
-    """Equal-tailed 1 − alpha interval of ν_B − ν_A for independent posteriors (exact quantiles).
-
-    Each end solves P(ν_B − ν_A > r) = 1 − alpha/2, resp. alpha/2, by Brent's method on
-    :func:`prob_greater` (deterministic; no sampling).
+    """Equal-tailed 1 − alpha interval of ν_B − ν_A for independent posteriors (exact quantiles, Brent's method).
 
     Parameters
     ----------
     a, b : MetricPosterior
-        Posteriors of systems A and B on one metric, taken as independent.
     alpha : float
-        The interval holds 1 − alpha of the posterior (default 0.05).
 
     Returns
     -------
     (float, float)
-        Lower and upper end, as fractions in [−1, 1].
 
     Examples
     --------
     >>> from textbcv.stats.posterior import BetaPosterior
     >>> u = BetaPosterior(1, 1)
-    >>> [round(x, 3) for x in difference_interval(u, u, alpha=0.5)]  # the triangle's quartiles: ±(1 − 1/√2)
+    >>> [round(x, 3) for x in difference_interval(u, u, alpha=0.5)]  # ±(1 − 1/√2)
     [-0.293, 0.293]
     """
     def above(r: float) -> float:  # P(ν_B − ν_A > r)

@@ -1,24 +1,10 @@
-"""Textbook tests on stored per-fold values (docs/method.md §10) — no model is re-fitted.
+"""Textbook tests on stored per-fold values; no model is re-fitted. See docs/method.md, "10. Textbook tests".
 
-Every test returns a :class:`ClassicResult`: the statistic, its degrees of
-freedom, the p-value, the form used (the formula, one- or two-sided, exact or
-approximate) and the assumption the test makes. One validation layer serves
-them all: NaN or infinite values, negative or non-integer counts, arrays of
-the wrong shape, an impossible ``alpha`` or a zero training size raise a
-``ValueError`` naming the argument and the value. A *degenerate* input (zero
-variance, identical systems) is not an error but has no test: the result has
-``statistic`` and ``p_value`` ``None`` and ``undefined`` says why — never
-p = 0 or a huge finite statistic.
-
-m×2 tests take an (m, 2) array of per-fold differences d_k^(j) = metric_B −
-metric_A (p_i^(j) in Dietterich's notation), fold k of split j.
-:func:`mx2_tests` runs every test that per-fold scores of two systems on the
-2m folds of an m×2 design support. scipy's distributions and tests are used
-wherever scipy has them.
-
-This module holds the t-tests (one sample, paired, and the m×2 designs'); the
-result type and the validation are in :mod:`.classic_result`, McNemar's test in
-:mod:`.mcnemar` and the rank tests in :mod:`.ranks`, all importable from here.
+Every test returns a :class:`ClassicResult`. Bad input (NaN, negative or non-integer counts, a wrong shape, an
+impossible ``alpha``) raises ``ValueError`` naming the argument; a degenerate one (zero variance, identical
+systems) gives ``statistic`` and ``p_value`` None and ``undefined`` the reason. m×2 tests take an (m, 2) array
+of per-fold differences metric_B − metric_A, fold k of split j at ``[j, k]``. McNemar's and the rank tests
+(:mod:`.mcnemar`, :mod:`.ranks`) are importable from here.
 
 Examples
 --------
@@ -27,10 +13,6 @@ Examples
 (1.8856, 5, 0.118)
 >>> paired_t_5x2cv([[0.01, 0.01]] * 5).undefined
 'zero variance: in every split both folds give the same difference, so Σ s_i² = 0'
->>> mcnemar([[10, -3], [5, 2]])
-Traceback (most recent call last):
-...
-ValueError: table[0, 1] is -3; McNemar's table holds counts, non-negative integers
 """
 
 from __future__ import annotations
@@ -73,24 +55,23 @@ __all__ = [
 
 
 def binomial_test(errors: int, n: int, eps0: float, alternative: str = "greater") -> ClassicResult:
-    """Binomial test of one error rate ε from ``errors`` of ``n`` test examples (H0 ε ≤ ε0 for ``greater``).
+    """Exact binomial test of one error rate ε from ``errors`` of ``n`` test examples.
 
     Parameters
     ----------
     errors : int
         Misclassified test examples, 0 ≤ ``errors`` ≤ ``n``.
     n : int
-        Test examples, at least 1.
+        Test examples, ≥ 1.
     eps0 : float
-        The error rate ε0 of H0, strictly between 0 and 1.
+        ε0 of H0, in (0, 1).
     alternative : {"greater", "less", "two-sided"}
-        H1: ε > ε0 (default), ε < ε0, or ε ≠ ε0.
+        H1: ε > ε0, ε < ε0, or ε ≠ ε0.
 
     Returns
     -------
     ClassicResult
-        Statistic the observed error rate ``errors / n``, the exact binomial p-value; ``n`` and ``eps0`` in the
-        details.
+        Statistic ``errors / n``.
 
     Examples
     --------
@@ -113,22 +94,20 @@ def binomial_test(errors: int, n: int, eps0: float, alternative: str = "greater"
 
 
 def t_test(values: Sequence[float], mu0: float = 0.0, alpha: float = 0.05) -> ClassicResult:
-    """t-test over k hold-out estimates: H0 μ = μ0, k − 1 df (scipy.stats.ttest_1samp); ``ci``: its 1 − α interval.
+    """Two-sided t-test of H0 μ = μ0 over k hold-out estimates, k − 1 df; ``mean`` and ``ci`` in the details.
 
     Parameters
     ----------
     values : sequence of float
-        The k ≥ 2 estimates (e.g. error rates or scores of repeated hold-out runs).
+        The k ≥ 2 estimates.
     mu0 : float
-        The mean μ0 of H0, in the units of ``values`` (default 0).
+        In the units of ``values``.
     alpha : float
-        The interval ``ci`` is the 1 − alpha t interval of the mean (default 0.05).
+        ``ci`` is the 1 − alpha t interval of the mean.
 
     Returns
     -------
     ClassicResult
-        Two-sided t with k − 1 df; ``mean`` and ``ci`` in the details (only ``mean`` when every estimate is equal
-        and the test is undefined).
 
     Examples
     --------
@@ -154,17 +133,16 @@ def t_test(values: Sequence[float], mu0: float = 0.0, alpha: float = 0.05) -> Cl
 
 
 def paired_t_test(values_a: Sequence[float], values_b: Sequence[float]) -> ClassicResult:
-    """Paired k-fold t-test on per-fold values of A and B (scipy.stats.ttest_rel; statistic for B − A).
+    """Two-sided paired k-fold t-test of the differences B − A, k − 1 df.
 
     Parameters
     ----------
     values_a, values_b : sequence of float
-        The k ≥ 2 per-fold scores of systems A and B, in the same fold order.
+        The k ≥ 2 per-fold scores of A and B, in the same fold order.
 
     Returns
     -------
     ClassicResult
-        Two-sided t of the differences B − A with k − 1 df; undefined when they do not vary.
 
     Examples
     --------
@@ -201,18 +179,17 @@ def _within_zero(d: np.ndarray) -> str | None:
 
 
 def paired_t_5x2cv(differences: Any) -> ClassicResult:
-    """Dietterich's 5×2cv paired t-test: t = p_1^(1) / √(Σ s_i²/5), 5 df (m×2 in general: m df).
+    """Dietterich's 5×2cv paired t-test: t = p_1^(1) / √(Σ s_i²/5), 5 df (m×2: m df); two-sided.
 
     Parameters
     ----------
     differences : array_like, shape (m, 2)
-        Per-fold differences metric_B − metric_A: ``differences[j, k]`` of fold k of split j.
-        p_1^(1) is ``differences[0, 0]``.
+        Per-fold differences B − A; p_1^(1) is ``differences[0, 0]``.
 
     Returns
     -------
     ClassicResult
-        Two-sided t with m df; undefined when every difference is 0 or no split has within-split spread.
+        Undefined when every difference is 0 or no split has within-split spread.
 
     Examples
     --------
@@ -234,17 +211,17 @@ def paired_t_5x2cv(differences: Any) -> ClassicResult:
 
 
 def combined_f_5x2cv(differences: Any) -> ClassicResult:
-    """Alpaydin's combined 5×2cv F-test: F = ΣΣ p² / (2 Σ s_i²) ~ F(10, 5) (m×2: F(2m, m)).
+    """Alpaydin's combined 5×2cv F-test: F = ΣΣ p² / (2 Σ s_i²) ~ F(10, 5) (m×2: F(2m, m)); upper tail.
 
     Parameters
     ----------
     differences : array_like, shape (m, 2)
-        Per-fold differences metric_B − metric_A: ``differences[j, k]`` of fold k of split j.
+        Per-fold differences B − A.
 
     Returns
     -------
     ClassicResult
-        F with df (2m, m) and its upper-tail p-value; undefined as for :func:`paired_t_5x2cv`.
+        Undefined as for :func:`paired_t_5x2cv`.
 
     Examples
     --------
@@ -270,12 +247,12 @@ def combined_t_5x2cv(differences: Any) -> ClassicResult:
     Parameters
     ----------
     differences : array_like, shape (m, 2)
-        Per-fold differences metric_B − metric_A: ``differences[j, k]`` of fold k of split j.
+        Per-fold differences B − A.
 
     Returns
     -------
     ClassicResult
-        Two-sided t with m df; undefined as for :func:`paired_t_5x2cv`.
+        Two-sided; undefined as for :func:`paired_t_5x2cv`.
 
     Examples
     --------
@@ -296,19 +273,17 @@ def combined_t_5x2cv(differences: Any) -> ClassicResult:
 
 
 def blocked_t_3x2(differences: Any) -> ClassicResult:
-    """Blocked 3×2 cv t-test (Wang et al. 2014): t = μ̂_3×2 / √Var2, Ĉ = 1, 5 df (m×2: 2m − 1 df).
-
-    Var2 is the 1/(2m) variance of the 2m fold differences.
+    """Blocked 3×2 cv t-test (Wang et al. 2014): t = μ̂ / √Var2 (1/(2m) variance), 5 df (m×2: 2m − 1); two-sided.
 
     Parameters
     ----------
     differences : array_like, shape (m, 2)
-        Per-fold differences metric_B − metric_A: ``differences[j, k]`` of fold k of split j.
+        Per-fold differences B − A.
 
     Returns
     -------
     ClassicResult
-        Two-sided t with 2m − 1 df; undefined when the 2m differences do not vary.
+        Undefined when the 2m differences do not vary.
 
     Examples
     --------
@@ -330,24 +305,19 @@ def blocked_t_3x2(differences: Any) -> ClassicResult:
 
 
 def corrected_resampled_t(differences: Any, n_train: float, n_test: float) -> ClassicResult:
-    """Nadeau & Bengio's corrected resampled t-test over J train/test repetitions.
-
-    t = mean / √((1/J + n_test/n_train) s²), s² the sample variance (ddof 1),
-    J − 1 df. ``differences`` may be any shape (it is flattened: one value per
-    repetition); ``n_train``, ``n_test`` are the sizes of a training and a test
-    set (only their ratio matters).
+    """Nadeau & Bengio's corrected resampled t-test: t = mean / √((1/J + n_test/n_train) s²), J − 1 df; two-sided.
 
     Parameters
     ----------
     differences : array_like
-        The J ≥ 2 differences B − A, one per train/test repetition (any shape; flattened).
+        The J ≥ 2 differences B − A, one per train/test repetition (flattened).
     n_train, n_test : float
-        Examples in one training set and in one test set; positive.
+        Sizes of one training and one test set, positive (only their ratio matters).
 
     Returns
     -------
     ClassicResult
-        Two-sided t with J − 1 df; ``ratio`` = n_test/n_train in the details.
+        ``ratio`` = n_test/n_train in the details.
 
     Examples
     --------
@@ -382,10 +352,8 @@ class PairTests:
     Attributes
     ----------
     m : int
-        Number of splits (2m folds).
     tests : tuple of ClassicResult
-        In a fixed order: the 5×2cv tests (m = 5), the blocked 3×2 t (m = 3),
-        Nadeau–Bengio's corrected t, Wilcoxon.
+        In a fixed order: the 5×2cv tests (m = 5), the blocked 3×2 t (m = 3), the corrected t, Wilcoxon.
     not_applicable : tuple of (str, str)
         Tests this design does not support, with the reason.
     """
@@ -400,7 +368,6 @@ class PairTests:
         Returns
         -------
         dict
-            ``{"m", "tests": [ClassicResult.to_dict(), ...], "not_applicable": [{"test", "reason"}, ...]}``.
         """
         return {"m": self.m, "tests": [t.to_dict() for t in self.tests],
                 "not_applicable": [{"test": t, "reason": r} for t, r in self.not_applicable]}
@@ -410,34 +377,25 @@ _FIVE = ("5×2cv paired t (Dietterich 1998)", "combined 5×2cv F (Alpaydin 1999)
 
 
 def mx2_tests(values_a: Any, values_b: Any) -> PairTests:
-    """Every textbook test that per-fold scores of A and B on the 2m folds of an m×2 design support.
+    """Every textbook test that per-fold scores of A and B on an m×2 design support (differences B − A).
 
-    ``values_a``, ``values_b``: 2m values each in fold order (split 0
-    direction 0, split 0 direction 1, split 1 direction 0, ...), or (m, 2)
-    arrays. Differences are B − A. The 5×2cv t, combined F and combined t
-    need m = 5 and the blocked 3×2 t m = 3 (the designs they were published
-    for); Nadeau–Bengio's corrected t (n_test/n_train = 1: two-fold halves)
-    and Wilcoxon run on the 2m differences for any m.
+    The 5×2cv tests need m = 5 and the blocked t m = 3; the corrected t (n_test/n_train = 1) and Wilcoxon run
+    for any m.
 
     Parameters
     ----------
     values_a, values_b : array_like
-        The 2m per-fold scores of systems A and B (m ≥ 1), flat in fold order or of shape (m, 2).
+        The 2m per-fold scores (m ≥ 1), flat in fold order or of shape (m, 2).
 
     Returns
     -------
     PairTests
-        The tests this m supports and the names of the others with the reason.
 
     Examples
     --------
-    >>> a = [0.80, 0.81, 0.79, 0.82, 0.80, 0.78]
-    >>> b = [0.82, 0.82, 0.80, 0.85, 0.81, 0.80]
-    >>> r = mx2_tests(a, b)
+    >>> r = mx2_tests([0.80, 0.81, 0.79, 0.82, 0.80, 0.78], [0.82, 0.82, 0.80, 0.85, 0.81, 0.80])
     >>> [t.test for t in r.tests]
     ['blocked_t_3x2', 'corrected_resampled_t', 'wilcoxon']
-    >>> r.not_applicable[0]
-    ('5×2cv paired t (Dietterich 1998)', 'needs m = 5 (the 5×2cv design); this input has m = 3')
     """
     a, b = _numbers(values_a, "values_a").ravel(), _numbers(values_b, "values_b").ravel()
     a, b = _paired(a, b, minimum=2)

@@ -1,9 +1,6 @@
 """The result of a textbook test (:class:`ClassicResult`) and the one validation of their inputs.
 
-Shared by :mod:`.classic` (t-tests), :mod:`.mcnemar` and :mod:`.ranks`: NaN
-or infinite values, negative or non-integer counts, arrays of the wrong shape,
-an impossible ``alpha`` or a zero training size raise a ``ValueError`` naming
-the argument and the value; a degenerate input has a result whose
+Bad input raises ``ValueError`` naming the argument and the value; a degenerate one gives a result whose
 ``undefined`` says why.
 """
 
@@ -34,20 +31,18 @@ class ClassicResult:
         Short identifier, e.g. ``"paired_t_5x2cv"``.
     name : str
         The test's name with its source, e.g. ``"5×2cv paired t (Dietterich 1998)"``.
-    statistic : float or None
+    statistic, p_value : float or None
         None when the test is undefined for this input.
     df : int, float, tuple of int, or None
-        Degrees of freedom (a pair for an F statistic), None where none apply.
-    p_value : float or None
-        None when the test is undefined.
+        Degrees of freedom (a pair for F).
     form : str
         The formula and variant used (sidedness, exact or approximate).
     assumption : str
         What the test assumes of the data.
     undefined : str or None
-        Why the test has no answer for this input (zero variance, identical systems).
+        Why the test has no answer for this input.
     details : dict
-        Further numbers of the test (e.g. McNemar's ``b`` and ``c``).
+        Further numbers (e.g. McNemar's ``b`` and ``c``).
     """
 
     test: str
@@ -66,13 +61,11 @@ class ClassicResult:
         return self.undefined is None
 
     def to_dict(self) -> dict:
-        """JSON-ready form (``df`` pairs as lists).
+        """JSON-ready form: the fields (``df`` pairs as lists), then the entries of ``details``.
 
         Returns
         -------
         dict
-            ``{"test", "name", "statistic", "df", "p_value", "form", "assumption", "undefined"}`` followed by the
-            entries of ``details``.
 
         Examples
         --------
@@ -180,8 +173,7 @@ _REL_SPREAD = 1e-12
 
 
 def _no_spread(sum_squares: float, values: np.ndarray) -> bool:
-    """Whether a sum of squared deviations is zero up to the rounding of ``values``' mean (or below
-    :data:`_REL_SPREAD` of their scale)."""
+    """Whether a sum of squared deviations is zero up to rounding, or below :data:`_REL_SPREAD` of the scale."""
     scale = float(np.max(np.abs(values))) if values.size else 0.0
     return sum_squares <= max((4 * values.size * _EPS * scale) ** 2, values.size * (_REL_SPREAD * scale) ** 2)
 

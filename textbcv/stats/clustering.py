@@ -1,11 +1,6 @@
 """Design effect of sentence and document clustering on the precision, recall and F1 of one test half.
 
-deff = Var_cluster / Var_counts: the linearised (delta-method) variance of the ratio with the units (documents,
-else sentences) as independent clusters, over the count posterior's variance at c = 1. The ``clustered`` variant
-of :func:`textbcv.stats.compare.system_posteriors` divides the averaged-counts factor 1/(2m) by it (floored at 1).
-Derivation and measured values: docs/method.md §5, "Clustered errors: the design effect".
-
-Imports only numpy (and this package).
+See docs/method.md, "Clustered errors: the design effect".
 """
 
 from __future__ import annotations
@@ -30,22 +25,20 @@ class DesignEffect:
     Attributes
     ----------
     deff : dict
-        ``{"precision": d, "recall": d, "f1": d}``: cluster variance over count-posterior variance
-        (``nan`` where a metric is undefined or has no variance).
+        metric → cluster variance over count-posterior variance (NaN where undefined or without variance).
     clusters : int
-        Number of clusters (units) the variance was computed over.
+        Clusters the variance was computed over.
     """
 
     deff: dict
     clusters: int
 
     def to_dict(self) -> dict:
-        """JSON-ready form.
+        """JSON-ready form, NaN and infinite design effects as None.
 
         Returns
         -------
         dict
-            ``{"deff": {metric: float or None}, "clusters": int}``, NaN and infinite design effects as None.
         """
         return {"deff": {k: (None if not np.isfinite(v) else float(v)) for k, v in self.deff.items()},
                 "clusters": int(self.clusters)}
@@ -70,11 +63,11 @@ def design_effect(counts: np.ndarray, groups: Sequence[int] | np.ndarray | None 
     Parameters
     ----------
     counts : array (n, 3)
-        TP, FP, FN of every sentence of the test half.
+        TP, FP, FN of every sentence.
     groups : array of n ints, optional
-        Cluster of every sentence (e.g. its document); default: every sentence its own cluster.
+        Cluster of every sentence (e.g. its document); default: each sentence its own.
     prior : float
-        Prior count of the count posterior (as in :func:`textbcv.stats.posteriors`).
+        Prior count of the count posterior.
 
     Returns
     -------
@@ -84,25 +77,10 @@ def design_effect(counts: np.ndarray, groups: Sequence[int] | np.ndarray | None 
     --------
     Chunks that fail together: every sentence is all right or all wrong.
 
-    >>> import numpy as np
     >>> ok = np.tile([[4, 0, 0], [0, 4, 4]], (50, 1))
     >>> d = design_effect(ok)
     >>> round(d.deff["f1"], 1), d.clusters
     (5.4, 100)
-
-    Independent tokens (each right with probability 0.8, an error a false positive or a false
-    negative at random) give design effects near 1:
-
-    >>> rng = np.random.default_rng(0)
-    >>> n = rng.integers(1, 30, size=2000)
-    >>> tp = rng.binomial(n, 0.8)
-    >>> fp = rng.binomial(n - tp, 0.5)
-    >>> d = design_effect(np.stack([tp, fp, n - tp - fp], axis=1))
-    >>> all(0.9 < d.deff[k] < 1.15 for k in ("precision", "recall", "f1"))
-    True
-
-    A wrongly typed chunk is one false positive *and* one false negative; the count posterior treats
-    them as independent events, so the design effect of F1 is above 1 even for independent sentences.
     """
     c = np.asarray(counts, dtype=float)
     if c.ndim != 2 or c.shape[1] != 3:
@@ -125,18 +103,16 @@ def design_effect(counts: np.ndarray, groups: Sequence[int] | np.ndarray | None 
 
 
 def pooled_design_effect(effects: Sequence[DesignEffect]) -> dict:
-    """The design effect used for a system's pooled posterior: the mean over its folds, floored at 1.
+    """A system's design effect: the mean of its folds' finite ones, floored at 1 (1 where none is finite).
 
     Parameters
     ----------
     effects : sequence of DesignEffect
-        The design effects of the system's folds' test halves (:func:`design_effect`).
+        Of the system's folds.
 
     Returns
     -------
     dict of str to float
-        ``{"precision", "recall", "f1"}`` → the mean of the folds' finite design effects, at least 1; 1 where no
-        fold has a finite one.
 
     Examples
     --------

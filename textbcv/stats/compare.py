@@ -1,8 +1,6 @@
-"""Counts → the ``textbcv test`` answer (docs/method.md §5–§7), reusable by the pipeline's report.json.
+"""Per-fold counts of two or more systems → the ``textbcv test`` answer (:func:`bayes_answer`).
 
-:func:`bayes_answer` takes per-fold TP/FP/FN of two or more systems on
-the same 2m folds and returns posteriors, credible intervals and the Bayes
-test for precision, recall and F1 of every pair of systems.
+See docs/method.md, "5. The count factor and its variants" and "7. The Bayes test: P(B better)".
 """
 
 from __future__ import annotations
@@ -32,10 +30,7 @@ METHODS = ("exact", "monte-carlo", "both")
 
 
 def fold_counts(folds: Any, m: int | None = None) -> np.ndarray:
-    """Per-fold counts as a (2m, 3) float array of (tp, fp, fn); validates them.
-
-    ``folds`` is a sequence of mappings with keys ``tp``, ``fp``, ``fn`` or an
-    array-like of shape (2m, 3). Raises ``ValueError`` naming the fold.
+    """Validated per-fold counts as a (2m, 3) float array of (tp, fp, fn).
 
     Parameters
     ----------
@@ -46,8 +41,12 @@ def fold_counts(folds: Any, m: int | None = None) -> np.ndarray:
 
     Returns
     -------
-    ndarray of shape (2m, 3), float
-        One row (tp, fp, fn) per fold.
+    ndarray of shape (2m, 3)
+
+    Raises
+    ------
+    ValueError
+        Naming the fold, for a missing key or a count that is not a non-negative integer.
 
     Examples
     --------
@@ -83,17 +82,16 @@ def _label(metric: str) -> str:
 
 
 def fold_metrics(counts: np.ndarray) -> dict[str, np.ndarray]:
-    """Precision, recall and F1 of each fold (0 where undefined, as conlleval).
+    """Precision, recall and F1 of each fold, as fractions (0 where undefined, as conlleval).
 
     Parameters
     ----------
     counts : ndarray of shape (2m, 3)
-        TP, FP, FN of every fold (:func:`fold_counts`).
+        TP, FP, FN of every fold.
 
     Returns
     -------
     dict of str to ndarray
-        ``{"precision", "recall", "f1"}`` → the 2m per-fold values, as fractions.
 
     Examples
     --------
@@ -108,27 +106,23 @@ _UNDEFINED = {"precision": "no predicted chunks", "recall": "no gold chunks", "f
 
 
 def undefined_reason(metric: str, tp: float, fp: float, fn: float) -> str | None:
-    """Why ``metric`` is undefined for these counts, or None when it is defined.
-
-    Precision needs a predicted chunk, recall a gold chunk, F1 either (with
-    TP = 0 and FP + FN > 0 it is 0, a defined score).
+    """Why ``metric`` is undefined for these counts, or None (F1 with TP = 0 and FP + FN > 0 is 0, defined).
 
     Parameters
     ----------
     metric : {"precision", "recall", "f1"}
-        The metric; any other name raises ValueError.
+        Any other name raises ValueError.
     tp, fp, fn : float
-        Chunk counts (e.g. pooled over the folds).
 
     Returns
     -------
     str or None
-        ``"no predicted chunks"``, ``"no gold chunks"`` or ``"no gold and no predicted chunks"``; None when defined.
+        ``"no predicted chunks"``, ``"no gold chunks"`` or ``"no gold and no predicted chunks"``.
 
     Examples
     --------
-    >>> undefined_reason("precision", 0, 0, 5), undefined_reason("recall", 0, 3, 0), undefined_reason("f1", 0, 3, 0)
-    ('no predicted chunks', 'no gold chunks', None)
+    >>> undefined_reason("precision", 0, 0, 5), undefined_reason("f1", 0, 3, 0)
+    ('no predicted chunks', None)
     """
     if metric not in _UNDEFINED:
         raise ValueError(f"unknown metric {metric!r}")
@@ -136,22 +130,18 @@ def undefined_reason(metric: str, tp: float, fp: float, fn: float) -> str | None
 
 
 def pooled_scores(tp: float, fp: float, fn: float) -> dict[str, float | None]:
-    """Precision, recall and F1 of pooled counts; None where undefined (:func:`undefined_reason`).
+    """Precision, recall and F1 of pooled counts, as fractions; None where the denominator is 0.
 
     Parameters
     ----------
     tp, fp, fn : float
-        Chunk counts summed over the folds.
 
     Returns
     -------
     dict
-        ``{"precision", "recall", "f1"}`` → the score as a fraction, or None where its denominator is 0.
 
     Examples
     --------
-    >>> pooled_scores(8, 2, 0)
-    {'precision': 0.8, 'recall': 1.0, 'f1': 0.888...}
     >>> pooled_scores(0, 0, 4)
     {'precision': None, 'recall': 0.0, 'f1': 0.0}
     """
@@ -159,17 +149,15 @@ def pooled_scores(tp: float, fp: float, fn: float) -> dict[str, float | None]:
 
 
 def counts_scores(tp: int, fp: int, fn: int) -> dict:
-    """Counts with their precision, recall and F1 (None where undefined, and then ``undefined``: metric → reason).
+    """``{"tp", "fp", "fn"}`` as ints, then :func:`pooled_scores`, plus ``undefined`` (metric → reason) if any.
 
     Parameters
     ----------
     tp, fp, fn : int
-        Chunk counts (e.g. one system's, pooled over the folds).
 
     Returns
     -------
     dict
-        ``{"tp", "fp", "fn"}`` as ints, then :func:`pooled_scores`; plus ``"undefined"`` when a metric is.
 
     Examples
     --------
@@ -185,37 +173,28 @@ def counts_scores(tp: int, fp: int, fn: int) -> dict:
 
 
 def credible_interval(posterior: MetricPosterior, estimate: float, alpha: float = 0.05) -> tuple[list[float], str]:
-    """The (1 − alpha) interval shown beside ``estimate``, and its kind.
+    """The (1 − alpha) interval shown beside ``estimate``, and its kind; it always holds the estimate.
 
-    Equal-tailed (eq. 6.34–6.36) unless ``estimate`` lies outside it — a
-    score of 0 or 100% (or close), where the posterior's density falls away
-    from the estimate — then the one-sided interval of the same credibility
-    on the estimate's side, [0, q(1 − alpha)] or [q(alpha), 1], which holds
-    it. An estimate is never shown outside its own interval.
+    Equal-tailed (eq. 6.34–6.36) unless ``estimate`` lies outside it (a score at or near 0 or 100%); then the
+    one-sided interval on the estimate's side, [0, q(1 − alpha)] or [q(alpha), 1].
 
     Parameters
     ----------
     posterior : MetricPosterior
-        The metric's posterior.
     estimate : float
-        The pooled score shown, as a fraction.
+        The pooled score, a fraction.
     alpha : float
-        The interval holds 1 − alpha of the posterior (default 0.05).
 
     Returns
     -------
     interval : list of 2 float
-        Lower and upper end, as fractions.
     kind : {"equal-tailed", "one-sided"}
-        Which interval it is.
 
     Examples
     --------
     >>> from textbcv.stats.posterior import BetaPosterior
     >>> credible_interval(BetaPosterior(1.0, 4.0), 0.0)    # TP = 0: precision 0
     ([0.0, 0.527...], 'one-sided')
-    >>> credible_interval(BetaPosterior(9.0, 3.0), 0.8)[1]
-    'equal-tailed'
     """
     lo, hi = posterior.interval(alpha)
     if estimate < lo:
@@ -227,35 +206,26 @@ def credible_interval(posterior: MetricPosterior, estimate: float, alpha: float 
 
 def adaptive_count_factor(counts: np.ndarray, m: int, metric: str, alpha: float = 0.05,
                           base: str = "thesis", prior: float = 1.0) -> float:
-    """Count factor that widens the posterior when the folds disagree more than c_m implies.
+    """Count factor that widens the posterior when the folds disagree more than the ``base`` factor implies.
 
-    The target variance of the m×2 estimate is the sequential t-test's
-    (chapter 5): Ĉ_m² · Var2 of the 2m per-fold values, inflated by
-    (t_{α/2}(2m−1) / z_{α/2})² for the few degrees of freedom. If the
-    posterior under ``base`` is narrower than that, c is scaled down so
-    that the posterior variance matches it (two fixed-point steps, since
-    variance ∝ 1/c only up to the prior); otherwise the base factor is kept.
+    Never above the base factor. See docs/method.md, "5. The count factor and its variants".
 
     Parameters
     ----------
     counts : ndarray of shape (2m, 3)
-        TP, FP, FN of every fold of one system (:func:`fold_counts`).
+        TP, FP, FN of every fold of one system.
     m : int
-        Number of splits.
     metric : {"precision", "recall", "f1"}
-        The metric whose posterior is widened.
     alpha : float
-        Sets the t/z inflation of the target variance (default 0.05).
+        Sets the t/z inflation of the target variance.
     base : str
-        Variant of :func:`textbcv.stats.correlation.count_factor` giving the starting factor (default
-        ``"thesis"``, c_m; ``"rho"`` cannot be used, as no ρ are passed on).
+        Variant of :func:`textbcv.stats.correlation.count_factor` to start from (not ``"rho"``).
     prior : float
-        λ of the Beta(λ, λ) priors (default 1).
+        λ of the Beta(λ, λ) priors.
 
     Returns
     -------
     float
-        The count factor c, at most the base factor.
 
     Examples
     --------
@@ -284,32 +254,27 @@ def system_posteriors(counts: np.ndarray, m: int, variant: str = "thesis", rho1:
                       ) -> tuple[dict[str, MetricPosterior], dict[str, float]]:
     """Posteriors of the three metrics of one system and the count factor used for each.
 
-    ``clustered`` needs ``deff``, the system's design effect per metric
-    (:func:`textbcv.stats.clustering.pooled_design_effect`): c = 1/(2m) / max(1, deff).
-
     Parameters
     ----------
     counts : ndarray of shape (2m, 3)
-        TP, FP, FN of every fold of the system (:func:`fold_counts`).
+        TP, FP, FN of every fold of the system.
     m : int
-        Number of splits.
     variant : str
-        One of :data:`ALL_VARIANTS` (see :func:`bayes_answer`; default ``"thesis"``).
+        One of :data:`ALL_VARIANTS`.
     rho1, rho2 : float, optional
         The correlations of the ``rho`` variant, in [0, 1].
     prior : float
-        λ of the Beta(λ, λ) priors (default 1).
+        λ of the Beta(λ, λ) priors.
     alpha : float
-        Passed to :func:`adaptive_count_factor` (``adaptive`` only; default 0.05).
+        For ``adaptive`` (:func:`adaptive_count_factor`).
     deff : mapping of str to float, optional
-        The system's design effect per metric; required by ``clustered``, ignored otherwise.
+        The design effect per metric; required by ``clustered`` (c = 1/(2m) / max(1, deff)).
 
     Returns
     -------
     posteriors : dict of str to MetricPosterior
-        ``{"precision", "recall", "f1"}`` → the posterior from the pooled counts.
     factors : dict of str to float
-        The count factor c of each metric (one value for all but ``adaptive`` and ``clustered``).
+        The count factor of each metric.
 
     Examples
     --------
@@ -346,66 +311,56 @@ def bayes_answer(systems_counts: Mapping[str, Any], m: int, alpha: float = 0.05,
                  paired: Mapping[tuple[str, str], Mapping[str, PairedDifference]] | None = None) -> BayesAnswer:
     """Posteriors, credible intervals and the Bayes test for per-fold counts of two or more systems.
 
+    Pairs are in input order (a before b), metrics precision, recall, F1. A metric a system cannot have gets
+    None numbers and its reason in ``undefined``; its comparisons None probabilities and "no clear difference".
+
     Parameters
     ----------
     systems_counts : mapping name → folds
-        Each value: 2m folds in fold order (docs/formats.md: ``train→valid`` then
-        ``valid→train`` for split 0, 1, ...), as mappings with ``tp``, ``fp``,
-        ``fn`` or a (2m, 3) array.
+        Each: 2m folds in fold order (docs/formats.md), as mappings with ``tp``, ``fp``, ``fn`` or a (2m, 3) array.
     m : int
-        Number of splits.
     alpha : float
         Credible intervals are equal-tailed 1 − alpha.
     rope : float, optional
-        Region of practical equivalence, as a fraction of the metric (0.005
-        is half an F1 point; the command line's ``--rope`` takes points):
-        adds ``p_equivalent`` and ``equivalent`` and makes ``p_b_better`` =
-        P(ν_B − ν_A > rope).
+        Region of practical equivalence, a fraction (0.005 is half an F1 point): adds ``p_equivalent`` and
+        ``equivalent`` and makes ``p_b_better`` = P(ν_B − ν_A > rope).
     method : {"exact", "monte-carlo", "both"}
-        Quadrature, Algorithm 6.1 (L = ``draws``, seeded), or exact with the
-        Monte Carlo figures beside it (``mc_p_b_better``, ``mc_se``).
+        Quadrature, Algorithm 6.1 (``draws``, ``seed``), or exact with the Monte Carlo figures beside it.
     variant : {"thesis", "independent", "averaged-counts", "rho", "adaptive", "clustered"}
-        Count factor (see :func:`textbcv.stats.correlation.count_factor`;
-        ``adaptive`` is :func:`adaptive_count_factor`; ``clustered`` divides
-        the averaged-counts factor 1/(2m) by each system's design effect,
-        :mod:`textbcv.stats.clustering`).
+        Count factor (:func:`textbcv.stats.correlation.count_factor`, :func:`adaptive_count_factor`; ``clustered``
+        needs ``design_effects``).
     rho1, rho2 : float, optional
-        The within-pair and across-pair correlations of the ``rho`` variant, in [0, 1].
+        The correlations of the ``rho`` variant, in [0, 1].
     threshold : float
-        The decision rule's threshold (:func:`textbcv.stats.bayes.decide`):
-        a side is called better when its probability is at least this
-        (default 0.95; 0.5 gives the thesis's larger-probability rule).
-        With a rope, ``equivalent`` is P(equivalent) ≥ threshold.
+        A side is called better when its probability is at least this (0.5: the thesis's larger-probability
+        rule); with a rope, ``equivalent`` is P(equivalent) ≥ threshold.
     prior : float
-        λ of the Beta(λ, λ) priors of every metric, ≥ 1 (default 1, as the thesis).
+        λ of the Beta(λ, λ) priors, ≥ 1.
     draws : int
-        L, Monte Carlo draws from each posterior (``monte-carlo`` and ``both``; default 10⁶).
+        Monte Carlo draws from each posterior.
     seed : int
-        Seed of the Monte Carlo draws (default 0); recorded with ``draws``.
+        Seed of the Monte Carlo draws.
     design_effects : mapping name → {metric: deff}, optional
-        Needed by ``clustered``: each system's design effect per metric
-        (:func:`textbcv.stats.clustering.pooled_design_effect`).
+        Each system's design effect (:func:`textbcv.stats.clustering.pooled_design_effect`).
     paired : mapping (a, b) → {metric: PairedDifference}, optional
-        The paired posteriors of the differences (:func:`textbcv.stats.paired.paired_differences`,
-        from both systems' per-sentence counts). Where given, the pair's probabilities, decision and
-        difference interval come from it; elsewhere from the two systems' own posteriors as if their
-        errors were independent (``difference.basis`` says which).
+        Paired posteriors (:func:`textbcv.stats.paired.paired_differences`): where given, the pair's
+        probabilities, decision and difference come from it, elsewhere from the two systems' own posteriors.
 
     Returns
     -------
     BayesAnswer
-        ``to_dict()`` is ``textbcv test --json``'s answer: ``{"m", "alpha", "systems": {name: {metric:
-        {"estimate", "ci", "mode", "mean", "interval"}}}, "comparisons": [{"a", "b", "metric", "p_b_better",
-        "p_a_better", "decision", ...}], "threshold", ...}``; pairs in input order (a before b), metrics
-        precision, recall, f1. A metric a system cannot have (no predicted chunks: precision) has its
-        ``estimate``, ``ci``, ``mode`` and ``mean`` None and ``undefined`` its reason; its comparisons have None
-        probabilities, ``undefined`` and decision "no clear difference".
+        ``to_dict()`` is ``textbcv test --json``'s answer.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method or variant, alpha, rope or threshold out of range, fewer than two systems, bad
+        counts, or ``clustered`` without a system's design effect.
 
     Examples
     --------
     >>> A = [{"tp": 90, "fp": 10, "fn": 12}] * 6
-    >>> B = [{"tp": 93, "fp": 9, "fn": 10}] * 6
-    >>> ans = bayes_answer({"A": A, "B": B}, m=3, rope=0.005)
+    >>> ans = bayes_answer({"A": A, "B": [{"tp": 93, "fp": 9, "fn": 10}] * 6}, m=3, rope=0.005)
     >>> c = ans.comparison("A", "B", "f1")
     >>> round(c.p_b_better, 3), round(c.p_equivalent, 3), c.decision, c.equivalent
     (0.7, 0.14, 'no clear difference', False)

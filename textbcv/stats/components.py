@@ -1,10 +1,8 @@
 """Variance components of the m×2 CV estimate from repeated experiments on independent data sets.
 
-From an (R, m, 2) array of fold scores, :func:`variance_components` estimates σ² (one fold's variance), ω
-(covariance of the two folds of a split), γ (covariance of folds of different splits), ρ1 = ω/σ², ρ2 = γ/σ²,
-Var(μ̂_m×2), the share of it σ² explains (``count_factor``, what the thesis's c_m stands in for) and the λ ratios
-of four within-run variance estimators to Var(μ̂), each with a bootstrap interval over the runs (scipy's BCa,
-seeded). The estimators and the λ ratios are defined in docs/variance.md; the model in docs/method.md §4.
+σ², ω, γ, ρ1 = ω/σ², ρ2 = γ/σ², Var(μ̂_m×2) and the λ ratios of within-run variance estimators, each with a
+seeded bootstrap interval over the runs. The estimators are defined in docs/variance.md; the model in
+docs/method.md, "4. Why the folds are correlated".
 """
 
 from __future__ import annotations
@@ -27,15 +25,14 @@ QUANTITIES = ("mean", "sigma2", "omega", "gamma", "rho1", "rho2", "var_mx2", "co
 
 @dataclass(frozen=True)
 class Estimate:
-    """A point estimate and its bootstrap interval (``low``, ``high``; NaN when the bootstrap is degenerate).
+    """A point estimate and its bootstrap interval; ``x in estimate`` tests low ≤ x ≤ high.
 
     Attributes
     ----------
     value : float
         The estimate from all R runs.
     low, high : float
-        Ends of its bootstrap interval over the runs (NaN where undefined); ``x in estimate`` tests
-        low ≤ x ≤ high.
+        Ends of its bootstrap interval (NaN where undefined).
     """
 
     value: float
@@ -43,12 +40,11 @@ class Estimate:
     high: float
 
     def to_dict(self) -> dict:
-        """``{"value", "low", "high"}`` with NaN as None (JSON-safe).
+        """``{"value", "low", "high"}`` with NaN as None.
 
         Returns
         -------
         dict
-            ``{"value": float or None, "low": ..., "high": ...}``.
         """
         return {k: (v if math.isfinite(v) else None) for k, v in
                 (("value", self.value), ("low", self.low), ("high", self.high))}
@@ -61,8 +57,6 @@ class Estimate:
 class VarianceComponents:
     """σ², ω, γ, ρ1, ρ2, Var(μ̂_m×2), the share of σ² and the λ ratios, each with its interval.
 
-    ``mean`` is the average m×2 estimate over the R runs; the estimators are defined in docs/variance.md.
-
     Attributes
     ----------
     R, m : int
@@ -70,13 +64,12 @@ class VarianceComponents:
     confidence : float
         Level of the bootstrap intervals.
     n_resamples, seed : int
-        Bootstrap resamples of the runs, and their seed.
+        Of the bootstrap.
     mean, sigma2, omega, gamma, rho1, rho2, var_mx2, count_factor : Estimate
-        μ̂ averaged over runs (in the scores' units), σ², ω, γ, Var(μ̂_m×2) (in their squares), and the ratios
-        ρ1 = ω/σ², ρ2 = γ/σ² and σ²/(2m var_mx2).
+        μ̂ averaged over runs, σ², ω, γ, ρ1, ρ2, Var(μ̂_m×2), and σ²/(2m var_mx2).
     lambda_independent, lambda_pairs, lambda_5x2cv, lambda_corrected : Estimate
-        Mean within-run variance estimate over var_mx2 (1 = unbiased, below 1 = too narrow) for V̂ = S²/(2m), the
-        m split means' variance over m, Dietterich's within-split s² over 2m, and Ĉ_m²·Var2.
+        Mean within-run variance estimate over var_mx2 (below 1: too narrow) for S²/(2m), the split means'
+        variance over m, Dietterich's within-split s² over 2m, and Ĉ_m²·Var2.
     percentile_fallback : tuple of str
         Quantities whose interval is the percentile interval of the resamples where they are defined.
     """
@@ -102,13 +95,11 @@ class VarianceComponents:
     percentile_fallback: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        """Plain dict: the settings, then every figure as ``{"value", "low", "high"}``.
+        """Plain dict in field order, every :class:`Estimate` by its ``to_dict``.
 
         Returns
         -------
         dict
-            Field name → value, in field order; :class:`Estimate` fields by :meth:`Estimate.to_dict`,
-            ``percentile_fallback`` as a list.
         """
         out: dict = {}
         for f in fields(self):
@@ -118,23 +109,21 @@ class VarianceComponents:
 
 
 def fold_covariance(m: int, sigma2: float, omega: float, gamma: float) -> np.ndarray:
-    """The 2m × 2m covariance of the fold scores (Lemma 1), folds ordered (split 0: k = 0, 1; split 1: ...).
+    """The 2m × 2m covariance of the fold scores (Lemma 1), folds in split order.
 
     Parameters
     ----------
     m : int
-        Number of splits.
     sigma2 : float
-        σ², the variance of one fold's score (the diagonal).
+        σ², one fold's variance.
     omega : float
-        ω, the covariance of the two folds of one split.
+        ω, covariance of the two folds of a split.
     gamma : float
-        γ, the covariance of folds of different splits.
+        γ, covariance of folds of different splits.
 
     Returns
     -------
     ndarray of shape (2m, 2m)
-        The covariance matrix.
 
     Examples
     --------
@@ -187,52 +176,35 @@ def variance_components(scores, confidence: float = 0.95, n_resamples: int = 200
     Parameters
     ----------
     scores : array_like, shape (R, m, 2)
-        ``scores[r, j, k]``: the score (e.g. F1) of fold k of split j in run r.
-        The runs must be independent repetitions of the whole experiment —
-        independently drawn data sets, each split and scored afresh — not
-        only other split seeds on one data set (those measure split noise,
-        not the variance of μ̂ as an estimate of the expected score).
-        Needs R ≥ 3 and m ≥ 2.
+        ``scores[r, j, k]``: the score of fold k of split j in run r; R ≥ 3, m ≥ 2. The runs must be independent
+        data sets, each split and scored afresh, not other split seeds on one data set.
     confidence : float
         Level of the bootstrap intervals.
     n_resamples : int
-        Bootstrap resamples of the R runs (``scipy.stats.bootstrap``, paired:
-        a resample draws whole runs).
+        Bootstrap resamples of whole runs.
     seed : int
-        Seed of the bootstrap; same inputs and seed give the same intervals.
     method : {"BCa", "percentile", "basic"}
-        Interval method of ``scipy.stats.bootstrap``. Where a quantity's
-        interval comes out undefined (with few runs a resample can repeat one
-        run, making a ratio 0/0, or BCa's correction is undefined), it gets the
-        percentile interval of the resamples where it is defined (at least half
-        of them) and is named in ``percentile_fallback``; otherwise its bounds
-        stay NaN.
+        Of ``scipy.stats.bootstrap``. An undefined interval falls back to the percentile interval of the
+        resamples where it is defined (at least half), named in ``percentile_fallback``; else it stays NaN.
 
     Returns
     -------
     VarianceComponents
 
+    Raises
+    ------
+    ValueError
+        For a wrong shape, R < 3, m < 2, non-finite scores, or scores that do not vary.
+
     Examples
     --------
-    Draw R = 400 runs of m = 3 from a normal with σ² = 1, ω = 0.1, γ = 0.3
-    and recover them:
-
-    >>> import numpy as np
     >>> cov = fold_covariance(3, 1.0, 0.1, 0.3)
     >>> x = np.random.default_rng(1).multivariate_normal(np.zeros(6), cov, size=400).reshape(400, 3, 2)
     >>> vc = variance_components(x, n_resamples=500)
     >>> round(vc.sigma2.value, 2), round(vc.rho1.value, 2), round(vc.rho2.value, 2)
     (1.02, 0.16, 0.32)
-    >>> 0.1 in vc.rho1, 0.3 in vc.rho2  # the true values lie in the 95% intervals
+    >>> 0.1 in vc.rho1, 0.3 in vc.rho2
     (True, True)
-    >>> [round(x, 2) for x in (vc.rho1.low, vc.rho1.high)]
-    [0.1, 0.22]
-    >>> round(vc.var_mx2.value, 3), round((1 + 0.1 + 4 * 0.3) / 6, 3)  # measured, true
-    (0.413, 0.383)
-    >>> round(vc.count_factor.value, 2), round(vc.lambda_independent.value, 2), round(vc.lambda_corrected.value, 2)
-    (0.41, 0.29, 2.06)
-    >>> sorted(vc.to_dict()["rho2"])
-    ['high', 'low', 'value']
     """
     x = np.asarray(scores, dtype=float)
     if x.ndim != 3 or x.shape[2] != 2:

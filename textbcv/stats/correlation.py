@@ -1,8 +1,7 @@
 """Correlation factors of the m×2 BCV estimate (thesis chapters 3, 5 and 6).
 
-The 2m hold-out estimates of one m×2 BCV run are correlated: ρ1 within a
-2-fold pair, ρ2 across pairs. Everything in :mod:`textbcv.stats` that turns
-fold results into a distribution goes through the few functions here.
+The 2m fold estimates correlate: ρ1 within a split, ρ2 across splits. See docs/method.md, "4. Why the folds
+are correlated".
 """
 
 from __future__ import annotations
@@ -43,15 +42,12 @@ def variance_factor(m: int, rho1: float, rho2: float) -> float:
     ----------
     m : int
         Number of splits, ≥ 1.
-    rho1 : float
-        ρ1, the correlation of the two folds of one split.
-    rho2 : float
-        ρ2, the correlation of folds of different splits.
+    rho1, rho2 : float
+        Correlation of the two folds of one split, and of folds of different splits.
 
     Returns
     -------
     float
-        The factor (1 for independent folds, 2m when every fold is the same).
 
     Examples
     --------
@@ -63,13 +59,9 @@ def variance_factor(m: int, rho1: float, rho2: float) -> float:
 
 
 def thesis_count_factor(m: int) -> float:
-    """c_m: the average of 1/(1+ρ1+(2m−2)ρ2) over ρ1 ∈ [0, ½], ρ2 ∈ [¼, ½] (eq. 6.25).
+    """c_m: the average of 1/(1+ρ1+(2m−2)ρ2) over ρ1 ∈ [0, ½], ρ2 ∈ [¼, ½] (eq. 6.25), in closed form.
 
-    Closed form for m ≥ 2:
-    c_m = 4/(m−1) · ln[(m+½)^(m+½) (½m+½)^(½m+½) / (m^m (1+½m)^(1+½m))].
-    For m = 1 (one 2-fold pair) there is no across-pair correlation; the
-    average is over ρ1 alone: c_1 = 2 ln(3/2) = 0.8109, which is also the
-    limit of the closed form as m → 1.
+    For m = 1 the average is over ρ1 alone: c_1 = 2 ln(3/2).
 
     Parameters
     ----------
@@ -79,14 +71,12 @@ def thesis_count_factor(m: int) -> float:
     Returns
     -------
     float
-        c_m, in (0, 1].
+        In (0, 1].
 
     Examples
     --------
     >>> round(thesis_count_factor(3), 4)
     0.3688
-    >>> round(thesis_count_factor(1), 4)
-    0.8109
     """
     m = _check_m(m)
     if m == 1:
@@ -100,24 +90,25 @@ def thesis_count_factor(m: int) -> float:
 
 
 def count_factor(m: int, variant: str = "thesis", rho1: float | None = None, rho2: float | None = None) -> float:
-    """The factor c that turns pooled fold counts into effective counts (TP_e = c ΣTP).
+    """The factor c that turns pooled fold counts into effective counts (TP_e = c ΣTP), in (0, 1].
 
     Parameters
     ----------
     m : int
-        Number of 2-fold pairs (splits); the counts are pooled over 2m folds.
+        Number of splits; the counts are pooled over 2m folds.
     variant : {"thesis", "independent", "averaged-counts", "rho"}
-        ``thesis``: c_m of eq. 6.25 (averaged ρ); ``independent``: ρ1 = ρ2 = 0,
-        c = 1; ``averaged-counts``: ρ1 = ρ2 = 1, c = 1/(2m) (the older
-        interval built on the average counts); ``rho``: explicit ``rho1``,
-        ``rho2``, c = 1/(1+ρ1+(2m−2)ρ2).
+        c_m (:func:`thesis_count_factor`); 1; 1/(2m); or 1/(1+ρ1+(2m−2)ρ2) with ``rho1``, ``rho2``.
     rho1, rho2 : float, optional
-        The within-pair and across-pair correlations ρ1, ρ2 in [0, 1]; required by ``rho``, ignored otherwise.
+        In [0, 1]; required by ``rho``, ignored otherwise.
 
     Returns
     -------
     float
-        c, in (0, 1].
+
+    Raises
+    ------
+    ValueError
+        For an unknown variant, or ``rho`` without ρ1, ρ2 in [0, 1].
 
     Examples
     --------
@@ -143,17 +134,16 @@ def count_factor(m: int, variant: str = "thesis", rho1: float | None = None, rho
 
 
 def arrv(m: int) -> float:
-    """Average variance-reduction rate from m to m+1 splits over ρ1, ρ2 ∈ (0, ½) (eq. 3.31–3.32).
+    """ARRV(m): average relative reduction of Var(μ̂_m×2) from m to m+1 splits over ρ1, ρ2 ∈ (0, ½) (eq. 3.31–3.32).
 
     Parameters
     ----------
     m : int
-        Number of splits before the extra one, ≥ 1.
+        Number of splits before the extra one.
 
     Returns
     -------
     float
-        ARRV(m), the mean relative reduction of Var(μ̂_m×2), as a fraction.
 
     Examples
     --------
@@ -170,19 +160,17 @@ def arrv(m: int) -> float:
 
 
 def C_m(m: int, rho1: float, rho2: float) -> float:
-    """True-correlation scale factor C_m (eq. 5.24): Var(μ̂_m×2) = C_m² E[Var2].
+    """C_m = √(g / (2m − g)), g = :func:`variance_factor` (eq. 5.24): Var(μ̂_m×2) = C_m² E[Var2].
 
     Parameters
     ----------
     m : int
-        Number of splits, ≥ 1.
     rho1, rho2 : float
-        The within-pair and across-pair correlations ρ1, ρ2 of the fold estimates.
+        The fold estimates' correlations within and across splits.
 
     Returns
     -------
     float
-        C_m = √(g / (2m − g)), g = :func:`variance_factor`.
 
     Examples
     --------
@@ -194,19 +182,17 @@ def C_m(m: int, rho1: float, rho2: float) -> float:
 
 
 def f_m(m: int, rho1: float, rho2: float) -> float:
-    """Degrees of freedom f_m of the scaled Var2 (eq. 5.20/5.25).
+    """Degrees of freedom f_m of the scaled Var2 (eq. 5.20/5.25); 2m − 1 for independent folds.
 
     Parameters
     ----------
     m : int
-        Number of splits, ≥ 1.
     rho1, rho2 : float
-        The within-pair and across-pair correlations ρ1, ρ2 of the fold estimates.
+        The fold estimates' correlations within and across splits.
 
     Returns
     -------
     float
-        f_m (2m − 1 for independent folds).
 
     Examples
     --------
@@ -225,18 +211,16 @@ def v_m(m: int, rho1: float, rho2: float) -> float:
     Parameters
     ----------
     m : int
-        Number of splits, ≥ 1.
     rho1, rho2 : float
-        The within-pair and across-pair correlations ρ1, ρ2 of the fold estimates.
+        The fold estimates' correlations within and across splits.
 
     Returns
     -------
     float
-        v_m.
 
     Examples
     --------
-    >>> round(v_m(3, 0.0, 0.0) * f_m(3, 0.0, 0.0), 6)  # E[2m Var2/σ²] = 2m − 1 for independent folds
+    >>> round(v_m(3, 0.0, 0.0) * f_m(3, 0.0, 0.0), 6)  # 2m − 1 for independent folds
     5.0
     """
     m = _check_m(m)
@@ -250,12 +234,10 @@ def C_hat(m: int) -> float:
     Parameters
     ----------
     m : int
-        Number of splits, ≥ 1.
 
     Returns
     -------
     float
-        Ĉ_m.
 
     Examples
     --------
@@ -272,12 +254,10 @@ def f_hat(m: int) -> int:
     Parameters
     ----------
     m : int
-        Number of splits, ≥ 1.
 
     Returns
     -------
     int
-        f̂_m.
 
     Examples
     --------
@@ -297,24 +277,20 @@ def _expected_halfwidth(m: int, rho1: float, rho2: float, alpha: float, correcte
 
 
 def arrci(m: int, alpha: float = 0.05, corrected: bool = True) -> float:
-    """Average reduction rate of the sequential CI length from m to m+1 (eq. 5.44).
-
-    ``corrected=False`` reproduces the thesis's table 5.4 (computed with C_m
-    where v_m belongs in eq. 5.23).
+    """ARRCI_α(m): average relative shortening of the sequential CI from m to m+1 over ρ1, ρ2 ∈ (0, ½) (eq. 5.44).
 
     Parameters
     ----------
     m : int
-        Number of splits before the extra one, ≥ 1.
+        Number of splits before the extra one.
     alpha : float
-        Level of the sequential test's interval (default 0.05).
+        Level of the sequential test's interval.
     corrected : bool
-        Use v_m in E[σ̂_m] (default True); False uses the thesis's printed C_m.
+        Use v_m in E[σ̂_m]; False uses the thesis's printed C_m and reproduces its table 5.4.
 
     Returns
     -------
     float
-        ARRCI_α(m), the mean relative shortening of the expected half-width over ρ1, ρ2 ∈ (0, ½), as a fraction.
 
     Examples
     --------
@@ -333,25 +309,23 @@ def arrci(m: int, alpha: float = 0.05, corrected: bool = True) -> float:
 
 def choose_max_m(alpha: float = 0.05, gamma: float = 0.05, corrected: bool = True, m_start: int = 3,
                  limit: int = 100) -> int:
-    """M: the smallest m ≥ m_start whose ARRCI_α(m) ≤ γ (extra splits then shorten the CI by < γ).
+    """M: the smallest m ≥ m_start whose ARRCI_α(m) ≤ γ (one more split shortens the CI by less than γ).
 
     Parameters
     ----------
     alpha : float
-        Level of the sequential test's interval (default 0.05).
+        Level of the sequential test's interval.
     gamma : float
-        γ, the largest worthwhile relative shortening of the CI by one more split (default 0.05, i.e. 5%).
+        γ, as a fraction.
     corrected : bool
-        Passed to :func:`arrci` (default True).
+        Passed to :func:`arrci`.
     m_start : int
-        Smallest m considered (default 3).
     limit : int
-        Largest m tried; ValueError if none up to it qualifies (default 100).
+        Largest m tried; ValueError if none up to it qualifies.
 
     Returns
     -------
     int
-        M.
 
     Examples
     --------

@@ -1,12 +1,7 @@
 """Is B better than A across several corpora? A hierarchical normal model over the runs' paired posteriors.
 
-Each corpus gives an estimate y_i with posterior SD s_i (its :class:`textbcv.stats.paired.PairedDifference`); the
-corpora's true differences scatter around an overall one, θ_i ~ N(μ, τ²), with a flat prior on μ and a half-Cauchy
-prior of scale ``tau_scale`` on τ. μ and θ_i integrate in closed form given τ, and τ on a fixed grid, so every
-probability and interval is deterministic. The model and its assumptions (exchangeable corpora, normal differences,
-each run's posterior its likelihood): docs/method.md §7, "Across several corpora".
-
-Imports only numpy and scipy.
+θ_i ~ N(μ, τ²), flat prior on μ, half-Cauchy(``tau_scale``) on τ; τ is integrated on a fixed grid, so every
+answer is deterministic. See docs/method.md, "Across several corpora".
 
 Examples
 --------
@@ -36,26 +31,24 @@ class HierarchicalAnswer:
     Attributes
     ----------
     names : tuple of str
-        The corpora (runs), in input order.
+        The corpora, in input order.
     estimates, sds : tuple of float
-        Each run's difference and the SD of its posterior (the likelihood's).
+        Each run's difference and posterior SD.
     mu : float
-        The posterior mean of the overall difference μ.
+        Posterior mean of the overall difference μ.
     mu_interval : tuple of float
         Its equal-tailed 1 − ``alpha`` credible interval.
     p_b_better, p_a_better : float
-        P(μ > rope) and P(μ < −rope) (with no rope, P(μ > 0) and its complement).
+        P(μ > rope) and P(μ < −rope) (without a rope, P(μ > 0) and its complement).
     p_equivalent : float or None
-        P(|μ| ≤ rope), with a rope; None without.
+        P(|μ| ≤ rope); None without a rope.
     tau_median : float
-        The posterior median of τ, the corpora's spread around μ.
+        Posterior median of τ.
     per_corpus : tuple of dict
-        Per run: ``name``, ``mean`` and ``interval`` of its shrunken difference θ_i, and ``p_b_better``
-        (θ_i > rope).
+        Per run: ``name``, ``mean``, ``interval`` and ``p_b_better`` of its shrunken θ_i.
     p_new_b_better : float
         P(θ_new > rope): B better on a new corpus of this kind.
     rope, alpha, tau_scale : float
-        The settings.
     """
 
     names: tuple[str, ...]
@@ -74,12 +67,11 @@ class HierarchicalAnswer:
     tau_scale: float
 
     def to_dict(self) -> dict:
-        """JSON-ready form.
+        """JSON-ready form, tuples as lists.
 
         Returns
         -------
         dict
-            The attributes, tuples as lists.
         """
         return {"names": list(self.names), "estimates": list(self.estimates), "sds": list(self.sds), "mu": self.mu,
                 "mu_interval": list(self.mu_interval), "p_b_better": self.p_b_better, "p_a_better": self.p_a_better,
@@ -100,24 +92,22 @@ def _mixture_quantile(q: float, weights: np.ndarray, means: np.ndarray, sds: np.
 
 def hierarchical(estimates: Sequence[float], sds: Sequence[float], names: Sequence[str], rope: float = 0.0,
                  alpha: float = 0.05, tau_scale: float = TAU_SCALE, grid: int = 4001) -> HierarchicalAnswer:
-    """The hierarchical answer across corpora from each run's difference and its posterior SD (module docstring).
+    """The hierarchical answer across corpora from each run's difference and its posterior SD.
 
     Parameters
     ----------
     estimates : sequence of float
         Each run's difference B − A (a fraction), at least two runs.
     sds : sequence of float
-        Each run's posterior SD of that difference (positive).
+        Each run's posterior SD, positive.
     names : sequence of str
-        A name per run (its corpus).
     rope : float
-        The region of practical equivalence, a fraction (0.005 is half a point); 0 for none.
+        A fraction (0: none).
     alpha : float
-        The credible intervals hold 1 − alpha.
     tau_scale : float
-        The scale of τ's half-Cauchy prior (a fraction; default one F1 point).
+        Scale of τ's half-Cauchy prior, a fraction.
     grid : int
-        Points of τ's quadrature grid (on [0, τ_max], τ_max covering the prior and the data).
+        Points of τ's quadrature grid.
 
     Returns
     -------

@@ -1,12 +1,6 @@
-"""The one place the formulas of precision, recall and F1 are written.
+"""The one place the formulas of precision, recall and F1 are written (``tests/test_one_home.py`` checks it).
 
-Each metric is a ratio of linear functions of the chunk counts: precision = TP / (TP + FP),
-recall = TP / (TP + FN), F1 = 2TP / (2TP + FP + FN). :func:`metric_parts` gives the numerator and
-the denominator of each; every score, interval, design effect and linearised variance in textbcv
-is computed from them (``tests/test_one_home.py`` checks that no other function writes them).
-The functions work on numbers and on numpy arrays alike.
-
-Imports only numpy.
+Each metric is a ratio of linear functions of the counts; the functions take numbers or numpy arrays alike.
 """
 
 from __future__ import annotations
@@ -27,13 +21,11 @@ def metric_parts(tp: Any, fp: Any, fn: Any) -> dict[str, tuple[Any, Any]]:
     Parameters
     ----------
     tp, fp, fn : number or ndarray
-        True positives, false positives and false negatives (chunk counts); arrays broadcast together.
+        Chunk counts; arrays broadcast together.
 
     Returns
     -------
     dict
-        ``{"precision": (TP, TP + FP), "recall": (TP, TP + FN), "f1": (2TP, 2TP + FP + FN)}``, each part of the
-        type of the inputs.
 
     Examples
     --------
@@ -44,17 +36,16 @@ def metric_parts(tp: Any, fp: Any, fn: Any) -> dict[str, tuple[Any, Any]]:
 
 
 def ratios(counts: Any) -> dict[str, np.ndarray]:
-    """Precision, recall and F1 of counts along the last axis (TP, FP, FN); 0 where a denominator is 0.
+    """Precision, recall and F1 (fractions) of counts (TP, FP, FN) along the last axis; 0 where a denominator is 0.
 
     Parameters
     ----------
     counts : array_like, shape (..., 3)
-        TP, FP, FN along the last axis (e.g. one row per fold or per sentence).
 
     Returns
     -------
     dict of str to ndarray
-        ``{"precision", "recall", "f1"}`` → float arrays of shape ``counts.shape[:-1]``, as fractions in [0, 1].
+        Arrays of shape ``counts.shape[:-1]``.
 
     Examples
     --------
@@ -67,22 +58,19 @@ def ratios(counts: Any) -> dict[str, np.ndarray]:
 
 
 def linear_weights(metric: str, counts: Any) -> np.ndarray:
-    """Weights w on (TP, FP, FN) with w · x = (num(x) − r · den(x)) / den(counts), r = the metric at ``counts``.
+    """Delta-method weights w on (TP, FP, FN): w · x is the first-order change of ``metric`` at ``counts`` by x.
 
-    The delta-method linearisation of the ratio at ``counts``: the change of the metric when counts
-    ``x`` are added, to first order. Zeros when the denominator is 0.
+    w · x = (num(x) − r · den(x)) / den(counts), r the metric at ``counts``; zeros when the denominator is 0.
 
     Parameters
     ----------
     metric : {"precision", "recall", "f1"}
-        The ratio to linearise.
     counts : sequence of 3 numbers
-        The (TP, FP, FN) at which it is linearised (e.g. a fold's or the pooled totals).
+        The (TP, FP, FN) to linearise at.
 
     Returns
     -------
     ndarray of shape (3,)
-        The weights on TP, FP and FN (change of the metric, as a fraction, per added count).
 
     Examples
     --------

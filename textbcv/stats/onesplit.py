@@ -1,20 +1,16 @@
 """What one train/test split claims: paired bootstrap and approximate randomization over test sentences.
 
-The two paired tests the field uses on one test set, on corpus-level chunk F1 recomputed from per-sentence
-counts: the paired bootstrap (Koehn 2004, as sacrebleu computes it) and approximate randomization (Noreen 1989;
-Riezler & Maxwell 2005). Both hold the training set fixed, so they measure how ΔF1 moves with the test sentences
-only (docs/method.md §10). Inputs: both systems' (n, 3) arrays of (tp, fp, fn) on the same sentences, in the same
-order; a seed gives the same result on every machine.
+Both tests are on corpus-level chunk F1 recomputed from per-sentence (tp, fp, fn) counts of both systems on the
+same sentences, and hold the training set fixed. A seed gives the same result on every machine. See
+docs/method.md, "10. Textbook tests".
 
 Examples
 --------
 >>> a = [[1, 0, 1], [2, 0, 0], [0, 1, 1], [1, 1, 0]] * 50
 >>> b = [[2, 0, 0], [2, 0, 0], [1, 0, 0], [1, 0, 0]] * 50
 >>> r = one_split_tests(a, b, seed=0)
->>> round(r.f1_a, 4), round(r.f1_b, 4), round(r.delta, 4)
-(0.6667, 1.0, 0.3333)
->>> r.bootstrap.p_value, r.randomization.p_value
-(0.000999000999000999, 9.999000099990002e-05)
+>>> round(r.delta, 4), r.bootstrap.p_value, r.randomization.p_value
+(0.3333, 0.000999000999000999, 9.999000099990002e-05)
 """
 
 from __future__ import annotations
@@ -95,31 +91,28 @@ _POP8 = np.array([v.bit_count() for v in range(256)], dtype=np.int64)
 
 
 def _popcount_bytes(words: np.ndarray) -> np.ndarray:
-    """Set bits of every uint64 of a C-contiguous array (as int64), byte by byte."""
+    """Set bits of every uint64 of a C-contiguous array, byte by byte."""
     return _POP8[words.view(np.uint8)].reshape(*words.shape, 8).sum(axis=-1)
 
 
 def _popcount(words: np.ndarray) -> np.ndarray:
-    """Set bits of every uint64 (as int64): numpy's ``bitwise_count`` where there is one (numpy >= 2)."""
+    """Set bits of every uint64: numpy's ``bitwise_count`` where there is one (numpy >= 2)."""
     if hasattr(np, "bitwise_count"):
         return np.bitwise_count(words).astype(np.int64)
     return _popcount_bytes(words)
 
 
 def chunk_f1(counts: Any) -> np.ndarray:
-    """Chunk F1 = 2 tp / (2 tp + fp + fn) of summed counts, along the last axis (0 where nothing is predicted or gold).
-
-    The same number as :attr:`textbcv.scoring.Tally.f1` and conlleval's FB1 / 100.
+    """Chunk F1 = 2 tp / (2 tp + fp + fn) of summed counts along the last axis (0 where nothing is predicted or gold).
 
     Parameters
     ----------
     counts : array_like, shape (..., 3)
-        (tp, fp, fn) along the last axis, already summed over the sentences.
+        (tp, fp, fn), summed over the sentences.
 
     Returns
     -------
     ndarray of shape ``counts.shape[:-1]``
-        F1 as a fraction in [0, 1].
 
     Examples
     --------
@@ -139,18 +132,14 @@ class BootstrapResult:
     Attributes
     ----------
     delta : float
-        The observed F1(B) − F1(A).
+        The observed ΔF1.
     p_value : float
-        Two-sided, as sacrebleu: (c + 1) / (R + 1), c the resamples whose
-        |ΔF1*| − mean |ΔF1*| is at least |ΔF1|.
+        Two-sided: (c + 1) / (R + 1), c the resamples whose |ΔF1*| − mean |ΔF1*| is at least |ΔF1|.
     ci : tuple of float
         Equal-tailed percentile interval of ΔF1* at ``level``.
     level : float
-        Coverage of ``ci``, 1 − alpha.
     resamples : int
-        R, the bootstrap resamples.
     seed : int
-        Seed of the resampling.
     """
 
     delta: float
@@ -161,12 +150,11 @@ class BootstrapResult:
     seed: int
 
     def to_dict(self) -> dict:
-        """JSON-ready form.
+        """JSON-ready form, ``ci`` as a list.
 
         Returns
         -------
         dict
-            ``{"delta", "p_value", "ci", "level", "resamples", "seed"}``, ``ci`` as a list.
         """
         return {"delta": self.delta, "p_value": self.p_value, "ci": list(self.ci), "level": self.level,
                 "resamples": self.resamples, "seed": self.seed}
@@ -179,13 +167,11 @@ class RandomizationResult:
     Attributes
     ----------
     delta : float
-        The observed F1(B) − F1(A).
+        The observed ΔF1.
     p_value : float
         Two-sided: (c + 1) / (R + 1), c the shuffles with |ΔF1| at least the observed one.
     shuffles : int
-        R, the random shuffles.
     seed : int
-        Seed of the shuffles.
     """
 
     delta: float
@@ -199,7 +185,6 @@ class RandomizationResult:
         Returns
         -------
         dict
-            ``{"delta", "p_value", "shuffles", "seed"}``.
         """
         return {"delta": self.delta, "p_value": self.p_value, "shuffles": self.shuffles, "seed": self.seed}
 
@@ -211,15 +196,12 @@ class OneSplitResult:
     Attributes
     ----------
     sentences : int
-        Test sentences.
     f1_a, f1_b : float
-        Corpus-level chunk F1 of each system on them.
+        Corpus-level chunk F1 of each system.
     delta : float
         F1(B) − F1(A).
     bootstrap : BootstrapResult
-        The paired bootstrap (:func:`paired_bootstrap`).
     randomization : RandomizationResult
-        The approximate randomization test (:func:`approximate_randomization`).
     """
 
     sentences: int
@@ -230,19 +212,16 @@ class OneSplitResult:
     randomization: RandomizationResult
 
     def to_dict(self) -> dict:
-        """JSON-ready form.
+        """JSON-ready form; the key of ``delta`` is ``delta_f1``.
 
         Returns
         -------
         dict
-            ``{"sentences", "f1_a", "f1_b", "delta_f1", "bootstrap", "randomization"}``, the tests by their
-            ``to_dict``; note the key ``delta_f1`` for the attribute ``delta``.
 
         Examples
         --------
         >>> r = one_split_tests([[1, 0, 0]] * 20, [[1, 0, 0]] * 20, resamples=10, shuffles=10)
-        >>> d = r.to_dict()
-        >>> d["delta_f1"], d["randomization"]["p_value"], d["bootstrap"]["p_value"]
+        >>> r.to_dict()["delta_f1"], r.randomization.p_value, r.bootstrap.p_value
         (0.0, 1.0, 1.0)
         """
         return {"sentences": self.sentences, "f1_a": self.f1_a, "f1_b": self.f1_b, "delta_f1": self.delta,
@@ -255,35 +234,21 @@ class OneSplitResult:
 def paired_bootstrap(a: Any, b: Any, resamples: int = RESAMPLES, seed: int = 0, alpha: float = 0.05) -> BootstrapResult:
     """Paired bootstrap over test sentences of ΔF1 = F1(B) − F1(A), as sacrebleu's ``--paired-bs``.
 
+    The p-value is sacrebleu's (Koehn 2004), except that ties count, so identical systems get p = 1.
+
     Parameters
     ----------
     a, b : array-like, shape (n, 3)
-        Per-sentence (tp, fp, fn) of systems A and B on the same n sentences, in the same order.
+        Per-sentence (tp, fp, fn) of A and B on the same sentences, in the same order.
     resamples : int
-        R, the bootstrap resamples.
     seed : int
-        Seed of ``numpy.random.default_rng``; resample r draws n sentence
-        indices with ``integers(0, n, size=n)`` in turn (the draws of
-        sacrebleu's ``rng.choice(n, size=(R, n))`` for the same seed).
+        Seed of ``numpy.random.default_rng``: the same draws as sacrebleu's for that seed.
     alpha : float
         The interval is the equal-tailed 1 − alpha percentile interval of ΔF1*.
 
     Returns
     -------
     BootstrapResult
-
-    Notes
-    -----
-    The p-value is sacrebleu's (github.com/mjpost/sacrebleu,
-    ``sacrebleu/significance.py``: ``_paired_bs_test`` and
-    ``_compute_p_value``, after Koehn 2004 and
-    Riezler & Maxwell 2005): with d*_r = |F1(B*_r) − F1(A*_r)| on resample
-    r, the null distribution is d*_r − mean(d*), and p = (c + 1) / (R + 1)
-    with c = #{r : d*_r − mean(d*) ≥ |ΔF1|}. sacrebleu counts strictly
-    greater (``>``); here ties count, as in Riezler & Maxwell's (c + 1) /
-    (R + 1), so that two identical systems get p = 1 and not 1 / (R + 1).
-    The two counts differ only when d*_r − mean(d*) equals |ΔF1| exactly,
-    which in practice means that every resample gives the same difference.
 
     Examples
     --------
@@ -322,12 +287,15 @@ def paired_bootstrap(a: Any, b: Any, resamples: int = RESAMPLES, seed: int = 0, 
 def approximate_randomization(a: Any, b: Any, shuffles: int = SHUFFLES, seed: int = 0) -> RandomizationResult:
     """Paired approximate randomization test of ΔF1 = F1(B) − F1(A) over test sentences.
 
+    As sacrebleu's ``--paired-ar`` (Riezler & Maxwell 2005): each shuffle swaps the systems' output of every
+    sentence with probability ½. Ties count, so identical systems get p = 1; exchanging A and B gives the same
+    p-value exactly.
+
     Parameters
     ----------
     a, b : array-like, shape (n, 3)
-        Per-sentence (tp, fp, fn) of systems A and B on the same n sentences, in the same order.
+        Per-sentence (tp, fp, fn) of A and B on the same sentences, in the same order.
     shuffles : int
-        R, the random shuffles.
     seed : int
         Seed of ``numpy.random.default_rng``.
 
@@ -335,42 +303,12 @@ def approximate_randomization(a: Any, b: Any, shuffles: int = SHUFFLES, seed: in
     -------
     RandomizationResult
 
-    Notes
-    -----
-    Riezler & Maxwell (2005), as sacrebleu's ``--paired-ar``
-    (github.com/mjpost/sacrebleu, ``sacrebleu/significance.py``,
-    ``_paired_ar_test``): each shuffle swaps
-    the two systems' output of every sentence with probability 1/2, which
-    swaps the sentence's counts, so its totals are A + s and B − s, with s
-    the summed (B − A) counts of the swapped sentences. The statistic is
-    |F1(B) − F1(A)|, and p = (c + 1) / (R + 1) with
-    c = #{r : |ΔF1_r| ≥ |ΔF1|}. sacrebleu counts strictly greater (``>``),
-    which gives two identical systems p = 1 / (R + 1); here ties count, as
-    in Riezler & Maxwell, and identical systems get p = 1.
-
-    The coins: only sentences whose counts differ between the systems can
-    change the totals, so only they get one. They are laid out by their
-    difference vector up to sign (v and −v together, in lexicographic order
-    of max(v, −v)), then by position, each group padded to whole 64-bit
-    words; shuffle r takes the next words of raw 64-bit output of the bit
-    generator, and a sentence is swapped when its bit is set (least
-    significant first, little-endian). The layout does not depend on which
-    system is A, so exchanging A and B gives the same p-value exactly; a
-    shuffle costs one popcount per 64 such sentences.
-
     Examples
     --------
     >>> a = [[1, 0, 1], [1, 1, 0], [0, 0, 1], [2, 0, 0]] * 25
     >>> b = [[2, 0, 0], [1, 0, 0], [0, 1, 1], [2, 0, 0]] * 25
     >>> approximate_randomization(a, b, shuffles=10000, seed=0).p_value
     0.00019998000199980003
-
-    On 8 sentences the 2^8 swaps can be enumerated: 104 of the 256 give a
-    difference at least as large as the observed one, so the exact p is
-    0.40625; 10,000 shuffles estimate it within about 0.01 (two standard errors):
-
-    >>> approximate_randomization(a[:8], b[:8], shuffles=10000, seed=0).p_value
-    0.40995900409959
     """
     a, b = _pair(a, b)
     R, seed = _positive(shuffles, "shuffles"), _seed(seed)
@@ -420,18 +358,17 @@ def one_split_tests(a: Any, b: Any, resamples: int = RESAMPLES, shuffles: int = 
     Parameters
     ----------
     a, b : array-like, shape (n, 3)
-        Per-sentence (tp, fp, fn) of systems A and B on the same n sentences, in the same order.
+        Per-sentence (tp, fp, fn) of A and B on the same sentences, in the same order.
     resamples, shuffles : int
         R of :func:`paired_bootstrap` and of :func:`approximate_randomization`.
     seed : int
-        Seed of both (each starts its own generator from it).
+        Seed of both.
     alpha : float
         Level of the bootstrap interval (1 − alpha).
 
     Returns
     -------
     OneSplitResult
-        The sentence count, both systems' corpus-level F1 and ΔF1, and both tests.
 
     Examples
     --------

@@ -1,10 +1,7 @@
 """Posteriors of precision, recall and F1 from (effective) chunk counts (thesis §6.2).
 
-Precision and recall are Beta; F1 is the image of a Beta under a monotone
-map: with a = FP_e + FN_e + 2λ and b = TP_e + λ, W = f1/(2 − f1) ~ Beta(b, a)
-(equivalently f1 = 2U/(2U+V), U ~ Gamma(b), V ~ Gamma(a)), so every
-posterior here is a *latent* Beta variable W plus an increasing map
-``to_metric``. Comparisons (:mod:`textbcv.stats.bayes`) use this.
+Each is a latent W ~ Beta pushed through an increasing map ``to_metric`` (for F1, W = f1/(2 − f1)), so
+quantiles and CDFs are exact. See docs/method.md, "6. Posteriors of precision, recall and F1".
 """
 
 from __future__ import annotations
@@ -70,27 +67,21 @@ def _log_density_rel(t: np.ndarray, alpha: float, beta: float, lo: float, hi: fl
 
 
 def latent_grid(alpha: float, beta: float, n: int = _NODES) -> tuple[np.ndarray, np.ndarray]:
-    """Nodes and weights of a quadrature rule for E[g(W)], W ~ Beta(alpha, beta), alpha, beta ≥ 1.
+    """Quadrature nodes and weights for E[g(W)], W ~ Beta(alpha, beta), alpha, beta ≥ 1.
 
-    Composite Gauss–Legendre on panels between the quantiles 1e-15, 1e-9,
-    1e-5, 0.01, 0.2, 0.5, ... (so skewed and very concentrated posteriors
-    alike are resolved); the density is evaluated relative to its value at
-    the mode with ``log1p`` (stable for parameters up to 10^10) and the
-    weights are normalised to sum to 1, so no Beta function is needed.
+    Composite Gauss–Legendre on panels between quantiles of W, so skewed and concentrated posteriors (parameters
+    up to 10^10) are resolved.
 
     Parameters
     ----------
     alpha, beta : float
-        Parameters of the latent Beta, ≥ 1.
     n : int
-        Nodes in all, shared equally by the 10 panels (default 160).
+        Nodes in all, shared by the 10 panels.
 
     Returns
     -------
-    t : ndarray
-        The nodes, values of W in [0, 1] (nodes of zero weight dropped; one node, the mean, for a point mass).
-    w : ndarray
-        Their weights, summing to 1.
+    t, w : ndarray
+        Nodes in [0, 1] and weights summing to 1 (one node, the mean, for a point mass).
 
     Examples
     --------
@@ -115,34 +106,28 @@ def latent_grid(alpha: float, beta: float, n: int = _NODES) -> tuple[np.ndarray,
 
 
 def truncated_latent_grid(alpha: float, beta: float, lo, hi, n: int = _NODES) -> tuple[np.ndarray, np.ndarray]:
-    """Quadrature of E[g(W) 1{lo ≤ W ≤ hi}], W ~ Beta(alpha, beta), for arrays of bounds ``lo``, ``hi``.
+    """Quadrature of E[g(W) 1{lo ≤ W ≤ hi}], W ~ Beta(alpha, beta), for arrays of bounds.
 
-    The panels of :func:`latent_grid` clipped to each [lo, hi], so that an
-    integrand that jumps at the bounds (a density that is 0 outside [0, 1])
-    is integrated exactly as a smooth one; weights are normalised by the
-    whole distribution's mass. Returns nodes and weights of shape
-    ``lo.shape + (nodes,)``.
+    The panels of :func:`latent_grid` clipped to each [lo, hi], so an integrand that jumps at the bounds is
+    integrated exactly.
 
     Parameters
     ----------
     alpha, beta : float
-        Parameters of the latent Beta, ≥ 1.
     lo, hi : array_like
-        Bounds on W (latent values in [0, 1]), of one shape.
+        Bounds on W, of one shape.
     n : int
-        Nodes for each pair of bounds, shared equally by the 10 panels (default 160).
+        Nodes per pair of bounds.
 
     Returns
     -------
-    t : ndarray of shape ``lo.shape + (nodes,)``
-        The nodes, values of W.
-    w : ndarray of shape ``lo.shape + (nodes,)``
-        Their weights; summed over the last axis, P(lo ≤ W ≤ hi).
+    t, w : ndarray of shape ``lo.shape + (nodes,)``
+        Nodes and weights; ``w`` summed over the last axis is P(lo ≤ W ≤ hi).
 
     Examples
     --------
     >>> t, w = truncated_latent_grid(1.0, 1.0, np.array([0.2]), np.array([0.7]))
-    >>> round(float(w.sum()), 12), round(float((w * t).sum()), 12)  # P(0.2 ≤ W ≤ 0.7), E[W; 0.2 ≤ W ≤ 0.7]
+    >>> round(float(w.sum()), 12), round(float((w * t).sum()), 12)
     (0.5, 0.225)
     """
     lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
@@ -170,14 +155,12 @@ def truncated_latent_grid(alpha: float, beta: float, lo, hi, n: int = _NODES) ->
 
 @dataclass(frozen=True)
 class MetricPosterior:
-    """A posterior ν = to_metric(W), W ~ Beta(alpha, beta) latent, to_metric increasing on [0, 1].
-
-    Subclasses define the map; all quantiles and CDFs go through the latent Beta.
+    """A posterior ν = to_metric(W), W ~ Beta(alpha, beta), to_metric increasing on [0, 1]; values are fractions.
 
     Parameters
     ----------
     alpha, beta : float
-        Parameters of the latent Beta W; finite and ≥ 1 (ValueError otherwise).
+        Of the latent Beta; finite and ≥ 1 (ValueError otherwise).
     """
 
     alpha: float
@@ -195,28 +178,24 @@ class MetricPosterior:
         Parameters
         ----------
         w : float or array_like
-            Values of the latent W, in [0, 1].
 
         Returns
         -------
         float or ndarray
-            The metric ν, as a fraction.
         """
         return w
 
     @staticmethod
     def to_latent(t):
-        """The latent value of metric value ``t``, the inverse of :meth:`to_metric` (the identity here).
+        """The latent value of metric value ``t``, the inverse of :meth:`to_metric`.
 
         Parameters
         ----------
         t : float or array_like
-            Values of the metric ν, as fractions in [0, 1].
 
         Returns
         -------
         float or ndarray
-            The latent W.
         """
         return t
 
@@ -227,7 +206,6 @@ class MetricPosterior:
         Parameters
         ----------
         t : float or array_like
-            Values of the metric ν, as fractions.
         """
         raise NotImplementedError
 
@@ -237,38 +215,33 @@ class MetricPosterior:
         Returns
         -------
         float
-            The mode of ν, as a fraction.
         """
         raise NotImplementedError
 
     def cdf(self, t):
-        """P(ν ≤ t).
+        """P(ν ≤ t), ``t`` clipped to [0, 1].
 
         Parameters
         ----------
         t : float or array_like
-            Values of the metric ν, as fractions (clipped to [0, 1]).
 
         Returns
         -------
         ndarray
-            The probabilities, of ``t``'s shape.
         """
         t = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)
         return special.betainc(self.alpha, self.beta, self.to_latent(t))
 
     def sf(self, t):
-        """P(ν > t).
+        """P(ν > t), ``t`` clipped to [0, 1]; accurate in the upper tail, unlike 1 − :meth:`cdf`.
 
         Parameters
         ----------
         t : float or array_like
-            Values of the metric ν, as fractions (clipped to [0, 1]).
 
         Returns
         -------
         ndarray
-            The probabilities, of ``t``'s shape (accurate in the upper tail, unlike 1 − :meth:`cdf`).
         """
         t = np.clip(np.asarray(t, dtype=float), 0.0, 1.0)
         return special.betaincc(self.alpha, self.beta, self.to_latent(t))
@@ -279,12 +252,10 @@ class MetricPosterior:
         Parameters
         ----------
         q : float or array_like
-            Probabilities in [0, 1].
 
         Returns
         -------
         ndarray
-            The values of ν, as fractions, with P(ν ≤ value) = q.
         """
         return self.to_metric(special.betaincinv(self.alpha, self.beta, np.asarray(q, dtype=float)))
 
@@ -294,34 +265,30 @@ class MetricPosterior:
         Parameters
         ----------
         alpha : float
-            The interval holds 1 − alpha of the posterior (default 0.05).
 
         Returns
         -------
         (float, float)
-            The alpha/2 and 1 − alpha/2 quantiles, as fractions.
         """
         lo, hi = self.ppf([alpha / 2, 1 - alpha / 2])
         return float(lo), float(hi)
 
     def mean(self) -> float:
-        """Posterior mean.
+        """Posterior mean, by quadrature over the latent Beta.
 
         Returns
         -------
         float
-            E[ν] as a fraction, by quadrature over the latent Beta.
         """
         t, w = latent_grid(self.alpha, self.beta)
         return float(w @ self.to_metric(t))
 
     def var(self) -> float:
-        """Posterior variance.
+        """Posterior variance, by quadrature over the latent Beta.
 
         Returns
         -------
         float
-            Var(ν) (a fraction squared), by quadrature over the latent Beta.
         """
         t, w = latent_grid(self.alpha, self.beta)
         v = self.to_metric(t)
@@ -329,19 +296,16 @@ class MetricPosterior:
         return float(w @ (v - mu) ** 2)
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """``size`` draws (seeded through ``rng``).
+        """``size`` draws of ν.
 
         Parameters
         ----------
         rng : numpy.random.Generator
-            The source of randomness.
         size : int
-            Number of draws.
 
         Returns
         -------
         ndarray of shape (size,)
-            Draws of ν, as fractions.
         """
         return self.to_metric(rng.beta(self.alpha, self.beta, size))
 
@@ -364,17 +328,15 @@ class BetaPosterior(MetricPosterior):
     """
 
     def pdf(self, t):
-        """Beta density.
+        """Beta density, 0 outside [0, 1].
 
         Parameters
         ----------
         t : float or array_like
-            Values of the metric, as fractions.
 
         Returns
         -------
         ndarray
-            The Beta(alpha, beta) density at ``t``, 0 outside [0, 1].
         """
         t = np.asarray(t, dtype=float)
         with np.errstate(divide="ignore"):
@@ -383,37 +345,32 @@ class BetaPosterior(MetricPosterior):
         return np.where((t >= 0) & (t <= 1), np.exp(logf), 0.0)
 
     def mode(self) -> float:
-        """(α − 1)/(α + β − 2): with λ = 1, the pooled precision or recall (eq. 6.20, 6.23).
+        """(α − 1)/(α + β − 2): with λ = 1, the pooled precision or recall (0.5 for Beta(1, 1)).
 
         Returns
         -------
         float
-            The mode, as a fraction (0.5 for the uniform Beta(1, 1)).
         """
         s = self.alpha + self.beta - 2
         return (self.alpha - 1) / s if s > 0 else 0.5
 
     def mean(self) -> float:
-        """α / (α + β), in closed form.
+        """α / (α + β).
 
         Returns
         -------
         float
-            The posterior mean, as a fraction.
         """
         return self.alpha / (self.alpha + self.beta)
 
 
 class F1Posterior(MetricPosterior):
-    """F1 posterior of eq. 6.10/6.33 as a latent W ~ Beta(b, a), f1 = 2W/(1+W).
-
-    ``alpha`` = b = TP_e + λ and ``beta`` = a = FP_e + FN_e + 2λ (note the
-    order: the thesis's (a, b) are this Beta's (beta, alpha)).
+    """F1 posterior (eq. 6.10/6.33): latent W ~ Beta(b, a), f1 = 2W/(1+W).
 
     Parameters
     ----------
     alpha : float
-        b = TP_e + λ.
+        b = TP_e + λ (the thesis's (a, b) are this Beta's (beta, alpha)).
     beta : float
         a = FP_e + FN_e + 2λ.
 
@@ -431,29 +388,25 @@ class F1Posterior(MetricPosterior):
         Parameters
         ----------
         w : float or array_like
-            Values of the latent W, in [0, 1].
 
         Returns
         -------
         ndarray
-            F1, as a fraction.
         """
         w = np.asarray(w, dtype=float)
         return 2.0 * w / (1.0 + w)
 
     @staticmethod
     def to_latent(t):
-        """w = t / (2 − t), the inverse of :meth:`to_metric`.
+        """w = t / (2 − t).
 
         Parameters
         ----------
         t : float or array_like
-            Values of F1, as fractions in [0, 1].
 
         Returns
         -------
         ndarray
-            The latent W.
         """
         t = np.asarray(t, dtype=float)
         return t / (2.0 - t)
@@ -469,17 +422,15 @@ class F1Posterior(MetricPosterior):
         return self.alpha
 
     def pdf(self, t):
-        """2^a (1−t)^(a−1) (2−t)^(−a−b) t^(b−1) / B(a, b) on [0, 1] (eq. 6.10).
+        """2^a (1−t)^(a−1) (2−t)^(−a−b) t^(b−1) / B(a, b) on [0, 1], 0 outside (eq. 6.10).
 
         Parameters
         ----------
         t : float or array_like
-            Values of F1, as fractions.
 
         Returns
         -------
         ndarray
-            The density at ``t``, 0 outside [0, 1].
         """
         t = np.asarray(t, dtype=float)
         a, b = self.a, self.b
@@ -489,12 +440,11 @@ class F1Posterior(MetricPosterior):
         return np.where((t >= 0) & (t <= 1), np.exp(logf), 0.0)
 
     def mode(self) -> float:
-        """Root of 2t² + (a + 2b − 5)t − 2(b − 1) = 0 in [0, 1] (d log pdf / dt = 0).
+        """The root in [0, 1] of 2t² + (a + 2b − 5)t − 2(b − 1) = 0.
 
         Returns
         -------
         float
-            The mode of F1, as a fraction.
         """
         a, b = self.a, self.b
         d = a + 2 * b - 5
@@ -503,19 +453,16 @@ class F1Posterior(MetricPosterior):
         return min(max(t, 0.0), 1.0)
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """The Gamma construction: f1 = 2U/(2U + V), U ~ Gamma(b), V ~ Gamma(a).
+        """Draws by f1 = 2U/(2U + V), U ~ Gamma(b), V ~ Gamma(a) (U's draws first).
 
         Parameters
         ----------
         rng : numpy.random.Generator
-            The source of randomness (U's draws first, then V's).
         size : int
-            Number of draws.
 
         Returns
         -------
         ndarray of shape (size,)
-            Draws of F1, as fractions.
         """
         u = rng.standard_gamma(self.b, size)
         v = rng.standard_gamma(self.a, size)
@@ -535,7 +482,6 @@ def effective_counts(tp: float, fp: float, fn: float, c: float) -> tuple[float, 
     Returns
     -------
     (float, float, float)
-        The effective counts TP_e, FP_e, FN_e.
 
     Examples
     --------
@@ -551,16 +497,21 @@ def posteriors(tp: float, fp: float, fn: float, c: float = 1.0, prior: float = 1
     Parameters
     ----------
     tp, fp, fn : float
-        Counts summed over all 2m folds.
+        Counts summed over all 2m folds, ≥ 0.
     c : float
-        Count factor (:func:`textbcv.stats.correlation.count_factor`).
+        Count factor, > 0 (:func:`textbcv.stats.correlation.count_factor`).
     prior : float
-        λ of the Beta(λ, λ) priors; λ ≥ 1 (the thesis uses 1).
+        λ of the Beta(λ, λ) priors, ≥ 1.
 
     Returns
     -------
     dict of str to MetricPosterior
-        ``"precision"`` and ``"recall"``: :class:`BetaPosterior`; ``"f1"``: :class:`F1Posterior`.
+        ``"precision"``, ``"recall"``: :class:`BetaPosterior`; ``"f1"``: :class:`F1Posterior`.
+
+    Raises
+    ------
+    ValueError
+        For λ < 1, negative counts or c ≤ 0.
 
     Examples
     --------

@@ -1,14 +1,7 @@
 """Sequential t-test on m×2 BCV per-fold differences (thesis chapter 5, Algorithm 5.1).
 
-H0: μ ≤ Δ vs H1: μ > Δ, μ = E[metric_B − metric_A] (for a loss, feed
-loss_A − loss_B). After each new split (two fold differences) the test
-computes μ̂_m×2, Var2 (eq. 5.12), Ĉ_m (5.32), f̂_m (5.33) and the boundary
-I_U = Δ + Ĉ_m σ̂_m t_q(f̂_m) (5.40); from m_start on it rejects H0 as soon
-as μ̂_m×2 > I_U and stops without rejecting at m = M.
-
-The lazy form, :class:`SequentialTTest`, is fed one split at a time
-(``update``), or pulls splits itself (``run(next_split)``), so a pipeline
-trains the models of split j only when the test asks for it.
+H0: μ ≤ Δ vs H1: μ > Δ, μ = E[metric_B − metric_A]. :class:`SequentialTTest` takes one split at a time, so a
+pipeline trains split j only when the test asks for it. See docs/method.md, "9. The sequential t-test".
 """
 
 from __future__ import annotations
@@ -36,12 +29,11 @@ def var2(values: Sequence[float] | np.ndarray) -> float:
     Parameters
     ----------
     values : array_like
-        The 2m per-fold values (any shape; flattened).
+        The 2m per-fold values (flattened).
 
     Returns
     -------
     float
-        Var2, in the values' units squared.
 
     Examples
     --------
@@ -59,25 +51,21 @@ class SequentialState:
     Attributes
     ----------
     m : int
-        Splits seen.
     mean : float
         μ̂_m×2, the mean of the 2m fold differences.
-    var2 : float
-        Var2 (eq. 5.12).
-    sigma : float
-        σ̂_m = √Var2.
+    var2, sigma : float
+        Var2 (eq. 5.12) and σ̂_m = √Var2.
     C_hat : float
         Ĉ_m (eq. 5.32).
     f_hat : int
         f̂_m = 2m − 1 (eq. 5.33).
     t_q : float
-        The upper t quantile of the boundary, at α/2 or α (the test's ``q``), f̂_m df.
+        The upper t quantile of the boundary (at α/2 or α), f̂_m df.
     boundary : float
         I_U = Δ + Ĉ_m σ̂_m t_q (eq. 5.40); H0 is rejected when ``mean`` exceeds it (from m_start on).
     ci : (float, float)
         μ̂_m×2 ± Ĉ_m σ̂_m t_{α/2}(f̂_m), the two-sided 1 − α interval (eq. 5.36).
     decision : {"reject H0", "do not reject H0", "continue"}
-        The test's state after these m splits.
     """
 
     m: int
@@ -102,7 +90,6 @@ class SequentialState:
         Returns
         -------
         dict
-            Every field by name, ``ci`` as a list.
         """
         return {"m": self.m, "mean": self.mean, "var2": self.var2, "sigma": self.sigma, "C_hat": self.C_hat,
                 "f_hat": self.f_hat, "t_q": self.t_q, "boundary": self.boundary, "ci": list(self.ci),
@@ -117,12 +104,10 @@ class SequentialState:
         Parameters
         ----------
         d : mapping
-            A dict of :meth:`as_dict`, every key present.
 
         Returns
         -------
         SequentialState
-            With ``ci`` a tuple.
         """
         return cls(d["m"], d["mean"], d["var2"], d["sigma"], d["C_hat"], d["f_hat"], d["t_q"], d["boundary"],
                    (d["ci"][0], d["ci"][1]), d["decision"])
@@ -135,21 +120,16 @@ class SequentialTTest:
     Parameters
     ----------
     alpha : float
-        Significance level.
     delta : float
         Δ of H0: μ ≤ Δ.
     m_start : int
-        First m at which the test may reject (thesis: 3).
+        First m at which the test may reject.
     M : int
-        Last m (thesis: 12 at α = 0.05, table 5.4; see
-        :func:`textbcv.stats.correlation.choose_max_m` for the corrected rule).
+        Last m (thesis: 12 at α = 0.05; see :func:`textbcv.stats.correlation.choose_max_m`).
     q : {"alpha/2", "alpha"}
-        Quantile in the boundary: t_{α/2} as the thesis prints (its own
-        type-I simulations match it), or the one-sided t_α.
-    values : list of float
-        The fold differences fed so far, in order (filled by :meth:`update`; leave empty).
-    history : list of SequentialState
-        The state after each split (filled by :meth:`update`; leave empty).
+        Quantile in the boundary: t_{α/2} as the thesis prints, or the one-sided t_α.
+    values, history : list
+        Filled by :meth:`update` (the fold differences, the state after each split); leave empty.
 
     Examples
     --------
@@ -184,17 +164,16 @@ class SequentialTTest:
         return self.history[-1] if self.history else None
 
     def update(self, split_differences: Sequence[float]) -> SequentialState:
-        """Add the two fold differences (d_j1, d_j2) of the next split; return the new state.
+        """Add the next split's two fold differences (d_j1, d_j2); return the new state (also kept in ``history``).
 
         Parameters
         ----------
         split_differences : sequence of 2 float
-            The split's two fold differences metric_B − metric_A (finite); ValueError once the test has stopped.
+            metric_B − metric_A, finite; ValueError once the test has stopped.
 
         Returns
         -------
         SequentialState
-            The state after this split (also appended to ``history``).
         """
         if self.history and self.history[-1].done:
             raise ValueError(f"the test has already stopped ({self.history[-1].decision}) at m = {self.history[-1].m}")
@@ -223,17 +202,16 @@ class SequentialTTest:
         return state
 
     def run(self, next_split: Callable[[int], Sequence[float]]) -> SequentialState:
-        """Call ``next_split(j)`` for j = current m, m+1, ... until the test stops; return the final state.
+        """Call ``next_split(j)`` for j = current m, m+1, ... until the test stops (at M at the latest).
 
         Parameters
         ----------
         next_split : callable
-            ``next_split(j)`` gives the two fold differences of split j (0-based), e.g. by training its models.
+            ``next_split(j)`` gives the two fold differences of split j (0-based).
 
         Returns
         -------
         SequentialState
-            The state at which the test stopped (at the latest at m = M).
         """
         state = self.state
         while state is None or not state.done:
@@ -243,32 +221,26 @@ class SequentialTTest:
 
 def sequential_t_test(differences: np.ndarray | Sequence[Sequence[float]], alpha: float = 0.05, delta: float = 0.0,
                       m_start: int = 3, M: int | None = None, q: str = "alpha/2") -> dict:
-    """Run Algorithm 5.1 over stored per-fold differences (shape (m, 2)); M defaults to m.
-
-    Returns the final state as a dict plus ``history`` (one state per m) and
-    ``m_stop``. If fewer than M splits are given and the test has not
-    stopped, the decision is "continue".
+    """Run Algorithm 5.1 over stored per-fold differences; "continue" if fewer than M splits and not stopped.
 
     Parameters
     ----------
     differences : array_like, shape (m, 2)
-        Per-fold differences metric_B − metric_A, one row per split, fed in order.
+        Per-fold differences metric_B − metric_A, one row per split.
     alpha : float
-        Significance level (default 0.05).
     delta : float
-        Δ of H0: μ ≤ Δ, in the differences' units (default 0).
+        Δ of H0: μ ≤ Δ, in the differences' units.
     m_start : int
-        First m at which the test may reject (default 3; capped at the number of rows).
+        First m at which the test may reject (capped at the number of rows).
     M : int, optional
         Last m; default the number of rows.
     q : {"alpha/2", "alpha"}
-        Quantile in the boundary (see :class:`SequentialTTest`).
+        See :class:`SequentialTTest`.
 
     Returns
     -------
     dict
-        :meth:`SequentialState.as_dict` of the final state, plus ``m_stop`` (its m) and ``history`` (the
-        state dicts of every m).
+        :meth:`SequentialState.as_dict` of the final state, plus ``m_stop`` and ``history`` (every m's state).
 
     Examples
     --------
@@ -306,24 +278,22 @@ class SequentialPair:
     a, b : str
         The systems; the differences are b − a.
     metric : str
-        The per-fold score whose differences B − A were tested.
+        The per-fold score tested.
     b_better, a_better : SequentialState
-        Where the test of H1 "B better" (on the differences) and of H1 "A
-        better" (on their negatives) stopped.
+        Where the test of "B better" (on the differences) and of "A better" (on their negatives) stopped.
     t_test : {"rejects equality", "does not reject equality"}
-        Whether either direction rejected H0.
     ahead : {"A", "B"} or None
         The side a rejection favours.
     estimate : float
         μ̂_m×2 over all m splits.
     ci : (float, float)
-        The interval where the "B better" test stopped (eq. 5.36).
+        The interval where the "B better" test stopped.
 
     Examples
     --------
     >>> s = SequentialPair.of("iob2", "iobes", [[0.02, 0.03], [0.025, 0.02], [0.03, 0.028]])
-    >>> s.t_test, s.ahead, s.ahead_name, list(s.to_dict())[:4]
-    ('rejects equality', 'B', 'iobes', ['a', 'b', 'metric', 'b_better'])
+    >>> s.t_test, s.ahead, s.ahead_name
+    ('rejects equality', 'B', 'iobes')
     >>> SequentialPair.from_dict(s.to_dict()) == s
     True
     """
@@ -341,27 +311,25 @@ class SequentialPair:
     @classmethod
     def of(cls, a: str, b: str, differences: np.ndarray | Sequence[Sequence[float]], metric: str = "f1",
            alpha: float = 0.05, m_start: int = 3, M: int | None = None) -> SequentialPair:
-        """Run the test on the per-fold differences ``b − a`` (shape (m, 2); M defaults to m).
+        """Run the test in both directions on the per-fold differences ``b − a``.
 
         Parameters
         ----------
         a, b : str
-            Names of the two systems.
         differences : array_like, shape (m, 2)
             Per-fold differences of ``metric``, b − a, one row per split.
         metric : str
-            Name of the per-fold score (recorded; default ``"f1"``).
+            Recorded only.
         alpha : float
-            Significance level of each direction (default 0.05).
+            Significance level of each direction.
         m_start : int
-            First m at which a direction may reject (default 3; capped at m).
+            First m at which a direction may reject (capped at m).
         M : int, optional
             Last m of each direction (default m; a value below m is raised to m).
 
         Returns
         -------
         SequentialPair
-            Both directions' final states, the verdict, μ̂_m×2 over all m rows and the "B better" interval.
         """
         d = np.asarray(differences, dtype=float)
         if d.ndim != 2 or d.shape[1] != 2 or d.shape[0] < 1:
@@ -394,7 +362,6 @@ class SequentialPair:
         Returns
         -------
         dict
-            Every field by name, the states by :meth:`SequentialState.as_dict`, ``ci`` as a list.
         """
         return {"a": self.a, "b": self.b, "metric": self.metric, "b_better": self.b_better.as_dict(),
                 "a_better": self.a_better.as_dict(), "t_test": self.t_test, "ahead": self.ahead,
@@ -402,17 +369,15 @@ class SequentialPair:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> SequentialPair:
-        """Read :meth:`to_dict`'s JSON back.
+        """Read :meth:`to_dict`'s JSON back (``metric`` defaults to ``"f1"``, ``ahead`` to None).
 
         Parameters
         ----------
         d : mapping
-            A dict of :meth:`to_dict`; ``metric`` defaults to ``"f1"`` and ``ahead`` to None.
 
         Returns
         -------
         SequentialPair
-            With the states rebuilt by :meth:`SequentialState.from_dict`.
         """
         ci = d["ci"]
         return cls(d["a"], d["b"], d.get("metric", "f1"), SequentialState.from_dict(d["b_better"]),
@@ -422,30 +387,25 @@ class SequentialPair:
 
 def sequential_pairs(values: Mapping[str, Sequence[float]], m: int, alpha: float = 0.05, metric: str = "f1",
                      m_start: int = 3, M: int | None = None) -> list[SequentialPair]:
-    """The sequential t-test of every pair (a before b, in the order of ``values``) on per-fold differences.
-
-    ``values``: name → the 2m per-fold scores (split 0 direction 0, split 0
-    direction 1, ...); ``M`` (default m) is the largest m of a sequential run.
+    """The sequential t-test of every pair (a before b, in the order of ``values``).
 
     Parameters
     ----------
     values : mapping of str to sequence of float
         System name → its 2m per-fold scores, in fold order.
     m : int
-        Number of splits.
     alpha : float
-        Significance level of each direction (default 0.05).
+        Significance level of each direction.
     metric : str
-        Name of the score (recorded in each result; default ``"f1"``).
+        Recorded in each result.
     m_start : int
-        First m at which a direction may reject (default 3).
+        First m at which a direction may reject.
     M : int, optional
         Last m (default m).
 
     Returns
     -------
     list of SequentialPair
-        One per pair, a before b.
 
     Examples
     --------
@@ -465,28 +425,23 @@ STOP_RULES = ("t-test", "bayes")
 
 
 def look_threshold(threshold: float, looks: int) -> float:
-    """The level P(better) must reach to stop a sequential run early under ``--stop bayes``: 1 − (1 − τ)/L for L looks
-    (Bonferroni over the m at which the run may stop). The last look, at m = M, stops anyway, and there the report
-    decides at τ itself, so a run's calls are about those of one look at M.
+    """The level P(better) must reach to stop a run early under ``--stop bayes``: 1 − (1 − τ)/L for L looks.
 
     Parameters
     ----------
     threshold : float
-        The report's decision threshold τ on P(better).
+        The report's decision threshold τ.
     looks : int
         The number of m at which the run may stop, M − m_start + 1 (≥ 1).
 
     Returns
     -------
     float
-        The early-stopping level (τ itself for one look).
 
     Examples
     --------
     >>> round(look_threshold(0.95, 10), 4)   # m = 3 … 12
     0.995
-    >>> look_threshold(0.95, 1)
-    0.95
     """
     if looks < 1:
         raise ValueError("a sequential run looks at least once")
@@ -497,33 +452,27 @@ def stop_reason(rule: str, pairs: Sequence[SequentialPair], probabilities: Seque
                 threshold: float, looks: int = 1) -> str | None:
     """Why a sequential comparison stops at this m under ``rule``, or None when it goes on.
 
-    ``"t-test"``: the sequential t-test rejected equality for every pair;
-    ``"bayes"``: every pair's larger P(better) for F1 reached :func:`look_threshold` of ``threshold`` over ``looks``
-    (a pair whose F1 is undefined never does). Looking at every m with τ itself would call identical systems
-    different about twice as often as one look (on real text: 10–11% in a direction at m = 3 … 7, against 5%).
+    ``"t-test"``: the sequential t-test rejected equality for every pair; ``"bayes"``: every pair's larger
+    P(better) for F1 reached :func:`look_threshold` (never where F1 is undefined).
 
     Parameters
     ----------
     rule : {"t-test", "bayes"}
-        The stopping rule (one of :data:`STOP_RULES`).
     pairs : sequence of SequentialPair
-        The sequential t-test of every pair at this m (read by ``"t-test"``).
+        Every pair's test at this m (read by ``"t-test"``).
     probabilities : sequence of float or None
-        Every pair's larger P(better) for F1 at this m, None where undefined (read by ``"bayes"``).
+        Every pair's larger P(better) for F1 at this m (read by ``"bayes"``).
     threshold : float
-        The report's decision threshold τ.
+        The decision threshold τ.
     looks : int
-        The number of m at which the run may stop (default 1: τ itself).
+        The number of m at which the run may stop.
 
     Returns
     -------
     str or None
-        The reason to stop, or None.
 
     Examples
     --------
-    >>> stop_reason("bayes", [], [0.999], 0.95, looks=10)
-    "the Bayes test's P(better) for F1 reached 0.995 (0.95 over 10 looks) for every pair"
     >>> stop_reason("bayes", [], [0.99, 0.999], 0.95, looks=10) is None
     True
     """

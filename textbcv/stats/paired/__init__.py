@@ -1,10 +1,7 @@
 """The paired posterior of Δ = metric(B) − metric(A) for two systems tagged on the same test sentences.
 
-The parts live in their own modules: :mod:`.clusters` (per-cluster count cross-products, related clusters),
-:mod:`.linear` (linearised cluster variances), :mod:`.noise` (the folds' model noise), :mod:`.seeds` (the
-training seeds' part), :mod:`.difference` (the posterior value and its summaries), :mod:`.build` (the parts put
-together) and :mod:`.ratio` (one system's ratio, macro-F1). The derivation is in docs/method.md, §7 "The
-difference, paired". Imports only numpy and scipy.
+Folds are in split order (split 0's two directions, then split 1's, ...). See docs/method.md, "The difference,
+paired".
 """
 
 from .build import paired_difference, paired_difference_from_moments, paired_differences

@@ -21,39 +21,34 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
                                    fold_clusters: Sequence[int] | None = None,
                                    metric: str = "f1", seeds: SeedMoments | None = None,
                                    related: np.ndarray | None = None) -> PairedDifference:
-    """:class:`PairedDifference` from cluster cross-products (:func:`cluster_cross_products`) and the first 2m
-    folds' totals of each system, folds in split order (split 0's two directions, then split 1's, ...);
-    see :func:`paired_variances` for the arguments.
+    """:class:`PairedDifference` from cluster cross-products and the first 2m folds' totals of each system.
 
     Parameters
     ----------
     S : ndarray (F·2K, F·2K)
-        Cross products of cluster vectors, each fold block holding system A's K columns then B's.
+        :func:`cluster_cross_products` of blocks holding A's K columns then B's.
     clusters : int
         Number of clusters behind ``S``.
     counts_a, counts_b : array (n_folds, 3)
-        Fold totals (TP, FP, FN) of each system; the first 2m rows are used.
+        Fold totals (TP, FP, FN) in split order; the first 2m rows are used.
     m : int
         Number of splits, ≥ 1.
     layout : {"tp,fp,fn", "tp,fp+fn"}
         The K columns of one system in a fold block.
     fold_clusters : sequence of int, optional
-        Clusters tested by each fold (the first 2m are used); default ``clusters`` for every fold.
+        Clusters tested by each fold; default ``clusters``.
     metric : {"f1", "precision", "recall"}
-        The metric of Δ (precision and recall need layout ``"tp,fp,fn"``).
+        Precision and recall need layout ``"tp,fp,fn"``.
     seeds : SeedMoments, optional
-        What the training seeds add (:func:`seed_moments`, same folds, same metric), when both systems had
-        several seeds with per-sentence counts each: the seeds become a part of their own and the test and
-        training parts are taken net of them; ``S`` and the totals are then of the counts summed over seeds.
+        :func:`seed_moments` on the same folds: the seeds become a part of their own and the test and training
+        parts are net of them; ``S`` and the totals are then summed over seeds.
     related : ndarray like ``S``, optional
-        The cross products of related clusters (:func:`related_cross_products`): their covariance joins the
-        test part (``var_related``, floored at 0) and the folds' covariance the model noise is taken net of.
+        :func:`related_cross_products`: their covariance joins the test part (``var_related``, floored at 0).
 
     Returns
     -------
     PairedDifference
-        With ``cluster_unit`` ``"sentences"`` (set it with :func:`dataclasses.replace`); ``var_seed`` only with
-        ``seeds``.
+        With ``cluster_unit`` ``"sentences"``; ``var_seed`` only with ``seeds``.
     """
     ca = np.asarray(counts_a, dtype=float)[: 2 * m]
     cb = np.asarray(counts_b, dtype=float)[: 2 * m]
@@ -80,9 +75,7 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
 
 def _seeded(v: PairedVariances, d: np.ndarray, seeds: SeedMoments, m: int, clusters: int, metric: str,
             ca: np.ndarray, cb: np.ndarray, raw: float) -> PairedDifference:
-    """The three parts measured each on its own when both systems had several seeds: the seeds' from each fold's
-    seeds; the test sample's from the clusters, less the seeds' sentence-level randomness the clusters also
-    carry; the training halves' from the folds' spread beyond both."""
+    """The seed, test-sample and training-half parts, each measured on its own, when both systems had several seeds."""
     F = 2 * m
     if len(seeds.fold) < F:
         raise ValueError(f"the seeds' moments have {len(seeds.fold)} folds; {F} are needed")
@@ -107,17 +100,13 @@ def paired_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequen
     Parameters
     ----------
     fold_counts_a, fold_counts_b : sequence of (n_f, 3) arrays
-        TP, FP, FN of every test sentence of fold f, for system A and B, in the same sentence order.
+        TP, FP, FN of every test sentence of each fold, in split order, same sentence order for A and B.
     fold_clusters : sequence of int arrays
-        The cluster (document, else sentence) of every test sentence of fold f, numbered for the
-        whole corpus.
+        The cluster (document, else sentence) of every test sentence, numbered for the whole corpus.
     m : int
-        Number of splits (2m folds are used, in split order: split 0's two directions, then split 1's).
     metric : {"f1", "precision", "recall"}
-        The metric of Δ (default ``"f1"``).
     related : array of shape (L, 2), optional
-        Pairs of related clusters (:func:`textbcv.corpus.related.related_clusters`), in the numbering of
-        ``fold_clusters``: their covariance joins the test part (``var_related``).
+        Related cluster pairs (:func:`textbcv.corpus.related.related_clusters`): their covariance joins the test part.
 
     Returns
     -------
@@ -171,26 +160,20 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
     Parameters
     ----------
     sentence_counts : mapping name → sequence of 2m (n_f, 3) arrays
-        Every system's TP, FP, FN per test sentence of each fold, the sentences in one order for all.
+        Every system's TP, FP, FN per test sentence of each fold, one sentence order for all.
     fold_clusters : sequence of 2m int arrays
-        The cluster of every test sentence of fold f (a document id, else the sentence's index in
-        the corpus), one numbering for all folds.
+        The cluster of every test sentence, one numbering for all folds.
     m : int
-        Number of splits (the first 2m folds are used).
-    metrics : sequence of str
-        The metrics of Δ, among ``"precision"``, ``"recall"``, ``"f1"`` (default all three).
+    metrics : sequence of {"precision", "recall", "f1"}
     cluster_unit : {"documents", "sentences"}
         What the clusters are (recorded in each result).
     seed_counts : mapping name → sequence of 2m (S, 3) arrays, optional
-        Each seed's fold totals, for systems trained with several seeds (:func:`seed_variance`).
+        Each seed's fold totals, for systems trained with several seeds.
     seed_sentence_counts : mapping name → sequence of 2m (S, n_f, 3) arrays, optional
-        Every seed's per-sentence counts, for systems trained with several seeds. A pair whose two systems both
-        have them (two seeds or more on every fold) gets the seeds as a part of its own (:func:`seed_moments`):
-        test sample, training set and seed, each measured on its own. ``sentence_counts`` are then each
-        system's counts summed over its seeds, as for any several-seed run.
+        Every seed's per-sentence counts: a pair whose systems both have two seeds or more on every fold gets the
+        seeds as a part of its own; ``sentence_counts`` are then summed over seeds.
     related : array of shape (L, 2), optional
-        Pairs of related clusters (:func:`textbcv.corpus.related.related_clusters`), in the numbering of
-        ``fold_clusters``: their covariance joins every pair's test part (``var_related``).
+        Related cluster pairs: their covariance joins every pair's test part.
 
     Returns
     -------
@@ -199,8 +182,7 @@ def paired_differences(sentence_counts: Mapping[str, Sequence[np.ndarray]], fold
 
     Examples
     --------
-    >>> rng = np.random.default_rng(0)
-    >>> a = [rng.integers(0, 3, size=(50, 3)) for _ in range(2)]
+    >>> a = [np.random.default_rng(0).integers(0, 3, size=(50, 3)) for _ in range(2)]
     >>> out = paired_differences({"A": a, "B": a}, [np.arange(50), np.arange(50, 100)], m=1)
     >>> list(out), out[("A", "B")]["f1"].estimate
     ([('A', 'B')], 0.0)

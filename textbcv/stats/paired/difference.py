@@ -14,53 +14,44 @@ __all__ = ["PairedDifference"]
 
 @dataclass(frozen=True)
 class PairedDifference:
-    """The posterior of Δ = metric(B) − metric(A) from both systems' counts on the same test sentences.
+    """The posterior of Δ = metric(B) − metric(A): a Student t at the pooled estimate, scale √``var``, 2m − 1 df.
 
-    A Student t centred at the pooled estimate with scale √``var`` and 2m − 1 degrees of freedom. Its parts
-    (new text, the models' own noise and, when measured, the training seeds) and why they are what they are:
-    docs/method.md, §7 "The difference, paired".
+    All values are fractions (variances fractions squared).
 
     Attributes
     ----------
     estimate : float
         Δ of the pooled counts (the metric of B's summed counts minus A's).
     var_test : float
-        New text: the cluster variance of the pooled Δ (a fraction squared), related clusters' covariance
-        included when known.
+        New text: the cluster variance of the pooled Δ, related clusters' covariance included when known.
     var_model : float
-        The models' own noise (training half, seed): M/(2m), floored at 0 (:func:`~textbcv.stats.paired.fold_noise`).
+        The models' own noise: M/(2m), floored at 0 (:func:`~textbcv.stats.paired.fold_noise`).
     df : float
-        Degrees of freedom: 2m − 1 (``inf`` for a variance taken as exact).
+        2m − 1 (``inf`` for a variance taken as exact).
     m : int
-        Number of splits (2m folds).
     clusters : int
         Clusters behind ``var_test``.
     correlation : float
-        Correlation of the two systems' linearised errors over the clusters (pooled; NaN when undefined).
-    metric : str
-        ``"f1"``, ``"precision"``, ``"recall"`` or ``"macro-f1"``.
+        Of the two systems' linearised errors over the clusters (NaN when undefined).
+    metric : {"f1", "precision", "recall", "macro-f1"}
     cluster_unit : {"documents", "sentences"}
-        What the clusters are.
     test_shared : float
-        The share of ``var_test`` that more splits would not remove; the rest falls as 1/m (:meth:`at_m`).
+        The share of ``var_test`` that more splits would not remove (:meth:`at_m`).
     var_seed : float or None
-        The training seeds' whole effect on the pooled Δ. A part of ``var`` when ``seeds`` is set (``var_test``
-        and ``var_model`` are then net of it); otherwise a diagnostic, not added.
+        The seeds' whole effect: a part of ``var`` when ``seeds`` is set (the other parts are then net of it),
+        otherwise a diagnostic, not added.
     seeds : tuple of int or None
-        (S_A, S_B), each system's seeds per fold, when ``var_seed`` is a part of the posterior.
+        (S_A, S_B) seeds per fold, when ``var_seed`` is a part of the posterior.
     seed_share_a : float
-        The share of ``var_seed`` that system A's seeds bring (for :meth:`at_seeds`).
+        The share of ``var_seed`` that A's seeds bring.
     var_related : float or None
-        The part of ``var_test`` that is the covariance of related clusters, floored at 0; None when which
-        clusters are related was not known.
+        The part of ``var_test`` from related clusters, floored at 0; None when not known.
 
     Examples
     --------
     >>> p = PairedDifference(0.004, 0.002 ** 2, 0.001 ** 2, 40.0, 3, 900, 0.8)
-    >>> round(p.sd, 5), round(p.prob_better()["p_b_better"], 3)
-    (0.00224, 0.959)
-    >>> [round(x, 4) for x in p.interval()]
-    [-0.0005, 0.0085]
+    >>> round(p.sd, 5), round(p.prob_better()["p_b_better"], 3), [round(x, 4) for x in p.interval()]
+    (0.00224, 0.959, [-0.0005, 0.0085])
     >>> PairedDifference.from_dict(p.to_dict()) == p
     True
     """
@@ -82,18 +73,17 @@ class PairedDifference:
 
     @property
     def var_seed_part(self) -> float:
-        """The seeds' part of ``var``: ``var_seed`` when it is a part of the posterior (``seeds`` set), else 0."""
+        """``var_seed`` when it is a part of the posterior (``seeds`` set), else 0."""
         return float(self.var_seed) if self.seeds is not None and self.var_seed is not None else 0.0
 
     @property
     def var(self) -> float:
-        """The posterior variance of Δ: ``var_test + var_model`` plus, when the seeds were measured as a part of
-        their own, ``var_seed`` (a fraction squared)."""
+        """The posterior variance of Δ: ``var_test + var_model + var_seed_part``."""
         return self.var_test + self.var_model + self.var_seed_part
 
     @property
     def sd(self) -> float:
-        """The posterior scale of Δ, √``var`` (a fraction)."""
+        """The posterior scale of Δ, √``var``."""
         return float(np.sqrt(self.var))
 
     def _dist(self) -> Any:
@@ -103,17 +93,16 @@ class PairedDifference:
         return sst.t(self.df, loc=self.estimate, scale=self.sd)
 
     def interval(self, alpha: float = 0.05) -> tuple[float, float]:
-        """Equal-tailed 1 − alpha credible interval of Δ.
+        """Equal-tailed 1 − alpha credible interval of Δ (not clipped to [−1, 1]).
 
         Parameters
         ----------
         alpha : float
-            The interval holds 1 − alpha of the posterior (default 0.05).
 
         Returns
         -------
         (float, float)
-            Lower and upper end, as fractions (both ``estimate`` when sd = 0; not clipped to [−1, 1]).
+            Both ``estimate`` when sd = 0.
         """
         if self.sd == 0:
             return self.estimate, self.estimate
@@ -121,18 +110,18 @@ class PairedDifference:
         return float(d.ppf(alpha / 2)), float(d.isf(alpha / 2))
 
     def prob_better(self, rope: float = 0.0) -> dict[str, float]:
-        """P(Δ > rope), P(Δ < −rope) and, with a rope, P(equivalent) — closed form, no sampling.
+        """P(Δ > rope), P(Δ < −rope) and, with a rope, P(equivalent), in closed form.
 
         Parameters
         ----------
         rope : float
-            Region of practical equivalence, as a fraction of the metric (default 0: none).
+            Region of practical equivalence, a fraction (0: none).
 
         Returns
         -------
         dict of str to float
-            ``p_b_better``, ``p_a_better`` (1 − ``p_b_better`` without a rope) and, with a rope > 0,
-            ``p_equivalent``; with sd = 0 the probabilities are 0 or 1 (½ each for Δ = 0 without a rope).
+            ``p_b_better``, ``p_a_better`` (1 − ``p_b_better`` without a rope) and, with a rope, ``p_equivalent``;
+            with sd = 0, 0 or 1 (½ each for Δ = 0 without a rope).
         """
         if self.sd == 0:
             p_b, p_a = float(self.estimate > rope), float(self.estimate < -rope)
@@ -147,20 +136,17 @@ class PairedDifference:
         return out
 
     def at_m(self, m: int) -> PairedDifference:
-        """The posterior with ``m`` splits on the same sentences (same estimate).
+        """The posterior with ``m`` splits on the same sentences and the same estimate.
 
-        The test part's unshared share, the model noise and the seeds' part scale by m₀/m; the shared share
-        stays; ``df`` becomes 2m − 1.
+        The model noise, the seeds' part and the unshared share of the test part scale by m₀/m; ``df`` becomes 2m − 1.
 
         Parameters
         ----------
         m : int
-            The number of splits to project to.
 
         Returns
         -------
         PairedDifference
-            A copy with ``var_test``, ``var_model``, ``df`` and ``m`` for ``m`` splits.
         """
         r = self.m / m
         keep = self.test_shared + (1 - self.test_shared) * r
@@ -172,20 +158,16 @@ class PairedDifference:
                        var_related=var_related)
 
     def at_seeds(self, seeds: int) -> PairedDifference:
-        """The posterior with ``seeds`` training seeds per fold for both systems (same splits and estimate).
-
-        The seeds' part falls as 1/S; the other parts and ``df`` stay.
+        """The posterior with ``seeds`` training seeds per fold for both systems: the seeds' part falls as 1/S.
 
         Parameters
         ----------
         seeds : int
-            Training seeds per fold of each system.
 
         Returns
         -------
         PairedDifference
-            A copy with ``var_seed`` and ``seeds`` for ``seeds`` seeds; this posterior itself when its
-            seeds were not measured as a part of their own (``seeds`` None).
+            This posterior itself when its seeds were not measured as a part of their own.
 
         Examples
         --------
@@ -202,20 +184,19 @@ class PairedDifference:
         return replace(self, var_seed=var_seed, seeds=(seeds, seeds), seed_share_a=new_share)
 
     def detectable(self, power: float = 0.8, threshold: float = 0.95) -> float:
-        """The smallest true Δ > 0 this design calls (P(B better) ≥ ``threshold``) with probability ``power``:
-        (q + z_power)·sd, q the ``threshold`` quantile of the posterior's t.
+        """The smallest true Δ > 0 called (P(B better) ≥ ``threshold``) with probability ``power``: (q + z_power)·sd.
 
         Parameters
         ----------
         power : float
-            Probability of calling B better, in (0, 1) (default 0.8).
+            In (0, 1).
         threshold : float
-            The decision rule's threshold on P(B better) (default 0.95).
+            The decision rule's threshold on P(B better).
 
         Returns
         -------
         float
-            The smallest true Δ, as a fraction (× 100 for points).
+            A fraction.
 
         Examples
         --------
@@ -227,20 +208,16 @@ class PairedDifference:
         return (q + float(sst.norm.ppf(power))) * self.sd
 
     def power(self, delta: float, threshold: float = 0.95) -> float:
-        """The probability that this design calls B better (P ≥ ``threshold``) when the true Δ is ``delta``
-        (the inverse of :meth:`detectable`).
+        """The probability of calling B better (P ≥ ``threshold``) when the true Δ is ``delta`` (a fraction).
 
         Parameters
         ----------
         delta : float
-            The true Δ, as a fraction.
         threshold : float
-            The decision rule's threshold on P(B better) (default 0.95).
 
         Returns
         -------
         float
-            The probability (0 or 1 when sd = 0).
         """
         if self.sd == 0:
             return float(delta > 0)
@@ -248,17 +225,15 @@ class PairedDifference:
         return float(sst.norm.cdf(delta / self.sd - q))
 
     def density(self, d: Any) -> np.ndarray:
-        """The posterior density of Δ at ``d`` (a fraction).
+        """The posterior density of Δ (Student t, Normal for infinite ``df``).
 
         Parameters
         ----------
         d : float or array_like
-            Values of Δ, as fractions.
 
         Returns
         -------
         ndarray
-            The Student t (Normal for infinite ``df``) density at every ``d``.
         """
         d = np.asarray(d, dtype=float)
         if self.sd == 0:  # a point mass: no density anywhere but at the estimate
@@ -266,14 +241,11 @@ class PairedDifference:
         return self._dist().pdf(d)
 
     def to_dict(self) -> dict:
-        """JSON-ready form.
+        """JSON-ready form with ``sd``; ``df`` and ``correlation`` None when not finite; unset optionals left out.
 
         Returns
         -------
         dict
-            ``metric``, ``estimate``, ``sd``, the variance parts ``var_test`` and ``var_model``, ``df`` (None
-            when infinite), ``m``, ``clusters``, ``correlation`` (None when NaN), ``cluster_unit``,
-            ``test_shared``, and ``var_seed`` and ``var_related`` when set.
         """
         return {"metric": self.metric, "estimate": self.estimate, "sd": self.sd, "var_test": self.var_test,
                 "var_model": self.var_model,
@@ -286,17 +258,15 @@ class PairedDifference:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> PairedDifference:
-        """Read :meth:`to_dict` back (``sd`` is derived, so not read).
+        """Read :meth:`to_dict` back.
 
         Parameters
         ----------
         d : mapping
-            A dict of :meth:`to_dict`; ``estimate``, the variance parts, ``m`` and ``clusters`` are required.
 
         Returns
         -------
         PairedDifference
-            ``df`` None read as infinite, ``correlation`` None as NaN.
         """
         df = d.get("df")
         corr = d.get("correlation")

@@ -10,60 +10,48 @@ __all__ = ["fold_noise", "satterthwaite"]
 
 
 def satterthwaite(parts: Sequence[tuple[float, float]], total: float) -> float:
-    """Degrees of freedom of a variance estimate ``total`` built from mean squares ``(value, its df)``
-    (Satterthwaite, 1946).
+    """Satterthwaite (1946) degrees of freedom, total² / Σ value²/df, of a variance built from mean squares.
 
     Parameters
     ----------
     parts : sequence of (float, float)
-        Each part's value and its degrees of freedom; parts at or below 0, or with infinite df, add nothing.
+        Each part's value and df; parts ≤ 0 or with infinite df add nothing.
     total : float
-        The variance estimate (usually the sum of the parts).
+        The variance estimate (usually the parts' sum).
 
     Returns
     -------
     float
-        total² / Σ value²/df; ``inf`` when no part is uncertain.
+        ``inf`` when no part is uncertain.
 
     Examples
     --------
     >>> satterthwaite([(1.0, 10.0), (1.0, 10.0)], 2.0)
     20.0
-    >>> satterthwaite([(1.0, float("inf"))], 1.0)
-    inf
     """
     denom = sum(v * v / df for v, df in parts if v > 0 and np.isfinite(df))
     return float(total * total / denom) if denom > 0 else float("inf")
 
 
 def fold_noise(d: np.ndarray, C: np.ndarray, m: int) -> float:
-    """The moment estimate of M, the variance every fold's Δ has beyond ``C`` (the model noise: which half a
-    model was trained on, its training seed), from 2m − 1 degrees of freedom; not floored.
-
-    The pooled mean square of the m splits' half-differences and of the m split means, beyond ``C``, is M/2
-    (docs/method.md §7, "The difference, paired").
+    """Moment estimate of M, the variance of each fold's Δ beyond ``C`` (model noise), on 2m − 1 df; not floored.
 
     Parameters
     ----------
     d : ndarray of shape (2m,)
-        Every fold's Δ, in split order (split 0's two directions, then split 1's, ...).
+        Every fold's Δ, in split order.
     C : ndarray of shape (2m, 2m)
-        The covariance of the folds' Δ that is not model noise (the test sentences', from the clusters).
+        The folds' covariance that is not model noise (the test sentences').
     m : int
-        Number of splits.
 
     Returns
     -------
     float
-        The unbiased moment of M (a fraction squared; below 0 when the folds agree better than ``C`` says).
+        A fraction squared; below 0 when the folds agree better than ``C`` says.
 
     Examples
     --------
-    Two splits and no test noise: the first split's folds differ by 2 points, the split means agree, so the
-    pooled mean square is (0.01² + 0 + 0) / 3 = M/2:
-
-    >>> d = np.array([0.01, 0.03, 0.02, 0.02])
-    >>> round(1e5 * fold_noise(d, np.zeros((4, 4)), 2), 3)
+    >>> round(1e5 * fold_noise(np.array([0.01, 0.03, 0.02, 0.02]), np.zeros((4, 4)), 2), 3)
     6.667
     """
     half = (d[0::2] - d[1::2]) / 2
@@ -78,8 +66,7 @@ def fold_noise(d: np.ndarray, C: np.ndarray, m: int) -> float:
 
 
 def _test_shared(C: np.ndarray, m: int) -> float:
-    """Which share of the test part more splits would keep: the mean fold Δ's test variance is
-    (a + (m − 1)·b) / (4m), a a split's own 2×2 block sum and b a block sum across two splits."""
+    """The share of the test part that more splits keep: cross-split block sums over own-split ones."""
     blocks = C.reshape(m, 2, m, 2).sum(axis=(1, 3))
     a_own = float(np.mean(np.diag(blocks)))
     b_cross = float((blocks.sum() - np.trace(blocks)) / (m * (m - 1))) if m > 1 else 0.0

@@ -17,30 +17,25 @@ __all__ = ["ratio_posterior", "macro_difference"]
 
 def ratio_posterior(fold_counts: Sequence[np.ndarray], fold_clusters: Sequence[np.ndarray], m: int,
                     metric: str = "recall", cluster_unit: str = "sentences") -> PairedDifference:
-    """The posterior of one system's pooled ratio over 2m folds, with the parts of a difference's posterior.
+    """The posterior of one system's pooled ratio over 2m folds, with the parts of a paired difference.
 
-    The ratio's error has the same parts as a difference's — new text (the clusters) and the models' own noise
-    (the folds' spread beyond it) — so it is the difference against a system with no counts, whose ratio is 0
-    and which adds nothing. Used for shares such as an error kind's per gold chunk (``metric="recall"`` on
-    ``[kind, 0, rest]`` counts).
+    It is the difference against a system with no counts, e.g. an error kind's share per gold chunk
+    (``metric="recall"`` on ``[kind, 0, rest]`` counts).
 
     Parameters
     ----------
     fold_counts : sequence of 2m (n_f, 3) arrays
         TP, FP, FN of every test sentence of each fold, in split order.
     fold_clusters : sequence of 2m int arrays
-        The cluster of every test sentence of each fold, one numbering for all folds.
+        The cluster of every test sentence, one numbering for all folds.
     m : int
-        Number of splits.
     metric : {"precision", "recall", "f1"}
-        The ratio.
     cluster_unit : {"documents", "sentences"}
-        What the clusters are.
 
     Returns
     -------
     PairedDifference
-        Its ``estimate`` is the pooled ratio; ``interval`` and ``sd`` as for a difference.
+        Its ``estimate`` is the pooled ratio.
 
     Examples
     --------
@@ -57,23 +52,19 @@ def ratio_posterior(fold_counts: Sequence[np.ndarray], fold_clusters: Sequence[n
 
 def macro_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequence[np.ndarray],
                      fold_clusters: Sequence[np.ndarray], m: int, cluster_unit: str = "sentences") -> PairedDifference:
-    """The paired posterior of the difference of macro-F1 (the mean of the chunk types' F1), B − A.
+    """The paired posterior of the difference of macro-F1 (mean of the chunk types' F1), B − A.
 
-    The same parts as :class:`PairedDifference` for micro-F1, on the linearised macro average: every
-    sentence's per-type counts, each type weighted by its own F1's weights over the number of types. With an
-    all-zero ``fold_counts_a`` it is the posterior of B's macro-F1 itself (as :func:`ratio_posterior`).
+    Linearised like micro-F1, each type weighted by its own F1's weights over the number of types. With an
+    all-zero ``fold_counts_a`` it is the posterior of B's macro-F1.
 
     Parameters
     ----------
     fold_counts_a, fold_counts_b : sequence of 2m arrays of shape (n_f, 3T)
-        Per test sentence of fold f, the TP, FP, FN of each of the T types in turn (the same types, in the same
-        order, for both systems).
+        Per test sentence, TP, FP, FN of each of the T types in turn (same types and order for both).
     fold_clusters : sequence of 2m int arrays of length n_f
         The cluster of every test sentence, one numbering for all folds.
     m : int
-        Number of splits.
     cluster_unit : {"documents", "sentences"}
-        What the clusters are.
 
     Returns
     -------
@@ -82,8 +73,6 @@ def macro_difference(fold_counts_a: Sequence[np.ndarray], fold_counts_b: Sequenc
 
     Examples
     --------
-    Two types; B doubles A's true positives of the second:
-
     >>> a = [np.array([[2, 0, 0, 1, 0, 1], [1, 1, 0, 0, 0, 1]])] * 2
     >>> b = [np.array([[2, 0, 0, 2, 0, 0], [1, 1, 0, 1, 0, 0]])] * 2
     >>> d = macro_difference(a, b, [np.arange(2), np.arange(2, 4)], m=1)

@@ -16,26 +16,21 @@ def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[
                   metric: str = "f1") -> float | None:
     """The variance of the pooled Δ over 2m folds that the training seeds alone bring, from each seed's fold totals.
 
-    Per fold, v_A/S_A + v_B/S_B with v the sample variance of a system's seeds' scores (they share the training half
-    and the test sentences); the pooled Δ has the mean of those over 2m, divided by 2m.
-
     Parameters
     ----------
     seeds_a, seeds_b : sequence of ndarray of shape (S, 3)
-        Per fold (2m of them, in the same order for both), each seed's fold totals TP, FP, FN.
+        Per fold (2m, same order for both), each seed's fold totals TP, FP, FN.
     metric : {"f1", "precision", "recall"}
-        The metric of Δ (default ``"f1"``).
 
     Returns
     -------
     float or None
-        The seed variance of the pooled Δ (a fraction squared), or None.
+        A fraction squared; None when no system has two seeds on a fold.
 
     Examples
     --------
     >>> a = [np.array([[8, 2, 2], [9, 1, 1], [7, 3, 3]])] * 2     # three seeds, two folds (m = 1)
-    >>> b = [np.array([[8, 2, 2]])] * 2                           # one seed: no seed spread to measure
-    >>> round(seed_variance(a, b), 6)
+    >>> round(seed_variance(a, [np.array([[8, 2, 2]])] * 2), 6)
     0.001667
     """
     parts, any_spread = [], False
@@ -53,23 +48,21 @@ def seed_variance(seeds_a: Sequence[np.ndarray] | np.ndarray, seeds_b: Sequence[
 
 @dataclass(frozen=True)
 class SeedMoments:
-    """What the training seeds add to a pair's Δ, measured from each seed's per-sentence counts on every fold.
-
-    Seeds of A and of B are taken as independent.
+    """What the training seeds add to a pair's Δ, from each seed's per-sentence counts (A's and B's independent).
 
     Attributes
     ----------
     seeds : tuple of int
-        (S_A, S_B), each system's training seeds per fold (the smallest over the folds).
+        (S_A, S_B), seeds per fold (the fewest over the folds).
     pooled : float
-        The seeds' variance of the pooled Δ (counts summed over seeds and folds), linearised at the pooled totals.
+        The seeds' variance of the pooled Δ, linearised at the pooled totals.
     share_a : float
         The share of ``pooled`` that A's seeds bring.
     interaction : float
-        The part of ``pooled`` that is sentence-level randomness (each cluster's own seed spread, summed over
-        clusters): the cluster variance of the pooled Δ holds it too, and loses it to be net of the seeds.
+        The part of ``pooled`` that is sentence-level randomness (each cluster's own seed spread), which the
+        cluster variance also holds.
     fold, fold_interaction : ndarray of shape (2m,)
-        The same per fold, for each fold's Δ linearised at the fold's totals.
+        The same per fold, linearised at the fold's totals.
 
     Examples
     --------
@@ -91,24 +84,20 @@ def seed_moments(seeds_a: Sequence[np.ndarray], seeds_b: Sequence[np.ndarray], f
                  metric: str = "f1") -> SeedMoments | None:
     """The seeds' part of a pair's Δ (:class:`SeedMoments`) from every seed's per-sentence counts.
 
+    See docs/method.md, "The difference, paired".
+
     Parameters
     ----------
     seeds_a, seeds_b : sequence of 2m arrays of shape (S, n_f, 3)
-        Per fold, every training seed's TP, FP, FN on each test sentence of the fold (the same sentences, in the
-        same order, for both systems); S may differ between the systems.
+        Per fold, every seed's TP, FP, FN on each test sentence (same sentences and order for both systems).
     fold_clusters : sequence of 2m int arrays of length n_f
-        The cluster (document, else sentence) of every test sentence of fold f.
+        The cluster of every test sentence of each fold.
     metric : {"f1", "precision", "recall"}
-        The metric of Δ.
 
     Returns
     -------
     SeedMoments or None
-        None when a system has fewer than two seeds on some fold (its seeds' spread cannot be measured).
-
-    Notes
-    -----
-    The moments are derived in docs/method.md §7, "Seeds as a part of their own".
+        None when a system has fewer than two seeds on some fold.
     """
     F = len(fold_clusters)
     if len(seeds_a) < F or len(seeds_b) < F:
