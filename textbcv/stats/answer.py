@@ -27,14 +27,6 @@ from .posterior import MetricPosterior
 
 __all__ = ["Posterior", "Difference", "Comparison", "BayesAnswer"]
 
-#: How a difference's posterior was built: from both systems' counts on the same test sentences, or
-#: from the two systems' own posteriors as if their errors were independent (no per-sentence counts).
-BASES = ("paired", "independent")
-
-#: The metrics of every answer, in the order of its tables.
-METRICS = ("precision", "recall", "f1")
-
-
 @dataclass(frozen=True)
 class Posterior:
     """One metric of one system: its pooled estimate, credible interval and posterior summary (fractions).
