@@ -81,6 +81,28 @@ def test_a_null_unit_is_compares_own_answer(corpus):
     assert again.var_model == pytest.approx(u["var_model"], abs=1e-15)
 
 
+def test_a_several_seed_null_unit_is_compares_own_answer(corpus, tmp_path):
+    """With train_seeds K each side trains K seeds (A from seeds[0], B from seeds[1]), as compare --train-seeds."""
+    settings = CalibrationSettings("x", len(corpus), ("iob2",), (1, 4), 1, 120, 3, 0, 0.95,
+                                   {"algorithm": "ap", "max_iterations": 2, "train_seeds": 3}, True)
+    sub = corpus.subset(draw_data_set(0, 120, len(corpus), corpus.documents, 0).tolist())
+    u = null_unit(sub, 0, "iob2", settings)
+    split_seed = int(np.random.default_rng([0, 0, 1]).integers(2 ** 31))
+    res = textbcv.compare(sub, ["iob2@1", "iob2@4"], m=3, seed=split_seed, algorithm="ap", max_iterations=2,
+                          train_seeds=3, progress=False)
+    c = next(x for x in res.to_dict()["comparisons"] if x["metric"] == "f1")
+    assert c["difference"]["seeds"] == [3, 3]  # the seeds are a part of the posterior
+    assert (u["estimate"], u["sd"], u["p_b_better"]) == (c["difference"]["estimate"], c["difference"]["sd"],
+                                                         c["p_b_better"])
+    # the command: default seeds 1 and 1 + K, named as ranges in what it prints
+    r = cli(str(NER), "--systems", "iob2", "--reps", "1", "--size", "120", "--max-iterations", "2",
+            "--train-seeds", "3", "--out", str(tmp_path / "cal"))
+    assert r.returncode == 0, r.stderr
+    assert "iob2 against itself (seeds 1–3 and 4–6)" in r.stdout
+    held = json.loads((tmp_path / "cal" / "settings.json").read_text(encoding="utf-8"))["settings"]
+    assert held["seeds"] == [1, 4] and held["options"]["train_seeds"] == 3
+
+
 def test_moments_answer_segmentation_too():
     """A segmented corpus (characters as tokens, sentences as clusters): the moments give compare's posterior."""
     cws = read_corpus(str(textbcv.bundled_corpora()["cws"]))
@@ -115,6 +137,9 @@ def test_documents_are_drawn_whole(corpus):
     ({"size": 10 ** 7}, "size must be"),
     ({"reps": 0}, "reps must be"),
     ({"threshold": 0.4}, "threshold"),
+    ({"train_seeds": 3, "seeds": (1, 3)}, "overlap"),
+    ({"train_seeds": 0}, "number of seeds"),
+    ({"train_seeds": 2, "pair": ("iob2", "iobes")}, "close pair"),
 ])
 def test_impossible_options_fail_before_training(tmp_path, kwargs, words):
     args = {"systems": ["iob2"], **kwargs}

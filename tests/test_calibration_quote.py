@@ -68,3 +68,15 @@ def test_no_folder_no_block_and_a_broken_summary_is_said(tmp_path):
     block, warning = run_calibration(tmp_path, "f" * 16)
     assert block is None and warning.startswith("textbcv: warning: ") and "project's evidence" in warning
     shutil.rmtree(tmp_path / "calibration")
+
+
+def test_a_several_seed_calibration_is_not_quoted_for_a_one_seed_run(tmp_path):
+    run = _compare(tmp_path, NER)
+    assert main(["calibrate", str(NER), "--systems", "iob2", "--reps", "1", "--size", "120", *OPTS,
+                 "--train-seeds", "2", "--out", str(run / "calibration")]) == 0
+    assert main(["report", str(run), "--redraw"]) == 0
+    md = (run / "report.md").read_text(encoding="utf-8")
+    assert "Measured on this corpus by `textbcv calibrate`" not in md
+    assert "trained 2 seeds per system, this run one, so it is not quoted" in md
+    report = json.loads((run / "report.json").read_text(encoding="utf-8"))
+    assert report["calibration"]["train_seeds"] == 2

@@ -44,7 +44,17 @@ PLOT_FILE = "calibration.png"
 LOCK_FILE = "calibrate.lock"
 FORMAT = "textbcv-calibration/1"
 #: options passed on to compare (and recorded in the settings, so a resumed run trains the same way).
-TRAINING_OPTIONS = ("task", "algorithm", "max_iterations", "c1", "c2", "variant", "chunk_types", "untyped")
+TRAINING_OPTIONS = ("task", "algorithm", "max_iterations", "c1", "c2", "variant", "chunk_types", "untyped",
+                    "train_seeds")
+
+
+def _seeds(settings: CalibrationSettings, side: int | None = None) -> str:
+    """One side's seeds (``seed 2``, ``seeds 4–6``), or both sides' (``seeds 1 and 2``, ``seeds 1–3 and 4–6``)."""
+    k = int(settings.options.get("train_seeds") or 1)
+    one = [str(s) if k == 1 else f"{s}–{s + k - 1}" for s in settings.seeds]
+    if side is None:
+        return f"seeds {one[0]} and {one[1]}"
+    return f"seed{'s' if k > 1 else ''} {one[side]}"
 
 
 def unit_key(u: dict) -> tuple[str, str, int]:
@@ -116,9 +126,9 @@ class Calibration:
                 f"; the posterior's median SD was {x.sd_over_rms:.2f} times the null estimates' RMS")
             out.append(
                 f"On {x.calls.n} data sets of about {s.size} sentences drawn from {self.corpus_name or 'the corpus'}, "
-                f"{x.system} {how} with seeds {s.seeds[0]} and {s.seeds[1]} and compared with itself at m = {s.m} "
+                f"{x.system} {how} with {_seeds(s)} and compared with itself at m = {s.m} "
                 f"got a false call from textbcv's decision rule (P ≥ {s.threshold:g}) on {_pct(x.calls)} data sets "
-                f"(seed {s.seeds[1]} called better on {x.calls_b.k}, seed {s.seeds[0]} on {x.calls_a.k}){ratio}.")
+                f"({_seeds(s, 1)} called better on {x.calls_b.k}, {_seeds(s, 0)} on {x.calls_a.k}){ratio}.")
         for c in self.close:
             algorithm = (s.pair_options or {}).get("algorithm") or "lbfgs"
             truth = "" if c.mean_truth is None else (
@@ -145,11 +155,10 @@ class Calibration:
         """
         lines = []
         for x in self.nulls:
-            lines += [f"{x.system} against itself (seeds {self.settings.seeds[0]} and {self.settings.seeds[1]}), "
-                      f"{x.calls.n} data sets:",
+            st = self.settings
+            lines += [f"{x.system} against itself ({_seeds(st)}), {x.calls.n} data sets:",
                       f"  false calls, either way: {x.calls.words()}",
-                      f"  seed {self.settings.seeds[1]} called better: {x.calls_b.words()}; "
-                      f"seed {self.settings.seeds[0]}: {x.calls_a.words()}",
+                      f"  {_seeds(st, 1)} called better: {x.calls_b.words()}; {_seeds(st, 0)}: {x.calls_a.words()}",
                       f"  null ΔF1 RMS {100 * x.rms_estimate:.2f} points, median posterior SD "
                       f"{100 * x.median_sd:.2f}" + ("" if x.sd_over_rms is None else f" ({x.sd_over_rms:.2f} × RMS)"),
                       f"  model-noise part estimated at zero in {x.floored.words()}; calls there "
@@ -295,7 +304,7 @@ class _Progress:
 
 
 def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | None = None, m: int = 3,
-              seeds: Sequence[int] = (1, 2), seed: int = 0, threshold: float = 0.95,
+              seeds: Sequence[int] | None = None, seed: int = 0, threshold: float = 0.95,
               out: str | os.PathLike | None = None, resume: bool = False, jobs: int = 1,
               progress: bool | None = None, plot: bool = True, pair: Sequence[str] | None = None,
               truth_halvings: int = 4, **options) -> Calibration:
@@ -312,8 +321,9 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     size : int, optional
         Sentences per data set; default 1,000 or half the corpus, whichever is smaller.
     m : int
-    seeds : pair of int
-        The two training seeds of every null pair.
+    seeds : pair of int, optional
+        The first training seeds of A and B in every null pair; default (1, 2), or (1, 1 + K) with ``train_seeds``
+        K.
     seed : int
         Seed of the data sets' draws and splits.
     threshold : float
@@ -328,7 +338,9 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
         A close pair (A, B), trained as given, with its truth measured beside each data set.
     truth_halvings : int
     **options
-        Reading options as for ``compare`` and training options (``task``, ``algorithm``, ``max_iterations``, ...).
+        Reading options as for ``compare`` and training options (``task``, ``algorithm``, ``max_iterations``, ...);
+        ``train_seeds`` K trains each side of a null pair with K seeds (A: seeds[0], ..., B: seeds[1], ...), as
+        ``compare`` does with ``train_seeds``.
 
     Returns
     -------
@@ -360,8 +372,20 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     systems = list(dict.fromkeys(systems))
     if not systems and pair is None:
         raise InputError("give {systems} (at least one system), {pair} or both", param=("systems", "pair"))
+    k = 1 if options.get("train_seeds") is None else options["train_seeds"]
+    if seeds is None:
+        seeds = (1, 1 + k) if isinstance(k, int) and k > 1 else (1, 2)
     if len(seeds) != 2 or seeds[0] == seeds[1] or any(int(s) < 0 for s in seeds):
         raise InputError(f"seeds must be two different non-negative integers, got {list(seeds)}", param="seeds")
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise InputError(f"train_seeds is a number of seeds (>= 1), got {k!r}", param="train_seeds")
+    if k > 1 and abs(int(seeds[0]) - int(seeds[1])) < k:
+        raise InputError(f"with {{train_seeds}}={k}, A trains seeds {seeds[0]}..{seeds[0] + k - 1} and B seeds "
+                         f"{seeds[1]}..{seeds[1] + k - 1}: they overlap; give {{seeds}} at least {k} apart "
+                         f"(e.g. 1,{1 + k})", param=("train_seeds", "seeds"))
+    if k > 1 and pair is not None:
+        raise InputError("{train_seeds} applies to the null pairs; a close pair's truth trains one model per half: "
+                         "calibrate the close pair without it", param=("train_seeds", "pair"))
     if reps < 1:
         raise InputError(f"reps must be at least 1, got {reps}", param="reps")
     if m < 1:

@@ -42,8 +42,12 @@ def register(sub) -> None:
     p.add_argument("--size", type=int, default=None,
                    help="sentences per data set, whole documents (default 1000, or half a smaller corpus)")
     p.add_argument("--m", type=int, default=3, help="splits of every comparison (default 3)")
-    p.add_argument("--seeds", type=lambda s: tuple(int(x) for x in csv_names(s)), default="1,2", metavar="S1,S2",
-                   help="the two training seeds of every null pair (default 1,2)")
+    p.add_argument("--seeds", type=lambda s: tuple(int(x) for x in csv_names(s)), default=None, metavar="S1,S2",
+                   help="the (first) training seeds of A and B in every null pair (default 1,2; 1,1+K with "
+                   "--train-seeds K)")
+    p.add_argument("--train-seeds", type=int, default=None, metavar="K",
+                   help="train each side of a null pair with K seeds, counted together as compare --train-seeds "
+                   "does (A: S1, S1+1, ...; B: S2, S2+1, ...; the two ranges must not overlap); default 1")
     p.add_argument("--seed", type=int, default=0, help="seed of the data sets' draws and splits (default 0)")
     p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
     p.add_argument("--algorithm", choices=defaults.CRF_ALGORITHMS,
@@ -77,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
                     encoding=args.encoding, label_names=args.label_names, reps=args.reps,
                     size=args.size, m=args.m, seeds=args.seeds, seed=args.seed, threshold=args.threshold,
                     out=args.out, resume=args.resume, jobs=args.jobs, task=args.task, algorithm=args.algorithm,
-                    max_iterations=args.max_iterations, pair=args.pair, truth_halvings=args.truth_halvings)
+                    max_iterations=args.max_iterations, train_seeds=args.train_seeds, pair=args.pair,
+                    truth_halvings=args.truth_halvings)
     print(dumps_json(cal.to_dict()) if args.json else cal.text(), end="")
     return 0

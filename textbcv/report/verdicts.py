@@ -70,7 +70,7 @@ def rule(report: CompareReport) -> str:
         measured = defaults.false_calls(tau, seeds=seeded) if paired else None
         if measured is None and seeded:
             measured = UNMEASURED_SEEDS
-        own = _own_calibration(report) if paired else None
+        own = _own_calibration(report, seeded) if paired else None
         if own is not None:
             measured = own
         floor = defaults.floor_calls(report.m, tau) if paired and not seeded and report.m < 7 else None
@@ -87,12 +87,18 @@ def rule(report: CompareReport) -> str:
             f"at least {tau:g}.")
 
 
-def _own_calibration(report: CompareReport) -> str | None:
+def _own_calibration(report: CompareReport, seeded: bool) -> str | None:
     """The user's own calibration sentence for the rule, why it is not quoted, or None without one."""
     cal = report.calibration
     if not cal:
         return None
     where = f"the run's {cal.get('folder', 'calibration')}/ folder"
+    k = int(cal.get("train_seeds", 1))
+    if (k > 1) != seeded:  # one seed per fold and several seeds are different posteriors
+        measured = defaults.false_calls(report.threshold, seeds=seeded) or (UNMEASURED_SEEDS if seeded else "")
+        return (f"{measured} Your calibration of this corpus ({where}) trained "
+                + (f"{k} seeds per system" if k > 1 else "one seed per system")
+                + ", this run " + ("several" if seeded else "one") + ", so it is not quoted.").strip()
     if cal.get("m") != report.m or cal.get("threshold") != report.threshold:
         measured = defaults.false_calls(report.threshold) or ""
         return (f"{measured} Your calibration of this corpus ({where}) was measured at m = {cal.get('m')} and P ≥ "
