@@ -16,6 +16,7 @@ from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.study import load_calibration
 from textbcv.calibration.summary import covers, summarize_close
 from textbcv.calibration.units import close_unit
+from textbcv.cli import main
 from textbcv.corpus import read_corpus
 from textbcv.errors import InputError
 from textbcv.schemes import decode, encode
@@ -175,10 +176,17 @@ def test_two_jobs_give_the_same_files_and_a_pair_alone_draws_no_plot(tmp_path):
     (["--pair", "iob2,iobes", "--size", "3103"], "below the corpus's 3,103 sentences with --pair"),
     ([], "give --systems (at least one system), --pair or both"),
 ])
-def test_bad_close_options_exit_2_before_anything_is_written(tmp_path, argv, words):
-    r = cli(str(NER), *ARGS, "--out", str(tmp_path / "cal"), *argv)
-    assert r.returncode == 2 and r.stderr.startswith("textbcv: error: ") and words in r.stderr, r.stderr
-    assert "Traceback" not in r.stderr and r.stdout == ""
+def test_bad_close_options_exit_2_before_anything_is_written(tmp_path, argv, words, capsys):
+    args = [str(NER), *ARGS, "--out", str(tmp_path / "cal"), *argv]
+    if argv == ["--pair", "iob2"]:  # one case through a process, `python -m textbcv` as a user runs it
+        r = cli(*args)
+        status, stdout, stderr = r.returncode, r.stdout, r.stderr
+    else:  # the others in this process: the same main(), without an interpreter start and imports each
+        capsys.readouterr()
+        status = main(["calibrate", *args])
+        stdout, stderr = capsys.readouterr()
+    assert status == 2 and stderr.startswith("textbcv: error: ") and words in stderr, stderr
+    assert "Traceback" not in stderr and stdout == ""
     assert not (tmp_path / "cal").exists()
 
 
