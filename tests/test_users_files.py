@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,6 +29,20 @@ def corpus(tmp_path_factory) -> Path:
     p = tmp_path_factory.mktemp("corpus") / "c.conll"
     write_conll(read_conll(bundled_corpora()["ner"])[:120], p)
     return p
+
+
+@pytest.fixture(scope="module")
+def finished(corpus, tmp_path_factory) -> Path:
+    """``compare corpus --systems iob2,iobes FAST`` run once through the CLI; tests that start from a finished run
+    and change it get their own copy (``_finished_copy``)."""
+    out = tmp_path_factory.mktemp("finished") / "run"
+    r = _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def _finished_copy(finished: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(finished, tmp_path / "run"))
 
 
 def _cli(*args, cwd=None):
@@ -59,9 +74,8 @@ def test_a_users_files_beside_a_split_are_not_a_run(corpus, tmp_path):
     assert _snapshot(d) == before
 
 
-def test_a_changed_or_foreign_file_in_a_run_is_never_replaced_or_deleted(corpus, tmp_path):
-    out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+def test_a_changed_or_foreign_file_in_a_run_is_never_replaced_or_deleted(corpus, tmp_path, finished):
+    out = _finished_copy(finished, tmp_path)
     assert RunDir(out).is_run() and RunDir(out).owns("report.json")
     (out / "report.tex").write_text("my edited report")
     (out / "fold_f1.png").write_bytes(b"my plot")  # a user's file under a name textbcv also uses
@@ -76,9 +90,8 @@ def test_a_changed_or_foreign_file_in_a_run_is_never_replaced_or_deleted(corpus,
     assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out).returncode == 0
 
 
-def test_a_run_of_an_earlier_version_is_read_but_never_resumed(corpus, tmp_path):
-    out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+def test_a_run_of_an_earlier_version_is_read_but_never_resumed(corpus, tmp_path, finished):
+    out = _finished_copy(finished, tmp_path)
     (out / "textbcv-run.json").unlink()  # as an earlier textbcv wrote it
     before = _snapshot(out)
     msg = _one_line(_cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out),
@@ -93,9 +106,8 @@ def test_a_run_of_an_earlier_version_is_read_but_never_resumed(corpus, tmp_path)
     assert (new / "splits.json").read_bytes() == (out / "splits.json").read_bytes()
 
 
-def test_a_second_run_into_a_locked_folder_fails_naming_the_holder(corpus, tmp_path):
-    out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+def test_a_second_run_into_a_locked_folder_fails_naming_the_holder(corpus, tmp_path, finished):
+    out = _finished_copy(finished, tmp_path)
     holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from textbcv.folds.run_dir import RunDir; "
                                "RunDir(sys.argv[1]).lock(); print('locked', flush=True); time.sleep(60)", str(out)],
                               stdout=subprocess.PIPE, text=True)
@@ -201,9 +213,8 @@ def test_stale_temporary_files_of_killed_writers_are_removed(corpus, tmp_path):
     assert not (tmp_path / f".folds.{dead}.xyz.tmp").exists() and (tmp_path / "folds" / "README.md").exists()
 
 
-def test_redraw_checks_report_json_against_the_fold_records(corpus, tmp_path):
-    out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+def test_redraw_checks_report_json_against_the_fold_records(corpus, tmp_path, finished):
+    out = _finished_copy(finished, tmp_path)
     r = json.loads((out / "report.json").read_text())
     name = next(iter(r["fold_counts"]))
     r["fold_counts"][name][0]["tp"] += 50  # consistent-looking numbers, not the run's
