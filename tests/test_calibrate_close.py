@@ -34,11 +34,20 @@ def cli(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "textbcv", "calibrate", *argv], capture_output=True, text=True)
 
 
+def in_process(capsys, *argv: str) -> subprocess.CompletedProcess:
+    """``textbcv calibrate ARGV`` through main() in this process, for the steps that follow a run made by ``cli``
+    (its exit status and output, without an interpreter start and imports)."""
+    capsys.readouterr()
+    status = main(["calibrate", *argv])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["textbcv", "calibrate", *argv], status, out, err)
+
+
 def lines(path) -> list[dict]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path):
+def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path, capsys):
     out = tmp_path / "cal"
     args = [str(NER), "--systems", "iob2", "--pair", "iob2,iobes", *ARGS, "--out", str(out)]
     r = cli(*args)
@@ -77,7 +86,7 @@ def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path):
     assert "iobes against iob2" in summary["sentence"] and "held the truth" in summary["sentence"]
     first = (out / "units.jsonl").read_bytes()
 
-    same = cli(*args, "--resume")  # complete: nothing runs
+    same = in_process(capsys, *args, "--resume")  # complete: nothing runs
     assert same.returncode == 0, same.stderr
     assert (out / "units.jsonl").read_bytes() == first and "done" not in same.stderr
 
@@ -92,7 +101,7 @@ def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path):
 
     for other in (["--truth-halvings", "2"], []):  # another H, or the pair left out: other settings
         argv = [x for x in args if x not in ("--pair", "iob2,iobes")] if not other else args
-        r = cli(*argv, "--resume", *other)
+        r = in_process(capsys, *argv, "--resume", *other)
         assert r.returncode == 2 and "other settings" in r.stderr and "Traceback" not in r.stderr
     assert (out / "units.jsonl").read_bytes() == after
 
