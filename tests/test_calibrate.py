@@ -26,12 +26,23 @@ def cli(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "textbcv", "calibrate", *argv], capture_output=True, text=True)
 
 
+def in_process(capsys, *argv: str) -> subprocess.CompletedProcess:
+    """``textbcv calibrate ARGV`` through main() in this process, for the steps that follow a run made by ``cli``
+    (its exit status and output, without an interpreter start and imports)."""
+    from textbcv.cli import main
+
+    capsys.readouterr()
+    status = main(["calibrate", *argv])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["textbcv", "calibrate", *argv], status, out, err)
+
+
 @pytest.fixture(scope="module")
 def corpus():
     return read_corpus(str(NER))
 
 
-def test_calibrate_cli_end_to_end_resumes_and_grows(tmp_path):
+def test_calibrate_cli_end_to_end_resumes_and_grows(tmp_path, capsys):
     out = tmp_path / "cal"
     args = [str(NER), "--systems", "iob2", "--reps", "2", "--size", "120", "--max-iterations", "2", "--out", str(out)]
     r = cli(*args)
@@ -44,7 +55,7 @@ def test_calibrate_cli_end_to_end_resumes_and_grows(tmp_path):
     assert [(u["system"], u["r"]) for u in units] == [("iob2", 0), ("iob2", 1)]
     first = (out / "units.jsonl").read_bytes()
 
-    again = cli(*args)  # a finished folder is not overwritten without --resume
+    again = in_process(capsys, *args)  # a finished folder is not overwritten without --resume
     assert again.returncode == 2 and again.stderr.startswith("textbcv: error: ") and "--resume" in again.stderr
 
     grown = cli(*args, "--reps", "3", "--resume")  # a larger --reps: only data set 2 runs
@@ -54,13 +65,14 @@ def test_calibrate_cli_end_to_end_resumes_and_grows(tmp_path):
     summary = json.loads((out / "calibration.json").read_text(encoding="utf-8"))
     assert summary["nulls"][0]["calls"]["n"] == 3 and summary["settings"]["reps"] == 3
 
-    fewer = cli(*args[:-2], "--out", str(out), "--resume", "--reps", "1")  # a smaller --reps: nothing runs or drops
+    # a smaller --reps: nothing runs or drops
+    fewer = in_process(capsys, *args[:-2], "--out", str(out), "--resume", "--reps", "1")
     assert fewer.returncode == 0, fewer.stderr
     assert (out / "units.jsonl").read_bytes() == lines
     summary = json.loads((out / "calibration.json").read_text(encoding="utf-8"))
     assert summary["nulls"][0]["calls"]["n"] == 3 and summary["settings"]["reps"] == 3
 
-    other = cli(*args[:-2], "--out", str(out), "--resume", "--seeds", "1,3")
+    other = in_process(capsys, *args[:-2], "--out", str(out), "--resume", "--seeds", "1,3")
     assert other.returncode == 2 and "other settings" in other.stderr
 
 

@@ -16,6 +16,7 @@ from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.study import load_calibration
 from textbcv.calibration.summary import covers, summarize_close
 from textbcv.calibration.units import close_unit
+from textbcv.cli import main
 from textbcv.corpus import read_corpus
 from textbcv.errors import InputError
 from textbcv.schemes import decode, encode
@@ -33,11 +34,20 @@ def cli(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "textbcv", "calibrate", *argv], capture_output=True, text=True)
 
 
+def in_process(capsys, *argv: str) -> subprocess.CompletedProcess:
+    """``textbcv calibrate ARGV`` through main() in this process, for the steps that follow a run made by ``cli``
+    (its exit status and output, without an interpreter start and imports)."""
+    capsys.readouterr()
+    status = main(["calibrate", *argv])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["textbcv", "calibrate", *argv], status, out, err)
+
+
 def lines(path) -> list[dict]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path):
+def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path, capsys):
     out = tmp_path / "cal"
     args = [str(NER), "--systems", "iob2", "--pair", "iob2,iobes", *ARGS, "--out", str(out)]
     r = cli(*args)
@@ -76,7 +86,7 @@ def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path):
     assert "iobes against iob2" in summary["sentence"] and "held the truth" in summary["sentence"]
     first = (out / "units.jsonl").read_bytes()
 
-    same = cli(*args, "--resume")  # complete: nothing runs
+    same = in_process(capsys, *args, "--resume")  # complete: nothing runs
     assert same.returncode == 0, same.stderr
     assert (out / "units.jsonl").read_bytes() == first and "done" not in same.stderr
 
@@ -91,7 +101,7 @@ def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path):
 
     for other in (["--truth-halvings", "2"], []):  # another H, or the pair left out: other settings
         argv = [x for x in args if x not in ("--pair", "iob2,iobes")] if not other else args
-        r = cli(*argv, "--resume", *other)
+        r = in_process(capsys, *argv, "--resume", *other)
         assert r.returncode == 2 and "other settings" in r.stderr and "Traceback" not in r.stderr
     assert (out / "units.jsonl").read_bytes() == after
 
@@ -175,10 +185,17 @@ def test_two_jobs_give_the_same_files_and_a_pair_alone_draws_no_plot(tmp_path):
     (["--pair", "iob2,iobes", "--size", "3103"], "below the corpus's 3,103 sentences with --pair"),
     ([], "give --systems (at least one system), --pair or both"),
 ])
-def test_bad_close_options_exit_2_before_anything_is_written(tmp_path, argv, words):
-    r = cli(str(NER), *ARGS, "--out", str(tmp_path / "cal"), *argv)
-    assert r.returncode == 2 and r.stderr.startswith("textbcv: error: ") and words in r.stderr, r.stderr
-    assert "Traceback" not in r.stderr and r.stdout == ""
+def test_bad_close_options_exit_2_before_anything_is_written(tmp_path, argv, words, capsys):
+    args = [str(NER), *ARGS, "--out", str(tmp_path / "cal"), *argv]
+    if argv == ["--pair", "iob2"]:  # one case through a process, `python -m textbcv` as a user runs it
+        r = cli(*args)
+        status, stdout, stderr = r.returncode, r.stdout, r.stderr
+    else:  # the others in this process: the same main(), without an interpreter start and imports each
+        capsys.readouterr()
+        status = main(["calibrate", *args])
+        stdout, stderr = capsys.readouterr()
+    assert status == 2 and stderr.startswith("textbcv: error: ") and words in stderr, stderr
+    assert "Traceback" not in stderr and stdout == ""
     assert not (tmp_path / "cal").exists()
 
 

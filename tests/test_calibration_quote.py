@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import shutil
 
+import pytest
+
 import textbcv
 from textbcv.cli import main
 from textbcv.comparison.calibration_quote import run_calibration
@@ -21,13 +23,23 @@ def _compare(tmp_path, corpus, name="run"):
     return out
 
 
+@pytest.fixture(scope="module")
+def ner_run(tmp_path_factory):
+    """``_compare`` on the bundled NER corpus, made once; each test writes into its own copy (``_copy``)."""
+    return _compare(tmp_path_factory.mktemp("quote"), NER)
+
+
+def _copy(run, tmp_path):
+    return shutil.copytree(run, tmp_path / "run")
+
+
 def _calibrate(corpus, out):
     assert main(["calibrate", str(corpus), "--systems", "iob2", "--reps", "2", "--size", "120", *OPTS,
                  "--out", str(out)]) == 0
 
 
-def test_report_quotes_the_runs_own_calibration(tmp_path, capsys):
-    run = _compare(tmp_path, NER)
+def test_report_quotes_the_runs_own_calibration(tmp_path, capsys, ner_run):
+    run = _copy(ner_run, tmp_path)
     md = (run / "report.md").read_text(encoding="utf-8")
     assert "Measured on this corpus by `textbcv calibrate`" not in md  # none yet: the project's evidence
     _calibrate(NER, run / "calibration")
@@ -47,11 +59,11 @@ def test_report_quotes_the_runs_own_calibration(tmp_path, capsys):
     assert "was measured at m = 3 and P ≥ 0.95, not at this report's m = 3 and P ≥ 0.9" in md
 
 
-def test_a_calibration_of_another_corpus_is_refused(tmp_path, capsys):
+def test_a_calibration_of_another_corpus_is_refused(tmp_path, capsys, ner_run):
     other = tmp_path / "other.conll"
     blocks = NER.read_text(encoding="utf-8").split("\n\n")
     other.write_text("\n\n".join(blocks[:3] + blocks[4:]), encoding="utf-8")  # one sentence fewer
-    run = _compare(tmp_path, NER)
+    run = _copy(ner_run, tmp_path)
     _calibrate(other, run / "calibration")
     capsys.readouterr()
     assert main(["report", str(run), "--redraw"]) == 0

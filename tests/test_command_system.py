@@ -150,16 +150,28 @@ def _answer(report: dict) -> dict:
     return {k: report[k] for k in ("systems", "comparisons", "fold_counts", "counts", "sequential")}
 
 
-def test_a_command_system_answers_as_its_predictions_imported_with_evaluate(tmp_path):
+@pytest.fixture(scope="module")
+def plain_run(tmp_path_factory) -> Path:
+    """``_compare`` with its defaults (8 command tasks), made once: the tests that need it only read its folder."""
+    out = tmp_path_factory.mktemp("plain") / "run"
+    _compare(out)
+    return out
+
+
+def _report(run: Path) -> dict:
+    return json.loads((run / "report.json").read_text(encoding="utf-8"))
+
+
+def test_a_command_system_answers_as_its_predictions_imported_with_evaluate(tmp_path, plain_run):
     from textbcv.cli import main
 
-    report = _compare(tmp_path / "run")
+    report = _report(plain_run)
     preds = tmp_path / "preds"
     for name in ("a", "b"):
         (preds / name).mkdir(parents=True)
-        for task in (tmp_path / "run" / "commands" / name).glob("fold-*/seed-1"):
+        for task in (plain_run / "commands" / name).glob("fold-*/seed-1"):
             shutil.copy(task / "pred.conll", preds / name / f"{task.parent.name}.txt")
-    argv = ["evaluate", str(tmp_path / "run" / "splits.json"), NER, "--task", "ner", "--quiet", "--no-plots",
+    argv = ["evaluate", str(plain_run / "splits.json"), NER, "--task", "ner", "--quiet", "--no-plots",
             "--out", str(tmp_path / "imported")]
     for name in ("a", "b"):
         argv += ["--system", f"{name}={preds / name}"]
@@ -186,18 +198,18 @@ def test_two_jobs_three_seeds_and_a_fixed_failure_give_the_same_report(tmp_path,
     assert _answer(json.loads((tmp_path / "fix" / "report.json").read_text(encoding="utf-8"))) == one
 
 
-def test_command_systems_on_a_dask_local_cluster_give_the_same_answer(tmp_path):
+def test_command_systems_on_a_dask_local_cluster_give_the_same_answer(tmp_path, plain_run):
     pytest.importorskip("distributed", reason="the dask extra is not installed")
-    one = _answer(_compare(tmp_path / "one"))
+    one = _answer(_report(plain_run))
     assert one == _answer(_compare(tmp_path / "dask", "--backend", "dask", "--jobs", "2"))
 
 
-def test_kill_9_mid_run_then_resume_runs_only_the_unfinished_tasks(tmp_path):
+def test_kill_9_mid_run_then_resume_runs_only_the_unfinished_tasks(tmp_path, plain_run):
     import signal
     import subprocess
     import time
 
-    whole = _answer(_compare(tmp_path / "whole"))
+    whole = _answer(_report(plain_run))
     run = tmp_path / "killed"
     argv = [sys.executable, "-m", "textbcv", "compare", NER, "--task", "ner", "--m", "2", "--quiet", "--no-plots",
             "--out", str(run), "--train-seed", "1", "--system", f"a={_memo()}", "--system", f"b={_memo()}"]
@@ -215,7 +227,7 @@ def test_kill_9_mid_run_then_resume_runs_only_the_unfinished_tasks(tmp_path):
     assert all(p.stat().st_mtime_ns == t for p, t in done.items())  # finished tasks were not run again
     assert len(list(run.rglob("done.json"))) == 8
     resumed = json.loads((run / "report.json").read_text(encoding="utf-8"))
-    uninterrupted = json.loads((tmp_path / "whole" / "report.json").read_text(encoding="utf-8"))
+    uninterrupted = _report(plain_run)
     assert _answer(resumed) == whole
     # the whole report.json but how long and where it ran (timings, run folders, the command lines' paths)
     differ = {k for k in resumed if resumed[k] != uninterrupted[k]}

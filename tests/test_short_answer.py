@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 
 import pytest
@@ -13,18 +15,23 @@ NER = str(textbcv.bundled_corpora()["ner"])
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
+def printed_run(tmp_path_factory):
+    """One compare (not --quiet: what it prints is kept) for the whole module, which only reads its folder."""
     out = tmp_path_factory.mktemp("short") / "run"
-    assert main(["compare", NER, "--task", "ner", "--systems", "iob2,iobes", "--max-iterations", "10", "--quiet",
-                 "--out", str(out)]) == 0
-    return out
+    printed, notes = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(notes):
+        assert main(["compare", NER, "--task", "ner", "--systems", "iob2,iobes", "--max-iterations", "10",
+                     "--out", str(out)]) == 0, notes.getvalue()
+    return out, printed.getvalue()
 
 
-def test_compare_prints_the_answer_in_at_most_25_lines(tmp_path, capsys):
-    out = tmp_path / "run"
-    assert main(["compare", NER, "--task", "ner", "--systems", "iob2,iobes", "--max-iterations", "10",
-                 "--out", str(out)]) == 0
-    text = capsys.readouterr().out
+@pytest.fixture()
+def run(printed_run):
+    return printed_run[0]
+
+
+def test_compare_prints_the_answer_in_at_most_25_lines(printed_run):
+    out, text = printed_run
     report = json.loads((out / "report.json").read_text(encoding="utf-8"))
     lines = text.splitlines()
     assert len(lines) <= 25, text

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -30,9 +34,47 @@ def corpus(tmp_path_factory) -> Path:
     return p
 
 
+@pytest.fixture(scope="module")
+def finished(corpus, tmp_path_factory) -> Path:
+    """``compare corpus --systems iob2,iobes FAST`` run once through the CLI; tests that start from a finished run
+    and change it get their own copy (``_finished_copy``)."""
+    out = tmp_path_factory.mktemp("finished") / "run"
+    r = _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def _finished_copy(finished: Path, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(finished, tmp_path / "run"))
+
+
 def _cli(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "textbcv", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
+
+
+def _main(*args, cwd=None) -> subprocess.CompletedProcess:
+    """``textbcv ARGS`` as ``_cli`` runs it, in this process (no interpreter start and imports, ~1 s each): the
+    exit status main() returns, what it printed, and, on stderr after it, each Python warning a process would
+    print under the default filters (so a one-line check is as strict as through a process). For the tests whose
+    point is not the process boundary; the CLI through `python -m textbcv` stays covered by ``_cli`` here (the
+    module's finished run, the locked folder, the killed run) and tests/test_bad_input.py's processes."""
+    out, err = io.StringIO(), io.StringIO()
+    here = os.getcwd()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out), \
+            contextlib.redirect_stderr(err):
+        warnings.resetwarnings()
+        warnings.simplefilter("default")
+        for category in (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning):
+            warnings.simplefilter("ignore", category)
+        try:
+            if cwd is not None:
+                os.chdir(cwd)
+            status = main([str(a) for a in args])
+        finally:
+            os.chdir(here)
+    shown = "".join(warnings.formatwarning(w.message, w.category, w.filename, w.lineno) for w in caught)
+    return subprocess.CompletedProcess(["textbcv", *map(str, args)], status, out.getvalue(), err.getvalue() + shown)
 
 
 def _one_line(r, *words):
@@ -52,50 +94,47 @@ def _snapshot(d: Path) -> dict:
 def test_a_users_files_beside_a_split_are_not_a_run(corpus, tmp_path):
     d = tmp_path / "paper"
     d.mkdir()
-    assert _cli("split", corpus, "--m", "5", "--seed", "42", "--out", d / "splits.json").returncode == 0
+    assert _main("split", corpus, "--m", "5", "--seed", "42", "--out", d / "splits.json").returncode == 0
     (d / "report.tex").write_text("paper")
     before = _snapshot(d)
-    _one_line(_cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", d), "holds no textbcv run")
+    _one_line(_main("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", d), "holds no textbcv run")
     assert _snapshot(d) == before
 
 
-def test_a_changed_or_foreign_file_in_a_run_is_never_replaced_or_deleted(corpus, tmp_path):
-    out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+def test_a_changed_or_foreign_file_in_a_run_is_never_replaced_or_deleted(corpus, tmp_path, finished):
+    out = _finished_copy(finished, tmp_path)
     assert RunDir(out).is_run() and RunDir(out).owns("report.json")
     (out / "report.tex").write_text("my edited report")
     (out / "fold_f1.png").write_bytes(b"my plot")  # a user's file under a name textbcv also uses
     before = _snapshot(out)
-    msg = _one_line(_cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out),
+    msg = _one_line(_main("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out),
                     "not written by textbcv")
     assert "report.tex" in msg and "fold_f1.png" in msg
     assert _snapshot(out) == before
     # what textbcv wrote, unchanged, is its own: after the user's files are moved away, --resume works
     (out / "report.tex").unlink()
     (out / "fold_f1.png").unlink()
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out).returncode == 0
+    assert _main("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out).returncode == 0
 
 
-def test_a_run_of_an_earlier_version_is_read_but_never_resumed(corpus, tmp_path):
-    out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+def test_a_run_of_an_earlier_version_is_read_but_never_resumed(corpus, tmp_path, finished):
+    out = _finished_copy(finished, tmp_path)
     (out / "textbcv-run.json").unlink()  # as an earlier textbcv wrote it
     before = _snapshot(out)
-    msg = _one_line(_cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out),
+    msg = _one_line(_main("compare", corpus, "--systems", "iob2,iobes", *FAST, "--resume", "--out", out),
                     "earlier textbcv version", "--splits")
     assert str(out / "splits.json") in msg
     assert _snapshot(out) == before
-    assert _cli("report", out).returncode == 0 and _cli("test", out).returncode == 0
+    assert _main("report", out).returncode == 0 and _main("test", out).returncode == 0
     # how the message says to continue: the same splits into a new folder
     new = tmp_path / "new"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--splits", out / "splits.json",
+    assert _main("compare", corpus, "--systems", "iob2,iobes", *FAST, "--splits", out / "splits.json",
                 "--out", new).returncode == 0
     assert (new / "splits.json").read_bytes() == (out / "splits.json").read_bytes()
 
 
-def test_a_second_run_into_a_locked_folder_fails_naming_the_holder(corpus, tmp_path):
-    out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+def test_a_second_run_into_a_locked_folder_fails_naming_the_holder(corpus, tmp_path, finished):
+    out = _finished_copy(finished, tmp_path)
     holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from textbcv.folds.run_dir import RunDir; "
                                "RunDir(sys.argv[1]).lock(); print('locked', flush=True); time.sleep(60)", str(out)],
                               stdout=subprocess.PIPE, text=True)
@@ -134,7 +173,7 @@ def test_system_names_never_lead_outside_out(corpus, tmp_path):
     (tmp_path / "x").mkdir()
     tpl = {"name": "t", "atoms": ["w"], "window": [-1, 1], "ngrams": [1]}
     (tmp_path / "x" / "tpl.json").write_text(json.dumps(tpl))
-    r = _cli("compare", corpus, "--systems", "iob2,iob2+../../x/tpl.json", *FAST, "--save-predictions",
+    r = _main("compare", corpus, "--systems", "iob2,iob2+../../x/tpl.json", *FAST, "--save-predictions",
              "--save-models", "--out", "run", cwd=work)
     assert r.returncode == 0, r.stderr
     outside = {p for p in tmp_path.rglob("*") if work / "run" not in p.parents and p != work / "run"}
@@ -147,8 +186,8 @@ def test_split_refuses_to_replace_its_input(corpus, tmp_path):
     copy = tmp_path / "in.conll"
     copy.write_bytes(corpus.read_bytes())
     before = copy.read_bytes()
-    _one_line(_cli("split", copy, "--m", "2", "--out", copy, "--force"), "--out is an input file")
-    _one_line(_cli("split", copy, "--m", "2", "--out", tmp_path / "." / "in.conll", "--force"), "input file")
+    _one_line(_main("split", copy, "--m", "2", "--out", copy, "--force"), "--out is an input file")
+    _one_line(_main("split", copy, "--m", "2", "--out", tmp_path / "." / "in.conll", "--force"), "input file")
     assert copy.read_bytes() == before
 
 
@@ -194,35 +233,34 @@ def test_stale_temporary_files_of_killed_writers_are_removed(corpus, tmp_path):
     (out / f".report.json.{dead}.abc.tmp").write_text("torn")
     (tmp_path / f".folds.{dead}.xyz.tmp").mkdir()  # a killed `split --export` into tmp_path/folds
     (tmp_path / f".folds.{dead}.xyz.tmp" / "README.md").write_text("partial")
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+    assert _main("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
     assert not (out / f".report.json.{dead}.abc.tmp").exists()
-    r = _cli("split", corpus, "--m", "1", "--out", tmp_path / "s.json", "--export", tmp_path / "folds")
+    r = _main("split", corpus, "--m", "1", "--out", tmp_path / "s.json", "--export", tmp_path / "folds")
     assert r.returncode == 0, r.stderr
     assert not (tmp_path / f".folds.{dead}.xyz.tmp").exists() and (tmp_path / "folds" / "README.md").exists()
 
 
-def test_redraw_checks_report_json_against_the_fold_records(corpus, tmp_path):
-    out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", out).returncode == 0
+def test_redraw_checks_report_json_against_the_fold_records(corpus, tmp_path, finished):
+    out = _finished_copy(finished, tmp_path)
     r = json.loads((out / "report.json").read_text())
     name = next(iter(r["fold_counts"]))
     r["fold_counts"][name][0]["tp"] += 50  # consistent-looking numbers, not the run's
     (out / "report.json").write_text(json.dumps(r))
-    _one_line(_cli("report", out, "--threshold", "0.9"), "differ from folds.jsonl")
+    _one_line(_main("report", out, "--threshold", "0.9"), "differ from folds.jsonl")
     r["fold_counts"][name][0]["tp"] = -3
     (out / "report.json").write_text(json.dumps(r))
-    _one_line(_cli("report", out, "--threshold", "0.9"), "non-negative integer")
+    _one_line(_main("report", out, "--threshold", "0.9"), "non-negative integer")
     assert not (out / "what-if-threshold-0.9").exists()
 
 
 @pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symbolic links here")
 def test_out_a_dangling_link_or_a_loop_is_one_line(corpus, tmp_path):
     (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
-    _one_line(_cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", tmp_path / "dangling"),
+    _one_line(_main("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", tmp_path / "dangling"),
               "symbolic link")
     (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
     (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
-    _one_line(_cli("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", tmp_path / "loop1"),
+    _one_line(_main("compare", corpus, "--systems", "iob2,iobes", *FAST, "--out", tmp_path / "loop1"),
               "symbolic link")
 
 
@@ -254,7 +292,7 @@ def test_a_kill_during_a_run_then_resume_still_works(corpus, tmp_path):
         time.sleep(0.05)
     p.send_signal(signal.SIGKILL)
     p.wait()
-    r = _cli("compare", corpus, "--systems", "iob2,iobes", "--task", "ner", "--m", "2", "--quiet", "--no-plots",
+    r = _main("compare", corpus, "--systems", "iob2,iobes", "--task", "ner", "--m", "2", "--quiet", "--no-plots",
              "--resume", "--out", out)
     assert r.returncode == 0, r.stderr
     assert not (out / ".textbcv-run.lock").exists()
@@ -297,18 +335,18 @@ def test_bad_template_files_are_refused(tmp_path):
 def test_score_refuses_a_file_with_one_tag_column(tmp_path):
     p = tmp_path / "two.txt"
     p.write_text("EU B-ORG\nrejects O\nGerman B-MISC\ncall O\nto O\nboycott O\nBritish B-MISC\nlamb O\n")
-    _one_line(_cli("score", p), "words, not tags")
+    _one_line(_main("score", p), "words, not tags")
     p.write_text("B-ORG B-ORG\nO O\nB-MISC O\n")  # gold and predicted tags without tokens: conlleval's input
-    assert _cli("score", p).returncode == 0
+    assert _main("score", p).returncode == 0
 
 
 def test_stats_says_no_document_marks(tmp_path, corpus):
     bare = tmp_path / "bare.conll"
     bare.write_text("".join(line + "\n" for line in corpus.read_text().splitlines()
                             if not line.startswith("-DOCSTART-")))
-    r = _cli("stats", bare)
+    r = _main("stats", bare)
     assert r.returncode == 0 and "no document marks" in r.stdout
-    r = _cli("stats", corpus)
+    r = _main("stats", corpus)
     assert r.returncode == 0 and "no document marks" not in r.stdout
     import re
 
@@ -316,13 +354,13 @@ def test_stats_says_no_document_marks(tmp_path, corpus):
 
 
 def test_a_mistyped_name_gets_a_suggestion(corpus, tmp_path):
-    _one_line(_cli("compare", corpus, "--systems", "iob2,iobse", *FAST, "--out", tmp_path / "r"),
+    _one_line(_main("compare", corpus, "--systems", "iob2,iobse", *FAST, "--out", tmp_path / "r"),
               "did you mean 'iobes'?")
 
 
 def test_every_report_shows_the_most_frequent_tag_baseline_and_flags_systems_below_it(corpus, tmp_path):
     out = tmp_path / "run"
-    assert _cli("compare", corpus, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--max-iterations", "1",
+    assert _main("compare", corpus, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--max-iterations", "1",
                 "--quiet", "--no-plots", "--out", out).returncode == 0
     r = json.loads((out / "report.json").read_text())
     b = r["baseline"]
@@ -352,33 +390,33 @@ def test_every_report_shows_the_most_frequent_tag_baseline_and_flags_systems_bel
 def test_questionable_tags_are_refused_or_noted(tmp_path):
     bare = tmp_path / "bare.conll"
     bare.write_text("EU B-ORG\nrejects O\nGerman B\ncall I\n\nPeter B-PER\n")
-    _one_line(_cli("stats", bare), f"{bare}:3:", "tag 'B' has no chunk type")
+    _one_line(_main("stats", bare), f"{bare}:3:", "tag 'B' has no chunk type")
     orphan = tmp_path / "orph.conll"
     orphan.write_text("中 M-ORG\n国 E-ORG\n人 O\n\n北 B-LOC\n京 E-LOC\n")
-    r = _cli("stats", orphan, "--format", "conll")
+    r = _main("stats", orphan, "--format", "conll")
     assert r.returncode == 0 and "1 chunk starts with M-, which never starts a chunk in BMES" in r.stderr
     pipe = tmp_path / "pipe.conll"
     pipe.write_text("a B-PER|I-LOC\nb O\n\nc B-PER\n")
-    r = _cli("stats", pipe, "--format", "conll")
+    r = _main("stats", pipe, "--format", "conll")
     assert r.returncode == 0 and "chunk type 'PER|I-LOC' contains '|'" in r.stderr
     mixed = tmp_path / "mixed.conll"  # IOB1 chunks (I- first) and an IOB2 one (B- after O) in one file
     mixed.write_text("EU I-ORG\nrejects O\nGerman I-MISC\n\nPeter B-PER\nBlackburn I-PER\n\nA I-LOC\nB B-LOC\n")
-    r = _cli("stats", mixed, "--format", "conll")
+    r = _main("stats", mixed, "--format", "conll")
     assert r.returncode == 0 and "the tags mix IOB1 and IOB2: 3 chunks start with I- (IOB1) and 1 with B- after O" \
         in r.stderr
     joined = tmp_path / "joined.conll"  # I-PER-LOC: two types run together with '-'
     joined.write_text("a B-PER-LOC\nb O\n\nc B-PER\nd B-LOC\n\ne B-GPE-X\n")
-    r = _cli("stats", joined, "--format", "conll")
+    r = _main("stats", joined, "--format", "conll")
     assert r.returncode == 0 and "chunk type 'PER-LOC' looks like two tags or types joined by '-'" in r.stderr
     assert "GPE-X" not in r.stderr  # a hyphenated type of its own is not questioned
     iob1 = tmp_path / "iob1.conll"  # B- only between two chunks of one type: IOB1 as written, no note
     iob1.write_text("EU I-ORG\nrejects O\n\nA I-LOC\nB B-LOC\n")
-    r = _cli("stats", iob1, "--format", "conll")
+    r = _main("stats", iob1, "--format", "conll")
     assert r.returncode == 0 and "mix" not in r.stderr
 
 
 def test_word_segmentation_on_a_ner_corpus_is_refused(corpus, tmp_path):
-    _one_line(_cli("compare", corpus, "--task", "cws", "--systems", "bmes,bb2b3mes", "--out", tmp_path / "r"),
+    _one_line(_main("compare", corpus, "--task", "cws", "--systems", "bmes,bb2b3mes", "--out", tmp_path / "r"),
               "typed chunks", "did you mean --task ner")
     assert not (tmp_path / "r").exists()
 
@@ -386,7 +424,7 @@ def test_word_segmentation_on_a_ner_corpus_is_refused(corpus, tmp_path):
 def test_warnings_for_a_system_without_chunks_and_a_corpus_too_small(tmp_path):
     tiny = tmp_path / "tiny.conll"
     write_conll(read_conll(bundled_corpora()["ner"])[:40], tiny)
-    r = _cli("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--max-iterations", "1",
+    r = _main("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--max-iterations", "1",
              "--group-by", "sentence", "--no-plots", "--out", tmp_path / "run")
     assert r.returncode == 0, r.stderr
     rep = json.loads((tmp_path / "run" / "report.json").read_text())
@@ -394,13 +432,13 @@ def test_warnings_for_a_system_without_chunks_and_a_corpus_too_small(tmp_path):
     assert silent  # one training iteration on 20 sentences: nothing predicted
     for n in silent:
         assert f"{n} predicted no chunk on any fold" in r.stderr
-    r = _cli("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--group-by", "sentence",
+    r = _main("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--group-by", "sentence",
              "--no-plots", "--out", tmp_path / "run2")
     assert r.returncode == 0, r.stderr
     widths = [s["f1"]["ci"][1] - s["f1"]["ci"][0] for s in json.loads((tmp_path / "run2" / "report.json").read_text())[
         "systems"].values()]
     assert min(widths) > 0.2 and "F1 interval is wider than 20 points" in r.stderr and "too small" in r.stderr
-    r = _cli("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--group-by", "sentence",
+    r = _main("compare", tiny, "--systems", "iob2,iobes", "--task", "ner", "--m", "1", "--group-by", "sentence",
              "--no-plots", "--quiet", "--resume", "--out", tmp_path / "run2")
     assert r.returncode == 0 and r.stderr == ""  # --quiet: errors only
 
@@ -423,8 +461,8 @@ def test_encoding_reaches_held_out_files(tmp_path):
         (tmp_path / f"{name}.conll").write_bytes(("\n".join(lines) + "\n").encode("latin-1"))
     args = ["compare", tmp_path / "train.conll", "--task", "ner", "--systems", "iob2,iobes", "--m", "1",
             "--max-iterations", "2", "--heldout", tmp_path / "held.conll", "--quiet", "--no-plots"]
-    _one_line(_cli(*args, "--out", tmp_path / "utf8"), "invalid UTF-8")
-    r = _cli(*args, "--encoding", "latin-1", "--out", tmp_path / "run")
+    _one_line(_main(*args, "--out", tmp_path / "utf8"), "invalid UTF-8")
+    r = _main(*args, "--encoding", "latin-1", "--out", tmp_path / "run")
     assert r.returncode == 0, r.stderr
     files = json.loads((tmp_path / "run" / "report.json").read_text())["heldout"]["files"]
     assert [f for f in files if f.endswith("held.conll")]
