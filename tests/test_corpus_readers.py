@@ -177,3 +177,44 @@ def test_read_corpus_dispatch_errors(tmp_path):
         "--columns applies to --format conll only")  # the command line's
     with pytest.raises(InputError, match="unknown format"):
         read_corpus([p], format="xml")
+
+
+def _iob_starts_reference(tags: list[list[str]]) -> tuple[int, int]:
+    """B- starts where the tag before is not the same type's B/I; I- starts after O, another type or a start."""
+    b = i = 0
+    for sent in tags:
+        prev = None
+        for t in sent:
+            p, _, k = t.partition("-") if t != "O" else ("O", "", "")
+            same = prev is not None and prev[1] == k and prev[0] in ("B", "I")
+            b += p == "B" and not same
+            i += p == "I" and not same
+            prev = (p, k)
+    return b, i
+
+
+def test_iob_start_counts_match_a_reference_and_stay_small_with_a_very_long_tag():
+    import random
+    import tracemalloc
+
+    import numpy as np
+
+    from textbcv.corpus.conll import _iob_starts
+
+    rng = random.Random(0)
+    vocab = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC", "E-PER", "S-LOC"]
+    for _ in range(50):
+        tags = [[rng.choice(vocab) for _ in range(rng.randint(0, 8))] for _ in range(rng.randint(1, 6))]
+        codes = np.array([vocab.index(t) for s in tags for t in s], dtype=np.int64)
+        assert _iob_starts(codes, vocab, np.array([len(s) for s in tags])) == _iob_starts_reference(tags)
+    # a 100,000-character tag among 20,000 tokens: integer codes, not a string array as wide as the tag per token
+    long = ["O", "B-" + "X" * 100_000]
+    codes = np.zeros(20_000, dtype=np.int64)
+    codes[0] = 1
+    tracemalloc.start()
+    try:
+        assert _iob_starts(codes, long, np.array([20_000])) == (1, 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * 2**20  # the string arrays took about 7.6 GB here

@@ -334,14 +334,17 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
 
 def _iob_starts(codes: np.ndarray, vocab: list[str], lengths: np.ndarray) -> tuple[int, int]:
     """(B- starts where the tag before differs, I- starts after O, another type or a sentence start)."""
-    prefix = np.array([split_tag(t)[0] if i else "O" for i, t in enumerate(vocab)])
-    kind = np.array([split_tag(t)[1] if i else "" for i, t in enumerate(vocab)])
+    # integer codes, not string arrays: a string array is as wide as the longest tag times every token
+    parts = [split_tag(t) if i else ("O", "") for i, t in enumerate(vocab)]
+    types: dict[str, int] = {}
+    prefix = np.array([{"B": 1, "I": 2}.get(x, 0) for x, _ in parts], dtype=np.int8)
+    kind = np.array([types.setdefault(y, len(types)) for _, y in parts], dtype=np.int64)
     p, k = prefix[codes], kind[codes]
     first = np.zeros(len(codes), dtype=bool)
     first[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
     same = np.zeros(len(codes), dtype=bool)
-    same[1:] = (k[1:] == k[:-1]) & np.isin(p[:-1], ("B", "I")) & ~first[1:]
-    return int(np.sum((p == "B") & ~same)), int(np.sum((p == "I") & ~same))
+    same[1:] = (k[1:] == k[:-1]) & (p[:-1] > 0) & ~first[1:]
+    return int(np.sum((p == 1) & ~same)), int(np.sum((p == 2) & ~same))
 
 
 def _notes_on_tags(codes: np.ndarray, vocab: list[str], lengths: np.ndarray, scheme: str | None, path: str) -> None:
