@@ -30,6 +30,21 @@ FAST = {"reps": 2, "size": 120, "max_iterations": 10, "progress": False}
 ARGS = ["--reps", "2", "--size", "120", "--max-iterations", "10"]
 
 
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """The bundled corpus's first documents, about 700 sentences: the truth tags every sentence outside a data set
+    with each of its models, which on the whole corpus is most of these tests' time; nothing asserted here depends
+    on the corpus's size."""
+    docs = NER.read_text(encoding="utf-8").split("-DOCSTART- -X- -X- O\n")[1:]
+    keep, n = [], 0
+    while n < 700:
+        keep.append(docs[len(keep)])
+        n += sum(1 for block in keep[-1].split("\n\n") if block.strip())
+    path = tmp_path_factory.mktemp("small") / "ner_small.conll"
+    path.write_text("".join("-DOCSTART- -X- -X- O\n" + d for d in keep), encoding="utf-8")
+    return path
+
+
 def cli(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "textbcv", "calibrate", *argv], capture_output=True, text=True)
 
@@ -47,9 +62,10 @@ def lines(path) -> list[dict]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path, capsys):
+def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path, capsys, small):
     out = tmp_path / "cal"
-    args = [str(NER), "--systems", "iob2", "--pair", "iob2,iobes", *ARGS, "--out", str(out)]
+    n = len(read_corpus(str(small)))
+    args = [str(small), "--systems", "iob2", "--pair", "iob2,iobes", *ARGS, "--out", str(out)]
     r = cli(*args)
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr and "(iob2 vs iobes, data set 1)" in r.stderr  # a progress line per unit
@@ -61,7 +77,8 @@ def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path, capsys):
     close = [u for u in units if u["kind"] == "close"]
     for u in close:
         assert u["pair"] == ["iob2", "iobes"] and u["truth_noise"] > 0 and -1 < u["truth"] < 1
-        assert len(u["truth_models"]) == 8 and u["outside_sentences"] > 2500 and u["truth_cluster_unit"] == "documents"
+        assert len(u["truth_models"]) == 8 and u["truth_cluster_unit"] == "documents"
+        assert n - 2 * 120 < u["outside_sentences"] < n - 100  # the corpus outside the data set (and its repeats)
         assert u["truth_noise"] == pytest.approx(u["truth_var_test"] + u["truth_var_halvings"])
         assert set(u["moments"]) >= {"xprod", "counts_a", "counts_b"}
     settings = json.loads((out / "settings.json").read_text(encoding="utf-8"))["settings"]
@@ -110,10 +127,10 @@ def _chunks(tags, scheme):
     return set(decode(tags, scheme))
 
 
-def test_the_truth_is_an_independent_recomputation():
+def test_the_truth_is_an_independent_recomputation(small):
     """The truth retrained outside calibrate's code path: crfsuite through CRFTagger on halves drawn as documented,
     chunks counted by set intersection here, F1 written here."""
-    corpus = read_corpus(str(NER))
+    corpus = read_corpus(str(small))
     settings = CalibrationSettings("x", len(corpus), (), (1, 2), 1, 120, 3, 7, 0.95, pair=("iob2", "iobes"),
                                    truth_halvings=2, pair_options={"max_iterations": 10})
     D = draw_data_set(1, 120, len(corpus), corpus.documents, 7)
@@ -158,14 +175,14 @@ def test_the_truth_is_an_independent_recomputation():
     assert u["truth_noise"] > u["truth_var_halvings"] > 0
 
 
-def test_two_jobs_give_the_same_files_and_a_pair_alone_draws_no_plot(tmp_path):
-    one = textbcv.calibrate(NER, ["iob2"], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "one", **FAST)
-    two = textbcv.calibrate(NER, ["iob2"], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "two", jobs=2,
+def test_two_jobs_give_the_same_files_and_a_pair_alone_draws_no_plot(tmp_path, small):
+    one = textbcv.calibrate(small, ["iob2"], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "one", **FAST)
+    two = textbcv.calibrate(small, ["iob2"], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "two", jobs=2,
                             **FAST)
     assert one.to_dict() == two.to_dict()
     for name in ("units.jsonl", "calibration.json", "calibration.png", "settings.json"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
-    alone = textbcv.calibrate(NER, [], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "alone",
+    alone = textbcv.calibrate(small, [], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "alone",
                               **{**FAST, "reps": 1})
     assert alone.nulls == () and alone.close[0].coverage.n == 1
     assert sorted(p.name for p in (tmp_path / "alone").iterdir()) == ["calibration.json", "settings.json",
