@@ -82,8 +82,8 @@ def test_no_folder_no_block_and_a_broken_summary_is_said(tmp_path):
     shutil.rmtree(tmp_path / "calibration")
 
 
-def test_a_several_seed_calibration_is_not_quoted_for_a_one_seed_run(tmp_path):
-    run = _compare(tmp_path, NER)
+def test_a_several_seed_calibration_is_not_quoted_for_a_one_seed_run(tmp_path, ner_run):
+    run = _copy(ner_run, tmp_path)
     assert main(["calibrate", str(NER), "--systems", "iob2", "--reps", "1", "--size", "120", *OPTS,
                  "--train-seeds", "2", "--out", str(run / "calibration")]) == 0
     assert main(["report", str(run), "--redraw"]) == 0
