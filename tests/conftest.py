@@ -24,6 +24,27 @@ def script(name: str):
     return importlib.import_module(name)
 
 
+def calibrate_cli(*argv: str):
+    """``python -m textbcv calibrate ARGV`` as a subprocess (its CompletedProcess, output as text)."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "textbcv", "calibrate", *argv], capture_output=True, text=True)
+
+
+def calibrate_in_process(capsys, *argv: str):
+    """``textbcv calibrate ARGV`` through main() in this process, for the steps that follow a run made by
+    :func:`calibrate_cli` (its exit status and output, without an interpreter start and imports)."""
+    import subprocess
+
+    from textbcv.cli import main
+
+    capsys.readouterr()
+    status = main(["calibrate", *argv])
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["textbcv", "calibrate", *argv], status, out, err)
+
+
 def shared_path(*parts: str) -> Path:
     """Path of a file under ../shared/corpora; skips the test (with a message) when absent."""
     p = SHARED.joinpath(*parts)

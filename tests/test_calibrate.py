@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import calibrate_cli, calibrate_in_process
 from scipy import stats as sst
 
 import textbcv
@@ -22,19 +23,7 @@ NER = textbcv.bundled_corpora()["ner"]
 FAST = {"reps": 2, "size": 120, "max_iterations": 2, "progress": False}
 
 
-def cli(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "textbcv", "calibrate", *argv], capture_output=True, text=True)
-
-
-def in_process(capsys, *argv: str) -> subprocess.CompletedProcess:
-    """``textbcv calibrate ARGV`` through main() in this process, for the steps that follow a run made by ``cli``
-    (its exit status and output, without an interpreter start and imports)."""
-    from textbcv.cli import main
-
-    capsys.readouterr()
-    status = main(["calibrate", *argv])
-    out, err = capsys.readouterr()
-    return subprocess.CompletedProcess(["textbcv", "calibrate", *argv], status, out, err)
+cli, in_process = calibrate_cli, calibrate_in_process
 
 
 @pytest.fixture(scope="module")

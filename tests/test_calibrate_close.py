@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
+from conftest import calibrate_cli, calibrate_in_process
 from scipy import stats as sst
 
 import textbcv
@@ -45,17 +44,7 @@ def small(tmp_path_factory):
     return path
 
 
-def cli(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "textbcv", "calibrate", *argv], capture_output=True, text=True)
-
-
-def in_process(capsys, *argv: str) -> subprocess.CompletedProcess:
-    """``textbcv calibrate ARGV`` through main() in this process, for the steps that follow a run made by ``cli``
-    (its exit status and output, without an interpreter start and imports)."""
-    capsys.readouterr()
-    status = main(["calibrate", *argv])
-    out, err = capsys.readouterr()
-    return subprocess.CompletedProcess(["textbcv", "calibrate", *argv], status, out, err)
+cli, in_process = calibrate_cli, calibrate_in_process
 
 
 def lines(path) -> list[dict]:
