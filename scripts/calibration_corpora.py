@@ -46,6 +46,7 @@ MAX_ITERATIONS = 10
 CLOSE_ALGORITHM = "ap"
 TRUTH_HALVINGS = 4
 CLOSE = "-close"  # the folder of a corpus's close pair: NAME-close
+SEEDS = "-seeds"  # the folder of a corpus's null pair with K training seeds per side: NAME-seedsK
 #: name -> files under ../shared/corpora, reading options, task, system, sentences per data set, label, and
 #: optionally a close pair (A, B)
 CORPORA: dict[str, dict] = {
@@ -79,22 +80,29 @@ def files_of(spec: dict, smoke: bool) -> list[str]:
     return [str(SHARED / f) for f in spec["files"]]
 
 
+def folder_of(name: str, close: bool = False, train_seeds: int = 1) -> str:
+    """The calibrate folder of one corpus's null pair (``NAME``), close pair (``NAME-close``) or null pair with
+    ``train_seeds`` > 1 seeds per side (``NAME-seedsK``)."""
+    return name + CLOSE if close else name + f"{SEEDS}{train_seeds}" if train_seeds > 1 else name
+
+
 def run_corpus(name: str, spec: dict, out: Path, reps: int, max_iterations: int, smoke: bool,
-               close: bool = False) -> None:
-    """Resume (or start) one corpus's calibration up to ``reps`` data sets: its null pair, or (``close``) its close
-    pair alone, in ``NAME-close``."""
-    folder = out / (name + CLOSE if close else name)
+               close: bool = False, train_seeds: int = 1) -> None:
+    """Resume (or start) one corpus's calibration up to ``reps`` data sets: its null pair, (``close``) its close
+    pair alone, in ``NAME-close``, or (``train_seeds`` > 1) its null pair with that many seeds per side."""
+    folder = out / folder_of(name, close, train_seeds)
     pair = {"pair": spec["pair"], "truth_halvings": 2 if smoke else TRUTH_HALVINGS,
             "algorithm": CLOSE_ALGORITHM} if close else {}
+    seeds = {"train_seeds": train_seeds} if train_seeds > 1 else {}
     textbcv.calibrate(files_of(spec, smoke), [] if close else [spec["system"]], reps=reps, size=spec["size"], m=M,
                       max_iterations=max_iterations, task=spec["task"], out=folder, resume=folder.exists(),
-                      progress=False, **pair, **spec["read"])
+                      progress=False, **pair, **seeds, **spec["read"])
 
 
-def row(name: str, spec: dict, out: Path, close: bool = False) -> dict | None:
-    """One corpus's summary row from its folder (None when it has no finished data set): its null pair, or
-    (``close``) its close pair."""
-    folder = out / (name + CLOSE if close else name)
+def row(name: str, spec: dict, out: Path, close: bool = False, train_seeds: int = 1) -> dict | None:
+    """One corpus's summary row from its folder (None when it has no finished data set): its null pair,
+    (``close``) its close pair, or (``train_seeds`` > 1) its null pair with several seeds per side."""
+    folder = out / folder_of(name, close, train_seeds)
     if not (folder / "settings.json").exists():
         return None
     cal, units = load_calibration(folder, spec["label"])
@@ -105,6 +113,10 @@ def row(name: str, spec: dict, out: Path, close: bool = False) -> dict | None:
         return {"corpus": name + CLOSE, "kind": "close", "label": spec["label"], "system": f"{c.a} vs {c.b}",
                 "settings": cal.settings.to_dict(), "summary": c.to_dict(), "sentence": cal.sentence()}
     s = cal.nulls[0]
+    if train_seeds > 1:
+        return {"corpus": folder.name, "kind": "seeds", "label": spec["label"], "system": s.system,
+                "train_seeds": train_seeds, "settings": cal.settings.to_dict(), "summary": s.to_dict(),
+                "sentence": cal.sentence()}
     return {"corpus": name, "kind": "null", "label": spec["label"], "system": s.system,
             "settings": cal.settings.to_dict(), "summary": s.to_dict(), "sentence": cal.sentence()}
 
@@ -119,7 +131,7 @@ def evidence_rows(rows: list[dict]) -> dict:
     report's decision rule quotes their range over corpora)."""
     out = {}
     for r in rows:
-        if r.get("kind", "null") != "null":  # a close pair's calls are not false calls
+        if r.get("kind", "null") != "null":  # a close pair's calls are not false calls; several seeds: their own row
             continue
         s = r["summary"]
         out[r["corpus"]] = {"label": r["label"], "m": r["settings"]["m"], "threshold": r["settings"]["threshold"],
@@ -147,14 +159,19 @@ def render(rows: list[dict], command: str) -> str:
              f"(both systems trained on {TRUTH_HALVINGS} halvings of it and tested on the rest of the corpus): its "
              "calls are B's and A's, not false calls; coverage is how often the 95% interval, widened by the "
              "truth's noise, held the truth, and SD / RMSE net the posterior's median SD over the estimates' RMSE "
-             "net of the truth's noise (about 1 when the posterior is as wide as its error).", "",
+             "net of the truth's noise (about 1 when the posterior is as wide as its error). A row whose system has "
+             "several seeds per side (`--train-seeds K`: its own folder `NAME-seedsK`) trains A with seeds 1 … K "
+             "and B with K + 1 … 2K on every fold, counted together as `textbcv compare --train-seeds K` counts "
+             "them, the seeds a part of the posterior.", "",
              "| corpus | system | sentences per data set | R | seed 2 (B) called better | seed 1 (A) called better | "
              "SD / RMS | model noise at 0 | calls there | calls elsewhere | p | coverage | SD / RMSE net |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         s = r["summary"]
-        o = r["settings"]["options"] if r.get("kind", "null") == "null" else r["settings"]["pair_options"]
+        o = r["settings"]["options"] if r.get("kind", "null") != "close" else r["settings"]["pair_options"]
         system = f"{r['system']} ({o.get('algorithm', 'lbfgs')}, {o.get('max_iterations', 100)} iterations)"
+        if r.get("kind") == "seeds":
+            system = system[:-1] + f"; {r['train_seeds']} seeds per side)"
         if r.get("kind", "null") == "close":
             net = "—" if s["sd_over_rmse_net"] is None else f"{s['sd_over_rmse_net']:.2f}"
             lines.append(f"| {r['label']} | {system} | {r['settings']['size']:,} | {s['calls']['n']} | "
@@ -183,13 +200,18 @@ def main(argv=None) -> int:
     ap.add_argument("--smoke", action="store_true", help="two tiny data sets of the bundled corpora")
     ap.add_argument("--close", action="store_true",
                     help="run the corpora's close pairs (folders NAME-close) instead of their null pairs")
+    ap.add_argument("--train-seeds", type=int, default=1, metavar="K",
+                    help="run the null pairs with K > 1 training seeds per side (folders NAME-seedsK)")
     args = ap.parse_args(argv)
     table = SMOKE if args.smoke else CORPORA
-    names = list(table) if args.smoke else [c.strip() for c in args.corpora.split(",") if c.strip()]
+    chosen = args.corpora != ap.get_default("corpora")
+    names = [c.strip() for c in args.corpora.split(",") if c.strip()] if chosen or not args.smoke else list(table)
     if any(n not in table for n in names):
         ap.error(f"--corpora: choose from {', '.join(table)}")
+    if args.train_seeds < 1 or (args.train_seeds > 1 and args.close):
+        ap.error("--train-seeds: a whole number of at least 1, for the null pairs (not with --close)")
     if args.close:
-        if not args.smoke and args.corpora != ap.get_default("corpora") and any("pair" not in table[n] for n in names):
+        if chosen and any("pair" not in table[n] for n in names):
             ap.error(f"--close: choose from the corpora that name a close pair: "
                      f"{', '.join(n for n in table if 'pair' in table[n])}")
         names = [n for n in names if "pair" in table[n]]
@@ -210,11 +232,14 @@ def main(argv=None) -> int:
                     break
                 target[n] = min(reps, target[n] + args.chunk)
                 t1 = time.time()
-                run_corpus(n, table[n], units, target[n], iterations, args.smoke, args.close)
-                print(f"calibration_corpora: {n}{CLOSE if args.close else ''} has {target[n]} data sets "
+                run_corpus(n, table[n], units, target[n], iterations, args.smoke, args.close, args.train_seeds)
+                print(f"calibration_corpora: {folder_of(n, args.close, args.train_seeds)} has {target[n]} data sets "
                       f"({fmt_seconds(time.time() - t1)})", file=sys.stderr, flush=True)
     rows = [r for n in table if (r := row(n, table[n], units)) is not None]
     rows += [r for n in table if "pair" in table[n] and (r := row(n, table[n], units, close=True)) is not None]
+    seeded = sorted({int(f.name.rsplit(SEEDS, 1)[1]) for f in units.glob(f"*{SEEDS}*")
+                     if f.name.rsplit(SEEDS, 1)[1].isdigit()}) if units.exists() else []
+    rows += [r for k in seeded for n in table if (r := row(n, table[n], units, train_seeds=k)) is not None]
     command = "scripts/calibration_corpora.py" + (" --smoke" if args.smoke else "")
     write_json(out / "calibration_corpora.json", {"command": command, "rows": rows})
     update_section(Path(args.results) if args.results else out / "RESULTS.md", "calibration-corpora",

@@ -53,3 +53,20 @@ def test_smoke_close_pairs_run_into_their_own_folders(tmp_path):
     assert row.startswith("| bundled English NER | iob2 vs iobes (ap, 2 iterations) | 120 | 2 |")
     cov = summary["rows"][0]["summary"]["coverage"]
     assert row.split(" | ")[-2] == f"{100 * cov['rate']:.1f}% [{100 * cov['lo']:.1f}, {100 * cov['hi']:.1f}]"
+
+
+def test_smoke_several_seed_null_pairs_run_into_their_own_folder(tmp_path):
+    """``--train-seeds 2``: the null pair with two seeds per side, in NAME-seeds2, counted as compare counts
+    several seeds; its row joins the table, never the package's one-seed evidence."""
+    cc = script("calibration_corpora")
+    assert cc.main(["--smoke", "--corpora", "bundled_ner", "--train-seeds", "2", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in (tmp_path / "calibrate").iterdir()) == ["bundled_ner-seeds2"]
+    settings = json.loads((tmp_path / "calibrate" / "bundled_ner-seeds2" / "settings.json").read_text("utf-8"))
+    assert settings["settings"]["options"]["train_seeds"] == 2 and settings["settings"]["seeds"] == [1, 3]
+    summary = json.loads((tmp_path / "calibration_corpora.json").read_text(encoding="utf-8"))
+    assert [(r["corpus"], r["kind"], r["train_seeds"]) for r in summary["rows"]] == [
+        ("bundled_ner-seeds2", "seeds", 2)]
+    assert summary["rows"][0]["summary"]["calls"]["n"] == 2
+    assert cc.evidence_rows(summary["rows"]) == {}
+    section = (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
+    assert "| bundled English NER | iob2 (ap, 2 iterations; 2 seeds per side) | 120 | 2 |" in section
