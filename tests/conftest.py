@@ -59,3 +59,17 @@ def shared_path(*parts: str) -> Path:
 def shared():
     """Callable fixture: ``shared("conll2003_en", "eng.train")`` -> Path or skip."""
     return shared_path
+
+
+@pytest.fixture(scope="session")
+def ner_small(tmp_path_factory) -> Path:
+    """The bundled NER corpus's first whole documents, about 700 sentences: for tests whose assertions do not
+    depend on the corpus's size, where training on all 3,103 sentences would be most of their time."""
+    docs = (BUNDLED / "ner_en.conll").read_text(encoding="utf-8").split("-DOCSTART- -X- -X- O\n")[1:]
+    keep, n = [], 0
+    while n < 700:
+        keep.append(docs[len(keep)])
+        n += sum(1 for block in keep[-1].split("\n\n") if block.strip())
+    path = tmp_path_factory.mktemp("ner_small") / "ner_small.conll"
+    path.write_text("".join("-DOCSTART- -X- -X- O\n" + d for d in keep), encoding="utf-8")
+    return path

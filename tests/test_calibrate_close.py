@@ -30,18 +30,10 @@ ARGS = ["--reps", "2", "--size", "120", "--max-iterations", "10"]
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory):
-    """The bundled corpus's first documents, about 700 sentences: the truth tags every sentence outside a data set
-    with each of its models, which on the whole corpus is most of these tests' time; nothing asserted here depends
-    on the corpus's size."""
-    docs = NER.read_text(encoding="utf-8").split("-DOCSTART- -X- -X- O\n")[1:]
-    keep, n = [], 0
-    while n < 700:
-        keep.append(docs[len(keep)])
-        n += sum(1 for block in keep[-1].split("\n\n") if block.strip())
-    path = tmp_path_factory.mktemp("small") / "ner_small.conll"
-    path.write_text("".join("-DOCSTART- -X- -X- O\n" + d for d in keep), encoding="utf-8")
-    return path
+def small(ner_small):
+    """The truth tags every sentence outside a data set with each of its models, which on the whole corpus is most
+    of these tests' time; nothing asserted here depends on the corpus's size."""
+    return ner_small
 
 
 cli, in_process = calibrate_cli, calibrate_in_process

@@ -27,23 +27,23 @@ def test_smoke_runs_resumes_and_summarizes(tmp_path):
 
 
 def test_smoke_close_pairs_run_into_their_own_folders(tmp_path):
-    """``--smoke --close``: each bundled corpus's close pair alone, in NAME-close; its rows join the table with
-    coverage and SD / RMSE net, never the package's evidence."""
+    """``--smoke --close``: a bundled corpus's close pair alone, in NAME-close; its row joins the table with
+    coverage and SD / RMSE net, never the package's evidence. (One corpus: the script is the same for each.)"""
     cc = script("calibration_corpora")
-    assert cc.main(["--smoke", "--close", "--out", str(tmp_path)]) == 0
+    close = ["--smoke", "--close", "--corpora", "bundled_ner", "--out", str(tmp_path)]
+    assert cc.main(close) == 0
     folders = sorted(p.name for p in (tmp_path / "calibrate").iterdir())
-    assert folders == ["bundled_cws-close", "bundled_ner-close"]  # no null pair ran
+    assert folders == ["bundled_ner-close"]  # no null pair ran
     units = tmp_path / "calibrate" / "bundled_ner-close" / "units.jsonl"
     before = units.read_bytes()
     lines = [json.loads(x) for x in before.decode().splitlines()]
     assert [(u["kind"], u["r"], u["pair"]) for u in lines] == [("close", 0, ["iob2", "iobes"]),
                                                                ("close", 1, ["iob2", "iobes"])]
     assert all(len(u["truth_models"]) == 4 for u in lines)  # two halvings in the smoke run
-    assert cc.main(["--smoke", "--close", "--out", str(tmp_path)]) == 0  # resumed: nothing trained again
+    assert cc.main(close) == 0  # resumed: nothing trained again
     assert units.read_bytes() == before
     summary = json.loads((tmp_path / "calibration_corpora.json").read_text(encoding="utf-8"))
-    assert [(r["corpus"], r["kind"]) for r in summary["rows"]] == [("bundled_ner-close", "close"),
-                                                                   ("bundled_cws-close", "close")]
+    assert [(r["corpus"], r["kind"]) for r in summary["rows"]] == [("bundled_ner-close", "close")]
     for r in summary["rows"]:
         s = r["summary"]
         assert s["coverage"]["n"] == 2 and r["settings"]["pair_options"]["algorithm"] == "ap"

@@ -8,11 +8,9 @@ import shutil
 
 import pytest
 
-import textbcv
 from textbcv.cli import main
 from textbcv.comparison.calibration_quote import run_calibration
 
-NER = textbcv.bundled_corpora()["ner"]
 OPTS = ["--max-iterations", "2"]
 
 
@@ -24,9 +22,10 @@ def _compare(tmp_path, corpus, name="run"):
 
 
 @pytest.fixture(scope="module")
-def ner_run(tmp_path_factory):
-    """``_compare`` on the bundled NER corpus, made once; each test writes into its own copy (``_copy``)."""
-    return _compare(tmp_path_factory.mktemp("quote"), NER)
+def ner_run(tmp_path_factory, ner_small):
+    """``_compare`` on the bundled NER corpus's first documents, made once; each test writes into its own copy
+    (``_copy``)."""
+    return _compare(tmp_path_factory.mktemp("quote"), ner_small)
 
 
 def _copy(run, tmp_path):
@@ -38,11 +37,11 @@ def _calibrate(corpus, out):
                  "--out", str(out)]) == 0
 
 
-def test_report_quotes_the_runs_own_calibration(tmp_path, capsys, ner_run):
+def test_report_quotes_the_runs_own_calibration(tmp_path, capsys, ner_run, ner_small):
     run = _copy(ner_run, tmp_path)
     md = (run / "report.md").read_text(encoding="utf-8")
     assert "Measured on this corpus by `textbcv calibrate`" not in md  # none yet: the project's evidence
-    _calibrate(NER, run / "calibration")
+    _calibrate(ner_small, run / "calibration")
     cal = json.loads((run / "calibration" / "calibration.json").read_text(encoding="utf-8"))
     capsys.readouterr()
     assert main(["report", str(run), "--redraw"]) == 0
@@ -59,9 +58,9 @@ def test_report_quotes_the_runs_own_calibration(tmp_path, capsys, ner_run):
     assert "was measured at m = 3 and P ≥ 0.95, not at this report's m = 3 and P ≥ 0.9" in md
 
 
-def test_a_calibration_of_another_corpus_is_refused(tmp_path, capsys, ner_run):
+def test_a_calibration_of_another_corpus_is_refused(tmp_path, capsys, ner_run, ner_small):
     other = tmp_path / "other.conll"
-    blocks = NER.read_text(encoding="utf-8").split("\n\n")
+    blocks = ner_small.read_text(encoding="utf-8").split("\n\n")
     other.write_text("\n\n".join(blocks[:3] + blocks[4:]), encoding="utf-8")  # one sentence fewer
     run = _copy(ner_run, tmp_path)
     _calibrate(other, run / "calibration")
@@ -82,9 +81,9 @@ def test_no_folder_no_block_and_a_broken_summary_is_said(tmp_path):
     shutil.rmtree(tmp_path / "calibration")
 
 
-def test_a_several_seed_calibration_is_not_quoted_for_a_one_seed_run(tmp_path, ner_run):
+def test_a_several_seed_calibration_is_not_quoted_for_a_one_seed_run(tmp_path, ner_run, ner_small):
     run = _copy(ner_run, tmp_path)
-    assert main(["calibrate", str(NER), "--systems", "iob2", "--reps", "1", "--size", "120", *OPTS,
+    assert main(["calibrate", str(ner_small), "--systems", "iob2", "--reps", "1", "--size", "120", *OPTS,
                  "--train-seeds", "2", "--out", str(run / "calibration")]) == 0
     assert main(["report", str(run), "--redraw"]) == 0
     md = (run / "report.md").read_text(encoding="utf-8")

@@ -8,10 +8,8 @@ import re
 
 import pytest
 
-import textbcv
 from textbcv.cli import main
 
-NER = str(textbcv.bundled_corpora()["ner"])
 WRITTEN = re.compile(r"([\w@+.-]+) − ([\w@+.-]+)(?: =|:) ([+\-−]?\d+\.\d+)")
 
 
@@ -40,7 +38,7 @@ def _figure_texts(fig) -> str:
 
 
 @pytest.mark.parametrize("order", [("iob2", "iobes"), ("iobes", "iob2")])
-def test_every_written_difference_has_the_sign_of_its_names(tmp_path, capsys, order, monkeypatch):
+def test_every_written_difference_has_the_sign_of_its_names(tmp_path, capsys, order, monkeypatch, ner_small):
     from matplotlib.figure import Figure
 
     drawn: list[str] = []
@@ -52,8 +50,8 @@ def test_every_written_difference_has_the_sign_of_its_names(tmp_path, capsys, or
 
     monkeypatch.setattr(Figure, "savefig", savefig)
     run = tmp_path / "run"
-    assert main(["compare", NER, "--task", "ner", "--systems", ",".join(order), "--m", "2", "--max-iterations", "10",
-                 "--out", str(run)]) == 0
+    assert main(["compare", str(ner_small), "--task", "ner", "--systems", ",".join(order), "--m", "2",
+                 "--max-iterations", "10", "--out", str(run)]) == 0
     short = capsys.readouterr().out
     report = json.loads((run / "report.json").read_text(encoding="utf-8"))
     f1 = {n: s["f1"]["estimate"] for n, s in report["systems"].items()}

@@ -8,19 +8,16 @@ import json
 
 import pytest
 
-import textbcv
 from textbcv.cli import main
-
-NER = str(textbcv.bundled_corpora()["ner"])
 
 
 @pytest.fixture(scope="module")
-def printed_run(tmp_path_factory):
+def printed_run(tmp_path_factory, ner_small):
     """One compare (not --quiet: what it prints is kept) for the whole module, which only reads its folder."""
     out = tmp_path_factory.mktemp("short") / "run"
     printed, notes = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(notes):
-        assert main(["compare", NER, "--task", "ner", "--systems", "iob2,iobes", "--max-iterations", "10",
+        assert main(["compare", str(ner_small), "--task", "ner", "--systems", "iob2,iobes", "--max-iterations", "10",
                      "--out", str(out)]) == 0, notes.getvalue()
     return out, printed.getvalue()
 

@@ -327,28 +327,8 @@ class CompareOptions:
                              difference=self.difference, rho1=self.rho1, rho2=self.rho2, mode=self.mode,
                              m_start=self.m_start, m_max=self.m_max if self.sequential else None)
 
-    def make_systems(self, columns=None) -> list[System]:
-        """The systems named by :attr:`systems`, with the CRF options.
-
-        ``columns`` (the corpus's columns besides tokens and tags, see
-        :func:`textbcv.tagging.features.feature_columns`) chooses the default
-        template and refuses a named one that reads another column; None
-        (not known yet) only checks the names.
-
-        Parameters
-        ----------
-        columns : iterable of str or None
-            As above; default None.
-
-        Returns
-        -------
-        list of System
-            One per name of :attr:`systems`, in order.
-        """
-        return [self.make_system(name, columns) for name in self.systems]
-
     def make_system(self, name: str, columns=None) -> System:
-        """One system named ``SCHEME[+TEMPLATE]`` (see :meth:`make_systems`).
+        """One system named ``SCHEME[+TEMPLATE]``, with the CRF options.
 
         Parameters
         ----------

@@ -299,13 +299,6 @@ def get_scheme(name: str | Scheme) -> Scheme:
         raise InputError(f"unknown tagging scheme {name!r} (known: {known})") from None
 
 
-def _canonical_name(name: str | Scheme) -> str:
-    if isinstance(name, Scheme):
-        return name.name
-    key = str(name).lower()
-    return CONLLEVAL if key == CONLLEVAL else get_scheme(key).name
-
-
 # ----------------------------------------------------------------------------- encode
 
 

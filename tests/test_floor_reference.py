@@ -1,0 +1,62 @@
+"""scripts/floor_reference.py: the reference an exactly calibrated test gives for calls in floored runs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import ROOT, script
+from scipy import stats
+
+
+def _simulate(ratio: float, nu: int, threshold: float, floored: bool, n: int = 400_000) -> tuple[float, float]:
+    """The idealised test by simulation: calls among floored runs and among the others."""
+    rng = np.random.default_rng(1)
+    t_, m_ = 1.0, ratio
+    z = rng.standard_normal(n) * np.sqrt(t_ + m_)
+    s2 = (t_ + m_) * rng.chisquare(nu, n) / nu
+    width = np.sqrt(np.maximum(t_, s2) if floored else s2)
+    call = np.abs(z) / width > stats.t.ppf(threshold, nu)
+    low = s2 <= t_
+    return float(call[low].mean()), float(call[~low].mean())
+
+
+@pytest.mark.parametrize("ratio, nu, floored", [(0.3, 5, True), (2.0, 5, True), (0.5, 13, True), (0.3, 5, False)])
+def test_the_closed_form_equals_a_simulation(ratio, nu, floored):
+    fr = script("floor_reference")
+    ref = fr.reference_rates(ratio, nu, 0.95, floored=floored)
+    there, elsewhere = _simulate(ratio, nu, 0.95, floored)
+    assert ref["calls_floored"] == pytest.approx(there, abs=0.004)
+    assert ref["calls_other"] == pytest.approx(elsewhere, abs=0.002)
+    assert ref["floored_share"] == pytest.approx(stats.chi2.cdf(nu / (1 + ratio), nu))
+
+
+def test_an_exact_test_calls_more_where_the_spread_came_out_low():
+    """The textbook t-test is exact (10% calls in all at P >= 0.95 each side) and still calls several times more
+    often in the runs that a floor would mark: the criterion "no more there than elsewhere" fails for it."""
+    fr = script("floor_reference")
+    ratio = fr.ratio_for_share(0.4, 5)
+    t = fr.reference_rates(ratio, 5, 0.95, floored=False)
+    assert t["floored_share"] == pytest.approx(0.4)
+    assert t["calls"] == pytest.approx(0.10, abs=1e-6)
+    assert t["calls_floored"] > 5 * t["calls_other"]
+    ref = fr.reference_rates(ratio, 5, 0.95)
+    assert ref["calls"] < 0.10 and ref["calls_floored"] > 2 * ref["calls_other"]
+    assert fr.fisher_fails(0.4, ref["calls_floored"], ref["calls_other"], 200, 400) > 0.2
+
+
+def test_smoke_writes_the_rows_of_the_committed_study(tmp_path):
+    fr = script("floor_reference")
+    assert fr.main(["--smoke", "--out", str(tmp_path)]) == 0
+    out = json.loads((tmp_path / "floor_reference.json").read_text(encoding="utf-8"))
+    source = json.loads((ROOT / "docs" / "model_noise.json").read_text(encoding="utf-8"))
+    present = [r for r in source["rows"] if r["candidate"] == "present" and r["pair"] == "null"]
+    assert [(r["corpus"], r["m"]) for r in out["rows"]] == [(r["label"], r["m"]) for r in present]
+    for r in out["rows"]:
+        ref = r["reference"]
+        assert ref["calls_floored"] > ref["calls_other"] and 0 <= ref["fisher_fails"] <= 1
+        k = r["calls_floored"]["k"] + r["calls_other"]["k"]
+        assert r["p_more_than_reference"] == pytest.approx(
+            stats.binom.sf(r["calls_floored"]["k"] - 1, k, ref["share_of_calls_floored"]))
+    assert "| CoNLL-2003 English NER (news; documents) | 3 | 200 |" in (tmp_path / "RESULTS.md").read_text("utf-8")
