@@ -132,14 +132,14 @@ def test_variance_smoke(shared, tmp_path):
 def test_bench_all_split_only(tmp_path):
     ba = load("bench_all")
     out_json, out_md = tmp_path / "b.json", tmp_path / "R.md"
-    assert ba.main(["--only", "split", "--split-n", "1000", "--json", str(out_json), "--results", str(out_md)]) == 0
+    assert ba.main(["--only", "split", "--split-n", "300", "--json", str(out_json), "--results", str(out_md)]) == 0
     b = json.loads(out_json.read_text())
     o = b["benchmarks"]["split"]["output"]
-    assert o["n"] == 1000 and o["m"] == 15
+    assert o["n"] == 300 and o["m"] == 15
     row = b["benchmarks"]["split"]["rows"][0]
     assert row["ratio"] == pytest.approx(o["bcv_seconds"] / o["repeatedkfold_seconds"])
     assert b["machine_before"]["nproc"] >= 1
-    assert "| split | split: balanced BCV m = 15, n = 1,000" in out_md.read_text()
+    assert "| split | split: balanced BCV m = 15, n = 300" in out_md.read_text()
 
 
 def test_bench_all_reports_a_failing_benchmark(tmp_path, monkeypatch):
