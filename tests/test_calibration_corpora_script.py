@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import script
+from conftest import ROOT, script
 
 
 def test_smoke_runs_resumes_and_summarizes(tmp_path):
@@ -70,3 +70,23 @@ def test_smoke_several_seed_null_pairs_run_into_their_own_folder(tmp_path):
     assert cc.evidence_rows(summary["rows"]) == {}
     section = (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
     assert "| bundled English NER | iob2 (ap, 2 iterations; 2 seeds per side) | 120 | 2 |" in section
+
+
+def test_the_decision_rule_quotes_the_committed_calibrations():
+    """The package's evidence is the committed summary's rows (one seed, and several seeds where run), and the decision
+    rule's sentence quotes their range over corpora, each in its own case."""
+    from textbcv import defaults
+
+    cc = script("calibration_corpora")
+    summary = json.loads((ROOT / "docs" / "calibration_corpora.json").read_text(encoding="utf-8"))
+    ev = defaults.evidence()
+    for key, kind, seeds in (("calibration_corpora", "null", False), ("calibration_corpora_seeds", "seeds", True)):
+        rows = cc.evidence_rows(summary["rows"], kind)
+        assert ev.get(key, {}) == json.loads(json.dumps(rows))
+        line = defaults.false_calls(0.95, seeds=seeds) or ""
+        if not rows:
+            assert "Through `textbcv calibrate" not in line
+            continue
+        rates = [100 * r[side]["rate"] for r in rows.values() for side in ("calls_b", "calls_a")]
+        assert f"on {len(rows)} corpora (" in line and f"in {min(rates):.1f}% to {max(rates):.1f}% of the" in line
+        assert ("--train-seeds" in line) == seeds

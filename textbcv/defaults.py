@@ -139,14 +139,15 @@ def false_calls(threshold: float = 0.95, seeds: bool = False) -> str | None:
     if boot:
         line += (f"; a single split's paired bootstrap{' with one seed' if seeds else ''} called "
                  f"{' and '.join(boot)} on the same data sets")
-    more = [] if seeds else [r for r in evidence().get("calibration_corpora", {}).values()
-                             if r.get("threshold") == threshold and r.get("m") == 3 and r.get("R")]
+    more = [r for r in evidence().get("calibration_corpora_seeds" if seeds else "calibration_corpora", {}).values()
+            if r.get("threshold") == threshold and r.get("m") == 3 and r.get("R")]
     if more:
         rates = [r[side]["rate"] for r in more for side in ("calls_b", "calls_a")]
-        line += (f". Through `textbcv calibrate` on {len(more)} corpora ("
+        ks = "/".join(str(k) for k in sorted({int(r.get("train_seeds", 1)) for r in more}))
+        line += (f". Through `textbcv calibrate{f' --train-seeds {ks}' if seeds else ''}` on {len(more)} corpora ("
                  + "; ".join(f"{r['label']}, {r['R']} data sets" for r in more)
-                 + f"), it called one seed of a CRF better than the other in {100 * min(rates):.1f}% to "
-                 f"{100 * max(rates):.1f}% of the data sets, each way")
+                 + f"), it called {'one set of seeds' if seeds else 'one seed'} of a CRF better than the other in "
+                 f"{100 * min(rates):.1f}% to {100 * max(rates):.1f}% of the data sets, each way")
         # the target: at most 5% each way, with the 95% interval's upper end at most 7.5% (at R = 200)
         over = [f"{r['label']}: {pct(r[side])} (interval up to {100 * r[side]['hi']:.1f}%) called "
                 f"{'B' if side == 'calls_b' else 'A'} better"
