@@ -184,13 +184,13 @@ def test_two_jobs_two_seeds_and_a_fixed_failure_give_the_same_report(tmp_path, m
     one = _answer(_compare(tmp_path / "one", "--train-seeds", "2"))
     assert sorted(p.name for p in (tmp_path / "one" / "commands" / "a" / "fold-0-0").iterdir()) == \
         ["seed-1", "seed-2", "test.conll", "train.conll"]
+    assert one == _answer(_compare(tmp_path / "two", "--train-seeds", "2", "--jobs", "2"))
     from textbcv.cli import main
 
-    # two jobs, and the script fails on one fold: every other task is kept; fixed, the run resumes
-    monkeypatch.setenv("TAGGER_FAIL", "fold-1-0")
+    # in this process: a reused pool of workers would not see the variable set here
+    monkeypatch.setenv("TAGGER_FAIL", "fold-1-0")  # the script fails on one fold: every other task is kept
     argv = ["compare", NER, "--task", "ner", "--m", "2", "--quiet", "--no-plots", "--out", str(tmp_path / "fix"),
-            "--train-seed", "1", "--train-seeds", "2", "--jobs", "2", "--system", f"a={_memo()}",
-            "--system", f"b={_memo()}"]
+            "--train-seed", "1", "--train-seeds", "2", "--system", f"a={_memo()}", "--system", f"b={_memo()}"]
     assert main(argv) == 2
     done = sorted(str(p.relative_to(tmp_path / "fix")) for p in (tmp_path / "fix").rglob("done.json"))
     assert done and not any("fold-1-0" in d for d in done)
