@@ -144,11 +144,81 @@ def render(rows: list[dict], command: str, threshold: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _units(folder: Path) -> list[dict]:
+    return [json.loads(x) for x in (folder / "units.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
+
+
+def df_rows(calibrate: Path, threshold: float) -> list[dict]:
+    """The posterior's Student t on 2m − 1 degrees of freedom against Satterthwaite's (the model-noise part's
+    2m − 1 degrees of freedom scaled by its share of the variance squared, the test part's counted as exact), from
+    the committed `textbcv calibrate` units: per null folder the calls in all, in floored runs and in the others;
+    per close folder the coverage of the 95% interval widened by the truth's noise, with the t's and the normal's
+    quantile, and the SD of the standardised errors (1 when the posterior's SD matches the errors' spread)."""
+    out = []
+    for folder in sorted(p for p in calibrate.iterdir() if (p / "units.jsonl").is_file() and "-seeds" not in p.name):
+        units = _units(folder)
+        close = [u for u in units if u.get("kind") == "close"]
+        null = [u for u in units if u.get("kind", "null") == "null" and u["sd"] > 0]
+        if close:
+            noise = np.array([u["sd"] ** 2 + u["truth_noise"] for u in close])
+            z = np.array([u["estimate"] - u["truth"] for u in close]) / np.sqrt(noise)
+            q = stats.t.ppf(0.975, [u["df"] for u in close])
+            out.append({"folder": folder.name, "kind": "close", "R": len(close),
+                        "coverage_t": float(np.mean(np.abs(z) <= q)),
+                        "coverage_normal": float(np.mean(np.abs(z) <= stats.norm.ppf(0.975))),
+                        "z_sd": float(np.std(z, ddof=1))})
+        elif null:
+            share = np.array([min(max(u["var_model"], 0.0) / u["sd"] ** 2, 1.0) for u in null])
+            df = np.array([u["df"] for u in null], dtype=float)
+            satt = np.full(len(null), np.inf)
+            np.divide(df, share ** 2, out=satt, where=share > 0)
+            z = np.array([u["estimate"] / u["sd"] for u in null])
+            floored = np.array([u["var_model"] <= 0 for u in null])
+            row = {"folder": folder.name, "kind": "null", "R": len(null), "floored": float(floored.mean())}
+            for name, d in (("t", df), ("satterthwaite", satt)):
+                p_b = np.where(np.isinf(d), stats.norm.cdf(z), stats.t.cdf(z, np.minimum(d, 1e12)))
+                calls = (p_b >= threshold) | (p_b <= 1 - threshold)
+                row[name] = {"calls": float(calls.mean()), "calls_floored": float(calls[floored].mean()),
+                             "calls_other": float(calls[~floored].mean())}
+            out.append(row)
+    return out
+
+
+def render_df(rows: list[dict], threshold: float) -> str:
+    """The second table of the section: the t's degrees of freedom."""
+    def pct(x: float) -> str:
+        return f"{100 * x:.1f}%"
+
+    lines = ["", "### The Student t's degrees of freedom", "",
+             "From the committed `textbcv calibrate` units (`docs/calibrate/`). The posterior is a Student t on "
+             "2m − 1 degrees of freedom, those of the model-noise part, whatever that part's share. Satterthwaite's "
+             "would count the test part (from hundreds of clusters) as exact and give 2m − 1 over the model-noise "
+             "part's share of the variance, squared. Close pairs: coverage of the 95% interval widened by the "
+             "truth's noise with the t's quantile and with the normal's, and the SD of the standardised errors. "
+             f"Null pairs: calls at P ≥ {threshold:g}, both sides together, in all and in the runs with the "
+             "model noise floored / the others.", "",
+             "| folder | R | coverage, t on 2m − 1 | coverage, normal | SD of standardised errors | calls, t on 2m − 1 "
+             "(floored / others) | calls, Satterthwaite (floored / others) |",
+             "|---|---:|---|---|---:|---|---|"]
+    for r in rows:
+        if r["kind"] == "close":
+            lines.append(f"| {r['folder']} | {r['R']} | {pct(r['coverage_t'])} | {pct(r['coverage_normal'])} | "
+                         f"{r['z_sd']:.2f} | — | — |")
+        else:
+            t, s = r["t"], r["satterthwaite"]
+            lines.append(f"| {r['folder']} | {r['R']} | — | — | — | {pct(t['calls'])} ({pct(t['calls_floored'])} / "
+                         f"{pct(t['calls_other'])}) | {pct(s['calls'])} ({pct(s['calls_floored'])} / "
+                         f"{pct(s['calls_other'])}) |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source", default=str(ROOT / "docs" / "model_noise.json"))
     ap.add_argument("--out", default=str(ROOT / "docs"), help="folder of floor_reference.json and RESULTS.md")
     ap.add_argument("--studies", type=int, default=4000, help="simulated studies per corpus (default 4000)")
+    ap.add_argument("--calibrate", default=str(ROOT / "docs" / "calibrate"),
+                    help="the committed textbcv calibrate folders (the degrees-of-freedom table)")
     ap.add_argument("--smoke", action="store_true", help="200 simulated studies, into --out")
     args = ap.parse_args(argv)
     source = json.loads(Path(args.source).read_text(encoding="utf-8"))
@@ -158,9 +228,11 @@ def main(argv: list[str] | None = None) -> int:
             if r["candidate"] == "present" and r["pair"] == "null" and r["floored"]["n"]]
     command = "scripts/floor_reference.py" + (" --smoke" if args.smoke else "")
     out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    dfs = df_rows(Path(args.calibrate), threshold)
     write_json(out / "floor_reference.json", {"command": command, "threshold": threshold, "studies": studies,
-                                              "rows": rows})
-    update_section(out / "RESULTS.md", "floor-reference", render(rows, command, threshold))
+                                              "rows": rows, "degrees_of_freedom": dfs})
+    update_section(out / "RESULTS.md", "floor-reference", render(rows, command, threshold) + render_df(dfs, threshold))
     print(f"floor_reference: {len(rows)} rows written", file=sys.stderr)
     return 0
 

@@ -90,3 +90,20 @@ def test_the_decision_rule_quotes_the_committed_calibrations():
         rates = [100 * r[side]["rate"] for r in rows.values() for side in ("calls_b", "calls_a")]
         assert f"on {len(rows)} corpora (" in line and f"in {min(rates):.1f}% to {max(rates):.1f}% of the" in line
         assert ("--train-seeds" in line) == seeds
+
+
+def test_the_decision_rule_quotes_the_committed_close_pairs():
+    """The close pairs' coverage is the committed summary's, and the one-seed decision rule quotes it (with what it
+    means when every interval of coverage lies above 95%); the several-seed rule does not."""
+    from textbcv import defaults
+
+    cc = script("calibration_corpora")
+    summary = json.loads((ROOT / "docs" / "calibration_corpora.json").read_text(encoding="utf-8"))
+    rows = cc.evidence_rows(summary["rows"], "close")
+    assert defaults.evidence().get("calibration_corpora_close", {}) == json.loads(json.dumps(rows))
+    line = defaults.false_calls(0.95) or ""
+    quoted = [r for r in rows.values() if r["R"] >= 100]
+    for r in quoted:
+        assert f"{100 * r['coverage']['rate']:.1f}% ({r['label']}, {r['R']} data sets)" in line
+    assert ("wider than its 95% says" in line) == bool(quoted and all(r["coverage"]["lo"] > 0.95 for r in quoted))
+    assert "close pairs" not in (defaults.false_calls(0.95, seeds=True) or "")

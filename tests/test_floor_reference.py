@@ -60,3 +60,23 @@ def test_smoke_writes_the_rows_of_the_committed_study(tmp_path):
         assert r["p_more_than_reference"] == pytest.approx(
             stats.binom.sf(r["calls_floored"]["k"] - 1, k, ref["share_of_calls_floored"]))
     assert "| CoNLL-2003 English NER (news; documents) | 3 | 200 |" in (tmp_path / "RESULTS.md").read_text("utf-8")
+
+
+def test_the_degrees_of_freedom_table_recomputes_the_committed_calibrations():
+    """The t on 2m − 1 degrees of freedom gives back every committed null unit's decision, and the close pairs'
+    coverage is their calibration summary's (an independent recount); Satterthwaite's never calls less."""
+    fr = script("floor_reference")
+    calibrate = ROOT / "docs" / "calibrate"
+    rows = {r["folder"]: r for r in fr.df_rows(calibrate, 0.95)}
+    assert rows
+    for name, r in rows.items():
+        units = [json.loads(x) for x in (calibrate / name / "units.jsonl").read_text(encoding="utf-8").splitlines()]
+        if r["kind"] == "null":
+            called = np.mean([u["decision"] != "no clear difference" for u in units if u["sd"] > 0])
+            assert r["t"]["calls"] == pytest.approx(called)
+            assert r["satterthwaite"]["calls"] >= r["t"]["calls"]
+        else:
+            summary = json.loads((calibrate / name / "calibration.json").read_text(encoding="utf-8"))
+            cov = summary["close"][0]["coverage"]
+            assert r["coverage_t"] == pytest.approx(cov["k"] / cov["n"]) and r["R"] == cov["n"]
+            assert r["coverage_normal"] <= r["coverage_t"]

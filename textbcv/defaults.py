@@ -156,6 +156,20 @@ def false_calls(threshold: float = 0.95, seeds: bool = False) -> str | None:
         if over:
             line += ("; short of the target (at most 5% each way, the interval's upper end at most 7.5%) on "
                      + "; ".join(over))
+    close = [] if seeds else [r for r in evidence().get("calibration_corpora_close", {}).values()
+                              if r.get("threshold") == threshold and r.get("m") == 3 and r.get("R", 0) >= 100]
+    if close:
+        line += (". On close pairs with a truth measured beside each data set (two schemes of one CRF), its 95% "
+                 "interval of the difference held the truth in "
+                 + " and ".join(f"{100 * r['coverage']['rate']:.1f}% ({r['label']}, {r['R']} data sets)"
+                                for r in close))
+        ratios = [r["sd_over_rmse_net"] for r in close if r.get("sd_over_rmse_net") is not None]
+        if all(r["coverage"]["lo"] > 0.95 for r in close) and ratios:
+            line += (f": wider than its 95% says, from the Student t's tails on 2m − 1 = 5 degrees of freedom, "
+                     f"while its SD matched the errors' spread ({min(ratios):.2f}–{max(ratios):.2f} of it)")
+        elif any(r["coverage"]["hi"] < 0.95 for r in close):
+            line += ": narrower than its 95% says on " + "; ".join(
+                r["label"] for r in close if r["coverage"]["hi"] < 0.95)
     return line + "."
 
 
