@@ -80,3 +80,14 @@ def test_the_degrees_of_freedom_table_recomputes_the_committed_calibrations():
             cov = summary["close"][0]["coverage"]
             assert r["coverage_t"] == pytest.approx(cov["k"] / cov["n"]) and r["R"] == cov["n"]
             assert r["coverage_normal"] <= r["coverage_t"]
+
+
+def test_scaling_the_degrees_of_freedom_trades_one_target_for_the_other():
+    """More degrees of freedom: never fewer null calls, never a higher close-pair coverage; at 1 the first row of
+    the scaled table is the t's own."""
+    fr = script("floor_reference")
+    rows = fr.df_scale_rows(ROOT / "docs" / "calibrate", 0.95)
+    assert [r["scale"] for r in rows] == list(fr.SCALES) and rows[0]["scale"] == 1
+    for a, b in zip(rows, rows[1:]):
+        assert b["null_calls_one_way_max"] >= a["null_calls_one_way_max"]
+        assert b["close_coverage_max"] <= a["close_coverage_max"]
