@@ -174,7 +174,8 @@ def df_rows(calibrate: Path, threshold: float) -> list[dict]:
             np.divide(df, share ** 2, out=satt, where=share > 0)
             z = np.array([u["estimate"] / u["sd"] for u in null])
             floored = np.array([u["var_model"] <= 0 for u in null])
-            row = {"folder": folder.name, "kind": "null", "R": len(null), "floored": float(floored.mean())}
+            row = {"folder": folder.name, "kind": "null", "R": len(null), "floored": float(floored.mean()),
+                   "z_sd": float(np.std(z, ddof=1))}
             for name, d in (("t", df), ("satterthwaite", satt)):
                 p_b = np.where(np.isinf(d), stats.norm.cdf(z), stats.t.cdf(z, np.minimum(d, 1e12)))
                 calls = (p_b >= threshold) | (p_b <= 1 - threshold)
@@ -221,7 +222,9 @@ def render_df(rows: list[dict], threshold: float) -> str:
              "2m − 1 degrees of freedom, those of the model-noise part, whatever that part's share. Satterthwaite's "
              "would count the test part (from hundreds of clusters) as exact and give 2m − 1 over the model-noise "
              "part's share of the variance, squared. Close pairs: coverage of the 95% interval widened by the "
-             "truth's noise with the t's quantile and with the normal's, and the SD of the standardised errors. "
+             "truth's noise with the t's quantile and with the normal's. The SD of the standardised errors (the "
+             "error over the posterior's SD; null pairs: the estimate, whose truth is 0) is 1 when that SD matches "
+             "the errors' spread. "
              f"Null pairs: calls at P ≥ {threshold:g}, both sides together, in all and in the runs with the "
              "model noise floored / the others.", "",
              "| folder | R | coverage, t on 2m − 1 | coverage, normal | SD of standardised errors | calls, t on 2m − 1 "
@@ -233,7 +236,8 @@ def render_df(rows: list[dict], threshold: float) -> str:
                          f"{r['z_sd']:.2f} | — | — |")
         else:
             t, s = r["t"], r["satterthwaite"]
-            lines.append(f"| {r['folder']} | {r['R']} | — | — | — | {pct(t['calls'])} ({pct(t['calls_floored'])} / "
+            lines.append(f"| {r['folder']} | {r['R']} | — | — | {r['z_sd']:.2f} | {pct(t['calls'])} "
+                         f"({pct(t['calls_floored'])} / "
                          f"{pct(t['calls_other'])}) | {pct(s['calls'])} ({pct(s['calls_floored'])} / "
                          f"{pct(s['calls_other'])}) |")
     return "\n".join(lines) + "\n"
