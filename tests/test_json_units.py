@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-import textbcv
 from textbcv.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,8 +53,8 @@ def test_test_json_is_in_fractions(capsys):
     assert not _fractions(_json(capsys, "test", str(ROOT / "docs" / "example-counts.json"), "--json"))
 
 
-def test_report_json_and_calibration_json_are_in_fractions(tmp_path, capsys):
-    ner = str(textbcv.bundled_corpora()["ner"])
+def test_report_json_and_calibration_json_are_in_fractions(tmp_path, capsys, ner_small):
+    ner = str(ner_small)
     assert main(["compare", ner, "--task", "ner", "--systems", "iob2,iobes", "--m", "1", "--max-iterations", "5",
                  "--quiet", "--out", str(tmp_path / "run")]) == 0
     assert not _fractions(json.loads((tmp_path / "run" / "report.json").read_text(encoding="utf-8")))

@@ -135,10 +135,10 @@ def test_train_seeds_counts_k_models_per_fold_together():
         textbcv.compare(_corpus(), ["iob2", "iobes"], m=1, train_seeds=2)
 
 
-def test_train_seeds_on_the_command_line(tmp_path, capsys):
+def test_train_seeds_on_the_command_line(tmp_path, capsys, ner_small):
     from textbcv.cli import main
 
-    path = _corpus()
+    path = ner_small
     assert main(["compare", str(path), "--task", "ner", "--systems", "iob2,iobes", "--m", "1", "--algorithm", "ap",
                  "--train-seeds", "2", "--max-iterations", "2", "--quiet", "--no-plots", "--out", str(tmp_path / "r"),
                  "--save-predictions"]) == 0
