@@ -137,6 +137,8 @@ def calibrate_sources(root: Path, limit: int | None) -> list[dict]:
     """The null pairs of every calibrate folder: one source per corpus (m = 3)."""
     out = []
     for folder in sorted((root / "calibrate").glob("*/units.jsonl")):
+        if "-seeds" in folder.parent.name:  # several seeds per side: the seeds are a part of their own there
+            continue
         units = [u for u in (json.loads(x) for x in folder.read_text(encoding="utf-8").splitlines() if x.strip())
                  if u.get("kind", "null") == "null"][:limit]  # a close pair's units (NAME-close/) are not null pairs
         if not units:
