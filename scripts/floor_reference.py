@@ -148,65 +148,71 @@ def _units(folder: Path) -> list[dict]:
     return [json.loads(x) for x in (folder / "units.jsonl").read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
-def df_rows(calibrate: Path, threshold: float) -> list[dict]:
-    """The posterior's Student t on 2m − 1 degrees of freedom against Satterthwaite's (the model-noise part's
-    2m − 1 degrees of freedom scaled by its share of the variance squared, the test part's counted as exact), from
-    the committed `textbcv calibrate` units: per null folder the calls in all, in floored runs and in the others;
-    per close folder the coverage of the 95% interval widened by the truth's noise, with the t's and the normal's
-    quantile, and the SD of the standardised errors (1 when the posterior's SD matches the errors' spread)."""
+def standardised(calibrate: Path) -> list[dict]:
+    """Every one-seed `textbcv calibrate` folder's units, read once, as what the degrees-of-freedom tables need: per
+    close folder the errors over √(SD² + the truth's noise) and the degrees of freedom; per null folder the estimates
+    over the SD, the degrees of freedom, the model-noise part's share of the variance and whether it was floored."""
     out = []
     for folder in sorted(p for p in calibrate.iterdir() if (p / "units.jsonl").is_file() and "-seeds" not in p.name):
         units = _units(folder)
         close = [u for u in units if u.get("kind") == "close"]
         null = [u for u in units if u.get("kind", "null") == "null" and u["sd"] > 0]
         if close:
-            noise = np.array([u["sd"] ** 2 + u["truth_noise"] for u in close])
-            z = np.array([u["estimate"] - u["truth"] for u in close]) / np.sqrt(noise)
-            q = stats.t.ppf(0.975, [u["df"] for u in close])
-            out.append({"folder": folder.name, "kind": "close", "R": len(close),
-                        "coverage_t": float(np.mean(np.abs(z) <= q)),
+            out.append({"folder": folder.name, "kind": "close",
+                        "z": np.array([(u["estimate"] - u["truth"]) / np.sqrt(u["sd"] ** 2 + u["truth_noise"])
+                                       for u in close]),
+                        "df": np.array([u["df"] for u in close], dtype=float)})
+        elif null:
+            out.append({"folder": folder.name, "kind": "null",
+                        "z": np.array([u["estimate"] / u["sd"] for u in null]),
+                        "df": np.array([u["df"] for u in null], dtype=float),
+                        "share": np.array([min(max(u["var_model"], 0.0) / u["sd"] ** 2, 1.0) for u in null]),
+                        "floored": np.array([u["var_model"] <= 0 for u in null])})
+    return out
+
+
+def df_rows(folders: list[dict], threshold: float) -> list[dict]:
+    """The posterior's Student t on 2m − 1 degrees of freedom against Satterthwaite's (the model-noise part's
+    2m − 1 degrees of freedom scaled by its share of the variance squared, the test part's counted as exact), over
+    :func:`standardised` folders: per null folder the calls in all, in floored runs and in the others; per close
+    folder the coverage of the 95% interval widened by the truth's noise, with the t's and the normal's quantile,
+    and the SD of the standardised errors (1 when the posterior's SD matches the errors' spread)."""
+    out = []
+    for f in folders:
+        z, df = f["z"], f["df"]
+        if f["kind"] == "close":
+            out.append({"folder": f["folder"], "kind": "close", "R": len(z),
+                        "coverage_t": float(np.mean(np.abs(z) <= stats.t.ppf(0.975, df))),
                         "coverage_normal": float(np.mean(np.abs(z) <= stats.norm.ppf(0.975))),
                         "z_sd": float(np.std(z, ddof=1))})
-        elif null:
-            share = np.array([min(max(u["var_model"], 0.0) / u["sd"] ** 2, 1.0) for u in null])
-            df = np.array([u["df"] for u in null], dtype=float)
-            satt = np.full(len(null), np.inf)
-            np.divide(df, share ** 2, out=satt, where=share > 0)
-            z = np.array([u["estimate"] / u["sd"] for u in null])
-            floored = np.array([u["var_model"] <= 0 for u in null])
-            row = {"folder": folder.name, "kind": "null", "R": len(null), "floored": float(floored.mean()),
-                   "z_sd": float(np.std(z, ddof=1))}
-            for name, d in (("t", df), ("satterthwaite", satt)):
-                p_b = np.where(np.isinf(d), stats.norm.cdf(z), stats.t.cdf(z, np.minimum(d, 1e12)))
-                calls = (p_b >= threshold) | (p_b <= 1 - threshold)
-                row[name] = {"calls": float(calls.mean()), "calls_floored": float(calls[floored].mean()),
-                             "calls_other": float(calls[~floored].mean())}
-            out.append(row)
+            continue
+        share, floored = f["share"], f["floored"]
+        satt = np.full(len(z), np.inf)
+        np.divide(df, share ** 2, out=satt, where=share > 0)
+        row = {"folder": f["folder"], "kind": "null", "R": len(z), "floored": float(floored.mean()),
+               "z_sd": float(np.std(z, ddof=1))}
+        for name, d in (("t", df), ("satterthwaite", satt)):
+            p_b = np.where(np.isinf(d), stats.norm.cdf(z), stats.t.cdf(z, np.minimum(d, 1e12)))
+            calls = (p_b >= threshold) | (p_b <= 1 - threshold)
+            row[name] = {"calls": float(calls.mean()), "calls_floored": float(calls[floored].mean()),
+                         "calls_other": float(calls[~floored].mean())}
+        out.append(row)
     return out
 
 
 SCALES = (1.0, 1.5, 2.0, 3.0)
 
 
-def df_scale_rows(calibrate: Path, threshold: float) -> list[dict]:
-    """The t's degrees of freedom scaled by each of :data:`SCALES`: per scale the largest share of null calls one
-    way over the one-seed null folders, and the lowest and highest close-pair coverage (both targets at once)."""
-    nulls, closes = [], []
-    for folder in sorted(p for p in calibrate.iterdir() if (p / "units.jsonl").is_file() and "-seeds" not in p.name):
-        units = _units(folder)
-        close = [u for u in units if u.get("kind") == "close"]
-        if close:
-            z = np.array([(u["estimate"] - u["truth"]) / np.sqrt(u["sd"] ** 2 + u["truth_noise"]) for u in close])
-            closes.append((z, np.array([u["df"] for u in close], dtype=float)))
-        else:
-            null = [u for u in units if u.get("kind", "null") == "null" and u["sd"] > 0]
-            nulls.append((np.array([u["estimate"] / u["sd"] for u in null]),
-                          np.array([u["df"] for u in null], dtype=float)))
+def df_scale_rows(folders: list[dict], threshold: float) -> list[dict]:
+    """The t's degrees of freedom scaled by each of :data:`SCALES`, over :func:`standardised` folders: per scale the
+    largest share of null calls one way over the null folders, and the lowest and highest close-pair coverage (both
+    targets at once)."""
     out = []
     for k in SCALES:
-        p_b = [stats.t.cdf(z, k * d) for z, d in nulls]
+        p_b = [stats.t.cdf(f["z"], k * f["df"]) for f in folders if f["kind"] == "null"]
         one_way = [float(max(np.mean(p >= threshold), np.mean(p <= 1 - threshold))) for p in p_b]
-        cover = [float(np.mean(np.abs(z) <= stats.t.ppf(0.975, k * d))) for z, d in closes]
+        cover = [float(np.mean(np.abs(f["z"]) <= stats.t.ppf(0.975, k * f["df"]))) for f in folders
+                 if f["kind"] == "close"]
         out.append({"scale": k, "null_calls_one_way_max": max(one_way, default=None),
                     "close_coverage_min": min(cover, default=None), "close_coverage_max": max(cover, default=None)})
     return out
@@ -274,8 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     command = "scripts/floor_reference.py" + (" --smoke" if args.smoke else "")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    dfs = df_rows(Path(args.calibrate), threshold)
-    scaled = df_scale_rows(Path(args.calibrate), threshold)
+    folders = standardised(Path(args.calibrate))
+    dfs, scaled = df_rows(folders, threshold), df_scale_rows(folders, threshold)
     write_json(out / "floor_reference.json", {"command": command, "threshold": threshold, "studies": studies,
                                               "rows": rows, "degrees_of_freedom": dfs, "scaled": scaled})
     update_section(out / "RESULTS.md", "floor-reference",

@@ -8,7 +8,8 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import calibrate_cli, calibrate_in_process
+from conftest import calibrate_cli as cli
+from conftest import calibrate_in_process as in_process
 from scipy import stats as sst
 
 import textbcv
@@ -21,9 +22,6 @@ from textbcv.errors import InputError
 
 NER = textbcv.bundled_corpora()["ner"]
 FAST = {"reps": 2, "size": 120, "max_iterations": 2, "progress": False}
-
-
-cli, in_process = calibrate_cli, calibrate_in_process
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,8 @@ import json
 
 import numpy as np
 import pytest
-from conftest import calibrate_cli, calibrate_in_process
+from conftest import calibrate_cli as cli
+from conftest import calibrate_in_process as in_process
 from scipy import stats as sst
 
 import textbcv
@@ -29,24 +30,18 @@ FAST = {"reps": 2, "size": 120, "max_iterations": 10, "progress": False}
 ARGS = ["--reps", "2", "--size", "120", "--max-iterations", "10"]
 
 
-@pytest.fixture(scope="module")
-def small(ner_small):
-    """The truth tags every sentence outside a data set with each of its models, which on the whole corpus is most
-    of these tests' time; nothing asserted here depends on the corpus's size."""
-    return ner_small
-
-
-cli, in_process = calibrate_cli, calibrate_in_process
+# The close-pair tests run on ``ner_small``: the truth tags every sentence outside a data set with each of its
+# models, which on the whole corpus is most of these tests' time; nothing asserted here depends on the corpus's size.
 
 
 def lines(path) -> list[dict]:
     return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
 
 
-def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path, capsys, small):
+def test_cli_close_pair_end_to_end_resumes_and_grows(tmp_path, capsys, ner_small):
     out = tmp_path / "cal"
-    n = len(read_corpus(str(small)))
-    args = [str(small), "--systems", "iob2", "--pair", "iob2,iobes", *ARGS, "--out", str(out)]
+    n = len(read_corpus(str(ner_small)))
+    args = [str(ner_small), "--systems", "iob2", "--pair", "iob2,iobes", *ARGS, "--out", str(out)]
     r = cli(*args)
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr and "(iob2 vs iobes, data set 1)" in r.stderr  # a progress line per unit
@@ -108,10 +103,10 @@ def _chunks(tags, scheme):
     return set(decode(tags, scheme))
 
 
-def test_the_truth_is_an_independent_recomputation(small):
+def test_the_truth_is_an_independent_recomputation(ner_small):
     """The truth retrained outside calibrate's code path: crfsuite through CRFTagger on halves drawn as documented,
     chunks counted by set intersection here, F1 written here."""
-    corpus = read_corpus(str(small))
+    corpus = read_corpus(str(ner_small))
     settings = CalibrationSettings("x", len(corpus), (), (1, 2), 1, 120, 3, 7, 0.95, pair=("iob2", "iobes"),
                                    truth_halvings=2, pair_options={"max_iterations": 10})
     D = draw_data_set(1, 120, len(corpus), corpus.documents, 7)
@@ -156,14 +151,14 @@ def test_the_truth_is_an_independent_recomputation(small):
     assert u["truth_noise"] > u["truth_var_halvings"] > 0
 
 
-def test_two_jobs_give_the_same_files_and_a_pair_alone_draws_no_plot(tmp_path, small):
-    one = textbcv.calibrate(small, ["iob2"], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "one", **FAST)
-    two = textbcv.calibrate(small, ["iob2"], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "two", jobs=2,
+def test_two_jobs_give_the_same_files_and_a_pair_alone_draws_no_plot(tmp_path, ner_small):
+    one = textbcv.calibrate(ner_small, ["iob2"], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "one", **FAST)
+    two = textbcv.calibrate(ner_small, ["iob2"], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "two", jobs=2,
                             **FAST)
     assert one.to_dict() == two.to_dict()
     for name in ("units.jsonl", "calibration.json", "calibration.png", "settings.json"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
-    alone = textbcv.calibrate(small, [], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "alone",
+    alone = textbcv.calibrate(ner_small, [], pair=("iob2", "iobes"), truth_halvings=2, out=tmp_path / "alone",
                               **{**FAST, "reps": 1})
     assert alone.nulls == () and alone.close[0].coverage.n == 1
     assert sorted(p.name for p in (tmp_path / "alone").iterdir()) == ["calibration.json", "settings.json",

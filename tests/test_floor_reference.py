@@ -67,7 +67,7 @@ def test_the_degrees_of_freedom_table_recomputes_the_committed_calibrations():
     coverage is their calibration summary's (an independent recount); Satterthwaite's never calls less."""
     fr = script("floor_reference")
     calibrate = ROOT / "docs" / "calibrate"
-    rows = {r["folder"]: r for r in fr.df_rows(calibrate, 0.95)}
+    rows = {r["folder"]: r for r in fr.df_rows(fr.standardised(calibrate), 0.95)}
     assert rows
     for name, r in rows.items():
         units = [json.loads(x) for x in (calibrate / name / "units.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -86,7 +86,7 @@ def test_scaling_the_degrees_of_freedom_trades_one_target_for_the_other():
     """More degrees of freedom: never fewer null calls, never a higher close-pair coverage; at 1 the first row of
     the scaled table is the t's own."""
     fr = script("floor_reference")
-    rows = fr.df_scale_rows(ROOT / "docs" / "calibrate", 0.95)
+    rows = fr.df_scale_rows(fr.standardised(ROOT / "docs" / "calibrate"), 0.95)
     assert [r["scale"] for r in rows] == list(fr.SCALES) and rows[0]["scale"] == 1
     for a, b in zip(rows, rows[1:]):
         assert b["null_calls_one_way_max"] >= a["null_calls_one_way_max"]
