@@ -42,8 +42,15 @@ each pool it is given, so two processes can share one pool on disjoint ranges (e
 --reps 275`` and ``--pools conll --start 275``); a finished data set's line is appended under a lock.
 Summarize with the default ``--reps``.
 
+``--check-compare K`` answers each pool's first K committed data sets again through ``textbcv.compare`` (the
+study's systems as :class:`textbcv.System` values, its splits, its clusters) and records, per pair and m, whether
+every fold's counts and the posterior are the study's (``pairs-check-POOL.jsonl``); the summary states the result.
+The study's own training loop shares the pool's features between systems and data sets (hours saved); the check
+is what shows its answers are the ones ``textbcv compare`` gives.
+
 Usage: scripts/real_text_pairs.py [--pools conll,msr] [--start R0] [--reps 450] [--until SECONDS]
        scripts/real_text_pairs.py --smoke --out DIR
+       scripts/real_text_pairs.py --check-compare 2
        scripts/real_text_pairs.py --summarize-only
 """
 
@@ -64,6 +71,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import real_text_pairs_summary as summ  # noqa: E402
 import real_text_study as rts  # noqa: E402
 
+import textbcv  # noqa: E402
 from textbcv.calibration.moments import upper_triangle  # noqa: E402
 from textbcv.corpus.related import RELATED_MOST, related_clusters  # noqa: E402
 from textbcv.schemes import decode, encode  # noqa: E402
@@ -400,6 +408,45 @@ def run_dataset(pool: PairPool, r: int, n: int, args, work: Path, log, have: dic
     return {**head, "pieces": {p: v for p, v in done.items() if p != "head" and p not in committed}}
 
 
+def study_systems(task: str, names: list[str], max_iterations: int) -> list:
+    """The study's systems as :class:`textbcv.System` values, which ``textbcv.compare`` trains as the study does."""
+    out = []
+    for s in names:
+        scheme, tpl, seed = SYSTEMS[task][s]
+        out.append(textbcv.System(s, scheme, template=tpl, algorithm="ap", params={"max_iterations": max_iterations},
+                                  seed=seed))
+    return out
+
+
+def check_compare(pool: PairPool, r: int, n: int, rec: dict, jobs: int) -> dict:
+    """Data set r answered again by ``textbcv.compare`` (the study's systems, splits and clusters), against the
+    committed unit ``rec``: per pair and m (3 and 7), whether every fold's counts are the study's, and compare's
+    ΔF1 estimate, SD and degrees of freedom beside the study's posterior from the unit's moments."""
+    D = pool.draw(r, n)
+    if rts.digest(D) != rec["digest"]:
+        raise SystemExit(f"pairs {pool.name} r={r}: the data set differs from the committed one")
+    unit = pool.spec["units"][0]
+    sub = pool.corpus.subset(D.tolist())
+    folds = rec["pieces"]["folds"]
+    rows = []
+    for m in (3, M_MAX):
+        sp = make_splits(sub, m=m, method="bcv", balance=(), group_by=unit, seed=r, **rts.SPLIT_KW)
+        res = textbcv.compare(sub, study_systems(pool.task, folds["systems"], pool.params["max_iterations"]),
+                              splits=sp, jobs=jobs, progress=False, group_by=unit)
+        got = {(f["system"], 2 * f["split"] + f["direction"]): [f["counts"]["overall"][k] for k in ("tp", "fp", "fn")]
+               for f in res.folds}
+        comparisons = {(c["a"], c["b"]): c for c in res.to_dict()["comparisons"] if c["metric"] == "f1"}
+        for p, (a, b) in pairs_for(pool.task, folds["systems"]).items():
+            c = comparisons[(a, b)]["difference"]
+            post = summ.textbcv_posterior(rec["pieces"], a, b, p, m)
+            rows.append({"pool": pool.name, "r": r, "pair": p, "m": m,
+                         "counts_equal": all(got[(s, f)] == folds["counts"][s][f] for s in (a, b)
+                                             for f in range(2 * m)),
+                         "estimate": [post.estimate, c["estimate"]], "sd": [post.sd, c["sd"]],
+                         "df": [post.df, c.get("df")]})
+    return {"pool": pool.name, "r": r, "rows": rows}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pools", default="conll,msr")
@@ -417,6 +464,9 @@ def main(argv=None) -> int:
     ap.add_argument("--summarize-only", action="store_true")
     ap.add_argument("--recompute-related", action="store_true",
                     help="rewrite the committed related pieces of another rule from the sums kept under --work")
+    ap.add_argument("--check-compare", type=int, default=0, metavar="K",
+                    help="answer the first K committed data sets of each pool again with textbcv.compare and record "
+                         "whether its answers are the study's (pairs-check-POOL.jsonl), then summarize")
     ap.add_argument("--smoke", action="store_true", help="tiny pools, two data sets each (under a minute)")
     args = ap.parse_args(argv)
     pools = [p for p in args.pools.split(",") if p]
@@ -450,7 +500,20 @@ def main(argv=None) -> int:
             recompute_related(PairPool(p, limit and limit[p], args.max_iterations), units_dir / f"pairs-{p}.jsonl",
                               work, log)
         return 0
-    if not args.summarize_only:
+    if args.check_compare:
+        for p in pools:
+            path = units_dir / f"pairs-check-{p}.jsonl"
+            merged = rts.merge_lines(rts.load_lines(units_dir / f"pairs-{p}.jsonl"))
+            have = {x["r"] for x in rts.load_lines(path)}
+            todo = [r for r in range(args.check_compare) if r in merged and r not in have]
+            _PP = PairPool(p, limit and limit[p], args.max_iterations) if todo else None
+            for r in todo:
+                t1 = time.time()
+                append_line(path, json.dumps(check_compare(_PP, r, n[p], merged[r], args.jobs), sort_keys=True,
+                                             separators=(",", ":")))
+                log(f"pairs {p}: data set r={r} answered by textbcv.compare in {fmt_seconds(time.time() - t1)}")
+            _PP = None
+    elif not args.summarize_only:
         for p in pools:
             path = units_dir / f"pairs-{p}.jsonl"
             merged = rts.merge_lines(rts.load_lines(path))
@@ -478,8 +541,13 @@ def main(argv=None) -> int:
     rows = {p: [x for r, x in sorted(rts.merge_lines(rts.load_lines(units_dir / f"pairs-{p}.jsonl")).items())
                 if r < args.reps] for p in pools}
     result = summ.summarize(rows, settings, PAIRS, PAIR_TEXT)
+    result["compare_check"] = summ.compare_check([x for p in pools
+                                                  for x in rts.load_lines(units_dir / f"pairs-check-{p}.jsonl")])
+    given = list(argv if argv is not None else sys.argv[1:])
+    if "--check-compare" in given:  # the check is not a part of the study's command
+        del given[given.index("--check-compare"): given.index("--check-compare") + 2]
     result["meta"]["command"] = "scripts/real_text_pairs.py " + " ".join(
-        a for a in (argv if argv is not None else sys.argv[1:]) if a != "--summarize-only")
+        a for a in given if a != "--summarize-only" and not a.startswith("--check-compare="))
     write_json(out / "real_text_pairs.json", result)
     if result["power"]:
         summ.power_plot(result, out / "real_text_pairs_power.png")

@@ -313,6 +313,21 @@ def test_pairs_targets_are_checked_row_by_row():
     assert len(d["targets"]) == sum(2 for c in paired if c["pair"] == "null" or "R_truth" in c) + len(d["power"])
 
 
+def test_compare_check_says_when_the_study_is_not_textbcvs_answer():
+    # a data set whose answer through textbcv.compare differs from the study's is reported as such, never as equal
+    summ = load("real_text_pairs_summary")
+    row = {"pair": "null", "m": 3, "counts_equal": True, "estimate": [0.001, 0.001], "sd": [0.002, 0.002],
+           "df": [5.0, 5.0]}
+    same = summ.compare_check([{"pool": "conll", "r": 4, "rows": [row]}])
+    assert same == {"data_sets": {"conll": [4]}, "answers": 1, "counts_equal": True, "max_estimate_diff": 0.0,
+                    "max_sd_diff": 0.0, "df_equal": True}
+    assert "what a user of `textbcv compare` gets" in summ._check_text(same)
+    off = summ.compare_check([{"pool": "msr", "r": 0, "rows": [row, {**row, "sd": [0.002, 0.0025]}]}])
+    assert off["max_sd_diff"] == pytest.approx(0.05) and off["answers"] == 2
+    assert "not textbcv's present answers" in summ._check_text(off)
+    assert summ.compare_check([]) is None and "Not yet checked" in summ._check_text(None)
+
+
 def test_power_is_predicted_at_the_true_gains_net_of_the_truths_noise():
     # a measured truth is the gain plus its own noise: the gains keep their mean and lose the noise's share of the
     # spread (none left when the noise is all of it; unchanged without noise)
@@ -557,6 +572,16 @@ def test_real_text_pairs_smoke_resumes_and_summarizes(shared, tmp_path, monkeypa
     assert {(x["pool"], x["pair"], x["m"]) for x in d["power"]} >= {("conll", "scheme", 3), ("msr", "default", 7)}
     assert all(0 <= x["predicted"] <= 1 and len(x["curve"]) == len(rp.summ.POWER_GRID) for x in d["power"])
     assert (out / "real_text_pairs_power.png").stat().st_size > 1000
+    # the study's answers are textbcv.compare's: its first data set of each pool answered again through compare
+    assert d["compare_check"] is None
+    assert rp.main(argv + ["--check-compare", "1"]) == 0
+    check = json.loads((out / "real_text_pairs.json").read_text())["compare_check"]
+    assert check["data_sets"] == {"conll": [0], "msr": [0]} and check["answers"] == 2 * 2 * 4
+    assert check["counts_equal"] and check["df_equal"]
+    assert check["max_estimate_diff"] < 1e-9 and check["max_sd_diff"] < 1e-9
+    assert "so these rows are what a user of `textbcv compare` gets" in (out / "RESULTS.md").read_text()
+    assert rp.main(argv + ["--check-compare", "1"]) == 0  # a checked data set is not answered again
+    assert (out / "real_text_study" / "pairs-check-conll.jsonl").read_text().count("\n") == 1
     # the decomposition of the default pair's error, on the same smoke study: its fold models are trained again
     # (their counts must equal the study's, or it stops) and tested on the truth's held-out text as well
     dc = load("pairs_decomposition")
