@@ -206,3 +206,18 @@ def test_load_calibration_needs_no_corpus(tmp_path):
     cal = textbcv.calibrate(NER, ["iob2"], out=tmp_path / "cal", **FAST)
     again, units = load_calibration(tmp_path / "cal")
     assert again.to_dict() == cal.to_dict() and len(units) == 2
+
+
+def test_settings_write_the_same_bytes_whatever_the_order_of_their_options():
+    # options gathered in another order (the task given first, or added after the proxy) are the same settings
+    one = CalibrationSettings("x", 10, ("bmes",), (1, 2), 5, 100, 3, 0, 0.95,
+                              options={"task": "cws", "max_iterations": 10, "algorithm": "ap"}, proxy=True,
+                              pair=("bmes", "bmes+ctype"), truth_halvings=2,
+                              pair_options={"max_iterations": 10, "task": "cws"})
+    two = CalibrationSettings("x", 10, ("bmes",), (1, 2), 5, 100, 3, 0, 0.95,
+                              options={"algorithm": "ap", "max_iterations": 10, "task": "cws"}, proxy=True,
+                              pair=("bmes", "bmes+ctype"), truth_halvings=2,
+                              pair_options={"task": "cws", "max_iterations": 10})
+    assert json.dumps(one.to_dict()) == json.dumps(two.to_dict())
+    assert list(one.to_dict()["options"]) == ["algorithm", "max_iterations", "task"]
+    assert CalibrationSettings.from_dict(one.to_dict()) == one

@@ -59,7 +59,8 @@ def test_smoke_writes_the_rows_of_the_committed_study(tmp_path):
         k = r["calls_floored"]["k"] + r["calls_other"]["k"]
         assert r["p_more_than_reference"] == pytest.approx(
             stats.binom.sf(r["calls_floored"]["k"] - 1, k, ref["share_of_calls_floored"]))
-    assert "| CoNLL-2003 English NER (news; documents) | 3 | 200 |" in (tmp_path / "RESULTS.md").read_text("utf-8")
+    conll = next(r for r in present if r["corpus"] == "conll2003_en")
+    assert f"| {conll['label']} | 3 | {conll['R']} |" in (tmp_path / "RESULTS.md").read_text("utf-8")
 
 
 def test_the_degrees_of_freedom_table_recomputes_the_committed_calibrations():

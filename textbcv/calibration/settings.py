@@ -69,6 +69,10 @@ class CalibrationSettings:
         """
         d = asdict(self)
         d["systems"], d["seeds"] = list(self.systems), list(self.seeds)
+        # the same options in any order write the same bytes
+        d["options"] = dict(sorted(self.options.items()))
+        if self.pair_options is not None:
+            d["pair_options"] = dict(sorted(self.pair_options.items()))
         if self.pair is None:
             for k in ("pair", "truth_halvings", "pair_options"):
                 del d[k]
