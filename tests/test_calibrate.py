@@ -139,12 +139,24 @@ def test_documents_are_drawn_whole(corpus):
     ({"train_seeds": 3, "seeds": (1, 3)}, "overlap"),
     ({"train_seeds": 0}, "number of seeds"),
     ({"train_seeds": 2, "pair": ("iob2", "iobes")}, "close pair"),
+    ({"task": "cws"}, "segments text into words"),  # the corpus's typed chunks: what compare refuses per data set
 ])
 def test_impossible_options_fail_before_training(tmp_path, kwargs, words):
     args = {"systems": ["iob2"], **kwargs}
     with pytest.raises(InputError, match=words.replace("@", "@")):
         textbcv.calibrate(NER, args.pop("systems"), out=tmp_path / "cal", **{**FAST, **args})
     assert not (tmp_path / "cal").exists()
+
+
+def test_a_corpus_the_task_cannot_read_is_refused_before_anything_is_written(tmp_path):
+    # a treebank has no tag column for NER: refused with the corpus's file and line, no folder, no note
+    tree = tmp_path / "tree.conllu"
+    tree.write_text("".join(f"# sent_id = s{i}\n1\tA{i}\ta\tNOUN\t_\t_\t0\troot\t_\t_\n"
+                            f"2\tgo\tgo\tVERB\t_\t_\t1\tdep\t_\t_\n\n" for i in range(40)), encoding="utf-8")
+    r = cli(str(tree), "--systems", "iob2", "--reps", "1", "--size", "24", "--out", str(tmp_path / "cal"))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"textbcv: error: {tree}:") and "needs a tag column" in r.stderr
+    assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1 and not (tmp_path / "cal").exists()
 
 
 def test_a_folder_of_other_files_is_refused_and_left_alone(tmp_path):

@@ -22,7 +22,7 @@ from textbcv.calibration.draw import draw_data_set
 from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.summary import CloseSummary, NullSummary, summarize_close, summarize_null
-from textbcv.calibration.truth import check_pair
+from textbcv.calibration.truth import check_pair, check_systems
 from textbcv.calibration.units import close_unit, null_unit
 from textbcv.comparison.corpus_files import read_files
 from textbcv.corpus import Corpus
@@ -404,6 +404,7 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
                          f"measured on the corpus outside each data set; got {size}", param=("size", "pair"))
     given = {k: v for k, v in options.items() if v is not None}  # the close pair trains as the user asked
     opts, proxy = _training_options(options, systems)
+    check_systems(systems, seeds, opts, corpus, m)
     close = check_pair(pair, truth_halvings, given, corpus, m)
     settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(systems),
                                    (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy,

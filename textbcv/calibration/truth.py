@@ -20,7 +20,8 @@ from textbcv.tagging import System, make_payload
 from textbcv.tagging.features import feature_columns
 from textbcv.tagging.runner import run_fold
 
-__all__ = ["check_pair", "pair_options", "pair_systems", "halvings", "outside", "pair_truth", "TRUTH_STREAM"]
+__all__ = ["check_pair", "check_systems", "pair_options", "pair_systems", "halvings", "outside", "pair_truth",
+           "TRUTH_STREAM"]
 
 #: the third number of the halvings' generator, (seed, r, 2): the split seed's is 1 (draw.split_seed)
 TRUTH_STREAM = 2
@@ -101,6 +102,48 @@ def check_pair(pair: Sequence[str] | None, truth_halvings: int, options: Mapping
     if opts.make_system(a, columns).to_dict() | {"name": b} == opts.make_system(b, columns).to_dict():
         raise InputError(f"pair must be two different systems: {a!r} and {b!r} are the same one", param="pair")
     return (a, b), task
+
+
+def check_systems(systems: Sequence[str], seeds: Sequence[int], options: Mapping[str, Any], corpus: Corpus,
+                  m: int) -> None:
+    """Refuse null pairs that ``compare`` would refuse on every data set, before anything is written.
+
+    The task must find its columns in the corpus (NER needs a tag column) and every system its features.
+
+    Parameters
+    ----------
+    systems : sequence of str
+        The null pairs' systems (each trained with both ``seeds``).
+    seeds : sequence of int
+    options : mapping
+        The training options the null pairs give ``compare``.
+    corpus : Corpus
+    m : int
+
+    Raises
+    ------
+    InputError
+        As ``compare`` would, naming the corpus's file and line.
+
+    Examples
+    --------
+    >>> import textbcv
+    >>> from textbcv.corpus import read_corpus
+    >>> c = read_corpus(str(textbcv.bundled_corpora()["ner"]))
+    >>> check_systems(["iob2"], (1, 2), {"algorithm": "ap"}, c, 3)
+    >>> check_systems(["iob2"], (1, 2), {"algorithm": "ap", "task": "cws"}, c, 3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: ...ner_en.conll:3: task="cws" segments text into words, but this corpus's tags ...
+    """
+    if not systems:
+        return
+    task = options.get("task") or ("cws" if corpus.format == "segmented" else "ner")
+    columns = feature_columns(prepare_corpus(corpus, task).sentences)
+    for name in systems:
+        opts = pair_options(options, (f"{name}@{seeds[0]}", f"{name}@{seeds[1]}"), m, 0, task)
+        for x in opts.systems:
+            opts.make_system(x, columns)
 
 
 def pair_systems(opts: CompareOptions, data: Corpus, records: Sequence[dict]) -> tuple[System, System]:
