@@ -28,7 +28,7 @@ from textbcv.comparison.corpus_files import read_files
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.errors import InputError
-from textbcv.tagging import parse_system
+from textbcv.tagging import System, parse_system
 
 __all__ = ["CalibrationSettings", "Calibration", "calibrate", "load_calibration", "null_unit", "close_unit",
            "unit_key", "DETERMINISTIC", "PROXY_ALGORITHM"]
@@ -38,6 +38,7 @@ DETERMINISTIC = ("lbfgs",)
 #: the stochastic algorithm a deterministic CRF's null pairs are trained with instead.
 PROXY_ALGORITHM = "ap"
 SETTINGS_FILE = "settings.json"
+WORK_DIR = "work"  # a command system's comparisons while they run (resumed from there)
 UNITS_FILE = "units.jsonl"
 SUMMARY_FILE = "calibration.json"
 PLOT_FILE = "calibration.png"
@@ -120,7 +121,8 @@ class Calibration:
         s = self.settings
         out = []
         for x in self.nulls:
-            how = (f"trained with {s.options['algorithm']} (the stochastic proxy of its deterministic lbfgs training)"
+            how = ("trained by its own command" if x.system in (s.commands or {}) else
+                   f"trained with {s.options['algorithm']} (the stochastic proxy of its deterministic lbfgs training)"
                    if s.proxy else f"trained with {s.options.get('algorithm', 'its algorithm')}")
             ratio = "" if x.sd_over_rms is None else (
                 f"; the posterior's median SD was {x.sd_over_rms:.2f} times the null estimates' RMS")
@@ -303,7 +305,7 @@ class _Progress:
         self.bar.close()
 
 
-def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | None = None, m: int = 3,
+def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size: int | None = None, m: int = 3,
               seeds: Sequence[int] | None = None, seed: int = 0, threshold: float = 0.95,
               out: str | os.PathLike | None = None, resume: bool = False, jobs: int = 1,
               progress: bool | None = None, plot: bool = True, pair: Sequence[str] | None = None,
@@ -313,9 +315,10 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     Parameters
     ----------
     corpus : path, list of paths, or Corpus
-    systems : sequence of str
-        CRF systems without ``@SEED``; a deterministic one (lbfgs) trains ``ap`` as a proxy. May be empty with
-        ``pair``.
+    systems : sequence of str or System
+        CRF systems by name, without ``@SEED`` (a deterministic one, lbfgs, trains ``ap`` as a proxy), and command
+        systems (:class:`~textbcv.tagging.System` with a ``command``; each side passes its seed as ``{seed}`` and
+        ``TEXTBCV_SEED``, and a command that ignores it is reported). May be empty with ``pair``.
     reps : int
         Data sets (R).
     size : int, optional
@@ -331,6 +334,8 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
         Output folder; without it nothing is written or resumable.
     resume : bool
     jobs : int
+        Data sets run at once; with command systems, data sets run one at a time and each comparison's folds and
+        seeds run ``jobs`` at once, over the commands' devices.
     progress : bool, optional
     plot : bool
         Draw ``calibration.png`` into ``out``.
@@ -369,8 +374,20 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
         name = ", ".join(Path(f).name for f in files)
         corpus, note = read_files(files, reading.get("format"), reading.get("columns"), reading.get("scheme"),
                                   reading.get("encoding") or "utf-8", reading.get("label_names"))
-    systems = list(dict.fromkeys(systems))
-    if not systems and pair is None:
+    commands = {x.name: x for x in systems if isinstance(x, System)}
+    names = list(dict.fromkeys(x.name if isinstance(x, System) else x for x in systems))
+    crf = [x for x in names if x not in commands]
+    for x in commands.values():
+        if x.command is None:
+            raise InputError(f"system {x.name!r}: calibrate takes CRF systems by name and command systems as System "
+                             "values; a Python tagger takes no seed from textbcv, so its null pair cannot be run",
+                             param="systems")
+        if "@" in x.name and x.name.rpartition("@")[2].isdigit():
+            raise InputError(f"system {x.name!r}: give it without @SEED; calibrate trains every system with both "
+                             "seeds", param="systems")
+    if len(names) < len(commands) + len(set(crf)):
+        raise InputError("two systems share a name: give each a name of its own", param="systems")
+    if not names and pair is None:
         raise InputError("give {systems} (at least one system), {pair} or both", param=("systems", "pair"))
     k = 1 if options.get("train_seeds") is None else options["train_seeds"]
     if seeds is None:
@@ -403,12 +420,14 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
         raise InputError(f"size must be below the corpus's {n:,} sentences with {{pair}}: a close pair's truth is "
                          f"measured on the corpus outside each data set; got {size}", param=("size", "pair"))
     given = {k: v for k, v in options.items() if v is not None}  # the close pair trains as the user asked
-    opts, proxy = _training_options(options, systems)
-    check_systems(systems, seeds, opts, corpus, m)
+    opts, proxy = _training_options(options, crf)
+    check_systems(crf, seeds, opts, corpus, m, commands=bool(commands))
     close = check_pair(pair, truth_halvings, given, corpus, m)
-    settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(systems),
+    specs = {x.name: replace(x, seed=None, train_seeds=1).to_dict() for x in commands.values()} or None
+    settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(names),
                                    (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy,
-                                   *((close[0], truth_halvings, given) if close else ()))
+                                   close[0] if close else None, truth_halvings if close else None,
+                                   given if close else None, specs)
     folder = _Folder(out) if out is not None else None
     written: dict = {}
     if folder is not None:
@@ -417,7 +436,7 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
         if recorded > reps:  # resumed with fewer: none is run beyond reps, but none finished is dropped
             settings = replace(settings, reps=recorded)
     try:
-        result = _run(corpus, settings, systems, folder, written, name, jobs, progress, plot, reps)
+        result = _run(corpus, settings, names, commands, folder, written, name, jobs, progress, plot, reps)
     finally:
         if folder is not None:
             folder.unlock()
@@ -426,8 +445,9 @@ def calibrate(corpus, systems: Sequence[str], *, reps: int = 200, size: int | No
     return result
 
 
-def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], folder: "_Folder | None",
-         written: dict, name: str, jobs: int, progress: bool | None, plot: bool, run_reps: int) -> Calibration:
+def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], commands: dict[str, System],
+         folder: "_Folder | None", written: dict, name: str, jobs: int, progress: bool | None, plot: bool,
+         run_reps: int) -> Calibration:
     """:func:`calibrate` after its checks: run data sets below ``run_reps``, answer those below ``settings.reps``."""
     done: dict[tuple[str, str, int], dict] = {}
     if folder is not None:
@@ -435,7 +455,8 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], fold
         done = folder.done()
         folder.write_settings(settings, written)  # a larger reps is recorded, a smaller one never
     if settings.proxy:
-        print(f"textbcv: calibrate: {', '.join(systems)} train with lbfgs, which gives the same model whatever the "
+        crf = ", ".join(x for x in systems if x not in commands)
+        print(f"textbcv: calibrate: {crf} train with lbfgs, which gives the same model whatever the "
               f"seed: the null pairs train {PROXY_ALGORITHM}, its stochastic variant, as a proxy (--algorithm "
               f"chooses another)", file=sys.stderr)
     size, seed, n = settings.size, settings.seed, len(corpus)
@@ -453,24 +474,37 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], fold
             drawn[r] = draw_data_set(r, size, n, documents, seed)
         if kind == "close":  # the truth's models tag the corpus outside the data set: it needs the whole corpus
             return close_unit, (corpus, drawn[r], r, settings)
+        if x in commands:  # one data set at a time, its folds and seeds spread over the command's devices
+            work = None if folder is None else folder.path / WORK_DIR / f"r{r:04d}-{x}"
+            return null_unit, (corpus.subset(drawn[r].tolist()), r, commands[x], settings, jobs, work)
         return null_unit, (corpus.subset(drawn[r].tolist()), r, x, settings)
 
+    seedless: set[str] = set()
     try:
         calls = (unit(*t) for t in todo)
-        results = (f(*args) for f, args in calls) if jobs == 1 else \
+        results = (f(*args) for f, args in calls) if jobs == 1 or commands else \
             Parallel(n_jobs=jobs, return_as="generator")(delayed(f)(*args) for f, args in calls)
         for u in results:
             done[unit_key(u)] = u
             if folder is not None:
                 append_line(folder.units, dumps_json(u, indent=None))
             bar.update(u)
-    except InputError as e:  # a full disk: what is finished stays, and --resume runs only the rest
+            if u.get("system") in commands and u["system"] not in seedless and \
+                    u["moments"]["counts_a"] == u["moments"]["counts_b"]:
+                seedless.add(u["system"])
+                print(f"textbcv: warning: {u['system']} gave the same counts with {_seeds(settings, 0)} and "
+                      f"{_seeds(settings, 1)} on every fold of data set {u['r']}: if its command ignores its seed "
+                      "({seed}, TEXTBCV_SEED) it is deterministic, and its null pairs measure nothing",
+                      file=sys.stderr)
+    except InputError as e:  # a full disk, a failed command: what is finished stays, and --resume runs the rest
         if folder is None or not done:
             raise
-        raise InputError(f"{e.message} ({len(done)} finished units are kept: free some space and add --resume)",
-                         e.file, e.line) from None
+        raise InputError(f"{e.message} ({len(done)} finished units are kept: mend the cause and add --resume to run "
+                         "only the rest)", e.file, e.line) from None
     finally:
         bar.close()
+    if folder is not None and (folder.path / WORK_DIR).is_dir() and not any((folder.path / WORK_DIR).iterdir()):
+        (folder.path / WORK_DIR).rmdir()  # every command comparison answered: nothing of theirs is kept
     result, units = _answer(settings, done, name)
     if folder is not None:
         try:

@@ -6,7 +6,7 @@ import argparse
 
 from textbcv import defaults
 from textbcv.cli.common import THRESHOLD_HELP, add_corpus_args, check_threshold
-from textbcv.cli.compare import csv_names
+from textbcv.cli.compare import add_command_args, command_systems, csv_names
 
 __all__ = ["register", "run"]
 
@@ -30,8 +30,9 @@ def register(sub) -> None:
     p.add_argument("--task", choices=("ner", "cws"), default=None,
                    help="ner or cws (default: cws for segmented text, else ner)")
     p.add_argument("--systems", type=csv_names, default=(), metavar="NAME[,NAME...]",
-                   help="systems whose null pairs are run, as compare names them, without @SEED (may be left out "
-                   "with --pair)")
+                   help="CRF systems whose null pairs are run, as compare names them, without @SEED (may be left "
+                   "out with --pair or --system)")
+    add_command_args(p)
     p.add_argument("--pair", type=csv_names, default=None, metavar="A,B",
                    help="a close pair compared on every data set against its truth, trained with the options as "
                    "given (not the null pairs' proxy)")
@@ -54,7 +55,8 @@ def register(sub) -> None:
                    help="crfsuite training algorithm (default: lbfgs, for which the null pairs train ap, its "
                    "stochastic proxy)")
     p.add_argument("--max-iterations", type=int, help="CRF training iterations (default 100)")
-    p.add_argument("--jobs", type=int, default=1, help="data sets run at once (default 1)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="data sets run at once (default 1); with --system, each data set's folds and seeds")
     p.add_argument("--resume", action="store_true", help="continue the calibration in --out")
     p.add_argument("--json", action="store_true", help="print calibration.json instead of the summary")
     p.set_defaults(func=run)
@@ -77,8 +79,10 @@ def run(args: argparse.Namespace) -> int:
     from textbcv.calibration import calibrate
 
     check_threshold(args.threshold)
-    cal = calibrate(args.files, args.systems, format=args.format, columns=args.columns, scheme=args.corpus_scheme,
-                    encoding=args.encoding, label_names=args.label_names, reps=args.reps,
+    # a command system's seeds are the null pair's: each side's are set per data set
+    commands = command_systems(argparse.Namespace(**{**vars(args), "train_seed": None, "train_seeds": 1}))
+    cal = calibrate(args.files, [*args.systems, *commands], format=args.format, columns=args.columns,
+                    scheme=args.corpus_scheme, encoding=args.encoding, label_names=args.label_names, reps=args.reps,
                     size=args.size, m=args.m, seeds=args.seeds, seed=args.seed, threshold=args.threshold,
                     out=args.out, resume=args.resume, jobs=args.jobs, task=args.task, algorithm=args.algorithm,
                     max_iterations=args.max_iterations, train_seeds=args.train_seeds, pair=args.pair,

@@ -134,21 +134,7 @@ def register(sub) -> None:
     p.add_argument("--train-seeds", type=int, default=1, metavar="K",
                    help="train every CRF system K times per fold, seeds N, N+1, ... (N its training seed, 0 if none; "
                         "stochastic --algorithm only), and count the K models together in each fold (default 1)")
-    p.add_argument("--system", action="append", default=[], metavar="NAME=COMMAND", dest="command_systems",
-                   help="a command system: your own trainer as a command line run once per fold and seed, with "
-                        "{train}, {test} (the fold's files), {pred} (where to write its predictions: token ... tag "
-                        "lines), {seed}, {device} and {workdir}; repeat for several; compared after --systems "
-                        "(docs/byo.md)")
-    p.add_argument("--command-format", choices=("conll", "jsonl"), default="conll",
-                   help="format of the fold files a command system reads (default conll: token tag lines)")
-    p.add_argument("--command-scheme", default=None, metavar="SCHEME",
-                   help="tagging scheme of a command system's training tags and predictions (default iob2 for ner, "
-                        "bmes for cws)")
-    p.add_argument("--task-timeout", type=float, default=None, metavar="SECONDS",
-                   help="stop a command task that runs longer (default: no limit)")
-    p.add_argument("--devices", type=csv_names, default=(), metavar="DEV[,DEV...]",
-                   help="device names handed to concurrent command tasks as {device} and CUDA_VISIBLE_DEVICES "
-                        "(default: the task slots 0 .. jobs-1)")
+    add_command_args(p)
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--backend", choices=("loky", "dask"), default="loky", help="where folds run (default loky: local "
                                                                                "processes)")
@@ -223,6 +209,31 @@ def compare_arguments(args: argparse.Namespace) -> dict:
         label_names=args.label_names, resume=args.resume, backend=args.backend,
         scheduler=args.scheduler, progress=False if args.quiet else None, save_models=args.save_models,
         save_predictions=args.save_predictions, plots=not args.no_plots)
+
+
+def add_command_args(p: argparse.ArgumentParser) -> None:
+    """Add the command systems' options (``--system NAME=COMMAND`` and its settings) to a parser.
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The parser of ``compare`` or ``calibrate``.
+    """
+    p.add_argument("--system", action="append", default=[], metavar="NAME=COMMAND", dest="command_systems",
+                   help="a command system: your own trainer as a command line run once per fold and seed, with "
+                        "{train}, {test} (the fold's files), {pred} (where to write its predictions: token ... tag "
+                        "lines), {seed}, {device} and {workdir}; repeat for several; run after --systems "
+                        "(docs/byo.md)")
+    p.add_argument("--command-format", choices=("conll", "jsonl"), default="conll",
+                   help="format of the fold files a command system reads (default conll: token tag lines)")
+    p.add_argument("--command-scheme", default=None, metavar="SCHEME",
+                   help="tagging scheme of a command system's training tags and predictions (default iob2 for ner, "
+                        "bmes for cws)")
+    p.add_argument("--task-timeout", type=float, default=None, metavar="SECONDS",
+                   help="stop a command task that runs longer (default: no limit)")
+    p.add_argument("--devices", type=csv_names, default=(), metavar="DEV[,DEV...]",
+                   help="device names handed to concurrent command tasks as {device} and CUDA_VISIBLE_DEVICES "
+                        "(default: the task slots 0 .. jobs-1)")
 
 
 def command_systems(args: argparse.Namespace) -> list:

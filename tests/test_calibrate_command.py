@@ -1,0 +1,97 @@
+"""textbcv calibrate with command systems: the user's own trainer against itself with another seed."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import calibrate_cli as cli
+
+import textbcv
+from textbcv.calibration.draw import draw_data_set, split_seed
+from textbcv.errors import InputError
+from textbcv.tagging import LexiconTagger
+from textbcv.tagging.command import CommandSpec
+
+NER = textbcv.bundled_corpora()["ner"]
+MEMORISER = Path(__file__).resolve().parent / "data" / "memoriser.py"
+# the memoriser tags unknown tokens by a hash of its seed: two seeds tag differently
+COMMAND = f"{sys.executable} {MEMORISER} --train {{train}} --test {{test}} --out {{pred}} --seed {{seed}}"
+FAST = {"reps": 2, "size": 120, "progress": False}
+
+
+def memo(command: str = COMMAND) -> textbcv.System:
+    return textbcv.System("memo", "iob2", command=CommandSpec(command))
+
+
+def test_a_command_systems_null_pair_is_compares_own_answer(tmp_path):
+    cal = textbcv.calibrate(NER, [memo()], out=tmp_path / "cal", **FAST)
+    units = [json.loads(x) for x in (tmp_path / "cal" / "units.jsonl").read_text().splitlines()]
+    assert [(u["system"], u["r"]) for u in units] == [("memo", 0), ("memo", 1)]
+    corpus = textbcv.read_corpus(str(NER))
+    sub = corpus.subset(draw_data_set(1, 120, len(corpus), corpus.documents, 0).tolist())
+    sides = [textbcv.System(f"memo@{s}", "iob2", command=CommandSpec(COMMAND), seed=s) for s in (1, 2)]
+    res = textbcv.compare(sub, sides, m=3, seed=split_seed(0, 1), progress=False)
+    d = next(c for c in res.to_dict()["comparisons"] if c["metric"] == "f1")["difference"]
+    assert units[1]["estimate"] == d["estimate"] != 0 and units[1]["sd"] == d["sd"]
+    settings = json.loads((tmp_path / "cal" / "settings.json").read_text())["settings"]
+    assert settings["systems"] == ["memo"] and settings["options"] == {} and settings["proxy"] is False
+    assert settings["commands"]["memo"]["params"]["command"] == COMMAND
+    # the comparisons' work is gone once answered; the sentence names the command, not a CRF algorithm
+    assert sorted(p.name for p in (tmp_path / "cal").iterdir()) == ["calibration.json", "calibration.png",
+                                                                      "settings.json", "units.jsonl"]
+    assert "memo trained by its own command with seeds 1 and 2" in cal.sentence()
+
+
+def test_a_failed_command_keeps_its_work_and_resume_runs_only_the_rest(tmp_path, monkeypatch):
+    whole = tmp_path / "whole"
+    textbcv.calibrate(NER, [memo()], out=whole, **FAST)
+    marker = tmp_path / "runs.txt"
+    counted = memo(f"echo run >> {marker}; " + COMMAND)
+    monkeypatch.setenv("TAGGER_FAIL", "r0001-memo/commands/memo@2/fold-1-0")
+    with pytest.raises(InputError, match="exited with status 3") as e:
+        textbcv.calibrate(NER, [counted], out=tmp_path / "cal", **FAST)
+    assert "1 finished units are kept" in str(e.value) and "--resume" in str(e.value)
+    logs = tmp_path / "cal" / "work" / "r0001-memo" / "commands" / "memo@2" / "fold-1-0" / "seed-2"
+    assert "cannot tag" in (logs / "stderr.log").read_text()  # the error's logs are where it says
+    before = marker.read_text().count("run")
+    monkeypatch.delenv("TAGGER_FAIL")
+    textbcv.calibrate(NER, [counted], out=tmp_path / "cal", resume=True, **FAST)
+    # data set 1's finished tasks were not run again: 2 x 6 tasks per data set, and the failed one once more
+    assert before > 12 + 1 and marker.read_text().count("run") == 12 + 12 + 1
+    units = (tmp_path / "cal" / "units.jsonl").read_text()
+    assert [json.loads(x)["estimate"] for x in units.splitlines()] == \
+        [json.loads(x)["estimate"] for x in (whole / "units.jsonl").read_text().splitlines()]
+    assert not (tmp_path / "cal" / "work").exists()
+
+
+def test_a_command_that_ignores_its_seed_is_reported(tmp_path, capsys):
+    seedless = COMMAND.replace(" --seed {seed}", "")
+    cal = textbcv.calibrate(NER, [memo(seedless)], **FAST)
+    assert cal.nulls[0].rms_estimate == 0
+    err = capsys.readouterr().err
+    assert err.count("memo gave the same counts with seed 1 and seed 2 on every fold of data set 0") == 1
+    assert "its null pairs measure nothing" in err
+
+
+@pytest.mark.parametrize("system, words", [
+    (textbcv.System("lex", "iob2", tagger=LexiconTagger()), "takes no seed from textbcv"),
+    (textbcv.System("memo@3", "iob2", command=CommandSpec(COMMAND)), "without @SEED"),
+])
+def test_systems_calibrate_cannot_seed_are_refused_before_anything_is_written(tmp_path, system, words):
+    with pytest.raises(InputError, match=words):
+        textbcv.calibrate(NER, [system], out=tmp_path / "cal", **FAST)
+    assert not (tmp_path / "cal").exists()
+
+
+def test_the_command_line_takes_command_systems(tmp_path):
+    r = cli(str(NER), "--system", f"memo={COMMAND}", "--reps", "1", "--size", "120", "--out", str(tmp_path / "cal"))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("memo against itself (seeds 1 and 2), 1 data sets:")
+    units = [json.loads(x) for x in (tmp_path / "cal" / "units.jsonl").read_text().splitlines()]
+    assert [u["system"] for u in units] == ["memo"] and np.isfinite(units[0]["estimate"])
+    bad = cli(str(NER), "--system", "memo", "--reps", "1", "--out", str(tmp_path / "bad"))
+    assert bad.returncode == 2 and "write NAME=COMMAND" in bad.stderr and not (tmp_path / "bad").exists()
