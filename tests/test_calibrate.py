@@ -233,3 +233,19 @@ def test_settings_write_the_same_bytes_whatever_the_order_of_their_options():
     assert json.dumps(one.to_dict()) == json.dumps(two.to_dict())
     assert list(one.to_dict()["options"]) == ["algorithm", "max_iterations", "task"]
     assert CalibrationSettings.from_dict(one.to_dict()) == one
+
+
+def test_a_dask_cluster_writes_the_same_calibration(tmp_path):
+    # data sets on the workers of a local dask cluster, a close pair's truth among them: the same bytes as in-process
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    args = {**FAST, "reps": 2, "pair": ("iob2", "iobes"), "truth_halvings": 1, "algorithm": "ap"}
+    textbcv.calibrate(NER, ["iob2"], out=tmp_path / "one", **args)
+    textbcv.calibrate(NER, ["iob2"], out=tmp_path / "dask", backend="dask", jobs=2, **args)
+    for name in ("units.jsonl", "calibration.json", "settings.json"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes()
+
+
+def test_a_scheduler_without_dask_is_refused_before_anything_is_written(tmp_path):
+    r = cli(str(NER), "--systems", "iob2", "--scheduler", "tcp://127.0.0.1:1", "--reps", "1", "--out",
+            str(tmp_path / "cal"))
+    assert r.returncode == 2 and "needs --backend dask" in r.stderr and not (tmp_path / "cal").exists()

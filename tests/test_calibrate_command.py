@@ -95,3 +95,10 @@ def test_the_command_line_takes_command_systems(tmp_path):
     assert [u["system"] for u in units] == ["memo"] and np.isfinite(units[0]["estimate"])
     bad = cli(str(NER), "--system", "memo", "--reps", "1", "--out", str(tmp_path / "bad"))
     assert bad.returncode == 2 and "write NAME=COMMAND" in bad.stderr and not (tmp_path / "bad").exists()
+
+
+def test_a_command_systems_folds_run_on_dask_with_the_same_answer(tmp_path):
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    textbcv.calibrate(NER, [memo()], out=tmp_path / "one", **{**FAST, "reps": 1})
+    textbcv.calibrate(NER, [memo()], out=tmp_path / "dask", backend="dask", jobs=2, **{**FAST, "reps": 1})
+    assert (tmp_path / "one" / "units.jsonl").read_bytes() == (tmp_path / "dask" / "units.jsonl").read_bytes()

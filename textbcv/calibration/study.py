@@ -11,7 +11,7 @@ import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -29,6 +29,7 @@ from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.errors import InputError
 from textbcv.tagging import System, parse_system
+from textbcv.tagging.runner import BACKENDS, dask_client
 
 __all__ = ["CalibrationSettings", "Calibration", "calibrate", "load_calibration", "null_unit", "close_unit",
            "unit_key", "DETERMINISTIC", "PROXY_ALGORITHM"]
@@ -309,7 +310,8 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
               seeds: Sequence[int] | None = None, seed: int = 0, threshold: float = 0.95,
               out: str | os.PathLike | None = None, resume: bool = False, jobs: int = 1,
               progress: bool | None = None, plot: bool = True, pair: Sequence[str] | None = None,
-              truth_halvings: int = 4, **options) -> Calibration:
+              truth_halvings: int = 4, backend: str = "loky", scheduler: str | None = None,
+              **options) -> Calibration:
     """Measure the decision rule on this corpus: every system's null pair, and a close pair against its truth.
 
     Parameters
@@ -342,6 +344,11 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
     pair : pair of str, optional
         A close pair (A, B), trained as given, with its truth measured beside each data set.
     truth_halvings : int
+    backend : {"loky", "dask"}
+        Where data sets run: local processes, or the workers of a ``dask.distributed`` cluster (a local one of
+        ``jobs`` workers, or ``scheduler``'s); a command system's comparisons run their folds there.
+    scheduler : str, optional
+        A ``dask.distributed`` scheduler's address (with ``backend="dask"``).
     **options
         Reading options as for ``compare`` and training options (``task``, ``algorithm``, ``max_iterations``, ...);
         ``train_seeds`` K trains each side of a null pair with K seeds (A: seeds[0], ..., B: seeds[1], ...), as
@@ -411,6 +418,10 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         raise InputError(f"threshold must be above 0.5 and below 1, got {threshold}", param="threshold")
     if jobs < 1:
         raise InputError(f"jobs must be at least 1, got {jobs}", param="jobs")
+    if backend not in BACKENDS:
+        raise InputError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}", param="backend")
+    if scheduler and backend != "dask":
+        raise InputError("{scheduler} needs {backend}=dask", param=("scheduler", "backend"))
     n = len(corpus)
     size = min(1000, n // 2) if size is None else size
     if not 8 * m <= size <= n:
@@ -436,7 +447,8 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         if recorded > reps:  # resumed with fewer: none is run beyond reps, but none finished is dropped
             settings = replace(settings, reps=recorded)
     try:
-        result = _run(corpus, settings, names, commands, folder, written, name, jobs, progress, plot, reps)
+        result = _run(corpus, settings, names, commands, folder, written, name, jobs, progress, plot, reps,
+                      {"backend": backend, "scheduler": scheduler})
     finally:
         if folder is not None:
             folder.unlock()
@@ -447,7 +459,7 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
 
 def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], commands: dict[str, System],
          folder: "_Folder | None", written: dict, name: str, jobs: int, progress: bool | None, plot: bool,
-         run_reps: int) -> Calibration:
+         run_reps: int, runner: dict[str, Any]) -> Calibration:
     """:func:`calibrate` after its checks: run data sets below ``run_reps``, answer those below ``settings.reps``."""
     done: dict[tuple[str, str, int], dict] = {}
     if folder is not None:
@@ -476,14 +488,19 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], comm
             return close_unit, (corpus, drawn[r], r, settings)
         if x in commands:  # one data set at a time, its folds and seeds spread over the command's devices
             work = None if folder is None else folder.path / WORK_DIR / f"r{r:04d}-{x}"
-            return null_unit, (corpus.subset(drawn[r].tolist()), r, commands[x], settings, jobs, work)
+            return null_unit, (corpus.subset(drawn[r].tolist()), r, commands[x], settings, jobs, work, runner)
         return null_unit, (corpus.subset(drawn[r].tolist()), r, x, settings)
 
     seedless: set[str] = set()
     try:
         calls = (unit(*t) for t in todo)
-        results = (f(*args) for f, args in calls) if jobs == 1 or commands else \
-            Parallel(n_jobs=jobs, return_as="generator")(delayed(f)(*args) for f, args in calls)
+        results: Iterator[Any]
+        if commands or (jobs == 1 and runner["backend"] != "dask"):
+            results = (f(*args) for f, args in calls)
+        elif runner["backend"] == "dask":
+            results = _on_dask(calls, corpus, jobs, runner["scheduler"])
+        else:
+            results = Parallel(n_jobs=jobs, return_as="generator")(delayed(f)(*args) for f, args in calls)
         for u in results:
             done[unit_key(u)] = u
             if folder is not None:
@@ -513,6 +530,15 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], comm
             raise InputError(f"{e.message} (every unit is kept: free some space and add --resume to write the "
                              "summary)", e.file, e.line) from None
     return result
+
+
+def _on_dask(calls, corpus: Corpus, jobs: int, scheduler: str | None) -> Iterator[dict]:
+    """The units of ``calls`` computed on dask workers, yielded in their order (the order of ``units.jsonl``)."""
+    with dask_client(jobs, scheduler) as client:
+        ref = client.scatter(corpus, broadcast=True)  # a close pair's truth needs the whole corpus on every worker
+        futures = [client.submit(f, *(ref if a is corpus else a for a in args), pure=False) for f, args in calls]
+        for fut in futures:
+            yield fut.result()
 
 
 def _answer(settings: CalibrationSettings, done: dict, name: str) -> tuple[Calibration, list[dict]]:

@@ -25,13 +25,14 @@ __all__ = ["null_unit", "close_unit"]
 
 
 def _answer(data: Corpus, r: int, a: str | System, b: str | System, settings: CalibrationSettings, options: dict,
-            jobs: int = 1, out: Path | None = None) -> tuple[dict[str, Any], CompareResult, Corpus, str]:
+            jobs: int = 1, out: Path | None = None,
+            runner: dict[str, Any] | None = None) -> tuple[dict[str, Any], CompareResult, Corpus, str]:
     """The f1 comparison of ``a`` and ``b`` on ``data``: unit fields, result, prepared data set and task.
 
     ``out``: the comparison's run folder (a command system's work, resumed when it is there), removed once
-    answered; None: a temporary one."""
+    answered; None: a temporary one. ``runner``: where its folds run (``backend``, ``scheduler``)."""
     na, nb = (x.name if isinstance(x, System) else x for x in (a, b))
-    run: dict[str, Any] = {} if out is None else {"resume": out.exists(), "plots": False}
+    run: dict[str, Any] = {**(runner or {}), **({} if out is None else {"resume": out.exists(), "plots": False})}
     res = compare(data, [a, b], m=settings.m, seed=split_seed(settings.seed, r), progress=False, jobs=jobs,
                   threshold=settings.threshold, out=out, **run, **options)
     if out is not None:
@@ -48,7 +49,7 @@ def _answer(data: Corpus, r: int, a: str | System, b: str | System, settings: Ca
 
 
 def null_unit(corpus: Corpus, r: int, system: str | System, settings: CalibrationSettings, jobs: int = 1,
-              out: Path | None = None) -> dict:
+              out: Path | None = None, runner: dict[str, Any] | None = None) -> dict:
     """One data set's null pair of ``system`` (seed A against seed B), as ``compare`` answers it.
 
     Parameters
@@ -64,6 +65,8 @@ def null_unit(corpus: Corpus, r: int, system: str | System, settings: Calibratio
         Worker processes of the comparison (a command system's folds and seeds, spread over its devices).
     out : path, optional
         The comparison's run folder (resumed when it is there, removed once answered); default a temporary one.
+    runner : dict, optional
+        Where the comparison's folds run: ``backend`` and ``scheduler`` as for ``compare``.
 
     Returns
     -------
@@ -75,10 +78,10 @@ def null_unit(corpus: Corpus, r: int, system: str | System, settings: Calibratio
         k = settings.options.get("train_seeds") or 1
         sa, sb = (replace(system, name=f"{system.name}@{s}", seed=s, train_seeds=k) for s in settings.seeds)
         options = {key: v for key, v in settings.options.items() if key == "task"}  # the CRF options are not its
-        fields, _, _, _ = _answer(corpus, r, sa, sb, settings, options, jobs, out)
+        fields, _, _, _ = _answer(corpus, r, sa, sb, settings, options, jobs, out, runner)
         return {"kind": "null", "system": system.name, **fields}
     a, b = (f"{system}@{s}" for s in settings.seeds)
-    fields, _, _, _ = _answer(corpus, r, a, b, settings, settings.options, jobs, out)
+    fields, _, _, _ = _answer(corpus, r, a, b, settings, settings.options, jobs, out, runner)
     return {"kind": "null", "system": system, **fields}
 
 

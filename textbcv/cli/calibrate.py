@@ -57,6 +57,11 @@ def register(sub) -> None:
     p.add_argument("--max-iterations", type=int, help="CRF training iterations (default 100)")
     p.add_argument("--jobs", type=int, default=1,
                    help="data sets run at once (default 1); with --system, each data set's folds and seeds")
+    p.add_argument("--backend", choices=("loky", "dask"), default="loky",
+                   help="where data sets run (default loky: local processes; dask: a dask.distributed cluster)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="dask.distributed scheduler address, with --backend dask (default: a local cluster of --jobs "
+                   "workers)")
     p.add_argument("--resume", action="store_true", help="continue the calibration in --out")
     p.add_argument("--json", action="store_true", help="print calibration.json instead of the summary")
     p.set_defaults(func=run)
@@ -86,6 +91,6 @@ def run(args: argparse.Namespace) -> int:
                     size=args.size, m=args.m, seeds=args.seeds, seed=args.seed, threshold=args.threshold,
                     out=args.out, resume=args.resume, jobs=args.jobs, task=args.task, algorithm=args.algorithm,
                     max_iterations=args.max_iterations, train_seeds=args.train_seeds, pair=args.pair,
-                    truth_halvings=args.truth_halvings)
+                    truth_halvings=args.truth_halvings, backend=args.backend, scheduler=args.scheduler)
     print(dumps_json(cal.to_dict()) if args.json else cal.text(), end="")
     return 0

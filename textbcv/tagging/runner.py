@@ -13,9 +13,11 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -42,7 +44,7 @@ from textbcv.tagging.features import Template, extract
 from textbcv.tagging.progress import FoldProgress
 from textbcv.tagging.system import System
 
-__all__ = ["Payload", "Fold", "run_folds", "make_payload", "BACKENDS", "MAX_KEPT_FEATURES"]
+__all__ = ["Payload", "Fold", "run_folds", "make_payload", "dask_client", "BACKENDS", "MAX_KEPT_FEATURES"]
 
 BACKENDS = ("loky", "dask")
 
@@ -494,9 +496,29 @@ def _run_fold_beside(path: str, system: System, split: int, direction: int, trai
         tempfile.tempdir = before
 
 
-def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, store: FoldStore, bar) -> None:
+@contextmanager
+def dask_client(jobs: int, scheduler: str | None) -> Iterator[Any]:
+    """A ``dask.distributed`` client: of the scheduler at ``scheduler``, or of a local cluster of ``jobs`` workers.
+
+    Parameters
+    ----------
+    jobs : int
+        Workers of the local cluster (without ``scheduler``).
+    scheduler : str or None
+        The scheduler's address.
+
+    Yields
+    ------
+    dask.distributed.Client
+        Closed, with its local cluster, on exit.
+
+    Raises
+    ------
+    InputError
+        Without the optional dependency, or for a scheduler that cannot be reached.
+    """
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, LocalCluster
     except ImportError:
         raise InputError("{backend}=\"dask\" needs the optional dependency: pip install 'textbcv[dask]'",
                          param="backend") from None
@@ -511,10 +533,17 @@ def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, s
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         client = Client(cluster)
     try:
-        ref = client.scatter(payload, broadcast=True)
-        futures = [client.submit(run_fold, ref, *t, in_worker=True, pure=False) for t in tasks]
-        _consume((f.result() for f in as_completed(futures)), store, bar)
+        yield client
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, store: FoldStore, bar) -> None:
+    from dask.distributed import as_completed
+
+    with dask_client(jobs, scheduler) as client:
+        ref = client.scatter(payload, broadcast=True)
+        futures = [client.submit(run_fold, ref, *t, in_worker=True, pure=False) for t in tasks]
+        _consume((f.result() for f in as_completed(futures)), store, bar)
