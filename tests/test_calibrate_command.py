@@ -1,4 +1,4 @@
-"""textbcv calibrate with command systems: the user's own trainer against itself with another seed."""
+"""textbcv calibrate with systems of the user's own (a command, a tagger that takes a seed) against themselves."""
 
 from __future__ import annotations
 
@@ -23,6 +23,22 @@ COMMAND = f"{sys.executable} {MEMORISER} --train {{train}} --test {{test}} --out
 FAST = {"reps": 2, "size": 120, "progress": False}
 
 
+class ForgetfulLexicon:
+    """A lexicon tagger that forgets a seeded tenth of its training sentences: two seeds tag differently."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+
+    def fit(self, sentences, tags):
+        keep = np.random.default_rng(self.seed).random(len(sentences)) > 0.1
+        self.inner = LexiconTagger().fit([s for s, k in zip(sentences, keep) if k],
+                                         [t for t, k in zip(tags, keep) if k])
+        return self
+
+    def predict(self, sentences):
+        return self.inner.predict(sentences)
+
+
 def memo(command: str = COMMAND) -> textbcv.System:
     return textbcv.System("memo", "iob2", command=CommandSpec(command))
 
@@ -39,7 +55,7 @@ def test_a_command_systems_null_pair_is_compares_own_answer(tmp_path):
     assert units[1]["estimate"] == d["estimate"] != 0 and units[1]["sd"] == d["sd"]
     settings = json.loads((tmp_path / "cal" / "settings.json").read_text())["settings"]
     assert settings["systems"] == ["memo"] and settings["options"] == {} and settings["proxy"] is False
-    assert settings["commands"]["memo"]["params"]["command"] == COMMAND
+    assert settings["own_systems"]["memo"]["params"]["command"] == COMMAND
     # the comparisons' work is gone once answered; the sentence names the command, not a CRF algorithm
     assert sorted(p.name for p in (tmp_path / "cal").iterdir()) == ["calibration.json", "calibration.png",
                                                                       "settings.json", "units.jsonl"]
@@ -77,13 +93,28 @@ def test_a_command_that_ignores_its_seed_is_reported(tmp_path, capsys):
     assert "its null pairs measure nothing" in err
 
 
-@pytest.mark.parametrize("system, words", [
-    (textbcv.System("lex", "iob2", tagger=LexiconTagger()), "takes no seed from textbcv"),
-    (textbcv.System("memo@3", "iob2", command=CommandSpec(COMMAND)), "without @SEED"),
+def test_a_tagger_that_takes_a_seed_is_calibrated_as_compare_answers_it(tmp_path):
+    cal = textbcv.calibrate(NER, [textbcv.System("forget", "iob2", tagger=ForgetfulLexicon)], out=tmp_path / "cal",
+                            **FAST)
+    corpus = textbcv.read_corpus(str(NER))
+    sub = corpus.subset(draw_data_set(0, 120, len(corpus), corpus.documents, 0).tolist())
+    sides = [textbcv.System(f"forget@{s}", "iob2", tagger=lambda s=s: ForgetfulLexicon(seed=s)) for s in (1, 2)]
+    res = textbcv.compare(sub, sides, m=3, seed=split_seed(0, 0), progress=False)
+    d = next(c for c in res.to_dict()["comparisons"] if c["metric"] == "f1")["difference"]
+    unit = json.loads((tmp_path / "cal" / "units.jsonl").read_text().splitlines()[0])
+    assert unit["estimate"] == d["estimate"] != 0 and unit["sd"] == d["sd"]
+    assert "forget trained by test_calibrate_command.ForgetfulLexicon with seeds 1 and 2" in cal.sentence()
+
+
+@pytest.mark.parametrize("system, kwargs, words", [
+    (textbcv.System("lex", "iob2", tagger=LexiconTagger()), {}, "not a tagger object"),
+    (textbcv.System("lex", "iob2", tagger=LexiconTagger), {}, "takes no seed= argument"),
+    (textbcv.System("forget", "iob2", tagger=ForgetfulLexicon), {"train_seeds": 2}, "fitted once per fold"),
+    (textbcv.System("memo@3", "iob2", command=CommandSpec(COMMAND)), {}, "without @SEED"),
 ])
-def test_systems_calibrate_cannot_seed_are_refused_before_anything_is_written(tmp_path, system, words):
+def test_systems_calibrate_cannot_seed_are_refused_before_anything_is_written(tmp_path, system, kwargs, words):
     with pytest.raises(InputError, match=words):
-        textbcv.calibrate(NER, [system], out=tmp_path / "cal", **FAST)
+        textbcv.calibrate(NER, [system], out=tmp_path / "cal", **FAST, **kwargs)
     assert not (tmp_path / "cal").exists()
 
 

@@ -35,9 +35,9 @@ class CalibrationSettings:
         Halvings of each data set the close pair's truth is trained on.
     pair_options : dict, optional
         The close pair's training options (the user's, never the proxy).
-    commands : dict, optional
-        The command systems among ``systems``: name → the system's spec (its command line, fold-file format,
-        scheme); None: CRF systems only.
+    own_systems : dict, optional
+        The systems among ``systems`` given as values (command systems, tagger factories): name → the system's spec
+        (a command's line, fold-file format and scheme; a tagger's class or function); None: CRF systems only.
 
     Examples
     --------
@@ -62,7 +62,7 @@ class CalibrationSettings:
     pair: tuple[str, str] | None = None
     truth_halvings: int | None = None
     pair_options: dict | None = None
-    commands: dict | None = None
+    own_systems: dict | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready values (the pair's three settings only with a pair).
@@ -82,8 +82,8 @@ class CalibrationSettings:
                 del d[k]
         else:
             d["pair"] = list(self.pair)
-        if self.commands is None:  # CRF systems only: the settings of calibrations made before commands
-            del d["commands"]
+        if self.own_systems is None:  # CRF systems only: as the settings of calibrations made before own systems
+            del d["own_systems"]
         return d
 
     @classmethod

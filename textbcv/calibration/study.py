@@ -23,7 +23,7 @@ from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.summary import CloseSummary, NullSummary, summarize_close, summarize_null
 from textbcv.calibration.truth import check_pair, check_systems
-from textbcv.calibration.units import close_unit, null_unit
+from textbcv.calibration.units import check_seedable, close_unit, null_unit, own_how
 from textbcv.comparison.corpus_files import read_files
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
@@ -122,7 +122,7 @@ class Calibration:
         s = self.settings
         out = []
         for x in self.nulls:
-            how = ("trained by its own command" if x.system in (s.commands or {}) else
+            how = (own_how((s.own_systems or {})[x.system]) if x.system in (s.own_systems or {}) else
                    f"trained with {s.options['algorithm']} (the stochastic proxy of its deterministic lbfgs training)"
                    if s.proxy else f"trained with {s.options.get('algorithm', 'its algorithm')}")
             ratio = "" if x.sd_over_rms is None else (
@@ -318,9 +318,10 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
     ----------
     corpus : path, list of paths, or Corpus
     systems : sequence of str or System
-        CRF systems by name, without ``@SEED`` (a deterministic one, lbfgs, trains ``ap`` as a proxy), and command
-        systems (:class:`~textbcv.tagging.System` with a ``command``; each side passes its seed as ``{seed}`` and
-        ``TEXTBCV_SEED``, and a command that ignores it is reported). May be empty with ``pair``.
+        CRF systems by name, without ``@SEED`` (a deterministic one, lbfgs, trains ``ap`` as a proxy), and systems
+        of your own as :class:`~textbcv.tagging.System` values: a ``command`` (each side passes its seed as
+        ``{seed}`` and ``TEXTBCV_SEED``) or a ``tagger`` class or function that takes ``seed=``; one whose two
+        seeds give the same counts is reported. May be empty with ``pair``.
     reps : int
         Data sets (R).
     size : int, optional
@@ -336,8 +337,8 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         Output folder; without it nothing is written or resumable.
     resume : bool
     jobs : int
-        Data sets run at once; with command systems, data sets run one at a time and each comparison's folds and
-        seeds run ``jobs`` at once, over the commands' devices.
+        Data sets run at once; with systems of your own, data sets run one at a time and each comparison's folds
+        and seeds run ``jobs`` at once (a command's over its devices).
     progress : bool, optional
     plot : bool
         Draw ``calibration.png`` into ``out``.
@@ -381,18 +382,12 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         name = ", ".join(Path(f).name for f in files)
         corpus, note = read_files(files, reading.get("format"), reading.get("columns"), reading.get("scheme"),
                                   reading.get("encoding") or "utf-8", reading.get("label_names"))
-    commands = {x.name: x for x in systems if isinstance(x, System)}
+    own = {x.name: x for x in systems if isinstance(x, System)}
     names = list(dict.fromkeys(x.name if isinstance(x, System) else x for x in systems))
-    crf = [x for x in names if x not in commands]
-    for x in commands.values():
-        if x.command is None:
-            raise InputError(f"system {x.name!r}: calibrate takes CRF systems by name and command systems as System "
-                             "values; a Python tagger takes no seed from textbcv, so its null pair cannot be run",
-                             param="systems")
-        if "@" in x.name and x.name.rpartition("@")[2].isdigit():
-            raise InputError(f"system {x.name!r}: give it without @SEED; calibrate trains every system with both "
-                             "seeds", param="systems")
-    if len(names) < len(commands) + len(set(crf)):
+    crf = [x for x in names if x not in own]
+    for x in own.values():
+        check_seedable(x, options.get("train_seeds") or 1)
+    if len(names) < len(own) + len(set(crf)):
         raise InputError("two systems share a name: give each a name of its own", param="systems")
     if not names and pair is None:
         raise InputError("give {systems} (at least one system), {pair} or both", param=("systems", "pair"))
@@ -432,9 +427,9 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
                          f"measured on the corpus outside each data set; got {size}", param=("size", "pair"))
     given = {k: v for k, v in options.items() if v is not None}  # the close pair trains as the user asked
     opts, proxy = _training_options(options, crf)
-    check_systems(crf, seeds, opts, corpus, m, commands=bool(commands))
+    check_systems(crf, seeds, opts, corpus, m, own=bool(own))
     close = check_pair(pair, truth_halvings, given, corpus, m)
-    specs = {x.name: replace(x, seed=None, train_seeds=1).to_dict() for x in commands.values()} or None
+    specs = {x.name: replace(x, seed=None, train_seeds=1).to_dict() for x in own.values()} or None
     settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(names),
                                    (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy,
                                    close[0] if close else None, truth_halvings if close else None,
@@ -447,7 +442,7 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         if recorded > reps:  # resumed with fewer: none is run beyond reps, but none finished is dropped
             settings = replace(settings, reps=recorded)
     try:
-        result = _run(corpus, settings, names, commands, folder, written, name, jobs, progress, plot, reps,
+        result = _run(corpus, settings, names, own, folder, written, name, jobs, progress, plot, reps,
                       {"backend": backend, "scheduler": scheduler})
     finally:
         if folder is not None:
@@ -457,7 +452,7 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
     return result
 
 
-def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], commands: dict[str, System],
+def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own: dict[str, System],
          folder: "_Folder | None", written: dict, name: str, jobs: int, progress: bool | None, plot: bool,
          run_reps: int, runner: dict[str, Any]) -> Calibration:
     """:func:`calibrate` after its checks: run data sets below ``run_reps``, answer those below ``settings.reps``."""
@@ -467,7 +462,7 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], comm
         done = folder.done()
         folder.write_settings(settings, written)  # a larger reps is recorded, a smaller one never
     if settings.proxy:
-        crf = ", ".join(x for x in systems if x not in commands)
+        crf = ", ".join(x for x in systems if x not in own)
         print(f"textbcv: calibrate: {crf} train with lbfgs, which gives the same model whatever the "
               f"seed: the null pairs train {PROXY_ALGORITHM}, its stochastic variant, as a proxy (--algorithm "
               f"chooses another)", file=sys.stderr)
@@ -486,16 +481,16 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], comm
             drawn[r] = draw_data_set(r, size, n, documents, seed)
         if kind == "close":  # the truth's models tag the corpus outside the data set: it needs the whole corpus
             return close_unit, (corpus, drawn[r], r, settings)
-        if x in commands:  # one data set at a time, its folds and seeds spread over the command's devices
+        if x in own:  # one data set at a time, its folds and seeds spread over the workers (a command's devices)
             work = None if folder is None else folder.path / WORK_DIR / f"r{r:04d}-{x}"
-            return null_unit, (corpus.subset(drawn[r].tolist()), r, commands[x], settings, jobs, work, runner)
+            return null_unit, (corpus.subset(drawn[r].tolist()), r, own[x], settings, jobs, work, runner)
         return null_unit, (corpus.subset(drawn[r].tolist()), r, x, settings)
 
     seedless: set[str] = set()
     try:
         calls = (unit(*t) for t in todo)
         results: Iterator[Any]
-        if commands or (jobs == 1 and runner["backend"] != "dask"):
+        if own or (jobs == 1 and runner["backend"] != "dask"):
             results = (f(*args) for f, args in calls)
         elif runner["backend"] == "dask":
             results = _on_dask(calls, corpus, jobs, runner["scheduler"])
@@ -506,12 +501,12 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], comm
             if folder is not None:
                 append_line(folder.units, dumps_json(u, indent=None))
             bar.update(u)
-            if u.get("system") in commands and u["system"] not in seedless and \
+            if u.get("system") in own and u["system"] not in seedless and \
                     u["moments"]["counts_a"] == u["moments"]["counts_b"]:
                 seedless.add(u["system"])
                 print(f"textbcv: warning: {u['system']} gave the same counts with {_seeds(settings, 0)} and "
-                      f"{_seeds(settings, 1)} on every fold of data set {u['r']}: if its command ignores its seed "
-                      "({seed}, TEXTBCV_SEED) it is deterministic, and its null pairs measure nothing",
+                      f"{_seeds(settings, 1)} on every fold of data set {u['r']}: if it ignores its seed (a command's "
+                      "{seed}, TEXTBCV_SEED; a tagger's seed=) it is deterministic, and its null pairs measure nothing",
                       file=sys.stderr)
     except InputError as e:  # a full disk, a failed command: what is finished stays, and --resume runs the rest
         if folder is None or not done:

@@ -105,7 +105,7 @@ def check_pair(pair: Sequence[str] | None, truth_halvings: int, options: Mapping
 
 
 def check_systems(systems: Sequence[str], seeds: Sequence[int], options: Mapping[str, Any], corpus: Corpus,
-                  m: int, commands: bool = False) -> None:
+                  m: int, own: bool = False) -> None:
     """Refuse null pairs that ``compare`` would refuse on every data set, before anything is written.
 
     The task must find its columns in the corpus (NER needs a tag column) and every system its features.
@@ -119,8 +119,9 @@ def check_systems(systems: Sequence[str], seeds: Sequence[int], options: Mapping
         The training options the null pairs give ``compare``.
     corpus : Corpus
     m : int
-    commands : bool
-        Whether command systems run too (the corpus must then hold the task's columns, even with no CRF system).
+    own : bool
+        Whether systems of the user's own run too (the corpus must then hold the task's columns, even with no CRF
+        system).
 
     Raises
     ------
@@ -138,7 +139,7 @@ def check_systems(systems: Sequence[str], seeds: Sequence[int], options: Mapping
     ...
     textbcv.errors.InputError: ...ner_en.conll:3: task="cws" segments text into words, but this corpus's tags ...
     """
-    if not systems and not commands:
+    if not systems and not own:
         return
     task = options.get("task") or ("cws" if corpus.format == "segmented" else "ner")
     columns = feature_columns(prepare_corpus(corpus, task).sentences)

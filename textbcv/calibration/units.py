@@ -5,8 +5,10 @@ Each is answered as :func:`textbcv.compare` answers a pair and keeps the ``momen
 
 from __future__ import annotations
 
+import inspect
 import shutil
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -19,9 +21,102 @@ from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.truth import pair_options, pair_systems, pair_truth
 from textbcv.corpus import Corpus
 from textbcv.corpus.transform import prepare_corpus
+from textbcv.errors import InputError
 from textbcv.tagging import System
 
-__all__ = ["null_unit", "close_unit"]
+__all__ = ["null_unit", "close_unit", "check_seedable", "seeded", "own_how"]
+
+
+def check_seedable(system: System, train_seeds: int = 1) -> None:
+    """Refuse a system of the user's own that calibrate cannot train with another seed.
+
+    Parameters
+    ----------
+    system : System
+        A command system, or a tagger class or function that takes ``seed=``.
+    train_seeds : int
+        Seeds per side (K > 1 needs a command: a tagger is fitted once per fold).
+
+    Raises
+    ------
+    InputError
+        For a tagger instance, a factory without ``seed``, K > 1 with a tagger, or a name with ``@SEED``.
+
+    Examples
+    --------
+    >>> from textbcv.tagging import LexiconTagger
+    >>> check_seedable(System("lex", "iob2", tagger=LexiconTagger()))
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: system 'lex': calibrate trains it with two seeds: give a command system, or a tagger \
+class or function that takes seed= (not a tagger object)
+    """
+    if "@" in system.name and system.name.rpartition("@")[2].isdigit():
+        raise InputError(f"system {system.name!r}: give it without @SEED; calibrate trains every system with both "
+                         "seeds", param="systems")
+    if system.command is not None:
+        return
+    t = system.tagger
+    if t is None or not (isinstance(t, type) or not (hasattr(t, "fit") and hasattr(t, "predict"))):
+        raise InputError(f"system {system.name!r}: calibrate trains it with two seeds: give a command system, or a "
+                         "tagger class or function that takes seed= (not a tagger object)", param="systems")
+    try:
+        params = list(inspect.signature(t).parameters.values())
+    except (TypeError, ValueError):  # a builtin without a signature: nothing says it takes a seed
+        params = []
+    if not any(p.name == "seed" or p.kind is p.VAR_KEYWORD for p in params):
+        raise InputError(f"system {system.name!r}: its tagger takes no seed= argument, so calibrate cannot train it "
+                         "with another seed", param="systems")
+    if train_seeds > 1:
+        raise InputError(f"system {system.name!r}: {{train_seeds}} applies to CRF and command systems; a tagger is "
+                         "fitted once per fold", param=("systems", "train_seeds"))
+
+
+def seeded(system: System, seed: int, train_seeds: int = 1) -> System:
+    """``system`` trained with ``seed`` (and the K − 1 after it): a command's ``{seed}``, a tagger's ``seed=``.
+
+    Parameters
+    ----------
+    system : System
+        Checked by :func:`check_seedable`.
+    seed, train_seeds : int
+
+    Returns
+    -------
+    System
+        Named ``NAME@SEED``.
+
+    Examples
+    --------
+    >>> from textbcv.tagging.command import CommandSpec
+    >>> s = seeded(System("bert", "iob2", command=CommandSpec("train {train} {test} {pred}")), 2)
+    >>> s.name, s.seed
+    ('bert@2', 2)
+    """
+    if system.command is not None:
+        return replace(system, name=f"{system.name}@{seed}", seed=seed, train_seeds=train_seeds)
+    assert system.tagger is not None  # check_seedable refused a system without a command or a tagger
+    return replace(system, name=f"{system.name}@{seed}", tagger=partial(system.tagger, seed=seed))
+
+
+def own_how(spec: dict) -> str:
+    """How a system of the user's own is trained, as the sentence to quote says it.
+
+    Parameters
+    ----------
+    spec : dict
+        The system's spec, as the settings record it.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> own_how({"tagger": "command"}), own_how({"tagger": "mymodule.MLPTagger"})
+    ('trained by its own command', 'trained by mymodule.MLPTagger')
+    """
+    return "trained by its own command" if spec.get("tagger") == "command" else f"trained by {spec.get('tagger')}"
 
 
 def _answer(data: Corpus, r: int, a: str | System, b: str | System, settings: CalibrationSettings, options: dict,
@@ -58,8 +153,7 @@ def null_unit(corpus: Corpus, r: int, system: str | System, settings: Calibratio
         The drawn data set.
     r : int
     system : str or System
-        A CRF system's name, or a command system (trained with each seed in turn, ``{seed}`` and
-        ``TEXTBCV_SEED``).
+        A CRF system's name, or a system of the user's own (trained with each seed in turn, :func:`seeded`).
     settings : CalibrationSettings
     jobs : int
         Worker processes of the comparison (a command system's folds and seeds, spread over its devices).
@@ -76,7 +170,7 @@ def null_unit(corpus: Corpus, r: int, system: str | System, settings: Calibratio
     """
     if isinstance(system, System):
         k = settings.options.get("train_seeds") or 1
-        sa, sb = (replace(system, name=f"{system.name}@{s}", seed=s, train_seeds=k) for s in settings.seeds)
+        sa, sb = (seeded(system, s, k) for s in settings.seeds)
         options = {key: v for key, v in settings.options.items() if key == "task"}  # the CRF options are not its
         fields, _, _, _ = _answer(corpus, r, sa, sb, settings, options, jobs, out, runner)
         return {"kind": "null", "system": system.name, **fields}
