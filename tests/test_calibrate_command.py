@@ -133,3 +133,14 @@ def test_a_command_systems_folds_run_on_dask_with_the_same_answer(tmp_path):
     textbcv.calibrate(NER, [memo()], out=tmp_path / "one", **{**FAST, "reps": 1})
     textbcv.calibrate(NER, [memo()], out=tmp_path / "dask", backend="dask", jobs=2, **{**FAST, "reps": 1})
     assert (tmp_path / "one" / "units.jsonl").read_bytes() == (tmp_path / "dask" / "units.jsonl").read_bytes()
+
+
+def test_a_resume_may_run_the_command_elsewhere_but_not_another_command(tmp_path):
+    # the devices and the time limit say where and how long a command runs, not what is measured
+    here = textbcv.System("memo", "iob2", command=CommandSpec(COMMAND, devices=("0",)))
+    there = textbcv.System("memo", "iob2", command=CommandSpec(COMMAND, devices=("1",), timeout=600))
+    textbcv.calibrate(NER, [here], out=tmp_path / "cal", **{**FAST, "reps": 1})
+    cal = textbcv.calibrate(NER, [there], out=tmp_path / "cal", resume=True, **FAST)
+    assert cal.nulls[0].calls.n == 2
+    with pytest.raises(InputError, match="other settings"):
+        textbcv.calibrate(NER, [memo(COMMAND + " --format conll")], out=tmp_path / "cal", resume=True, **FAST)

@@ -429,7 +429,7 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
     opts, proxy = _training_options(options, crf)
     check_systems(crf, seeds, opts, corpus, m, own=bool(own))
     close = check_pair(pair, truth_halvings, given, corpus, m)
-    specs = {x.name: replace(x, seed=None, train_seeds=1).to_dict() for x in own.values()} or None
+    specs = {x.name: _measured_spec(x) for x in own.values()} or None
     settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(names),
                                    (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy,
                                    close[0] if close else None, truth_halvings if close else None,
@@ -484,7 +484,7 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own:
         if x in own:  # one data set at a time, its folds and seeds spread over the workers (a command's devices)
             work = None if folder is None else folder.path / WORK_DIR / f"r{r:04d}-{x}"
             return null_unit, (corpus.subset(drawn[r].tolist()), r, own[x], settings, jobs, work, runner)
-        return null_unit, (corpus.subset(drawn[r].tolist()), r, x, settings)
+        return null_unit, (corpus.subset(drawn[r].tolist()), r, x, settings, *((jobs, None, runner) if own else ()))
 
     seedless: set[str] = set()
     try:
@@ -525,6 +525,14 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own:
             raise InputError(f"{e.message} (every unit is kept: free some space and add --resume to write the "
                              "summary)", e.file, e.line) from None
     return result
+
+
+def _measured_spec(system: System) -> dict:
+    """What a resumed calibration must train the same: a command's line and files, not where or how long it runs."""
+    spec = replace(system, seed=None, train_seeds=1).to_dict()
+    if system.command is not None:
+        spec["params"] = {k: spec["params"][k] for k in ("command", "format")}
+    return spec
 
 
 def _on_dask(calls, corpus: Corpus, jobs: int, scheduler: str | None) -> Iterator[dict]:
