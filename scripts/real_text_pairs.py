@@ -418,33 +418,36 @@ def study_systems(task: str, names: list[str], max_iterations: int) -> list:
     return out
 
 
-def check_compare(pool: PairPool, r: int, n: int, rec: dict, jobs: int) -> dict:
-    """Data set r answered again by ``textbcv.compare`` (the study's systems, splits and clusters), against the
-    committed unit ``rec``: per pair and m (3 and 7), whether every fold's counts are the study's, and compare's
-    ΔF1 estimate, SD and degrees of freedom beside the study's posterior from the unit's moments."""
-    D = pool.draw(r, n)
+def check_compare(pool: str, corpus, r: int, n: int, rec: dict, jobs: int, max_iterations: int) -> dict:
+    """Data set r of ``pool`` (its ``corpus``, :func:`real_text_study.read_pool`) answered again by
+    ``textbcv.compare`` (the study's systems, splits and clusters), against the committed unit ``rec``: per pair and
+    m (3 and 7), whether every fold's counts are the study's, and compare's ΔF1 estimate, SD and degrees of freedom
+    beside the study's posterior from the unit's moments. compare extracts its own features: the pool's are not
+    made."""
+    spec = rts.POOLS[pool]
+    unit = spec["units"][0]
+    D = rts.draw_data_set(r, n, corpus.documents if "document" in spec["units"] else None, len(corpus))
     if rts.digest(D) != rec["digest"]:
-        raise SystemExit(f"pairs {pool.name} r={r}: the data set differs from the committed one")
-    unit = pool.spec["units"][0]
-    sub = pool.corpus.subset(D.tolist())
+        raise SystemExit(f"pairs {pool} r={r}: the data set differs from the committed one")
+    sub = corpus.subset(D.tolist())
     folds = rec["pieces"]["folds"]
     rows = []
     for m in (3, M_MAX):
         sp = make_splits(sub, m=m, method="bcv", balance=(), group_by=unit, seed=r, **rts.SPLIT_KW)
-        res = textbcv.compare(sub, study_systems(pool.task, folds["systems"], pool.params["max_iterations"]),
+        res = textbcv.compare(sub, study_systems(spec["task"], folds["systems"], max_iterations),
                               splits=sp, jobs=jobs, progress=False, group_by=unit)
         got = {(f["system"], 2 * f["split"] + f["direction"]): [f["counts"]["overall"][k] for k in ("tp", "fp", "fn")]
                for f in res.folds}
         comparisons = {(c["a"], c["b"]): c for c in res.to_dict()["comparisons"] if c["metric"] == "f1"}
-        for p, (a, b) in pairs_for(pool.task, folds["systems"]).items():
+        for p, (a, b) in pairs_for(spec["task"], folds["systems"]).items():
             c = comparisons[(a, b)]["difference"]
             post = summ.textbcv_posterior(rec["pieces"], a, b, p, m)
-            rows.append({"pool": pool.name, "r": r, "pair": p, "m": m,
+            rows.append({"pool": pool, "r": r, "pair": p, "m": m,
                          "counts_equal": all(got[(s, f)] == folds["counts"][s][f] for s in (a, b)
                                              for f in range(2 * m)),
                          "estimate": [post.estimate, c["estimate"]], "sd": [post.sd, c["sd"]],
                          "df": [post.df, c.get("df")]})
-    return {"pool": pool.name, "r": r, "rows": rows}
+    return {"pool": pool, "r": r, "rows": rows}
 
 
 def main(argv=None) -> int:
@@ -506,13 +509,12 @@ def main(argv=None) -> int:
             merged = rts.merge_lines(rts.load_lines(units_dir / f"pairs-{p}.jsonl"))
             have = {x["r"] for x in rts.load_lines(path)}
             todo = [r for r in range(args.check_compare) if r in merged and r not in have]
-            _PP = PairPool(p, limit and limit[p], args.max_iterations) if todo else None
+            corpus = rts.read_pool(p, limit and limit[p]) if todo else None
             for r in todo:
                 t1 = time.time()
-                append_line(path, json.dumps(check_compare(_PP, r, n[p], merged[r], args.jobs), sort_keys=True,
-                                             separators=(",", ":")))
+                unit = check_compare(p, corpus, r, n[p], merged[r], args.jobs, args.max_iterations)
+                append_line(path, json.dumps(unit, sort_keys=True, separators=(",", ":")))
                 log(f"pairs {p}: data set r={r} answered by textbcv.compare in {fmt_seconds(time.time() - t1)}")
-            _PP = None
     elif not args.summarize_only:
         for p in pools:
             path = units_dir / f"pairs-{p}.jsonl"

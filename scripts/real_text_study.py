@@ -152,19 +152,23 @@ def draw_data_set(r: int, n: int, docs: list[list[int]] | None, n_sentences: int
     return calibration_draw(r, n, n_sentences, docs, seed=(2026, 11, 23))
 
 
+def read_pool(name: str, limit: int | None):
+    """Pool ``name``'s corpus (its first ``limit`` sentences), without features: what its data sets are drawn from."""
+    files = [str(SHARED / f) for f in POOLS[name]["files"]]
+    missing = [f for f in files if not os.path.exists(f)]
+    if missing:
+        raise SystemExit(f"real_text_study: {missing[0]} not found (the study needs ../shared/corpora)")
+    corpus = read_corpus(files, format=POOLS[name]["format"])
+    return corpus[:limit] if limit else corpus
+
+
 class Pool:
     """A pool of sentences with features, gold tags and token vocabularies, loaded once."""
 
     def __init__(self, name: str, limit: int | None, max_iterations: int):
         spec = POOLS[name]
         self.name, self.spec = name, spec
-        files = [str(SHARED / f) for f in spec["files"]]
-        missing = [f for f in files if not os.path.exists(f)]
-        if missing:
-            raise SystemExit(f"real_text_study: {missing[0]} not found (the study needs ../shared/corpora)")
-        corpus = read_corpus(files, format=spec["format"])
-        if limit:
-            corpus = corpus[:limit]
+        corpus = read_pool(name, limit)
         self.corpus = corpus
         self.sents = corpus.sentences
         self.gold = [s.chunks for s in self.sents]

@@ -23,7 +23,7 @@ from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.summary import CloseSummary, NullSummary, summarize_close, summarize_null
 from textbcv.calibration.truth import check_pair, check_systems
-from textbcv.calibration.units import check_seedable, close_unit, null_unit, own_how
+from textbcv.calibration.units import check_seedable, check_unseeded_name, close_unit, null_unit, own_how
 from textbcv.comparison.corpus_files import read_files
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
@@ -196,9 +196,7 @@ def _training_options(options: dict, systems: Sequence[str]) -> tuple[dict, bool
     if proxy:
         opts["algorithm"] = PROXY_ALGORITHM
     for name in systems:
-        if "@" in name and name.rpartition("@")[2].isdigit():
-            raise InputError(f"system {name!r}: give it without @SEED; calibrate trains every system with both seeds",
-                             param="systems")
+        check_unseeded_name(name)
         parse_system(f"{name}@1", algorithm=opts["algorithm"])  # a bad name fails here, before any training
     return opts, proxy
 
@@ -537,8 +535,10 @@ def _measured_spec(system: System) -> dict:
 
 def _on_dask(calls, corpus: Corpus, jobs: int, scheduler: str | None) -> Iterator[dict]:
     """The units of ``calls`` computed on dask workers, yielded in their order (the order of ``units.jsonl``)."""
+    calls = list(calls)
     with dask_client(jobs, scheduler) as client:
-        ref = client.scatter(corpus, broadcast=True)  # a close pair's truth needs the whole corpus on every worker
+        # a close pair's truth needs the whole corpus: sent to every worker once, and only then
+        ref = client.scatter(corpus, broadcast=True) if any(a is corpus for _, args in calls for a in args) else None
         futures = [client.submit(f, *(ref if a is corpus else a for a in args), pure=False) for f, args in calls]
         for fut in futures:
             yield fut.result()

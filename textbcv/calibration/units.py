@@ -23,8 +23,33 @@ from textbcv.corpus import Corpus
 from textbcv.corpus.transform import prepare_corpus
 from textbcv.errors import InputError
 from textbcv.tagging import System
+from textbcv.tagging.system import is_tagger_factory
 
-__all__ = ["null_unit", "close_unit", "check_seedable", "seeded", "own_how"]
+__all__ = ["null_unit", "close_unit", "check_unseeded_name", "check_seedable", "seeded", "own_how"]
+
+
+def check_unseeded_name(name: str) -> None:
+    """Refuse a system named with ``@SEED``: calibrate trains every system with both seeds of its null pair.
+
+    Parameters
+    ----------
+    name : str
+
+    Raises
+    ------
+    InputError
+
+    Examples
+    --------
+    >>> check_unseeded_name("iob2")
+    >>> check_unseeded_name("iob2@1")
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: system 'iob2@1': give it without @SEED; calibrate trains every system with both seeds
+    """
+    if "@" in name and name.rpartition("@")[2].isdigit():
+        raise InputError(f"system {name!r}: give it without @SEED; calibrate trains every system with both seeds",
+                         param="systems")
 
 
 def check_seedable(system: System, train_seeds: int = 1) -> None:
@@ -51,13 +76,11 @@ def check_seedable(system: System, train_seeds: int = 1) -> None:
     textbcv.errors.InputError: system 'lex': calibrate trains it with two seeds: give a command system, or a tagger \
 class or function that takes seed= (not a tagger object)
     """
-    if "@" in system.name and system.name.rpartition("@")[2].isdigit():
-        raise InputError(f"system {system.name!r}: give it without @SEED; calibrate trains every system with both "
-                         "seeds", param="systems")
+    check_unseeded_name(system.name)
     if system.command is not None:
         return
     t = system.tagger
-    if t is None or not (isinstance(t, type) or not (hasattr(t, "fit") and hasattr(t, "predict"))):
+    if t is None or not is_tagger_factory(t):
         raise InputError(f"system {system.name!r}: calibrate trains it with two seeds: give a command system, or a "
                          "tagger class or function that takes seed= (not a tagger object)", param="systems")
     try:

@@ -84,8 +84,7 @@ def run(args: argparse.Namespace) -> int:
     from textbcv.calibration import calibrate
 
     check_threshold(args.threshold)
-    # a command system's seeds are the null pair's: each side's are set per data set
-    commands = command_systems(argparse.Namespace(**{**vars(args), "train_seed": None, "train_seeds": 1}))
+    commands = command_systems(args)  # each side's seeds are the null pair's, set per data set
     cal = calibrate(args.files, [*args.systems, *commands], format=args.format, columns=args.columns,
                     scheme=args.corpus_scheme, encoding=args.encoding, label_names=args.label_names, reps=args.reps,
                     size=args.size, m=args.m, seeds=args.seeds, seed=args.seed, threshold=args.threshold,

@@ -193,7 +193,7 @@ def compare_arguments(args: argparse.Namespace) -> dict:
         For a ``--system`` not written ``NAME=COMMAND``, a ``--rope`` out of range or an unreadable
         ``--label-names`` file.
     """
-    commands = command_systems(args)
+    commands = command_systems(args, args.train_seed, args.train_seeds)
     crf = {"train_seed": args.train_seed, "train_seeds": args.train_seeds}
     if commands and not args.systems:  # only command systems: the seeds are theirs
         crf = {}
@@ -236,13 +236,16 @@ def add_command_args(p: argparse.ArgumentParser) -> None:
                         "(default: the task slots 0 .. jobs-1)")
 
 
-def command_systems(args: argparse.Namespace) -> list:
+def command_systems(args: argparse.Namespace, seed: int | None = None, train_seeds: int = 1) -> list:
     """The command systems of ``--system NAME=COMMAND``.
 
     Parameters
     ----------
     args : argparse.Namespace
         The parsed command line.
+    seed, train_seeds : int
+        Every command system's training seed and seeds per fold (``compare``'s ``--train-seed`` and
+        ``--train-seeds``; calibrate sets each side's).
 
     Returns
     -------
@@ -261,7 +264,7 @@ def command_systems(args: argparse.Namespace) -> list:
                              "{train} --test {test} --out {pred} --seed {seed}'")
         spec = CommandSpec(command.strip(), format=args.command_format, timeout=args.task_timeout,
                            devices=tuple(args.devices))
-        out.append(System(name.strip(), scheme, command=spec, seed=args.train_seed, train_seeds=args.train_seeds))
+        out.append(System(name.strip(), scheme, command=spec, seed=seed, train_seeds=train_seeds))
     return out
 
 

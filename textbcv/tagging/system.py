@@ -111,7 +111,7 @@ class System:
             if self.seed is not None or self.train_seeds != 1:
                 raise InputError(f"system {self.name!r}: a training seed applies to textbcv's CRFs; seed your own "
                                  f"tagger inside it")
-            if not (_is_factory(t) or (hasattr(t, "fit") and hasattr(t, "predict"))) or (
+            if not (is_tagger_factory(t) or (hasattr(t, "fit") and hasattr(t, "predict"))) or (
                     isinstance(t, type) and not (hasattr(t, "fit") and hasattr(t, "predict"))):
                 raise InputError(f"system {self.name!r}: the tagger must have fit(sentences, tags) and "
                                  f"predict(sentences), or be a class or function that returns such an object")
@@ -161,7 +161,7 @@ class System:
         t = self.tagger
         if t is None:
             raise ValueError(f"system {self.name!r} is a CRF or command system")
-        return t() if _is_factory(t) else copy.deepcopy(t)
+        return t() if is_tagger_factory(t) else copy.deepcopy(t)
 
     def to_dict(self) -> dict:
         """The spec saved with every result of this system (JSON types only).
@@ -175,7 +175,7 @@ class System:
             tagger, params = "command", self.command.to_dict()
         elif t is None:
             tagger, params = "crf", dict(sorted(self.params.items()))
-        elif _is_factory(t):
+        elif is_tagger_factory(t):
             tagger, params = f"{getattr(t, '__module__', '?')}.{getattr(t, '__qualname__', type(t).__qualname__)}", None
         else:
             tagger, params = f"{type(t).__module__}.{type(t).__qualname__}", _public_params(t)
@@ -194,8 +194,23 @@ class System:
         return json.loads(json.dumps(spec))
 
 
-def _is_factory(t) -> bool:
-    """A class, or a callable that is not itself a tagger (a function returning one)."""
+def is_tagger_factory(t) -> bool:
+    """Whether ``t`` builds taggers: a class, or a callable that is not itself a tagger (a function returning one).
+
+    Parameters
+    ----------
+    t : object
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> from textbcv.tagging.baseline import LexiconTagger
+    >>> is_tagger_factory(LexiconTagger), is_tagger_factory(LexiconTagger())
+    (True, False)
+    """
     return isinstance(t, type) or (callable(t) and not (hasattr(t, "fit") and hasattr(t, "predict")))
 
 
