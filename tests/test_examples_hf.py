@@ -112,3 +112,28 @@ def test_the_command_system_recipe_reads_two_files_and_writes_one(tmp_path):
                               hf_command.read_rows(tmp_path / "test.jsonl"))
     seen = {w: y for words, ys in fold["train"] for w, y in zip(words, ys)}
     assert [list(t) for t in got] == [[fold["label_names"][seen.get(w, 0)] for w in s.tokens] for s in test]
+
+
+def test_recipe_extra_holds_every_library_the_recipe_imports():
+    """``pip install -e '.[recipe]'`` gives everything the recipe's scripts import (tokenizers comes with
+    transformers, torch is what Trainer runs on), and docs/byo.md says how to keep torch CPU-only."""
+    import ast
+
+    import pytest
+
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    root = EXAMPLES.parents[1]
+    extra = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]["recipe"]
+    names = {req.split(">")[0].split("=")[0].split("[")[0].strip() for req in extra}
+    imported = set()
+    for script in ("hf_transformers_recipe.py", "hf_command.py"):
+        for node in ast.walk(ast.parse((EXAMPLES / script).read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+            elif isinstance(node, ast.Import):
+                imported.update(a.name.split(".")[0] for a in node.names)
+    third_party = imported - set(sys.stdlib_module_names) - {"textbcv", "hf_transformers_recipe", "__future__"}
+    assert third_party - {"tokenizers"} <= names, third_party
+    assert {"torch", "accelerate"} <= names  # Trainer's own needs, never imported by name
+    byo = (root / "docs" / "byo.md").read_text()
+    assert "pip install -e '.[recipe]'" in byo and "whl/cpu" in byo
