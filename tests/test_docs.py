@@ -237,7 +237,7 @@ def test_worked_example_counts_and_folds():
         f1[name] = fold_metrics(c)["f1"]
         tp, fp, fn = (int(x) for x in c.sum(axis=0))
         assert f"ΣTP = {tp}, ΣFP = {fp}, ΣFN = {fn}" in " ".join(text.split())
-    labels = ["S1 →", "S1 ←", "S2 →", "S2 ←", "S3 →", "S3 ←"]
+    labels = ["S0 →", "S0 ←", "S1 →", "S1 ←", "S2 →", "S2 ←"]
     A, B = data["systems"]["A"], data["systems"]["B"]
     for i, lab in enumerate(labels):
         row = (f"| {lab} | {A[i]['tp']} / {A[i]['fp']} / {A[i]['fn']} | {B[i]['tp']} / {B[i]['fp']} / {B[i]['fn']} | "
@@ -521,7 +521,7 @@ def test_compare_figures_of_the_report_page(tmp_path, capsys, monkeypatch):
     o = report["one_split"]
     pair = o["pairs"][0]
     assert f"draw the {o['sentences']:,} test sentences with replacement" in page
-    assert f"IOB2's {-100 * pair['delta_f1']:.2f}-point lead on S1 → significant (p = {format_p(pair['bootstrap'])} " \
+    assert f"IOB2's {-100 * pair['delta_f1']:.2f}-point lead on S0 → significant (p = {format_p(pair['bootstrap'])} " \
         f"and {format_p(pair['randomization'])})" in page
     f1_row = _f1_row(report)
     assert f"P(iobes better) = {f1_row['p_b_better']:.4f}, that is P(iob2 better) = {f1_row['p_a_better']:.2f}" in page

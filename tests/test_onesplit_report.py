@@ -2,7 +2,7 @@
 
 * every fold record of ``compare`` holds each test sentence's [tp, fp, fn], in the order of the fold's
   test half in splits.json: the gold count of each (tp + fn) is recounted from the corpus itself;
-* ``one_split`` in report.json is the stats module's answer on those counts, for S1 → and every fold;
+* ``one_split`` in report.json is the stats module's answer on those counts, for S0 → and every fold;
 * ``textbcv report DIR --redraw`` recomputes it from folds.jsonl with training made impossible, and
   gives the same bytes; a run whose folds have no per-sentence counts (an earlier version) gets a
   section saying so, and ``textbcv test`` still reads it;
@@ -59,7 +59,7 @@ def test_report_json_holds_the_tests_of_the_stats_module(run):
     _, out = run
     report = json.loads((out / "report.json").read_text())
     o = report["one_split"]
-    assert o["available"] and o["fold"] == {"split": 0, "direction": 0, "label": "S1 →", "id": "fold-0-0"}
+    assert o["available"] and o["fold"] == {"split": 0, "direction": 0, "label": "S0 →", "id": "fold-0-0"}
     assert (o["resamples"], o["shuffles"], o["seed"], o["alpha"]) == (1000, 10000, 0, 0.05)
     recs = {(r["system"], r["split"], r["direction"]): r for r in _records(out)}
     (pair,) = o["pairs"]

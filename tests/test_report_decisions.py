@@ -351,7 +351,7 @@ def test_no_gold_chunks_and_neither():
     md = render_markdown(CompareReport.from_dict({**r, "fold_f1": {"A": [0.0, 0.0], "B": [0.0, 0.0]},
                                                   "fold_counts": folds}))
     assert "| B | —, no predicted chunks | —, no gold chunks | —, no gold and no predicted chunks |" in md
-    assert "| S1 → | 0.00 | — |" in md  # a fold with neither gold nor predicted chunks has no F1
+    assert "| S0 → | 0.00 | — |" in md  # a fold with neither gold nor predicted chunks has no F1
 
 
 @settings(max_examples=60, deadline=None)

@@ -21,7 +21,7 @@ NO_COUNTS = ("the folds of this run were saved without per-sentence counts (by a
 
 
 def fold_label(split: int, direction: int) -> str:
-    """A fold as the report names it: ``S1 →`` is split 0, direction 0.
+    """A fold as the report names it: ``S0 →`` is split 0, direction 0.
 
     Parameters
     ----------
@@ -37,9 +37,9 @@ def fold_label(split: int, direction: int) -> str:
     Examples
     --------
     >>> fold_label(0, 0), fold_label(2, 1)
-    ('S1 →', 'S3 ←')
+    ('S0 →', 'S2 ←')
     """
-    return f"S{split + 1} {'→' if direction == 0 else '←'}"
+    return f"S{split} {'→' if direction == 0 else '←'}"
 
 
 def _unavailable(reason: str) -> dict:
@@ -80,7 +80,7 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
     ...            for s in ("A", "B") for k in (0, 1)}
     >>> r = one_split_section(records, ["A", "B"], m=1)
     >>> r["fold"], round(r["pairs"][0]["delta_f1"], 4), r["pairs"][0]["randomization"]["p_value"] < 0.001
-    ({'split': 0, 'direction': 0, 'label': 'S1 →', 'id': 'fold-0-0'}, 0.5, True)
+    ({'split': 0, 'direction': 0, 'label': 'S0 →', 'id': 'fold-0-0'}, 0.5, True)
     """
     folds = [(j, k) for j in range(m) for k in (0, 1)]
     counts: dict = {}

@@ -66,7 +66,7 @@ def per_fold_markdown(report: CompareReport) -> list[str]:
 
     out = ["", "## Per-fold F1", "", "| fold | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     for i in range(2 * report.m):
-        out.append(f"| S{i // 2 + 1} {'→' if i % 2 == 0 else '←'} | " + " | ".join(cell(n, i) for n in names) + " |")
+        out.append(f"| S{i // 2} {'→' if i % 2 == 0 else '←'} | " + " | ".join(cell(n, i) for n in names) + " |")
     return out
 
 

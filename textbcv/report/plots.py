@@ -329,7 +329,7 @@ def _fold_f1_figure(report: CompareReport, look: _Look):
         est = report.systems[n]["f1"].estimate
         if est is not None:
             ax.axhline(100 * est, color=color[n], ls=":", lw=0.8)
-    ax.set_xticks(x, [f"S{j // 2 + 1}{'→' if j % 2 == 0 else '←'}" for j in x])
+    ax.set_xticks(x, [f"S{j // 2}{'→' if j % 2 == 0 else '←'}" for j in x])
     ax.set_xlabel("fold (split, direction)")
     ax.set_ylabel("F1 (%)")
     ax.set_title("Per-fold F1 (dotted: pooled F1)")

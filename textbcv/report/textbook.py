@@ -180,7 +180,7 @@ def one_split_markdown(report: CompareReport) -> list[str]:
     fold, alpha = o["fold"], o["alpha"]
     p_better = {(c.a, c.b): c.p_b_better for c in report.comparisons_of("f1")}
     out += [f"Papers usually compare two taggers on one train/test split, with a paired test over its test sentences. "
-            f"On this run's first fold alone — {fold['label']}: split {fold['split'] + 1} trained on its first half "
+            f"On this run's first fold alone — {fold['label']}: split {fold['split']} trained on its first half "
             f"and tested on the {o['sentences']:,} sentences of the second (`{fold['id']}`) — those tests would claim:",
             "", "| A | B | ΔF1 (B − A) | paired bootstrap p | approximate randomization p | m×2: P(B better) |",
             "|---|---|---|---|---|---|"]
