@@ -307,6 +307,8 @@ def test_five_systems(exported, tmp_path, titles):
     assert (out / "pairwise.png").is_file() and "](pairwise.png)" in md
     assert any("row better than column" in t for t in titles)
     assert sum(1 for t in titles if t.startswith("F1: ")) == 10  # one panel per pair
+    assert any(t.startswith("F1: sysA vs sysStrong\n") for t in titles)  # the systems in the order typed
+    assert not any(t.startswith("F1: sysStrong vs sysA\n") for t in titles)
 
 
 # ---------------------------------------------------------------- undefined metrics

@@ -238,7 +238,7 @@ def _difference_figure(report: CompareReport, look: _Look):
     r = 0.0 if rope is None else rope / 100
     for ax, c in zip(axes, pairs):
         a, b = c.a, c.b
-        title = f"F1: {b} vs {a}"
+        title = f"F1: {a} vs {b}"  # the order typed; the axis and every difference are B − A
         if c.undefined:
             ax.text(0.5, 0.5, c.undefined, ha="center", va="center", transform=ax.transAxes, wrap=True)
             ax.set_title(title, fontsize=10)
