@@ -7,6 +7,7 @@ import ast
 import json
 from pathlib import Path
 
+from textbcv.report.methods import methods_paragraph
 from textbcv.report.model import CompareReport
 from textbcv.report.tex import render_tex, tex_escape, unset_characters
 
@@ -70,3 +71,26 @@ def test_names_it_cannot_set_are_said_at_the_top():
     assert lines[2].startswith("% pdflatex cannot set 北, 京 (in the report's values)")
     assert any(line.startswith("?? & 80.00") for line in lines)
     assert any(line.startswith(r"$\delta$-tagger & 80.00") for line in lines)
+
+
+def test_methods_paragraph_describes_the_paired_difference_and_ends_with_the_results():
+    """The paragraph a paper pastes says how the difference that decides was built and what it gave, from the
+    values of report.json (the golden run's), in report.md and report.tex alike."""
+    for run in ("ner", "cws"):
+        data = json.loads((GOLDEN / run / "report.json.golden").read_text(encoding="utf-8"))
+        report = CompareReport.from_dict(data)
+        paragraph = methods_paragraph(report)
+        assert "Differences are paired" in paragraph and "Student t with 2m − 1 degrees of freedom" in paragraph
+        results = paragraph.split("Results on F1: ")[1].split(". Computed with")[0]
+        for c in (c for c in data["comparisons"] if c["metric"] == "f1"):
+            d = c["difference"]
+            lo, hi = d["decisive"]["interval"]
+            assert (f"{c['b']} − {c['a']} = {100 * d['estimate']:+.2f} points; the rule's "
+                    f"{100 * d['decisive']['level']:g}% interval [{100 * lo:+.2f}, {100 * hi:+.2f}]") in results
+            assert f"P({c['b']} better) = {c['p_b_better']:.3f}" in results
+            side = {"A better": c["a"], "B better": c["b"]}.get(c["decision"])
+            assert results.endswith(f"{side} better" if side else "no clear difference")
+        md = (GOLDEN / run / "report.md.golden").read_text(encoding="utf-8")
+        assert f"Results on F1: {results}. Computed with" in md  # (the golden JSON's keys are sorted: not its order)
+        tex = (GOLDEN / run / "report.tex.golden").read_text(encoding="utf-8")
+        assert r"\paragraph{Methods.}" in tex and "Results on F1: " in tex

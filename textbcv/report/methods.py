@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from textbcv.report.model import CompareReport
-from textbcv.report.numbers import points
+from textbcv.report.numbers import fmt_p, points
+from textbcv.report.verdicts import decisive_words, difference_basis, verdict
 
 __all__ = ["REFERENCE", "and_list", "design_name", "unit_text", "balance_text", "variant_text", "template_text",
-           "system_settings", "corpus_types", "methods_paragraph"]
+           "system_settings", "corpus_types", "methods_paragraph", "results_sentence"]
 
 #: The method's reference, as the report's methods paragraph cites it.
 REFERENCE = ("Ruibo Wang. Research on Block-regularized Cross-Validation Methods for Comparing Supervised "
@@ -226,4 +227,44 @@ def methods_paragraph(report: CompareReport) -> str:
             f"Beta-type posteriors from the pooled counts scaled by {variant_text(report)}, which allows for the "
             f"overlap between folds; intervals are equal-tailed {level} credible intervals. A system is called better "
             f"than another when the posterior probability that its F1 is higher{by} is at least {tau:g}{rope}. "
+            f"{_with_space(difference_basis(report))}{results_sentence(report)}"
             f"Computed with textbcv {report.version}. Reference: {REFERENCE}.")
+
+
+def _with_space(text: str) -> str:
+    return f"{text} " if text else ""
+
+
+def results_sentence(report: CompareReport) -> str:
+    """The methods paragraph's results: each pair's F1 difference, its deciding interval, P and decision, from the
+    report's values; "" without a comparison.
+
+    Parameters
+    ----------
+    report : CompareReport
+
+    Returns
+    -------
+    str
+        Ends with a space when not empty.
+
+    Examples
+    --------
+    >>> from textbcv.stats.answer import BayesAnswer, Comparison, Difference
+    >>> d = Difference(-0.0091, (-0.0198, 0.0015), "paired", None, (-0.0178, -0.0004), 0.9)
+    >>> c = Comparison("iob2", "iobes", "f1", 0.04, 0.96, "A better", difference=d)
+    >>> answer = BayesAnswer(3, 0.05, {}, (c,), "thesis", {}, "exact", 0.95, None, 1.0, {})
+    >>> text = results_sentence(CompareReport(answer))
+    >>> text.split(", P(")
+    ["Results on F1: iobes − iob2 = -0.91 points; the rule's 90% interval [-1.78, -0.04] lies below 0", \
+'iobes better) = 0.040: iob2 better. ']
+    """
+    parts = []
+    for c in report.comparisons_of("f1"):
+        if c.undefined:
+            parts.append(f"{c.a} vs {c.b}: undefined ({c.undefined})")
+            continue
+        words = decisive_words(c, report.rope_points)
+        prefix = f"{words}, " if words else f"{c.a} vs {c.b}: "
+        parts.append(f"{prefix}P({c.b} better) = {fmt_p(c.p_b_better)}: {verdict(c)}")
+    return f"Results on F1: {'; '.join(parts)}. " if parts else ""
