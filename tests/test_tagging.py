@@ -76,6 +76,27 @@ def test_features_extracted_once_per_template(slice600, monkeypatch):
     assert set(p.features) == {"ner-thesis", "wordshape"}
 
 
+def test_features_too_many_to_keep_are_made_for_each_fold_with_the_same_records(slice600, tmp_path, monkeypatch):
+    """Above MAX_KEPT_FEATURES the payload keeps no features (memory follows the corpus) and each fold makes its
+    sentences' features as crfsuite takes them in: every fold's counts and predictions are the kept path's."""
+    import textbcv.tagging.runner as runner
+
+    c, h = slice600[:240], slice600[240:300]
+    systems = small_systems(15)
+    heldout = {"held": (h.sentences, [s.chunks for s in h], "held", None)}
+    kept = make_payload(c.sentences, [s.chunks for s in c], systems, heldout)
+    assert all(f is not None for f in kept.features.values())
+    monkeypatch.setattr(runner, "MAX_KEPT_FEATURES", 0)
+    made = make_payload(c.sentences, [s.chunks for s in c], systems, heldout)
+    assert set(made.features) == set(kept.features) and all(f is None for f in made.features.values())
+    assert all(f is None for f in made.heldout["held"].features.values())
+    folds = halvings(len(c), 2)
+    one = run_folds(kept, folds, systems, tmp_path / "kept.jsonl", jobs=1)
+    two = run_folds(made, folds, systems, tmp_path / "made.jsonl", jobs=1)
+    assert len(one.ordered()) == len(systems) * len(folds) and all("heldout" in r for r in one.ordered())
+    assert strip_run(one.ordered()) == strip_run(two.ordered())
+
+
 def test_jobs_and_backends_give_identical_stores(slice600, tmp_path):
     c = slice600[:240]
     systems = small_systems(15)

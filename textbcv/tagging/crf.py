@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 import pycrfsuite
@@ -134,14 +134,15 @@ class CRFTagger:
         """
         return self.predict_features(extract(sentences, self.template))
 
-    def fit_features(self, features: Sequence[Sequence[Sequence[str]] | pycrfsuite.ItemSequence],
+    def fit_features(self, features: Iterable[Sequence[Sequence[str]] | pycrfsuite.ItemSequence],
                      tags: Sequence[Sequence[str]]) -> "CRFTagger":
         """Train on pre-extracted features; the model's bytes go to ``model_``.
 
         Parameters
         ----------
-        features : sequence of sequences of sequences of str, or of ItemSequence
-            As :func:`textbcv.tagging.features.extract` or :func:`crf_sequences` give.
+        features : iterable of sequences of sequences of str, or of ItemSequence
+            As :func:`textbcv.tagging.features.extract`, :func:`~textbcv.tagging.features.iter_features` or
+            :func:`crf_sequences` give (taken in one sentence at a time).
         tags : sequence of sequences of str
 
         Returns
@@ -179,12 +180,12 @@ class CRFTagger:
         return self
 
     def predict_features(self,
-                         features: Sequence[Sequence[Sequence[str]] | pycrfsuite.ItemSequence]) -> list[list[str]]:
+                         features: Iterable[Sequence[Sequence[str]] | pycrfsuite.ItemSequence]) -> list[list[str]]:
         """Tag pre-extracted features with the trained model.
 
         Parameters
         ----------
-        features : sequence of sequences of sequences of str, or of ItemSequence
+        features : iterable of sequences of sequences of str, or of ItemSequence
 
         Returns
         -------

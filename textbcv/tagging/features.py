@@ -10,7 +10,7 @@ import gc
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 
 from textbcv._io import load_json
@@ -18,7 +18,7 @@ from textbcv.corpus.model import Sentence
 from textbcv.errors import InputError, did_you_mean
 
 __all__ = ["Template", "TEMPLATES", "TEMPLATE_HELP", "ATOMS", "COLUMN_ATOMS", "get_template", "extract", "Features",
-           "feature_columns", "templates_for"]
+           "iter_features", "feature_columns", "templates_for"]
 
 Features = list[list[list[str]]]  # sentence -> token -> feature strings
 
@@ -417,21 +417,45 @@ def extract(sentences: Iterable[Sentence], template: Template | str) -> Features
     was_enabled = gc.isenabled()
     gc.disable()  # millions of new lists and strings, no cycles: the collector would only slow this down
     try:
-        return _extract(sentences, get_template(template))
+        cache: dict[str, str] = {}
+        return list(_extract(sentences, get_template(template), cache.setdefault))
     finally:
         if was_enabled:
             gc.enable()
 
 
-def _extract(sentences: Iterable[Sentence], t: Template) -> Features:
+def iter_features(sentences: Iterable[Sentence], template: Template | str) -> Iterator[list[list[str]]]:
+    """:func:`extract`'s features one sentence at a time, made as they are asked for and shared with nothing: what a
+    fold feeds crfsuite when the whole corpus's features are too many to keep.
+
+    Parameters
+    ----------
+    sentences : iterable of Sentence
+    template : Template or str
+        Anything :func:`get_template` accepts.
+
+    Yields
+    ------
+    list (tokens) of list of str
+        The same strings :func:`extract` gives for the sentence.
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Sentence
+    >>> next(iter_features([Sentence(tuple("中国人"))], "cws-thesis"))[1][:4]
+    ['bias', 'c[-2]=<s>', 'c[-1]=中', 'c[0]=国']
+    """
+    return _extract(sentences, get_template(template), lambda f, _: f)
+
+
+def _extract(sentences: Iterable[Sentence], t: Template,
+             intern: Callable[[str, str], str]) -> Iterator[list[list[str]]]:
+    """Each sentence's token features, strings passed through ``intern`` (a cache's ``setdefault`` shares them)."""
     lo, hi = t.window
     offsets = list(range(lo, hi + 1))
     grams = [tuple(offsets[i:i + k]) for k in sorted(t.ngrams) for i in range(len(offsets) - k + 1)]
     pad_l, pad_r = max(0, -lo), max(0, hi)
-    cache: dict[str, str] = {}
-    intern = cache.setdefault
     prefixes = {(a, g): f"{a}[{'|'.join(map(str, g))}]=" for a in t.atoms for g in grams}
-    out: Features = []
     for s in sentences:
         n = len(s)
         columns: list[list[str]] = []
@@ -454,5 +478,4 @@ def _extract(sentences: Iterable[Sentence], t: Template) -> Features:
             padded = [[BOS] * 8 + list(ATOMS[a](s)) + [EOS] * 8 for a, _ in c]
             vals = map("|".join, zip(*(col[8 + o: 8 + o + n] for col, (_, o) in zip(padded, c))))
             columns.append([intern(f, f) for f in map(p.__add__, vals)])
-        out.append([list(tok) for tok in zip(*columns)] if columns else [[] for _ in range(n)])
-    return out
+        yield [list(tok) for tok in zip(*columns)] if columns else [[] for _ in range(n)]

@@ -40,7 +40,7 @@ from textbcv.scoring import (
 from textbcv.scoring.modes import mode_record, sum_mode_records
 from textbcv.tagging.command import CommandTagger
 from textbcv.tagging.crf import CRFTagger, crf_sequences
-from textbcv.tagging.features import Template, extract
+from textbcv.tagging.features import Template, extract, iter_features
 from textbcv.tagging.progress import FoldProgress
 from textbcv.tagging.system import System
 
@@ -48,9 +48,10 @@ __all__ = ["Payload", "Fold", "run_folds", "make_payload", "dask_client", "BACKE
 
 BACKENDS = ("loky", "dask")
 
-#: Most token features (strings) a process keeps in crfsuite's input form (about 40 bytes each); a larger
-#: corpus is converted fold by fold, inside crfsuite's append and tag, as lists are.
-MAX_KEPT_FEATURES = 10_000_000
+#: Most token features a corpus's payload keeps, as lists of strings (about 33 bytes each) and, in each process,
+#: in crfsuite's input form (about 47 more). A larger corpus's features are made again for each fold, a sentence at
+#: a time as crfsuite takes them in, and let go: its memory then follows the corpus, not 25 strings a token.
+MAX_KEPT_FEATURES = 2_000_000
 
 Fold = tuple[int, int, np.ndarray, np.ndarray]  # (split, direction, train indices, test indices)
 
@@ -63,8 +64,9 @@ class HeldoutPayload:
     ----------
     sentences : list of Sentence
     gold : list of tuple of Chunk
-    features : dict of str to list
-        Template name to the features of every sentence.
+    features : dict of str to list or None
+        Template name to the features of every sentence; None where they are too many to keep
+        (:data:`MAX_KEPT_FEATURES`): each fold makes them again.
     stem : str
         Predictions are saved under ``heldout/STEM/`` beside the fold's.
     scheme : str or None
@@ -73,7 +75,7 @@ class HeldoutPayload:
 
     sentences: list[Sentence]
     gold: list[tuple[Chunk, ...]]
-    features: dict[str, list]
+    features: dict[str, list | None]
     stem: str
     scheme: str | None  # scheme of saved predictions (the corpus's; None: each system's own)
 
@@ -87,8 +89,9 @@ class Payload:
     sentences : list of Sentence
         Every sentence of the corpus; folds index into it.
     gold : list of tuple of Chunk
-    features : dict of str to list
-        Template name to the features of every sentence.
+    features : dict of str to list or None
+        Template name to the features of every sentence; None where they are too many to keep
+        (:data:`MAX_KEPT_FEATURES`): each fold makes them again.
     heldout : dict of str to HeldoutPayload
     sequences : dict
         This process's crfsuite input, by (held-out name or None, template name); never pickled.
@@ -100,7 +103,7 @@ class Payload:
 
     sentences: list[Sentence]
     gold: list[tuple[Chunk, ...]]
-    features: dict[str, list]
+    features: dict[str, list | None]
     heldout: dict[str, HeldoutPayload] = field(default_factory=dict)
     sequences: dict = field(default_factory=dict, repr=False, compare=False)
     command_root: str | None = None
@@ -110,11 +113,16 @@ class Payload:
         return {**self.__dict__, "sequences": {}}  # crfsuite's sequences cannot be pickled
 
 
-def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str, list]:
-    features: dict[str, list] = {}
+def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str, list | None]:
+    """The features of each template the systems' CRFs use, extracted once each; None for a template whose
+    features would exceed :data:`MAX_KEPT_FEATURES`."""
+    features: dict[str, list | None] = {}
+    tokens = sum(map(len, sentences))
     for s in systems:
-        if s.template is not None and s.is_crf and s.template.name not in features:
-            features[s.template.name] = extract(sentences, s.template)
+        t = s.template
+        if t is not None and s.is_crf and t.name not in features:
+            kept = tokens * (t.n_features() + t.bias) <= MAX_KEPT_FEATURES
+            features[t.name] = extract(sentences, t) if kept else None
     return features
 
 
@@ -194,21 +202,28 @@ def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
     return p, True
 
 
-def _crf_input(payload: Payload, template: Template, part: str | None = None) -> tuple[list, float]:
-    """The template's features in crfsuite's form, built once per process, and the seconds spent building.
-
-    Returns plain feature lists when they exceed :data:`MAX_KEPT_FEATURES`.
-    """
+def _crf_input(payload: Payload, template: Template, part: str | None = None) -> tuple[list | None, float]:
+    """The template's features in crfsuite's form, built once per process, and the seconds spent building; None
+    where the payload keeps none (:data:`MAX_KEPT_FEATURES`: :func:`_take` makes them for each fold)."""
     key = (part, template.name)
     kept = payload.sequences.get(key)
     if kept is not None:
         return kept, 0.0
     features = (payload if part is None else payload.heldout[part]).features[template.name]
-    if sum(map(len, features)) * (template.n_features() + template.bias) > MAX_KEPT_FEATURES:
-        return features, 0.0
+    if features is None:
+        return None, 0.0
     t0 = time.perf_counter()
     kept = payload.sequences[key] = crf_sequences(features)
     return kept, time.perf_counter() - t0
+
+
+def _take(features: list | None, sentences: Sequence[Sentence], which: Iterable[int],
+          template: Template) -> Iterable:
+    """crfsuite's input for the sentences ``which``: the kept sequences picked, or (``features`` None) their
+    features made one sentence at a time as crfsuite takes them."""
+    if features is None:
+        return iter_features((sentences[i] for i in which), template)
+    return [features[i] for i in which]
 
 
 def run_fold(ref: Payload | str, system: System, split: int, direction: int, train: np.ndarray, test: np.ndarray,
@@ -257,13 +272,13 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
         assert template is not None  # System.__post_init__ refuses a CRF system without a template
         tagger = CRFTagger(template, system.algorithm, system.params, seed=system.seed)
         feats, built = _crf_input(payload, template)
-        tagger.fit_features([feats[i] for i in train], train_tags)
-        pred_tags = tagger.predict_features([feats[i] for i in test])
+        tagger.fit_features(_take(feats, sents, train, template), train_tags)
+        pred_tags = tagger.predict_features(_take(feats, sents, test, template))
 
         def tag_heldout(name, part):
             seqs, seconds = _crf_input(payload, template, name)
             engine["sequence_seconds"] += round(seconds, 4)
-            return tagger.predict_features(seqs)
+            return tagger.predict_features(_take(seqs, part.sentences, range(len(part.sentences)), template))
         engine = {"append_seconds": round(tagger.append_seconds, 4), "train_seconds": round(tagger.train_seconds, 4),
                   "tag_seconds": round(tagger.tag_seconds, 4), "sequence_seconds": round(built, 4)}
         if model_path:
