@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import numpy as np
@@ -15,6 +16,7 @@ from textbcv.schemes.arrays import TagCodes, _valid_pairs, orphan_chunks, tag_pa
 
 # ------------------------------------------------------ the sequence-by-sequence detect of textbcv 0.1 (reference)
 
+# textbcv 0.1's hand-kept order, frozen: detect's rule on the schemes' fields must give the same answers
 _PREFERENCE = ("iob2", "iob1", "ioe2", "ioe1", "iobes", "bilou", "bmes", "bb2b3mes")
 
 
@@ -52,6 +54,27 @@ TAGS = st.one_of(
     st.sampled_from(["B-", "Q-X", "O-X"]),
 )
 SEQUENCES = st.lists(st.lists(TAGS, max_size=8), min_size=1, max_size=6)
+
+
+ALPHABET = ["O"] + [f"{p}-{t}" if t else p for p in PREFIXES for t in ("", "X", "Y")]
+
+
+def test_detect_equals_reference_on_every_short_input():
+    """Every sentence of up to two tags, and every two one-tag sentences, over every prefix typed or not."""
+    inputs = [[list(s)] for n in range(3) for s in itertools.product(ALPHABET, repeat=n)]
+    inputs += [[[a], [b]] for a in ALPHABET for b in ALPHABET]
+    answers = Counter()
+    for seqs in inputs:
+        try:
+            want = detect_reference(seqs)
+        except InputError:
+            with pytest.raises(InputError):
+                detect(seqs)
+            want = None
+        else:
+            assert detect(seqs) == want, seqs
+        answers[want] += 1
+    assert set(answers) == set(_PREFERENCE) | {None}  # every scheme is the answer somewhere
 
 
 def chunks_strategy(n_types=("X", "Y", "")):

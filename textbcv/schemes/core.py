@@ -255,10 +255,10 @@ def register_scheme(scheme: Scheme) -> Scheme:
 
     Examples
     --------
-    >>> _ = register_scheme(Scheme("bmewo", "W", ("B",), "M", "E", description="B-egin, M-iddle, E-nd, W-hole"))
-    >>> encode([(0, 3, "PER"), (3, 4, "LOC")], 4, "bmewo"), decode(["W-PER", "B-LOC", "E-LOC"], "BMEWO")
+    >>> _ = register_scheme(Scheme("my-bmewo", "W", ("B",), "M", "E", description="B-egin, M-iddle, E-nd, W-hole"))
+    >>> encode([(0, 3, "PER"), (3, 4, "LOC")], 4, "my-bmewo"), decode(["W-PER", "B-LOC", "E-LOC"], "MY-BMEWO")
     (['B-PER', 'M-PER', 'E-PER', 'W-LOC'], [(0, 1, 'PER'), (1, 3, 'LOC')])
-    >>> del SCHEMES["bmewo"]
+    >>> del SCHEMES["my-bmewo"]
     """
     taken = {CONLLEVAL} | {n for s in SCHEMES.values() for n in (s.name, *s.aliases)}
     for n in (scheme.name, *scheme.aliases):
