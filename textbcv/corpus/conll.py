@@ -371,8 +371,8 @@ def _notes_on_tags(codes: np.ndarray, vocab: list[str], lengths: np.ndarray, sch
                  "start a chunk, as conlleval does — if the file is IOB2, give --scheme iob2 to be told where its "
                  "chunks start with I-", file=path)
     types = {split_tag(t)[1] for t in vocab[1:]}
-    joined = sorted(t for t in types if "-" in t and any(p in types or p in ("B", "I", "E", "S", "L", "U")
-                                                         for p in t.split("-")))
+    known = _prefixes()
+    joined = sorted(t for t in types if "-" in t and any(p in types or p in known for p in t.split("-")))
     if joined:
         warn(f"chunk type{'s' if len(joined) > 1 else ''} {', '.join(map(repr, joined[:3]))} "
              f"look{'' if len(joined) > 1 else 's'} like two tags or types joined by '-' (e.g. I-PER-LOC): read as "

@@ -335,7 +335,7 @@ def detect_pairs(pairs, vocab: Sequence[str]) -> str:
 def _detection_order(untyped: bool) -> list[Scheme]:
     """:data:`SCHEMES` in the order :func:`detect` tries them, by a rule on their own fields (see :func:`detect`)."""
     return sorted(SCHEMES.values(), key=lambda s: (len(s.prefixes), bool(s.touch_begin or s.touch_end),
-                                                   s.untyped != untyped))
+                                                   untyped and not s.untyped))
 
 
 def _start_twins(used: set) -> tuple[Scheme, Scheme] | None:
@@ -407,9 +407,9 @@ def detect(tags: Iterable) -> str:
     Of the schemes that have every prefix used and under which every sentence is valid, the first wins in
     this order: fewest prefixes first (the simplest scheme that explains the tags); then schemes that mark
     every chunk alike before those that mark a chunk by its neighbour (IOB2 before IOB1, IOE2 before IOE1);
-    then, for untyped tags, schemes meant for untyped chunks first (BMES before IOBES), for typed tags last;
-    then the order of :data:`SCHEMES`. If none is valid, tags that fit IOB1 give IOB1 or IOB2 by how most
-    chunks open (and so for any scheme and twin so paired), others the first scheme in that order.
+    then, for untyped tags, schemes meant for untyped chunks first (BMES before IOBES); then the order of
+    :data:`SCHEMES`, so a scheme added at its end wins no tie. If none is valid, tags that fit IOB1 give
+    IOB1 or IOB2 by how most chunks open (so for any scheme and twin paired so), else the first in that order.
 
     Parameters
     ----------
