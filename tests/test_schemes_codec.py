@@ -19,8 +19,7 @@ from textbcv.schemes import (
     scheme_names,
 )
 
-TYPED = ["iob1", "iob2", "ioe1", "ioe2", "iobes", "bilou", "bmes", "bb2b3mes"]
-UNTYPED = ["bmes", "bb2b3mes"]
+TYPED = scheme_names()  # every scheme also writes typed chunks (BMES as B-X, M-X, E-X, S-X)
 
 
 @st.composite

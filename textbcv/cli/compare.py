@@ -16,6 +16,7 @@ from textbcv.cli.common import (
     rope_warning,
 )
 from textbcv.errors import InputError
+from textbcv.schemes import scheme_names
 
 __all__ = ["register", "run"]
 
@@ -79,9 +80,8 @@ def register(sub) -> None:
     p.add_argument("--task", choices=("ner", "cws"), required=True, help="ner (chunks from the tag column) or cws "
                                                                          "(words)")
     p.add_argument("--systems", type=csv_names, default=(), metavar="NAME[,NAME...]",
-                   help="systems to compare, comma-separated: a tagging scheme (iob1, iob2, ioe1, ioe2, iobes, bilou, "
-                        "bmes, "
-                        "bb2b3mes), optionally +TEMPLATE, e.g. iob2,iobes+wordshape. Templates: a .json file or "
+                   help=f"systems to compare, comma-separated: a tagging scheme ({', '.join(scheme_names())}), "
+                        "optionally +TEMPLATE, e.g. iob2,iobes+wordshape. Templates: a .json file or "
                         "ner-thesis (word and POS n-grams), ner-words (word n-grams), wordshape, ner-rich (needs pos "
                         "and chunk columns), ner-rich-words, cws-thesis, cws-rich. Default template: ner-thesis for "
                         "ner (ner-rich-words when the corpus has no pos column), cws-thesis for cws; stderr and "

@@ -249,7 +249,9 @@ def read_conll(
         return _build(files, paths, scheme, encoding)
 
 
-_PREFIXES = frozenset().union(*(s.prefixes for s in SCHEMES.values()))
+def _prefixes() -> frozenset:
+    """Every prefix of every scheme of :data:`~textbcv.schemes.SCHEMES` (read now: a scheme may be registered later)."""
+    return frozenset().union(*(s.prefixes for s in SCHEMES.values()))
 
 
 def lower_case_tag(tag: str) -> str | None:
@@ -270,7 +272,8 @@ def lower_case_tag(tag: str) -> str | None:
 and O are expected in upper case; write the prefixes in upper case (b-per → B-per), the chunk types as they are")
     """
     prefix, typ = split_tag(tag)
-    if prefix in _PREFIXES or prefix == "O" or prefix.upper() not in _PREFIXES | {"O"}:
+    known = _prefixes()
+    if prefix in known or prefix == "O" or prefix.upper() not in known | {"O"}:
         return None
     fixed = prefix.upper() + (f"-{typ}" if typ else "")
     return (f"tag {tag!r} has a lower-case prefix: tags are case-sensitive, and the prefixes (B-, I-, E-, S-, ...) "
@@ -326,7 +329,7 @@ def _resolve_scheme(files: list[_File], tag_seqs: list[tuple], lengths: np.ndarr
         try:
             name = detect_codes(codes, vocab, lengths)
         except InputError as e:
-            check(_PREFIXES, "is not a tag of any scheme")
+            check(_prefixes(), "is not a tag of any scheme")
             raise InputError(f"{e.message}; give the scheme with {{scheme}}", file=paths[0], param="scheme") from None
     _notes_on_tags(codes, vocab, lengths, name, paths[0])
     return name
@@ -368,8 +371,8 @@ def _notes_on_tags(codes: np.ndarray, vocab: list[str], lengths: np.ndarray, sch
                  "start a chunk, as conlleval does — if the file is IOB2, give --scheme iob2 to be told where its "
                  "chunks start with I-", file=path)
     types = {split_tag(t)[1] for t in vocab[1:]}
-    joined = sorted(t for t in types if "-" in t and any(p in types or p in ("B", "I", "E", "S", "L", "U")
-                                                         for p in t.split("-")))
+    known = _prefixes()
+    joined = sorted(t for t in types if "-" in t and any(p in types or p in known for p in t.split("-")))
     if joined:
         warn(f"chunk type{'s' if len(joined) > 1 else ''} {', '.join(map(repr, joined[:3]))} "
              f"look{'' if len(joined) > 1 else 's'} like two tags or types joined by '-' (e.g. I-PER-LOC): read as "

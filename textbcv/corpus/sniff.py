@@ -31,14 +31,13 @@ from pathlib import Path
 from textbcv._io import check_encoding, open_bytes
 from textbcv.corpus._text import split_fields
 from textbcv.errors import InputError
+from textbcv.schemes import SCHEMES
 
 __all__ = ["FormatGuess", "sniff_format", "check_format", "FORMATS", "file_stem", "CORPUS_EXTENSIONS"]
 
 FORMATS = ("conll", "conllu", "segmented", "jsonl", "arrow", "docbin")
 SAMPLE_BYTES = 1 << 16
 _ID = re.compile(r"[1-9][0-9]*(?:-[1-9][0-9]*|\.[1-9][0-9]*)?\Z")
-_PREFIXES = ("B", "I", "E", "S", "L", "U", "M", "B2", "B3")
-_TAG = re.compile(r"(?:O|(?:%s)(?:-\S+)?)\Z" % "|".join(_PREFIXES))
 _EXTENSIONS = {".jsonl": "jsonl", ".conllu": "conllu", ".conll": "conll", ".bio": "conll", ".iob": "conll",
                ".iob2": "conll", ".bioes": "conll", ".tsv": "conll"}
 
@@ -140,6 +139,12 @@ def sniff_format(path: str | os.PathLike, encoding: str = "utf-8") -> FormatGues
     return guess
 
 
+def _tag_pattern() -> re.Pattern:
+    """``O`` or a tag of any scheme of :data:`~textbcv.schemes.SCHEMES` (read now: a scheme may be registered later)."""
+    prefixes = sorted({p for s in SCHEMES.values() for p in s.prefixes}, key=lambda p: (-len(p), p))
+    return re.compile(r"(?:O|(?:%s)(?:-\S+)?)\Z" % "|".join(map(re.escape, prefixes)))
+
+
 def _from_content(lines: list[str]) -> FormatGuess:
     filled = [line for line in lines if line.strip(" \t")]
     if not filled:
@@ -171,7 +176,8 @@ def _from_content(lines: list[str]) -> FormatGuess:
             size = 0
     multi_line = len(blocks) >= 2 and sum(blocks) / len(blocks) >= 2
     last = [r[-1] for r in rows if len(r) >= 2]
-    tag_like = (len(last) >= 0.9 * len(rows) and sum(1 for t in last if _TAG.match(t)) >= 0.95 * len(last)
+    tag = _tag_pattern()
+    tag_like = (len(last) >= 0.9 * len(rows) and sum(1 for t in last if tag.match(t)) >= 0.95 * len(last)
                 and any(t == "O" or "-" in t for t in last))
     if share >= 0.9 and k >= 2:
         if tag_like:

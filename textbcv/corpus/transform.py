@@ -8,6 +8,7 @@ from textbcv.corpus._text import first_bad_token
 from textbcv.corpus.model import Chunk, Corpus, Sentence
 from textbcv.corpus.segmented import bmes_tags
 from textbcv.errors import InputError
+from textbcv.schemes import get_scheme
 
 __all__ = ["words_to_characters", "filter_chunks", "prepare_corpus"]
 
@@ -99,7 +100,7 @@ def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
             raise InputError(f'{{task}}="cws" segments text into words, but this corpus\'s tags are typed chunks '
                              f'({", ".join(types[:4])}{", ..." if len(types) > 4 else ""}): named entities, not words; '
                              'did you mean {task}="ner"?', file=first.source, line=first.line, param="task")
-        if corpus.format == "segmented" or corpus.scheme in ("bmes", "bb2b3mes"):
+        if corpus.format == "segmented" or (corpus.scheme is not None and get_scheme(corpus.scheme).untyped):
             return corpus
         return words_to_characters(corpus)
     if not any(s.tags for s in corpus):

@@ -9,7 +9,6 @@ Examples
 """
 
 from textbcv.schemes.arrays import (
-    ORPHAN_SCHEMES,
     TagCodes,
     chunk_flags,
     chunk_spans,
@@ -24,7 +23,6 @@ from textbcv.schemes.arrays import (
 )
 from textbcv.schemes.conlleval import conlleval_end, conlleval_split, conlleval_start
 from textbcv.schemes.core import (
-    ALIASES,
     CONLLEVAL,
     OUTSIDE,
     SCHEMES,
@@ -35,11 +33,12 @@ from textbcv.schemes.core import (
     get_scheme,
     is_valid,
     make_tag,
+    register_scheme,
     scheme_names,
     split_tag,
 )
 
-__all__ = ["Scheme", "SCHEMES", "ALIASES", "CONLLEVAL", "OUTSIDE", "scheme_names", "get_scheme", "split_tag",
+__all__ = ["Scheme", "SCHEMES", "register_scheme", "CONLLEVAL", "OUTSIDE", "scheme_names", "get_scheme", "split_tag",
            "make_tag", "encode", "decode", "convert", "detect", "is_valid", "conlleval_start", "conlleval_end",
            "conlleval_split", "TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs",
-           "detect_codes", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]
+           "detect_codes", "detect_pairs", "orphan_chunks", "orphan_pairs"]

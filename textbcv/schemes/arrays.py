@@ -11,7 +11,6 @@ from textbcv.errors import InputError
 from textbcv.schemes.core import (
     _BEGIN,
     _END,
-    _PREFERENCE,
     OUTSIDE,
     SCHEMES,
     Scheme,
@@ -22,7 +21,7 @@ from textbcv.schemes.core import (
 )
 
 __all__ = ["detect", "TagCodes", "tag_stream", "scheme_arrays", "chunk_flags", "chunk_spans", "tag_pairs",
-           "detect_codes", "detect_pairs", "orphan_chunks", "orphan_pairs", "ORPHAN_SCHEMES"]
+           "detect_codes", "detect_pairs", "orphan_chunks", "orphan_pairs"]
 
 
 class TagCodes(dict):
@@ -184,12 +183,12 @@ def tag_pairs(stream, n_codes: int, outside: int = 0):
     return counts
 
 
-_ALLOWED: dict[str, frozenset] = {}
+_ALLOWED: dict[Scheme, frozenset] = {}
 
 
 def _allowed_pairs(sch: Scheme) -> frozenset:
     """``(prefix, next prefix, same type)`` of every bigram ``sch`` writes: validity is a property of bigrams."""
-    out = _ALLOWED.get(sch.name)
+    out = _ALLOWED.get(sch)
     if out is None:
         longest = len(sch.heads) + 3  # long enough for every prefix, and every prefix after itself
         # the prefixes of a chunk of every length, right after (before) a chunk of its type or not
@@ -205,7 +204,7 @@ def _allowed_pairs(sch: Scheme) -> frozenset:
             for q, q_before, _ in chunks:  # a chunk right before another (of its type or not)
                 if after == q_before:
                     pairs.add((p[-1], q[0], after))
-        out = _ALLOWED[sch.name] = frozenset(pairs)
+        out = _ALLOWED[sch] = frozenset(pairs)
     return out
 
 
@@ -307,35 +306,54 @@ def detect_pairs(pairs, vocab: Sequence[str]) -> str:
     used_tags = [t for t, p in zip(vocab, present) if p and t != OUTSIDE]
     split = [split_tag(t) for t in used_tags]
     used = {p for p, _ in split}
-    untyped = all(t == "" for _, t in split)
-    candidates = [n for n in _PREFERENCE if used <= SCHEMES[n].prefixes]
+    untyped = bool(split) and all(t == "" for _, t in split)
+    candidates = [s for s in _detection_order(untyped) if used <= s.prefixes]
     if not candidates:
         raise InputError(f"no tagging scheme uses the prefixes {', '.join(sorted(used))}")
-    if untyped and "bmes" in candidates and "iobes" in candidates:
-        candidates.remove("bmes")
-        candidates.insert(candidates.index("iobes"), "bmes")
-    for name in candidates:
-        if _valid_pairs(pairs, vocab, SCHEMES[name]):
-            return name
-    if used <= {"B", "I"}:
-        # Mixed use (annotation slips): IOB1 if more chunks open with I- than with a B- that
-        # does not follow a chunk of its type, else IOB2. Their lenient decodings are the same.
-        starts = _chunk_starts(pairs, vocab, SCHEMES["iob1"])
-        opens_i = starts.get("I", 0)
-        # a B- start that follows a chunk of its type does not count
+    for sch in candidates:
+        if _valid_pairs(pairs, vocab, sch):
+            return sch.name
+    twins = _start_twins(used)
+    if twins is not None:
+        # Mixed use (annotation slips), e.g. IOB1 and IOB2: the scheme that marks a chunk's start only after a
+        # chunk of its type if more chunks open with its other prefixes than with a marked start that does not
+        # follow a chunk of its type, else its twin that marks every start. Their lenient decodings are the same.
+        touch, every = twins
+        mark = touch.touch_begin or ""
+        starts = _chunk_starts(pairs, vocab, touch)
+        opens_plain = sum(n for p, n in starts.items() if p != mark)
+        # a marked start that follows a chunk of its type does not count
         a, b, split_all, _ = _pair_info(pairs, vocab)
         follows = sum(int(pairs[x, y]) for x, y in zip(a, b)
-                      if split_all[y][0] == "B" and vocab[x] != OUTSIDE and vocab[y] != OUTSIDE
+                      if split_all[y][0] == mark and vocab[x] != OUTSIDE and vocab[y] != OUTSIDE
                       and split_all[x][1] == split_all[y][1])
-        opens_b = starts.get("B", 0) - follows
-        return "iob1" if opens_i >= opens_b else "iob2"
-    return candidates[0]
+        opens_marked = starts.get(mark, 0) - follows
+        return touch.name if opens_plain >= opens_marked else every.name
+    return candidates[0].name
+
+
+def _detection_order(untyped: bool) -> list[Scheme]:
+    """:data:`SCHEMES` in the order :func:`detect` tries them, by a rule on their own fields (see :func:`detect`)."""
+    return sorted(SCHEMES.values(), key=lambda s: (len(s.prefixes), bool(s.touch_begin or s.touch_end),
+                                                   untyped and not s.untyped))
+
+
+def _start_twins(used: set) -> tuple[Scheme, Scheme] | None:
+    """A scheme that fits ``used`` and marks a start only on a chunk after one of its type (IOB1), and its twin of
+    the same prefixes that marks every start with that prefix (IOB2); None when no scheme is so paired."""
+    for touch in SCHEMES.values():
+        if touch.touch_begin and not touch.touch_end and used <= touch.prefixes:
+            for every in SCHEMES.values():
+                if (every.prefixes == touch.prefixes and not (every.touch_begin or every.touch_end)
+                        and every.single == every.heads[0] == touch.touch_begin):
+                    return touch, every
+    return None
 
 
 def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme) -> dict[str, int]:
     """Chunks that do not start the way ``scheme`` starts a chunk (e.g. with ``I-`` in IOB2), by start prefix.
 
-    Schemes whose chunks may start so (IOB1, IOE1, IOE2) have none.
+    Schemes whose chunks may start with any of their prefixes (:attr:`Scheme.starts`: IOB1, IOE1, IOE2) have none.
 
     Parameters
     ----------
@@ -349,7 +367,7 @@ def orphan_chunks(stream, vocab: Sequence[str], scheme: str | Scheme) -> dict[st
     Returns
     -------
     dict of str to int
-        In ASCII order of prefix; empty outside ``ORPHAN_SCHEMES``.
+        In ASCII order of prefix.
 
     Examples
     --------
@@ -378,21 +396,20 @@ def orphan_pairs(pairs, vocab: Sequence[str], scheme: str | Scheme) -> dict[str,
     dict of str to int
     """
     sch = get_scheme(scheme)
-    if sch.name not in ORPHAN_SCHEMES:
+    if sch.starts == sch.prefixes:
         return {}
-    firsts = {sch.single, sch.heads[0]} | ({sch.touch_begin} if sch.touch_begin else set())
-    return {p: n for p, n in sorted(_chunk_starts(pairs, vocab, sch).items()) if p not in firsts and n}
+    return {p: n for p, n in sorted(_chunk_starts(pairs, vocab, sch).items()) if p not in sch.starts and n}
 
-
-#: Schemes whose chunks must start with their own start prefixes (orphan starts are counted and reported).
-ORPHAN_SCHEMES = ("iob2", "iobes", "bilou", "bmes", "bb2b3mes")
 
 def detect(tags: Iterable) -> str:
     """The tagging scheme of one tag sequence, or of an iterable of sentences (not a single string).
 
-    The first scheme, in the order iob2, iob1, ioe2, ioe1, iobes, bilou, bmes, bb2b3mes, that has every
-    prefix used and under which every sentence is valid wins (untyped tags prefer bmes to iobes). If
-    none is valid, B/I tags give iob1 or iob2 by how most chunks open, others the first candidate.
+    Of the schemes that have every prefix used and under which every sentence is valid, the first wins in
+    this order: fewest prefixes first (the simplest scheme that explains the tags); then schemes that mark
+    every chunk alike before those that mark a chunk by its neighbour (IOB2 before IOB1, IOE2 before IOE1);
+    then, for untyped tags, schemes meant for untyped chunks first (BMES before IOBES); then the order of
+    :data:`SCHEMES`, so a scheme added at its end wins no tie. If none is valid, tags that fit IOB1 give
+    IOB1 or IOB2 by how most chunks open (so for any scheme and twin paired so), else the first in that order.
 
     Parameters
     ----------

@@ -28,8 +28,8 @@ from textbcv.schemes.conlleval import (
 __all__ = [
     "Scheme",
     "SCHEMES",
-    "ALIASES",
     "CONLLEVAL",
+    "register_scheme",
     "scheme_names",
     "get_scheme",
     "split_tag",
@@ -119,6 +119,8 @@ class Scheme:
     ----------
     prefixes, begin, end : frozenset of str
         Every prefix written; those that always begin a chunk; those that always end one.
+    starts : frozenset of str
+        The prefixes a chunk's first token may have; a chunk read as starting with another is an orphan.
 
     Examples
     --------
@@ -141,6 +143,7 @@ class Scheme:
     prefixes: frozenset = field(init=False, repr=False)
     begin: frozenset = field(init=False, repr=False)
     end: frozenset = field(init=False, repr=False)
+    starts: frozenset = field(init=False, repr=False)
     _kinds: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -153,6 +156,10 @@ class Scheme:
         # A prefix found only at the start (end) of chunks always starts (ends) one.
         object.__setattr__(self, "begin", frozenset(first - later))
         object.__setattr__(self, "end", frozenset(final - nonfinal))
+        # every length up to the last head and one inside, touching its neighbours or not
+        object.__setattr__(self, "starts", frozenset(
+            self.prefixes_for(n, before, after)[0]
+            for n in range(1, len(self.heads) + 3) for before in (False, True) for after in (False, True)))
         object.__setattr__(self, "_kinds", {OUTSIDE: (0, "")})
 
     def prefixes_for(self, length: int, touch_before: bool = False, touch_after: bool = False) -> list[str]:
@@ -219,30 +226,68 @@ class Scheme:
         return k, typ
 
 
-SCHEMES: dict[str, Scheme] = {
-    s.name: s
-    for s in (
-        Scheme("iob1", "I", ("I",), "I", "I", touch_begin="B",
-               description="inside/outside; B- only on a chunk that directly follows one of its type (CoNLL-2003)"),
-        Scheme("iob2", "B", ("B",), "I", "I", aliases=("bio",), description="B- on the first token of every chunk"),
-        Scheme("ioe1", "I", ("I",), "I", "I", touch_end="E",
-               description="inside/outside; E- only on a chunk directly followed by one of its type"),
-        Scheme("ioe2", "E", ("I",), "I", "E", description="E- on the last token of every chunk"),
-        Scheme("iobes", "S", ("B",), "I", "E", aliases=("bioes",),
-               description="B-egin, I-nside, E-nd, S-ingle, O-utside"),
-        Scheme("bilou", "U", ("B",), "I", "L", description="B-egin, I-nside, L-ast, U-nit, O-utside"),
-        Scheme("bmes", "S", ("B",), "M", "E", untyped=True,
-               description="word segmentation (or typed B-/M-/E-/S-): Begin, Middle, End, Single"),
-        Scheme("bb2b3mes", "S", ("B", "B2", "B3"), "M", "E", untyped=True,
-               description="word segmentation: 1st, 2nd, 3rd character B, B2, B3; later inner M; last E; single S"),
-    )
-}
-
-#: Other accepted names -> canonical name.
-ALIASES: dict[str, str] = {alias: s.name for s in SCHEMES.values() for alias in s.aliases}
+#: The registry: canonical name -> :class:`Scheme`, in the order help texts list them. Every list of schemes,
+#: :func:`detect`'s order and the untyped checks are read from it; add a scheme with :func:`register_scheme`.
+SCHEMES: dict[str, Scheme] = {}
 
 #: Name of the pseudo-scheme that decodes with conlleval.pl's rules.
 CONLLEVAL = "conlleval"
+
+
+def register_scheme(scheme: Scheme) -> Scheme:
+    """Add ``scheme`` to :data:`SCHEMES`: from then on it is read, detected, converted, scored and trained as any.
+
+    Parameters
+    ----------
+    scheme : Scheme
+        Its name and aliases lower-case and taken by no scheme (nor ``"conlleval"``); its prefixes neither
+        ``O`` nor containing ``-``.
+
+    Returns
+    -------
+    Scheme
+        ``scheme``; ``del SCHEMES[scheme.name]`` removes it again.
+
+    Raises
+    ------
+    InputError
+        For a name, alias or prefix that breaks these rules.
+
+    Examples
+    --------
+    >>> _ = register_scheme(Scheme("my-bmewo", "W", ("B",), "M", "E", description="B-egin, M-iddle, E-nd, W-hole"))
+    >>> encode([(0, 3, "PER"), (3, 4, "LOC")], 4, "my-bmewo"), decode(["W-PER", "B-LOC", "E-LOC"], "MY-BMEWO")
+    (['B-PER', 'M-PER', 'E-PER', 'W-LOC'], [(0, 1, 'PER'), (1, 3, 'LOC')])
+    >>> del SCHEMES["my-bmewo"]
+    """
+    taken = {CONLLEVAL} | {n for s in SCHEMES.values() for n in (s.name, *s.aliases)}
+    for n in (scheme.name, *scheme.aliases):
+        if not n or n != n.lower() or n in taken:
+            raise InputError(f"scheme name {n!r} is {'taken' if n in taken else 'empty or not lower-case'}")
+    for p in scheme.prefixes:
+        if not p or p == OUTSIDE or "-" in p:
+            raise InputError(f"scheme {scheme.name!r}: prefix {p!r} is O, empty or holds '-'")
+    SCHEMES[scheme.name] = scheme
+    return scheme
+
+
+for _s in (
+    Scheme("iob1", "I", ("I",), "I", "I", touch_begin="B",
+           description="inside/outside; B- only on a chunk that directly follows one of its type (CoNLL-2003)"),
+    Scheme("iob2", "B", ("B",), "I", "I", aliases=("bio",), description="B- on the first token of every chunk"),
+    Scheme("ioe1", "I", ("I",), "I", "I", touch_end="E",
+           description="inside/outside; E- only on a chunk directly followed by one of its type"),
+    Scheme("ioe2", "E", ("I",), "I", "E", description="E- on the last token of every chunk"),
+    Scheme("iobes", "S", ("B",), "I", "E", aliases=("bioes",),
+           description="B-egin, I-nside, E-nd, S-ingle, O-utside"),
+    Scheme("bilou", "U", ("B",), "I", "L", description="B-egin, I-nside, L-ast, U-nit, O-utside"),
+    Scheme("bmes", "S", ("B",), "M", "E", untyped=True,
+           description="word segmentation (or typed B-/M-/E-/S-): Begin, Middle, End, Single"),
+    Scheme("bb2b3mes", "S", ("B", "B2", "B3"), "M", "E", untyped=True,
+           description="word segmentation: 1st, 2nd, 3rd character B, B2, B3; later inner M; last E; single S"),
+):
+    register_scheme(_s)
+del _s
 
 
 def scheme_names(include_conlleval: bool = False) -> list[str]:
@@ -259,8 +304,8 @@ def scheme_names(include_conlleval: bool = False) -> list[str]:
 
     Examples
     --------
-    >>> scheme_names()
-    ['iob1', 'iob2', 'ioe1', 'ioe2', 'iobes', 'bilou', 'bmes', 'bb2b3mes']
+    >>> scheme_names()[:3], scheme_names(include_conlleval=True)[-1], scheme_names() == list(SCHEMES)
+    (['iob1', 'iob2', 'ioe1'], 'conlleval', True)
     """
     return list(SCHEMES) + ([CONLLEVAL] if include_conlleval else [])
 
@@ -289,14 +334,13 @@ def get_scheme(name: str | Scheme) -> Scheme:
     if isinstance(name, Scheme):
         return name
     key = str(name).lower()
-    key = ALIASES.get(key, key)
-    try:
-        return SCHEMES[key]
-    except KeyError:
-        if key == CONLLEVAL:
-            raise InputError("'conlleval' only decodes (it is conlleval.pl's chunk rules, not a scheme)") from None
-        known = ", ".join(scheme_names(include_conlleval=True))
-        raise InputError(f"unknown tagging scheme {name!r} (known: {known})") from None
+    found = SCHEMES.get(key) or next((s for s in SCHEMES.values() if key in s.aliases), None)
+    if found is not None:
+        return found
+    if key == CONLLEVAL:
+        raise InputError("'conlleval' only decodes (it is conlleval.pl's chunk rules, not a scheme)")
+    known = ", ".join(scheme_names(include_conlleval=True))
+    raise InputError(f"unknown tagging scheme {name!r} (known: {known})")
 
 
 # ----------------------------------------------------------------------------- encode
@@ -462,10 +506,6 @@ def convert(tags: Sequence[str], src: str | Scheme, dst: str | Scheme) -> list[s
 
 
 # ----------------------------------------------------------------------------- detect
-
-#: Order in which :func:`detect` prefers schemes that fit equally well.
-_PREFERENCE = ("iob2", "iob1", "ioe2", "ioe1", "iobes", "bilou", "bmes", "bb2b3mes")
-
 
 def _sequences(tags: Iterable) -> list[tuple[str, ...]]:
     if isinstance(tags, str):

@@ -22,7 +22,7 @@ from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import CORPUS_EXTENSIONS
 from textbcv.corpus.source import document_marks, sentence_texts
 from textbcv.errors import InputError
-from textbcv.schemes import encode
+from textbcv.schemes import encode, get_scheme
 from textbcv.split.manifest import ONE_WAY, SplitSet
 
 __all__ = ["export_folds", "check_export_dir", "EXTENSIONS", "EXPORT_FORMATS", "fold_name"]
@@ -194,7 +194,7 @@ def export_folds(corpus: Corpus, splits: SplitSet, out: str | os.PathLike, *, sp
 
 def _hf_rows(corpus: Corpus) -> tuple[list[str], list[str]]:
     """Every sentence as a ``datasets`` JSON line (gold IOB2 or BMES tags as ids) and the label names."""
-    cws = corpus.format == "segmented" or corpus.scheme in ("bmes", "bb2b3mes")
+    cws = corpus.format == "segmented" or (corpus.scheme is not None and get_scheme(corpus.scheme).untyped)
     scheme = "bmes" if cws else "iob2"
     tags = [encode(s.chunks, len(s), scheme) for s in corpus]
     outside = "S" if cws else "O"
@@ -219,7 +219,7 @@ def _readme(corpus: Corpus, splits: SplitSet, ext: str, splits_path: str, comman
     files = ", ".join(f"`{f}`" for f in corpus.files)
     corpus_args = " ".join(shlex.quote(a) for a in (command or corpus.files))
     ner = (corpus.format in ("conll", "jsonl") and corpus.scheme is not None
-           and corpus.scheme not in ("bmes", "bb2b3mes"))
+           and not get_scheme(corpus.scheme).untyped)
     tasks = ["ner"] if ner else ["cws"]
     lines = [
         "# Folds for a tagger trained outside textbcv", "",
