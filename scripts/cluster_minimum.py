@@ -208,13 +208,15 @@ def main(argv=None) -> int:
         for b in range(reps // batch_size):
             if (k, b) in done:
                 continue
-            line = batch(k, b, args.sentences, batch_size)
+            t1 = time.time()
+            line = {**batch(k, b, args.sentences, batch_size), "seconds": round(time.time() - t1, 2)}
             append_line(units, json.dumps(line))
             lines.append(line)
         print(f"k = {k}: done ({fmt_seconds(time.time() - t0)})", file=sys.stderr, flush=True)
     lines = [x for x in lines if x["k"] in ks and x["batch"] < reps // batch_size]
     rows = summarise(lines, ks)
-    result = {"meta": {"reps": reps, "sentences": args.sentences, "model": MODEL, "seconds": round(time.time() - t0, 1),
+    seconds = sum(x.get("seconds", 0.0) for x in lines)  # of every batch, over the runs that made them
+    result = {"meta": {"reps": reps, "sentences": args.sentences, "model": MODEL, "seconds": round(seconds, 1),
                        "machine": machine(),
                        "command": "scripts/cluster_minimum.py " + " ".join(argv if argv is not None else sys.argv[1:])},
               "rows": rows, "minimum": minimum(rows), "min_clusters": MIN_CLUSTERS}

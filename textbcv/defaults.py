@@ -280,18 +280,17 @@ def unit_note(group_by: str, unit: str, n_documents: int, n_files: int = 1) -> s
     Examples
     --------
     >>> print(unit_note("auto", "sentence", 1, n_files=2))  # doctest: +NORMALIZE_WHITESPACE
-    this corpus marks no documents (-DOCSTART-, # newdoc, document ids): sentences are the units of the splits and
-    the clusters of the variance; its 2 files are not taken as documents (--group-by file makes them the units), so
-    a document's sentences may sit on both sides and the estimate may be optimistic for new documents
+    this corpus marks no documents (-DOCSTART-, # newdoc): sentences are the units (its 2 files are not taken as
+    documents: --group-by file makes them the units), so a document's sentences may sit on both sides and the
+    estimate may be optimistic for new documents
     """
     if unit in ("document", "file"):
         return None
-    files = (f"; its {n_files} files are not taken as documents (--group-by file makes them the units)"
+    files = (f" (its {n_files} files are not taken as documents: --group-by file makes them the units)"
              if n_files > 1 else "")
     if group_by == "auto" and n_documents <= 1:
-        return ("this corpus marks no documents (-DOCSTART-, # newdoc, document ids): sentences are the units of the "
-                f"splits and the clusters of the variance{files}, so a document's sentences may sit on both sides and "
-                "the estimate may be optimistic for new documents")
+        return (f"this corpus marks no documents (-DOCSTART-, # newdoc): sentences are the units{files}, so a "
+                "document's sentences may sit on both sides and the estimate may be optimistic for new documents")
     if group_by == "auto":
         return (f"the corpus marks only {n_documents} documents, too few for these splits and for a variance over "
                 f"documents (at least {MIN_CLUSTERS}): sentences are the units of the splits and the clusters of the "
