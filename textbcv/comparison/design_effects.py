@@ -47,11 +47,11 @@ def cluster_units(splits, corpus: Corpus) -> tuple[str, np.ndarray | None, str |
     --------
     >>> from textbcv.corpus import Corpus, Sentence
     >>> from textbcv.split import split_units
-    >>> c = Corpus([Sentence(("a",), document=i % 3) for i in range(40)], ["x"], "conll")
+    >>> c = Corpus([Sentence(("a",), document=i % 5) for i in range(40)], ["x"], "conll")
     >>> s = split_units(40, 3, groups=c.document_ids, options={"group_by": "document"})
     >>> name, ids, note = cluster_units(s, c)
     >>> name, len(ids), note.split(":")[0]
-    ('sentences', 40, 'the splits keep 3 documents whole, fewer than the 15 clusters a variance is measured over')
+    ('sentences', 40, 'the splits keep 5 documents whole, fewer than the 15 clusters a variance is measured over')
     """
     unit = (splits.options or {}).get("group_by", "sentence")
     if unit in _CLUSTER_NAMES:
@@ -92,16 +92,16 @@ def check_units(group_by: str, corpus: Corpus) -> None:
     >>> check_units("file", c)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    textbcv.errors.InputError: {group_by}="file": the corpus has 2 files, fewer than the 15 clusters ...
+    textbcv.errors.InputError: group_by='file': the corpus has 2 files, fewer than the 15 clusters ...
     """
     if group_by not in _CLUSTER_NAMES:
         return
     name = _CLUSTER_NAMES[group_by]
     k = corpus.n_documents if group_by == "document" else len(np.unique(file_ids(corpus)))
     if k < MIN_CLUSTERS:
-        marks = ("" if group_by == "file" or k > 1
-                 else " (it marks no documents: -DOCSTART-, # newdoc or document ids)")
-        raise InputError(f"{{group_by}}={group_by!r}: the corpus has {k} {name}{marks}, fewer than the "
+        has = (f"the corpus has {k} {name}" if group_by == "file" or k > 1
+               else "the corpus marks no documents (-DOCSTART-, # newdoc or document ids)")
+        raise InputError(f"{{group_by}}={group_by!r}: {has}, fewer than the "
                          f"{MIN_CLUSTERS} clusters a variance is measured over (their sentences are kept whole and "
                          "the posterior's variance is over them; docs/method.md, \"Too few clusters\"): leave "
                          "{group_by} at auto or sentence, where sentences are the units", param="group_by")
