@@ -18,18 +18,16 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from textbcv._io import _alive, append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
-from textbcv.calibration.draw import draw_data_set
+from textbcv.calibration.draw import draw_data_set, drawn_units
 from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.summary import CloseSummary, NullSummary, summarize_close, summarize_null
 from textbcv.calibration.truth import check_pair, check_systems
 from textbcv.calibration.units import check_seedable, check_unseeded_name, close_unit, null_unit, own_how
 from textbcv.comparison.corpus_files import read_files
-from textbcv.comparison.design_effects import check_units
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.errors import InputError
-from textbcv.split.profiles import file_ids
 from textbcv.tagging import System, parse_system
 from textbcv.tagging.runner import BACKENDS, dask_client
 
@@ -427,7 +425,6 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
                          f"measured on the corpus outside each data set; got {size}", param=("size", "pair"))
     given = {k: v for k, v in options.items() if v is not None}  # the close pair trains as the user asked
     opts, proxy = _training_options(options, crf)
-    check_units(opts.get("group_by", "auto"), corpus)  # a data set's units are drawn whole: the corpus needs enough
     check_systems(crf, seeds, opts, corpus, m, own=bool(own))
     close = check_pair(pair, truth_halvings, given, corpus, m)
     specs = {x.name: _measured_spec(x) for x in own.values()} or None
@@ -468,11 +465,7 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own:
               f"seed: the null pairs train {PROXY_ALGORITHM}, its stochastic variant, as a proxy (--algorithm "
               f"chooses another)", file=sys.stderr)
     size, seed, n = settings.size, settings.seed, len(corpus)
-    if settings.options.get("group_by") == "file":  # data sets of whole files, as the comparisons' units
-        fid = file_ids(corpus)
-        documents: list[list[int]] | None = [np.flatnonzero(fid == i).tolist() for i in range(int(fid.max()) + 1)]
-    else:
-        documents = corpus.documents if corpus.n_documents > 1 else None
+    documents = drawn_units(corpus, settings.options.get("group_by"))
     # per data set its null pairs, then its close pair: the order of units.jsonl, whatever jobs is
     kinds = [("null", x) for x in systems] + ([("close", ",".join(settings.pair))] if settings.pair else [])
     todo = [(r, kind, x) for r in range(run_reps) for kind, x in kinds if (kind, x, r) not in done]

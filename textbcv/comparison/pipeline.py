@@ -178,10 +178,9 @@ def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: P
     if given is not None:
         splits = given
     else:
-        m_plan = options.m_max if options.sequential else options.m
         check_units(options.group_by, corpus)
-        splits = make_splits(corpus, m=m_plan, method="bcv", balance=options.balance or None,
-                             group_by=options.group_by, seed=options.seed)
+        splits = make_splits(corpus, m=options.m_max if options.sequential else options.m, method="bcv",
+                             balance=options.balance or None, group_by=options.group_by, seed=options.seed)
         # fingerprints of the corpus as read (words, not characters, for a CoNLL-U corpus segmented here), so
         # that the manifest is accepted with the same files by `textbcv evaluate` and `compare --splits`
         splits.fingerprints = corpus_fingerprints(raw)
