@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "CRF_ALGORITHMS", "MATCHING_MODES", "unit_note",
+__all__ = ["BALANCE", "GROUP_BY", "VARIANT", "GROUP_BY_CHOICES", "MIN_CLUSTERS", "CRF_ALGORITHMS", "MATCHING_MODES",
+           "unit_note",
            "option_notes", "EVIDENCE", "PAIRED_POSTERIOR"]
 
 #: The matching modes of chunk scoring (:mod:`textbcv.scoring.modes`), conlleval's strict first.
@@ -28,7 +29,14 @@ PAIRED_POSTERIOR = "paired/3"
 BALANCE: tuple[str, ...] = ()
 GROUP_BY = "auto"
 VARIANT = "clustered"
-GROUP_BY_CHOICES = ("auto", "sentence", "document")
+#: The fewest clusters a cluster variance (the design effects, the paired posterior) is measured over: null pairs on
+#: corpora cut into k documents kept the rule's false calls within 5% each way from k = 15 on (4.2% / 4.0%), and
+#: called 5.0–8.8% each way at k = 5–10, 17–18% at k = 2 (docs/method.md, "Too few clusters"; docs/RESULTS.md,
+#: "Too few clusters"). Below it the splits and the variance fall back to sentences (``--group-by auto``), or the
+#: run is refused (units asked for).
+MIN_CLUSTERS = 15
+#: ``file``: every file is a unit (its sentences kept whole), asked for; files are never documents of their own
+GROUP_BY_CHOICES = ("auto", "sentence", "document", "file")
 
 _POOL_NAMES = {"conll": "CoNLL-2003 by document", "msr": "SIGHAN 2005 MSR"}
 
@@ -253,27 +261,40 @@ for _measure in ("label", "length"):  # the measures the real-text study balance
         EVIDENCE[_measure] = _line
 
 
-def unit_note(group_by: str, unit: str, n_documents: int) -> str | None:
+def unit_note(group_by: str, unit: str, n_documents: int, n_files: int = 1) -> str | None:
     """One line on the unit when it may bend the estimate, else None.
 
     Parameters
     ----------
-    group_by : {"auto", "sentence", "document"}
-    unit : {"sentence", "document"}
+    group_by : {"auto", "sentence", "document", "file"}
+    unit : {"sentence", "document", "file"}
     n_documents : int
+        Documents the corpus marks (1 when it marks none).
+    n_files : int
+        Files the corpus was read from.
 
     Returns
     -------
     str or None
+
+    Examples
+    --------
+    >>> print(unit_note("auto", "sentence", 1, n_files=2))  # doctest: +NORMALIZE_WHITESPACE
+    this corpus marks no documents (-DOCSTART-, # newdoc): sentences are the units (its 2 files are not taken as
+    documents: --group-by file makes them the units), so a document's sentences may sit on both sides and the
+    estimate may be optimistic for new documents
     """
-    if unit == "document":
+    if unit in ("document", "file"):
         return None
+    files = (f" (its {n_files} files are not taken as documents: --group-by file makes them the units)"
+             if n_files > 1 else "")
     if group_by == "auto" and n_documents <= 1:
-        return ("this corpus marks no documents (-DOCSTART-, # newdoc): sentences are the units, so a document's "
-                "sentences may sit on both sides and the estimate may be optimistic for new documents")
+        return (f"this corpus marks no documents (-DOCSTART-, # newdoc): sentences are the units{files}, so a "
+                "document's sentences may sit on both sides and the estimate may be optimistic for new documents")
     if group_by == "auto":
-        return (f"the corpus marks only {n_documents} documents, too few for these splits: sentences are the units, "
-                "so the estimate may be optimistic for new documents")
+        return (f"the corpus marks only {n_documents} documents, too few for these splits and for a variance over "
+                f"documents (at least {MIN_CLUSTERS}): sentences are the units of the splits and the clusters of the "
+                "variance, so the estimate may be optimistic for new documents")
     if n_documents > 1:
         return f"--group-by sentence on a corpus with {n_documents} documents: " + EVIDENCE["sentence"]
     return None

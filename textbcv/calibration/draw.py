@@ -1,4 +1,4 @@
-"""The data sets a calibration draws from a corpus: whole documents, else sentences.
+"""The data sets a calibration draws from a corpus: whole files (asked for), whole documents, else sentences.
 
 Data set ``r`` depends only on the seed and ``r``, so it is the same whatever ``--jobs`` is, and on resume.
 """
@@ -9,7 +9,37 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["draw_data_set", "split_seed"]
+from textbcv.split.profiles import file_ids
+
+__all__ = ["draw_data_set", "drawn_units", "split_seed"]
+
+
+def drawn_units(corpus, group_by: str | None = None) -> list[list[int]] | None:
+    """What a data set is drawn of: whole files with ``group_by="file"``, else whole documents where the corpus marks
+    them, else sentences (None).
+
+    Parameters
+    ----------
+    corpus : Corpus
+    group_by : str or None
+        The comparisons' units (``compare``'s ``group_by``).
+
+    Returns
+    -------
+    list of list of int, or None
+        The sentence indices of every unit, in corpus order.
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Corpus, Sentence
+    >>> c = Corpus([Sentence(("a",), document=i // 2, source=f"f{i % 2}") for i in range(4)], ["f0", "f1"], "conll")
+    >>> drawn_units(c), drawn_units(c, "file")
+    ([[0, 1], [2, 3]], [[0, 2], [1, 3]])
+    """
+    if group_by == "file":
+        fid = file_ids(corpus)
+        return [np.flatnonzero(fid == i).tolist() for i in range(int(fid.max()) + 1)]
+    return corpus.documents if corpus.n_documents > 1 else None
 
 
 def draw_data_set(r: int, size: int, n_sentences: int, documents: list[list[int]] | None = None,

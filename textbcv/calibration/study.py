@@ -18,7 +18,7 @@ from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from textbcv._io import _alive, append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
-from textbcv.calibration.draw import draw_data_set
+from textbcv.calibration.draw import draw_data_set, drawn_units
 from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.summary import CloseSummary, NullSummary, summarize_close, summarize_null
@@ -47,7 +47,7 @@ LOCK_FILE = "calibrate.lock"
 FORMAT = "textbcv-calibration/1"
 #: options passed on to compare (and recorded in the settings, so a resumed run trains the same way).
 TRAINING_OPTIONS = ("task", "algorithm", "max_iterations", "c1", "c2", "variant", "chunk_types", "untyped",
-                    "train_seeds")
+                    "train_seeds", "group_by")
 
 
 def _seeds(settings: CalibrationSettings, side: int | None = None) -> str:
@@ -465,7 +465,7 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own:
               f"seed: the null pairs train {PROXY_ALGORITHM}, its stochastic variant, as a proxy (--algorithm "
               f"chooses another)", file=sys.stderr)
     size, seed, n = settings.size, settings.seed, len(corpus)
-    documents = corpus.documents if corpus.n_documents > 1 else None
+    documents = drawn_units(corpus, settings.options.get("group_by"))
     # per data set its null pairs, then its close pair: the order of units.jsonl, whatever jobs is
     kinds = [("null", x) for x in systems] + ([("close", ",".join(settings.pair))] if settings.pair else [])
     todo = [(r, kind, x) for r in range(run_reps) for kind, x in kinds if (kind, x, r) not in done]

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from textbcv.comparison.design_effects import check_units
 from textbcv.comparison.options import CompareOptions
 from textbcv.comparison.pipeline import gold_chunks
 from textbcv.corpus import Corpus
@@ -139,6 +140,7 @@ def check_systems(systems: Sequence[str], seeds: Sequence[int], options: Mapping
     ...
     textbcv.errors.InputError: ...ner_en.conll:3: task="cws" segments text into words, but this corpus's tags ...
     """
+    check_units(options.get("group_by", "auto"), corpus)  # units asked for must be enough for a variance
     if not systems and not own:
         return
     task = options.get("task") or ("cws" if corpus.format == "segmented" else "ner")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from textbcv import defaults
-from textbcv.cli.common import THRESHOLD_HELP, add_corpus_args, check_threshold
+from textbcv.cli.common import GROUP_BY_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold
 from textbcv.cli.compare import add_command_args, command_systems, csv_names
 
 __all__ = ["register", "run"]
@@ -50,6 +50,8 @@ def register(sub) -> None:
                    help="train each side of a null pair with K seeds, counted together as compare --train-seeds "
                    "does (A: S1, S1+1, ...; B: S2, S2+1, ...; the two ranges must not overlap); default 1")
     p.add_argument("--seed", type=int, default=0, help="seed of the data sets' draws and splits (default 0)")
+    p.add_argument("--group-by", default=None, metavar="UNIT", help=GROUP_BY_HELP + "; file also draws the data "
+                   "sets as whole files")
     p.add_argument("--threshold", type=float, default=0.95, help=THRESHOLD_HELP)
     p.add_argument("--algorithm", choices=defaults.CRF_ALGORITHMS,
                    help="crfsuite training algorithm (default: lbfgs, for which the null pairs train ap, its "
@@ -90,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
                     size=args.size, m=args.m, seeds=args.seeds, seed=args.seed, threshold=args.threshold,
                     out=args.out, resume=args.resume, jobs=args.jobs, task=args.task, algorithm=args.algorithm,
                     max_iterations=args.max_iterations, train_seeds=args.train_seeds, pair=args.pair,
-                    truth_halvings=args.truth_halvings, backend=args.backend, scheduler=args.scheduler)
+                    truth_halvings=args.truth_halvings, backend=args.backend, scheduler=args.scheduler,
+                    group_by=args.group_by)
     print(dumps_json(cal.to_dict()) if args.json else cal.text(), end="")
     return 0

@@ -7,7 +7,7 @@ import sys
 
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import FORMATS
-from textbcv.defaults import VARIANT
+from textbcv.defaults import MIN_CLUSTERS, VARIANT
 from textbcv.errors import InputError
 
 __all__ = ["add_corpus_args", "read_corpus_args", "rope_fraction",
@@ -15,6 +15,10 @@ __all__ = ["add_corpus_args", "read_corpus_args", "rope_fraction",
 
 #: ``--threshold`` of every command that decides (the value is textbcv.stats.bayes.THRESHOLD, repeated so that
 #: `textbcv --help` does not import scipy; tests/test_report_decisions.py checks they agree).
+GROUP_BY_HELP = ("units the splits keep whole, and the clusters of the posterior's variance: auto (default: documents "
+                 f"when the corpus marks at least {MIN_CLUSTERS}, by -DOCSTART-, # newdoc or document ids, else "
+                 "sentences), sentence, document, or file (every file a unit, only when asked: files are not "
+                 f"documents); document and file need at least {MIN_CLUSTERS} of them")
 THRESHOLD_HELP = ("decision rule: a system is called better when its posterior probability of being better, "
                   "P(better), is at least this; below it the report says \"no clear difference\" and gives P "
                   "(default 0.95; 0.5 is the thesis's larger-probability rule)")

@@ -141,7 +141,9 @@ def _notes(s, group_by: str, corpus) -> list[str]:
     if unit == "document":
         out.append(f"units: documents ({corpus.n_documents} in the corpus), kept whole"
                    + (" (--group-by auto)" if group_by == "auto" else ""))
-    note = defaults.unit_note(group_by, unit, corpus.n_documents)
+    if unit == "file":
+        out.append(f"units: files ({len(corpus.files)}), kept whole (--group-by file)")
+    note = defaults.unit_note(group_by, unit, corpus.n_documents, len(corpus.files))
     if note:
         out.append(note)
     out += defaults.option_notes(s.options.get("balance", ()))

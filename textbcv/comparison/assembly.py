@@ -12,6 +12,7 @@ import numpy as np
 from textbcv import __version__, defaults
 from textbcv._io import file_sha256
 from textbcv.comparison.anatomy import anatomy_section
+from textbcv.comparison.design_effects import cluster_units
 from textbcv.comparison.from_folds import answer_from_folds, folds_of_report, folds_of_store, report_from_folds
 from textbcv.comparison.heldout import heldout_gaps, heldout_section
 from textbcv.comparison.macro import macro_section
@@ -59,9 +60,12 @@ def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
     asked = splits.options.get("group_by_requested", unit)
     balance = list(splits.options.get("balance", options.balance))
     notes = []
-    note = defaults.unit_note(asked, unit, corpus.n_documents)
+    note = defaults.unit_note(asked, unit, corpus.n_documents, len(corpus.files))
     if note:
         notes.append(note)
+    fallback = cluster_units(splits, corpus)[2]
+    if fallback:
+        notes.append(fallback)
     notes += defaults.option_notes(balance, options.variant)
     return {"unit": unit, "group_by": asked, "documents": corpus.n_documents, "balance": balance,
             "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}

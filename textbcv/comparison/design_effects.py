@@ -8,20 +8,107 @@ import numpy as np
 
 from textbcv.corpus import Corpus
 from textbcv.corpus.related import related_clusters
+from textbcv.defaults import MIN_CLUSTERS
 from textbcv.errors import InputError
+from textbcv.split.profiles import file_ids
 from textbcv.stats.clustering import design_effect, pooled_design_effect
 from textbcv.stats.paired import PairedDifference, paired_differences
 
-__all__ = ["fold_clusters", "sentence_statistics", "design_effects_of"]
+__all__ = ["check_units", "cluster_units", "fold_clusters", "sentence_statistics", "design_effects_of"]
 
 #: what :func:`sentence_statistics` answers: the design effects (or None) and the paired posteriors (or None)
 SentenceStatistics = tuple[dict | None, dict[tuple[str, str], dict[str, PairedDifference]] | None]
 
 
-def fold_clusters(splits, corpus: Corpus) -> dict:
-    """The cluster of every test sentence of every fold, in test order.
+#: the splits' unit → the clusters' name in a report
+_CLUSTER_NAMES = {"document": "documents", "file": "files"}
 
-    Clusters are documents where the corpus marks at least two, else sentences.
+
+def cluster_units(splits, corpus: Corpus) -> tuple[str, np.ndarray | None, str | None]:
+    """The posterior's clusters: the splits' units (documents, files or sentences), unless too few to measure over.
+
+    Where the splits keep fewer than :data:`textbcv.defaults.MIN_CLUSTERS` documents (or files) whole, the clusters
+    fall back to sentences; where the corpus has fewer sentences than that, there are none (no paired posterior).
+
+    Parameters
+    ----------
+    splits : SplitSet
+        The splits of the comparison (their ``group_by`` option is their unit).
+    corpus : Corpus
+        The corpus split.
+
+    Returns
+    -------
+    tuple
+        The clusters' name (``"documents"``, ``"files"`` or ``"sentences"``), every sentence's cluster (None: too
+        few sentences) and the note that says a fallback (None without one).
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Corpus, Sentence
+    >>> from textbcv.split import split_units
+    >>> c = Corpus([Sentence(("a",), document=i % 5) for i in range(40)], ["x"], "conll")
+    >>> s = split_units(40, 3, groups=c.document_ids, options={"group_by": "document"})
+    >>> name, ids, note = cluster_units(s, c)
+    >>> name, len(ids), note.split(":")[0]
+    ('sentences', 40, 'the splits keep 5 documents whole, fewer than the 15 clusters a variance is measured over')
+    """
+    unit = (splits.options or {}).get("group_by", "sentence")
+    if unit in _CLUSTER_NAMES:
+        name = _CLUSTER_NAMES[unit]
+        ids = np.asarray(corpus.document_ids if unit == "document" else file_ids(corpus), dtype=np.int64)
+        k = len(np.unique(ids))
+        if k >= MIN_CLUSTERS:
+            return name, ids, None
+        fallback = (f"the splits keep {k} {name} whole, fewer than the {MIN_CLUSTERS} clusters a variance is measured "
+                    f"over: the posterior's clusters are sentences, so its answer speaks for new sentences of these "
+                    f"{name} and may be optimistic for new {name}")
+    else:
+        fallback = None
+    if len(corpus) < MIN_CLUSTERS:
+        return "sentences", None, (f"only {len(corpus)} sentences, fewer than the {MIN_CLUSTERS} clusters a variance "
+                                   "is measured over: the differences are not paired")
+    return "sentences", np.arange(len(corpus), dtype=np.int64), fallback
+
+
+def check_units(group_by: str, corpus: Corpus) -> None:
+    """Refuse documents or files asked for as units where the corpus has fewer than the variance needs.
+
+    Parameters
+    ----------
+    group_by : str
+        The units asked for (``"document"`` and ``"file"`` are checked).
+    corpus : Corpus
+
+    Raises
+    ------
+    InputError
+        Naming ``group_by``, below :data:`textbcv.defaults.MIN_CLUSTERS` units.
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Corpus, Sentence
+    >>> c = Corpus([Sentence(("a",), source=f"f{i % 2}") for i in range(40)], ["f0", "f1"], "conll")
+    >>> check_units("file", c)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: group_by='file': the corpus has 2 files, fewer than the 15 clusters ...
+    """
+    if group_by not in _CLUSTER_NAMES:
+        return
+    name = _CLUSTER_NAMES[group_by]
+    k = corpus.n_documents if group_by == "document" else len(np.unique(file_ids(corpus)))
+    if k < MIN_CLUSTERS:
+        has = (f"the corpus has {k} {name}" if group_by == "file" or k > 1
+               else "the corpus marks no documents (-DOCSTART-, # newdoc or document ids)")
+        raise InputError(f"{{group_by}}={group_by!r}: {has}, fewer than the "
+                         f"{MIN_CLUSTERS} clusters a variance is measured over (their sentences are kept whole and "
+                         "the posterior's variance is over them; docs/method.md, \"Too few clusters\"): leave "
+                         "{group_by} at auto or sentence, where sentences are the units", param="group_by")
+
+
+def fold_clusters(splits, corpus: Corpus) -> dict:
+    """The cluster of every test sentence of every fold, in test order: :func:`cluster_units`.
 
     Parameters
     ----------
@@ -33,17 +120,19 @@ def fold_clusters(splits, corpus: Corpus) -> dict:
     Returns
     -------
     dict
-        ``clusters`` (``"documents"`` or ``"sentences"``), ``folds`` ((split, direction) → document ids; empty with
-        sentences), ``ids`` (every test sentence's cluster in one numbering for all folds) and ``related`` (pairs of
-        clusters that share a rare name).
+        ``clusters`` (``"documents"``, ``"files"`` or ``"sentences"``), ``folds`` ((split, direction) → cluster ids
+        of documents or files; empty with sentences), ``ids`` (every test sentence's cluster in one numbering for all
+        folds; empty with too few sentences), ``related`` (pairs of clusters that share a rare name) and, after a
+        fallback, ``note``.
     """
+    name, ids, note = cluster_units(splits, corpus)
     tests = {(j, k): np.asarray(test, dtype=np.int64) for j, k, _tr, test in splits.folds()}
-    if corpus.n_documents > 1:
-        doc = np.asarray(corpus.document_ids)
-        folds = {key: doc[test] for key, test in tests.items()}
-        return {"clusters": "documents", "folds": folds, "ids": folds, "related": related_clusters(corpus, doc)}
-    return {"clusters": "sentences", "folds": {}, "ids": tests,
-            "related": related_clusters(corpus, np.arange(len(corpus)))}
+    extra = {} if note is None else {"note": note}
+    if ids is None:
+        return {"clusters": name, "folds": {}, "ids": {}, "related": None, **extra}
+    folds = {key: ids[test] for key, test in tests.items()}
+    return {"clusters": name, "folds": folds if name != "sentences" else {}, "ids": folds,
+            "related": related_clusters(corpus, ids), **extra}
 
 
 def sentence_statistics(records: Mapping, names: Sequence[str], m: int, clusters: dict | None,

@@ -10,6 +10,7 @@ from textbcv._io import load_json
 from textbcv.comparison.decisions import fold_decisions, read_fold_predictions
 from textbcv.comparison.from_folds import Folds, answer_from_folds, per_fold, report_from_folds, stored_paired
 from textbcv.comparison.options import AnswerOptions, TestOptions
+from textbcv.defaults import MIN_CLUSTERS
 from textbcv.errors import InputError
 from textbcv.folds.counts import FoldCounts, check_same_gold, read_input
 from textbcv.folds.foldfile import read_fold_records
@@ -91,7 +92,13 @@ def _evidence(data: FoldCounts, records: dict | None, options: TestOptions) -> t
         clusters: dict = {"clusters": unit, "folds": {}}
         paired = ('the per-sentence counts name no "test_sentences" or "documents", so which sentences two folds '
                   "share is unknown: the differences are not paired")
-        if data.clusters is not None:
+        few = None if data.clusters is None else len({x for fold in data.clusters for x in fold})
+        if few is not None and few < MIN_CLUSTERS:  # a variance over so few clusters is not measured
+            unit = "sentences"
+            clusters["clusters"] = unit
+            paired = (f'the per-sentence counts name {few} {data.cluster_unit}, fewer than the {MIN_CLUSTERS} '
+                      "clusters a variance is measured over: the differences are not paired")
+        elif data.clusters is not None:
             numbered, related = _cluster_ids(data)
             by_fold = {(j, k): numbered[2 * j + k] for j in range(data.m) for k in (0, 1)}
             clusters.update(ids=by_fold, related=related, folds=by_fold if unit == "documents" else {})

@@ -184,8 +184,10 @@ class CompareOptions:
     balance : tuple of str
         Properties balanced between the halves (``label``, ``lemma``, ``length``); default none
         (:data:`textbcv.defaults.BALANCE`).
-    group_by : {"auto", "sentence", "document"}
-        Units the splits keep whole; default ``"auto"`` (documents when the corpus marks them).
+    group_by : {"auto", "sentence", "document", "file"}
+        Units the splits keep whole, and the clusters of the posterior's variance; default ``"auto"`` (documents when
+        the corpus marks at least :data:`textbcv.defaults.MIN_CLUSTERS`, else sentences). Files are units only
+        here (``"file"``): a corpus read from several files without document marks has no documents.
     chunk_types : tuple of str or None
         Score only chunks of these types (at least one); None (default) scores every type.
     untyped : bool
@@ -286,6 +288,9 @@ class CompareOptions:
                  f"(methods: {', '.join(SPLIT_METHODS)})")
         if self.sequential and self.split_method != "bcv":
             fail("{sequential}=True adds nested BCV splits; it cannot extend given splits", "sequential")
+        if self.group_by not in defaults.GROUP_BY_CHOICES:
+            fail(f"group_by: unknown unit {self.group_by!r} (units: {', '.join(defaults.GROUP_BY_CHOICES)})",
+                 "group_by")
         for b in self.balance:
             if b not in MEASURES:
                 fail(f"balance: unknown property {b!r} (properties: {', '.join(MEASURES)}, or none)", "balance")

@@ -23,7 +23,7 @@ from textbcv.comparison.assembly import assemble_report, corpus_meta, rerender, 
 from textbcv.comparison.baseline import baseline_section
 from textbcv.comparison.calibration_quote import quoted_calibration
 from textbcv.comparison.corpus_files import read_files
-from textbcv.comparison.design_effects import design_effects_of, fold_clusters
+from textbcv.comparison.design_effects import check_units, design_effects_of, fold_clusters
 from textbcv.comparison.from_folds import folds_of_store, report_from_folds
 from textbcv.comparison.heldout import read_heldout
 from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
@@ -178,9 +178,9 @@ def _split_manifest(raw: Corpus, corpus: Corpus, options: CompareOptions, out: P
     if given is not None:
         splits = given
     else:
-        m_plan = options.m_max if options.sequential else options.m
-        splits = make_splits(corpus, m=m_plan, method="bcv", balance=options.balance or None,
-                             group_by=options.group_by, seed=options.seed)
+        check_units(options.group_by, corpus)
+        splits = make_splits(corpus, m=options.m_max if options.sequential else options.m, method="bcv",
+                             balance=options.balance or None, group_by=options.group_by, seed=options.seed)
         # fingerprints of the corpus as read (words, not characters, for a CoNLL-U corpus segmented here), so
         # that the manifest is accepted with the same files by `textbcv evaluate` and `compare --splits`
         splits.fingerprints = corpus_fingerprints(raw)

@@ -1,6 +1,7 @@
 """CoNLL column files: one token per line, columns separated by runs of ASCII spaces and TABs.
 
-A blank line ends a sentence; a ``-DOCSTART-`` line starts a document and is not a sentence. Any other
+A blank line ends a sentence; a ``-DOCSTART-`` line starts a document and is not a sentence (where no file has
+one, the corpus marks no documents: all its sentences are one document, whatever the files). Any other
 space (U+00A0, U+3000, ...) stays part of its token. Without column roles, a 4-column file is CoNLL-2003
 (``token,pos,chunk,ner``) and a 2-column file is ``token,ner``.
 """
@@ -78,9 +79,10 @@ def _paths(paths) -> list[str]:
 class _File:
     """One CoNLL file split into sentences: the fields, where every sentence's fields start, documents."""
 
-    __slots__ = ("path", "roles", "fields", "first_field", "sizes", "first_lines", "new_document", "token_lines")
+    __slots__ = ("path", "roles", "fields", "first_field", "sizes", "first_lines", "new_document", "token_lines",
+                 "marked")
 
-    def __init__(self, path, roles, fields, first_field, sizes, first_lines, new_document, token_lines):
+    def __init__(self, path, roles, fields, first_field, sizes, first_lines, new_document, token_lines, marked):
         self.path = path
         self.roles = roles
         self.fields = fields  # every field of the file, in order
@@ -89,6 +91,7 @@ class _File:
         self.first_lines = first_lines  # 1-based first line of every sentence
         self.new_document = new_document  # the sentence starts a new document
         self.token_lines = token_lines  # 1-based line of every token
+        self.marked = marked  # the file has a -DOCSTART- line
 
 
 def _docstart_lines(text: str, lines: list[str]) -> list[int]:
@@ -197,7 +200,8 @@ def _parse(text: str, lines: list[str], path: str, roles: tuple[str, ...] | None
     if len(docs):
         j = np.searchsorted(starts, docs)
         new_document[j[j < len(starts)]] = True
-    return _File(path, roles, fields, offsets[starts], ends - starts, starts + 1, new_document, token_idx + 1)
+    return _File(path, roles, fields, offsets[starts], ends - starts, starts + 1, new_document, token_idx + 1,
+                 bool(len(docs)))
 
 
 def read_conll(
@@ -395,6 +399,8 @@ def _build(files: list[_File], paths: list[str], scheme: str | None, encoding: s
     document = -1
     tag_seqs = []
     tag_lengths = []
+    # a file starts a document only where the corpus marks documents: files are not documents of their own
+    marked = any(f.marked for f in files)
     for f in files:
         roles = f.roles
         k = len(roles)
@@ -408,7 +414,7 @@ def _build(files: list[_File], paths: list[str], scheme: str | None, encoding: s
         for o, size, line, new in zip(f.first_field.tolist(), f.sizes.tolist(), f.first_lines.tolist(),
                                       f.new_document.tolist()):
             e = o + k * size
-            if new:
+            if new and (marked or document < 0):
                 document += 1
             tags = tuple(fields[o + jn:e:k]) if jn >= 0 else ()
             append((

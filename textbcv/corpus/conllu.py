@@ -1,7 +1,8 @@
 """CoNLL-U files (Universal Dependencies): ten TAB-separated fields per word line.
 
 Multiword ranges (``1-2``) and empty nodes (``1.1``) are not tokens; FORM, LEMMA and UPOS are kept (XPOS
-under ``columns["xpos"]``); ``# newdoc`` starts a document. Sentences carry no tags. Fields are separated by
+under ``columns["xpos"]``); ``# newdoc`` starts a document (where no file has one, the corpus marks no documents:
+all its sentences are one document, whatever the files). Sentences carry no tags. Fields are separated by
 TABs only, so spaces inside a FORM stay; otherwise the reading is that of ``conllu.parse``.
 """
 
@@ -56,6 +57,7 @@ def read_conllu(paths: str | os.PathLike | Iterable[str | os.PathLike], encoding
     names: list[str] = [os.fspath(p) for p in paths]
     sentences: list[Sentence] = []
     document = -1
+    marked = False  # a file starts a document only where the corpus marks documents (# newdoc)
     with long_lived():
         for path in names:
             _, lines = load_lines(path, encoding)
@@ -74,13 +76,16 @@ def read_conllu(paths: str | os.PathLike | Iterable[str | os.PathLike], encoding
                 tokens, lemmas, upos, xpos, newdoc = _parse_block(block, path, start)
                 block = []
                 if newdoc:
-                    new_document = True
+                    new_document = marked = True
                 if not tokens:
                     raise InputError("sentence has no tokens (only comments or ranges)", file=path, line=start)
                 if new_document:
                     document += 1
                     new_document = False
                 sentences.append(Sentence._make(tokens, (), None, lemmas, upos, {"xpos": xpos}, document, path, start))
+    if not marked and document > 0:  # files are not documents of their own
+        sentences = [Sentence._make(s.tokens, s.tags, s.scheme, s.lemmas, s.pos, s.columns, 0, s.source, s.line)
+                     for s in sentences]
     return Corpus(sentences, names, "conllu", None, encoding)
 
 

@@ -217,11 +217,10 @@ def read_rows(sources: Iterable[tuple[str, Iterable[tuple[int, Any]], Sequence[s
     resolved = _resolve_scheme(files, tag_seqs, lengths, file_list, scheme)  # type: ignore[arg-type]
     if not any_ids:
         warn(NO_DOCUMENTS_NOTE, file=file_list[0])
-    # without ids every sentence is a unit of its own, in one document per file (as segmented text)
-    doc_of: dict[str, int] = {}
+    # without ids the corpus marks no documents: one document, whatever the files (as segmented text)
     sentences = []
     for tokens, tags, doc, path, no in rows:
-        d = doc if any_ids else doc_of.setdefault(path, len(doc_of))
+        d = doc if any_ids else 0
         sentences.append(Sentence._make(tokens, tags, resolved, None, None, {}, d, path, no))
     return Corpus(sentences, file_list, format, resolved, encoding)
 

@@ -51,7 +51,8 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
     Parameters
     ----------
     paths : path or iterable of paths
-        Read in order (gzip decompressed); file ``i`` is document ``i``, each line with a word a sentence.
+        Read in order (gzip decompressed), each line with a word a sentence. Segmented text marks no documents:
+        all sentences are document 0, whatever the files (``group_by="file"`` makes the files the units).
     encoding : str
 
     Returns
@@ -76,7 +77,7 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
     append = sentences.append
     make = Sentence._make
     with long_lived():
-        for document, path in enumerate(names):
+        for path in names:
             text, lines = load_lines(path, encoding, blank="".join(WORD_SEPARATORS))
             if "\u3000" in text:
                 text = text.replace("\u3000", " ")
@@ -85,8 +86,7 @@ def read_segmented(paths: str | os.PathLike | Iterable[str | os.PathLike], encod
             del text
             for lineno, words in enumerate(map(split, lines), 1):
                 if words:
-                    append(make(tuple("".join(words)), bmes_tags(words), "bmes", None, None, {}, document, path,
-                                lineno))
+                    append(make(tuple("".join(words)), bmes_tags(words), "bmes", None, None, {}, 0, path, lineno))
     return Corpus(sentences, names, "segmented", "bmes", encoding)
 
 

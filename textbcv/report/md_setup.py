@@ -57,7 +57,8 @@ def setup_markdown(report: CompareReport) -> list[str]:
     q = report.split_quality or {}
     design = f"- Design: {design_name(report)}, seed {report.seed}, {2 * m} folds per system"
     if sp:
-        unit = "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
+        unit = {"document": "documents kept whole", "file": "files kept whole"}.get(str(sp.get("unit")),
+                                                                                   "sentences as units")
         group = f" (--group-by {sp.get('group_by')})" if sp.get("group_by") else ""
         design += f"; {unit}{group}; balanced: {', '.join(sp.get('balance') or []) or 'nothing'}"
     design += "."
@@ -124,8 +125,8 @@ def split_markdown(report: CompareReport) -> list[str]:
         return []
     out = ["", "## Split", ""]
     if sp:
-        unit = ("documents, kept whole" if sp["unit"] == "document"
-                else "sentences" + (" (exact duplicates kept together)" if sp.get("duplicates_together") else ""))
+        unit = ({"document": "documents, kept whole", "file": "files, kept whole"}.get(sp["unit"])
+                or "sentences" + (" (exact duplicates kept together)" if sp.get("duplicates_together") else ""))
         out += [f"Units: {unit}" + (" (--group-by auto)" if sp.get("group_by") == "auto" else "") + "; balanced: "
                 + (", ".join(sp["balance"]) or "nothing") + "."]
         out += [f"Note: {n}." for n in sp.get("notes", [])]

@@ -64,7 +64,8 @@ def unit_text(report: CompareReport) -> str:
     str
     """
     sp = report.split or {}
-    return "documents kept whole" if sp.get("unit") == "document" else "sentences as units"
+    units = {"document": "documents kept whole", "file": "files kept whole"}
+    return units.get(str(sp.get("unit")), "sentences as units")
 
 
 def balance_text(report: CompareReport) -> str:

@@ -13,7 +13,7 @@ import scipy.sparse as sp
 
 from textbcv import defaults
 from textbcv.corpus.fingerprint import corpus_fingerprints
-from textbcv.defaults import GROUP_BY_CHOICES
+from textbcv.defaults import GROUP_BY_CHOICES, MIN_CLUSTERS
 from textbcv.errors import InputError
 from textbcv.split import designs
 from textbcv.split.bcv import max_m
@@ -143,7 +143,7 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
         As in :func:`split_units`.
     balance : sequence of {"label", "lemma", "length"}, or None / "none"
         Measures to balance (default :data:`textbcv.defaults.BALANCE`: none).
-    group_by : {"auto", "sentence", "document"}
+    group_by : {"auto", "sentence", "document", "file"}
         The unit kept whole (:func:`resolve_unit`).
     duplicates_together : bool
         With sentences as units, exact duplicates share a block.
@@ -187,11 +187,14 @@ def make_splits(corpus, m: int = 3, method: str = "bcv", balance: Sequence[str] 
 
 
 def resolve_unit(group_by: str, corpus, m: int = 3) -> str:
-    """The unit a split keeps whole: ``"auto"`` means documents when the corpus marks enough for m splits.
+    """The unit a split keeps whole: ``"auto"`` means documents when the corpus marks enough of them.
+
+    Enough: as many as m splits need, and at least :data:`textbcv.defaults.MIN_CLUSTERS`, the fewest a variance over
+    documents stands on (the paired posterior's clusters are the splits' units). Files are units only when asked.
 
     Parameters
     ----------
-    group_by : {"auto", "sentence", "document"}
+    group_by : {"auto", "sentence", "document", "file"}
     corpus : Corpus
     m : int
         Number of splits (default 3).
@@ -199,7 +202,7 @@ def resolve_unit(group_by: str, corpus, m: int = 3) -> str:
     Returns
     -------
     str
-        ``"document"`` or ``"sentence"``.
+        ``"document"``, ``"file"`` or ``"sentence"``.
 
     Raises
     ------
@@ -209,13 +212,13 @@ def resolve_unit(group_by: str, corpus, m: int = 3) -> str:
     Examples
     --------
     >>> from textbcv.corpus.model import Corpus, Sentence
-    >>> c = Corpus([Sentence((w,), document=i // 2) for i, w in enumerate("abcdefghij")], ["x"], "conll")
-    >>> resolve_unit("auto", c, m=3), resolve_unit("auto", c, m=7)
-    ('document', 'sentence')
+    >>> c = Corpus([Sentence((w,), document=i // 2) for i, w in enumerate("abcdefghij" * 4)], ["x"], "conll")
+    >>> resolve_unit("auto", c, m=3), resolve_unit("auto", c, m=31), resolve_unit("auto", c[:20], m=3)
+    ('document', 'sentence', 'sentence')
     """
     if group_by not in GROUP_BY_CHOICES:
         raise InputError(f"group_by must be one of {', '.join(GROUP_BY_CHOICES)}, got {group_by!r}", param="group_by")
     if group_by != "auto":
         return group_by
     n_docs = corpus.n_documents
-    return "document" if n_docs > 1 and max_m(n_docs) >= m else "sentence"
+    return "document" if n_docs >= MIN_CLUSTERS and max_m(n_docs) >= m else "sentence"

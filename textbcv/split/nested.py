@@ -78,8 +78,8 @@ class NestedSplits(SplitSet):
         quality = None
         if report is not None:
             quality = split_quality(train, report, floor=True, groups=item)
-            if options.get("group_by") == "document":  # N/4 bounds the overlap in documents, not in sentences
-                quality["overlap"]["unit"] = "document"
+            if options.get("group_by") in ("document", "file"):  # N/4 bounds the overlap in these, not in sentences
+                quality["overlap"]["unit"] = options["group_by"]
             else:  # how far the sentence overlap may be from n/4: N/4 for N blocks of the items placed
                 N = n_blocks_for(m)
                 quality["overlap"].update({"bound": N / 4, "blocks": N, "units_placed": blocks.n_items})

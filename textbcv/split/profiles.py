@@ -16,7 +16,7 @@ from textbcv.errors import InputError
 
 __all__ = ["MEASURES", "LENGTH_EDGES", "LENGTH_RESOLUTIONS", "length_bins", "length_profile", "length_measures",
            "count_matrix", "codes_matrix", "group_rows", "corpus_profiles", "Items", "items_of", "corpus_items",
-           "duplicate_groups"]
+           "duplicate_groups", "file_ids"]
 
 MEASURES = ("label", "lemma", "length")
 
@@ -342,6 +342,27 @@ def items_of(n: int, groups=None, measures: dict | None = None, report: dict | N
     return Items(item, weight, measures, counts, report)
 
 
+def file_ids(corpus) -> np.ndarray:
+    """The file of every sentence (its ``source``), numbered in order of first occurrence.
+
+    Parameters
+    ----------
+    corpus : Corpus
+
+    Returns
+    -------
+    (n_sentences,) int64 array
+
+    Examples
+    --------
+    >>> from textbcv.corpus.model import Corpus, Sentence
+    >>> file_ids(Corpus([Sentence(("a",), source=f) for f in "xxyx"], ["x", "y"], "conll")).tolist()
+    [0, 0, 1, 0]
+    """
+    ids: dict = {}
+    return np.array([ids.setdefault(s.source, len(ids)) for s in corpus.sentences], dtype=np.int64)
+
+
 def duplicate_groups(corpus) -> np.ndarray:
     """Group id of every sentence, equal for exact duplicates, in order of first occurrence.
 
@@ -365,7 +386,7 @@ def corpus_items(corpus, balance: Sequence[str], unit: str, duplicates_together:
     corpus : Corpus
     balance : sequence of str
         Measures to balance (``length`` as :func:`length_measures`).
-    unit : {"document", "sentence"}
+    unit : {"document", "file", "sentence"}
         What is kept whole.
     duplicates_together : bool
         With sentences as units, exact duplicates form one item.
@@ -387,6 +408,8 @@ def corpus_items(corpus, balance: Sequence[str], unit: str, duplicates_together:
         measures.update(length_measures([len(x) for x in corpus.sentences]))
     if unit == "document":
         groups = np.asarray(corpus.document_ids)
+    elif unit == "file":
+        groups = np.asarray(file_ids(corpus))
     elif duplicates_together:
         groups = duplicate_groups(corpus)
     else:

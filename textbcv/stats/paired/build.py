@@ -58,18 +58,20 @@ def paired_difference_from_moments(S: np.ndarray, clusters: int, counts_a: np.nd
     v = paired_variances(S, clusters, ca, cb, layout=layout, fold_clusters=kf, metric=metric)
     var_test = max(0.0, float(v.pooled_delta))  # not below 0 by rounding (identical systems)
     var_related = None
+    own = None
     if related is not None:  # the related clusters' covariance joins the clusters' own, and the folds'
         with_related = paired_variances(S + related, clusters, ca, cb, layout=layout, fold_clusters=kf, metric=metric)
         var_related = max(0.0, float(with_related.pooled_delta - v.pooled_delta))
         var_test += var_related
-        v = with_related
+        own, v = v, with_related
     d = _value(cb, metric) - _value(ca, metric)
     C = v.fold_cov
     if seeds is not None:
-        return replace(_seeded(v, d, seeds, m, clusters, metric, ca, cb, var_test), var_related=var_related)
+        return replace(_seeded(v, d, seeds, m, clusters, metric, ca, cb, var_test),
+                       correlation=_correlation(v, own), var_related=var_related)
     var_model = max(0.0, fold_noise(d, C, m)) / (2 * m)
     est = float(_value(cb.sum(axis=0), metric) - _value(ca.sum(axis=0), metric))
-    return PairedDifference(est, var_test, var_model, 2.0 * m - 1.0, m, clusters, _correlation(v), metric,
+    return PairedDifference(est, var_test, var_model, 2.0 * m - 1.0, m, clusters, _correlation(v, own), metric,
                             test_shared=_test_shared(C, m), var_related=var_related)
 
 

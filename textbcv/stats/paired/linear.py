@@ -145,8 +145,24 @@ def paired_variances(S: np.ndarray, clusters: int, counts_a: np.ndarray, counts_
     return PairedVariances(np.diag(cov).copy(), fa, fb, var(pb - pa), var(pa), var(pb), clusters, cov)
 
 
-def _correlation(v: PairedVariances) -> float:
+#: A variance with the related clusters' covariance below this share of the clusters' own is rounding: the related
+#: pairs took all of it (every cluster related to every other), and no correlation is left to measure.
+_CANCELLED = 1e-9
+
+
+def _correlation(v: PairedVariances, own: PairedVariances | None = None) -> float:
+    """The two systems' error correlation over the clusters, in [-1, 1], or NaN where it is not measured.
+
+    ``v`` may hold the related clusters' covariance (``own``: the same without it). A covariance matrix of the
+    clusters' own errors bounds the correlation by ±1 (Cauchy–Schwarz), so a value past a bound is rounding, or the
+    related pairs' part, which is added pair by pair and need not be a covariance matrix: it is clipped to the bound.
+    NaN where a system's variance is not above 0, or is cancelled by the related part (below :data:`_CANCELLED` of
+    its own).
+    """
     prod = v.pooled_a * v.pooled_b  # (rounding can leave a zero variance a hair below 0: no correlation then)
     if not prod > 0:
         return float("nan")
-    return float((v.pooled_a + v.pooled_b - v.pooled_delta) / (2 * np.sqrt(prod)))
+    if own is not None and (v.pooled_a <= _CANCELLED * own.pooled_a or v.pooled_b <= _CANCELLED * own.pooled_b):
+        return float("nan")
+    r = (v.pooled_a + v.pooled_b - v.pooled_delta) / (2 * np.sqrt(prod))
+    return float(min(1.0, max(-1.0, r)))
