@@ -150,3 +150,14 @@ def test_a_failing_command_ends_every_process_of_the_run(tmp_path):
     assert _left(pids, groups) == []
     assert proc.returncode == 2 and "system 'b'" in err and "status 1" in err, err
     assert any(started.iterdir())  # the hanging command had started
+
+
+def test_a_signal_ends_the_local_dask_cluster_and_its_commands(tmp_path):
+    pytest.importorskip("distributed", reason="the dask extra is not installed")
+    proc, started = _start(tmp_path, extra=("--backend", "dask"))
+    _wait_for(proc, started, 2)
+    pids, groups = _seen(proc)
+    os.kill(proc.pid, signal.SIGTERM)
+    err = _ended(proc, tmp_path)
+    assert _left(pids, groups) == []
+    assert proc.returncode == 128 + signal.SIGTERM and "textbcv: interrupted (SIGTERM)" in err, err

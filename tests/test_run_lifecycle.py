@@ -5,6 +5,7 @@ check that can fail (the Dask connection) has passed."""
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import shlex
@@ -133,3 +134,40 @@ def test_an_unreachable_scheduler_writes_nothing(tmp_path, monkeypatch, capsys):
         status, err = _main(capsys, [*command, "--backend", "dask", "--scheduler", "127.0.0.1:1", "--out", str(out)])
         assert status == 2 and "cannot reach the dask scheduler at 127.0.0.1:1" in err, err
         assert not out.exists()
+
+
+def test_the_hugging_face_recipes_command_runs_as_pasted_from_the_source_tree():
+    from textbcv.cli import build_parser
+
+    root = Path(__file__).resolve().parents[1]
+    doc = ast.get_docstring(ast.parse((root / "scripts" / "examples" / "hf_command.py").read_text(encoding="utf-8")))
+    assert doc is not None
+    pasted = doc.split("::\n", 1)[1].strip().split("\n\n")[0].replace("\\\n", "")  # as a shell joins its lines
+    argv = shlex.split(pasted)
+    assert argv[:2] == ["textbcv", "compare"]
+    args = build_parser(["compare"]).parse_args(argv[1:])
+    (system,) = args.command_systems
+    script = shlex.split(system.split("=", 1)[1])[1]
+    assert not Path(script).is_absolute() and (root / script).is_file()  # relative to where textbcv starts
+
+
+def test_an_interrupted_calibration_says_what_it_kept_and_how_to_continue(tmp_path, monkeypatch, capsys):
+    from textbcv.calibration import study
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["calibrate", NER, "--systems", "iob2", "--reps", "2", "--size", "120", "--max-iterations", "2",
+            "--out", "cal"]
+    real = study.append_line
+
+    def stop_after_one(path, line):
+        real(path, line)
+        raise KeyboardInterrupt  # Ctrl-C once the first unit is kept
+
+    monkeypatch.setattr(study, "append_line", stop_after_one)
+    status, err = _main(capsys, argv)
+    line = err.strip().splitlines()[-1]
+    assert status == 130 and line.startswith("textbcv: interrupted (SIGINT): 1 finished unit is kept in cal; to "
+                                             "continue it: textbcv calibrate "), err
+    monkeypatch.setattr(study, "append_line", real)
+    assert _main(capsys, shlex.split(line.split("to continue it: ", 1)[1])[1:])[0] == 0
+    assert len((tmp_path / "cal" / "units.jsonl").read_text(encoding="utf-8").splitlines()) == 2
