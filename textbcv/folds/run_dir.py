@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -460,6 +461,8 @@ class RunDir:
             Whether the directory existed before this run claimed it.
         """
         man = self._manifest() or {"files": {}}
+        if self.owns("commands") and not self.tasks_begun():  # only the fold files textbcv wrote for the commands
+            shutil.rmtree(self.path / "commands", ignore_errors=True)
         for name, entry in man["files"].items():
             if entry != "dir" and self.owns(name):
                 (self.path / name).unlink(missing_ok=True)
