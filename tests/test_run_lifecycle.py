@@ -38,6 +38,14 @@ def _main(capsys, argv: list[str]) -> tuple[int, str]:
     return status, capsys.readouterr().err
 
 
+def _interrupted(capsys, argv: list[str]) -> str:
+    """The last line ``main(argv)`` prints when stopped (from Python, the interrupt reaches the caller after it)."""
+    capsys.readouterr()
+    with pytest.raises(KeyboardInterrupt):
+        main(argv)
+    return capsys.readouterr().err.strip().splitlines()[-1]
+
+
 def test_a_first_run_whose_every_command_failed_is_resumed(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     argv = _argv("run", "memoriser.py", "--quiet")
@@ -73,9 +81,7 @@ def test_an_interrupted_run_says_what_it_kept_and_how_to_continue(tmp_path, monk
         raise KeyboardInterrupt  # Ctrl-C once the first fold is kept
 
     monkeypatch.setattr(FoldProgress, "update", stop_after_one)
-    status, err = _main(capsys, argv)
-    assert status == 130
-    line = err.strip().splitlines()[-1]
+    line = _interrupted(capsys, argv)
     assert line.startswith("textbcv: interrupted (SIGINT): 1 of 4 folds and 1 finished command task are kept in run; "
                            "to continue it: textbcv compare "), line
     again = shlex.split(line.split("to continue it: ", 1)[1])
@@ -164,10 +170,21 @@ def test_an_interrupted_calibration_says_what_it_kept_and_how_to_continue(tmp_pa
         raise KeyboardInterrupt  # Ctrl-C once the first unit is kept
 
     monkeypatch.setattr(study, "append_line", stop_after_one)
-    status, err = _main(capsys, argv)
-    line = err.strip().splitlines()[-1]
-    assert status == 130 and line.startswith("textbcv: interrupted (SIGINT): 1 finished unit is kept in cal; to "
-                                             "continue it: textbcv calibrate "), err
+    line = _interrupted(capsys, argv)
+    assert line.startswith("textbcv: interrupted (SIGINT): 1 finished unit is kept in cal; to continue it: "
+                           "textbcv calibrate "), line
     monkeypatch.setattr(study, "append_line", real)
     assert _main(capsys, shlex.split(line.split("to continue it: ", 1)[1])[1:])[0] == 0
     assert len((tmp_path / "cal" / "units.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+
+
+def test_ctrl_c_of_a_python_caller_stops_the_caller_and_of_the_program_gives_130(monkeypatch, capsys):
+    def stopped(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("textbcv.cli.stats.run", stopped)  # `textbcv stats` stopped by Ctrl-C while it runs
+    with pytest.raises(KeyboardInterrupt):  # a test suite, a script: Ctrl-C stops it too, not only textbcv's run
+        main(["stats", NER])
+    assert capsys.readouterr().err == "textbcv: interrupted (SIGINT)\n"
+    monkeypatch.setattr(sys, "argv", ["textbcv", "stats", NER])
+    assert main() == 130  # the program: its exit status

@@ -52,13 +52,13 @@ class Interrupted(KeyboardInterrupt):
     --------
     >>> import signal
     >>> e = Interrupted(signal.SIGTERM, "3 of 8 folds are kept in run", resumable=True)
-    >>> e.name, isinstance(e, KeyboardInterrupt)
-    ('SIGTERM', True)
+    >>> e.name, isinstance(e, KeyboardInterrupt), str(e)
+    ('SIGTERM', True, 'interrupted (SIGTERM): 3 of 8 folds are kept in run')
     """
 
     def __init__(self, signum: int = signal.SIGINT, kept: str = "", resumable: bool = False):
-        super().__init__(signum)
         self.signum, self.kept, self.resumable = int(signum), kept, resumable
+        super().__init__(f"interrupted ({self.name})" + (f": {kept}" if kept else ""))
 
     @property
     def name(self) -> str:

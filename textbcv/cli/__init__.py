@@ -113,14 +113,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     Parameters
     ----------
     argv : sequence of str or None
-        The command line after ``textbcv``; None reads ``sys.argv[1:]``.
+        The command line after ``textbcv``; None reads ``sys.argv[1:]`` (the program).
 
     Returns
     -------
     int
         The subcommand's status (0 on success); 2 after a user error, 128 + the signal when stopped by SIGINT
         (Ctrl-C: 130), SIGTERM (143) or SIGHUP (129), 0 on a broken pipe.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When stopped and called with ``argv`` (from Python: a test suite, a script), after the message, so that
+        Ctrl-C stops the caller too.
     """
+    program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
     try:
@@ -137,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt as e:
         print(_interrupted(e, argv), file=sys.stderr)
+        if not program:
+            raise
         return 128 + (e.signum if isinstance(e, Interrupted) else signal.SIGINT)
     except BrokenPipeError:
         return 0
