@@ -143,7 +143,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"textbcv: error: {_in_option_words(e, command)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as e:
-        print(_interrupted(e, argv), file=sys.stderr)
+        with contextlib.suppress(OSError):  # a closed terminal (SIGHUP) may take stderr with it
+            print(_interrupted(e, argv), file=sys.stderr)
         if not program:
             raise
         return 128 + (e.signum if isinstance(e, Interrupted) else signal.SIGINT)
