@@ -61,9 +61,19 @@ def _descendants(root: int) -> set[int]:
     return found
 
 
-def _survivors(pids: set[int], groups: set[int]) -> list[str]:
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _survivors(pids: set[int], groups: set[int], where: Path) -> list[str]:
+    """Live processes among ``pids``, in ``groups``, or naming a file under ``where`` (a command started after
+    the others were seen)."""
     alive = [pid for pid in pids if _stat(pid) is not None]
     alive += [pid for pid, (_, _, pg) in _processes().items() if pg in groups and pid not in alive]
+    alive += [pid for pid in _processes() if os.fsencode(where) in _cmdline(pid) and pid != os.getpid()]
     return [f"{pid}: {Path(f'/proc/{pid}/cmdline').read_bytes().replace(bytes(1), b' ')[:120]!r}"
             for pid in sorted(set(alive)) if _stat(pid) is not None]
 
@@ -109,11 +119,13 @@ def _ended(proc: subprocess.Popen, tmp_path: Path) -> str:
     return (tmp_path / "stderr.txt").read_text(encoding="utf-8")
 
 
-def _left(pids: set[int], groups: set[int]) -> list[str]:
-    """Those of ``pids`` and of ``groups`` alive a second after textbcv ended; each is then killed (the test's own
-    clean-up, so that a failure leaves nothing either)."""
+def _left(pids: set[int], groups: set[int], where: Path) -> list[str]:
+    """Those of ``pids``, of ``groups`` and of the run in ``where`` alive a second after textbcv ended; each is
+    then killed (the test's own clean-up, so that a failure leaves nothing either)."""
     time.sleep(1)
-    left = _survivors(pids, groups)
+    left = _survivors(pids, groups, where)
+    pids = pids | {int(x.split(":")[0]) for x in left}
+    groups = groups | {s[2] for pid in pids if (s := _stat(pid)) is not None and s[2] != os.getpgid(0)}
     for pid in pids:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
@@ -131,7 +143,7 @@ def test_a_signal_ends_every_process_of_the_run(tmp_path, how):
     assert len(groups) >= 3  # textbcv's group and the two commands' own
     os.kill(proc.pid, getattr(signal, how))
     err = _ended(proc, tmp_path)
-    assert _left(pids, groups) == []
+    assert _left(pids, groups, tmp_path) == []
     assert proc.returncode == 128 + getattr(signal, how), err
     assert "Traceback" not in err and f"textbcv: interrupted ({how})" in err, err
 
@@ -147,7 +159,7 @@ def test_a_failing_command_ends_every_process_of_the_run(tmp_path):
         groups |= more_groups
         time.sleep(0.02)
     err = _ended(proc, tmp_path)
-    assert _left(pids, groups) == []
+    assert _left(pids, groups, tmp_path) == []
     assert proc.returncode == 2 and "system 'b'" in err and "status 1" in err, err
     assert any(started.iterdir())  # the hanging command had started
 
@@ -159,5 +171,5 @@ def test_a_signal_ends_the_local_dask_cluster_and_its_commands(tmp_path):
     pids, groups = _seen(proc)
     os.kill(proc.pid, signal.SIGTERM)
     err = _ended(proc, tmp_path)
-    assert _left(pids, groups) == []
+    assert _left(pids, groups, tmp_path) == []
     assert proc.returncode == 128 + signal.SIGTERM and "textbcv: interrupted (SIGTERM)" in err, err

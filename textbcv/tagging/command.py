@@ -40,6 +40,8 @@ FORMATS = ("conll", "jsonl")
 STDERR_TAIL = 5
 #: Folder of a run's command tasks that records the process group of every command running (a file each)
 RUNNING = ".running"
+#: The file in :data:`RUNNING` that says the run is stopping: a worker starts no command then
+STOPPING = "stopping"
 #: Seconds a stopped command has to end after SIGTERM before it is killed
 GRACE = 5.0
 
@@ -368,6 +370,8 @@ class CommandTagger:
 def _run(line: str, logs: Path, cwd: Path, env: dict, timeout: float | None, running: Path | None) -> int | None:
     """Run ``line`` in a shell of its own process group (recorded in ``running``); its exit status, or None when
     stopped at ``timeout``."""
+    if running is not None and (running / STOPPING).exists():
+        raise InputError("the run is stopping: no command is started")
     with open(logs / "stdout.log", "wb") as out, open(logs / "stderr.log", "wb") as err:
         proc = subprocess.Popen(line, shell=True, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
@@ -377,6 +381,9 @@ def _run(line: str, logs: Path, cwd: Path, env: dict, timeout: float | None, run
                 running.mkdir(parents=True, exist_ok=True)
                 mark = running / str(proc.pid)
                 mark.touch()
+                if (running / STOPPING).exists():  # stopped since it started, and perhaps after its group was read
+                    _kill(proc)
+                    raise InputError("the run is stopping: the command was stopped")
             return proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             _kill(proc)
@@ -406,6 +413,7 @@ def stop_commands(root: str | os.PathLike, grace: float = GRACE) -> int:
 
     The commands' own clean-up runs in the process that started each; this is for the process running the whole
     comparison, once its workers are gone (killed with a pool, or by a signal), so that no command outlives it.
+    From then on no worker starts a command under ``root`` (:data:`STOPPING`) until :func:`forget_commands`.
 
     Parameters
     ----------
@@ -425,7 +433,9 @@ def stop_commands(root: str | os.PathLike, grace: float = GRACE) -> int:
     0
     """
     folder = Path(root) / RUNNING
-    marks = [p for p in folder.iterdir() if p.name.isdigit()] if folder.is_dir() else []
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / STOPPING).touch()  # first: a worker that starts a command after the groups are read stops it itself
+    marks = [p for p in folder.iterdir() if p.name.isdigit()]
     groups = []
     for mark in marks:
         with contextlib.suppress(ProcessLookupError, PermissionError):

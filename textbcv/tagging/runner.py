@@ -458,9 +458,11 @@ def run_folds(
                 _run_loky(payload, tasks, jobs, store, bar)
             else:
                 _run_dask(payload, tasks, jobs, scheduler, store, bar, client)
+    except BaseException:
+        _stop_commands(payload)
+        raise
     finally:
         bar.close()
-        _stop_commands(payload)
     store.finalize(names)
     return store
 
