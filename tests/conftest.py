@@ -13,6 +13,29 @@ BUNDLED = ROOT / "corpora"
 SCRIPTS = ROOT / "scripts"
 
 
+@pytest.fixture(autouse=True)
+def _no_worker_pool_left():
+    """After a test that ran folds on loky workers in this process (``jobs`` > 1), its pool is killed: no test
+    leaves idle workers (and their resource tracker) to the next, and an interrupted session has none to wait
+    for."""
+    yield
+    _kill_worker_pool()
+
+
+def _kill_worker_pool() -> None:
+    """Kill joblib's reusable loky executor, if one was started (a test that needs none starts none)."""
+    from joblib.externals.loky import reusable_executor
+
+    executor = getattr(reusable_executor, "_executor", None)
+    if executor is not None:
+        executor.shutdown(wait=True, kill_workers=True)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Ctrl-C of the suite, or its end: no worker pool is left for the interpreter's exit to wait on."""
+    _kill_worker_pool()
+
+
 def script(name: str):
     """An evidence script as a module (``import NAME`` with ``scripts/`` on the path, as the scripts import each
     other): what tests of a script import."""

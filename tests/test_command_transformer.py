@@ -26,13 +26,14 @@ def test_a_tiny_transformer_is_a_command_system(tmp_path):
     blocks = textbcv.bundled_corpora()["ner"].read_text(encoding="utf-8").split("\n\n")
     corpus = tmp_path / "small.conll"
     corpus.write_text("\n\n".join(b for b in blocks[:48] if b.strip()) + "\n", encoding="utf-8")
-    command = (f"{sys.executable} {SCRIPT} --train {{train}} --test {{test}} --out {{pred}} --seed {{seed}} "
-               "--model tiny --epochs 2")
+    # the script's path as its docstring gives it, relative to the folder textbcv is started from
+    command = (f"{sys.executable} {SCRIPT.relative_to(ROOT)} --train {{train}} --test {{test}} --out {{pred}} "
+               "--seed {seed} --model tiny --epochs 2")
     run = tmp_path / "run"
     r = subprocess.run([sys.executable, "-m", "textbcv", "compare", str(corpus), "--task", "ner", "--m", "1",
                         "--systems", "iob2", "--max-iterations", "5", "--command-format", "jsonl",
                         "--system", f"tiny={command}", "--no-plots", "--out", str(run)],
-                       capture_output=True, text=True, timeout=600)
+                       capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-3000:]
     report = json.loads((run / "report.json").read_text(encoding="utf-8"))
     assert set(report["systems"]) == {"iob2", "tiny"}

@@ -6,9 +6,10 @@ The command line prints an InputError as ``textbcv: error: FILE:LINE: message`` 
 from __future__ import annotations
 
 import re
+import signal
 from collections.abc import Mapping, Sequence
 
-__all__ = ["InputError", "warn", "did_you_mean"]
+__all__ = ["InputError", "Interrupted", "warn", "did_you_mean"]
 
 
 def did_you_mean(word: str, choices: Sequence[str]) -> str:
@@ -32,6 +33,40 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
 
     close = difflib.get_close_matches(str(word).lower(), [str(c) for c in choices], n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped from outside: Ctrl-C, or SIGTERM / SIGHUP (which the command line turns into the same orderly
+    path as Ctrl-C), with what the run kept.
+
+    Parameters
+    ----------
+    signum : int
+        The signal (``signal.SIGINT`` for Ctrl-C).
+    kept : str
+        What the run kept and where, as a clause (``"3 of 8 folds are kept in run"``); ``""`` when nothing.
+    resumable : bool
+        True when ``--resume`` continues the run.
+
+    Examples
+    --------
+    >>> import signal
+    >>> e = Interrupted(signal.SIGTERM, "3 of 8 folds are kept in run", resumable=True)
+    >>> e.name, isinstance(e, KeyboardInterrupt), str(e)
+    ('SIGTERM', True, 'interrupted (SIGTERM): 3 of 8 folds are kept in run')
+    """
+
+    def __init__(self, signum: int = signal.SIGINT, kept: str = "", resumable: bool = False):
+        self.signum, self.kept, self.resumable = int(signum), kept, resumable
+        super().__init__(f"interrupted ({self.name})" + (f": {kept}" if kept else ""))
+
+    @property
+    def name(self) -> str:
+        """The signal's name (``"SIGINT"``, ``"SIGTERM"``, ...)."""
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
 
 
 class InputError(ValueError):

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Fine-tune a transformer on one fold: the Hugging Face Trainer as a textbcv command system.
 
-textbcv runs it once per fold and training seed, in parallel over GPUs, resumably::
+textbcv runs it once per fold and training seed, in parallel over GPUs, resumably; from the root of the
+textbcv source tree, as pasted (a command runs in the folder textbcv was started from, so its relative
+script path is that folder's)::
 
     textbcv compare corpus.conll --task ner --m 3 --train-seeds 3 --command-format jsonl --jobs 4 \\
         --system bert='python scripts/examples/hf_command.py --train {train} --test {test} --out {pred} \\

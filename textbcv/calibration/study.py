@@ -6,20 +6,21 @@ stopped and ``reps`` can grow later. See docs/calibrate.md.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 from joblib import Parallel, delayed
-from tqdm.auto import tqdm
 
 from textbcv._io import _alive, append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
 from textbcv.calibration.draw import draw_data_set, drawn_units
 from textbcv.calibration.plot import draw_calibration
+from textbcv.calibration.progress import DataSetProgress
 from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.summary import CloseSummary, NullSummary, summarize_close, summarize_null
 from textbcv.calibration.truth import check_pair, check_systems
@@ -27,7 +28,7 @@ from textbcv.calibration.units import check_seedable, check_unseeded_name, close
 from textbcv.comparison.corpus_files import read_files
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
-from textbcv.errors import InputError
+from textbcv.errors import InputError, Interrupted
 from textbcv.tagging import System, parse_system
 from textbcv.tagging.runner import BACKENDS, dask_client
 
@@ -277,33 +278,6 @@ class _Folder:
                                  "move it away and run again", str(p))
 
 
-class _Progress:
-    """Finished data sets on stderr: a tqdm bar on a terminal, a plain line each otherwise, or nothing."""
-
-    def __init__(self, total: int, done: int, mode: str | None):
-        self.total, self.done, self.mode, self.todo = total, done, mode, total - done
-        self.start = time.monotonic()
-        self.bar = tqdm(total=total, initial=done, desc="data sets", unit="pair", disable=mode != "bar",
-                        dynamic_ncols=True)
-
-    def update(self, u: dict) -> None:
-        self.done += 1
-        if self.mode == "bar":
-            self.bar.update(1)
-        elif self.mode == "lines":
-            elapsed = time.monotonic() - self.start
-            ran = self.done - (self.total - self.todo)
-            left = elapsed / ran * (self.total - self.done)
-            what = u["system"] if u.get("kind", "null") == "null" else " vs ".join(u["pair"])
-            truth = f" (truth {100 * u['truth']:+.2f})" if "truth" in u else ""
-            print(f"textbcv: calibrate: {self.done}/{self.total} done ({what}, data set {u['r']}): "
-                  f"ΔF1 {100 * u['estimate']:+.2f} points{truth}, {u['decision']}; {elapsed:.0f} s elapsed, "
-                  f"about {left:.0f} s left", file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        self.bar.close()
-
-
 def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size: int | None = None, m: int = 3,
               seeds: Sequence[int] | None = None, seed: int = 0, threshold: float = 0.95,
               out: str | os.PathLike | None = None, resume: bool = False, jobs: int = 1,
@@ -434,17 +408,21 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
                                    given if close else None, specs)
     folder = _Folder(out) if out is not None else None
     written: dict = {}
-    if folder is not None:
-        written, recorded = folder.claim(settings, resume)
-        folder.lock()
-        if recorded > reps:  # resumed with fewer: none is run beyond reps, but none finished is dropped
-            settings = replace(settings, reps=recorded)
-    try:
-        result = _run(corpus, settings, names, own, folder, written, name, jobs, progress, plot, reps,
-                      {"backend": backend, "scheduler": scheduler})
-    finally:
+    # connected before anything is written: the last check that can fail without training (a command's data sets
+    # each connect on their own, on a local cluster of their own without a scheduler)
+    dask = dask_client(jobs, scheduler) if backend == "dask" and (scheduler or not own) else contextlib.nullcontext()
+    with dask as client:
         if folder is not None:
-            folder.unlock()
+            written, recorded = folder.claim(settings, resume)
+            folder.lock()
+            if recorded > reps:  # resumed with fewer: none is run beyond reps, but none finished is dropped
+                settings = replace(settings, reps=recorded)
+        try:
+            result = _run(corpus, settings, names, own, folder, written, name, jobs, progress, plot, reps,
+                          {"backend": backend, "scheduler": scheduler}, client)
+        finally:
+            if folder is not None:
+                folder.unlock()
     if note:  # how the corpus was read, said once the calibration has succeeded
         print(note, file=sys.stderr)
     return result
@@ -452,7 +430,7 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
 
 def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own: dict[str, System],
          folder: "_Folder | None", written: dict, name: str, jobs: int, progress: bool | None, plot: bool,
-         run_reps: int, runner: dict[str, Any]) -> Calibration:
+         run_reps: int, runner: dict[str, Any], client: Any = None) -> Calibration:
     """:func:`calibrate` after its checks: run data sets below ``run_reps``, answer those below ``settings.reps``."""
     done: dict[tuple[str, str, int], dict] = {}
     if folder is not None:
@@ -470,7 +448,7 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own:
     kinds = [("null", x) for x in systems] + ([("close", ",".join(settings.pair))] if settings.pair else [])
     todo = [(r, kind, x) for r in range(run_reps) for kind, x in kinds if (kind, x, r) not in done]
     mode = None if progress is False else ("bar" if progress is None and sys.stderr.isatty() else "lines")
-    bar = _Progress(run_reps * len(kinds), run_reps * len(kinds) - len(todo), mode)
+    bar = DataSetProgress(run_reps * len(kinds), run_reps * len(kinds) - len(todo), mode)
     drawn: dict[int, np.ndarray] = {}
 
     def unit(r: int, kind: str, x: str):
@@ -491,7 +469,7 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own:
         if own or (jobs == 1 and runner["backend"] != "dask"):
             results = (f(*args) for f, args in calls)
         elif runner["backend"] == "dask":
-            results = _on_dask(calls, corpus, jobs, runner["scheduler"])
+            results = _on_dask(calls, corpus, client)
         else:
             results = Parallel(n_jobs=jobs, return_as="generator")(delayed(f)(*args) for f, args in calls)
         for u in results:
@@ -506,6 +484,12 @@ def _run(corpus: Corpus, settings: CalibrationSettings, systems: list[str], own:
                       f"{_seeds(settings, 1)} on every fold of data set {u['r']}: if it ignores its seed (a command's "
                       "{seed}, TEXTBCV_SEED; a tagger's seed=) it is deterministic, and its null pairs measure nothing",
                       file=sys.stderr)
+    except KeyboardInterrupt as e:  # Ctrl-C, SIGTERM, SIGHUP: what is finished stays, and --resume runs the rest
+        if folder is None:
+            raise
+        kept = "1 finished unit is" if len(done) == 1 else f"{len(done)} finished units are"
+        raise Interrupted(getattr(e, "signum", signal.SIGINT), f"{kept} kept in {folder.path}",
+                          resumable=True) from None
     except InputError as e:  # a full disk, a failed command: what is finished stays, and --resume runs the rest
         if folder is None or not done:
             raise
@@ -533,15 +517,14 @@ def _measured_spec(system: System) -> dict:
     return spec
 
 
-def _on_dask(calls, corpus: Corpus, jobs: int, scheduler: str | None) -> Iterator[dict]:
-    """The units of ``calls`` computed on dask workers, yielded in their order (the order of ``units.jsonl``)."""
+def _on_dask(calls, corpus: Corpus, client: Any) -> Iterator[dict]:
+    """The units of ``calls`` computed on the workers of ``client``, yielded in their order (that of units.jsonl)."""
     calls = list(calls)
-    with dask_client(jobs, scheduler) as client:
-        # a close pair's truth needs the whole corpus: sent to every worker once, and only then
-        ref = client.scatter(corpus, broadcast=True) if any(a is corpus for _, args in calls for a in args) else None
-        futures = [client.submit(f, *(ref if a is corpus else a for a in args), pure=False) for f, args in calls]
-        for fut in futures:
-            yield fut.result()
+    # a close pair's truth needs the whole corpus: sent to every worker once, and only then
+    ref = client.scatter(corpus, broadcast=True) if any(a is corpus for _, args in calls for a in args) else None
+    futures = [client.submit(f, *(ref if a is corpus else a for a in args), pure=False) for f, args in calls]
+    for fut in futures:
+        yield fut.result()
 
 
 def _answer(settings: CalibrationSettings, done: dict, name: str) -> tuple[Calibration, list[dict]]:

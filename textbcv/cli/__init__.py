@@ -7,12 +7,16 @@ command spells them (:func:`option_name`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import shlex
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
 
 from textbcv import __version__
-from textbcv.errors import InputError
+from textbcv.errors import InputError, Interrupted
 
 __all__ = ["main", "COMMANDS", "ArgumentParser", "option_name", "OPTION_NAMES"]
 
@@ -109,31 +113,86 @@ def main(argv: Sequence[str] | None = None) -> int:
     Parameters
     ----------
     argv : sequence of str or None
-        The command line after ``textbcv``; None reads ``sys.argv[1:]``.
+        The command line after ``textbcv``; None reads ``sys.argv[1:]`` (the program).
 
     Returns
     -------
     int
-        The subcommand's status (0 on success); 2 after a user error, 130 when interrupted, 0 on a broken pipe.
+        The subcommand's status (0 on success); 2 after a user error, 128 + the signal when stopped by SIGINT
+        (Ctrl-C: 130), SIGTERM (143) or SIGHUP (129), 0 on a broken pipe.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When stopped and called with ``argv`` (from Python: a test suite, a script), after the message, so that
+        Ctrl-C stops the caller too.
     """
+    program = argv is None
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
     try:
-        # `textbcv score FILE` imports only what `score` needs (start-up time is part of every run)
-        parser = build_parser([argv[0]] if argv and argv[0] in COMMANDS else COMMANDS)
-        args = parser.parse_args(argv)
-        status = args.func(args)
+        with _signals_interrupt():
+            # `textbcv score FILE` imports only what `score` needs (start-up time is part of every run)
+            parser = build_parser([argv[0]] if argv and argv[0] in COMMANDS else COMMANDS)
+            args = parser.parse_args(argv)
+            status = args.func(args)
         for note in getattr(args, "notes", ()):  # e.g. the corpus format detected
             print(note, file=sys.stderr)
         return int(status or 0)
     except InputError as e:
         print(f"textbcv: error: {_in_option_words(e, command)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("textbcv: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as e:
+        with contextlib.suppress(OSError):  # a closed terminal (SIGHUP) may take stderr with it
+            print(_interrupted(e, argv), file=sys.stderr)
+        if not program:
+            raise
+        return 128 + (e.signum if isinstance(e, Interrupted) else signal.SIGINT)
     except BrokenPipeError:
         return 0
+
+
+#: Signals that stop a run the way Ctrl-C does (where the platform has them).
+STOP_SIGNALS = tuple(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n))
+
+
+@contextlib.contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """While the command runs, SIGTERM and SIGHUP raise :class:`Interrupted` as Ctrl-C does, so that every clean-up
+    (workers, command systems, partial files) runs; a signal the caller ignores (``nohup``) stays ignored, and a
+    second SIGTERM or SIGHUP does not cut the clean-up of the first short (a second Ctrl-C does)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    stopping: list[int] = []
+
+    def stop(signum, frame):
+        if stopping and signum != signal.SIGINT:
+            return
+        stopping.append(signum)
+        raise Interrupted(signum)
+
+    before = {}
+    for s in STOP_SIGNALS:
+        if signal.getsignal(s) is not signal.SIG_IGN:
+            before[s] = signal.signal(s, stop)
+    try:
+        yield
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+
+
+def _interrupted(e: KeyboardInterrupt, argv: Sequence[str]) -> str:
+    """The line printed when a run is stopped: the signal, what was kept, and the command that continues."""
+    stopped = e if isinstance(e, Interrupted) else Interrupted()
+    line = f"textbcv: interrupted ({stopped.name})"
+    if stopped.kept:
+        line += f": {stopped.kept}"
+    if stopped.resumable:
+        again = [*argv] if "--resume" in argv else [*argv, "--resume"]
+        line += f"; to continue it: {shlex.join(['textbcv', *again])}"
+    return line
 
 
 if __name__ == "__main__":  # pragma: no cover

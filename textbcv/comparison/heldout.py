@@ -21,6 +21,7 @@ from textbcv.corpus.model import Corpus
 from textbcv.corpus.sniff import file_stem
 from textbcv.corpus.transform import filter_chunks, prepare_corpus
 from textbcv.errors import InputError, warn
+from textbcv.folds.store import FoldStore
 from textbcv.scoring import heldout_record
 from textbcv.stats.compare import counts_scores
 from textbcv.stats.onesplit import chunk_f1
@@ -274,3 +275,29 @@ def heldout_gaps(heldout: dict, answer: BayesAnswer) -> dict:
                     ok and est.ci is not None and not (est.ci[0] <= clean <= est.ci[1]))
             systems[n][f] = row
     return {**heldout, "systems": systems}
+
+
+def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Sequence[str]) -> None:
+    """Refuse to resume folds that were tagged on other held-out files than ``heldout``.
+
+    Parameters
+    ----------
+    store : FoldStore
+        The run's fold records.
+    names : sequence of str
+        The systems of this comparison (records of other systems are not checked).
+    heldout : sequence of str
+        The held-out files of this comparison, as given.
+
+    Raises
+    ------
+    InputError
+        When a finished fold of one of ``names`` was tagged on another set of held-out files.
+    """
+    want = set(heldout)
+    for (name, j, k), rec in store.records.items():
+        if name in names and set(rec.get("heldout", {})) != want:
+            have = ", ".join(sorted(rec.get("heldout", {}))) or "none"
+            raise InputError(f"the finished folds were made with other held-out files ({have}) than {{heldout}} gives "
+                             f"({', '.join(heldout) or 'none'}); use another {{out}}", file=str(store.path),
+                             param=("heldout", "out"))

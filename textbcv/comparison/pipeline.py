@@ -10,6 +10,7 @@ the report in :mod:`textbcv.comparison.assembly` and the run directory's layout 
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import time
@@ -25,20 +26,20 @@ from textbcv.comparison.calibration_quote import quoted_calibration
 from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.design_effects import check_units, design_effects_of, fold_clusters
 from textbcv.comparison.from_folds import folds_of_store, report_from_folds
-from textbcv.comparison.heldout import read_heldout
+from textbcv.comparison.heldout import check_heldout_records, read_heldout
 from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
-from textbcv.folds.store import any_fold_finished
 from textbcv.report.files import write_report_files
 from textbcv.report.model import REPORT_FORMAT, CompareReport
 from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits
 from textbcv.stats.sequential import stop_reason
 from textbcv.tagging import FoldStore, Payload, System, make_payload, run_folds
 from textbcv.tagging.features import TEMPLATE_HELP, feature_columns, get_template
+from textbcv.tagging.runner import dask_client
 from textbcv.tagging.system import DEFAULT_TEMPLATES, check_columns
 
 __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_MARKERS", "prepare_compare",
@@ -441,32 +442,6 @@ def _utf8(encoding: str | None) -> bool:
     return encoding is None or encoding.lower().replace("_", "-") in ("utf-8", "utf8")
 
 
-def check_heldout_records(store: FoldStore, names: Sequence[str], heldout: Sequence[str]) -> None:
-    """Refuse to resume folds that were tagged on other held-out files than ``heldout``.
-
-    Parameters
-    ----------
-    store : FoldStore
-        The run's fold records.
-    names : sequence of str
-        The systems of this comparison (records of other systems are not checked).
-    heldout : sequence of str
-        The held-out files of this comparison, as given.
-
-    Raises
-    ------
-    InputError
-        When a finished fold of one of ``names`` was tagged on another set of held-out files.
-    """
-    want = set(heldout)
-    for (name, j, k), rec in store.records.items():
-        if name in names and set(rec.get("heldout", {})) != want:
-            have = ", ".join(sorted(rec.get("heldout", {}))) or "none"
-            raise InputError(f"the finished folds were made with other held-out files ({have}) than {{heldout}} gives "
-                             f"({', '.join(heldout) or 'none'}); use another {{out}}", file=str(store.path),
-                             param=("heldout", "out"))
-
-
 def run_compare(
     plan: ComparePlan,
     jobs: int = 1,
@@ -512,27 +487,35 @@ def run_compare(
     if backend == "dask" and importlib.util.find_spec("distributed") is None:  # before anything is written
         raise InputError("{backend}=\"dask\" needs the optional dependency: pip install 'textbcv[dask]'",
                          param="backend")
+    # connected before anything is written: the last check that can fail without training
+    with dask_client(jobs, scheduler) if backend == "dask" else contextlib.nullcontext() as client:
+        return _run_in(plan, jobs, backend, client, progress, save_models, save_predictions, plots)
+
+
+def _run_in(plan: ComparePlan, jobs: int, backend: str, client, progress: bool | None, save_models: bool,
+            save_predictions: bool, plots: bool) -> CompareReport:
+    """:func:`run_compare` once every check has passed: claim the run directory, run, and undo a failed run."""
     run_dir = RunDir(plan.out)
     commands = any(s.command is not None for s in plan.systems)
     existed = run_dir.path.exists()
     run_dir.claim(*(["models"] if save_models else []), *(["predictions"] if save_predictions else []),
                   *(["commands"] if commands else []))
-    if commands:
-        plan = replace(plan, payload=replace(plan.payload, command_root=str(run_dir.path / "commands"), slots=jobs))
+    if commands:  # a command runs where the run was started: its relative paths mean what they mean in the shell
+        root, cwd = str(run_dir.path / "commands"), os.getcwd()
+        plan = replace(plan, payload=replace(plan.payload, command_root=root, slots=jobs, command_cwd=cwd))
     try:
         if FoldStore(run_dir.folds).done != plan.store.done:  # written by another run since this one was planned
             raise InputError("out: another textbcv run wrote into this folder since this one started; choose "
                              "another {out}", file=str(plan.out), param="out")
-        return _run_claimed(plan, run_dir, jobs, backend, scheduler, progress, save_models, save_predictions, plots)
-    except BaseException:
-        if not any_fold_finished(run_dir.folds):  # nothing to --resume: a failed run leaves nothing behind
-            run_dir.discard(existed)
-        raise
+        return _run_claimed(plan, run_dir, jobs, backend, client, progress, save_models, save_predictions, plots)
+    except BaseException as e:  # nothing to --resume: no trace left; an interrupt says what is kept
+        total = None if plan.options.sequential else len(plan.systems) * len(plan.splits) * 2
+        raise run_dir.ended(existed, e, total) from None
     finally:
         run_dir.unlock()
 
 
-def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, scheduler: str | None,
+def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, client,
                  progress: bool | None, save_models: bool, save_predictions: bool, plots: bool) -> CompareReport:
     """:func:`run_compare` in a claimed, locked run directory."""
     out, options, systems, store = plan.out, plan.options, plan.systems, plan.store
@@ -555,7 +538,7 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, sc
             splits_m = splits.head(m)
         run_dir.save_splits(splits_m)
         run_folds(payload, [f for f in all_folds if f[0] < m], systems, store, jobs=jobs, backend=backend,
-                  scheduler=scheduler, progress=progress,
+                  client=client, progress=progress,
                   save_models=str(run_dir.models) if save_models else None,
                   save_predictions=str(run_dir.predictions) if save_predictions else None)
         answer = report_from_folds(folds_of_store(store, names, m, options.mode, clusters), options.answer())

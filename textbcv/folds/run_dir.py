@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import signal
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from textbcv import __version__
 from textbcv._io import check_writable, file_sha256, read_text, safe_stem, write_json
-from textbcv.errors import InputError
+from textbcv.errors import InputError, Interrupted
+from textbcv.folds.store import FoldStore
 
 __all__ = ["RunDir", "fold_file_stem", "RUN_FILES", "RUN_MARKERS", "MANIFEST", "MANIFEST_FORMAT"]
 
@@ -191,8 +194,9 @@ class RunDir:
             raise InputError(f"out: {', '.join(foreign)} here {'was' if len(foreign) == 1 else 'were'} not written "
                              "by textbcv, or changed since it wrote them; textbcv replaces only its own files: move "
                              "them away or choose another {out}", file=str(out), param="out")
-        if self.folds.exists() and not resume:
-            raise InputError("holds a previous run (folds.jsonl); add {resume}=True to continue it, or choose another "
+        if (self.folds.exists() or self.tasks_begun()) and not resume:
+            what = "folds.jsonl" if self.folds.exists() else "its command tasks in commands/"
+            raise InputError(f"holds a previous run ({what}); add {{resume}}=True to continue it, or choose another "
                              "{out}", file=str(out), param=("resume", "out"))
         if not os.access(out, os.W_OK | os.X_OK):
             raise InputError("out: the directory is not writable", file=str(out), param="out")
@@ -457,6 +461,8 @@ class RunDir:
             Whether the directory existed before this run claimed it.
         """
         man = self._manifest() or {"files": {}}
+        if self.owns("commands") and not self.tasks_begun():  # only the fold files textbcv wrote for the commands
+            shutil.rmtree(self.path / "commands", ignore_errors=True)
         for name, entry in man["files"].items():
             if entry != "dir" and self.owns(name):
                 (self.path / name).unlink(missing_ok=True)
@@ -465,6 +471,65 @@ class RunDir:
         if not existed:
             with contextlib.suppress(OSError):
                 self.path.rmdir()
+
+    def tasks_begun(self) -> int:
+        """The command-system tasks begun in this run folder (a folder each under ``commands/``, with its logs).
+
+        Returns
+        -------
+        int
+        """
+        return sum(1 for _ in (self.path / "commands").glob("*/fold-*/seed-*")) if self.owns("commands") else 0
+
+    def kept(self, total: int | None = None) -> str:
+        """What an unfinished run keeps here, as a clause: its finished folds (of ``total``) and command tasks.
+
+        Parameters
+        ----------
+        total : int or None
+            The folds of the whole run, when known.
+
+        Returns
+        -------
+        str
+            ``""`` when nothing is kept.
+        """
+        try:
+            folds = len(FoldStore(self.folds).done)
+        except Exception:  # unreadable: kept, for the user to look at
+            return f"folds.jsonl is kept in {self.path}"
+        tasks = sum(1 for _ in (self.path / "commands").glob("*/fold-*/seed-*/done.json"))
+        if not folds and not self.tasks_begun():
+            return ""
+        parts = [f"{folds} of {total} folds" if total is not None else f"{folds} fold{'' if folds == 1 else 's'}"]
+        if self.owns("commands"):
+            parts.append(f"{tasks} finished command task{'' if tasks == 1 else 's'}")
+        one = len(parts) == 1 and folds == 1 and total is None
+        return f"{' and '.join(parts)} {'is' if one else 'are'} kept in {self.path}"
+
+    def ended(self, existed: bool, error: BaseException, total: int | None = None) -> BaseException:
+        """After a run failed or was stopped: discard what it wrote unless something is worth resuming (a finished
+        fold, a command task begun); the exception to raise (for an interrupt, an :class:`Interrupted` saying what
+        is kept).
+
+        Parameters
+        ----------
+        existed : bool
+            Whether the directory existed before the run claimed it.
+        error : BaseException
+        total : int or None
+            The folds of the whole run, when known.
+
+        Returns
+        -------
+        BaseException
+        """
+        kept = self.kept(total)
+        if not kept:
+            self.discard(existed)
+        if isinstance(error, KeyboardInterrupt):
+            return Interrupted(getattr(error, "signum", signal.SIGINT), kept, resumable=bool(kept))
+        return error
 
     def remove_run_files(self) -> None:
         """Delete the run files textbcv wrote here; any other file stays."""

@@ -1,9 +1,12 @@
 """Command systems: a tagger that is a command line, run once per fold and training seed.
 
 For each fold and seed textbcv writes the training half (gold tags in the system's scheme) and the test half
-(every tag ``O``), runs the command in the task's own folder with the placeholders ``{train}``, ``{test}``,
+(every tag ``O``), runs the command in the folder the run was started from (so a relative path in it means what
+it means in the user's shell) with the placeholders ``{train}``, ``{test}``,
 ``{pred}``, ``{seed}``, ``{device}`` and ``{workdir}`` replaced by shell-quoted values, and reads the predictions
-it wrote to ``{pred}`` as ``textbcv evaluate`` does. A task that leaves ``done.json`` is never run again.
+it wrote to ``{pred}`` as ``textbcv evaluate`` does. A task that leaves ``done.json`` is never run again. Each
+command runs in a process group of its own, recorded under the run's ``.running/`` while it runs, so that the
+process running the whole comparison stops every group (:func:`stop_commands`) however its workers end.
 See docs/byo.md, "A command system: your trainer in one command".
 """
 
@@ -28,12 +31,19 @@ from textbcv.corpus.predictions import read_tag_predictions
 from textbcv.errors import InputError
 
 __all__ = ["CommandSpec", "CommandTagger", "PLACEHOLDERS", "FORMATS", "task_folder", "write_fold_files",
-           "device_slot", "run_command_task"]
+           "device_slot", "run_command_task", "stop_commands", "forget_commands",
+           "RUNNING"]
 
 PLACEHOLDERS = ("train", "test", "pred", "seed", "device", "workdir")
 FORMATS = ("conll", "jsonl")
 #: stderr lines quoted when a command fails
 STDERR_TAIL = 5
+#: Folder of a run's command tasks that records the process group of every command running (a file each)
+RUNNING = ".running"
+#: The file in :data:`RUNNING` that says the run is stopping: a worker starts no command then
+STOPPING = "stopping"
+#: Seconds a stopped command has to end after SIGTERM before it is killed
+GRACE = 5.0
 
 
 @dataclass(frozen=True)
@@ -223,7 +233,8 @@ def device_slot(root: str | os.PathLike, devices: Sequence[str], slots: int) -> 
 
 def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathLike, task: str | os.PathLike,
                      test: Sequence[Sentence], split: int, direction: int, seed: int | None,
-                     device: str = "0") -> list[list[str]]:
+                     device: str = "0", cwd: str | os.PathLike | None = None,
+                     running: str | os.PathLike | None = None) -> list[list[str]]:
     """Run one fold × seed task (or reuse a finished one) and return its predicted tags.
 
     Parameters
@@ -240,6 +251,10 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
     seed : int or None
     device : str
         Given as ``{device}`` and ``CUDA_VISIBLE_DEVICES``.
+    cwd : path, optional
+        The command's working directory (default: this process's); the task's folder where it does not exist.
+    running : path, optional
+        Where the command's process group is recorded while it runs (:func:`stop_commands`).
 
     Returns
     -------
@@ -266,7 +281,9 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
         line = spec.line(values)
         env = {**os.environ, "CUDA_VISIBLE_DEVICES": str(device), "TEXTBCV_SEED": values["seed"]}
         t0 = time.monotonic()
-        rc = _run(line, task, env, spec.timeout)
+        here = Path(cwd) if cwd is not None else Path.cwd()
+        rc = _run(line, task, here if here.is_dir() else task, env, spec.timeout,
+                  None if running is None else Path(running))
         if rc is None:
             raise InputError(f"{where}: the command ran past --task-timeout {spec.timeout:g} s and was stopped"
                              f"{_tail(task / 'stderr.log')}; its logs are in {task}")
@@ -302,14 +319,17 @@ class CommandTagger:
     seed : int or None
     slots : int
         Tasks that may run at once.
+    cwd : path, optional
+        The command's working directory (default: this process's).
     """
 
     def __init__(self, spec: CommandSpec, system: str, root: str | os.PathLike | None, split: int, direction: int,
-                 seed: int | None, slots: int = 1):
+                 seed: int | None, slots: int = 1, cwd: str | os.PathLike | None = None):
         if root is None:
             raise InputError(f"system {system!r}: a command system runs in a run folder: give {{out}}", param="out")
         self.spec, self.system, self.root = spec, system, Path(root)
         self.split, self.direction, self.seed, self.slots = split, direction, seed, slots
+        self.cwd = cwd
         self._train: tuple[list[Sentence], list[Sequence[str]]] = ([], [])
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "CommandTagger":
@@ -344,15 +364,26 @@ class CommandTagger:
         task = task_folder(self.root, self.system, self.split, self.direction, self.seed)
         with device_slot(self.root, self.spec.devices, self.slots) as device:
             return run_command_task(self.spec, self.system, fold, task, sentences, self.split, self.direction,
-                                    self.seed, device)
+                                    self.seed, device, self.cwd, self.root / RUNNING)
 
 
-def _run(line: str, cwd: Path, env: dict, timeout: float | None) -> int | None:
-    """Run ``line`` in a shell of its own process group; its exit status, or None when stopped at ``timeout``."""
-    with open(cwd / "stdout.log", "wb") as out, open(cwd / "stderr.log", "wb") as err:
+def _run(line: str, logs: Path, cwd: Path, env: dict, timeout: float | None, running: Path | None) -> int | None:
+    """Run ``line`` in a shell of its own process group (recorded in ``running``); its exit status, or None when
+    stopped at ``timeout``."""
+    if running is not None and (running / STOPPING).exists():
+        raise InputError("the run is stopping: no command is started")
+    with open(logs / "stdout.log", "wb") as out, open(logs / "stderr.log", "wb") as err:
         proc = subprocess.Popen(line, shell=True, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
+        mark = None
         try:
+            if running is not None:
+                running.mkdir(parents=True, exist_ok=True)
+                mark = running / str(proc.pid)
+                mark.touch()
+                if (running / STOPPING).exists():  # stopped since it started, and perhaps after its group was read
+                    _kill(proc)
+                    raise InputError("the run is stopping: the command was stopped")
             return proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             _kill(proc)
@@ -360,17 +391,113 @@ def _run(line: str, cwd: Path, env: dict, timeout: float | None) -> int | None:
         except BaseException:  # interrupted: the command and everything it started go with textbcv
             _kill(proc)
             raise
+        finally:
+            if mark is not None:
+                mark.unlink(missing_ok=True)
 
 
 def _kill(proc: subprocess.Popen) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGTERM)
     try:
-        proc.wait(timeout=5)
+        proc.wait(timeout=GRACE)
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()
+
+
+def stop_commands(root: str | os.PathLike, grace: float = GRACE) -> int:
+    """Stop every command still recorded as running under ``root``: SIGTERM to its process group, SIGKILL after
+    ``grace`` seconds.
+
+    The commands' own clean-up runs in the process that started each; this is for the process running the whole
+    comparison, once its workers are gone (killed with a pool, or by a signal), so that no command outlives it.
+    From then on no worker starts a command under ``root`` (:data:`STOPPING`) until :func:`forget_commands`.
+
+    Parameters
+    ----------
+    root : path
+        The run's folder of command tasks (its :data:`RUNNING` records the groups).
+    grace : float
+
+    Returns
+    -------
+    int
+        The process groups found still running and stopped.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> stop_commands(tempfile.mkdtemp())
+    0
+    """
+    folder = Path(root) / RUNNING
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / STOPPING).touch()  # first: a worker that starts a command after the groups are read stops it itself
+    marks = [p for p in folder.iterdir() if p.name.isdigit()]
+    groups = []
+    for mark in marks:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(int(mark.name), signal.SIGTERM)
+            groups.append(int(mark.name))
+    deadline = time.monotonic() + grace
+    left = list(groups)
+    while left:
+        left = [g for g in left if _group_alive(g)]
+        if not left or time.monotonic() >= deadline:
+            break
+        time.sleep(0.05)
+    for g in left:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(g, signal.SIGKILL)
+    for mark in marks:
+        mark.unlink(missing_ok=True)
+    return len(groups)
+
+
+def forget_commands(root: str | os.PathLike) -> None:
+    """Drop the records of commands left under ``root`` by a run killed outright (SIGKILL), before a run starts.
+
+    Their process groups are not this run's: a number recorded then may name another process now, so none is
+    signalled.
+
+    Parameters
+    ----------
+    root : path
+        The run's folder of command tasks.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> forget_commands(tempfile.mkdtemp())
+    """
+    folder = Path(root) / RUNNING
+    if folder.is_dir():
+        for mark in folder.iterdir():
+            mark.unlink(missing_ok=True)
+
+
+def _group_alive(group: int) -> bool:
+    """True while a process of ``group`` runs (one that has ended but awaits its parent does not count)."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return True
+    for p in proc.iterdir():  # Linux: a group of zombies only (a dead worker's children) has ended
+        if p.name.isdigit():
+            try:
+                fields = (p / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[2]) == group and fields[0] not in "ZX":
+                return True
+    return False
 
 
 def _tail(path: Path) -> str:

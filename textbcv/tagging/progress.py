@@ -16,6 +16,10 @@ __all__ = ["FoldProgress"]
 class FoldProgress:
     """Progress of a fold run: a tqdm bar, one line per finished fold, or nothing.
 
+    The time left is the work left at the pace of this run's own folds: the seconds its workers spent per unit of
+    cost (:attr:`costs`), times the cost left, shared by the workers; folds found finished (a resumed run) count
+    neither in the work nor in the pace.
+
     Parameters
     ----------
     total : int
@@ -26,23 +30,33 @@ class FoldProgress:
     file : file, optional
         Where lines go (default ``sys.stderr``).
     clock : callable
+    workers : int
+        Folds that run at once.
 
     Examples
     --------
     >>> import io
     >>> f = io.StringIO()
     >>> p = FoldProgress(4, {("a", 0, 0): 3.0, ("a", 0, 1): 1.0}, "lines", file=f, clock=iter([0.0, 6.0]).__next__)
-    >>> p.update({"system": "a", "split": 0, "direction": 0, "counts": {"overall": {"tp": 3, "fp": 1, "fn": 1}}})
     >>> f.getvalue()
-    'textbcv: fold 3/4 done (a, split 0, direction 0): F1 75.00%; 6 s elapsed, about 2 s left\\n'
+    'textbcv: resuming: 2 of 4 folds done, 2 to run\\n'
+    >>> p.update({"system": "a", "split": 0, "direction": 0, "counts": {"overall": {"tp": 3, "fp": 1, "fn": 1}},
+    ...           "run": {"seconds": 6.0}})
+    >>> f.getvalue().splitlines()[-1]
+    'textbcv: fold 3/4 done (a, split 0, direction 0): F1 75.00%; 6 s elapsed, about 2 s left'
     """
 
-    def __init__(self, total: int, costs: dict, mode: str | None, file=None, clock=time.monotonic):
+    def __init__(self, total: int, costs: dict, mode: str | None, file=None, clock=time.monotonic, workers: int = 1):
         self.total, self.costs, self.mode, self.clock = total, dict(costs), mode, clock
         self.file = file
         self.done = total - len(costs)
+        self.workers = max(1, workers)
         self.cost_left = sum(self.costs.values())
         self.cost_done = 0.0
+        self.seconds = 0.0  # worker seconds of the folds run here
+        if self.done and mode is not None:
+            print(f"textbcv: resuming: {self.done} of {total} folds done, {len(costs)} to run",
+                  file=self.file or sys.stderr, flush=True)
         self.start = clock()
         self.bar = tqdm(total=total, initial=self.done, desc="folds", unit="fold", disable=mode != "bar",
                         dynamic_ncols=True)
@@ -57,18 +71,21 @@ class FoldProgress:
         """
         self.done += 1
         key = (rec["system"], int(rec["split"]), int(rec["direction"]))
-        c = self.costs.get(key, 0.0)
+        c = self.costs.pop(key, 0.0)
         self.cost_done += c
         self.cost_left -= c
+        seconds = rec.get("run", {}).get("seconds")
         where = f"{rec['system']}, split {rec['split']}, direction {rec['direction']}"
         if self.mode == "bar":
             self.bar.update(1)
             self.bar.set_postfix_str(where, refresh=False)
         elif self.mode == "lines":
             elapsed = self.clock() - self.start
+            self.seconds += seconds if isinstance(seconds, (int, float)) else elapsed
             o = rec["counts"]["overall"]
             f1 = Tally(o["tp"], o["fp"], o["fn"]).f1
-            left = elapsed * self.cost_left / self.cost_done if self.cost_done > 0 else float("nan")
+            at_once = min(self.workers, len(self.costs)) or 1
+            left = self.seconds * self.cost_left / self.cost_done / at_once if self.cost_done > 0 else float("nan")
             left_text = "done" if self.done >= self.total else f"about {_duration(left)} left"
             print(f"textbcv: fold {self.done}/{self.total} done ({where}): F1 {100 * f1:.2f}%; "
                   f"{_duration(elapsed)} elapsed, {left_text}", file=self.file or sys.stderr, flush=True)

@@ -14,7 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,7 @@ from textbcv.scoring import (
     type_sentence_counts,
 )
 from textbcv.scoring.modes import mode_record, sum_mode_records
-from textbcv.tagging.command import CommandTagger
+from textbcv.tagging.command import CommandTagger, forget_commands, stop_commands, task_folder
 from textbcv.tagging.crf import CRFTagger, crf_sequences
 from textbcv.tagging.features import Template, extract, iter_features
 from textbcv.tagging.progress import FoldProgress
@@ -99,6 +99,8 @@ class Payload:
         The run's folder of command-system tasks.
     slots : int
         Command tasks that may run at once.
+    command_cwd : str or None
+        The working directory of every command (the folder the run was started from); None: each process's own.
     """
 
     sentences: list[Sentence]
@@ -108,6 +110,7 @@ class Payload:
     sequences: dict = field(default_factory=dict, repr=False, compare=False)
     command_root: str | None = None
     slots: int = 1
+    command_cwd: str | None = None
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "sequences": {}}  # crfsuite's sequences cannot be pickled
@@ -289,7 +292,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     else:
         own = (system.new_tagger() if system.command is None else
                CommandTagger(system.command, system.name, payload.command_root, split, direction, system.seed,
-                             payload.slots))
+                             payload.slots, payload.command_cwd))
         t0 = time.perf_counter()
         own.fit([sents[i] for i in train], train_tags)
         t1 = time.perf_counter()
@@ -394,6 +397,7 @@ def run_folds(
     progress: bool | None = None,
     save_models: str | os.PathLike | None = None,
     save_predictions: str | os.PathLike | None = None,
+    client: Any = None,
 ) -> FoldStore:
     """Run every system on every fold not yet in ``store``.
 
@@ -414,6 +418,9 @@ def run_folds(
         None: a tqdm bar on a terminal, else a line per fold; True: the bar; False: nothing.
     save_models, save_predictions : path, optional
         Directories for the crfsuite models and the conlleval-format predictions.
+    client : dask.distributed.Client, optional
+        A connected client to run on (backend ``dask``); None: one of ``scheduler`` (or a local cluster) for this
+        call.
 
     Returns
     -------
@@ -446,14 +453,17 @@ def run_folds(
                           os.path.join(save_models, stem + ".crfsuite") if save_models and s.is_crf else None,
                           os.path.join(save_predictions, stem + ".txt") if save_predictions else None))
     # Longest first (LPT): a worker left with one long fold at the end idles the others.
-    costs = {(t[0].name, t[1], t[2]): _cost(t[0], payload, t[3]) for t in tasks}
+    costs = {(t[0].name, t[1], t[2]): _cost(t[0], payload, t[3]) * _tasks_left(t[0], payload, t[1], t[2])
+             for t in tasks}
     tasks.sort(key=lambda t: -costs[(t[0].name, t[1], t[2])])
     mode: str | None
     if progress is None:
         mode = "bar" if sys.stderr.isatty() and not os.environ.get("CI") else "lines"
     else:
         mode = "bar" if progress else None
-    bar = FoldProgress(len(folds) * len(systems), costs, mode)
+    bar = FoldProgress(len(folds) * len(systems), costs, mode, workers=jobs)
+    if payload.command_root is not None:
+        forget_commands(payload.command_root)
     try:
         if tasks:
             if jobs == 1 and backend == "loky":
@@ -462,7 +472,10 @@ def run_folds(
             elif backend == "loky":
                 _run_loky(payload, tasks, jobs, store, bar)
             else:
-                _run_dask(payload, tasks, jobs, scheduler, store, bar)
+                _run_dask(payload, tasks, jobs, scheduler, store, bar, client)
+    except BaseException:
+        _stop_commands(payload)
+        raise
     finally:
         bar.close()
     store.finalize(names)
@@ -476,6 +489,21 @@ def _cost(system: System, payload: Payload, train: np.ndarray) -> float:
     types = {t for i in train[: min(len(train), 2000)] for _, _, t in payload.gold[i]} or {""}
     tokens = sum(len(payload.sentences[i]) for i in train)
     return float(tokens * (len(prefixes) * len(types) + 1))
+
+
+def _tasks_left(system: System, payload: Payload, split: int, direction: int) -> float:
+    """The share of a fold's command tasks (one per seed) still to run; 1 for other systems."""
+    if system.command is None or payload.command_root is None:
+        return 1.0
+    left = [s for s in system.seeds
+            if not (task_folder(payload.command_root, system.name, split, direction, s) / "done.json").is_file()]
+    return max(len(left), 0.01) / len(system.seeds)  # a fold whose every task is done still reads its predictions
+
+
+def _stop_commands(payload: Payload) -> None:
+    """Stop the commands a worker left running (a worker killed with its pool, or by a signal, cannot)."""
+    if payload.command_root is not None:
+        stop_commands(payload.command_root)
 
 
 def _consume(results, store: FoldStore, bar: FoldProgress) -> None:
@@ -495,7 +523,11 @@ def _run_loky(payload: Payload, tasks: list, jobs: int, store: FoldStore, bar) -
         with open(path, "wb") as f:
             pickle.dump(payload, f, protocol=pickle.HIGHEST_PROTOCOL)
         par = Parallel(n_jobs=min(jobs, len(tasks)), backend="loky", return_as="generator_unordered")
-        _consume(par(delayed(_run_fold_beside)(path, *t) for t in tasks), store, bar)
+        results = par(delayed(_run_fold_beside)(path, *t) for t in tasks)
+        try:
+            _consume(results, store, bar)
+        finally:  # joblib kills the workers (and what they started) at once when its generator ends unfinished
+            results.close()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -555,10 +587,16 @@ def dask_client(jobs: int, scheduler: str | None) -> Iterator[Any]:
             cluster.close()
 
 
-def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, store: FoldStore, bar) -> None:
+def _run_dask(payload: Payload, tasks: list, jobs: int, scheduler: str | None, store: FoldStore, bar,
+              client: Any = None) -> None:
     from dask.distributed import as_completed
 
-    with dask_client(jobs, scheduler) as client:
+    with dask_client(jobs, scheduler) if client is None else nullcontext(client) as client:
         ref = client.scatter(payload, broadcast=True)
         futures = [client.submit(run_fold, ref, *t, in_worker=True, pure=False) for t in tasks]
-        _consume((f.result() for f in as_completed(futures)), store, bar)
+        try:
+            _consume((f.result() for f in as_completed(futures)), store, bar)
+        except BaseException:
+            _stop_commands(payload)  # before the cluster closes: its workers wait on their commands
+            client.cancel(futures)
+            raise
