@@ -206,8 +206,7 @@ def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
 
 
 def _crf_input(payload: Payload, template: Template, part: str | None = None) -> tuple[list | None, float]:
-    """The template's features in crfsuite's form, built once per process, and the seconds spent building; None
-    where the payload keeps none (:data:`MAX_KEPT_FEATURES`: :func:`_take` makes them for each fold)."""
+    """The template's features in crfsuite's form, built once per process, and the seconds it took; None: not kept."""
     key = (part, template.name)
     kept = payload.sequences.get(key)
     if kept is not None:
@@ -220,10 +219,8 @@ def _crf_input(payload: Payload, template: Template, part: str | None = None) ->
     return kept, time.perf_counter() - t0
 
 
-def _take(features: list | None, sentences: Sequence[Sentence], which: Iterable[int],
-          template: Template) -> Iterable:
-    """crfsuite's input for the sentences ``which``: the kept sequences picked, or (``features`` None) their
-    features made one sentence at a time as crfsuite takes them."""
+def _take(features: list | None, sentences: Sequence[Sentence], which: Iterable[int], template: Template) -> Iterable:
+    """crfsuite's input for sentences ``which``: kept sequences, or (None) features made as crfsuite takes them."""
     if features is None:
         return iter_features((sentences[i] for i in which), template)
     return [features[i] for i in which]
