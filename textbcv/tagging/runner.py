@@ -96,6 +96,8 @@ class Payload:
         The run's folder of command-system tasks.
     slots : int
         Command tasks that may run at once.
+    types : frozenset of str or None
+        The chunk types a command system's predictions may name (``textbcv evaluate``'s rule); None: any.
     """
 
     sentences: list[Sentence]
@@ -105,6 +107,7 @@ class Payload:
     sequences: dict = field(default_factory=dict, repr=False, compare=False)
     command_root: str | None = None
     slots: int = 1
+    types: frozenset[str] | None = None
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "sequences": {}}  # crfsuite's sequences cannot be pickled
@@ -119,7 +122,7 @@ def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str,
 
 
 def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]], systems: Sequence[System],
-                 heldout: dict | None = None) -> Payload:
+                 heldout: dict | None = None, types: Iterable[str] | None = None) -> Payload:
     """Extract the features of every template the systems' CRFs use, once each.
 
     Parameters
@@ -130,6 +133,8 @@ def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]],
     systems : sequence of System
     heldout : dict, optional
         Held-out file name to ``(sentences, gold chunks, stem, scheme)``.
+    types : iterable of str, optional
+        The chunk types a command system's predictions may name (None: any).
 
     Returns
     -------
@@ -155,7 +160,8 @@ def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]],
     for name, (h_sents, h_gold, stem, scheme) in (heldout or {}).items():
         h_sents = list(h_sents)
         parts[name] = HeldoutPayload(h_sents, [tuple(g) for g in h_gold], _features(h_sents, systems), stem, scheme)
-    return Payload(sentences, [tuple(g) for g in gold], _features(sentences, systems), parts)
+    return Payload(sentences, [tuple(g) for g in gold], _features(sentences, systems), parts,
+                   types=None if types is None else frozenset(types))
 
 
 # ---------------------------------------------------------------- worker side
@@ -274,7 +280,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     else:
         own = (system.new_tagger() if system.command is None else
                CommandTagger(system.command, system.name, payload.command_root, split, direction, system.seed,
-                             payload.slots))
+                             payload.slots, system.scheme, payload.types))
         t0 = time.perf_counter()
         own.fit([sents[i] for i in train], train_tags)
         t1 = time.perf_counter()
