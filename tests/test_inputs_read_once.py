@@ -2,7 +2,7 @@
 
 A pipe, process substitution or ``/dev/stdin`` gives its bytes once: format detection and the reader must
 share them. ``/dev/zero``, a FIFO without a writer and an endless line end in one ``textbcv: error:`` line, never
-in unbounded memory or a blocked read. A token holding a no-break space or U+2028 is one token to every reader.
+in unbounded memory or a blocked read. A token holding a no-break space is one token to every reader.
 """
 
 from __future__ import annotations
@@ -246,13 +246,14 @@ def test_cws_predictions_split_words_as_segmented_text(tmp_path):
     assert read_segmented_predictions(pred, corpus.sentences) == [corpus[0].chunks]
 
 
-def test_jsonl_token_with_line_separator_is_valid(tmp_path):
+def test_jsonl_token_with_other_spaces_is_valid(tmp_path):
+    # U+2028, U+2029 and U+0085 are refused instead (tests/test_inputs_misread.py): line ends to str.splitlines
     p = tmp_path / "x.jsonl"
-    rows = [{"tokens": ["a\u2028b", "c\u0085", "d\u2029"], "ner_tags": ["B-X", "O", "O"], "document_id": 1},
+    rows = [{"tokens": ["a\u00a0b", "c\u202f", "d\u2003"], "ner_tags": ["B-X", "O", "O"], "document_id": 1},
             {"tokens": ["e"], "ner_tags": ["O"], "document_id": 2}]
     p.write_text("".join(json.dumps(r, ensure_ascii=False) + "\r\n" for r in rows), encoding="utf-8")
     c = read_jsonl(p)
-    assert [s.tokens for s in c] == [("a\u2028b", "c\u0085", "d\u2029"), ("e",)]
+    assert [s.tokens for s in c] == [("a\u00a0b", "c\u202f", "d\u2003"), ("e",)]
     assert [s.line for s in c] == [1, 2]
     out = tmp_path / "x.conll"
     write_conll(c, out, columns=("token", "ner"))

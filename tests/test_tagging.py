@@ -68,7 +68,7 @@ def test_runner_scores_on_same_gold_chunks(slice600, tmp_path):
 def test_features_extracted_once_per_template(slice600, monkeypatch):
     calls = []
     real = features_module.extract
-    monkeypatch.setattr("textbcv.tagging.runner.extract", lambda s, t: calls.append(t.name) or real(s, t))
+    monkeypatch.setattr("textbcv.tagging.payload.extract", lambda s, t: calls.append(t.name) or real(s, t))
     systems = [parse_system("iob2"), parse_system("iobes"), parse_system("bilou"),
                parse_system("iob2+wordshape", task="ner")]
     p = make_payload(slice600.sentences, [s.chunks for s in slice600], systems)
@@ -79,14 +79,14 @@ def test_features_extracted_once_per_template(slice600, monkeypatch):
 def test_features_too_many_to_keep_are_made_for_each_fold_with_the_same_records(slice600, tmp_path, monkeypatch):
     """Above MAX_KEPT_FEATURES the payload keeps no features (memory follows the corpus) and each fold makes its
     sentences' features as crfsuite takes them in: every fold's counts and predictions are the kept path's."""
-    import textbcv.tagging.runner as runner
+    import textbcv.tagging.payload as payload_module
 
     c, h = slice600[:240], slice600[240:300]
     systems = small_systems(15)
     heldout = {"held": (h.sentences, [s.chunks for s in h], "held", None)}
     kept = make_payload(c.sentences, [s.chunks for s in c], systems, heldout)
     assert all(f is not None for f in kept.features.values())
-    monkeypatch.setattr(runner, "MAX_KEPT_FEATURES", 0)
+    monkeypatch.setattr(payload_module, "MAX_KEPT_FEATURES", 0)
     made = make_payload(c.sentences, [s.chunks for s in c], systems, heldout)
     assert set(made.features) == set(kept.features) and all(f is None for f in made.features.values())
     assert all(f is None for f in made.heldout["held"].features.values())

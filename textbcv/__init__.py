@@ -27,6 +27,7 @@ _LAZY = {
     "Mx2BCV": "textbcv.split.sklearn",
     "System": "textbcv.tagging",
     "parse_system": "textbcv.tagging",
+    "CommandSpec": "textbcv.tagging.command",
     "compare": "textbcv.api",
     "evaluate": "textbcv.api",
     "test": "textbcv.api",

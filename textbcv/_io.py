@@ -9,6 +9,7 @@ import codecs
 import contextlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -329,6 +330,9 @@ def check_writable(path: str | os.PathLike, directory: bool = False) -> None:
     if path.exists():
         if path.is_dir() and not directory:
             raise InputError("is a directory; give a file name", file=str(path))
+        if not path.is_dir() and not path.is_file():  # written through or replaced, a device or pipe would be lost
+            raise InputError(f"is {_special_kind(path)}, not a regular file: textbcv writes only regular files (and "
+                             f"folders); choose another name", file=str(path))
         if not path.is_dir() and directory:
             raise InputError("is a file, not a directory", file=str(path))
         return
@@ -337,6 +341,16 @@ def check_writable(path: str | os.PathLike, directory: bool = False) -> None:
             if not parent.is_dir():
                 raise InputError(f"cannot write here: {parent} is a file, not a directory", file=str(path))
             return
+
+
+def _special_kind(path: Path) -> str:
+    """What a path that is neither a regular file nor a folder is, as a noun phrase ("a FIFO", ...)."""
+    mode = path.stat().st_mode
+    for test, kind in ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "a special file"
 
 
 def safe_stem(name: str) -> str:

@@ -252,7 +252,7 @@ def command_systems(args: argparse.Namespace, seed: int | None = None, train_see
     list of System
         One per ``--system``, in the order given.
     """
-    from textbcv.tagging.command import CommandSpec  # here: `textbcv --help` stays fast
+    from textbcv.tagging.command import command_spec  # here: `textbcv --help` stays fast
     from textbcv.tagging.system import System
 
     out = []
@@ -262,8 +262,7 @@ def command_systems(args: argparse.Namespace, seed: int | None = None, train_see
         if not eq or not name.strip() or not command.strip():
             raise InputError(f"--system {text!r}: write NAME=COMMAND, e.g. --system bert='python train.py --train "
                              "{train} --test {test} --out {pred} --seed {seed}'")
-        spec = CommandSpec(command.strip(), format=args.command_format, timeout=args.task_timeout,
-                           devices=tuple(args.devices))
+        spec = command_spec(command, format=args.command_format, timeout=args.task_timeout, devices=args.devices)
         out.append(System(name.strip(), scheme, command=spec, seed=seed, train_seeds=train_seeds))
     return out
 

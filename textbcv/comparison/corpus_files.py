@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from textbcv._io import check_encoding, loads_json, read_text
 from textbcv.corpus import Corpus, read_corpus
+from textbcv.corpus._text import split_lines
+from textbcv.corpus.jsonl import check_label_names
 from textbcv.corpus.sniff import FormatGuess, check_format
 from textbcv.errors import InputError
 
@@ -84,7 +86,8 @@ def read_label_names(path: str | os.PathLike) -> list[str]:
     Raises
     ------
     InputError
-        ``FILE:LINE`` for a file that cannot be read, an empty name, or a JSON value that is not a list of strings.
+        ``FILE:LINE`` for a file that cannot be read, an empty name, a name given twice, or a JSON value that is not
+        a list of strings.
 
     Examples
     --------
@@ -101,13 +104,16 @@ def read_label_names(path: str | os.PathLike) -> list[str]:
         if not isinstance(names, list) or not names or not all(isinstance(n, str) and n.strip() for n in names):
             raise InputError("label_names: expected a JSON list of non-empty tag names", file=path, line=1,
                              param="label_names")
-        return [n.strip() for n in names]
+        names = [n.strip() for n in names]
+        check_label_names(names, path, text, text.index("["), param="label_names")
+        return names
     out = []
-    for no, line in enumerate(text.splitlines(), 1):
+    for no, line in enumerate(split_lines(text), 1):
         if not line.strip():
             raise InputError("label_names: an empty line (one tag name per line, the tag of id i on line i + 1)",
                              file=path, line=no, param="label_names")
         out.append(line.strip())
     if not out:
         raise InputError("label_names: no tag names", file=path, param="label_names")
+    check_label_names(out, path, text, param="label_names")
     return out

@@ -35,7 +35,7 @@ from textbcv.comparison.pipeline import (
 )
 from textbcv.corpus import Corpus
 from textbcv.corpus.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
-from textbcv.corpus.transform import filter_chunks
+from textbcv.corpus.transform import filter_chunks, prediction_types
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
@@ -390,7 +390,7 @@ def evaluate(
     prepared = prepare_corpus(raw, options.task)
     gold = gold_chunks(prepared, options)
     t_read = time.time()
-    types = (set(prepared.chunk_counts()) | ({""} if options.untyped else set())) if options.task == "ner" else None
+    types = prediction_types(prepared, options.task, options.untyped)
     heldout = read_heldout(options.heldout, raw, options, format=raw.format,
                            columns=columns, scheme=scheme) if options.heldout else []
     store = FoldStore(run_dir.folds)  # in memory until written (no file exists: checked above)

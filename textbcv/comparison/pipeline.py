@@ -30,7 +30,7 @@ from textbcv.comparison.heldout import check_heldout_records, read_heldout
 from textbcv.comparison.options import SPLIT_METHODS, STOP_RULES, TASKS, VARIANTS, CompareOptions
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_fingerprints
-from textbcv.corpus.transform import filter_chunks, prepare_corpus
+from textbcv.corpus.transform import filter_chunks, prediction_types, prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
 from textbcv.report.files import write_report_files
@@ -378,7 +378,7 @@ def prepare_compare(
     scheme_out = prepared.scheme
     payload = make_payload(prepared.sentences, gold, systems,
                            {h.name: (h.corpus.sentences, h.gold, h.stem, scheme_out or h.corpus.scheme)
-                            for h in heldout})
+                            for h in heldout}, prediction_types(prepared, options.task, options.untyped))
     t_feat = time.time()
     read = {"columns": columns, "scheme": scheme, "encoding": None if _utf8(encoding) else encoding}
     return ComparePlan(out, options, raw.format, systems, raw, prepared, gold,

@@ -3,7 +3,10 @@
 * Lines end at LF, CRLF or a lone CR, and nowhere else (not at U+2028, U+0085, form feed, ...).
 * Fields are separated by runs of ASCII spaces and TABs only; any other space is part of its token.
   Segmented text also separates words at U+3000.
-* A token is a non-empty string without an ASCII space, a TAB or a line end.
+* A token is a non-empty string without an ASCII space, a TAB or a line end. A token given as a string (JSON lines,
+  Arrow, DocBin) may not hold any character ``str.splitlines`` ends a line at either (U+2028, U+2029, U+0085, VT,
+  FF, FS, GS, RS): written into the one-token-per-line files textbcv writes (exported folds, predictions) it would
+  break the line for many readers.
 * A line is blank (a sentence boundary) when it holds only spaces and TABs.
 
 Examples
@@ -26,7 +29,8 @@ from textbcv._io import decode_text, read_bytes
 from textbcv.errors import InputError
 
 __all__ = ["read_lines", "load_lines", "split_lines", "split_fields", "split_words", "split_all", "is_blank",
-           "check_text", "token_problem", "first_bad_token", "long_lived", "has_other_spaces", "WORD_SEPARATORS"]
+           "check_text", "token_problem", "first_bad_token", "long_lived", "has_other_spaces", "WORD_SEPARATORS",
+           "LINE_BREAKS"]
 
 #: Characters ``str.isspace`` calls white space other than space, TAB, LF and CR (none separates columns;
 #: tests/test_corpus_bytes.py checks the list against ``str.isspace``).
@@ -75,11 +79,18 @@ def split_words(line: str) -> list[str]:
     return split_fields(line.replace("\u3000", " ") if "\u3000" in line else line)
 
 
+#: Characters ``str.splitlines`` ends a line at besides LF and CR, and their names.
+LINE_BREAKS = {"\x0b": "VT", "\x0c": "FF", "\x1c": "FS", "\x1d": "GS", "\x1e": "RS", "\x85": "U+0085 (NEXT LINE)",
+               "\u2028": "U+2028 (LINE SEPARATOR)", "\u2029": "U+2029 (PARAGRAPH SEPARATOR)"}
+
+
 def token_problem(token: object) -> str | None:
     """Why ``token`` cannot be a token (not a string, empty, or holding a space, TAB or line end), else None.
 
-    >>> token_problem("New\u00a0York"), token_problem("a\u2028b"), token_problem("New York"), token_problem("")
-    (None, None, 'holds a space', 'is empty')
+    >>> token_problem("New\u00a0York"), token_problem("New York"), token_problem("")
+    (None, 'holds a space', 'is empty')
+    >>> token_problem("a\u2028b")
+    'holds U+2028 (LINE SEPARATOR), a line end to many tools'
     """
     if not isinstance(token, str):
         return "is not a string"
@@ -88,10 +99,13 @@ def token_problem(token: object) -> str | None:
     for c, what in ((" ", "a space"), ("\t", "a TAB"), ("\n", "a line end"), ("\r", "a line end")):
         if c in token:
             return f"holds {what}"
+    for c, name in LINE_BREAKS.items():
+        if c in token:
+            return f"holds {name}, a line end to many tools"
     return None
 
 
-_NOT_IN_TOKENS = re.compile("[ \t\n\r]")
+_NOT_IN_TOKENS = re.compile("[ \t\n\r" + "".join(LINE_BREAKS) + "]")
 
 
 def first_bad_token(tokens: list) -> tuple[int, str] | None:

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from textbcv._io import atomic_write
+from textbcv.corpus.jsonl import check_label_names
 from textbcv.errors import InputError, warn
 
 __all__ = ["fold_predictions", "word_labels", "RULES"]
@@ -111,6 +112,7 @@ def fold_predictions(tokens: Sequence[Sequence[str]], predictions: Any, word_ids
     dict
         ``sentences``, ``words`` and ``cut_off`` (words no sub-word reached, written as ``O``).
     """
+    check_label_names(label_names, param="label_names")
     if len(tokens) != len(word_ids) or len(tokens) != len(predictions):
         raise InputError(f"{len(tokens)} sentences, {len(word_ids)} word_ids rows and {len(predictions)} prediction "
                          "rows: give one of each per test sentence, in the test file's order", file=str(path))

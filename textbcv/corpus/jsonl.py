@@ -28,14 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from textbcv._io import loads_json, read_text
-from textbcv.corpus._text import first_bad_token, is_blank, split_lines
+from textbcv._io import line_at, loads_json, read_text
+from textbcv.corpus._text import LINE_BREAKS, first_bad_token, is_blank, split_lines
 from textbcv.corpus.conll import _resolve_scheme
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError, warn
 
 __all__ = ["read_jsonl", "read_arrow", "read_rows", "is_saved_dataset",
-           "label_names_beside", "TAGS_KEY", "DOCUMENT_KEYS", "NO_DOCUMENTS_NOTE"]
+           "label_names_beside", "check_label_names", "TAGS_KEY", "DOCUMENT_KEYS", "NO_DOCUMENTS_NOTE"]
 
 #: The field of the tags (as ``datasets`` names them for NER).
 TAGS_KEY = "ner_tags"
@@ -59,6 +59,79 @@ class _File:
     fields: Any = field(default=None)
 
 
+def _element_lines(text: str, start: int) -> list[int]:
+    """The 1-based line of each element of the JSON list that opens at ``text[start]`` ("[")."""
+    decoder, pos = json.JSONDecoder(), start + 1
+    lines: list[int] = []
+    while True:
+        while pos < len(text) and text[pos] in " \t\r\n,":
+            pos += 1
+        if pos >= len(text) or text[pos] == "]":
+            return lines
+        lines.append(line_at(text, pos))
+        pos = decoder.raw_decode(text, pos)[1]
+
+
+def check_label_names(names: Sequence[str], file: str | None = None, text: str | None = None,
+                      start: int | None = None, param: str | None = None) -> None:
+    """Refuse a label vocabulary that names one label twice (two ids, one tag: the ids could not be told apart).
+
+    Parameters
+    ----------
+    names : sequence of str
+        The tag of each id, in id order.
+    file : str, optional
+        The file that lists them.
+    text : str, optional
+        That file's text: the error names the line of the second name (one name per line, or a JSON list).
+    start : int, optional
+        Where the JSON list opens in ``text`` (None: one name per line).
+    param : str, optional
+        The option that gave them.
+
+    Raises
+    ------
+    InputError
+        At the second name of a label named twice.
+
+    Examples
+    --------
+    >>> check_label_names(["O", "B-PER", "I-PER"])
+    >>> check_label_names(["O", "B-PER", "B-PER"], "names.json", '["O",\\n "B-PER",\\n "B-PER"]', 0)
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: names.json:3: label id 2 is named 'B-PER', as id 1 is: each label must be named once
+    """
+    first: dict[str, int] = {}
+    for i, name in enumerate(names):
+        if name not in first:
+            first[name] = i
+            continue
+        line = None
+        if text is not None:
+            try:
+                line = _element_lines(text, start)[i] if start is not None else i + 1
+            except (ValueError, IndexError):
+                line = None
+        raise InputError(f"{param + ': ' if param else ''}label id {i} is named {name!r}, as id {first[name]} is: "
+                         "each label must be named once", file=file, line=line, param=param)
+
+
+def _info_names(info: Path) -> list[str] | None:
+    """The ``ner_tags`` label names of a ``dataset_info.json`` (each named once), or None when it gives none."""
+    text = read_text(info)
+    try:
+        names = loads_json(text, str(info))["features"][TAGS_KEY]["feature"]["names"]
+    except (KeyError, TypeError):
+        return None
+    if not isinstance(names, list):
+        return None
+    names = [str(n) for n in names]
+    at = text.find('"names"', max(text.find(f'"{TAGS_KEY}"'), 0))
+    check_label_names(names, str(info), text, text.find("[", at) if at >= 0 else None)
+    return names
+
+
 def label_names_beside(path: str | os.PathLike) -> list[str] | None:
     """The label names beside a JSON-lines file: ``label_names.json``, else ``save_to_disk``'s ``dataset_info.json``.
 
@@ -74,23 +147,19 @@ def label_names_beside(path: str | os.PathLike) -> list[str] | None:
     Raises
     ------
     InputError
-        When ``label_names.json`` is not a JSON list of strings.
+        When ``label_names.json`` is not a JSON list of strings, or a label is named twice.
     """
     d = Path(path).parent
     own = d / "label_names.json"
     if own.is_file():
-        names = loads_json(read_text(own), str(own))
+        text = read_text(own)
+        names = loads_json(text, str(own))
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise InputError("expected a JSON list of label names", file=str(own), line=1)
+        check_label_names(names, str(own), text, text.index("["))
         return names
     info = d / "dataset_info.json"
-    if info.is_file():
-        try:
-            names = loads_json(read_text(info), str(info))["features"][TAGS_KEY]["feature"]["names"]
-        except (KeyError, TypeError):
-            return None
-        return [str(n) for n in names]
-    return None
+    return _info_names(info) if info.is_file() else None
 
 
 def read_jsonl(paths: str | os.PathLike | Iterable[str | os.PathLike], label_names: Sequence[str] | None = None,
@@ -154,6 +223,8 @@ def read_rows(sources: Iterable[tuple[str, Iterable[tuple[int, Any]], Sequence[s
         As :func:`read_jsonl`.
     """
     names = list(label_names) if label_names is not None else None
+    if names is not None:
+        check_label_names(names, param="label_names")
     rows: list[tuple[tuple[str, ...], tuple[str, ...], int, str, int]] = []
     files: list[_File] = []
     file_list: list[str] = []
@@ -227,6 +298,8 @@ def read_rows(sources: Iterable[tuple[str, Iterable[tuple[int, Any]], Sequence[s
 
 def _shown(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False)
+    for c in LINE_BREAKS:  # the message stays one line to every reader
+        text = text.replace(c, f"\\u{ord(c):04x}")
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -306,6 +379,7 @@ def read_arrow(paths: str | os.PathLike | Iterable[str | os.PathLike], label_nam
         if not is_saved_dataset(d):
             raise InputError("not a folder that datasets' save_to_disk wrote (no state.json and dataset_info.json)",
                              file=folder)
+        _info_names(d / "dataset_info.json")  # a label named twice: said at its line, not as a broken folder
         bars = datasets.is_progress_bar_enabled()
         datasets.disable_progress_bars()  # stderr holds textbcv's lines only
         try:

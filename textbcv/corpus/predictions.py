@@ -18,7 +18,7 @@ Examples
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from textbcv.corpus._text import has_other_spaces, load_lines, split_fields, split_words
@@ -27,7 +27,8 @@ from textbcv.corpus.model import Chunk, Sentence
 from textbcv.errors import InputError
 from textbcv.schemes import OUTSIDE, decode, get_scheme
 
-__all__ = ["TagPredictions", "read_tag_predictions", "read_segmented_predictions", "decode_predictions"]
+__all__ = ["TagPredictions", "read_tag_predictions", "read_segmented_predictions", "check_predicted_tags",
+           "decode_predictions"]
 
 
 def _where(s: Sentence) -> str:
@@ -211,7 +212,52 @@ def read_segmented_predictions(path: str | os.PathLike, sentences: Sequence[Sent
     return out
 
 
-def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[str] | None = None
+def check_predicted_tags(preds: TagPredictions, scheme: str, types: Collection[str] | None = None) -> None:
+    """Refuse the first predicted tag that is not of ``scheme``, or names a type not in ``types``.
+
+    ``textbcv evaluate`` and command systems check their prediction files with this one rule.
+
+    Parameters
+    ----------
+    preds : TagPredictions
+    scheme : str
+    types : collection of str, optional
+        The corpus's chunk types (:func:`textbcv.corpus.transform.prediction_types`); None accepts any type.
+
+    Raises
+    ------
+    InputError
+        ``FILE:LINE`` of the first tag not of ``scheme`` or of a type not in ``types``.
+
+    Examples
+    --------
+    >>> check_predicted_tags(TagPredictions("p.txt", [("O", "B-PER")], [4]), "iob2", {"PER"})
+    >>> check_predicted_tags(TagPredictions("p.txt", [("O", "B-X")], [4]), "iob2", {"PER"})
+    Traceback (most recent call last):
+    ...
+    textbcv.errors.InputError: p.txt:5: predicted tag 'B-X': type 'X' is not a chunk type of the corpus (types: PER)
+    """
+    sch = get_scheme(scheme)
+    ok = {OUTSIDE}
+    for k, seq in enumerate(preds.tags):
+        for j, tag in enumerate(seq):
+            if tag in ok:
+                continue
+            try:
+                _, typ = sch.kind(tag)
+            except InputError as e:
+                lower = lower_case_tag(tag)
+                raise InputError(f"predicted {lower}" if lower else
+                                 f"predicted {e.message}: are the predictions in another scheme?",
+                                 file=preds.path, line=preds.line_of(k, j)) from None
+            if types is not None and typ not in types:
+                known = ", ".join(sorted(t or "(untyped)" for t in types)) or "none"
+                raise InputError(f"predicted tag {tag!r}: type {typ or '(untyped)'!r} is not a chunk type of the "
+                                 f"corpus (types: {known})", file=preds.path, line=preds.line_of(k, j))
+            ok.add(tag)
+
+
+def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: Collection[str] | None = None
                        ) -> list[list[tuple[Chunk, ...]]]:
     """Chunks of every sentence of every prediction file, decoded with ``scheme`` (leniently, as conlleval).
 
@@ -219,7 +265,7 @@ def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[
     ----------
     preds : sequence of TagPredictions
     scheme : str
-    types : set of str, optional
+    types : collection of str, optional
         The corpus's chunk types; a predicted tag of another type is refused.
 
     Returns
@@ -229,27 +275,11 @@ def decode_predictions(preds: Sequence[TagPredictions], scheme: str, types: set[
     Raises
     ------
     InputError
-        ``FILE:LINE`` of the first tag not of ``scheme`` or of a type not in ``types``.
+        As :func:`check_predicted_tags`.
     """
     sch = get_scheme(scheme)
-    ok = {OUTSIDE}
     out = []
     for p in preds:
-        for k, seq in enumerate(p.tags):
-            for j, tag in enumerate(seq):
-                if tag in ok:
-                    continue
-                try:
-                    _, typ = sch.kind(tag)
-                except InputError as e:
-                    lower = lower_case_tag(tag)
-                    raise InputError(f"predicted {lower}" if lower else
-                                     f"predicted {e.message}: are the predictions in another scheme?",
-                                     file=p.path, line=p.line_of(k, j)) from None
-                if types is not None and typ not in types:
-                    known = ", ".join(sorted(t or "(untyped)" for t in types)) or "none"
-                    raise InputError(f"predicted tag {tag!r}: type {typ or '(untyped)'!r} is not a chunk type of the "
-                                     f"corpus (types: {known})", file=p.path, line=p.line_of(k, j))
-                ok.add(tag)
+        check_predicted_tags(p, scheme, types)
         out.append([tuple(decode(seq, sch)) for seq in p.tags])
     return out

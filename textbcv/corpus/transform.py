@@ -10,7 +10,7 @@ from textbcv.corpus.segmented import bmes_tags
 from textbcv.errors import InputError
 from textbcv.schemes import get_scheme
 
-__all__ = ["words_to_characters", "filter_chunks", "prepare_corpus"]
+__all__ = ["words_to_characters", "filter_chunks", "prepare_corpus", "prediction_types"]
 
 
 def words_to_characters(corpus: Corpus) -> Corpus:
@@ -91,7 +91,8 @@ def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
     Raises
     ------
     InputError
-        For ``"cws"`` on typed chunks (NER tags), or ``"ner"`` on a corpus without tags.
+        For ``"cws"`` on typed chunks (NER tags), or ``"ner"`` on a corpus without tags or whose tags are word
+        boundaries (segmented text, untyped BMES).
     """
     if task == "cws":
         types = sorted({t for s in corpus for _, _, t in s.chunks if t})
@@ -107,4 +108,38 @@ def prepare_corpus(corpus: Corpus, task: str) -> Corpus:
         first = corpus[0]
         raise InputError('{task}="ner" needs a tag column (e.g. {columns}="token,pos,chunk,ner"); this corpus has none',
                          file=first.source, line=first.line, param=("task", "columns"))
+    if corpus.scheme and get_scheme(corpus.scheme).untyped and not any(t for s in corpus for _, _, t in s.chunks):
+        # word boundaries (segmented text, untyped BMES tags): NER would score every word as an entity of no type
+        first = corpus[0]
+        what = ("this corpus is segmented text, whose tags are" if corpus.format == "segmented" else
+                "this corpus's tags are")
+        raise InputError(f'{{task}}="ner" needs named-entity tags, but {what} untyped {corpus.scheme.upper()}: word '
+                         'boundaries, not entities; did you mean {task}="cws"?', file=first.source, line=first.line,
+                         param="task")
     return corpus
+
+
+def prediction_types(corpus: Corpus, task: str = "ner", untyped: bool = False) -> set[str] | None:
+    """The chunk types a prediction may name: the corpus's, and ``""`` with ``untyped``; None (any) for ``cws``.
+
+    Parameters
+    ----------
+    corpus : Corpus
+        The corpus as the task sees it (:func:`prepare_corpus`).
+    task : {"ner", "cws"}
+    untyped : bool
+        Chunk boundaries only (``--untyped``): a chunk of no type is a prediction too.
+
+    Returns
+    -------
+    set of str or None
+
+    Examples
+    --------
+    >>> c = Corpus([Sentence(("EU", "rejects"), ("B-ORG", "O"), "iob2")], ["c.conll"], "conll", "iob2")
+    >>> sorted(prediction_types(c)), sorted(prediction_types(c, untyped=True)), prediction_types(c, "cws")
+    (['ORG'], ['', 'ORG'], None)
+    """
+    if task != "ner":
+        return None
+    return set(corpus.chunk_counts()) | ({""} if untyped else set())

@@ -23,16 +23,15 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Collection, Iterator, Sequence
 
 from textbcv._io import atomic_write, safe_stem
 from textbcv.corpus.model import Sentence
-from textbcv.corpus.predictions import read_tag_predictions
+from textbcv.corpus.predictions import check_predicted_tags, read_tag_predictions
 from textbcv.errors import InputError
 
-__all__ = ["CommandSpec", "CommandTagger", "PLACEHOLDERS", "FORMATS", "task_folder", "write_fold_files",
-           "device_slot", "run_command_task", "stop_commands", "forget_commands",
-           "RUNNING"]
+__all__ = ["CommandSpec", "command_spec", "CommandTagger", "PLACEHOLDERS", "FORMATS", "task_folder",
+           "write_fold_files", "device_slot", "run_command_task", "stop_commands", "forget_commands", "RUNNING"]
 
 PLACEHOLDERS = ("train", "test", "pred", "seed", "device", "workdir")
 FORMATS = ("conll", "jsonl")
@@ -125,6 +124,41 @@ class CommandSpec:
         """
         return {"command": self.command, "format": self.format, "timeout": self.timeout,
                 "devices": list(self.devices)}
+
+
+def command_spec(command: "str | CommandSpec", format: str = "conll", timeout: float | None = None,
+                 devices: Sequence[str] = ()) -> CommandSpec:
+    """The :class:`CommandSpec` of a command line as ``--system NAME=COMMAND`` reads it (or ``command`` itself).
+
+    Parameters
+    ----------
+    command : str or CommandSpec
+        A command line with placeholders (surrounding white space dropped), or a spec, returned as it is.
+    format, timeout, devices
+        As :class:`CommandSpec`, for a command line.
+
+    Returns
+    -------
+    CommandSpec
+
+    Raises
+    ------
+    TypeError
+        For anything but a string or a CommandSpec.
+    InputError
+        For a command line :class:`CommandSpec` refuses.
+
+    Examples
+    --------
+    >>> command_spec(" python train.py {train} {test} {pred} {seed} ").command
+    'python train.py {train} {test} {pred} {seed}'
+    """
+    if isinstance(command, CommandSpec):
+        return command
+    if not isinstance(command, str):
+        raise TypeError(f"a command system's command is a command line (str) or a CommandSpec, got "
+                        f"{type(command).__name__} {command!r:.80}")
+    return CommandSpec(command.strip(), format=format, timeout=timeout, devices=tuple(devices))
 
 
 def task_folder(root: str | os.PathLike, system: str, split: int, direction: int, seed: int | None) -> Path:
@@ -234,7 +268,8 @@ def device_slot(root: str | os.PathLike, devices: Sequence[str], slots: int) -> 
 def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathLike, task: str | os.PathLike,
                      test: Sequence[Sentence], split: int, direction: int, seed: int | None,
                      device: str = "0", cwd: str | os.PathLike | None = None,
-                     running: str | os.PathLike | None = None) -> list[list[str]]:
+                     running: str | os.PathLike | None = None, scheme: str | None = None,
+                     types: Collection[str] | None = None) -> list[list[str]]:
     """Run one fold × seed task (or reuse a finished one) and return its predicted tags.
 
     Parameters
@@ -255,6 +290,11 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
         The command's working directory (default: this process's); the task's folder where it does not exist.
     running : path, optional
         Where the command's process group is recorded while it runs (:func:`stop_commands`).
+    scheme : str, optional
+        The system's scheme: its predicted tags are checked as ``textbcv evaluate`` checks a prediction file's
+        (:func:`~textbcv.corpus.predictions.check_predicted_tags`); None: not checked.
+    types : collection of str, optional
+        The chunk types a prediction may name (None: any).
 
     Returns
     -------
@@ -294,7 +334,10 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
             raise InputError(f"{where}: the command exited with status 0 but wrote no predictions at {pred}")
         seconds = round(time.monotonic() - t0, 3)
     try:
-        tags = [list(t) for t in read_tag_predictions(pred, test).tags]
+        preds = read_tag_predictions(pred, test)
+        if scheme is not None:
+            check_predicted_tags(preds, scheme, types)
+        tags = [list(t) for t in preds.tags]
     except InputError as e:
         done.unlink(missing_ok=True)
         raise InputError(f"{where}: {e.message}", file=e.file, line=e.line) from None
@@ -321,15 +364,20 @@ class CommandTagger:
         Tasks that may run at once.
     cwd : path, optional
         The command's working directory (default: this process's).
+    scheme : str, optional
+    types : collection of str, optional
+        As :func:`run_command_task`.
     """
 
     def __init__(self, spec: CommandSpec, system: str, root: str | os.PathLike | None, split: int, direction: int,
-                 seed: int | None, slots: int = 1, cwd: str | os.PathLike | None = None):
+                 seed: int | None, slots: int = 1, cwd: str | os.PathLike | None = None, scheme: str | None = None,
+                 types: Collection[str] | None = None):
         if root is None:
             raise InputError(f"system {system!r}: a command system runs in a run folder: give {{out}}", param="out")
         self.spec, self.system, self.root = spec, system, Path(root)
         self.split, self.direction, self.seed, self.slots = split, direction, seed, slots
         self.cwd = cwd
+        self.scheme, self.types = scheme, types
         self._train: tuple[list[Sentence], list[Sequence[str]]] = ([], [])
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "CommandTagger":
@@ -364,7 +412,7 @@ class CommandTagger:
         task = task_folder(self.root, self.system, self.split, self.direction, self.seed)
         with device_slot(self.root, self.spec.devices, self.slots) as device:
             return run_command_task(self.spec, self.system, fold, task, sentences, self.split, self.direction,
-                                    self.seed, device, self.cwd, self.root / RUNNING)
+                                    self.seed, device, self.cwd, self.root / RUNNING, self.scheme, self.types)
 
 
 def _run(line: str, logs: Path, cwd: Path, env: dict, timeout: float | None, running: Path | None) -> int | None:

@@ -6,7 +6,6 @@ it stopped. Features are extracted once per corpus and template and shipped once
 
 from __future__ import annotations
 
-import gc
 import os
 import pickle
 import shutil
@@ -15,14 +14,14 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from textbcv.corpus.conlleval import write_conlleval
-from textbcv.corpus.model import Chunk, Sentence
+from textbcv.corpus.model import Sentence
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import fold_file_stem
@@ -39,8 +38,16 @@ from textbcv.scoring import (
 )
 from textbcv.scoring.modes import mode_record, sum_mode_records
 from textbcv.tagging.command import CommandTagger, forget_commands, stop_commands, task_folder
-from textbcv.tagging.crf import CRFTagger, crf_sequences
-from textbcv.tagging.features import Template, extract, iter_features
+from textbcv.tagging.crf import CRFTagger
+from textbcv.tagging.payload import (
+    MAX_KEPT_FEATURES,
+    Payload,
+    _crf_input,
+    _freeze,
+    _resolve,
+    _take,
+    make_payload,
+)
 from textbcv.tagging.progress import FoldProgress
 from textbcv.tagging.system import System
 
@@ -48,183 +55,7 @@ __all__ = ["Payload", "Fold", "run_folds", "make_payload", "dask_client", "BACKE
 
 BACKENDS = ("loky", "dask")
 
-#: Most token features a corpus's payload keeps, as lists of strings (about 33 bytes each) and, in each process,
-#: in crfsuite's input form (about 47 more). A larger corpus's features are made again for each fold, a sentence at
-#: a time as crfsuite takes them in, and let go: its memory then follows the corpus, not 25 strings a token.
-MAX_KEPT_FEATURES = 2_000_000
-
 Fold = tuple[int, int, np.ndarray, np.ndarray]  # (split, direction, train indices, test indices)
-
-
-@dataclass
-class HeldoutPayload:
-    """A held-out file every fold's model also tags.
-
-    Parameters
-    ----------
-    sentences : list of Sentence
-    gold : list of tuple of Chunk
-    features : dict of str to list or None
-        Template name to the features of every sentence; None where they are too many to keep
-        (:data:`MAX_KEPT_FEATURES`): each fold makes them again.
-    stem : str
-        Predictions are saved under ``heldout/STEM/`` beside the fold's.
-    scheme : str or None
-        Scheme of saved predictions; None: each system's own.
-    """
-
-    sentences: list[Sentence]
-    gold: list[tuple[Chunk, ...]]
-    features: dict[str, list | None]
-    stem: str
-    scheme: str | None  # scheme of saved predictions (the corpus's; None: each system's own)
-
-
-@dataclass
-class Payload:
-    """What every fold needs: sentences, gold chunks, the features of each template, held-out files.
-
-    Parameters
-    ----------
-    sentences : list of Sentence
-        Every sentence of the corpus; folds index into it.
-    gold : list of tuple of Chunk
-    features : dict of str to list or None
-        Template name to the features of every sentence; None where they are too many to keep
-        (:data:`MAX_KEPT_FEATURES`): each fold makes them again.
-    heldout : dict of str to HeldoutPayload
-    sequences : dict
-        This process's crfsuite input, by (held-out name or None, template name); never pickled.
-    command_root : str or None
-        The run's folder of command-system tasks.
-    slots : int
-        Command tasks that may run at once.
-    command_cwd : str or None
-        The working directory of every command (the folder the run was started from); None: each process's own.
-    """
-
-    sentences: list[Sentence]
-    gold: list[tuple[Chunk, ...]]
-    features: dict[str, list | None]
-    heldout: dict[str, HeldoutPayload] = field(default_factory=dict)
-    sequences: dict = field(default_factory=dict, repr=False, compare=False)
-    command_root: str | None = None
-    slots: int = 1
-    command_cwd: str | None = None
-
-    def __getstate__(self) -> dict:
-        return {**self.__dict__, "sequences": {}}  # crfsuite's sequences cannot be pickled
-
-
-def _features(sentences: list[Sentence], systems: Sequence[System]) -> dict[str, list | None]:
-    """The features of each template the systems' CRFs use, extracted once each; None for a template whose
-    features would exceed :data:`MAX_KEPT_FEATURES`."""
-    features: dict[str, list | None] = {}
-    tokens = sum(map(len, sentences))
-    for s in systems:
-        t = s.template
-        if t is not None and s.is_crf and t.name not in features:
-            kept = tokens * (t.n_features() + t.bias) <= MAX_KEPT_FEATURES
-            features[t.name] = extract(sentences, t) if kept else None
-    return features
-
-
-def make_payload(sentences: Sequence[Sentence], gold: Sequence[Sequence[Chunk]], systems: Sequence[System],
-                 heldout: dict | None = None) -> Payload:
-    """Extract the features of every template the systems' CRFs use, once each.
-
-    Parameters
-    ----------
-    sentences : sequence of Sentence
-    gold : sequence of sequences of Chunk
-        Same length as ``sentences``.
-    systems : sequence of System
-    heldout : dict, optional
-        Held-out file name to ``(sentences, gold chunks, stem, scheme)``.
-
-    Returns
-    -------
-    Payload
-
-    Raises
-    ------
-    ValueError
-        When ``gold`` and ``sentences`` differ in length.
-
-    Examples
-    --------
-    >>> from textbcv.corpus import Sentence
-    >>> from textbcv.tagging.system import parse_system
-    >>> p = make_payload([Sentence(("a", "b"))], [()], [parse_system("iob2"), parse_system("iobes")])
-    >>> list(p.features)
-    ['ner-thesis']
-    """
-    sentences = list(sentences)
-    if len(gold) != len(sentences):
-        raise ValueError(f"{len(gold)} gold chunk lists for {len(sentences)} sentences")
-    parts = {}
-    for name, (h_sents, h_gold, stem, scheme) in (heldout or {}).items():
-        h_sents = list(h_sents)
-        parts[name] = HeldoutPayload(h_sents, [tuple(g) for g in h_gold], _features(h_sents, systems), stem, scheme)
-    return Payload(sentences, [tuple(g) for g in gold], _features(sentences, systems), parts)
-
-
-# ---------------------------------------------------------------- worker side
-
-_WORKER_CACHE: dict[str, Payload] = {}
-
-
-_FROZEN: set[int] = set()
-
-
-def _freeze(payload: Payload) -> None:
-    """In a worker: hide the payload (millions of acyclic objects) from the cyclic garbage collector."""
-    if id(payload) not in _FROZEN:
-        gc.freeze()
-        _FROZEN.add(id(payload))
-
-
-def _resolve(ref: Payload | str) -> tuple[Payload, bool]:
-    """The payload, loading it from ``ref`` (a pickle path) at most once per process."""
-    if isinstance(ref, Payload):
-        return ref, False
-    p = _WORKER_CACHE.get(ref)
-    if p is not None:
-        return p, False
-    _WORKER_CACHE.clear()
-    enabled = gc.isenabled()
-    gc.disable()  # unpickling millions of containers: the collector would only slow it down
-    try:
-        with open(ref, "rb") as f:
-            p = pickle.load(f)
-    finally:
-        if enabled:
-            gc.enable()
-    _freeze(p)
-    _WORKER_CACHE[ref] = p
-    return p, True
-
-
-def _crf_input(payload: Payload, template: Template, part: str | None = None) -> tuple[list | None, float]:
-    """The template's features in crfsuite's form, built once per process, and the seconds it took; None: not kept."""
-    key = (part, template.name)
-    kept = payload.sequences.get(key)
-    if kept is not None:
-        return kept, 0.0
-    features = (payload if part is None else payload.heldout[part]).features[template.name]
-    if features is None:
-        return None, 0.0
-    t0 = time.perf_counter()
-    kept = payload.sequences[key] = crf_sequences(features)
-    return kept, time.perf_counter() - t0
-
-
-def _take(features: list | None, sentences: Sequence[Sentence], which: Iterable[int], template: Template) -> Iterable:
-    """crfsuite's input for sentences ``which``: kept sequences, or (None) features made as crfsuite takes them."""
-    if features is None:
-        return iter_features((sentences[i] for i in which), template)
-    return [features[i] for i in which]
-
 
 def run_fold(ref: Payload | str, system: System, split: int, direction: int, train: np.ndarray, test: np.ndarray,
              model_path: str | None = None, predictions_path: str | None = None, in_worker: bool = False) -> dict:
@@ -289,7 +120,7 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     else:
         own = (system.new_tagger() if system.command is None else
                CommandTagger(system.command, system.name, payload.command_root, split, direction, system.seed,
-                             payload.slots, payload.command_cwd))
+                             payload.slots, payload.command_cwd, system.scheme, payload.types))
         t0 = time.perf_counter()
         own.fit([sents[i] for i in train], train_tags)
         t1 = time.perf_counter()

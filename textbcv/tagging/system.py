@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from textbcv.errors import InputError, did_you_mean
 from textbcv.schemes import get_scheme, scheme_names
-from textbcv.tagging.command import CommandSpec
+from textbcv.tagging.command import CommandSpec, command_spec
 from textbcv.tagging.features import TEMPLATES, Template, get_template, templates_for
 
 __all__ = ["System", "parse_system", "default_template", "check_columns", "DEFAULT_TEMPLATES", "CRF_DEFAULTS"]
@@ -52,8 +52,9 @@ class System:
         A tagger used instead of a CRF (a copy fitted per fold), or a class or function returning one.
     seed : int, optional
         Training seed of a stochastic CRF algorithm or a command; refused with ``lbfgs``.
-    command : CommandSpec, optional
-        A command system (:mod:`textbcv.tagging.command`).
+    command : str or CommandSpec, optional
+        A command system (:mod:`textbcv.tagging.command`): its command line, read as ``--system NAME=COMMAND``
+        reads it (:func:`~textbcv.tagging.command.command_spec`), or a CommandSpec with its other settings.
     train_seeds : int
         Models per fold, seeds ``seed``, ``seed + 1``, ...; their counts are summed (``seed_counts`` keeps each).
 
@@ -97,6 +98,7 @@ class System:
                              f"(schemes: {', '.join(sorted(scheme_names()))})") from None
         object.__setattr__(self, "scheme", canonical)
         if self.command is not None:
+            object.__setattr__(self, "command", command_spec(self.command))  # a command line, as --system takes it
             if self.tagger is not None:
                 raise InputError(f"system {self.name!r}: give a tagger or a command, not both")
             if isinstance(self.train_seeds, bool) or not isinstance(self.train_seeds, int) or self.train_seeds < 1:
