@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textbcv.comparison.design_effects import sentence_statistics
 from textbcv.comparison.options import AnswerOptions
 from textbcv.report.model import CompareReport
+from textbcv.report.sections import SectionInput, sections_from_folds
 from textbcv.stats.answer import BayesAnswer
 from textbcv.stats.compare import bayes_answer, fold_counts, fold_metrics
 from textbcv.stats.paired import PairedDifference
@@ -195,7 +196,14 @@ def report_from_folds(folds: Folds, options: AnswerOptions) -> CompareReport:
                            M=options.m_max or f.m)
     return CompareReport(answer=answer, fold_counts={n: list(c) for n, c in f.counts.items()}, fold_f1=fold_f1,
                          sequential=tuple(seq), design_effects=f.design_effects,
-                         design_effect_folds=f.design_effect_folds)
+                         design_effect_folds=f.design_effect_folds,
+                         sections=sections_from_folds(_section_input(f, options)))
+
+
+def _section_input(folds: Folds, options: AnswerOptions) -> SectionInput:
+    """What the report's sections compute from: ``folds``' counts and the answer's options."""
+    return SectionInput(folds.m, {n: list(c) for n, c in folds.counts.items()}, alpha=options.alpha,
+                        metric=options.metric, m_start=options.m_start, m_max=options.m_max, seed=options.seed)
 
 
 def folds_of_store(store: FoldStore, names: Sequence[str], m: int, mode: str = "strict",

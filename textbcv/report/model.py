@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
+from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
 from textbcv.stats.sequential import SequentialPair
 
 __all__ = ["CompareReport", "CountsReport", "REPORT_FORMAT", "load_report"]
+
+_S = TypeVar("_S", bound=Section)
 
 #: The ``format`` of ``report.json``.
 REPORT_FORMAT = "textbcv-report/2"
@@ -42,6 +45,8 @@ class CompareReport:
         The plain-language answer.
     calibration : dict or None
         The user's own calibration from the run's ``calibration/`` folder; None when the run has none.
+    sections : tuple of Section
+        The analyses of :data:`textbcv.report.sections.SECTIONS` the report holds, in that order.
     """
 
     answer: BayesAnswer
@@ -64,6 +69,7 @@ class CompareReport:
     anatomy: dict | None = None
     macro: dict | None = None
     calibration: dict | None = None
+    sections: tuple[Section, ...] = ()
 
     # --- the answer's fields, read through -------------------------------------------------------------
     @property
@@ -158,6 +164,19 @@ class CompareReport:
         """
         return self.answer.comparison(a, b, metric)
 
+    def section(self, kind: type[_S]) -> _S | None:
+        """The report's section of class ``kind``; None when it has none.
+
+        Parameters
+        ----------
+        kind : type of Section
+
+        Returns
+        -------
+        Section or None
+        """
+        return next((s for s in self.sections if isinstance(s, kind)), None)
+
     # --- the setup --------------------------------------------------------------------------------------
     @property
     def options(self) -> dict:
@@ -193,7 +212,9 @@ class CompareReport:
         if self.design_effect_folds is not None:
             out["design_effect_folds"] = self.design_effect_folds
         out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts,
-                   sequential=[s.to_dict() for s in self.sequential], stopping=self.stopping,
+                   sequential=[s.to_dict() for s in self.sequential])
+        out.update((s.key, s.to_dict()) for s in self.sections)
+        out.update(stopping=self.stopping,
                    split_quality=self.split_quality, split=self.split, meta=self.meta, run=self.run)
         if self.heldout:
             out["heldout"] = self.heldout
@@ -232,7 +253,7 @@ class CompareReport:
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
             baseline=d.get("baseline"),
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
-            macro=d.get("macro"), calibration=d.get("calibration"))
+            macro=d.get("macro"), calibration=d.get("calibration"), sections=sections_from_dict(d))
 
 @dataclass(frozen=True)
 class CountsReport:
@@ -262,6 +283,7 @@ class CountsReport:
         dict
         """
         out = {**self.report.answer.to_dict(), "sequential": [s.to_dict() for s in self.report.sequential]}
+        out.update((s.key, s.to_dict()) for s in self.report.sections)
         if self.per_type_tests is not None:
             out["per_type"], out["per_type_comparisons"] = self.report.per_type, self.per_type_tests
         if self.classic is not None:

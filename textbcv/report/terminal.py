@@ -202,6 +202,7 @@ def counts_text(result: CountsReport) -> str:
             rows.append([sp.a, sp.b, f"{100 * sp.estimate:+.2f}",
                          f"[{100 * sp.ci[0]:+.2f}, {100 * sp.ci[1]:+.2f}]", sequential_words(sp)])
         lines += _table(rows, {2})
+    lines += [line for s in answer.sections for line in s.terminal(answer.answer)]
     if result.per_type_tests is not None:
         lines += ["", *_per_type_text(answer.per_type, result.per_type_tests)]
     if result.classic is not None:
