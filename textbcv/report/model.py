@@ -11,7 +11,6 @@ from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
 from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
-from textbcv.stats.sequential import SequentialPair
 
 __all__ = ["CompareReport", "CountsReport", "REPORT_FORMAT", "load_report"]
 
@@ -23,7 +22,7 @@ REPORT_FORMAT = "textbcv-report/2"
 
 @dataclass(frozen=True)
 class CompareReport:
-    """What ``report.json`` holds: the Bayes answer, the per-fold scores, the sequential t-test, the setup.
+    """What ``report.json`` holds: the Bayes answer, the per-fold scores, the analyses' sections, the setup.
 
     The answer's fields are read through as attributes (``report.systems``, ``report.m``, ...).
 
@@ -36,7 +35,6 @@ class CompareReport:
         name → 2m per-fold F1.
     per_type : dict
         name → chunk type → pooled counts and P / R / F1.
-    sequential : tuple of SequentialPair
     design_effects, design_effect_folds : dict or None
         name → metric → the design effect measured on the folds, and its per-fold values.
     stopping, split_quality, split, meta, run, heldout, one_split, baseline, macro, anatomy : dict or None
@@ -53,7 +51,6 @@ class CompareReport:
     fold_counts: dict = field(default_factory=dict)
     fold_f1: dict = field(default_factory=dict)
     per_type: dict = field(default_factory=dict)
-    sequential: tuple[SequentialPair, ...] = ()
     design_effects: dict | None = None
     design_effect_folds: dict | None = None
     stopping: dict | None = None
@@ -211,8 +208,7 @@ class CompareReport:
             out["design_effects"] = self.design_effects
         if self.design_effect_folds is not None:
             out["design_effect_folds"] = self.design_effect_folds
-        out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts,
-                   sequential=[s.to_dict() for s in self.sequential])
+        out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts)
         out.update((s.key, s.to_dict()) for s in self.sections)
         out.update(stopping=self.stopping,
                    split_quality=self.split_quality, split=self.split, meta=self.meta, run=self.run)
@@ -247,7 +243,6 @@ class CompareReport:
         return cls(
             answer=BayesAnswer.from_dict(d), fold_counts=d.get("fold_counts") or {}, fold_f1=d.get("fold_f1") or {},
             per_type=d.get("per_type") or {},
-            sequential=tuple(SequentialPair.from_dict(s) for s in d.get("sequential") or ()),
             design_effects=d.get("design_effects"), design_effect_folds=d.get("design_effect_folds"),
             stopping=d.get("stopping"), split_quality=d.get("split_quality"), split=d.get("split"),
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
@@ -282,7 +277,7 @@ class CountsReport:
         -------
         dict
         """
-        out = {**self.report.answer.to_dict(), "sequential": [s.to_dict() for s in self.report.sequential]}
+        out = self.report.answer.to_dict()
         out.update((s.key, s.to_dict()) for s in self.report.sections)
         if self.per_type_tests is not None:
             out["per_type"], out["per_type_comparisons"] = self.report.per_type, self.per_type_tests

@@ -11,7 +11,7 @@ from textbcv.report.escape import tex_escape
 from textbcv.report.methods import design_name, methods_paragraph, variant_text
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import METRICS, fmt_p, pct, points
-from textbcv.report.verdicts import difference_basis, sequential_words, verdict
+from textbcv.report.verdicts import difference_basis, verdict
 from textbcv.stats.answer import Comparison, Posterior
 
 __all__ = ["render_tex", "tex_escape"]
@@ -112,29 +112,10 @@ def render_tex(report: CompareReport) -> str:
         row.append(tex_escape(("undefined" if f1.undefined else verdict(f1)) if f1 else "---"))
         lines.append(" & ".join(row) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
-    lines += _sequential_table(report)
     lines += [line for s in report.sections for line in s.latex(report.answer)]
     lines += _macro_table(report) + _heldout_tables(report)
     lines += [r"\paragraph{Methods.} " + tex_escape(methods_paragraph(report)), "", r"\end{document}", ""]
     return "\n".join(lines)
-
-
-def _sequential_table(report: CompareReport) -> list[str]:
-    """The sequential t-test on the per-fold F1 differences, one row per pair (as report.md's section)."""
-    if not report.sequential:
-        return []
-    level = f"{100 * (1 - report.alpha):g}"
-    lines = [r"\begin{table}[ht]", r"\centering", r"\small",
-             r"\caption{Sequential t-test on the per-fold F1 differences (B $-$ A, points): mean, " + level
-             + r"\% confidence interval with the variance correction of block-regularized cross-validation, and "
-             + r"whether equality is rejected at $\alpha = " + f"{report.alpha:g}" + "$.}",
-             r"\label{tab:textbcv-ttest}", r"\begin{tabular}{llccl}", r"\toprule",
-             r"A & B & Mean difference & " + level + r"\% CI & t-test \\", r"\midrule"]
-    for s in report.sequential:
-        est, ci = s.estimate, s.ci
-        lines.append(f"{tex_escape(s.a)} & {tex_escape(s.b)} & ${100 * est:+.2f}$ & "
-                     f"[${100 * ci[0]:+.2f}$, ${100 * ci[1]:+.2f}$] & {tex_escape(sequential_words(s))} \\\\")
-    return lines + [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
 
 
 def _macro_table(report: CompareReport) -> list[str]:

@@ -11,11 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from textbcv.report.sections.base import Section, SectionInput
+from textbcv.report.sections.sequential import SequentialSection
 
-__all__ = ["SECTIONS", "Section", "SectionInput", "sections_from_folds", "sections_from_dict"]
+__all__ = ["SECTIONS", "Section", "SectionInput", "SequentialSection", "sections_from_folds", "sections_from_dict"]
 
 #: The report's sections, in the order of their blocks and lines in every output.
 SECTIONS: list[type[Section]] = [
+    SequentialSection,
 ]
 
 
@@ -33,8 +35,8 @@ def sections_from_folds(folds: SectionInput) -> tuple[Section, ...]:
     Examples
     --------
     >>> c = {"A": [{"tp": 8, "fp": 2, "fn": 1}] * 6, "B": [{"tp": 9, "fp": 1, "fn": 1}] * 6}
-    >>> [s.key for s in sections_from_folds(SectionInput(3, c))]
-    []
+    >>> [s.key for s in sections_from_folds(SectionInput(3, c))][:1]
+    ['sequential']
     """
     return tuple(s for kind in SECTIONS if (s := kind.from_folds(folds)) is not None)
 
@@ -53,7 +55,7 @@ def sections_from_dict(report: Mapping[str, Any]) -> tuple[Section, ...]:
 
     Examples
     --------
-    >>> sections_from_dict({})
-    ()
+    >>> [s.to_dict() for s in sections_from_dict({})][:1]
+    [[]]
     """
     return tuple(s for kind in SECTIONS if (s := kind.from_dict(report.get(kind.key))) is not None)
