@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from textbcv.report.sections.aso import AsoSection
 from textbcv.report.sections.base import Section, SectionInput
 from textbcv.report.sections.sequential import SequentialSection
 
@@ -18,6 +19,7 @@ __all__ = ["SECTIONS", "Section", "SectionInput", "SequentialSection", "sections
 #: The report's sections, in the order of their blocks and lines in every output.
 SECTIONS: list[type[Section]] = [
     SequentialSection,
+    AsoSection,
 ]
 
 
