@@ -6,7 +6,7 @@ system suspected better; the violation ratio ε_W2(F_A, F_B) is the share of the
 distance between the two score distributions' quantile functions spent where A's quantile falls below
 B's, and ε_min its upper confidence bound from a bootstrap of both score lists. ε_min near 0: A is
 stochastically larger than B almost everywhere; 0.5: no order (identical lists give exactly 0.5); near 1:
-B is. See docs/method.md, "Almost stochastic order".
+B is. See docs/method.md §10, "Almost stochastic order".
 """
 
 from __future__ import annotations
