@@ -31,7 +31,7 @@ from textbcv.report.md_setup import (
     stopping_markdown,
 )
 from textbcv.report.model import CompareReport
-from textbcv.report.textbook import one_split_markdown, textbook_markdown
+from textbcv.report.textbook import one_split_markdown
 
 __all__ = ["render_markdown", "MD_SECTIONS"]
 
@@ -43,7 +43,7 @@ def _sections_markdown(report: CompareReport) -> list[str]:
 
 #: The sections of ``report.md`` after its title, in order (:func:`render_markdown`).
 MD_SECTIONS = [conclusion_markdown, setup_markdown, scores_markdown, ranking_markdown, pairwise_markdown,
-               bayes_markdown, _sections_markdown, textbook_markdown, one_split_markdown,
+               bayes_markdown, _sections_markdown, one_split_markdown,
                stopping_markdown, heldout_markdown, macro_markdown, anatomy_markdown, per_type_markdown, split_markdown,
                per_fold_markdown]
 

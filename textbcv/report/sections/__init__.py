@@ -13,6 +13,7 @@ from typing import Any
 from textbcv.report.sections.aso import AsoSection
 from textbcv.report.sections.base import Section, SectionInput
 from textbcv.report.sections.sequential import SequentialSection
+from textbcv.report.sections.textbook import TextbookSection
 
 __all__ = ["SECTIONS", "Section", "SectionInput", "SequentialSection", "sections_from_folds", "sections_from_dict"]
 
@@ -20,6 +21,7 @@ __all__ = ["SECTIONS", "Section", "SectionInput", "SequentialSection", "sections
 SECTIONS: list[type[Section]] = [
     SequentialSection,
     AsoSection,
+    TextbookSection,
 ]
 
 
