@@ -14,6 +14,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import aso_null_rate  # noqa: E402
 
+from textbcv import defaults  # noqa: E402
 from textbcv.calibration.summary import rate  # noqa: E402
 
 
@@ -24,3 +25,5 @@ def test_the_committed_row_is_the_rerun():
     row = (f"| conll2003_en-seeds2 | {n} | {rate(c['aso']['B'], n).words()} | {rate(c['aso']['A'], n).words()} "
            f"| {rate(c['bayes']['B'], n).words()} | {rate(c['bayes']['A'], n).words()} |")
     assert row in (ROOT / "docs" / "RESULTS.md").read_text(encoding="utf-8").splitlines()
+    quoted = defaults.evidence()["aso_null"]["conll2003_en-seeds2"]  # what the report's ASO section quotes
+    assert (quoted["R"], quoted["calls_a"]["k"], quoted["calls_b"]["k"]) == (n, c["aso"]["A"], c["aso"]["B"])

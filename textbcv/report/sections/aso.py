@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from textbcv import defaults
 from textbcv.report.escape import tex_escape
 from textbcv.report.sections.base import Section, SectionInput
 from textbcv.stats.answer import BayesAnswer
@@ -14,6 +15,17 @@ __all__ = ["AsoSection"]
 
 _LABEL = {"f1": "F1", "precision": "precision", "recall": "recall"}
 _ITERATIONS = 1000
+
+
+def _null_calls() -> str:
+    """The sentence on the test's calls on the committed null pairs (package data), or "" without figures."""
+    found = (defaults.evidence().get("aso_null") or {}).values()
+    shares = [(r["calls_a"]["k"] + r["calls_b"]["k"]) / r["R"] for r in found if r["R"]]
+    if not shares:
+        return ""
+    return (" On the null pairs of `textbcv calibrate` (a system against itself with another training seed, m = 3) "
+            f"it called a side ahead on {100 * min(shares):.1f}% to {100 * max(shares):.1f}% of the data sets, by "
+            "corpus and seeds (docs/RESULTS.md, “Almost stochastic order on null pairs”).")
 
 
 def _test(d: dict) -> AlmostStochasticOrder:
@@ -103,7 +115,8 @@ class AsoSection(Section):
                 f"two systems' per-fold {_LABEL[self.metric]} distributions where the first one's quantiles fall below "
                 f"the other's (Dror et al. 2019, as deep-significance's `aso`: {_ITERATIONS} bootstrap draws, seed "
                 f"{self.seed}). Below {ASO_THRESHOLD:g}, that system is called stochastically ahead; 0.5 and above "
-                "is no order. It reads the folds as independent scores, which the folds of one corpus are not.")
+                "is no order. It reads the folds as independent scores, which the folds of one corpus are not."
+                + _null_calls())
 
     def markdown(self, answer: BayesAnswer) -> list[str]:
         """``## Almost stochastic order``: per pair, ε_min in both directions and the call."""
