@@ -2,7 +2,8 @@
 
 Walks the syntax trees of ``textbcv/`` (modules and names not starting with ``_``): a function or method with
 parameters besides ``self``/``cls`` needs a ``Parameters`` section, one that returns a value a ``Returns`` (or
-``Yields``) section — properties are exempt, their summary is what they return — and a class a ``Parameters`` or
+``Yields``) section — properties are exempt, their summary is what they return, and so are a report section's
+overrides of the methods :class:`textbcv.report.sections.Section` documents — and a class a ``Parameters`` or
 ``Attributes`` section. A new public name without them fails here with its file and line.
 """
 
@@ -12,6 +13,8 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "textbcv"
+#: The methods of a report section whose contract the ``Section`` base documents.
+SECTION_METHODS = frozenset({"from_folds", "to_dict", "from_dict", "markdown", "latex", "terminal"})
 
 
 def _params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
@@ -41,12 +44,14 @@ def missing_sections(root: Path = PACKAGE) -> list[str]:
         if any(part.startswith("_") and part != "__init__.py" for part in rel.parts):
             continue
 
-        def visit(body: list[ast.stmt], prefix: str, rel: Path = rel) -> None:
+        def visit(body: list[ast.stmt], prefix: str, rel: Path = rel, inherited: frozenset = frozenset()) -> None:
             for node in body:
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_"):
                     doc = ast.get_docstring(node) or ""
                     need = []
-                    if not doc:
+                    if node.name in inherited:
+                        need = [] if doc else ["a docstring"]
+                    elif not doc:
                         need = ["a docstring"]
                     elif not _is_property(node):
                         if _params(node) and "Parameters\n" not in doc:
@@ -59,7 +64,8 @@ def missing_sections(root: Path = PACKAGE) -> list[str]:
                     doc = ast.get_docstring(node) or ""
                     if "Parameters\n" not in doc and "Attributes\n" not in doc:
                         out.append(f"{rel}:{node.lineno}: {node.name}: no Parameters or Attributes")
-                    visit(node.body, f"{prefix}{node.name}.")
+                    section = any(isinstance(b, ast.Name) and b.id == "Section" for b in node.bases)
+                    visit(node.body, f"{prefix}{node.name}.", inherited=SECTION_METHODS if section else frozenset())
 
         visit(ast.parse(path.read_text(encoding="utf-8")).body, "")
     return out

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from textbcv.cli import main
+from textbcv.report.sections import SECTIONS
 from textbcv.stats.compare import bayes_answer
 
 A = [{"tp": 90, "fp": 10, "fn": 12}, {"tp": 88, "fp": 11, "fn": 13}, {"tp": 91, "fp": 9, "fn": 12},
@@ -50,7 +51,8 @@ def test_json_answer_follows_contract(tmp_path, capsys):
     variant = "adaptive" if defaults.VARIANT == "clustered" else defaults.VARIANT
     expected = json.loads(json.dumps(bayes_answer({"A": A, "B": B}, 3, variant=variant).to_dict()))
     assert {k: r[k] for k in expected} == expected
-    assert set(r) - set(expected) == ({"sequential", "notes"} if variant != defaults.VARIANT else {"sequential"})
+    sections = {kind.key for kind in SECTIONS}  # every registered section's block (two systems: all of them)
+    assert set(r) - set(expected) == (sections | {"notes"} if variant != defaults.VARIANT else sections)
     if variant != defaults.VARIANT:
         assert any("the adaptive variant was used" in n for n in r["notes"])
     rc2, out2, _ = run_cli(["test", str(p), "--json"], capsys)

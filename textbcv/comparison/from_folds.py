@@ -1,4 +1,4 @@
-"""The answer of a comparison's folds: the Bayes answer, the design effects and the sequential t-test.
+"""The answer of a comparison's folds: the Bayes answer, the design effects and the report's sections.
 
 Every source (a run's fold store, the counts given to ``textbcv test``, a finished report) gives a
 :class:`Folds`; :func:`report_from_folds` is the one place that builds the answer from it.
@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 from textbcv.comparison.design_effects import sentence_statistics
 from textbcv.comparison.options import AnswerOptions
 from textbcv.report.model import CompareReport
+from textbcv.report.sections import SectionInput, sections_from_folds
 from textbcv.stats.answer import BayesAnswer
 from textbcv.stats.compare import bayes_answer, fold_counts, fold_metrics
 from textbcv.stats.paired import PairedDifference
-from textbcv.stats.sequential import sequential_pairs
 
 if TYPE_CHECKING:
     from textbcv.folds.store import FoldStore
@@ -158,7 +158,7 @@ def answer_from_folds(folds: Folds, options: AnswerOptions) -> BayesAnswer:
 
 
 def report_from_folds(folds: Folds, options: AnswerOptions) -> CompareReport:
-    """The statistics of ``folds`` under ``options``: the Bayes answer, the design effects and the sequential t-test.
+    """The statistics of ``folds`` under ``options``: the Bayes answer, the design effects and the sections.
 
     Parameters
     ----------
@@ -170,8 +170,8 @@ def report_from_folds(folds: Folds, options: AnswerOptions) -> CompareReport:
     Returns
     -------
     CompareReport
-        ``answer``, ``fold_counts``, ``fold_f1``, ``sequential``, ``design_effects`` and ``design_effect_folds``
-        set; the other blocks empty.
+        ``answer``, ``fold_counts``, ``fold_f1``, ``sections`` (:data:`textbcv.report.sections.SECTIONS`),
+        ``design_effects`` and ``design_effect_folds`` set; the other blocks empty.
 
     Raises
     ------
@@ -189,13 +189,16 @@ def report_from_folds(folds: Folds, options: AnswerOptions) -> CompareReport:
     """
     f = measured(folds, options)
     answer = answer_from_folds(f, options)
-    fold_f1 = per_fold(f.counts)
-    values = fold_f1 if options.metric == "f1" else per_fold(f.counts, options.metric)
-    seq = sequential_pairs(values, f.m, alpha=options.alpha, metric=options.metric, m_start=options.m_start,
-                           M=options.m_max or f.m)
-    return CompareReport(answer=answer, fold_counts={n: list(c) for n, c in f.counts.items()}, fold_f1=fold_f1,
-                         sequential=tuple(seq), design_effects=f.design_effects,
-                         design_effect_folds=f.design_effect_folds)
+    return CompareReport(answer=answer, fold_counts={n: list(c) for n, c in f.counts.items()},
+                         fold_f1=per_fold(f.counts), design_effects=f.design_effects,
+                         design_effect_folds=f.design_effect_folds,
+                         sections=sections_from_folds(_section_input(f, options)))
+
+
+def _section_input(folds: Folds, options: AnswerOptions) -> SectionInput:
+    """What the report's sections compute from: ``folds``' counts and the answer's options."""
+    return SectionInput(folds.m, {n: list(c) for n, c in folds.counts.items()}, alpha=options.alpha,
+                        metric=options.metric, m_start=options.m_start, m_max=options.m_max, seed=options.seed)
 
 
 def folds_of_store(store: FoldStore, names: Sequence[str], m: int, mode: str = "strict",

@@ -35,6 +35,7 @@ from textbcv.errors import InputError
 from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
 from textbcv.report.files import write_report_files
 from textbcv.report.model import REPORT_FORMAT, CompareReport
+from textbcv.report.sections import SequentialSection
 from textbcv.split import NestedSplits, SplitSet, load_splits, make_splits
 from textbcv.stats.sequential import stop_reason
 from textbcv.tagging import FoldStore, Payload, System, make_payload, run_folds
@@ -547,7 +548,8 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, cl
             break
         best = [None if c.p_b_better is None or c.p_a_better is None else max(c.p_b_better, c.p_a_better)
                 for c in answer.comparisons_of("f1")]
-        why = stop_reason(options.stop, answer.sequential, best, options.threshold,
+        t_test = answer.section(SequentialSection)
+        why = stop_reason(options.stop, t_test.pairs if t_test else (), best, options.threshold,
                           looks=options.m_max - options.m_start + 1)
         if why is not None:
             stopping["reason"] = f"stopped at m = {m}: {why}"

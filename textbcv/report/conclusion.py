@@ -21,6 +21,7 @@ from textbcv.report.methods import and_list, design_name
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import fmt_p, p_is, pct, points
 from textbcv.report.ranking import identical_groups, ranking
+from textbcv.report.sections.sequential import SequentialSection
 from textbcv.report.verdicts import better_label, decisive_words, difference_words, short_rule, undecided
 from textbcv.stats.answer import Comparison
 
@@ -88,10 +89,11 @@ def conclusion(report: CompareReport) -> str:
         n = len(rest)
         parts.append(f"The other {n} pair{'s show' if n > 1 else ' shows'} no clear difference (P(better) below "
                      f"{tau:g}; see the pairwise table).")
-    if report.sequential:
-        k = sum(s.ahead in ("A", "B") for s in report.sequential)
+    t_test = report.section(SequentialSection)
+    if t_test is not None and t_test.pairs:
+        k = sum(s.ahead in ("A", "B") for s in t_test.pairs)
         parts.append(f"The sequential t-test on per-fold F1 differences rejects equality for {k} of the "
-                     f"{len(report.sequential)} pairs at α = {report.alpha:g}.")
+                     f"{len(t_test.pairs)} pairs at α = {report.alpha:g}.")
     return " ".join(parts)
 
 
@@ -166,7 +168,8 @@ def floor_sentence(report: CompareReport, called: list[Comparison]) -> str:
 
 def _seq_sentence(report: CompareReport, c: Comparison) -> str | None:
     """The sentence on the pair's sequential t-test, and why it may differ from the Bayes test."""
-    seq = next((s for s in report.sequential if (s.a, s.b) == (c.a, c.b)), None)
+    t_test = report.section(SequentialSection)
+    seq = next((s for s in (t_test.pairs if t_test else ()) if (s.a, s.b) == (c.a, c.b)), None)
     if seq is None:
         return None
     alpha = report.alpha

@@ -14,7 +14,6 @@ from textbcv.report.md_answer import (
     pairwise_markdown,
     ranking_markdown,
     scores_markdown,
-    sequential_markdown,
 )
 from textbcv.report.md_breakdown import (
     anatomy_markdown,
@@ -32,14 +31,20 @@ from textbcv.report.md_setup import (
     stopping_markdown,
 )
 from textbcv.report.model import CompareReport
-from textbcv.report.textbook import one_split_markdown, textbook_markdown
+from textbcv.report.textbook import one_split_markdown
 
 __all__ = ["render_markdown", "MD_SECTIONS"]
 
+
+def _sections_markdown(report: CompareReport) -> list[str]:
+    """The lines of the report's sections, in the order of :data:`textbcv.report.sections.SECTIONS`."""
+    return [line for s in report.sections for line in s.markdown(report.answer)]
+
+
 #: The sections of ``report.md`` after its title, in order (:func:`render_markdown`).
 MD_SECTIONS = [conclusion_markdown, setup_markdown, scores_markdown, ranking_markdown, pairwise_markdown,
-               bayes_markdown, sequential_markdown, textbook_markdown, one_split_markdown, stopping_markdown,
-               heldout_markdown, macro_markdown, anatomy_markdown, per_type_markdown, split_markdown,
+               bayes_markdown, _sections_markdown, one_split_markdown,
+               stopping_markdown, heldout_markdown, macro_markdown, anatomy_markdown, per_type_markdown, split_markdown,
                per_fold_markdown]
 
 

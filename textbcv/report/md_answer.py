@@ -7,10 +7,9 @@ from textbcv.report.model import CompareReport
 from textbcv.report.numbers import LABELS, METRICS, fmt_p, points, score_cell
 from textbcv.report.ranking import identical_groups, p_row_better, ranking
 from textbcv.report.sources import power_line, sources_line
-from textbcv.report.verdicts import difference_basis, rule, sequential_words, verdict
+from textbcv.report.verdicts import difference_basis, rule, verdict
 
-__all__ = ["conclusion_markdown", "scores_markdown", "ranking_markdown", "pairwise_markdown", "bayes_markdown",
-           "sequential_markdown"]
+__all__ = ["conclusion_markdown", "scores_markdown", "ranking_markdown", "pairwise_markdown", "bayes_markdown"]
 
 
 def conclusion_markdown(report: CompareReport) -> list[str]:
@@ -182,24 +181,3 @@ def bayes_markdown(report: CompareReport) -> list[str]:
                 f"{1 - alpha / k:.4f} (1 − α/k) before calling a difference."]
     return out
 
-
-def sequential_markdown(report: CompareReport) -> list[str]:
-    """``## Sequential t-test``: per pair, the mean per-fold F1 difference in points and its verdict; empty without one.
-
-    Parameters
-    ----------
-    report : CompareReport
-
-    Returns
-    -------
-    list of str
-    """
-    if not report.sequential:
-        return []
-    level = f"{100 * (1 - report.alpha):g}%"
-    out = ["", "## Sequential t-test (per-fold F1 differences, B − A, points)", "",
-           f"| A | B | mean difference | {level} CI | t-test (α = {report.alpha:g}) |", "|---|---|---|---|---|"]
-    for s in report.sequential:
-        out.append(f"| {s.a} | {s.b} | {100 * s.estimate:+.2f} | "
-                   f"[{100 * s.ci[0]:+.2f}, {100 * s.ci[1]:+.2f}] | {sequential_words(s)} |")
-    return out

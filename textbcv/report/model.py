@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
+from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
-from textbcv.stats.sequential import SequentialPair
 
 __all__ = ["CompareReport", "CountsReport", "REPORT_FORMAT", "load_report"]
+
+_S = TypeVar("_S", bound=Section)
 
 #: The ``format`` of ``report.json``.
 REPORT_FORMAT = "textbcv-report/2"
@@ -20,7 +22,7 @@ REPORT_FORMAT = "textbcv-report/2"
 
 @dataclass(frozen=True)
 class CompareReport:
-    """What ``report.json`` holds: the Bayes answer, the per-fold scores, the sequential t-test, the setup.
+    """What ``report.json`` holds: the Bayes answer, the per-fold scores, the analyses' sections, the setup.
 
     The answer's fields are read through as attributes (``report.systems``, ``report.m``, ...).
 
@@ -33,7 +35,6 @@ class CompareReport:
         name → 2m per-fold F1.
     per_type : dict
         name → chunk type → pooled counts and P / R / F1.
-    sequential : tuple of SequentialPair
     design_effects, design_effect_folds : dict or None
         name → metric → the design effect measured on the folds, and its per-fold values.
     stopping, split_quality, split, meta, run, heldout, one_split, baseline, macro, anatomy : dict or None
@@ -42,13 +43,14 @@ class CompareReport:
         The plain-language answer.
     calibration : dict or None
         The user's own calibration from the run's ``calibration/`` folder; None when the run has none.
+    sections : tuple of Section
+        The analyses of :data:`textbcv.report.sections.SECTIONS` the report holds, in that order.
     """
 
     answer: BayesAnswer
     fold_counts: dict = field(default_factory=dict)
     fold_f1: dict = field(default_factory=dict)
     per_type: dict = field(default_factory=dict)
-    sequential: tuple[SequentialPair, ...] = ()
     design_effects: dict | None = None
     design_effect_folds: dict | None = None
     stopping: dict | None = None
@@ -64,6 +66,7 @@ class CompareReport:
     anatomy: dict | None = None
     macro: dict | None = None
     calibration: dict | None = None
+    sections: tuple[Section, ...] = ()
 
     # --- the answer's fields, read through -------------------------------------------------------------
     @property
@@ -158,6 +161,19 @@ class CompareReport:
         """
         return self.answer.comparison(a, b, metric)
 
+    def section(self, kind: type[_S]) -> _S | None:
+        """The report's section of class ``kind``; None when it has none.
+
+        Parameters
+        ----------
+        kind : type of Section
+
+        Returns
+        -------
+        Section or None
+        """
+        return next((s for s in self.sections if isinstance(s, kind)), None)
+
     # --- the setup --------------------------------------------------------------------------------------
     @property
     def options(self) -> dict:
@@ -192,8 +208,9 @@ class CompareReport:
             out["design_effects"] = self.design_effects
         if self.design_effect_folds is not None:
             out["design_effect_folds"] = self.design_effect_folds
-        out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts,
-                   sequential=[s.to_dict() for s in self.sequential], stopping=self.stopping,
+        out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts)
+        out.update((s.key, s.to_dict()) for s in self.sections)
+        out.update(stopping=self.stopping,
                    split_quality=self.split_quality, split=self.split, meta=self.meta, run=self.run)
         if self.heldout:
             out["heldout"] = self.heldout
@@ -226,13 +243,12 @@ class CompareReport:
         return cls(
             answer=BayesAnswer.from_dict(d), fold_counts=d.get("fold_counts") or {}, fold_f1=d.get("fold_f1") or {},
             per_type=d.get("per_type") or {},
-            sequential=tuple(SequentialPair.from_dict(s) for s in d.get("sequential") or ()),
             design_effects=d.get("design_effects"), design_effect_folds=d.get("design_effect_folds"),
             stopping=d.get("stopping"), split_quality=d.get("split_quality"), split=d.get("split"),
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
             baseline=d.get("baseline"),
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
-            macro=d.get("macro"), calibration=d.get("calibration"))
+            macro=d.get("macro"), calibration=d.get("calibration"), sections=sections_from_dict(d))
 
 @dataclass(frozen=True)
 class CountsReport:
@@ -261,7 +277,8 @@ class CountsReport:
         -------
         dict
         """
-        out = {**self.report.answer.to_dict(), "sequential": [s.to_dict() for s in self.report.sequential]}
+        out = self.report.answer.to_dict()
+        out.update((s.key, s.to_dict()) for s in self.report.sections)
         if self.per_type_tests is not None:
             out["per_type"], out["per_type_comparisons"] = self.report.per_type, self.per_type_tests
         if self.classic is not None:

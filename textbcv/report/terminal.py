@@ -13,7 +13,7 @@ from textbcv.report.model import CompareReport, CountsReport
 from textbcv.report.numbers import fmt_p, score_cell
 from textbcv.report.sources import power_line
 from textbcv.report.textbook import format_p, format_statistic
-from textbcv.report.verdicts import decisive_words, difference_basis, rope_points, rule, sequential_words, verdict
+from textbcv.report.verdicts import decisive_words, difference_basis, rope_points, rule, verdict
 
 __all__ = ["report_text", "answer_text", "render_terminal", "counts_text", "corpora_text"]
 
@@ -194,14 +194,7 @@ def counts_text(result: CountsReport) -> str:
         lines += ["", "Δ in points. " + basis]
     if answer.answer.family_wise is not None:
         lines += ["", "note: " + answer.answer.family_wise["note"]]
-    if answer.sequential:
-        metric = answer.sequential[0].metric
-        lines += ["", f"Sequential t-test on per-fold {_label(metric)} differences (B − A, points), α = {alpha:g}:"]
-        rows = [["A", "B", "mean difference", f"{100 * (1 - alpha):g}% CI", f"t-test (α = {alpha:g})"]]
-        for sp in answer.sequential:
-            rows.append([sp.a, sp.b, f"{100 * sp.estimate:+.2f}",
-                         f"[{100 * sp.ci[0]:+.2f}, {100 * sp.ci[1]:+.2f}]", sequential_words(sp)])
-        lines += _table(rows, {2})
+    lines += [line for s in answer.sections for line in s.terminal(answer.answer)]
     if result.per_type_tests is not None:
         lines += ["", *_per_type_text(answer.per_type, result.per_type_tests)]
     if result.classic is not None:

@@ -16,10 +16,9 @@ from textbcv.report.model import CompareReport
 from textbcv.report.numbers import p_is, points
 from textbcv.stats.answer import Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE
-from textbcv.stats.sequential import SequentialPair
 
 __all__ = ["UNMEASURED_SEEDS", "rule", "short_rule", "better_label", "verdict", "verdict_line", "undecided",
-           "sequential_words", "difference_words", "decisive_words", "difference_basis", "rope_points"]
+           "difference_words", "decisive_words", "difference_basis", "rope_points"]
 
 #: The decision rule's note when the systems had several seeds and the seed null study has no figure for the posterior.
 UNMEASURED_SEEDS = ("How often this rule calls identical systems trained with several seeds per fold different has not "
@@ -225,21 +224,6 @@ def verdict_line(c: Comparison, report: CompareReport) -> str:
         text += f"; P(equivalent) {p_is(c.p_equivalent)}" + (f" ≥ {tau:g}: practically equivalent"
                                                                if c.equivalent else "")
     return text
-
-
-def sequential_words(s: SequentialPair) -> str:
-    """``rejects equality: X ahead`` or ``does not reject equality`` (the sequential t-test's own rule, at α).
-
-    Parameters
-    ----------
-    s : SequentialPair
-
-    Returns
-    -------
-    str
-    """
-    ahead = s.ahead_name
-    return "does not reject equality" if ahead is None else f"rejects equality: {ahead} ahead"
 
 
 def difference_words(c: Comparison, alpha: float, first: str | None = None) -> str:
