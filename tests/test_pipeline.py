@@ -175,6 +175,31 @@ def test_sequential_bayes_rule(tmp_path):
     assert report["stopping"]["m_used"] == 3 and "reached 0.9967 (0.99 over 3 looks)" in report["stopping"]["reason"]
 
 
+def test_sequential_measured_rule_extends_straight_to_M_exactly_where_m3_could_not_decide(run_m3, tmp_path):
+    """--stop measured looks at m = 3 and, where a pair's models' noise was floored there or its P(better) lies in
+    [0.90, 0.99), trains straight on to --m-max (the nested splits keep m = 3's folds): m = 4 is never used."""
+    from textbcv.stats.sequential import MEASURED_BAND
+
+    m3 = json.loads((run_m3 / "report.json").read_text())
+    f1 = next(c for c in m3["comparisons"] if c["metric"] == "f1")
+    d = f1["difference"]
+    goes_on = (d["var_model"] <= 0 < d["sd"]) or MEASURED_BAND[0] <= max(f1["p_b_better"], f1["p_a_better"]) < \
+        MEASURED_BAND[1]
+    out = tmp_path / "measured"
+    assert main(compare_args(out, "--sequential", "--stop", "measured", "--m-max", "5")) == 0
+    report = json.loads((out / "report.json").read_text())
+    stopping = report["stopping"]
+    assert stopping["rule"] == "measured"
+    if goes_on:
+        assert stopping["m_used"] == 5 and stopping["reason"] == "extended to m = M = 5"
+        assert len((out / "folds.jsonl").read_text().splitlines()) == 20
+    else:
+        assert stopping["m_used"] == 3 and "the models' noise was measured for every pair" in stopping["reason"]
+        assert report["comparisons"] == m3["comparisons"]  # the m = 3 answer itself
+    # the first 3 splits are m = 3's: its 12 folds are among the run's, unchanged
+    assert load_folds(run_m3 / "folds.jsonl") == [r for r in load_folds(out / "folds.jsonl") if r["split"] < 3]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--systems", "iob2"], "at least two systems"),
     (["--systems", "iob2,iob2"], "named twice"),

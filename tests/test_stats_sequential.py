@@ -71,3 +71,32 @@ def test_type_one_error_on_independent_normal_folds():
         d = rng.standard_normal((12, 2))
         rej += sequential_t_test(d, M=12, q="alpha")["decision"] == "reject H0"
     assert rej / 2000 < 0.05
+
+
+def test_measured_rule_goes_on_where_the_models_noise_was_not_measured_or_p_is_near_the_threshold():
+    from textbcv.stats.sequential import MEASURED_BAND, STOP_RULES, stop_reason
+
+    assert "measured" in STOP_RULES
+    lo, hi = MEASURED_BAND
+    assert stop_reason("measured", [], [0.999], 0.95, floored=[False]) is not None  # clear and measured: stop
+    assert stop_reason("measured", [], [0.6], 0.95, floored=[False]) is not None  # far from a call: stop
+    assert stop_reason("measured", [], [0.999], 0.95, floored=[True]) is None  # floored: on to the last m
+    assert stop_reason("measured", [], [lo], 0.95, floored=[False]) is None
+    assert stop_reason("measured", [], [hi], 0.95, floored=[False]) is not None
+    assert stop_reason("measured", [], [0.999, 0.96], 0.95, floored=[False, False]) is None  # any pair in the band
+
+
+def test_compare_command_offers_every_stop_rule(capsys):
+    """The command line's --stop choices are the rules stop_reason knows (the CLI keeps its own tuple so that
+    `textbcv --help` does not import the statistics)."""
+    import re
+
+    import pytest
+
+    from textbcv.cli import main
+    from textbcv.stats.sequential import STOP_RULES
+
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert re.search(r"--stop \{([^}]*)\}", text).group(1).split(",") == list(STOP_RULES)

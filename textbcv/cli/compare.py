@@ -93,11 +93,13 @@ def register(sub) -> None:
     g.add_argument("--sequential", action="store_true", help="start at m = 3 and add splits until the decision is "
                                                              "clear or --m-max")
     p.add_argument("--m-max", type=int, default=12, help="largest m of a sequential run (default 12, as the thesis)")
-    p.add_argument("--stop", choices=("t-test", "bayes"), default="t-test",
+    p.add_argument("--stop", choices=("t-test", "bayes", "measured"), default="t-test",
                    help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, built for a "
-                        "look at every m, or the Bayes test's P(better) at 1 − (1 − --threshold)/L, corrected for the "
-                        "L values of m it looks at (docs/method.md); either way the report decides at --threshold at "
-                        "the final m (default t-test)")
+                        "look at every m; the Bayes test's P(better) at 1 − (1 − --threshold)/L, corrected for the "
+                        "L values of m it looks at; or measured: stop at m = 3 only where every pair's models' noise "
+                        "was measured and P(better) lies outside [0.90, 0.99), else go straight to --m-max "
+                        "(docs/method.md); either way the report decides at --threshold at the final m "
+                        "(default t-test)")
     p.add_argument("--threshold", type=float, default=0.95,
                    help=THRESHOLD_HELP + "; also the level at which --sequential --stop bayes stops")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test "

@@ -163,9 +163,10 @@ class CompareOptions:
         The first m of a sequential run and of the sequential t-test; default 3.
     m_max : int
         The largest m of a sequential run (at least ``m_start``); default 12.
-    stop : {"t-test", "bayes"}
-        Stopping rule of a sequential run: the sequential t-test on per-fold F1 differences, or the Bayes test's
-        P(better) ≥ ``threshold``; default ``"t-test"``.
+    stop : {"t-test", "bayes", "measured"}
+        Stopping rule of a sequential run: the sequential t-test on per-fold F1 differences, the Bayes test's
+        P(better) ≥ ``threshold``, or ``"measured"`` (stop at ``m_start`` only where every pair's models' noise was
+        measured and P(better) lies outside [0.90, 0.99), else go straight to ``m_max``); default ``"t-test"``.
     threshold : float
         In [0.5, 1): a system is called better when P(better) is at least this; default 0.95.
     alpha : float

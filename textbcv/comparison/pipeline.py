@@ -549,15 +549,19 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, cl
         best = [None if c.p_b_better is None or c.p_a_better is None else max(c.p_b_better, c.p_a_better)
                 for c in answer.comparisons_of("f1")]
         t_test = answer.section(SequentialSection)
+        floored = [c.difference is not None and c.difference.paired is not None
+                   and c.difference.paired.var_model <= 0 < c.difference.paired.var
+                   for c in answer.comparisons_of("f1")]
         why = stop_reason(options.stop, t_test.pairs if t_test else (), best, options.threshold,
-                          looks=options.m_max - options.m_start + 1)
+                          looks=options.m_max - options.m_start + 1, floored=floored)
         if why is not None:
             stopping["reason"] = f"stopped at m = {m}: {why}"
             break
         if m >= options.m_max:
-            stopping["reason"] = f"reached m = M = {options.m_max} without a decision"
+            stopping["reason"] = (f"extended to m = M = {options.m_max}" if options.stop == "measured" else
+                                  f"reached m = M = {options.m_max} without a decision")
             break
-        m += 1
+        m = options.m_max if options.stop == "measured" else m + 1  # measured: one look more, at the last m
     stopping["m_used"] = m
     stopping["folds_per_system"] = 2 * m
     t_end = time.time()

@@ -17,7 +17,7 @@ from scipy import stats
 from .correlation import C_hat, f_hat
 
 __all__ = ["SequentialTTest", "SequentialState", "SequentialPair", "sequential_t_test",
-           "sequential_pairs", "stop_reason", "look_threshold", "STOP_RULES", "var2", "Q_CHOICES"]
+           "sequential_pairs", "stop_reason", "look_threshold", "STOP_RULES", "MEASURED_BAND", "var2", "Q_CHOICES"]
 
 #: ``"alpha/2"``: t quantile at upper α/2 as printed (eq. 5.40); ``"alpha"``: the one-sided textbook choice.
 Q_CHOICES = ("alpha/2", "alpha")
@@ -419,9 +419,14 @@ def sequential_pairs(values: Mapping[str, Sequence[float]], m: int, alpha: float
             for i, a in enumerate(names) for b in names[i + 1:]]
 
 
-#: Stopping rules of a sequential comparison: the sequential t-test, or the Bayes test's P(better) at a level
-#: corrected for the looks.
-STOP_RULES = ("t-test", "bayes")
+#: Stopping rules of a sequential comparison: the sequential t-test, the Bayes test's P(better) at a level
+#: corrected for the looks, or ``measured``: stop at the first m only where the models' noise was measured and P is
+#: outside :data:`MEASURED_BAND`, else go straight to the last m (nested: the first m's folds are kept).
+STOP_RULES = ("t-test", "bayes", "measured")
+#: P(better) at the first m that sends a ``measured`` run on to its last m: near the threshold, where a call at m = 3
+#: rests on 5 degrees of freedom. Chosen by scripts/design_study.py on the committed units (docs/RESULTS.md,
+#: "Designs that decide only on measured model noise").
+MEASURED_BAND = (0.90, 0.99)
 
 
 def look_threshold(threshold: float, looks: int) -> float:
@@ -449,11 +454,13 @@ def look_threshold(threshold: float, looks: int) -> float:
 
 
 def stop_reason(rule: str, pairs: Sequence[SequentialPair], probabilities: Sequence[float | None],
-                threshold: float, looks: int = 1) -> str | None:
+                threshold: float, looks: int = 1, floored: Sequence[bool] = ()) -> str | None:
     """Why a sequential comparison stops at this m under ``rule``, or None when it goes on.
 
     ``"t-test"``: the sequential t-test rejected equality for every pair; ``"bayes"``: every pair's larger
-    P(better) for F1 reached :func:`look_threshold` (never where F1 is undefined).
+    P(better) for F1 reached :func:`look_threshold` (never where F1 is undefined); ``"measured"``: no pair's
+    model-noise part is floored at 0 and no pair's larger P(better) lies in :data:`MEASURED_BAND` (a run that goes on
+    goes to its last m).
 
     Parameters
     ----------
@@ -461,11 +468,13 @@ def stop_reason(rule: str, pairs: Sequence[SequentialPair], probabilities: Seque
     pairs : sequence of SequentialPair
         Every pair's test at this m (read by ``"t-test"``).
     probabilities : sequence of float or None
-        Every pair's larger P(better) for F1 at this m (read by ``"bayes"``).
+        Every pair's larger P(better) for F1 at this m (read by ``"bayes"`` and ``"measured"``).
     threshold : float
         The decision threshold τ.
     looks : int
         The number of m at which the run may stop.
+    floored : sequence of bool
+        Whether each pair's model-noise part for F1 is floored at 0 at this m (read by ``"measured"``).
 
     Returns
     -------
@@ -475,6 +484,8 @@ def stop_reason(rule: str, pairs: Sequence[SequentialPair], probabilities: Seque
     --------
     >>> stop_reason("bayes", [], [0.99, 0.999], 0.95, looks=10) is None
     True
+    >>> stop_reason("measured", [], [0.97], 0.95, floored=[False]) is None  # near the threshold: on to the last m
+    True
     """
     if rule not in STOP_RULES:
         raise ValueError(f"unknown stopping rule {rule!r} (rules: {', '.join(STOP_RULES)})")
@@ -482,6 +493,13 @@ def stop_reason(rule: str, pairs: Sequence[SequentialPair], probabilities: Seque
         if all(s.t_test == REJECTS for s in pairs):
             return "the sequential t-test on per-fold F1 differences decided every pair"
         return None
+    if rule == "measured":
+        lo, hi = MEASURED_BAND
+        if any(floored):
+            return None
+        if any(p is not None and lo <= p < hi for p in probabilities):
+            return None
+        return (f"the models' noise was measured for every pair and no P(better) for F1 lay in [{lo:g}, {hi:g})")
     level = look_threshold(threshold, looks)
     if probabilities and all(p is not None and p >= level for p in probabilities):
         return (f"the Bayes test's P(better) for F1 reached {level:.4g} ({threshold:g} over {looks} looks) for every "
