@@ -7,6 +7,7 @@ command spells them (:func:`option_name`).
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -115,8 +116,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         The subcommand's status (0 on success); 2 after a user error, 130 when interrupted, 0 on a broken pipe.
+        With ``argv`` None (the process's own command line, which ends when this returns) the objects left are
+        frozen out of the garbage collector, so that the exit does not walk them all (a tenth of ``textbcv
+        score``'s time).
     """
-    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        try:
+            return main(sys.argv[1:])
+        finally:
+            gc.freeze()
+    argv = list(argv)
     command = argv[0] if argv and argv[0] in COMMANDS else None
     try:
         # `textbcv score FILE` imports only what `score` needs (start-up time is part of every run)
