@@ -184,7 +184,7 @@ def _rows(sents: Sequence[Sentence], tags: Sequence[Sequence[str]], format: str)
             tok = next(x for x in toks if not x or any(c.isspace() for c in x))
             raise InputError(f"cannot write the token {tok!r} in a CoNLL file for a command system (empty or "
                              f"holds a space); use the jsonl command format", file=s.source, line=s.line)
-        yield "".join([f"{tok} {tag}\n" for tok, tag in zip(toks, t)]) + "\n"
+        yield "\n".join(map(" ".join, zip(toks, t))) + "\n\n" if toks else "\n"
 
 
 @contextlib.contextmanager
