@@ -5,11 +5,18 @@ Each benchmark measures textbcv and a reference in the same run; the table
 gives both absolute times on this machine and their ratio (textbcv time /
 reference time, lower is better; for ``tag`` the reference is the time spent
 inside crfsuite divided by the workers, so the ratio is the runner's
-overhead). The machine (date, ``nproc``, load average before and after) is
-recorded, because absolute times on a shared machine move with its load.
+overhead), wall time and CPU time (user + system) side by side where the
+benchmark measures both: on a loaded machine a short process loses more wall
+time to waiting than a long one, and the CPU ratio is what textbcv itself costs.
+The machine (date, ``nproc``, load average before and after) is recorded,
+because absolute times on a shared machine move with its load.
+
+The real corpora (``--shared``, default ``../shared/corpora``) and conlleval.pl (``--conlleval``) are not part
+of a checkout: a case that needs one says it is skipped, and why, in the table and the JSON.
 
 Usage: scripts/bench_all.py [--quick] [--only read,score,split,stats,tag]
        [--split-n N] [--tag-sentences N] [--tag-max-iterations K] [--repeat R]
+       [--shared DIR] [--conlleval PATH]
        [--json docs/benchmarks.json] [--results docs/RESULTS.md]
 
 ``--quick`` = --repeat 1 --split-n 200000 --tag-sentences 2000 --tag-max-iterations 20.
@@ -37,14 +44,18 @@ TAG_TARGET = 1.10
 def commands(args) -> dict[str, list[str]]:
     py = sys.executable
     s = ROOT / "scripts"
-    tag = [py, str(s / "bench_tag.py"), "--jobs", str(args.jobs)]
+    shared = Path(args.shared)
+    tag = [py, str(s / "bench_tag.py"), "--jobs", str(args.jobs), "--train", str(shared / "conll2003_en" / "eng.train")]
     if args.tag_sentences:
         tag += ["--sentences", str(args.tag_sentences)]
     if args.tag_max_iterations:
         tag += ["--max-iterations", str(args.tag_max_iterations)]
+    score = [py, str(s / "bench_score.py"), "--repeat", str(args.repeat), "--corpus-dir", str(shared / "conll2003_en")]
+    if args.conlleval:
+        score += ["--conlleval", args.conlleval]
     return {
-        "read": [py, str(s / "bench_read.py"), "--repeat", str(args.repeat)],
-        "score": [py, str(s / "bench_score.py"), "--repeat", str(args.repeat)],
+        "read": [py, str(s / "bench_read.py"), "--repeat", str(args.repeat), "--shared", str(shared)],
+        "score": score,
         "split": [py, str(s / "bench_split.py"), str(args.split_n)],
         "stats": [py, str(s / "bench_stats.py")],
         "tag": tag,
@@ -72,14 +83,30 @@ def rows(name: str, r: dict) -> list[dict]:
         return [{"figure": "failed", "textbcv_s": None, "reference": r.get("error", "")[-200:].replace("\n", " "),
                  "reference_s": None, "ratio": None}]
     out = []
+    if name == "score" and o.get("startup"):
+        st = o["startup"]
+        if "skipped" in st:
+            out.append(_skipped("score: `textbcv score FILE` on the bundled NER file against `perl conlleval.pl`",
+                                st["skipped"]))
+        else:
+            out.append({"figure": f"score: `textbcv score FILE` on the {st['file']} (31,276 tokens), whole process "
+                                  f"(same report: {st['same_report']})",
+                        "textbcv_s": st["seconds"], "reference": st["reference"],
+                        "reference_s": st["reference_seconds"],
+                        "ratio": st["ratio"], **_cpu(st["cpu_seconds"], st["reference_cpu_seconds"]),
+                        "target": "< 1 (faster, CPU): " + ("met" if st["met"] else "NOT met")})
+    if "skipped" in o:
+        return out + [_skipped(name, o["skipped"])]
     if name == "read":
         targets = o.get("targets", {})
         for fmt, x in o["results"].items():
             if "skipped" in x:
+                out.append(_skipped(f"read {fmt}", x["skipped"]))
                 continue
             t = targets.get(fmt)
             out.append({"figure": f"read {fmt} ({x['file']}, {x['tokens']:,} tokens)", "textbcv_s": x["seconds"],
                         "reference": x["reference"], "reference_s": x["reference_seconds"], "ratio": x["ratio"],
+                        **_cpu(x.get("cpu_seconds"), x.get("reference_cpu_seconds")),
                         "target": None if t is None else f"≤ {t['limit']:g}: " + ("met" if t["met"] else "NOT met")})
     elif name == "score":
         c, mem, im = o["cli"], o.get("memory"), o["in_memory"]
@@ -87,8 +114,25 @@ def rows(name: str, r: dict) -> list[dict]:
                               f"(counts equal to seqeval: {o['results_equal']})",
                     "textbcv_s": c["seconds"], "reference": "plain loop + seqeval classification_report",
                     "reference_s": c["reference_seconds"], "ratio": c["seconds"] / c["reference_seconds"],
+                    **_cpu(c.get("cpu_seconds"), c.get("reference_cpu_seconds")),
                     "target": f"≥ {c['target']:g}× faster: " + ("met" if c["met"] else "NOT met")
                               + f" ({c['ratio']:g}×)"})
+        mc = o.get("modes_cli")
+        if mc:
+            out.append({"figure": f"score: `{mc['command']}` against `score FILE --json`, whole processes, "
+                                  f"{o['tokens']:,} tokens",
+                        "textbcv_s": mc["seconds"], "reference": "textbcv score FILE --json",
+                        "reference_s": mc["score_seconds"], "ratio": mc["ratio_to_score"],
+                        **_cpu(mc["cpu_seconds"], mc["score_cpu_seconds"]),
+                        "target": f"≤ {mc['target_to_score']:g} (CPU): "
+                                  + ("met" if mc["met_to_score"] else "NOT met")})
+            out.append({"figure": f"score: `{mc['command']}` as a whole process, {o['tokens']:,} tokens",
+                        "textbcv_s": mc["seconds"], "reference": mc["reference"],
+                        "reference_s": mc["reference_seconds"], "ratio": mc["seconds"] / mc["reference_seconds"],
+                        **_cpu(mc["cpu_seconds"], mc["reference_cpu_seconds"]),
+                        "target": f"≥ {mc['target_vs_nervaluate']:g}× as fast (CPU): "
+                                  + ("met" if mc["met_vs_nervaluate"] else "NOT met")
+                                  + f" ({mc['cpu_speedup_vs_nervaluate']:g}×)"})
         out.append({"figure": f"score: score_tags in memory, {o['tokens']:,} tokens",
                     "textbcv_s": im["textbcv_score_tags_seconds"], "reference": "seqeval classification_report",
                     "reference_s": im["seqeval_classification_report_seconds"],
@@ -131,6 +175,18 @@ def rows(name: str, r: dict) -> list[dict]:
     return out
 
 
+def _skipped(figure: str, why: str) -> dict:
+    """A table row for a case that did not run."""
+    return {"figure": f"{figure}: skipped", "textbcv_s": None, "reference": why, "reference_s": None, "ratio": None}
+
+
+def _cpu(textbcv_cpu, reference_cpu) -> dict:
+    """The CPU columns of a row (none when the benchmark measured no CPU time)."""
+    if textbcv_cpu is None or not reference_cpu:
+        return {}
+    return {"textbcv_cpu_s": textbcv_cpu, "reference_cpu_s": reference_cpu, "cpu_ratio": textbcv_cpu / reference_cpu}
+
+
 def _num(x, digits=4) -> str:
     if x is None:
         return "–"
@@ -144,13 +200,16 @@ def render(result: dict) -> str:
          f"{', '.join(map(str, mb['loadavg']))} before and {', '.join(map(str, ma['loadavg']))} after "
          f"(the machine is shared with other jobs, so absolute times are noisy; the ratios compare textbcv with a "
          f"reference measured in the same run). Ratio = textbcv time / reference time (lower is better; for `tag` "
-         f"it is the runner's overhead over pure crfsuite time).", "",
-         "| benchmark | figure | textbcv (s) | reference | reference (s) | ratio | target |",
-         "|---|---|---:|---|---:|---:|---|"]
+         f"it is the runner's overhead over pure crfsuite time); wall time and CPU time (user + system) side by side "
+         f"where the benchmark measures both.", "",
+         "| benchmark | figure | textbcv (s) | reference | reference (s) | ratio | textbcv CPU (s) | reference CPU (s) "
+         "| CPU ratio | target |",
+         "|---|---|---:|---|---:|---:|---:|---:|---:|---|"]
     for name in result["order"]:
         for r in result["benchmarks"][name]["rows"]:
             L.append(f"| {name} | {r['figure']} | {_num(r['textbcv_s'])} | {r['reference']} | "
-                     f"{_num(r['reference_s'])} | {_num(r['ratio'], 3)} | {r.get('target') or '–'} |")
+                     f"{_num(r['reference_s'])} | {_num(r['ratio'], 3)} | {_num(r.get('textbcv_cpu_s'))} | "
+                     f"{_num(r.get('reference_cpu_s'))} | {_num(r.get('cpu_ratio'), 3)} | {r.get('target') or '–'} |")
     L += ["", "Wall time per benchmark script: " + ", ".join(
         f"{n} {fmt_seconds(result['benchmarks'][n]['wall_seconds'])}" for n in result["order"])
         + f"; total {fmt_seconds(result['wall_seconds'])}."]
@@ -166,6 +225,10 @@ def main(argv=None) -> int:
     ap.add_argument("--tag-sentences", type=int, default=None)
     ap.add_argument("--tag-max-iterations", type=int, default=None)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--shared", default=str(ROOT.parent / "shared" / "corpora"),
+                    help="the real corpora (not part of a checkout; the cases on them are skipped without)")
+    ap.add_argument("--conlleval", default=os.environ.get("TEXTBCV_CONLLEVAL_PL"),
+                    help="conlleval.pl, for score's start-up case (default: $TEXTBCV_CONLLEVAL_PL; skipped without)")
     ap.add_argument("--json", default=str(ROOT / "docs" / "benchmarks.json"))
     ap.add_argument("--results", default=str(ROOT / "docs" / "RESULTS.md"))
     args = ap.parse_args(argv)

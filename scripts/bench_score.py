@@ -28,11 +28,22 @@ Measured in this run, on the same file:
 * ``memory``: peak resident memory of ``textbcv score FILE --json`` on a
   10-million-token file (the same lines repeated; ``--big-tokens``). Target:
   under 1 GB (the reader streams the file in blocks).
+* ``modes_cli``: ``textbcv score FILE --json --modes`` as a whole process against ``score FILE --json``
+  (target: at most 1.5 times) and against the plain loop and nervaluate's ``Evaluator`` on the same tags
+  (converted to IOB2, as its ``list`` loader reads them, before the clock starts; in-process; target: at
+  least as fast).
+* ``startup``: ``textbcv score FILE`` (the text report) on the bundled 31,276-token NER file against
+  ``perl conlleval.pl < FILE``, both whole processes, best of ``--repeat`` runs taken in turn (target:
+  faster, in CPU time: the wall time of a tenth-of-a-second process on a loaded machine is mostly
+  waiting). conlleval.pl is not part of textbcv: give its path with ``--conlleval`` (else this case is
+  skipped); the two reports are compared byte for byte.
 
 The counts of the process equal those of seqeval (default mode, conlleval's
-rules) and of ``score_tags``; ``results_equal`` says so.
+rules) and of ``score_tags``; ``results_equal`` says so. Without the corpus directory (the shared corpora are
+not part of a checkout) the cases on it are skipped, with the reason in the JSON.
 
 Usage: .venv/bin/python scripts/bench_score.py [--corpus-dir ../shared/corpora/conll2003_en] [--repeat 5]
+       [--conlleval PATH/conlleval.pl]
 """
 
 from __future__ import annotations
@@ -54,6 +65,9 @@ sys.path.insert(0, str(ROOT))
 
 CLI_TARGET = 30.0
 MODES_TARGET = 1.5
+#: ``score --modes`` at most this many times ``score`` (whole processes), and at least as fast as nervaluate
+MODES_CLI_TARGET = 1.5
+NERVALUATE_TARGET = 1.0
 #: tag noise levels of the modes benchmark besides ``--noise``: 0.03 gives a chunk F1 near a trained tagger's
 MODES_NOISE = (0.03,)
 MEMORY_TARGET_MB = 1024
@@ -114,13 +128,14 @@ def textbcv_command() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "textbcv"]
 
 
-def run_process(cmd: list[str], env: dict) -> tuple[float, float, str]:
+def run_process(cmd: list[str], env: dict, stdin: Path | None = None) -> tuple[float, float, str]:
     """Wall time, CPU time (user + system) and stdout of one process."""
     t = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out = proc.stdout.read()
-    err = proc.stderr.read()
-    _, status, usage = os.wait4(proc.pid, 0)
+    with open(stdin or os.devnull, "rb") as fin:
+        proc = subprocess.Popen(cmd, stdin=fin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        out = proc.stdout.read()
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
     proc.returncode = status
     if status != 0:
@@ -139,15 +154,81 @@ def peak_rss_mb(cmd: list[str], env: dict) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024
 
 
+def best_processes(cmds: dict[str, tuple[list[str], Path | None]], env: dict, repeat: int) -> dict[str, dict]:
+    """Per name, the best wall and CPU seconds of ``repeat`` runs of its command (the commands taken in turn, after
+    one warm-up run each), and its output."""
+    best = {k: {"seconds": float("inf"), "cpu_seconds": float("inf"), "out": ""} for k in cmds}
+    for k, (cmd, stdin) in cmds.items():
+        best[k]["out"] = run_process(cmd, env, stdin)[2]
+    for _ in range(repeat):
+        for k, (cmd, stdin) in cmds.items():
+            wall, cpu, _ = run_process(cmd, env, stdin)
+            best[k]["seconds"] = min(best[k]["seconds"], wall)
+            best[k]["cpu_seconds"] = min(best[k]["cpu_seconds"], cpu)
+    return best
+
+
+def startup(cmd: list[str], env: dict, conlleval: Path | None, repeat: int) -> dict:
+    """``textbcv score`` against ``perl conlleval.pl`` on the bundled NER file (both whole processes)."""
+    import textbcv
+
+    ner = Path(textbcv.bundled_corpora()["ner"])
+    if conlleval is None or not conlleval.is_file():
+        return {"skipped": "conlleval.pl is not part of textbcv: give its path with --conlleval"
+                + (f" ({conlleval} not found)" if conlleval else "")}
+    b = best_processes({"textbcv": (cmd + ["score", str(ner)], None), "perl": (["perl", str(conlleval)], ner)},
+                       env, repeat)
+    t, p = b["textbcv"], b["perl"]
+    return {"file": f"bundled {ner.name}", "command": "textbcv score FILE", "reference": "perl conlleval.pl < FILE",
+            "seconds": round(t["seconds"], 4), "cpu_seconds": round(t["cpu_seconds"], 4),
+            "reference_seconds": round(p["seconds"], 4), "reference_cpu_seconds": round(p["cpu_seconds"], 4),
+            "ratio": round(t["seconds"] / p["seconds"], 3), "cpu_ratio": round(t["cpu_seconds"] / p["cpu_seconds"], 3),
+            "same_report": t["out"] == p["out"], "target": "< 1 (faster than conlleval.pl, CPU time)",
+            "met": t["cpu_seconds"] < p["cpu_seconds"]}
+
+
+def modes_cli(cmd: list[str], env: dict, path: Path, tags: tuple[list[list[str]], list[list[str]]],
+              repeat: int) -> dict:
+    """``score --modes`` against ``score`` (whole processes) and against a plain loop + nervaluate (in-process)."""
+    from nervaluate import Evaluator
+
+    from textbcv.schemes import convert
+
+    b = best_processes({"score": (cmd + ["score", str(path), "--json"], None),
+                        "modes": (cmd + ["score", str(path), "--json", "--modes"], None)}, env, repeat)
+    gold, pred = tags
+    g2, p2 = [convert(t, "iob1", "iob2") for t in gold], [convert(t, "iob1", "iob2") for t in pred]
+    types = sorted({t[2:] for s in g2 for t in s if t != "O"})
+    t0, c0 = time.perf_counter(), time.process_time()
+    read_plain(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        Evaluator(g2, p2, tags=types, loader="list").evaluate()
+    t_ner, c_ner = time.perf_counter() - t0, time.process_time() - c0
+    m, s = b["modes"], b["score"]
+    return {"command": "textbcv score FILE --json --modes", "seconds": round(m["seconds"], 4),
+            "cpu_seconds": round(m["cpu_seconds"], 4), "score_seconds": round(s["seconds"], 4),
+            "score_cpu_seconds": round(s["cpu_seconds"], 4), "ratio_to_score": round(m["seconds"] / s["seconds"], 3),
+            "cpu_ratio_to_score": round(m["cpu_seconds"] / s["cpu_seconds"], 3), "target_to_score": MODES_CLI_TARGET,
+            "met_to_score": m["cpu_seconds"] / s["cpu_seconds"] <= MODES_CLI_TARGET,
+            "reference": "plain Python loop + nervaluate Evaluator (in-process)",
+            "reference_seconds": round(t_ner, 3), "reference_cpu_seconds": round(c_ner, 3),
+            "speedup_vs_nervaluate": round(t_ner / m["seconds"], 2),
+            "cpu_speedup_vs_nervaluate": round(c_ner / m["cpu_seconds"], 2), "target_vs_nervaluate": NERVALUATE_TARGET,
+            "met_vs_nervaluate": c_ner / m["cpu_seconds"] >= NERVALUATE_TARGET}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus-dir", type=Path, default=ROOT.parent / "shared" / "corpora" / "conll2003_en")
+    ap.add_argument("--conlleval", type=Path, default=None, help="conlleval.pl, for the start-up case")
     ap.add_argument("--noise", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--copies", type=int, default=4, help="copies of the three files (default 4: 1.2M tokens)")
     ap.add_argument("--repeat", type=int, default=5, help="runs of the textbcv process (best kept)")
     ap.add_argument("--reference-repeat", type=int, default=2, help="runs of the seqeval reference (best kept)")
     ap.add_argument("--big-tokens", type=float, default=1e7, help="tokens of the memory test file (0: skip it)")
+    ap.add_argument("--no-modes-cli", action="store_true", help="skip the modes_cli case (nervaluate: slow)")
     args = ap.parse_args(argv)
 
     from seqeval.metrics import classification_report, f1_score
@@ -155,12 +236,19 @@ def main(argv=None) -> int:
     from textbcv.corpus import read_conll
     from textbcv.scoring import score_tags
 
-    corpus = read_conll([args.corpus_dir / n for n in ("eng.train", "eng.testa", "eng.testb")])
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cmd = textbcv_command()
+    start = startup(cmd, env, args.conlleval, args.repeat)
+    files = [args.corpus_dir / n for n in ("eng.train", "eng.testa", "eng.testb")]
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        why = f"needs CoNLL-2003 ({', '.join(missing)} not found; the shared corpora are not part of a checkout)"
+        print(json.dumps({"benchmark": "score", "startup": start, "skipped": why}, indent=2))
+        return 0
+    corpus = read_conll(files)
     tokens = [list(s.tokens) for s in corpus]
     gold = [list(s.tags) for s in corpus]
     pred = perturb(gold, args.noise, args.seed)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    cmd = textbcv_command()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "predictions.txt"
         write_file(path, tokens, gold, pred, args.copies)
@@ -210,6 +298,10 @@ def main(argv=None) -> int:
                           "with_modes_seconds": round(t_modes, 4), "ratio": round(t_modes / t_strict, 2),
                           "target": MODES_TARGET, "met": t_modes / t_strict <= MODES_TARGET,
                           "sentences_matched_one_by_one": len(rec[1]["sentences"])})
+
+        modes_process = None
+        if not args.no_modes_cli:
+            modes_process = modes_cli(cmd, env, path, (g_all, p_all), args.repeat)
 
         memory = None
         if args.big_tokens > 0:
@@ -261,6 +353,8 @@ def main(argv=None) -> int:
             "ratio_vs_f1_score": round(t_f1 / t_tags, 1),
         },
         "modes": modes,
+        "modes_cli": modes_process,
+        "startup": start,
         "memory": memory,
     }
     print(json.dumps(out, indent=2))

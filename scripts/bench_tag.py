@@ -51,6 +51,10 @@ def main() -> None:
     ap.add_argument("--sentences", type=int, default=None, help="use only the first N sentences")
     ap.add_argument("--systems", default="iob2,iobes")
     args = ap.parse_args()
+    if not Path(args.train).is_file():
+        print(json.dumps({"benchmark": "tag", "skipped": f"needs {args.train} (not found: the shared corpora are not "
+                                                         "part of a checkout; give --train)"}, indent=2))
+        return
 
     t0 = time.perf_counter()
     corpus = read_conll(args.train)

@@ -238,10 +238,14 @@ def _umask() -> int:
 
 
 @contextlib.contextmanager
-def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
+def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None = "utf-8",
+                 durable: bool = True) -> Iterator[IO]:
     """Open a temporary file beside ``path``; rename it onto ``path`` only on success.
 
     An exception leaves ``path`` untouched; an ``OSError`` while writing becomes an InputError naming ``path``.
+    ``durable`` (default) flushes the file to the disk before the rename (``fsync``), so that a crash leaves the
+    old file or the new one; False skips it for a file that nothing reads back after a crash (a cache, an input
+    made again on every run).
 
     Examples
     --------
@@ -261,8 +265,9 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", encoding: str | None 
             f = os.fdopen(fd, mode, encoding=encoding, newline="")
         with f:
             yield f
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600 files; give the usual permissions
         try:
             os.replace(tmp, path)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import shlex
 import signal
@@ -119,7 +120,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     -------
     int
         The subcommand's status (0 on success); 2 after a user error, 128 + the signal when stopped by SIGINT
-        (Ctrl-C: 130), SIGTERM (143) or SIGHUP (129), 0 on a broken pipe.
+        (Ctrl-C: 130), SIGTERM (143) or SIGHUP (129), 0 on a broken pipe. With ``argv`` None (the process's own
+        command line, which ends when this returns) the objects left are frozen out of the garbage collector, so
+        that the exit does not walk them all (a tenth of ``textbcv score``'s time).
 
     Raises
     ------
@@ -127,8 +130,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         When stopped and called with ``argv`` (from Python: a test suite, a script), after the message, so that
         Ctrl-C stops the caller too.
     """
-    program = argv is None
-    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv is None:
+        try:
+            return _main(sys.argv[1:], program=True)
+        finally:
+            gc.freeze()
+    return _main(list(argv), program=False)
+
+
+def _main(argv: list[str], program: bool) -> int:
+    """:func:`main` on ``argv``; ``program``: this is the process's own command line (an interrupt returns a status
+    instead of re-raising)."""
     command = argv[0] if argv and argv[0] in COMMANDS else None
     try:
         with _signals_interrupt():

@@ -24,6 +24,7 @@ normal, get none.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import re
 import sys
@@ -82,17 +83,15 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def modes_of(path: str, scheme: str, encoding: str) -> dict:
-    """The matching modes and error anatomy of a conlleval file (``score --modes``).
+def modes_of(stream, scheme: str) -> dict:
+    """The matching modes and error anatomy of a conlleval file (``score --modes``), from the stream already read.
 
     Parameters
     ----------
-    path : str
-        The file (token ... gold predicted).
+    stream : TagStream
+        The file as read by :func:`textbcv.corpus.conlleval.read_tag_stream`.
     scheme : str
-        The scheme the tags are decoded with (``"conlleval"``: conlleval.pl's rules).
-    encoding : str
-        The file's text encoding.
+        The scheme the tags are decoded with (``"conlleval"``: conlleval.pl's rules), sentence by sentence.
 
     Returns
     -------
@@ -100,22 +99,18 @@ def modes_of(path: str, scheme: str, encoding: str) -> dict:
         ``modes`` (mode → the five outcome counts and unrounded ``precision``, ``recall``, ``f1`` fractions) and
         ``anatomy`` (the six anatomy counts).
     """
-    from textbcv.corpus.conlleval import read_conlleval
-    from textbcv.schemes import decode
-    from textbcv.scoring.modes import ANATOMY, KINDS, MODES, anatomy_counts, mode_counts, mode_tp_fp_fn
+    import numpy as np
 
-    f = read_conlleval(path, encoding=encoding)
-    gold = [decode(s.gold, scheme) for s in f.sentences]
-    pred = [decode(s.pred, scheme) for s in f.sentences]
-    rows = mode_counts(gold, pred).sum(axis=0)
-    out: dict = {"modes": {}, "anatomy": dict(zip(ANATOMY, (int(x) for x in anatomy_counts(gold, pred).sum(0))))}
-    for i, mode in enumerate(MODES):
-        tp, fp, fn = (float(x) for x in mode_tp_fp_fn(rows, mode))
-        p = tp / (tp + fp) if tp + fp else 0.0
-        r = tp / (tp + fn) if tp + fn else 0.0
-        out["modes"][mode] = {**dict(zip(KINDS, (int(x) for x in rows[i]))), "precision": p, "recall": r,
-                              "f1": 2 * p * r / (p + r) if p + r else 0.0}
-    return out
+    from textbcv.scoring.modes import ANATOMY, KINDS, MODES, mode_tp_fp_fn, row_modes
+    from textbcv.scoring.tags import chunk_rows
+    from textbcv.stats.metrics import METRICS, ratios
+
+    gold, pred, n = chunk_rows(stream.gold, stream.pred, stream.token, stream.vocab, scheme)
+    rows, anatomy = row_modes(gold, pred, n)
+    scores = ratios(np.stack([mode_tp_fp_fn(rows, mode) for mode in MODES]))
+    return {"modes": {mode: {**dict(zip(KINDS, (int(x) for x in rows[i]))),
+                             **{m: float(scores[m][i]) for m in METRICS}} for i, mode in enumerate(MODES)},
+            "anatomy": dict(zip(ANATOMY, (int(x) for x in anatomy)))}
 
 
 def format_modes(modes: dict) -> str:
@@ -192,6 +187,19 @@ def run(args: argparse.Namespace) -> int:
         # scoring does no linear algebra: starting OpenBLAS's thread pool, when numpy loads, would take a fifth
         # of the command's time
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # the command holds what it reads in a few arrays, which reference counting frees: the collector's passes over
+    # the objects of numpy's import would be a twentieth of its time
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _run(args)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
+    """:func:`run` with the collector off."""
     from textbcv.corpus.conlleval import read_tag_stream
     from textbcv.scoring import format_conlleval, score_codes
 
@@ -203,7 +211,7 @@ def run(args: argparse.Namespace) -> int:
     orphans = orphan_report(s, args.scheme)
     if orphans:
         print(f"textbcv: warning: {s.path}: {orphans['message']}", file=sys.stderr)
-    modes = modes_of(args.file, args.scheme, args.encoding) if args.modes else None
+    modes = modes_of(s, args.scheme) if args.modes else None
     if args.json:
         out = score.to_dict()
         if orphans:

@@ -1,22 +1,34 @@
 """Corpus readers and writers (one module per format), format detection, and the :class:`Corpus` model.
 
-Every reader takes an ``encoding``, decompresses gzip, reads a pipe once, and keeps every byte of a token.
+Every reader takes an ``encoding``, decompresses gzip, reads a pipe once, and keeps every byte of a token. The
+names below load their module on first use (PEP 562), so that what needs one reader (``textbcv score`` needs
+:mod:`textbcv.corpus.conlleval`) does not import them all.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterable, Sequence
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from textbcv.corpus.conll import read_conll, write_conll
-from textbcv.corpus.conlleval import format_conlleval, read_conlleval, write_conlleval
-from textbcv.corpus.conllu import read_conllu, write_conllu
-from textbcv.corpus.docbin import read_docbin
-from textbcv.corpus.jsonl import read_arrow, read_jsonl
-from textbcv.corpus.model import Chunk, Corpus, Sentence
-from textbcv.corpus.segmented import read_segmented, write_segmented
-from textbcv.corpus.sniff import FORMATS, check_format, sniff_format
-from textbcv.errors import InputError
+if TYPE_CHECKING:  # what the names below are, for type checkers; at run time each loads on first use
+    from textbcv.corpus.conll import read_conll, write_conll
+    from textbcv.corpus.conlleval import format_conlleval, read_conlleval, write_conlleval
+    from textbcv.corpus.conllu import read_conllu, write_conllu
+    from textbcv.corpus.docbin import read_docbin
+    from textbcv.corpus.jsonl import read_arrow, read_jsonl
+    from textbcv.corpus.model import Chunk, Corpus, Sentence
+    from textbcv.corpus.read import read_corpus
+    from textbcv.corpus.segmented import read_segmented, write_segmented
+    from textbcv.corpus.sniff import FORMATS, check_format, sniff_format
+
+#: where each name of :data:`__all__` lives
+_HOME = {
+    "Chunk": "model", "Corpus": "model", "Sentence": "model", "read_corpus": "read",
+    "read_conll": "conll", "write_conll": "conll", "read_conllu": "conllu", "write_conllu": "conllu",
+    "read_segmented": "segmented", "write_segmented": "segmented", "read_jsonl": "jsonl", "read_arrow": "jsonl",
+    "read_docbin": "docbin", "read_conlleval": "conlleval", "write_conlleval": "conlleval",
+    "format_conlleval": "conlleval", "FORMATS": "sniff", "check_format": "sniff", "sniff_format": "sniff",
+}
 
 __all__ = [
     "Chunk", "Corpus", "Sentence", "read_corpus", "read_conll", "read_conllu", "read_segmented", "read_jsonl",
@@ -27,71 +39,15 @@ __all__ = [
 ]
 
 
-def read_corpus(
-    paths: str | os.PathLike | Iterable[str | os.PathLike],
-    format: str | None = None,
-    columns: str | Sequence[str] | None = None,
-    scheme: str | None = None,
-    encoding: str = "utf-8",
-    label_names: Sequence[str] | None = None,
-) -> Corpus:
-    """Read a corpus in any supported format.
+def __getattr__(name: str) -> Any:
+    """``textbcv.corpus.NAME``: the name from its module, loaded on first use."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
 
-    Parameters
-    ----------
-    paths : path or iterable of paths
-        Read in order; one format for all.
-    format : {"conll", "conllu", "segmented", "jsonl", "arrow", "docbin"}, optional
-        Detected when omitted; one that contradicts the content is refused.
-    columns, scheme : str, optional
-        Column roles and tag scheme, ``conll`` only.
-    encoding : str
-    label_names : sequence of str, optional
-        The tag of each integer id (``jsonl``, ``arrow``).
 
-    Returns
-    -------
-    Corpus
-
-    Raises
-    ------
-    InputError
-        ``FILE:LINE: what is wrong``, or a missing optional library (``datasets``, ``spacy``).
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> p = os.path.join(tempfile.mkdtemp(), "x.txt")
-    >>> _ = open(p, "w", encoding="utf-8").write("中国  人民\\n")
-    >>> c = read_corpus([p], format="segmented")
-    >>> len(c), c.n_tokens, c[0].words
-    (1, 4, ('中国', '人民'))
-    """
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
-    paths = [os.fspath(p) for p in paths]
-    if format is not None and format not in FORMATS:
-        raise InputError(f"unknown format {format!r} (formats: {', '.join(FORMATS)})")
-    format = check_format(paths, format, encoding).format
-    if format == "conll":
-        return read_conll(paths, columns=columns, scheme=scheme, encoding=encoding)
-    if format in ("jsonl", "arrow"):
-        if columns is not None:
-            raise InputError(f'{{columns}} applies to {{format}}="conll" only, not {format}',
-                             param=("columns", "format"))
-        if format == "arrow":
-            return read_arrow(paths, label_names=label_names, scheme=scheme)
-        return read_jsonl(paths, label_names=label_names, scheme=scheme, encoding=encoding)
-    if label_names is not None:
-        raise InputError(f"{{label_names}} applies to jsonl and arrow corpora (integer tag ids), not {format}",
-                         param=("label_names", "format"))
-    if columns is not None:
-        raise InputError(f'{{columns}} applies to {{format}}="conll" only, not {format}', param=("columns", "format"))
-    if scheme is not None and not (format == "segmented" and scheme.lower() == "bmes"):
-        raise InputError(f'{{scheme}} applies to {{format}}="conll" only ({format} files have no tag column to read)',
-                         param=("scheme", "format"))
-    if format == "conllu":
-        return read_conllu(paths, encoding=encoding)
-    if format == "docbin":
-        return read_docbin(paths)
-    return read_segmented(paths, encoding=encoding)
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOME))

@@ -144,11 +144,16 @@ def split_text(text: str, n_lines: int) -> tuple[list[str], np.ndarray]:
     else:
         fields = text.split()
     b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    newline = b == 10
-    word = ~(newline | (b == 32) | (b == 9))
-    start = word.copy()
-    start[1:] &= ~word[:-1]
-    before = np.cumsum(start, dtype=np.int64)[newline]  # fields up to each line end
+    # the separators (LF, space, TAB), found among the few bytes <= 32 rather than with passes over every byte
+    low = np.flatnonzero(b <= 32)
+    value = b[low]
+    is_sep = (value == 32) | (value == 10) | (value == 9)
+    sep, value = low[is_sep], value[is_sep]
+    # a field starts at byte 0 unless it is a separator, and after each separator not followed by one; the fields
+    # before a line end are those that start before it
+    starts_after = np.append(np.diff(sep) > 1, sep[-1:] + 1 < len(b))
+    ahead = np.cumsum(starts_after) - starts_after
+    before = ahead[value == 10] + int(bool(len(b)) and (not len(sep) or sep[0] > 0))  # fields up to each line end
     if len(before) < n_lines:  # a last line without a line end
         before = np.append(before, len(fields))
     counts = np.diff(before[:n_lines], prepend=0)

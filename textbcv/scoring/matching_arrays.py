@@ -8,14 +8,14 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain
 
 import numpy as np
 
 from textbcv.scoring.matching import Chunk, match_sentence
 
-__all__ = ["classify"]
+__all__ = ["classify", "classify_rows"]
 
 
 def classify(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]], strict: np.ndarray,
@@ -39,13 +39,34 @@ def classify(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]], s
         Each one's 26 counts: the 4 × 5 mode counts row by row, then the 6 anatomy counts.
     """
     types: dict[str, int] = {}
-    G = _rows(gold, cand, types)
-    P = _rows(pred, cand, types)
+    return classify_rows(_rows(gold, cand, types), _rows(pred, cand, types), strict,
+                         lambda k: match_sentence(sorted(gold[k]), sorted(pred[k])))
+
+
+def classify_rows(G: np.ndarray, P: np.ndarray, strict: np.ndarray,
+                  match: Callable[[int], tuple[list[list[int]], list[int]]]) -> tuple[list[int], list[list[int]]]:
+    """:func:`classify` on the chunks of the sentences to look at, given as rows.
+
+    Parameters
+    ----------
+    G, P : numpy.ndarray of int64, shape (n chunks, 4)
+        Gold and predicted chunks (sentence, start, end, type id), sorted by sentence and start; type ids shared.
+    strict : array of shape (n, 3)
+        Every sentence's conlleval TP, FP, FN.
+    match : callable
+        ``match(k)``: :func:`~textbcv.scoring.matching.match_sentence` of sentence ``k``, asked only for a
+        sentence where chunks of one side overlap.
+
+    Returns
+    -------
+    keys, found
+        As :func:`classify`.
+    """
     if not len(G) or not len(P):
         return [], []
     # the chunks that are exact matches (the same sentence, span and type on both sides) are left out
     width = int(max(G[:, 2].max(), P[:, 2].max())) + 1
-    n_types = len(types) + 1
+    n_types = int(max(G[:, 3].max(), P[:, 3].max())) + 1
 
     def code(X: np.ndarray) -> np.ndarray:
         return ((X[:, 0] * width + X[:, 1]) * width + X[:, 2]) * n_types + X[:, 3]
@@ -72,7 +93,7 @@ def classify(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]], s
     keys: list[int] = []
     found: list[list[int]] = []
     for k in np.unique(np.concatenate([G[tangled[G[:, 0]], 0], P[tangled[P[:, 0]], 0]])).tolist():
-        rows, anatomy = match_sentence(sorted(gold[k]), sorted(pred[k]))
+        rows, anatomy = match(k)
         keys.append(k)
         found.append([x for r in rows for x in r] + anatomy)
     chained = bad & ~tangled

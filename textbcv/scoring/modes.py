@@ -16,15 +16,16 @@ from textbcv.scoring.matching import (
     MODES,
     Chunk,
     anatomy_counts,
+    match_sentence,
     mode_counts,
     mode_tp_fp_fn,
     sentence_anatomy,
     sentence_modes,
 )
-from textbcv.scoring.matching_arrays import classify
+from textbcv.scoring.matching_arrays import classify, classify_rows
 
 __all__ = ["MODES", "KINDS", "ANATOMY", "sentence_modes", "mode_counts", "mode_tp_fp_fn", "sentence_anatomy",
-           "anatomy_counts", "mode_record", "sentence_mode_counts", "sum_mode_records"]
+           "anatomy_counts", "mode_record", "row_modes", "sentence_mode_counts", "sum_mode_records"]
 
 
 def _default_rows(strict: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -66,22 +67,83 @@ def mode_record(gold: Sequence[Sequence[Chunk]], pred: Sequence[Sequence[Chunk]]
     if strict is None:
         strict = sentence_counts(gold, pred)
     strict = np.asarray(strict, dtype=np.int64).reshape(-1, 3)
+    keys, found = classify(gold, pred, strict, _candidates(strict).tolist())
+    rows_total, anatomy_total = _totals(strict, keys, found)
+    return {"totals": {mode: rows_total[i].tolist() for i, mode in enumerate(MODES)},
+            "anatomy": anatomy_total.tolist(), "sentences": {str(k): row for k, row in zip(keys, found)}}
+
+
+def _candidates(strict: np.ndarray) -> np.ndarray:
+    """The sentences whose chunks may match otherwise than exactly: those with a false positive and a false negative.
+
+    (A predicted chunk that is not exact, and a gold one; chunks of one side do not overlap, as decoded tags give.)
+    The others are strict in every mode.
+    """
+    return np.flatnonzero((strict[:, 1] > 0) & (strict[:, 2] > 0))
+
+
+def _totals(strict: np.ndarray, keys: list[int], found: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Mode rows (4 × 5) and anatomy (6) of all sentences: what their conlleval counts imply, corrected by ``found``."""
     rows_total, anatomy_total = (x.copy() for x in _default_rows(strict.sum(axis=0)))
-    # a chunk can be matched otherwise than exactly only in a sentence with both a false positive and a false
-    # negative (a predicted chunk that is not exact, and a gold one; chunks of one side do not overlap, as decoded
-    # tags give): the others are strict in every mode
-    cand = np.flatnonzero((strict[:, 1] > 0) & (strict[:, 2] > 0)).tolist()
-    keys, found = classify(gold, pred, strict, cand)
-    sentences: dict[str, list[int]] = {}
     if keys:
         arr = np.asarray(found, dtype=np.int64)
         default_rows, default_anatomy = _default_rows(strict[keys])
         width = len(MODES) * len(KINDS)
         rows_total += (arr[:, :width].reshape(-1, len(MODES), len(KINDS)) - default_rows).sum(axis=0)
         anatomy_total += (arr[:, width:] - default_anatomy).sum(axis=0)
-        sentences = {str(k): row for k, row in zip(keys, found)}
-    return {"totals": {mode: rows_total[i].tolist() for i, mode in enumerate(MODES)},
-            "anatomy": anatomy_total.tolist(), "sentences": sentences}
+    return rows_total, anatomy_total
+
+
+def row_modes(gold: np.ndarray, pred: np.ndarray, n_sentences: int) -> tuple[np.ndarray, np.ndarray]:
+    """The matching modes and the anatomy of chunks given as rows (e.g. :func:`textbcv.scoring.tags.chunk_rows`).
+
+    Parameters
+    ----------
+    gold, pred : numpy.ndarray of int64, shape (n chunks, 4)
+        Rows (sentence, start, end, type id), sorted by sentence and start; no two chunks of one side overlap.
+    n_sentences : int
+
+    Returns
+    -------
+    rows : ndarray of shape (4, 5)
+        Per mode of :data:`MODES`, the counts of :data:`KINDS`, over all sentences.
+    anatomy : ndarray of shape (6,)
+        The counts of :data:`ANATOMY`.
+
+    Examples
+    --------
+    >>> G = np.array([[0, 0, 2, 1], [1, 0, 1, 2]])
+    >>> P = np.array([[0, 0, 2, 1], [1, 0, 2, 2]])
+    >>> rows, anatomy = row_modes(G, P, 2)
+    >>> rows[MODES.index("partial")].tolist(), anatomy.tolist()
+    ([1, 0, 1, 0, 0], [1, 0, 1, 0, 0, 0])
+    """
+    G = np.asarray(gold, dtype=np.int64).reshape(-1, 4)
+    P = np.asarray(pred, dtype=np.int64).reshape(-1, 4)
+    # a chunk is an exact match when the other side has the same row: rows of one side increase strictly
+    width = int(max(G[:, 2].max(initial=0), P[:, 2].max(initial=0))) + 1
+    n_types = int(max(G[:, 3].max(initial=0), P[:, 3].max(initial=0))) + 1
+
+    def code(X: np.ndarray) -> np.ndarray:
+        return ((X[:, 0] * width + X[:, 1]) * width + X[:, 2]) * n_types + X[:, 3]
+
+    g_code, p_code = code(G), code(P)
+    hit = np.isin(g_code, p_code, assume_unique=True)
+    tp = np.bincount(G[hit, 0], minlength=n_sentences)
+    strict = np.stack([tp, np.bincount(P[:, 0], minlength=n_sentences) - tp,
+                       np.bincount(G[:, 0], minlength=n_sentences) - tp], axis=1).astype(np.int64)
+    look = np.zeros(n_sentences, dtype=bool)
+    look[_candidates(strict)] = True
+    G_c, P_c = G[look[G[:, 0]]], P[look[P[:, 0]]]
+
+    def match(k: int) -> tuple[list[list[int]], list[int]]:
+        def side(X: np.ndarray) -> list[Chunk]:  # types compared for equality only: their ids as names
+            return sorted((a, b, str(t)) for _, a, b, t in X[X[:, 0] == k].tolist())
+
+        return match_sentence(side(G_c), side(P_c))
+
+    keys, found = classify_rows(G_c, P_c, strict, match)
+    return _totals(strict, keys, found)
 
 
 def sentence_mode_counts(sentence_counts: np.ndarray, record: dict, mode: str) -> np.ndarray:

@@ -40,7 +40,7 @@ from textbcv.schemes import (
 )
 from textbcv.scoring.tally import ChunkCounts, TagScore, Tally
 
-__all__ = ["score_tags", "score_codes", "format_conlleval"]
+__all__ = ["score_tags", "score_codes", "chunk_rows", "format_conlleval"]
 
 
 # ----------------------------------------------------------------------------- tag sequences
@@ -184,36 +184,15 @@ def score_codes(g: np.ndarray, p: np.ndarray, token: np.ndarray, vocab: Sequence
     (Tally(tp=0, fp=1, fn=1), 2, 1)
     """
     tokens = int(np.count_nonzero(token))
-    if isinstance(scheme, str) and scheme.lower() == CONLLEVAL:
-        split = [conlleval_split(t) for t in vocab]
+    if _is_conlleval(scheme):
+        split, cls, typ, types = _conll_arrays(vocab)
         canon_index: dict[tuple[str, str], int] = {}
         canon = np.array([canon_index.setdefault(s, len(canon_index)) for s in split], dtype=np.int32)
         same = canon[g] == canon[p] if len(canon_index) < len(vocab) else g == p
-        types = sorted({t for _, t in split})
-        tix = {t: i for i, t in enumerate(types)}
-        cls = np.array([_CONLL_CLASS.get(pr, 7) for pr, _ in split], dtype=np.int8)
-        typ = np.array([tix[t] for _, t in split], dtype=np.int32)
         tp, n_pred, n_gold = _conlleval_counts(g, p, cls, typ, len(types))
     else:
-        sch = get_scheme(scheme)
-        present = np.zeros(len(vocab), dtype=bool)
-        present[g] = True
-        present[p] = True
-        kinds = []
-        for i, t in enumerate(vocab):
-            if not present[i]:  # (e.g. a tag of a boundary line)
-                kinds.append((0, ""))
-                continue
-            try:
-                kinds.append(sch.kind(t))
-            except InputError as e:
-                at = int(np.flatnonzero((g == i) | (p == i))[0])
-                raise InputError(f"{where(at)}: {e}" if where else str(e)) from None
+        kind, typ, types = _kind_arrays(g, p, vocab, scheme, where)
         same = g == p
-        types = sorted({t for _, t in kinds})
-        tix = {t: i for i, t in enumerate(types)}
-        kind = np.array([k for k, _ in kinds], dtype=np.int8)
-        typ = np.array([tix[t] for _, t in kinds], dtype=np.int32)
         tp, n_pred, n_gold = _scheme_counts(g, p, kind, typ, len(types))
     correct_tags = int(np.count_nonzero(same & token))
     counts = ChunkCounts(
@@ -224,6 +203,105 @@ def score_codes(g: np.ndarray, p: np.ndarray, token: np.ndarray, vocab: Sequence
         }
     )
     return TagScore(counts, tokens, correct_tags)
+
+
+def _is_conlleval(scheme) -> bool:
+    """Whether ``scheme`` names conlleval.pl's rules."""
+    return isinstance(scheme, str) and scheme.lower() == CONLLEVAL
+
+
+def _conll_arrays(vocab: Sequence[str]):
+    """conlleval's ``(prefix, type)`` of every code, its prefix class and type id, and the sorted types."""
+    split = [conlleval_split(t) for t in vocab]
+    types = sorted({t for _, t in split})
+    tix = {t: i for i, t in enumerate(types)}
+    cls = np.array([_CONLL_CLASS.get(pr, 7) for pr, _ in split], dtype=np.int8)
+    typ = np.array([tix[t] for _, t in split], dtype=np.int32)
+    return split, cls, typ, types
+
+
+def _kind_arrays(g, p, vocab: Sequence[str], scheme, where=None):
+    """Kind flags and type ids of every code under a named scheme, and the sorted types; a code in neither stream
+    (e.g. the tag of a boundary line) is outside. InputError for a tag of the streams that is not of the scheme."""
+    sch = get_scheme(scheme)
+    present = np.zeros(len(vocab), dtype=bool)
+    present[g] = True
+    present[p] = True
+    kinds = []
+    for i, t in enumerate(vocab):
+        if not present[i]:
+            kinds.append((0, ""))
+            continue
+        try:
+            kinds.append(sch.kind(t))
+        except InputError as e:
+            at = int(np.flatnonzero((g == i) | (p == i))[0])
+            raise InputError(f"{where(at)}: {e}" if where else str(e)) from None
+    types = sorted({t for _, t in kinds})
+    tix = {t: i for i, t in enumerate(types)}
+    return (np.array([k for k, _ in kinds], dtype=np.int8), np.array([tix[t] for _, t in kinds], dtype=np.int32),
+            types)
+
+
+def chunk_rows(g: np.ndarray, p: np.ndarray, token: np.ndarray, vocab: Sequence[str],
+               scheme: str = CONLLEVAL) -> tuple[np.ndarray, np.ndarray, int]:
+    """The gold and predicted chunks of integer-coded tag streams as rows, sentence by sentence.
+
+    A sentence is a run of token entries; its chunks are those :func:`textbcv.schemes.decode` gives its tags
+    (conlleval.pl's rules for ``"conlleval"``, a chunk closing at the sentence's end), found with array operations.
+
+    Parameters
+    ----------
+    g, p, token, vocab, scheme
+        As for :func:`score_codes` (tags of the streams already checked against a named ``scheme``).
+
+    Returns
+    -------
+    gold, pred : numpy.ndarray of int64, shape (n chunks, 4)
+        Rows (sentence, start, end, type id), ``end`` exclusive and both within the sentence, in the streams'
+        order; the type ids of both sides index the same sorted types.
+    n_sentences : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> vocab = ["O", "B-PER", "I-PER", "B-LOC"]
+    >>> g, p = np.array([0, 1, 2, 0, 3, 0]), np.array([0, 1, 0, 0, 3, 0])
+    >>> G, P, n = chunk_rows(g, p, np.array([False, True, True, False, True, False]), vocab)
+    >>> G.tolist(), P.tolist(), n
+    ([[0, 0, 2, 2], [1, 0, 1, 1]], [[0, 0, 1, 2], [1, 0, 1, 1]], 2)
+    """
+    tok = np.asarray(token, dtype=bool)
+    n = len(tok)
+    first = tok.copy()
+    first[1:] &= ~tok[:-1]
+    sentence = np.cumsum(first) - 1  # of every token entry
+    sentence_start = np.flatnonzero(first)
+    if _is_conlleval(scheme):
+        _, cls, typ, _ = _conll_arrays(vocab)
+        flags = _step_flags(g, p, cls, typ)
+        spans = []
+        for f in flags:  # flags of step k (entries k - 1, k) at index k - 1
+            begin = np.zeros(n, dtype=bool)
+            begin[1:] = f >= 2
+            begin &= tok
+            close = ~tok
+            close[1:] |= (f & 1).view(bool) | begin[1:]
+            starts = np.flatnonzero(begin)
+            stops = np.append(np.flatnonzero(close), n)
+            spans.append((starts, stops[np.searchsorted(stops, starts, side="right")], typ))
+    else:
+        kind, typ, _ = _kind_arrays(g, p, vocab, scheme)
+        spans = []
+        for x in (g, p):
+            starts, ends, _ = chunk_spans(x, kind, typ)
+            spans.append((starts, ends, typ))
+    out = []
+    for (starts, ends, t), x in zip(spans, (g, p)):
+        sent = sentence[starts]
+        base = sentence_start[sent]
+        out.append(np.stack([sent, starts - base, ends - base, t[x[starts]]], axis=1).astype(np.int64))
+    return out[0], out[1], len(sentence_start)
 
 
 def _scheme_counts(g, p, kind, typ, n_types):

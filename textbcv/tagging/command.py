@@ -211,7 +211,7 @@ def write_fold_files(folder: str | os.PathLike, train: Sequence[Sentence], train
         text = "".join(_rows(sents, tags, format))
         if path.is_file() and path.read_text(encoding="utf-8") == text:
             continue
-        with atomic_write(path) as f:
+        with atomic_write(path, durable=False) as f:  # remade from the corpus on every run: no resume reads it
             f.write(text)
     return paths
 
@@ -221,12 +221,14 @@ def _rows(sents: Sequence[Sentence], tags: Sequence[Sequence[str]], format: str)
         if format == "jsonl":
             yield json.dumps({"tokens": list(s.tokens), "tags": list(t)}, ensure_ascii=False) + "\n"
             continue
-        for tok, tag in zip(s.tokens, t):
-            if not tok or any(c.isspace() for c in tok):
-                raise InputError(f"cannot write the token {tok!r} in a CoNLL file for a command system (empty or "
-                                 f"holds a space); use the jsonl command format", file=s.source, line=s.line)
-            yield f"{tok} {tag}\n"
-        yield "\n"
+        toks = s.tokens
+        # one C-level test per sentence: the tokens come back from joining and splitting on white space
+        # (str.split's, that of str.isspace) exactly when none is empty or holds white space
+        if " ".join(toks).split() != list(toks):
+            tok = next(x for x in toks if not x or any(c.isspace() for c in x))
+            raise InputError(f"cannot write the token {tok!r} in a CoNLL file for a command system (empty or "
+                             f"holds a space); use the jsonl command format", file=s.source, line=s.line)
+        yield "\n".join(map(" ".join, zip(toks, t))) + "\n\n" if toks else "\n"
 
 
 @contextlib.contextmanager
@@ -342,7 +344,9 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
         done.unlink(missing_ok=True)
         raise InputError(f"{where}: {e.message}", file=e.file, line=e.line) from None
     if not done.is_file():
-        with atomic_write(done) as f:
+        # a cache of the task: the fold's record (appended durably by the store) is what a resume trusts, and a
+        # done.json lost in a crash only runs the task again
+        with atomic_write(done, durable=False) as f:
             f.write(json.dumps({"seconds": seconds, "command": line}) + "\n")
     return tags
 
