@@ -210,7 +210,8 @@ def calibrate_sources(units: Path, work: Path, limit: int | None) -> list[dict]:
         close = first.get("kind") == "close"
         base = name.split("-")[0]
         pair = " vs ".join(first["pair"]) if close else "null"
-        out.append({"source": name, "label": CORPORA.get(base, {}).get("label", base), "kind": "calibrate",
+        label = CORPORA.get(base, {}).get("label", base) + ("" if m_run == M0 else f", calibrate --m {m_run}")
+        out.append({"source": name, "label": label, "kind": "calibrate",
                     "pair": pair, "systems": list(first["pair"]) if close else [first["system"]] * 2,
                     "m_run": m_run, "records": recs})
     return out
@@ -376,7 +377,7 @@ def _pct(x: dict) -> str:
 def _choice_text(result: dict) -> str:
     ch = result["choice"]
     per = ch["designs"]
-    pools = sorted({r["source"] for r in result["rows"] if r["kind"] == "pool"})
+    deep = sorted({n for n, x in result["sources"].items() if x["m"] >= M_MAX})
     if ch["chosen"]:
         d = ch["chosen"]
         text = (f"**Chosen: `{d}`**, the design that meets every target on every row it was evaluated on "
@@ -408,7 +409,7 @@ def _choice_text(result: dict) -> str:
         else:
             text += " Every design misses at least one target beyond its row's noise."
     if result["m7_needed"]:
-        text += (f" Designs that look past m = 3 are checked on the real-text pools only ({', '.join(pools)}): the "
+        text += (f" Designs that look past m = 3 are checked only where the units reach m = 7 ({', '.join(deep)}): the "
                  f"`textbcv calibrate` folders {', '.join(result['m7_needed'])} hold m = 3 units, and the other "
                  "designs need m = 7 units there (`textbcv calibrate --m 7`, nested).")
     return text

@@ -134,25 +134,33 @@ def test_smoke_matches_the_existing_summaries_and_resumes(tmp_path):
             assert ext[f"floored_calls_{side}"] == r7[f"floored_calls_{side}"]
             assert ab[f"floored_calls_{side}"]["k"] == 0
         assert ab["abstained"]["k"] == r3["floored"]["k"]
-    # the calibrate folders (m = 3 units): only the designs that stay at m = 3, equal to calibrate's summary
+    # the calibrate folders: at m = 3 only the designs that stay at m = 3, their calls calibrate's own summary of the
+    # same units; a folder run at m = 7 (nested) gives the other designs too, and its m = 3 the m = 3 folder's runs
     for name, src in d["sources"].items():
         if name in ("conll", "msr"):
             continue
-        assert src["m"] == 3 and (name, "null", "m7") not in rows
         units = [json.loads(x) for x in (DOCS / "calibrate" / name / "units.jsonl").read_text(
             encoding="utf-8").splitlines()[:n]]
         pair = "null" if units[0].get("kind") != "close" else " vs ".join(units[0]["pair"])
-        mine = rows[(name, pair, "m3")]
-        assert {x for (s, _, x) in rows if s == name} == {"m3", "abstain-floored"}
+        mine = rows[(name, pair, f"m{src['m']}")]
+        designs = {x for (s, _, x) in rows if s == name}
+        assert designs == (set(ds.M3_ONLY) if src["m"] == 3 else set(ds.DESIGNS) - {"sequential-t-test"})
         if pair == "null":
             s = summarize_null(units[0]["system"], units)
-            assert (mine["calls_b"]["k"], mine["calls_a"]["k"], mine["floored"]["k"]) == \
-                (s.calls_b.k, s.calls_a.k, s.floored.k)
-            assert mine["floored_calls_b"]["k"] + mine["floored_calls_a"]["k"] == s.calls_floored.k
+            assert (mine["calls_b"]["k"], mine["calls_a"]["k"]) == (s.calls_b.k, s.calls_a.k)
+            if src["m"] == 3:
+                assert mine["floored"]["k"] == s.floored.k
+                assert mine["floored_calls_b"]["k"] + mine["floored_calls_a"]["k"] == s.calls_floored.k
         else:
             s = summarize_close(*units[0]["pair"], units)
             assert (mine["calls_b"]["k"], mine["calls_a"]["k"], mine["coverage"]["k"]) == \
                 (s.calls_b.k, s.calls_a.k, s.coverage.k)
+        base = DOCS / "calibrate" / name.removesuffix(f"-m{src['m']}") / "units.jsonl"
+        if src["m"] > 3 and base.exists():  # nested: its first 3 splits are the m = 3 run of the same data set
+            first = {json.loads(x)["r"]: json.loads(x) for x in base.read_text(encoding="utf-8").splitlines()}
+            for u in units:
+                p = ds.posterior_from_moments(u["moments"], 3)
+                assert (p.estimate, p.sd) == pytest.approx((first[u["r"]]["estimate"], first[u["r"]]["sd"]), rel=1e-9)
     assert "<!-- BEGIN design-study -->" in (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
     # resumed: nothing evaluated again, the same outputs; a torn last line is made again, the outputs unchanged
     work = tmp_path / "work" / "pool-msr.jsonl"
@@ -192,12 +200,13 @@ def test_committed_design_study_is_the_committed_units_summary():
         if not folder.is_dir():
             continue
         summary = json.loads((folder / "calibration.json").read_text(encoding="utf-8"))
+        design = f"m{d['sources'][name]['m']}"  # the design the folder ran
         for x in summary["nulls"]:
-            mine = rows[(name, "null", "m3")]
+            mine = rows[(name, "null", design)]
             assert (mine["calls_b"], mine["calls_a"]) == (x["calls_b"], x["calls_a"])
-            assert mine["floored"] == x["floored"]
+            assert design != "m3" or mine["floored"] == x["floored"]
         for x in summary.get("close", []):
-            mine = rows[(name, f"{x['a']} vs {x['b']}", "m3")]
+            mine = rows[(name, f"{x['a']} vs {x['b']}", design)]
             assert (mine["calls_b"], mine["calls_a"], mine["coverage"]) == (x["calls_b"], x["calls_a"], x["coverage"])
 
 
