@@ -78,7 +78,7 @@ NULL_MAX, NULL_HI_MAX, NULL_HI_R = 0.05, 0.075, 200
 COVERAGE_BAND = (0.93, 0.975)
 ABSTAIN = "not decided"
 #: bumped when a record's content changes, so that older cached records are made again
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 def _design_names() -> list[str]:
@@ -98,24 +98,33 @@ def _posterior_entry(p) -> dict:
             "var_model": p.var_model, "p_b": p.prob_better()["p_b_better"]}
 
 
+def _t_test(counts_a, counts_b, m_run: int) -> dict:
+    """Where the sequential t-test on the per-fold ΔF1 stands at every m from 3 to 7 (``ahead``: "B", "A" or None);
+    empty when the folds do not reach m = 7."""
+    if m_run < M_MAX:
+        return {}
+    ca, cb = np.asarray(counts_a, dtype=float), np.asarray(counts_b, dtype=float)
+    return {str(m): SequentialPair.of("A", "B", (rts.f1_of(cb[: 2 * m]) - rts.f1_of(ca[: 2 * m])).reshape(m, 2),
+                                      m_start=M0, M=M_MAX).ahead for m in range(M0, M_MAX + 1)}
+
+
 def pool_record(pieces: dict, a: str, b: str, pair: str, truth: tuple[float, float] | None) -> dict:
     """One pool data set's pair: textbcv's posterior at every m from 3 to 7 (the first 2m of the nested folds) and
     where the sequential t-test decided."""
     fo = pieces["folds"]
-    ca, cb = np.asarray(fo["counts"][a], dtype=float), np.asarray(fo["counts"][b], dtype=float)
-    out: dict = {"truth": truth, "m": {}, "t_test": {}}
-    for m in range(M0, M_MAX + 1):
-        out["m"][str(m)] = _posterior_entry(summ.textbcv_posterior(pieces, a, b, pair, m))
-        d = (rts.f1_of(cb[: 2 * m]) - rts.f1_of(ca[: 2 * m])).reshape(m, 2)
-        out["t_test"][str(m)] = SequentialPair.of(a, b, d, m_start=M0, M=M_MAX).ahead
-    return out
+    return {"truth": truth, "m": {str(m): _posterior_entry(summ.textbcv_posterior(pieces, a, b, pair, m))
+                                  for m in range(M0, M_MAX + 1)},
+            "t_test": _t_test(fo["counts"][a], fo["counts"][b], M_MAX)}
 
 
 def unit_record(unit: dict, m_run: int) -> dict:
-    """One ``textbcv calibrate`` unit: its posterior at every m its folds give (3 … the run's m, nested)."""
+    """One ``textbcv calibrate`` unit: its posterior at every m its folds give (3 … the run's m, nested), and the
+    sequential t-test where they reach m = 7."""
     truth = (unit["truth"], unit["truth_noise"]) if unit.get("kind") == "close" else (0.0, 0.0)
-    return {"truth": truth, "m": {str(m): _posterior_entry(posterior_from_moments(unit["moments"], m))
-                                  for m in range(M0, m_run + 1)}, "t_test": {}}
+    mo = unit["moments"]
+    return {"truth": truth, "m": {str(m): _posterior_entry(posterior_from_moments(mo, m))
+                                  for m in range(M0, m_run + 1)},
+            "t_test": _t_test(mo["counts_a"], mo["counts_b"], m_run)}
 
 
 def _key(*texts: str) -> str:

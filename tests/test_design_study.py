@@ -144,7 +144,7 @@ def test_smoke_matches_the_existing_summaries_and_resumes(tmp_path):
         pair = "null" if units[0].get("kind") != "close" else " vs ".join(units[0]["pair"])
         mine = rows[(name, pair, f"m{src['m']}")]
         designs = {x for (s, _, x) in rows if s == name}
-        assert designs == (set(ds.M3_ONLY) if src["m"] == 3 else set(ds.DESIGNS) - {"sequential-t-test"})
+        assert designs == (set(ds.M3_ONLY) if src["m"] == 3 else set(ds.DESIGNS))
         if pair == "null":
             s = summarize_null(units[0]["system"], units)
             assert (mine["calls_b"]["k"], mine["calls_a"]["k"]) == (s.calls_b.k, s.calls_a.k)
