@@ -99,18 +99,12 @@ def modes_of(stream, scheme: str) -> dict:
         ``modes`` (mode → the five outcome counts and unrounded ``precision``, ``recall``, ``f1`` fractions) and
         ``anatomy`` (the six anatomy counts).
     """
-    import numpy as np
-
-    from textbcv.scoring.modes import ANATOMY, KINDS, MODES, mode_tp_fp_fn, row_modes
+    from textbcv.scoring.modes import ANATOMY, mode_scores, row_modes
     from textbcv.scoring.tags import chunk_rows
-    from textbcv.stats.metrics import METRICS, ratios
 
     gold, pred, n = chunk_rows(stream.gold, stream.pred, stream.token, stream.vocab, scheme)
     rows, anatomy = row_modes(gold, pred, n)
-    scores = ratios(np.stack([mode_tp_fp_fn(rows, mode) for mode in MODES]))
-    return {"modes": {mode: {**dict(zip(KINDS, (int(x) for x in rows[i]))),
-                             **{m: float(scores[m][i]) for m in METRICS}} for i, mode in enumerate(MODES)},
-            "anatomy": dict(zip(ANATOMY, (int(x) for x in anatomy)))}
+    return {"modes": mode_scores(rows), "anatomy": dict(zip(ANATOMY, (int(x) for x in anatomy)))}
 
 
 def format_modes(modes: dict) -> str:

@@ -23,9 +23,10 @@ from textbcv.scoring.matching import (
     sentence_modes,
 )
 from textbcv.scoring.matching_arrays import classify, classify_rows
+from textbcv.stats.metrics import METRICS, ratios
 
-__all__ = ["MODES", "KINDS", "ANATOMY", "sentence_modes", "mode_counts", "mode_tp_fp_fn", "sentence_anatomy",
-           "anatomy_counts", "mode_record", "row_modes", "sentence_mode_counts", "sum_mode_records"]
+__all__ = ["MODES", "KINDS", "ANATOMY", "sentence_modes", "mode_counts", "mode_tp_fp_fn", "mode_scores",
+           "sentence_anatomy", "anatomy_counts", "mode_record", "row_modes", "sentence_mode_counts", "sum_mode_records"]
 
 
 def _default_rows(strict: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -205,3 +206,29 @@ def sum_mode_records(records: Sequence[dict], sentence_counts: Sequence[np.ndarr
     return {"totals": {mode: rows[:, i].sum(axis=0).tolist() for i, mode in enumerate(MODES)},
             "anatomy": anatomy.sum(axis=0).tolist(),
             "sentences": {str(int(k)): rows[k].ravel().tolist() + anatomy[k].tolist() for k in differ}}
+
+
+def mode_scores(rows: np.ndarray) -> dict[str, dict[str, float]]:
+    """Each mode's outcome counts and its precision, recall and F1 (fractions, the one formula of
+    :func:`textbcv.stats.metrics.ratios`), from :func:`row_modes`' rows.
+
+    Parameters
+    ----------
+    rows : numpy.ndarray of shape (4, 5)
+        Per mode of :data:`MODES`, the counts of :data:`KINDS`.
+
+    Returns
+    -------
+    dict
+        Mode → the five counts and ``precision``, ``recall``, ``f1``.
+
+    Examples
+    --------
+    >>> G = np.array([[0, 0, 2, 1], [1, 0, 1, 2]])
+    >>> P = np.array([[0, 0, 2, 1], [1, 0, 2, 2]])
+    >>> mode_scores(row_modes(G, P, 2)[0])["strict"]["f1"]
+    0.5
+    """
+    scores = ratios(np.stack([mode_tp_fp_fn(rows, mode) for mode in MODES]))
+    return {mode: {**dict(zip(KINDS, (int(x) for x in rows[i]))), **{m: float(scores[m][i]) for m in METRICS}}
+            for i, mode in enumerate(MODES)}
