@@ -372,7 +372,24 @@ def summarize(sources: list[dict]) -> dict:
     needs = sorted({s["source"] for s in sources if s["m_run"] < M_MAX})
     return {"threshold": THRESHOLD, "look_threshold": look_threshold(THRESHOLD, LOOKS), "posterior": PAIRED_POSTERIOR,
             "designs": DESIGNS, "sources": {s["source"]: {"label": s["label"], "m": s["m_run"]} for s in sources},
-            "m7_needed": needs, "rows": rows, "targets": checks, "choice": choose(rows, checks)}
+            "m7_needed": needs, "rows": rows, "targets": checks, "choice": choose(rows, checks),
+            "floored_at_m7": floored_at_last_m(sources)}
+
+
+def floored_at_last_m(sources: list[dict]) -> list[dict]:
+    """Null pairs whose model-noise part is floored at m = 7 too (13 degrees of freedom): how often, and the calls
+    each way among those runs at m = 7 (a call there stands on a model noise the run measured as small)."""
+    out = []
+    for s in sources:
+        if s["pair"] != "null" or s["m_run"] < M_MAX:
+            continue
+        recs = s["records"]
+        floored = [x for x in recs if x["m"][str(M_MAX)]["var_model"] <= 0]
+        dec = [_decision(x["m"][str(M_MAX)]) for x in floored]
+        out.append({"source": s["source"], "label": s["label"], "R": len(recs), "floored": _r(len(floored), len(recs)),
+                    "calls_b": _r(sum(d == "B better" for d in dec), len(floored)),
+                    "calls_a": _r(sum(d == "A better" for d in dec), len(floored))})
+    return out
 
 
 def _w(x: dict | None) -> str:
@@ -473,6 +490,13 @@ def render(result: dict, command: str) -> str:
             L.append(f"| {r['label']} | `{r['design']}` | {r['R']} | {_w(r['calls_b'])} | {_w(r['calls_a'])} | "
                      f"{_pct(r['floored'])} | {_w(r['floored_calls_b'])} | {_w(r['floored_calls_a'])} | "
                      f"{_pct(r['abstained'])} | {r['folds_mean']:.2f} |")
+    L += ["", f"Null pairs whose model-noise part is floored at m = {M_MAX} as well ({2 * M_MAX - 1} degrees of "
+          "freedom): "
+          f"the calls each way at m = {M_MAX} among those runs. Floored there, the estimate says the models' noise is "
+          "small beside the test text's; these calls are the ones `scripts/demo` and the `measured` rule make on such "
+          "runs.", "", "| corpus | R | floored at m = 7 | calls B | calls A |", "|---|---:|---|---|---|"]
+    for x in result.get("floored_at_m7", []):
+        L.append(f"| {x['label']} | {x['R']} | {_w(x['floored'])} | {_w(x['calls_b'])} | {_w(x['calls_a'])} |")
     L += ["", "Pairs with a truth: power (calls in the direction of the pool's true difference, over every data set), "
           "calls the other way, coverage of the deciding posterior's 95% interval and of its 90% interval (the one the "
           "one-sided rule decides by), both widened by the truth's noise, over the decided data sets with a truth.",
