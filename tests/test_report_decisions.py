@@ -192,8 +192,10 @@ def test_threshold_half_is_the_thesis_rule_everywhere(exported, tmp_path, titles
     assert f"{win} is better than {lose} on F1" in r["conclusion"] and r["conclusion"] in md
     d = c["difference"]
     delta = f"{100 * d['estimate']:+.2f} [{100 * d['ci'][0]:+.2f}, {100 * d['ci'][1]:+.2f}]"
-    assert f"| sysA | sysB | F1 | {delta} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {win} better |" in md
-    assert any(f"\n{win} better: P({win} better) = " in t and t.endswith("≥ 0.5") for t in titles)
+    marks = [x["mark"] for x in c.get("cautions", [])]  # the call's cautions stand in its cell
+    cell = f"{win} better" + (f" ({'; '.join(marks)})" if marks else "")
+    assert f"| sysA | sysB | F1 | {delta} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {cell} |" in md
+    assert any(f"\n{win} better: P({win} better) = " in t and "≥ 0.5" in t for t in titles)
     assert f"{win} better" in (out / "report.tex").read_text(encoding="utf-8")
     assert "--threshold 0.5" in md
     # the plots were drawn again and are linked
