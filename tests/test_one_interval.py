@@ -109,6 +109,11 @@ def test_a_calibration_above_5_percent_is_quoted_at_the_call(exported, tmp_path,
     c = next(c for c in r["comparisons"] if c["metric"] == "f1")
     assert [x["kind"] for x in c["cautions"]] == ["calibration"] and not c["cautions"][0]["unsupported"]
     assert quote in r["conclusion"]
+    # the headline quotes the same interval as the tables (B − A, as the table's row)
+    d = c["difference"]
+    lo, hi = d["decisive"]["interval"]
+    assert f"the rule's 90% interval [{100 * lo:+.2f}, {100 * hi:+.2f}]" in r["conclusion"]
+    assert row.split(" | ")[3] == _cell(d["estimate"], lo, hi)
 
 
 def test_a_calibration_wholly_above_5_percent_marks_the_call_not_supported(exported, tmp_path, capsys):  # noqa: F811
