@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from textbcv import defaults
+from textbcv.comparison.call_cautions import with_cautions
 from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport, CountsReport
 from textbcv.report.terminal import answer_text, counts_text
@@ -25,8 +26,9 @@ def _report(var_model: float, m: int = 3, estimate: float = 0.01, names=("A", "B
     comps = [{"a": names[0], "b": names[1], "metric": "f1", "p_b_better": p_b, "p_a_better": 1 - p_b,
               "decision": "B better" if p_b >= 0.95 else "no clear difference",
               "difference": {"estimate": estimate, "ci": [lo, hi], "basis": "paired", **p.to_dict()}}]
-    return CompareReport.from_dict({"m": m, "alpha": 0.05, "threshold": 0.95, "rope": None, "systems": systems,
-                                    "comparisons": comps, "sequential": []})
+    # the cautions are made once, where a report is assembled; rendering only words them
+    return with_cautions(CompareReport.from_dict({"m": m, "alpha": 0.05, "threshold": 0.95, "rope": None,
+                                                  "systems": systems, "comparisons": comps, "sequential": []}))
 
 
 def test_call_with_floored_model_noise_is_flagged_with_the_measured_rate():
@@ -40,6 +42,16 @@ def test_call_with_floored_model_noise_is_flagged_with_the_measured_rate():
     assert "too small to measure" in answer_text(_report(0.0))
     assert "too small to measure" in counts_text(CountsReport(_report(0.0)))
     assert "too small to measure" not in counts_text(CountsReport(_report(0.002 ** 2)))
+    # at the call, not after it: the sentence names the caution before its figures and P
+    call = text[text.index("B is better than A"):]
+    assert call.index("too small to measure") < call.index("P(B better)")
+    # report.json carries it beside the decision, and a report read back renders it without recomputing
+    d = _report(0.0).to_dict()["comparisons"][0]
+    assert list(d)[list(d).index("decision") + 1] == "cautions"
+    assert [x["kind"] for x in d["cautions"]] == ["model-noise"]
+    assert d["cautions"][0]["mark"] == "model noise not measured"
+    assert "B better (model noise not measured)" in counts_text(CountsReport(CompareReport.from_dict(
+        _report(0.0).to_dict())))
 
 
 def test_no_flag_when_the_noise_was_measured_or_nothing_is_called_or_m_is_7():

@@ -192,9 +192,17 @@ def test_threshold_half_is_the_thesis_rule_everywhere(exported, tmp_path, titles
     assert f"{win} is better than {lose} on F1" in r["conclusion"] and r["conclusion"] in md
     d = c["difference"]
     delta = f"{100 * d['estimate']:+.2f} [{100 * d['ci'][0]:+.2f}, {100 * d['ci'][1]:+.2f}]"
-    assert f"| sysA | sysB | F1 | {delta} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {win} better |" in md
-    assert any(f"\n{win} better: P({win} better) = " in t and t.endswith("≥ 0.5") for t in titles)
+    marks = [x["mark"] for x in c.get("cautions", [])]  # the call's cautions stand in its cell
+    cell = f"{win} better" + (f" ({'; '.join(marks)})" if marks else "")
+    assert f"| sysA | sysB | F1 | {delta} | {c['p_b_better']:.4f} | {c['p_a_better']:.4f} | {cell} |" in md
+    assert any(f"\n{win} better: P({win} better) = " in t and "≥ 0.5" in t for t in titles)
     assert f"{win} better" in (out / "report.tex").read_text(encoding="utf-8")
+    # a caution stands at the call in the plot's title and report.tex's decision cell too: the thesis's rule calls
+    # this pair while the models' own noise measured 0 on the folds
+    assert marks == ["model noise not measured"]
+    title = next(t for t in titles if t.startswith("F1: sysA vs sysB\n"))
+    assert f"≥ 0.5 ({marks[0]})" in " ".join(title.split())
+    assert f"& {cell} \\\\" in (out / "report.tex").read_text(encoding="utf-8")
     assert "--threshold 0.5" in md
     # the plots were drawn again and are linked
     for png in ("posteriors.png", "f1_difference.png", "fold_f1.png"):

@@ -12,6 +12,7 @@ import numpy as np
 from textbcv import __version__, defaults
 from textbcv._io import file_sha256
 from textbcv.comparison.anatomy import anatomy_section
+from textbcv.comparison.call_cautions import with_cautions
 from textbcv.comparison.design_effects import cluster_units
 from textbcv.comparison.from_folds import answer_from_folds, folds_of_report, folds_of_store, report_from_folds
 from textbcv.comparison.heldout import heldout_gaps, heldout_section
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from textbcv.comparison.options import CompareOptions
     from textbcv.tagging import FoldStore
 
-__all__ = ["assemble_report", "rerender", "corpus_meta", "split_info"]
+__all__ = ["assemble_report", "rerender", "judged_again", "corpus_meta", "split_info"]
 
 
 def _per_type(store: FoldStore, name: str, m: int) -> dict:
@@ -191,6 +192,7 @@ def _judged(report: CompareReport) -> CompareReport:
     """``report`` with the held-out gaps and the conclusion that follow from its statistics."""
     if report.heldout:
         report = replace(report, heldout=heldout_gaps(report.heldout, report.answer))
+    report = with_cautions(report)
     return replace(report, conclusion=conclusion(report))
 
 
@@ -223,5 +225,20 @@ def rerender(report: dict, threshold: float | None = None, rope: float | None = 
                             rho1=o.get("rho1"), rho2=o.get("rho2"), prior=report.get("prior", 1.0))
     answer = answer_from_folds(folds_of_report(report), options)
     new = {**report, **answer.to_dict(), "meta": {**report["meta"], "options": o}}
-    new["conclusion"] = conclusion(CompareReport.from_dict(new))
-    return new
+    return judged_again(new)
+
+
+def judged_again(report: dict) -> dict:
+    """``report.json``'s content with its cautions and conclusion made again from its statistics and calibration.
+
+    Parameters
+    ----------
+    report : dict
+
+    Returns
+    -------
+    dict
+        A new dict; ``comparisons`` and ``conclusion`` replaced, every other key kept in its place.
+    """
+    judged = with_cautions(CompareReport.from_dict(report))
+    return {**report, "comparisons": [c.to_dict() for c in judged.comparisons], "conclusion": conclusion(judged)}

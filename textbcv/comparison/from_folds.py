@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from textbcv.comparison.call_cautions import with_cautions
 from textbcv.comparison.design_effects import sentence_statistics
 from textbcv.comparison.options import AnswerOptions
 from textbcv.report.model import CompareReport
@@ -189,10 +190,10 @@ def report_from_folds(folds: Folds, options: AnswerOptions) -> CompareReport:
     """
     f = measured(folds, options)
     answer = answer_from_folds(f, options)
-    return CompareReport(answer=answer, fold_counts={n: list(c) for n, c in f.counts.items()},
-                         fold_f1=per_fold(f.counts), design_effects=f.design_effects,
-                         design_effect_folds=f.design_effect_folds,
-                         sections=sections_from_folds(_section_input(f, options)))
+    return with_cautions(CompareReport(answer=answer, fold_counts={n: list(c) for n, c in f.counts.items()},
+                                       fold_f1=per_fold(f.counts), design_effects=f.design_effects,
+                                       design_effect_folds=f.design_effect_folds,
+                                       sections=sections_from_folds(_section_input(f, options))))
 
 
 def _section_input(folds: Folds, options: AnswerOptions) -> SectionInput:

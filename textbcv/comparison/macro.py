@@ -104,7 +104,10 @@ def macro_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapp
             pb = p.prob_better()["p_b_better"]
             decision = (f"{b} better" if pb >= threshold else f"{a} better" if 1 - pb >= threshold
                         else "no clear difference")
-            pairs.append({"a": a, "b": b, "estimate": p.estimate, "ci": [lo, hi], "p_b_better": pb,
-                          "decision": decision})
+            pair: dict = {"a": a, "b": b, "estimate": p.estimate}
+            if threshold > 0.5:  # the interval the decision is made by comes first; ``ci`` is secondary
+                dlo, dhi = p.interval(2 - 2 * threshold)
+                pair["decisive"] = {"level": 2 * threshold - 1, "interval": [dlo, dhi]}
+            pairs.append({**pair, "ci": [lo, hi], "p_b_better": pb, "decision": decision})
     return {"types": types, "rare": rare, "systems": systems, "pairs": pairs, "cluster_unit": unit,
             "min_gold": MIN_GOLD, "level": 1 - alpha}

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from textbcv._io import atomic_write, load_json
-from textbcv.comparison.assembly import assemble_report, rerender
+from textbcv.comparison.assembly import assemble_report, judged_again, rerender
 from textbcv.comparison.calibration_quote import quoted_calibration
 from textbcv.comparison.design_effects import fold_clusters
 from textbcv.comparison.onesplit import one_split_section
@@ -71,6 +71,7 @@ def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
     cal = quoted_calibration(run.path, (report.get("meta", {}).get("corpus") or {}).get("fingerprint"))
     if cal is not None:
         report["calibration"] = cal
+    report = judged_again(report)  # the calibration binds at the call: the cautions and conclusion follow it
     if run.is_run() and all(run.owns(n) or not (run.path / n).exists() for n in ("report.json", "report.md",
                                                                                 "report.tex")):
         return report, _write_claimed(run, report, plots=False)

@@ -16,16 +16,22 @@ from __future__ import annotations
 
 import math
 
-from textbcv import defaults
 from textbcv.report.methods import and_list, design_name
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import fmt_p, p_is, pct, points
 from textbcv.report.ranking import identical_groups, ranking
 from textbcv.report.sections.sequential import SequentialSection
-from textbcv.report.verdicts import better_label, decisive_words, difference_words, short_rule, undecided
+from textbcv.report.verdicts import (
+    better_label,
+    caution_clause,
+    decisive_words,
+    difference_words,
+    short_rule,
+    undecided,
+)
 from textbcv.stats.answer import Comparison
 
-__all__ = ["conclusion", "floor_sentence"]
+__all__ = ["conclusion"]
 
 
 def conclusion(report: CompareReport) -> str:
@@ -63,11 +69,8 @@ def conclusion(report: CompareReport) -> str:
     for c in clear:
         win, lose = winners[c]
         side = "b" if win == c.b else "a"
-        parts.append(f"{win} is better than {lose} on F1 ({better_label(c, side, report.rope_points)} "
-                     f"{p_is(c.p_side(side))}).")
-    floor = floor_sentence(report, clear)
-    if floor:
-        parts.append(floor.strip())
+        parts.append(f"{win} is better than {lose} on F1{caution_clause(c)} "
+                     f"({better_label(c, side, report.rope_points)} {p_is(c.p_side(side))}).")
     for c in pairs:
         if c.equivalent and not c.winner and not same(c):
             parts.append(f"{c.a} and {c.b} are practically equivalent on F1 (P(equivalent) {p_is(c.p_equivalent)}).")
@@ -115,8 +118,8 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         side = "b" if win == b else "a"
         gap = decisive_words(c, r) or (f"{b} − {a}: " + (difference_words(c, report.alpha, first=b)
                                                           or f"{100 * (fb - fa):+.2f} points"))
-        return (f"{win} is better than {lose} on F1: {pct(fw)}% against {pct(fl)}% ({gap}); "
-                f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}." + floor_sentence(report, [c]))
+        return (f"{win} is better than {lose} on F1{caution_clause(c)}: {pct(fw)}% against {pct(fl)}% ({gap}); "
+                f"{better_label(c, side, r)} {p_is(c.p_side(side))} ≥ {tau:g}{eq}.")
     if c.equivalent and r is not None:
         return (f"{a} and {b} are practically equivalent on F1 ({pct(fa)}% and {pct(fb)}%): P(equivalent: within "
                 f"±{points(r)}) {p_is(c.p_equivalent)} ≥ {tau:g}.")
@@ -134,36 +137,6 @@ def _pair_sentence(report: CompareReport, c: Comparison, identical: bool) -> str
         gap = f"{b} − {a}: {gap}" if gap else ""
     gap = f"; {gap}" if gap else ""
     return f"No clear difference on F1 between {scores}: {undecided(c, r, tau, 'below')}{eq}{gap}."
-
-
-def floor_sentence(report: CompareReport, called: list[Comparison]) -> str:
-    """A caution beside calls made with fewer than 7 splits while the models' own noise measured 0 on the folds.
-
-    Parameters
-    ----------
-    report : CompareReport
-    called : list of Comparison
-        Pairs with a winner.
-
-    Returns
-    -------
-    str
-        With a leading space; "" when no call is such.
-    """
-    floored = [c for c in called if c.difference is not None and c.difference.paired is not None
-               and c.difference.paired.var_model <= 0 and c.difference.paired.m < 7 and c.difference.paired.var > 0]
-    if not floored:
-        return ""
-    m = report.m
-    who = "" if len(report.names) == 2 else " (" + ", ".join(f"{c.a} vs {c.b}" for c in floored) + ")"
-    # the measured rates are of one seed per fold; with seeds of their own the floored part is the training halves'
-    measured = (defaults.floor_calls(m, report.threshold)
-                if all(c.difference.paired.seeds is None for c in floored if c.difference and c.difference.paired)
-                else None)
-    return (f" The models' own noise was too small to measure on these {2 * m} folds{who}: their ΔF1 agree more "
-            "closely than their test text alone predicts, so the interval holds new text's error alone"
-            + (f"; {measured}" if measured else "") + ". More splits measure that noise better "
-            "(`--m 7` for compare and split).")
 
 
 def _seq_sentence(report: CompareReport, c: Comparison) -> str | None:

@@ -7,7 +7,14 @@ from textbcv.report.model import CompareReport
 from textbcv.report.numbers import LABELS, METRICS, fmt_p, points, score_cell
 from textbcv.report.ranking import identical_groups, p_row_better, ranking
 from textbcv.report.sources import power_line, sources_line
-from textbcv.report.verdicts import difference_basis, rule, verdict
+from textbcv.report.verdicts import (
+    caution_notes,
+    difference_basis,
+    difference_cell,
+    interval_label,
+    marked_verdict,
+    rule,
+)
 
 __all__ = ["conclusion_markdown", "scores_markdown", "ranking_markdown", "pairwise_markdown", "bayes_markdown"]
 
@@ -152,17 +159,16 @@ def bayes_markdown(report: CompareReport) -> list[str]:
     """
     r = report.rope_points
     by = f" by > {r:g}" if r is not None else ""
-    level = f"{100 * (1 - report.alpha):g}%"
-    head = f"| A | B | metric | Δ (B − A), {level} interval | P(B better{by}) | P(A better{by}) |" \
+    head = f"| A | B | metric | Δ (B − A), {interval_label(report)} | P(B better{by}) | P(A better{by}) |" \
         + (" P(equivalent) |" if r is not None else "") + " decision |"
     out = ["", "## Bayes test", "", head, "|---" * (7 + (r is not None)) + "|"]
     for c in report.comparisons:
         eq = f" {fmt_p(c.p_equivalent, 4)} |" if r is not None else ""
-        decision = f"undefined: {c.undefined}" if c.undefined else verdict(c)
-        d = c.difference
-        delta = "—" if d is None else f"{100 * d.estimate:+.2f} [{100 * d.ci[0]:+.2f}, {100 * d.ci[1]:+.2f}]"
-        out.append(f"| {c.a} | {c.b} | {LABELS[c.metric]} | {delta} | {fmt_p(c.p_b_better, 4)} | "
-                   f"{fmt_p(c.p_a_better, 4)} |{eq} {decision} |")
+        out.append(f"| {c.a} | {c.b} | {LABELS[c.metric]} | {difference_cell(c)} | {fmt_p(c.p_b_better, 4)} | "
+                   f"{fmt_p(c.p_a_better, 4)} |{eq} {marked_verdict(c)} |")
+    notes = caution_notes(report)
+    if notes:  # the cautions marked in the decision column, in full
+        out += [""] + [f"- {n}" for n in notes]
     out += ["", rule(report)]
     basis = difference_basis(report)
     if basis:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import METRICS, counts_cell, fmt_p, interval_cell, pct, score_cell
+from textbcv.report.verdicts import macro_interval
 from textbcv.stats.compare import undefined_reason
 
 #: a held-out gap (F1 fraction) from which the report says what such a gap usually means
@@ -85,7 +86,7 @@ def macro_markdown(report: CompareReport) -> list[str]:
     if not mac:
         return []
     level = f"{100 * mac.get('level', 0.95):g}%"
-    out = ["", f"## Macro-F1 (mean of the chunk types' F1, percent, {level} intervals)", "",
+    out = ["", f"## Macro-F1 (mean of the chunk types' F1, percent, {level} intervals of the scores)", "",
            "| system | macro-F1 | micro-F1 (the report's F1) |", "|---|---|---|"]
     for name, x in mac["systems"].items():
         micro = report.systems.get(name, {}).get("f1")
@@ -94,8 +95,9 @@ def macro_markdown(report: CompareReport) -> list[str]:
                    f"{micro_cell} |")
     for p in mac["pairs"]:
         out.append("")
-        out.append(f"{p['b']} − {p['a']}: {100 * p['estimate']:+.2f} macro-F1 points "
-                   f"[{100 * p['ci'][0]:+.2f}, {100 * p['ci'][1]:+.2f}]; P({p['b']} better) = "
+        lo, hi, label = macro_interval(p, mac)
+        out.append(f"{p['b']} − {p['a']}: {100 * p['estimate']:+.2f} macro-F1 points, {label} "
+                   f"[{100 * lo:+.2f}, {100 * hi:+.2f}]; P({p['b']} better) = "
                    f"{fmt_p(p['p_b_better'], 4)}: {p['decision']}.")
     rare = mac.get("rare") or {}
     note = (f" Left out, too rare to estimate (fewer than {mac.get('min_gold')} gold chunks in some fold): "

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import fmt_p, points
-from textbcv.report.verdicts import decisive_words, difference_basis, verdict
+from textbcv.report.verdicts import caution_clause, decisive_words, difference_basis, verdict
 
 __all__ = ["REFERENCE", "and_list", "design_name", "unit_text", "balance_text", "variant_text", "template_text",
            "system_settings", "corpus_types", "methods_paragraph", "results_sentence"]
@@ -267,5 +267,5 @@ def results_sentence(report: CompareReport) -> str:
             continue
         words = decisive_words(c, report.rope_points)
         prefix = f"{words}, " if words else f"{c.a} vs {c.b}: "
-        parts.append(f"{prefix}P({c.b} better) = {fmt_p(c.p_b_better)}: {verdict(c)}")
+        parts.append(f"{prefix}P({c.b} better) = {fmt_p(c.p_b_better)}: {verdict(c)}{caution_clause(c)}")
     return f"Results on F1: {'; '.join(parts)}. " if parts else ""

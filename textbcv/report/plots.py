@@ -16,7 +16,7 @@ from textbcv._io import atomic_write, atomic_write_all
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import LABELS, METRICS, fmt_p, p_is, points
 from textbcv.report.ranking import identical_groups, p_row_better, ranking
-from textbcv.report.verdicts import better_label, verdict_line
+from textbcv.report.verdicts import better_label, difference_cell, interval_label, verdict_line
 from textbcv.stats.bayes import difference_density
 from textbcv.stats.compare import system_posteriors
 
@@ -33,7 +33,7 @@ PLOT_CAPTIONS = {
                       "interval shaded.",
     "f1_difference.png": "Exact posterior density of F1(B) − F1(A) for each pair, in F1 points: the area right of 0 "
                          "(of the rope, with --rope) is P(B better), left of it P(A better), and the band of the rope "
-                         "P(equivalent).",
+                         "P(equivalent); each title gives Δ with the interval the rule decides by.",
     "pairwise.png": "P(row better than column) on F1 for every pair; bold cells reach the threshold.",
     "fold_f1.png": "Per-fold F1 of each system (dotted: pooled F1).",
 }
@@ -273,7 +273,9 @@ def _difference_figure(report: CompareReport, look: _Look):
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_xlabel(f"F1({b}) − F1({a}) (points)")
         ax.set_ylabel("posterior density (per point)")
-        ax.set_title(title + "\n" + textwrap.fill(verdict_line(c, report), 62), fontsize=9)
+        call = verdict_line(c, report) + (f" ({'; '.join(x.mark for x in c.cautions)})" if c.cautions else "")
+        shown = f"Δ {difference_cell(c)} points, {interval_label(report)}"
+        ax.set_title(title + "\n" + textwrap.fill(call, 62) + "\n" + shown, fontsize=9)
         ax.legend(frameon=False, fontsize=7.5)
     fig.tight_layout()
     return fig

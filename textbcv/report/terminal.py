@@ -6,14 +6,22 @@ import re
 import textwrap
 from collections.abc import Sequence
 
-from textbcv.report.conclusion import conclusion, floor_sentence
+from textbcv.report.conclusion import conclusion
 from textbcv.report.markdown import render_markdown
 from textbcv.report.md_answer import scores_markdown
 from textbcv.report.model import CompareReport, CountsReport
 from textbcv.report.numbers import fmt_p, score_cell
 from textbcv.report.sources import power_line
 from textbcv.report.textbook import format_p, format_statistic
-from textbcv.report.verdicts import decisive_words, difference_basis, rope_points, rule, verdict
+from textbcv.report.verdicts import (
+    caution_notes,
+    difference_basis,
+    difference_cell,
+    interval_label,
+    marked_verdict,
+    rope_points,
+    rule,
+)
 
 __all__ = ["report_text", "answer_text", "render_terminal", "counts_text", "corpora_text"]
 
@@ -171,23 +179,18 @@ def counts_text(result: CountsReport) -> str:
                   "it", ""]
     rope = rope_points(answer)
     by = f" by > {rope:g}" if rope is not None else ""
-    head = ["A", "B", "metric", "Δ (B − A)", f"{100 * (1 - alpha):g}% interval", f"P(B better{by})",
+    head = ["A", "B", "metric", "Δ (B − A)", interval_label(answer), f"P(B better{by})",
             f"P(A better{by})"] + (["P(equiv.)"] if rope is not None else []) + ["decision"]
     rows = [head]
     for c in answer.comparisons:
         d = c.difference
-        delta = ["—", "—"] if d is None else [f"{100 * d.estimate:+.2f}",
-                                               f"[{100 * d.ci[0]:+.2f}, {100 * d.ci[1]:+.2f}]"]
+        delta = ["—", "—"] if d is None else difference_cell(c).split(" ", 1)
         rows.append([c.a, c.b, c.metric, *delta, fmt_p(c.p_b_better, 4), fmt_p(c.p_a_better, 4)]
-                    + ([fmt_p(c.p_equivalent, 4)] if rope is not None else [])
-                    + [f"undefined: {c.undefined}" if c.undefined else verdict(c)])
+                    + ([fmt_p(c.p_equivalent, 4)] if rope is not None else []) + [marked_verdict(c)])
     lines += _table(rows, {3, 5, 6, 7} if rope is not None else {3, 5, 6})
-    decisive = [f"F1, {w}" for c in answer.comparisons if c.metric == "f1" and (w := decisive_words(c, rope))]
-    if decisive:  # the interval the rule decides by, beside the table's 95% ones
-        lines += [""] + decisive
-    floor = floor_sentence(answer, [c for c in answer.comparisons_of("f1") if c.winner])
-    if floor:
-        lines += [""] + textwrap.wrap(floor.strip(), WIDTH)
+    notes = caution_notes(answer)
+    if notes:  # the cautions marked in the decision column, in full
+        lines += [""] + [line for n in notes for line in textwrap.wrap(n, WIDTH)]
     lines += ["", rule(answer)]
     basis = difference_basis(answer)
     if basis:

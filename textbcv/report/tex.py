@@ -12,7 +12,14 @@ from textbcv.report.escape import tex_escape, unset_characters
 from textbcv.report.methods import design_name, methods_paragraph, variant_text
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import METRICS, fmt_p, pct, points
-from textbcv.report.verdicts import difference_basis, verdict
+from textbcv.report.verdicts import (
+    caution_notes,
+    difference_basis,
+    difference_cell,
+    interval_label,
+    macro_interval,
+    marked_verdict,
+)
 from textbcv.stats.answer import Comparison, Posterior
 
 __all__ = ["render_tex", "tex_escape", "unset_characters"]
@@ -87,12 +94,12 @@ def render_tex(report: CompareReport) -> str:
     by = f" by more than {points(rope)}" if rope is not None else ""
     eq_col = rope is not None
     cols = "ll" + "c" + "ccc" + ("c" if eq_col else "") + "l"
-    level = f"{100 * (1 - report.alpha):g}"
     caption = (r"Bayes test: posterior probability that B is better than A" + tex_escape(by) + r" on each metric"
                + (r", and that their F1 differ by at most " + f"{rope:g}" + " points (equiv.)" if eq_col else "")
                + r". Decision on F1: a system is called better when this probability is at least "
                + f"{tau:g}" + r"; below, ``no clear difference''. $\Delta$F1: B $-$ A in points with its "
-               + level + r"\% credible interval. " + tex_escape(difference_basis(report)))
+               + tex_escape(interval_label(report)) + r" (credible). " + tex_escape(difference_basis(report))
+               + "".join(" " + tex_escape(n) for n in caution_notes(report)))
     lines += [r"\begin{table}[ht]", r"\centering", r"\small", r"\caption{" + caption + "}",
               r"\label{tab:textbcv-bayes}", r"\begin{tabular}{" + cols + "}", r"\toprule",
               r" & & & \multicolumn{3}{c}{P(B better" + tex_escape(by.replace(" by more than", " by >")) + ")}"
@@ -103,14 +110,12 @@ def render_tex(report: CompareReport) -> str:
               r"\midrule"]
     for (a, b), per in pairs.items():
         f1 = per.get("f1")
-        d = None if f1 is None else f1.difference
-        delta = "---" if d is None else (f"${100 * d.estimate:+.2f}$ [${100 * d.ci[0]:+.2f}$, "
-                                         f"${100 * d.ci[1]:+.2f}$]")
+        delta = "---" if f1 is None else difference_cell(f1, tex=True)
         row = [tex_escape(a), tex_escape(b), delta] + [_p(per[k].p_b_better if k in per else None)
                                                        for k in METRICS]
         if eq_col:
             row.append(_p(None if f1 is None else f1.p_equivalent))
-        row.append(tex_escape(("undefined" if f1.undefined else verdict(f1)) if f1 else "---"))
+        row.append(tex_escape(("undefined" if f1.undefined else marked_verdict(f1)) if f1 else "---"))
         lines.append(" & ".join(row) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
     lines += [line for s in report.sections for line in s.latex(report.answer)]
@@ -134,7 +139,8 @@ def _macro_table(report: CompareReport) -> list[str]:
         else ""
     lines = [r"\begin{table}[ht]", r"\centering", r"\small",
              r"\caption{Macro-F1 (\%, the mean of the chunk types' F1: " + tex_escape(", ".join(mac["types"]))
-             + r") with " + level + r"\% credible intervals, beside micro-F1; B $-$ A in points, paired on the same "
+             + r") with " + level + r"\% credible intervals, beside micro-F1; B $-$ A in points with the interval the "
+             + r"rule decides by, paired on the same "
              + r"test sentences." + tex_escape(left) + "}",
              r"\label{tab:textbcv-macro}", r"\begin{tabular}{lcc}", r"\toprule",
              r"System & Macro-F1 & Micro-F1 \\", r"\midrule"]
@@ -144,8 +150,9 @@ def _macro_table(report: CompareReport) -> list[str]:
                      f"{100 * x['ci'][1]:.2f}] & " + ("---" if micro is None else _cell(micro)) + r" \\")
     for p in mac["pairs"]:
         lines.append(r"\midrule")
+        lo, hi, label = macro_interval(p, mac)
         lines.append(f"{tex_escape(p['b'])} $-$ {tex_escape(p['a'])} & ${100 * p['estimate']:+.2f}$ "
-                     f"[${100 * p['ci'][0]:+.2f}$, ${100 * p['ci'][1]:+.2f}$] & "
+                     f"[${100 * lo:+.2f}$, ${100 * hi:+.2f}$] ({tex_escape(label)}) & "
                      f"P = {_p(p['p_b_better'])}: {tex_escape(p['decision'])} \\\\")
     return lines + [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
 

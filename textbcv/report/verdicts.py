@@ -18,7 +18,8 @@ from textbcv.stats.answer import Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE
 
 __all__ = ["UNMEASURED_SEEDS", "rule", "short_rule", "better_label", "verdict", "verdict_line", "undecided",
-           "difference_words", "decisive_words", "difference_basis", "rope_points"]
+           "difference_words", "decisive_words", "difference_basis", "rope_points", "interval_label", "shown_interval",
+           "difference_cell", "marked_verdict", "caution_clause", "caution_notes", "macro_interval"]
 
 #: The decision rule's note when the systems had several seeds and the seed null study has no figure for the posterior.
 UNMEASURED_SEEDS = ("How often this rule calls identical systems trained with several seeds per fold different has not "
@@ -303,8 +304,8 @@ def difference_basis(report: CompareReport) -> str:
         return ""
     tau = report.threshold
     one_sided = (f" A side is called better exactly when the {100 * (2 * tau - 1):g}% interval of Δ lies on its side "
-                 f"of 0 (P ≥ {tau:g} is one-sided), so a {100 * (1 - report.alpha):g}% interval that touches 0 can go "
-                 "with a decision." if tau > 0.5 and report.rope_points is None else "")
+                 f"of 0 (P ≥ {tau:g} is one-sided): that interval, the rule's, is the one shown beside every "
+                 "difference." if tau > 0.5 and report.rope_points is None else "")
     return _basis_words(report, bases) + one_sided
 
 
@@ -332,3 +333,147 @@ def _basis_words(report: CompareReport, bases: set) -> str:
             "combined as if their errors were independent, which is wider than the paired answer wherever both "
             "systems fail on the same sentences (on real text about twice too wide), so real gains are called less "
             "often.")
+
+
+def interval_label(report: CompareReport) -> str:
+    """The level of the interval shown beside a difference: ``90% interval, the rule's`` (2·threshold − 1).
+
+    Parameters
+    ----------
+    report : CompareReport
+        Its threshold (and alpha, where the threshold is 0.5 or below and no interval decides) are read.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from textbcv.stats.answer import BayesAnswer
+    >>> interval_label(CompareReport(BayesAnswer(3, 0.05, {}, (), "thesis", {}, "exact", 0.95, None, 1.0, {})))
+    "90% interval, the rule's"
+    """
+    tau = report.threshold
+    if tau > 0.5:
+        return f"{100 * (2 * tau - 1):g}% interval, the rule's"
+    return f"{100 * (1 - report.alpha):g}% interval"
+
+
+def shown_interval(c: Comparison) -> tuple[float, float] | None:
+    """The interval of Δ (B − A, fractions) shown beside the difference: the rule's where it has one, else ``ci``.
+
+    Parameters
+    ----------
+    c : Comparison
+
+    Returns
+    -------
+    (float, float) or None
+        None without a difference posterior.
+    """
+    d = c.difference
+    if d is None:
+        return None
+    return d.decisive if d.decisive is not None else d.ci
+
+
+def difference_cell(c: Comparison, tex: bool = False) -> str:
+    """Δ (B − A) in points with the shown interval, for a table cell: ``-0.91 [-1.78, -0.04]``; a dash without one.
+
+    Parameters
+    ----------
+    c : Comparison
+    tex : bool
+        Numbers in LaTeX math.
+
+    Returns
+    -------
+    str
+    """
+    d, ci = c.difference, shown_interval(c)
+    if d is None or ci is None:
+        return "---" if tex else "—"
+    nums = [f"{100 * x:+.2f}" for x in (d.estimate, ci[0], ci[1])]
+    if tex:
+        nums = [f"${x}$" for x in nums]
+    return f"{nums[0]} [{nums[1]}, {nums[2]}]"
+
+
+def marked_verdict(c: Comparison) -> str:
+    """The verdict with its cautions' short forms, for a table cell or a plot title: ``iob2 better (model noise not
+    measured)``.
+
+    Parameters
+    ----------
+    c : Comparison
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from textbcv.stats.answer import Caution
+    >>> marked_verdict(Comparison("A", "B", "f1", .97, .03, "B better", cautions=(Caution("k", "mark", "text"),)))
+    'B better (mark)'
+    """
+    text = f"undefined: {c.undefined}" if c.undefined else verdict(c)
+    return text + (f" ({'; '.join(x.mark for x in c.cautions)})" if c.cautions else "")
+
+
+def caution_clause(c: Comparison) -> str:
+    """The cautions in full, as a clause said at the call: `` (caution: ...; caution: ...)``; "" without any.
+
+    Parameters
+    ----------
+    c : Comparison
+
+    Returns
+    -------
+    str
+        With a leading space.
+    """
+    return f" (caution: {'; caution: '.join(x.text for x in c.cautions)})" if c.cautions else ""
+
+
+def caution_notes(report: CompareReport) -> list[str]:
+    """One line per caution of the report's calls, for under a table: ``Caution, iob2 vs iobes, F1 — mark: text.``
+
+    Parameters
+    ----------
+    report : CompareReport
+
+    Returns
+    -------
+    list of str
+    """
+    return [f"Caution, {c.a} vs {c.b}, {_METRIC_NAMES.get(c.metric, c.metric)} ({x.mark}): {x.text}."
+            for c in report.comparisons for x in c.cautions]
+
+
+def macro_interval(pair: dict, macro: dict) -> tuple[float, float, str]:
+    """A macro-F1 pair's shown interval (the rule's where the block has one) and its label.
+
+    Parameters
+    ----------
+    pair : dict
+        An entry of the ``macro`` block's ``pairs``.
+    macro : dict
+        The ``macro`` block (its ``level`` labels ``ci``).
+
+    Returns
+    -------
+    (float, float, str)
+
+    Examples
+    --------
+    >>> macro_interval({"decisive": {"level": 0.9, "interval": [0.01, 0.03]}, "ci": [0.0, 0.04]}, {"level": 0.95})
+    (0.01, 0.03, "90% interval, the rule's")
+    """
+    dec = pair.get("decisive")
+    if dec is not None:
+        return dec["interval"][0], dec["interval"][1], f"{100 * dec['level']:g}% interval, the rule's"
+    return pair["ci"][0], pair["ci"][1], f"{100 * macro.get('level', 0.95):g}% interval"
+
+
+_METRIC_NAMES = {"f1": "F1", "precision": "precision", "recall": "recall"}

@@ -25,7 +25,7 @@ from .bayes import THRESHOLD
 from .paired import PairedDifference
 from .posterior import MetricPosterior
 
-__all__ = ["Posterior", "Difference", "Comparison", "BayesAnswer"]
+__all__ = ["Posterior", "Difference", "Caution", "Comparison", "BayesAnswer"]
 
 @dataclass(frozen=True)
 class Posterior:
@@ -150,9 +150,10 @@ class Difference:
         -------
         dict
         """
-        out: dict = {"basis": self.basis, "estimate": self.estimate, "ci": list(self.ci)}
-        if self.decisive is not None:
+        out: dict = {"basis": self.basis, "estimate": self.estimate}
+        if self.decisive is not None:  # the interval the rule decides by comes first; ``ci`` is secondary
             out["decisive"] = {"level": self.level, "interval": list(self.decisive)}
+        out["ci"] = list(self.ci)
         if self.paired is not None:
             p = self.paired.to_dict()
             out.update({k: v for k, v in p.items() if k not in ("estimate", "metric")})
@@ -182,6 +183,58 @@ class Difference:
 
 
 @dataclass(frozen=True)
+class Caution:
+    """A caution that stands beside one call: made once when the report is assembled, worded by every output.
+
+    Attributes
+    ----------
+    kind : str
+        ``model-noise`` (the models' own noise measured 0 on the folds) or ``calibration`` (the user's own
+        calibration of the corpus measured more false calls than the rule's rate).
+    mark : str
+        The short form for a table cell or a plot title (``model noise not measured``).
+    text : str
+        The clause said at the call in the answer's sentences.
+    unsupported : bool
+        The calibration's whole Wilson interval lies above the rule's rate: the call is not supported on this corpus.
+
+    Examples
+    --------
+    >>> c = Caution("model-noise", "model noise not measured", "the models' own noise measured 0")
+    >>> Caution.from_dict(c.to_dict()) == c
+    True
+    """
+
+    kind: str
+    mark: str
+    text: str
+    unsupported: bool = False
+
+    def to_dict(self) -> dict:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+        """
+        return {"kind": self.kind, "mark": self.mark, "text": self.text, "unsupported": self.unsupported}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Caution:
+        """Read :meth:`to_dict`'s JSON back.
+
+        Parameters
+        ----------
+        d : mapping
+
+        Returns
+        -------
+        Caution
+        """
+        return cls(str(d["kind"]), str(d["mark"]), str(d["text"]), bool(d.get("unsupported", False)))
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The Bayes test of one pair on one metric: P(B better), P(A better) and the decision.
 
@@ -203,6 +256,8 @@ class Comparison:
     undefined : str or None
         Why the comparison cannot be made.
     difference : Difference or None
+    cautions : tuple of Caution
+        What stands beside the decision (set when the report is assembled; empty without any).
 
     Examples
     --------
@@ -223,6 +278,7 @@ class Comparison:
     mc_se: float | None = None
     undefined: str | None = None
     difference: Difference | None = None
+    cautions: tuple[Caution, ...] = ()
 
     @property
     def winner(self) -> tuple[str, str] | None:
@@ -286,6 +342,8 @@ class Comparison:
         """
         out: dict = {"a": self.a, "b": self.b, "metric": self.metric, "p_b_better": self.p_b_better,
                      "p_a_better": self.p_a_better, "decision": self.decision}
+        if self.cautions:
+            out["cautions"] = [x.to_dict() for x in self.cautions]
         if self.equivalent is not None:
             out["p_equivalent"] = self.p_equivalent
         for key in ("mc_p_b_better", "mc_se"):
@@ -314,7 +372,8 @@ class Comparison:
         diff = d.get("difference")
         return cls(d["a"], d["b"], d["metric"], d.get("p_b_better"), d.get("p_a_better"), d["decision"],
                    d.get("p_equivalent"), d.get("equivalent"), d.get("mc_p_b_better"), d.get("mc_se"),
-                   d.get("undefined"), None if diff is None else Difference.from_dict({**diff, "metric": d["metric"]}))
+                   d.get("undefined"), None if diff is None else Difference.from_dict({**diff, "metric": d["metric"]}),
+                   tuple(Caution.from_dict(x) for x in d.get("cautions") or ()))
 
 
 @dataclass(frozen=True)

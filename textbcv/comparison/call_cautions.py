@@ -1,0 +1,118 @@
+"""The cautions that stand beside a call, computed once when a report is assembled (docs/reading-the-report.md).
+
+Two are made here: a call made while the models' own noise measured 0 on the folds (fewer than 7 splits), and a call
+on a corpus whose own calibration (``RUN/calibration/``, quoted by :mod:`textbcv.comparison.calibration_quote`)
+measured more false calls than the rule's rate. Each output only words what :func:`with_cautions` put on the
+comparisons; none computes one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from textbcv import defaults
+from textbcv.report.model import CompareReport
+from textbcv.stats.answer import Caution, Comparison
+
+__all__ = ["with_cautions", "call_cautions"]
+
+#: the fewest splits at which the models' own noise is measured well enough that a floored part is not flagged
+_MEASURED_M = 7
+
+
+def with_cautions(report: CompareReport) -> CompareReport:
+    """``report`` with every comparison's cautions made afresh from its statistics and its calibration.
+
+    Parameters
+    ----------
+    report : CompareReport
+
+    Returns
+    -------
+    CompareReport
+        The same report; each comparison's ``cautions`` replaced (empty where none applies).
+
+    Examples
+    --------
+    >>> from textbcv.stats.answer import BayesAnswer
+    >>> c = Comparison("A", "B", "f1", 0.7, 0.3, "no clear difference")
+    >>> r = CompareReport(BayesAnswer(3, 0.05, {}, (c,), "thesis", {}, "exact", 0.95, None, 1.0, {}))
+    >>> with_cautions(r).comparisons[0].cautions
+    ()
+    """
+    comps = tuple(replace(c, cautions=call_cautions(report, c)) for c in report.comparisons)
+    return replace(report, answer=replace(report.answer, comparisons=comps))
+
+
+def call_cautions(report: CompareReport, c: Comparison) -> tuple[Caution, ...]:
+    """The cautions of one comparison's call: none unless it names a winner.
+
+    Parameters
+    ----------
+    report : CompareReport
+        Its m, threshold, corpus size and calibration are read.
+    c : Comparison
+
+    Returns
+    -------
+    tuple of Caution
+    """
+    if c.winner is None:
+        return ()
+    # the user's own measurement of this corpus first: it says how often such a call is wrong here
+    return tuple(x for x in (_calibration_caution(report, c), _floor_caution(report, c)) if x is not None)
+
+
+def _floor_caution(report: CompareReport, c: Comparison) -> Caution | None:
+    """The caution on a call made with fewer than 7 splits while the models' own noise measured 0 on the folds."""
+    p = c.difference.paired if c.difference is not None else None
+    if p is None or p.var_model > 0 or p.m >= _MEASURED_M or p.var <= 0:
+        return None
+    # the measured rates are of one seed per fold; with seeds of their own the floored part is the training halves'
+    measured = defaults.floor_calls(report.m, report.threshold) if p.seeds is None else None
+    text = (f"the models' own noise was too small to measure on these {2 * p.m} folds (their ΔF1 agree more closely "
+            "than their test text alone predicts), so the interval holds new text's error alone"
+            + (f"; {measured}" if measured else "") + "; `--m 7` measures that noise better")
+    return Caution("model-noise", "model noise not measured", text)
+
+
+def _seeds_label(cal: dict[str, Any], side: int) -> str:
+    """One side's training seeds as the calibration names them (``seed 2``, ``seeds 4–6``)."""
+    k = int(cal.get("train_seeds", 1))
+    s = int(cal["seeds"][side])
+    return f"seed {s}" if k == 1 else f"seeds {s}–{s + k - 1}"
+
+
+def _calibration_caution(report: CompareReport, c: Comparison) -> Caution | None:
+    """The caution on an F1 call where the run's own calibration measured more false calls than the rule's rate."""
+    cal = report.calibration
+    p = c.difference.paired if c.difference is not None else None
+    if not cal or c.metric != "f1" or p is None or report.rope_points is not None:
+        return None
+    seeded = p.seeds is not None and min(p.seeds) >= 2
+    if cal.get("m") != report.m or cal.get("threshold") != report.threshold \
+            or (int(cal.get("train_seeds", 1)) > 1) != seeded:  # another design: the rule says why it is not quoted
+        return None
+    rate = 1 - report.threshold  # the rule's own false-call rate in each direction
+    nulls = [x for x in cal.get("nulls", []) if x.get("system") in (c.a, c.b)] or list(cal.get("nulls", []))
+    above, unsupported = [], False
+    for x in nulls:
+        for key, side in (("calls_b", 1), ("calls_a", 0)):
+            r = x.get(key) or {}
+            if r.get("rate") is None or r["rate"] <= rate:
+                continue
+            unsupported = unsupported or (r.get("lo") is not None and r["lo"] > rate)
+            who = f"{x['system']} against itself, " if len(nulls) > 1 else ""
+            above.append(f"{who}{_seeds_label(cal, side)} called better in {100 * r['rate']:.1f}% "
+                         f"[{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] of {r['n']} data sets")
+    if not above:
+        return None
+    sentences = report.corpus.get("sentences")
+    size = (f"data sets of {int(cal['size']):,} sentences"
+            + (f"; this run has {int(sentences):,}" if sentences else ""))
+    text = (("not supported on this corpus: " if unsupported else "")
+            + f"your calibration of this corpus: {'; '.join(above)}, above the rule's {100 * rate:g}% ({size})")
+    mark = ("not supported on this corpus" if unsupported
+            else f"calibration: false calls above {100 * rate:g}%")
+    return Caution("calibration", mark, text, unsupported)
