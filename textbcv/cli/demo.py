@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
                 print(line, file=sys.stderr, flush=True)
         report = run_compare(plan, jobs=args.jobs, progress=False if args.quiet else None)
         print_report(out / name, report)
-        print(cost_line(report), flush=True)
+        print(_cost_line(report), flush=True)
     return 0
 
 
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
 MEASURED_M = (3, 7)
 
 
-def cost_line(report) -> str:
+def _cost_line(report) -> str:
     """What the run cost: the folds per system, and why its m is what it is.
 
     Examples
@@ -113,7 +113,7 @@ def cost_line(report) -> str:
     >>> from textbcv.report.model import CompareReport
     >>> r = CompareReport.from_dict({"m": 7, "systems": {}, "comparisons": [], "stopping": {
     ...     "rule": "measured", "m_used": 7, "folds_per_system": 14, "reason": "extended to m = M = 7"}})
-    >>> cost_line(r)
+    >>> _cost_line(r)
     'Cost: 14 folds per system (m = 7: extended to m = M = 7).'
     """
     stopping = report.stopping or {}
