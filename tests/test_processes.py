@@ -173,3 +173,25 @@ def test_a_signal_ends_the_local_dask_cluster_and_its_commands(tmp_path):
     err = _ended(proc, tmp_path)
     assert _left(pids, groups, tmp_path) == []
     assert proc.returncode == 128 + signal.SIGTERM and "textbcv: interrupted (SIGTERM)" in err, err
+
+
+def test_an_unrecorded_command_is_found_by_its_runs_mark_and_stopped(tmp_path):
+    """A worker killed between starting a command and recording its process group leaves no record: the command's
+    processes still carry the run's mark in their environment, and stop_commands ends their group."""
+    from textbcv.tagging.command import RUN_MARK, RUNNING, stop_commands
+
+    root = tmp_path / "commands"
+    (root / RUNNING).mkdir(parents=True)
+    env = {**os.environ, RUN_MARK: str(root / RUNNING)}
+    proc = subprocess.Popen("(sleep 600 &) ; sleep 600", shell=True, env=env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len([p for p, s in _processes().items() if s[2] == proc.pid]) < 2:
+            assert time.monotonic() < deadline, "the command never started its children"
+            time.sleep(0.05)
+        assert stop_commands(root, grace=2) == 1
+        proc.wait(timeout=30)
+        assert _left({proc.pid}, {proc.pid}, tmp_path) == []
+    finally:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)

@@ -34,6 +34,8 @@ __all__ = ["CommandSpec", "command_spec", "CommandTagger", "PLACEHOLDERS", "FORM
            "write_fold_files", "device_slot", "run_command_task", "stop_commands", "forget_commands", "RUNNING"]
 
 PLACEHOLDERS = ("train", "test", "pred", "seed", "device", "workdir")
+#: The environment variable naming, in every process a command starts, the run's folder of running commands.
+RUN_MARK = "TEXTBCV_RUNNING"
 FORMATS = ("conll", "jsonl")
 #: stderr lines quoted when a command fails
 STDERR_TAIL = 5
@@ -424,6 +426,8 @@ def _run(line: str, logs: Path, cwd: Path, env: dict, timeout: float | None, run
     stopped at ``timeout``."""
     if running is not None and (running / STOPPING).exists():
         raise InputError("the run is stopping: no command is started")
+    if running is not None:  # every process the command starts carries it: found even if its group went unrecorded
+        env = {**env, RUN_MARK: str(running)}
     with open(logs / "stdout.log", "wb") as out, open(logs / "stderr.log", "wb") as err:
         proc = subprocess.Popen(line, shell=True, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                 start_new_session=True)
@@ -449,14 +453,21 @@ def _run(line: str, logs: Path, cwd: Path, env: dict, timeout: float | None, run
 
 
 def _kill(proc: subprocess.Popen) -> None:
+    """End a command's whole process group: SIGTERM, then SIGKILL to what is left after :data:`GRACE` seconds."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + GRACE
     try:
         proc.wait(timeout=GRACE)
     except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
+        pass
+    # the shell may end before the rest of its group: a child it forked as the signal went out never received it
+    while _group_alive(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _group_alive(proc.pid):  # (an empty group's number may be taken again: never signal one)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+    proc.wait()
 
 
 def stop_commands(root: str | os.PathLike, grace: float = GRACE) -> int:
@@ -488,11 +499,14 @@ def stop_commands(root: str | os.PathLike, grace: float = GRACE) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / STOPPING).touch()  # first: a worker that starts a command after the groups are read stops it itself
     marks = [p for p in folder.iterdir() if p.name.isdigit()]
+    # a worker killed between starting a command and recording its group leaves it unrecorded: its processes still
+    # carry the run's mark in their environment (Linux: /proc)
+    found = {int(m.name) for m in marks} | _marked_groups(folder)
     groups = []
-    for mark in marks:
+    for group in sorted(found):
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(int(mark.name), signal.SIGTERM)
-            groups.append(int(mark.name))
+            os.killpg(group, signal.SIGTERM)
+            groups.append(group)
     deadline = time.monotonic() + grace
     left = list(groups)
     while left:
@@ -528,6 +542,26 @@ def forget_commands(root: str | os.PathLike) -> None:
     if folder.is_dir():
         for mark in folder.iterdir():
             mark.unlink(missing_ok=True)
+
+
+def _marked_groups(running: Path) -> set[int]:
+    """The process groups of live processes whose environment names ``running`` as their run (:data:`RUN_MARK`)."""
+    mark = f"{RUN_MARK}={running}".encode() + b"\0"
+    proc = Path("/proc")
+    out: set[int] = set()
+    if not proc.is_dir():
+        return out
+    for p in proc.iterdir():
+        if not p.name.isdigit():
+            continue
+        try:
+            if mark in (p / "environ").read_bytes() + b"\0":
+                fields = (p / "stat").read_text().rsplit(")", 1)[1].split()
+                if fields[0] not in "ZX" and int(fields[2]) != os.getpgid(0):
+                    out.add(int(fields[2]))
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
 
 
 def _group_alive(group: int) -> bool:
