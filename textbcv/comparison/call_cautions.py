@@ -67,7 +67,7 @@ def call_cautions(report: CompareReport, c: Comparison) -> tuple[Caution, ...]:
 def _floor_caution(report: CompareReport, c: Comparison) -> Caution | None:
     """The caution on a call made with fewer than 7 splits while the models' own noise measured 0 on the folds."""
     p = c.difference.paired if c.difference is not None else None
-    if p is None or p.var_model > 0 or p.m >= _MEASURED_M or p.var <= 0:
+    if p is None or not p.floored or p.m >= _MEASURED_M:
         return None
     # the measured rates are of one seed per fold; with seeds of their own the floored part is the training halves'
     measured = defaults.floor_calls(report.m, report.threshold) if p.seeds is None else None

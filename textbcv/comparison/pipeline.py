@@ -549,8 +549,7 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, cl
         best = [None if c.p_b_better is None or c.p_a_better is None else max(c.p_b_better, c.p_a_better)
                 for c in answer.comparisons_of("f1")]
         t_test = answer.section(SequentialSection)
-        floored = [c.difference is not None and c.difference.paired is not None
-                   and c.difference.paired.var_model <= 0 < c.difference.paired.var
+        floored = [c.difference is not None and c.difference.paired is not None and c.difference.paired.floored
                    for c in answer.comparisons_of("f1")]
         why = stop_reason(options.stop, t_test.pairs if t_test else (), best, options.threshold,
                           looks=options.m_max - options.m_start + 1, floored=floored)

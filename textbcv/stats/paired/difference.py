@@ -82,6 +82,12 @@ class PairedDifference:
         return self.var_test + self.var_model + self.var_seed_part
 
     @property
+    def floored(self) -> bool:
+        """Whether the models' own noise was estimated at 0 on the folds (their ΔF1 agree more closely than the test
+        text alone predicts) while Δ still has a variance: the part the folds could not measure."""
+        return self.var_model <= 0 < self.var
+
+    @property
     def sd(self) -> float:
         """The posterior scale of Δ, √``var``."""
         return float(np.sqrt(self.var))
