@@ -46,6 +46,7 @@ MAX_ITERATIONS = 10
 CLOSE_ALGORITHM = "ap"
 TRUTH_HALVINGS = 4
 CLOSE = "-close"  # the folder of a corpus's close pair: NAME-close
+MFOLD = "-m"  # the folder of a corpus's null pair at another m: NAME-mM (nested: its first 3 splits are m = 3's)
 SEEDS = "-seeds"  # the folder of a corpus's null pair with K training seeds per side: NAME-seedsK
 #: name -> files under ../shared/corpora, reading options, task, system, sentences per data set, label, and
 #: optionally a close pair (A, B)
@@ -80,21 +81,22 @@ def files_of(spec: dict, smoke: bool) -> list[str]:
     return [str(SHARED / f) for f in spec["files"]]
 
 
-def folder_of(name: str, close: bool = False, train_seeds: int = 1) -> str:
+def folder_of(name: str, close: bool = False, train_seeds: int = 1, m: int = M) -> str:
     """The calibrate folder of one corpus's null pair (``NAME``), close pair (``NAME-close``) or null pair with
-    ``train_seeds`` > 1 seeds per side (``NAME-seedsK``)."""
-    return name + CLOSE if close else name + f"{SEEDS}{train_seeds}" if train_seeds > 1 else name
+    ``train_seeds`` > 1 seeds per side (``NAME-seedsK``); at another ``m`` than :data:`M`, ``-mM`` is appended."""
+    base = name + CLOSE if close else name + f"{SEEDS}{train_seeds}" if train_seeds > 1 else name
+    return base if m == M else f"{base}{MFOLD}{m}"
 
 
 def run_corpus(name: str, spec: dict, out: Path, reps: int, max_iterations: int, smoke: bool,
-               close: bool = False, train_seeds: int = 1) -> None:
+               close: bool = False, train_seeds: int = 1, m: int = M) -> None:
     """Resume (or start) one corpus's calibration up to ``reps`` data sets: its null pair, (``close``) its close
     pair alone, in ``NAME-close``, or (``train_seeds`` > 1) its null pair with that many seeds per side."""
-    folder = out / folder_of(name, close, train_seeds)
+    folder = out / folder_of(name, close, train_seeds, m)
     pair = {"pair": spec["pair"], "truth_halvings": 2 if smoke else TRUTH_HALVINGS,
             "algorithm": CLOSE_ALGORITHM} if close else {}
     seeds = {"train_seeds": train_seeds} if train_seeds > 1 else {}
-    textbcv.calibrate(files_of(spec, smoke), [] if close else [spec["system"]], reps=reps, size=spec["size"], m=M,
+    textbcv.calibrate(files_of(spec, smoke), [] if close else [spec["system"]], reps=reps, size=spec["size"], m=m,
                       max_iterations=max_iterations, task=spec["task"], out=folder, resume=folder.exists(),
                       progress=False, **pair, **seeds, **spec["read"])
 
@@ -219,6 +221,9 @@ def main(argv=None) -> int:
     ap.add_argument("--smoke", action="store_true", help="two tiny data sets of the bundled corpora")
     ap.add_argument("--close", action="store_true",
                     help="run the corpora's close pairs (folders NAME-close) instead of their null pairs")
+    ap.add_argument("--m", type=int, default=M,
+                    help=f"splits per data set (default {M}); another m runs into folders NAME-mM, which the design "
+                         "study reads (scripts/design_study.py) and this summary leaves out")
     ap.add_argument("--train-seeds", type=int, default=1, metavar="K",
                     help="run the null pairs with K > 1 training seeds per side (folders NAME-seedsK)")
     args = ap.parse_args(argv)
@@ -251,8 +256,10 @@ def main(argv=None) -> int:
                     break
                 target[n] = min(reps, target[n] + args.chunk)
                 t1 = time.time()
-                run_corpus(n, table[n], units, target[n], iterations, args.smoke, args.close, args.train_seeds)
-                print(f"calibration_corpora: {folder_of(n, args.close, args.train_seeds)} has {target[n]} data sets "
+                run_corpus(n, table[n], units, target[n], iterations, args.smoke, args.close, args.train_seeds,
+                           args.m)
+                folder = folder_of(n, args.close, args.train_seeds, args.m)
+                print(f"calibration_corpora: {folder} has {target[n]} data sets "
                       f"({fmt_seconds(time.time() - t1)})", file=sys.stderr, flush=True)
     rows = [r for n in table if (r := row(n, table[n], units)) is not None]
     rows += [r for n in table if "pair" in table[n] and (r := row(n, table[n], units, close=True)) is not None]

@@ -72,6 +72,19 @@ def test_smoke_several_seed_null_pairs_run_into_their_own_folder(tmp_path):
     assert "| bundled English NER | iob2 (ap, 2 iterations; 2 seeds per side) | 120 | 2 |" in section
 
 
+def test_smoke_null_pairs_at_another_m_run_into_their_own_folder(tmp_path):
+    """``--m 7``: nested null pairs in NAME-m7 for the design study; the m = 3 summary leaves them out."""
+    cc = script("calibration_corpora")
+    assert cc.main(["--smoke", "--corpora", "bundled_ner", "--m", "7", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in (tmp_path / "calibrate").iterdir()) == ["bundled_ner-m7"]
+    settings = json.loads((tmp_path / "calibrate" / "bundled_ner-m7" / "settings.json").read_text("utf-8"))
+    assert settings["settings"]["m"] == 7
+    units = (tmp_path / "calibrate" / "bundled_ner-m7" / "units.jsonl").read_text("utf-8").splitlines()
+    assert [json.loads(x)["r"] for x in units] == [0, 1]
+    summary = json.loads((tmp_path / "calibration_corpora.json").read_text(encoding="utf-8"))
+    assert summary["rows"] == []
+
+
 def test_the_decision_rule_quotes_the_committed_calibrations():
     """The package's evidence is the committed summary's rows (one seed, and several seeds where run), and the decision
     rule's sentence quotes their range over corpora, each in its own case."""

@@ -79,3 +79,13 @@ def test_model_noise_study_smoke(tmp_path):
     null = [r for r in out["rows"] if r["pair"] == "null"]
     assert null and all(r["calls_floored"]["n"] + r["calls_other"]["n"] == r["R"] for r in null)
     assert "BEGIN model-noise" in (tmp_path / "RESULTS.md").read_text(encoding="utf-8")
+
+
+def test_imported_predictions_name_the_export_that_measures_the_noise():
+    # `evaluate` cannot train more splits: the remedy it names is an export with 7 splits for the user's tagger
+    d = _report(0.0).to_dict()
+    d["meta"] = {"imported": {"splits": {"path": "splits.jsonl"}, "systems": {}}}
+    text = with_cautions(CompareReport.from_dict(d)).comparisons[0].cautions[0].text
+    assert "`textbcv split --m 7 --export`" in text and "14 halves" in text
+    assert "`--m 7` measures" not in text
+    assert "`--m 7` measures" in _report(0.0).comparisons[0].cautions[0].text
