@@ -71,9 +71,10 @@ def _floor_caution(report: CompareReport, c: Comparison) -> Caution | None:
         return None
     # the measured rates are of one seed per fold; with seeds of their own the floored part is the training halves'
     measured = defaults.floor_calls(report.m, report.threshold) if p.seeds is None else None
-    # imported predictions cannot be extended here: the remedy is an export with more splits for the user's tagger
-    remedy = ("`textbcv split --m 7 --export` and predictions of its 14 halves measure that noise better"
-              if report.meta.get("imported") else "`--m 7` measures that noise better")
+    # one text whatever read the folds (`test` on an evaluate run's folds.jsonl must agree with its report):
+    # imported predictions cannot be extended here, so the export that can is named beside --m 7
+    remedy = ("`--m 7` measures that noise better (for predictions made elsewhere: `textbcv split --m 7 --export` "
+              "and predictions of its 14 halves)")
     text = (f"the models' own noise was too small to measure on these {2 * p.m} folds (their ΔF1 agree more closely "
             "than their test text alone predicts), so the interval holds new text's error alone"
             + (f"; {measured}" if measured else "") + f"; {remedy}")
