@@ -194,8 +194,10 @@ def df_rows(folders: list[dict], threshold: float) -> list[dict]:
         for name, d in (("t", df), ("satterthwaite", satt)):
             p_b = np.where(np.isinf(d), stats.norm.cdf(z), stats.t.cdf(z, np.minimum(d, 1e12)))
             calls = (p_b >= threshold) | (p_b <= 1 - threshold)
-            row[name] = {"calls": float(calls.mean()), "calls_floored": float(calls[floored].mean()),
-                         "calls_other": float(calls[~floored].mean())}
+            # a class with no run has no rate (None, printed "—"), not a NaN
+            row[name] = {"calls": float(calls.mean()),
+                         "calls_floored": float(calls[floored].mean()) if floored.any() else None,
+                         "calls_other": float(calls[~floored].mean()) if (~floored).any() else None}
         out.append(row)
     return out
 
@@ -220,8 +222,8 @@ def df_scale_rows(folders: list[dict], threshold: float) -> list[dict]:
 
 def render_df(rows: list[dict], threshold: float) -> str:
     """The second table of the section: the t's degrees of freedom."""
-    def pct(x: float) -> str:
-        return f"{100 * x:.1f}%"
+    def pct(x: float | None) -> str:
+        return "—" if x is None else f"{100 * x:.1f}%"
 
     lines = ["", "### The Student t's degrees of freedom", "",
              "From the committed `textbcv calibrate` units (`docs/calibrate/`). The posterior is a Student t on "

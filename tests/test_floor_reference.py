@@ -92,3 +92,18 @@ def test_scaling_the_degrees_of_freedom_trades_one_target_for_the_other():
     for a, b in zip(rows, rows[1:]):
         assert b["null_calls_one_way_max"] >= a["null_calls_one_way_max"]
         assert b["close_coverage_max"] <= a["close_coverage_max"]
+
+
+def test_a_folder_without_floored_runs_has_no_rate_there_not_a_nan(tmp_path):
+    """A null folder none of whose runs is floored (common at m = 7) gives None for the floored class, and the
+    section prints "—" there; json.dumps(allow_nan=False) accepts the rows."""
+    fr = script("floor_reference")
+    folder = tmp_path / "cal" / "x-m7"
+    folder.mkdir(parents=True)
+    units = [{"kind": "null", "estimate": e, "sd": 0.01, "df": 13, "var_model": 1e-5, "decision": "no clear difference"}
+             for e in (0.001, -0.002, 0.0005)]
+    (folder / "units.jsonl").write_text("".join(json.dumps(u) + "\n" for u in units), encoding="utf-8")
+    rows = fr.df_rows(fr.standardised(tmp_path / "cal"), 0.95)
+    assert rows[0]["t"]["calls_floored"] is None and rows[0]["t"]["calls_other"] == 0.0
+    json.dumps(rows, allow_nan=False)
+    assert "0.0% (— / 0.0%)" in fr.render_df(rows, 0.95)
