@@ -153,7 +153,7 @@ def test_a_corpus_the_task_cannot_read_is_refused_before_anything_is_written(tmp
     tree = tmp_path / "tree.conllu"
     tree.write_text("".join(f"# sent_id = s{i}\n1\tA{i}\ta\tNOUN\t_\t_\t0\troot\t_\t_\n"
                             f"2\tgo\tgo\tVERB\t_\t_\t1\tdep\t_\t_\n\n" for i in range(40)), encoding="utf-8")
-    r = cli(str(tree), "--systems", "iob2", "--reps", "1", "--size", "24", "--out", str(tmp_path / "cal"))
+    r = cli(str(tree), "--systems", "iob2", "--reps", "1", "--size", "24", "--m", "3", "--out", str(tmp_path / "cal"))
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.startswith(f"textbcv: error: {tree}:") and "needs a tag column" in r.stderr
     assert "Traceback" not in r.stderr and r.stderr.count("\n") == 1 and not (tmp_path / "cal").exists()

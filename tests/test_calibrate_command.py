@@ -50,9 +50,12 @@ def test_a_command_systems_null_pair_is_compares_own_answer(tmp_path):
     corpus = textbcv.read_corpus(str(NER))
     sub = corpus.subset(draw_data_set(1, 120, len(corpus), corpus.documents, 0).tolist())
     sides = [textbcv.System(f"memo@{s}", "iob2", command=CommandSpec(COMMAND), seed=s) for s in (1, 2)]
-    res = textbcv.compare(sub, sides, m=3, seed=split_seed(0, 1), progress=False)
+    # no m: the measured design, as compare runs it
+    res = textbcv.compare(sub, sides, sequential=True, stop="measured", m_start=3, m_max=7, seed=split_seed(0, 1),
+                          progress=False)
     d = next(c for c in res.to_dict()["comparisons"] if c["metric"] == "f1")["difference"]
     assert units[1]["estimate"] == d["estimate"] != 0 and units[1]["sd"] == d["sd"]
+    assert units[1]["m"] == res.to_dict()["stopping"]["m_used"]
     settings = json.loads((tmp_path / "cal" / "settings.json").read_text())["settings"]
     assert settings["systems"] == ["memo"] and settings["options"] == {} and settings["proxy"] is False
     assert settings["own_systems"]["memo"]["params"]["command"] == COMMAND
@@ -64,18 +67,19 @@ def test_a_command_systems_null_pair_is_compares_own_answer(tmp_path):
 
 def test_a_failed_command_keeps_its_work_and_resume_runs_only_the_rest(tmp_path, monkeypatch):
     whole = tmp_path / "whole"
-    textbcv.calibrate(NER, [memo()], out=whole, **FAST)
+    fixed = {**FAST, "m": 3}  # 2 x 6 tasks per data set
+    textbcv.calibrate(NER, [memo()], out=whole, **fixed)
     marker = tmp_path / "runs.txt"
     counted = memo(f"echo run >> {marker}; " + COMMAND)
     monkeypatch.setenv("TAGGER_FAIL", "r0001-memo/commands/memo@2/fold-1-0")
     with pytest.raises(InputError, match="exited with status 3") as e:
-        textbcv.calibrate(NER, [counted], out=tmp_path / "cal", **FAST)
+        textbcv.calibrate(NER, [counted], out=tmp_path / "cal", **fixed)
     assert "1 finished units are kept" in str(e.value) and "--resume" in str(e.value)
     logs = tmp_path / "cal" / "work" / "r0001-memo" / "commands" / "memo@2" / "fold-1-0" / "seed-2"
     assert "cannot tag" in (logs / "stderr.log").read_text()  # the error's logs are where it says
     before = marker.read_text().count("run")
     monkeypatch.delenv("TAGGER_FAIL")
-    textbcv.calibrate(NER, [counted], out=tmp_path / "cal", resume=True, **FAST)
+    textbcv.calibrate(NER, [counted], out=tmp_path / "cal", resume=True, **fixed)
     # data set 1's finished tasks were not run again: 2 x 6 tasks per data set, and the failed one once more
     assert before > 12 + 1 and marker.read_text().count("run") == 12 + 12 + 1
     units = (tmp_path / "cal" / "units.jsonl").read_text()

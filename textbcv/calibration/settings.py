@@ -22,7 +22,8 @@ class CalibrationSettings:
     seeds : tuple of int
         The training seeds of A and B in every null pair.
     reps, size, m, seed : int
-        Data sets, sentences per data set, splits, and the seed of the draws and splits.
+        Data sets, sentences per data set, splits (with ``design="measured"``, the first m), and the seed of the
+        draws and splits.
     threshold : float
         A call is P(better) ≥ threshold.
     options : dict
@@ -38,6 +39,16 @@ class CalibrationSettings:
     own_systems : dict, optional
         The systems among ``systems`` given as values (command systems, tagger factories): name → the system's spec
         (a command's line, fold-file format and scheme; a tagger's class or function); None: CRF systems only.
+    design : {"fixed", "measured"}
+        ``"fixed"``: every comparison at ``m``; ``"measured"``: as ``compare`` runs without ``m``, from ``m`` on,
+        extended (nested) to ``m_max`` where a pair's models' noise is floored or its P(better) lies in
+        ``stats.sequential.MEASURED_BAND``. Settings without it (made before) are the fixed design at their ``m``.
+    m_max : int, optional
+        The measured design's last m; None with the fixed design.
+    unit : {"documents", "files", "sentences"}, optional
+        What the data sets were drawn and split on, as the code decided it; None: not recorded (made before).
+    draw : int, optional
+        The version of how the code decides ``unit`` (bumped when that changes); None: not recorded.
 
     Examples
     --------
@@ -63,9 +74,14 @@ class CalibrationSettings:
     truth_halvings: int | None = None
     pair_options: dict | None = None
     own_systems: dict | None = None
+    design: str = "fixed"
+    m_max: int | None = None
+    unit: str | None = None
+    draw: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The settings as JSON-ready values (the pair's three settings only with a pair).
+        """The settings as JSON-ready values (the pair's three settings only with a pair; ``m_max``, ``unit`` and
+        ``draw`` only where set).
 
         Returns
         -------
@@ -84,6 +100,9 @@ class CalibrationSettings:
             d["pair"] = list(self.pair)
         if self.own_systems is None:  # CRF systems only: as the settings of calibrations made before own systems
             del d["own_systems"]
+        for k in ("m_max", "unit", "draw"):  # not set: as the settings made before them
+            if d[k] is None:
+                del d[k]
         return d
 
     @classmethod

@@ -10,7 +10,7 @@ import contextlib
 import os
 import signal
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -18,13 +18,15 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from textbcv._io import _alive, append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
+from textbcv.calibration._design import DRAW, MEASURED_M_MAX, MEASURED_M_START, _check_draw, _drawn_on
 from textbcv.calibration.draw import draw_data_set, drawn_units
 from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.progress import DataSetProgress
+from textbcv.calibration.result import FORMAT, Calibration, _seeds
 from textbcv.calibration.settings import CalibrationSettings
-from textbcv.calibration.summary import CloseSummary, NullSummary, summarize_close, summarize_null
+from textbcv.calibration.summary import CloseSummary, summarize_close, summarize_null
 from textbcv.calibration.truth import check_pair, check_systems
-from textbcv.calibration.units import check_seedable, check_unseeded_name, close_unit, null_unit, own_how
+from textbcv.calibration.units import check_seedable, check_unseeded_name, close_unit, null_unit
 from textbcv.comparison.corpus_files import read_files
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
@@ -45,19 +47,9 @@ UNITS_FILE = "units.jsonl"
 SUMMARY_FILE = "calibration.json"
 PLOT_FILE = "calibration.png"
 LOCK_FILE = "calibrate.lock"
-FORMAT = "textbcv-calibration/1"
 #: options passed on to compare (and recorded in the settings, so a resumed run trains the same way).
 TRAINING_OPTIONS = ("task", "algorithm", "max_iterations", "c1", "c2", "variant", "chunk_types", "untyped",
                     "train_seeds", "group_by")
-
-
-def _seeds(settings: CalibrationSettings, side: int | None = None) -> str:
-    """One side's seeds (``seed 2``, ``seeds 4–6``), or both sides' (``seeds 1 and 2``, ``seeds 1–3 and 4–6``)."""
-    k = int(settings.options.get("train_seeds") or 1)
-    one = [str(s) if k == 1 else f"{s}–{s + k - 1}" for s in settings.seeds]
-    if side is None:
-        return f"seeds {one[0]} and {one[1]}"
-    return f"seed{'s' if k > 1 else ''} {one[side]}"
 
 
 def unit_key(u: dict) -> tuple[str, str, int]:
@@ -80,111 +72,6 @@ def unit_key(u: dict) -> tuple[str, str, int]:
     if u.get("kind", "null") == "close":
         return "close", ",".join(u["pair"]), int(u["r"])
     return "null", u["system"], int(u["r"])
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """A calibration's answer; ``to_dict()`` is the content of ``calibration.json``.
-
-    Attributes
-    ----------
-    settings : CalibrationSettings
-    nulls : tuple of NullSummary
-        One per system, in the order given.
-    corpus_name : str
-        The corpus's file names, as the sentence names it.
-    close : tuple of CloseSummary
-        The close pair's summary (empty without a pair).
-    """
-
-    settings: CalibrationSettings
-    nulls: tuple[NullSummary, ...]
-    corpus_name: str = ""
-    close: tuple[CloseSummary, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        """The calibration as JSON-ready values (fractions, unrounded).
-
-        Returns
-        -------
-        dict
-        """
-        return {"format": FORMAT, "corpus_name": self.corpus_name, "settings": self.settings.to_dict(),
-                "nulls": [s.to_dict() for s in self.nulls], "close": [c.to_dict() for c in self.close],
-                "sentence": self.sentence()}
-
-    def sentence(self) -> str:
-        """One sentence per system and one for the close pair, for a paper to quote.
-
-        Returns
-        -------
-        str
-        """
-        s = self.settings
-        out = []
-        for x in self.nulls:
-            how = (own_how((s.own_systems or {})[x.system]) if x.system in (s.own_systems or {}) else
-                   f"trained with {s.options['algorithm']} (the stochastic proxy of its deterministic lbfgs training)"
-                   if s.proxy else f"trained with {s.options.get('algorithm', 'its algorithm')}")
-            ratio = "" if x.sd_over_rms is None else (
-                f"; the posterior's median SD was {x.sd_over_rms:.2f} times the null estimates' RMS")
-            out.append(
-                f"On {x.calls.n} data sets of about {s.size} sentences drawn from {self.corpus_name or 'the corpus'}, "
-                f"{x.system} {how} with {_seeds(s)} and compared with itself at m = {s.m} "
-                f"got a false call from textbcv's decision rule (P ≥ {s.threshold:g}) on {_pct(x.calls)} data sets "
-                f"({_seeds(s, 1)} called better on {x.calls_b.k}, {_seeds(s, 0)} on {x.calls_a.k}){ratio}.")
-        for c in self.close:
-            algorithm = (s.pair_options or {}).get("algorithm") or "lbfgs"
-            truth = "" if c.mean_truth is None else (
-                f" (its truth, measured per data set by training both on {s.truth_halvings} halvings of it and "
-                f"testing on the corpus's other sentences, averaged {100 * c.mean_truth:+.2f} F1 points, SD "
-                + ("—" if c.sd_truth is None else f"{100 * c.sd_truth:.2f}") + " over data sets)")
-            ratio = "" if c.sd_over_rmse_net is None else (
-                f"; the posterior's median SD was {c.sd_over_rmse_net:.2f} times the estimates' RMSE net of the "
-                "truth's noise")
-            out.append(
-                f"On {c.coverage.n} data sets of about {s.size} sentences drawn from "
-                f"{self.corpus_name or 'the corpus'}, {c.b} against {c.a} trained with {algorithm} at m = {s.m}"
-                f"{truth}: the 95% credible interval of ΔF1, widened by the truth's noise, held the truth on "
-                f"{_pct(c.coverage)} data sets, and textbcv's decision rule (P ≥ {s.threshold:g}) called {c.b} "
-                f"better on {_pct(c.calls_b)} data sets and {c.a} on {_pct(c.calls_a)} data sets{ratio}.")
-        return " ".join(out)
-
-    def text(self) -> str:
-        """The short terminal summary, then the sentence to quote.
-
-        Returns
-        -------
-        str
-        """
-        lines = []
-        for x in self.nulls:
-            st = self.settings
-            lines += [f"{x.system} against itself ({_seeds(st)}), {x.calls.n} data sets:",
-                      f"  false calls, either way: {x.calls.words()}",
-                      f"  {_seeds(st, 1)} called better: {x.calls_b.words()}; {_seeds(st, 0)}: {x.calls_a.words()}",
-                      f"  null ΔF1 RMS {100 * x.rms_estimate:.2f} points, median posterior SD "
-                      f"{100 * x.median_sd:.2f}" + ("" if x.sd_over_rms is None else f" ({x.sd_over_rms:.2f} × RMS)"),
-                      f"  model-noise part estimated at zero in {x.floored.words()}; calls there "
-                      f"{x.calls_floored.words()}, elsewhere {x.calls_other.words()}"]
-        for c in self.close:
-            lines += [f"{c.b} against {c.a} (close pair, truth from {self.settings.truth_halvings} halvings), "
-                      f"{c.coverage.n} data sets:",
-                      f"  {c.b} called better: {c.calls_b.words()}; {c.a}: {c.calls_a.words()}",
-                      f"  95% interval (widened by the truth's noise) held the truth: {c.coverage.words()}"]
-            if c.mean_truth is not None and c.median_sd is not None and c.rmse is not None:
-                lines += [f"  true ΔF1 {100 * c.mean_truth:+.2f} points on average"
-                          + ("" if c.sd_truth is None else f" (SD {100 * c.sd_truth:.2f} over data sets)")
-                          + f"; median posterior SD {100 * c.median_sd:.2f}, RMSE {100 * c.rmse:.2f}"
-                          + ("" if c.rmse_net is None else f", net of the truth's noise {100 * c.rmse_net:.2f}")
-                          + ("" if c.sd_over_rmse_net is None else f" ({c.sd_over_rmse_net:.2f} × RMSE net)")]
-        return "\n".join(lines + ["", self.sentence()]) + "\n"
-
-
-def _pct(c) -> str:
-    """A rate as the sentence quotes it: ``'2.0% [1.1, 3.8] of the'``, or ``'no'``."""
-    return "no" if c.rate is None or c.lo is None or c.hi is None else (
-        f"{100 * c.rate:.1f}% [{100 * c.lo:.1f}, {100 * c.hi:.1f}] of the")
 
 
 def _training_options(options: dict, systems: Sequence[str]) -> tuple[dict, bool]:
@@ -210,8 +97,9 @@ class _Folder:
         self.settings = self.path / SETTINGS_FILE
         self.units = self.path / UNITS_FILE
 
-    def claim(self, settings: CalibrationSettings, resume: bool) -> tuple[dict, int]:
-        """Create the folder or check its settings match; the recorded output hashes and ``reps``."""
+    def claim(self, settings: CalibrationSettings, resume: bool, corpus: Corpus) -> tuple[dict, int]:
+        """Create the folder or check its settings match (its data sets drawn as ``corpus``'s are now); the
+        recorded output hashes and ``reps``."""
         if self.path.exists() and not self.path.is_dir():
             raise InputError("is a file, not a directory", file=str(self.path))
         if self.settings.exists():
@@ -221,8 +109,12 @@ class _Folder:
             if not resume:
                 raise InputError("holds a calibration already: add --resume to continue it, or choose another --out",
                                  str(self.path))
-            mine, theirs = settings.to_dict(), dict(held.get("settings", {}))
-            for k in [*mine, *(k for k in theirs if k not in mine)]:  # a close pair there and none now differs too
+            theirs = dict(held.get("settings", {}))
+            _check_draw(theirs, settings, corpus, self.settings)  # before any other setting: it cannot be resumed
+            mine = {k: v for k, v in settings.to_dict().items() if k not in ("unit", "draw")}
+            theirs = {"design": "fixed", **{k: v for k, v in theirs.items() if k not in ("unit", "draw")}}
+            # the design first: a fixed and a measured calibration differ in m too, and the design says why
+            for k in ["design", *mine, *(k for k in theirs if k not in mine)]:  # a close pair there, none now differs
                 if k != "reps" and mine.get(k) != theirs.get(k):
                     raise InputError(f"holds a calibration of other settings ({k}: {theirs.get(k)!r} there, "
                                      f"{mine.get(k)!r} now); choose another --out", str(self.path))
@@ -278,7 +170,8 @@ class _Folder:
                                  "move it away and run again", str(p))
 
 
-def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size: int | None = None, m: int = 3,
+def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size: int | None = None,
+              m: int | None = None,
               seeds: Sequence[int] | None = None, seed: int = 0, threshold: float = 0.95,
               out: str | os.PathLike | None = None, resume: bool = False, jobs: int = 1,
               progress: bool | None = None, plot: bool = True, pair: Sequence[str] | None = None,
@@ -298,7 +191,10 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         Data sets (R).
     size : int, optional
         Sentences per data set; default 1,000 or half the corpus, whichever is smaller.
-    m : int
+    m : int, optional
+        Splits of every comparison (the fixed design); None (default): the measured design ``compare`` runs without
+        ``m``, from m = 3, extended (nested) to m = 7 on a data set where a pair's models' noise is floored at 0 or
+        its P(better) lies in ``stats.sequential.MEASURED_BAND``; every unit records the m it reached.
     seeds : pair of int, optional
         The first training seeds of A and B in every null pair; default (1, 2), or (1, 1 + K) with ``train_seeds``
         K.
@@ -379,8 +275,10 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
                          "calibrate the close pair without it", param=("train_seeds", "pair"))
     if reps < 1:
         raise InputError(f"reps must be at least 1, got {reps}", param="reps")
-    if m < 1:
-        raise InputError(f"m must be at least 1, got {m}", param="m")
+    if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
+        raise InputError(f"m must be at least 1, got {m!r}", param="m")
+    # no m: the measured design, as compare runs it without m
+    design, m0, m_max = ("fixed", m, None) if m is not None else ("measured", MEASURED_M_START, MEASURED_M_MAX)
     if not 0.5 < threshold < 1:
         raise InputError(f"threshold must be above 0.5 and below 1, got {threshold}", param="threshold")
     if jobs < 1:
@@ -391,21 +289,23 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         raise InputError("{scheduler} needs {backend}=dask", param=("scheduler", "backend"))
     n = len(corpus)
     size = min(1000, n // 2) if size is None else size
-    if not 8 * m <= size <= n:
-        raise InputError(f"size must be between {8 * m} (8 sentences per split) and the corpus's {n:,} sentences, "
-                         f"got {size}", param="size")
+    top = m_max or m0  # the largest m a unit can reach
+    if not 8 * top <= size <= n:
+        raise InputError(f"size must be between {8 * top} (8 sentences per split of m = {top}) and the corpus's "
+                         f"{n:,} sentences, got {size}", param="size")
     if pair is not None and size >= n:  # the truth is measured on the text outside each data set
         raise InputError(f"size must be below the corpus's {n:,} sentences with {{pair}}: a close pair's truth is "
                          f"measured on the corpus outside each data set; got {size}", param=("size", "pair"))
     given = {k: v for k, v in options.items() if v is not None}  # the close pair trains as the user asked
     opts, proxy = _training_options(options, crf)
-    check_systems(crf, seeds, opts, corpus, m, own=bool(own))
-    close = check_pair(pair, truth_halvings, given, corpus, m)
+    check_systems(crf, seeds, opts, corpus, top, own=bool(own))
+    close = check_pair(pair, truth_halvings, given, corpus, top)
     specs = {x.name: _measured_spec(x) for x in own.values()} or None
     settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(names),
-                                   (int(seeds[0]), int(seeds[1])), reps, size, m, seed, threshold, opts, proxy,
-                                   close[0] if close else None, truth_halvings if close else None,
-                                   given if close else None, specs)
+                                   (int(seeds[0]), int(seeds[1])), reps, size, m0, seed, threshold, opts,
+                                   proxy, close[0] if close else None, truth_halvings if close else None,
+                                   given if close else None, specs, design, m_max,
+                                   _drawn_on(corpus, opts.get("group_by")), DRAW)
     folder = _Folder(out) if out is not None else None
     written: dict = {}
     # connected before anything is written: the last check that can fail without training (a command's data sets
@@ -413,7 +313,7 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
     dask = dask_client(jobs, scheduler) if backend == "dask" and (scheduler or not own) else contextlib.nullcontext()
     with dask as client:
         if folder is not None:
-            written, recorded = folder.claim(settings, resume)
+            written, recorded = folder.claim(settings, resume, corpus)
             folder.lock()
             if recorded > reps:  # resumed with fewer: none is run beyond reps, but none finished is dropped
                 settings = replace(settings, reps=recorded)
@@ -530,12 +430,13 @@ def _on_dask(calls, corpus: Corpus, client: Any) -> Iterator[dict]:
 def _answer(settings: CalibrationSettings, done: dict, name: str) -> tuple[Calibration, list[dict]]:
     """The answer over the finished units below ``settings.reps``, and those units."""
     units = [done[("null", s, r)] for s in settings.systems for r in range(settings.reps) if ("null", s, r) in done]
-    nulls = tuple(summarize_null(s, [u for u in units if u["system"] == s]) for s in settings.systems)
+    m = settings.m if settings.design == "fixed" else None  # a fixed design's units made before they recorded m
+    nulls = tuple(summarize_null(s, [u for u in units if u["system"] == s], m) for s in settings.systems)
     close: tuple[CloseSummary, ...] = ()
     if settings.pair is not None:
         key = ",".join(settings.pair)
         pair_units = [done[("close", key, r)] for r in range(settings.reps) if ("close", key, r) in done]
-        close = (summarize_close(*settings.pair, pair_units),)
+        close = (summarize_close(*settings.pair, pair_units, m),)
         units += pair_units
     return Calibration(settings, nulls, name, close), units
 

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 from scipy import stats as sst
 
-__all__ = ["Rate", "NullSummary", "CloseSummary", "summarize_null", "summarize_close", "rate", "covers"]
+__all__ = ["Rate", "NullSummary", "CloseSummary", "summarize_null", "summarize_close", "rate", "covers", "reached"]
 
 
 @dataclass(frozen=True)
@@ -95,6 +95,8 @@ class NullSummary:
         Calls among those data sets and among the others.
     floor_p : float or None
         Fisher's exact test of equal call rates in the two groups.
+    ms : dict, optional
+        Data sets per m their comparison reached (``{"3": 150, "7": 50}``); None where the units do not say.
     """
 
     system: str
@@ -108,6 +110,7 @@ class NullSummary:
     calls_floored: Rate
     calls_other: Rate
     floor_p: float | None
+    ms: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready values.
@@ -122,14 +125,44 @@ class NullSummary:
         return out
 
 
-def summarize_null(system: str, units: Sequence[dict]) -> NullSummary:
+def reached(units: Sequence[dict], m: int | None = None) -> dict[str, int] | None:
+    """Data sets per m their comparison reached (a unit's ``m``, else ``m``); None when some unit says none.
+
+    Parameters
+    ----------
+    units : sequence of dict
+    m : int, optional
+        The m of units that do not record theirs (made at a fixed m before units recorded it).
+
+    Returns
+    -------
+    dict or None
+        ``str(m)`` → data sets, in increasing m.
+
+    Examples
+    --------
+    >>> reached([{"m": 7}, {"m": 3}, {}], 3)
+    {'3': 2, '7': 1}
+    """
+    ms: list[int] = []
+    for u in units:
+        x = u.get("m", m)
+        if x is None:
+            return None
+        ms.append(int(x))
+    return {str(x): ms.count(x) for x in sorted(set(ms))}
+
+
+def summarize_null(system: str, units: Sequence[dict], m: int | None = None) -> NullSummary:
     """The summary of one system's null units.
 
     Parameters
     ----------
     system : str
     units : sequence of dict
-        With ``estimate``, ``sd``, ``var_model``, ``decision``.
+        With ``estimate``, ``sd``, ``var_model``, ``decision`` (and ``m``, the m reached, where recorded).
+    m : int, optional
+        The m of units that do not record theirs (:func:`reached`).
 
     Returns
     -------
@@ -159,7 +192,7 @@ def summarize_null(system: str, units: Sequence[dict]) -> NullSummary:
     if nf and n - nf:
         p = float(sst.fisher_exact([[kf, nf - kf], [ko, n - nf - ko]]).pvalue)
     return NullSummary(system, rate(b, n), rate(a, n), rate(a + b, n), rms, med, med / rms if rms > 0 else None,
-                       rate(nf, n), rate(kf, nf), rate(ko, n - nf), p)
+                       rate(nf, n), rate(kf, nf), rate(ko, n - nf), p, reached(units, m))
 
 
 @dataclass(frozen=True)
@@ -182,6 +215,8 @@ class CloseSummary:
         The RMSE net of the truth's noise; None when not positive.
     sd_over_rmse_net : float or None
     mean_truth, sd_truth : float or None
+    ms : dict, optional
+        Data sets per m their comparison reached (:func:`reached`).
     """
 
     a: str
@@ -197,6 +232,7 @@ class CloseSummary:
     sd_over_rmse_net: float | None
     mean_truth: float | None
     sd_truth: float | None
+    ms: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready values.
@@ -231,14 +267,16 @@ def covers(unit: dict, level: float = 0.95) -> bool:
     return bool(abs(unit["estimate"] - unit["truth"]) <= q * np.sqrt(unit["sd"] ** 2 + unit["truth_noise"]))
 
 
-def summarize_close(a: str, b: str, units: Sequence[dict]) -> CloseSummary:
+def summarize_close(a: str, b: str, units: Sequence[dict], m: int | None = None) -> CloseSummary:
     """The summary of a close pair's units.
 
     Parameters
     ----------
     a, b : str
     units : sequence of dict
-        With ``estimate``, ``sd``, ``df``, ``decision``, ``truth``, ``truth_noise``.
+        With ``estimate``, ``sd``, ``df``, ``decision``, ``truth``, ``truth_noise`` (and ``m`` where recorded).
+    m : int, optional
+        The m of units that do not record theirs (:func:`reached`).
 
     Returns
     -------
@@ -261,11 +299,11 @@ def summarize_close(a: str, b: str, units: Sequence[dict]) -> CloseSummary:
     held = sum(covers(u) for u in units)
     if not n:
         return CloseSummary(a, b, rate(0, 0), rate(0, 0), rate(0, 0), rate(0, 0), None, None, None, None, None, None,
-                            None)
+                            None, reached(units, m))
     mse = float(np.mean((est - truth) ** 2))
     net = mse - float(noise.mean())
     rmse_net = float(np.sqrt(net)) if net > 0 else None
     med = float(np.median([u["sd"] for u in units]))
     return CloseSummary(a, b, rate(kb, n), rate(ka, n), rate(ka + kb, n), rate(held, n), med, float(np.sqrt(mse)),
                         float(noise.mean()), rmse_net, med / rmse_net if rmse_net else None, float(truth.mean()),
-                        float(truth.std(ddof=1)) if n > 1 else None)
+                        float(truth.std(ddof=1)) if n > 1 else None, reached(units, m))

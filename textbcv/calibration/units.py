@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from textbcv.api import CompareResult, compare
+from textbcv.calibration._design import _design_options
 from textbcv.calibration.draw import split_seed
 from textbcv.calibration.moments import pair_moments
 from textbcv.calibration.settings import CalibrationSettings
@@ -145,22 +146,25 @@ def own_how(spec: dict) -> str:
 def _answer(data: Corpus, r: int, a: str | System, b: str | System, settings: CalibrationSettings, options: dict,
             jobs: int = 1, out: Path | None = None,
             runner: dict[str, Any] | None = None) -> tuple[dict[str, Any], CompareResult, Corpus, str]:
-    """The f1 comparison of ``a`` and ``b`` on ``data``: unit fields, result, prepared data set and task.
+    """The f1 comparison of ``a`` and ``b`` on ``data`` in the settings' design: unit fields (``m``: the m it
+    reached), result, prepared data set and task.
 
     ``out``: the comparison's run folder (a command system's work, resumed when it is there), removed once
     answered; None: a temporary one. ``runner``: where its folds run (``backend``, ``scheduler``)."""
     na, nb = (x.name if isinstance(x, System) else x for x in (a, b))
     run: dict[str, Any] = {**(runner or {}), **({} if out is None else {"resume": out.exists(), "plots": False})}
-    res = compare(data, [a, b], m=settings.m, seed=split_seed(settings.seed, r), progress=False, jobs=jobs,
-                  threshold=settings.threshold, out=out, **run, **options)
+    res = compare(data, [a, b], seed=split_seed(settings.seed, r), progress=False, jobs=jobs,
+                  threshold=settings.threshold, out=out, **_design_options(settings), **run, **options)
     if out is not None:
         shutil.rmtree(out)
     report = res.to_dict()
     c = next(x for x in report["comparisons"] if x["metric"] == "f1" and x["a"] == na and x["b"] == nb)
     d = c["difference"]
     prepared = prepare_corpus(data, report["meta"]["task"])
-    moments = pair_moments(res.folds, res.splits, prepared, na, nb, settings.m)
-    return ({"r": r, "sentences": len(data), "estimate": d["estimate"], "sd": d["sd"], "df": d.get("df"),
+    m = int(report["stopping"]["m_used"])  # the measured design's 3 or 7; the fixed design's m
+    moments = pair_moments(res.folds, res.splits, prepared, na, nb, m)
+    return ({"r": r, "sentences": len(data), "m": m, "folds_per_system": 2 * m, "estimate": d["estimate"],
+             "sd": d["sd"], "df": d.get("df"),
              "var_test": d.get("var_test"), "var_model": d.get("var_model"), "var_related": d.get("var_related"),
              "p_b_better": c["p_b_better"], "decision": c["decision"], "moments": moments}, res, prepared,
             report["meta"]["task"])
@@ -188,7 +192,8 @@ def null_unit(corpus: Corpus, r: int, system: str | System, settings: Calibratio
     Returns
     -------
     dict
-        ``kind``, ``system``, ``r``, ``sentences``, the ΔF1 (B − A) posterior's fields (fractions), ``p_b_better``,
+        ``kind``, ``system``, ``r``, ``sentences``, ``m`` (the m the comparison reached) and
+        ``folds_per_system`` (2m), the ΔF1 (B − A) posterior's fields (fractions), ``p_b_better``,
         ``decision`` and ``moments``.
     """
     if isinstance(system, System):
@@ -224,7 +229,7 @@ def close_unit(corpus: Corpus, D: np.ndarray, r: int, settings: CalibrationSetti
     a, b = settings.pair
     options = dict(settings.pair_options or {})
     fields, res, prepared, task = _answer(corpus.subset(D.tolist()), r, a, b, settings, options)
-    opts = pair_options(options, (a, b), settings.m, split_seed(settings.seed, r), task)
+    opts = pair_options(options, (a, b), fields["m"], split_seed(settings.seed, r), task)
     systems = pair_systems(opts, prepared, res.folds)
     truth = pair_truth(corpus, D, systems, opts, settings.truth_halvings, settings.seed, r)
     return {"kind": "close", "pair": [a, b], **fields, **truth}
