@@ -26,7 +26,7 @@ from pathlib import Path
 
 from textbcv._io import dumps_json, load_json
 from textbcv.comparison.imported import evaluate as evaluate_run
-from textbcv.comparison.options import CompareOptions
+from textbcv.comparison.options import CompareOptions, default_design
 from textbcv.comparison.pipeline import corpus_or_files, prepare_compare, run_compare
 from textbcv.comparison.plan import Plan, plan_report
 from textbcv.corpus.model import Corpus
@@ -257,7 +257,10 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
         At least two. A string names a CRF system (``"iob2"``, ``"iobes+wordshape"``); a
         :class:`~textbcv.tagging.System` may hold any tagger with ``fit`` and ``predict``, or a command.
     m : int, optional
-        Number of splits (2m folds); default 3, or all the splits of ``splits``.
+        A fixed number of splits (2m folds). Default: all the splits of ``splits``; without them, the measured
+        design (:data:`~textbcv.comparison.options.MEASURED_DESIGN`): m = 3, extended to 7 where a pair's models'
+        noise came out floored at 0 or its P(better) lies in [0.90, 0.99), unless ``sequential`` or ``stop`` is
+        given.
     seed : int, optional
         Seed of the splits; default 0, or the seed of ``splits`` (another one is refused).
     splits : SplitSet or path, optional
@@ -307,6 +310,7 @@ def compare(corpus, systems: Sequence[System | str], *, m: int | None = None, se
         raise InputError("systems: give a list of at least two systems")
     systems = list(systems)
     names = [s.name if isinstance(s, System) else str(s) for s in systems]
+    ours = default_design(m, splits is not None, ours)
     m, seed = _design(m, seed, splits)
     opts = CompareOptions(systems=tuple(names), m=m, seed=seed, **{"task": "ner", **ours})
     opts.validate()

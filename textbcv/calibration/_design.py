@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from textbcv.calibration.settings import CalibrationSettings
+from textbcv.comparison.options import MEASURED_DESIGN
 from textbcv.corpus import Corpus
 from textbcv.errors import InputError
 from textbcv.stats.sequential import MEASURED_BAND
 
 #: the measured design's first and last m (those of ``compare`` without ``m``)
-MEASURED_M_START = 3
-MEASURED_M_MAX = 7
+MEASURED_M_START = int(MEASURED_DESIGN["m_start"])
+MEASURED_M_MAX = int(MEASURED_DESIGN["m_max"])
 #: how the code decides what a data set is drawn and split on; bumped when that changes. 1 (never recorded):
 #: before commit 8f6d238, each file of a corpus without document marks was a document of its own; 2: files are
 #: documents only where the corpus marks documents (or with group_by="file")

@@ -89,17 +89,20 @@ def register(sub) -> None:
                         "report.json say which was used")
     g = p.add_mutually_exclusive_group()
     # default None, not 3: argparse does not see "--m 3 --sequential" as a conflict when the value is the default object
-    g.add_argument("--m", type=int, default=None, help="number of 2-fold splits (default 3)")
+    g.add_argument("--m", type=int, default=None,
+                   help="a fixed number of 2-fold splits (default: the measured design, m = 3 extended to 7 where a "
+                        "pair's models' noise came out floored or its P(better) lies in [0.90, 0.99))")
     g.add_argument("--sequential", action="store_true", help="start at m = 3 and add splits until the decision is "
                                                              "clear or --m-max")
-    p.add_argument("--m-max", type=int, default=12, help="largest m of a sequential run (default 12, as the thesis)")
-    p.add_argument("--stop", choices=("t-test", "bayes", "measured"), default="t-test",
+    p.add_argument("--m-max", type=int, default=None,
+                   help="largest m of a sequential run (default 7 for --stop measured, else 12, as the thesis)")
+    p.add_argument("--stop", choices=("t-test", "bayes", "measured"), default=None,
                    help="stopping rule of --sequential: the sequential t-test on per-fold F1 differences, built for a "
                         "look at every m; the Bayes test's P(better) at 1 − (1 − --threshold)/L, corrected for the "
                         "L values of m it looks at; or measured: stop at m = 3 only where every pair's models' noise "
                         "was measured and P(better) lies outside [0.90, 0.99), else go straight to --m-max "
-                        "(docs/method.md); either way the report decides at --threshold at the final m "
-                        "(default t-test)")
+                        "(docs/method.md); either way the report decides at --threshold at the final m. "
+                        "Default: measured without --m; t-test with --sequential")
     p.add_argument("--threshold", type=float, default=0.95,
                    help=THRESHOLD_HELP + "; also the level at which --sequential --stop bayes stops")
     p.add_argument("--alpha", type=float, default=0.05, help="1 − credibility of the intervals; level of the t-test "
@@ -172,6 +175,12 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _design_arguments(args: argparse.Namespace) -> dict:
+    """The design options the command line gave (none: the API's default design decides)."""
+    given = {"m_max": args.m_max, "stop": args.stop} | ({"sequential": True} if args.sequential else {})
+    return {k: v for k, v in given.items() if v is not None}
+
+
 def compare_arguments(args: argparse.Namespace) -> dict:
     """The arguments of :func:`textbcv.compare` that ``textbcv compare``'s command line gives.
 
@@ -201,7 +210,7 @@ def compare_arguments(args: argparse.Namespace) -> dict:
         crf = {}
     return dict(
         corpus=list(args.files), systems=[*args.systems, *commands], m=args.m, seed=args.seed, splits=args.splits,
-        jobs=args.jobs, out=args.out, task=args.task, sequential=args.sequential, m_max=args.m_max, stop=args.stop,
+        jobs=args.jobs, out=args.out, task=args.task, **_design_arguments(args),
         threshold=args.threshold, alpha=args.alpha, rope=rope_fraction(args.rope), variant=args.variant,
         difference=args.difference, rho1=args.rho1, rho2=args.rho2,
         balance=() if args.balance.strip() == "none" else _csv(args.balance), group_by=args.group_by,

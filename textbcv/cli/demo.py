@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         Exit status 0; a user error raises :class:`~textbcv.errors.InputError`.
     """
     from textbcv.cli.report import print_report
+    from textbcv.comparison.options import MEASURED_DESIGN
     from textbcv.comparison.pipeline import CompareOptions, StaleRunError, prepare_compare, run_compare
     from textbcv.folds.run_dir import RunDir
 
@@ -74,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
     plans = []
     for name, task, key, systems in DEMOS:
         fmt = "conll" if task == "ner" else "segmented"
-        design = (dict(m=args.m) if args.m is not None else
-                  dict(sequential=True, stop="measured", m_start=MEASURED_M[0], m_max=MEASURED_M[1]))
+        design = dict(m=args.m) if args.m is not None else dict(MEASURED_DESIGN)
         args_ = ([str(paths[key])], out / name, CompareOptions(task=task, systems=systems, **design))
         if RunDir(out / name).is_legacy_run():
             raise InputError("holds a demo run of an earlier textbcv version, whose files textbcv cannot tell from "
@@ -99,10 +99,6 @@ def run(args: argparse.Namespace) -> int:
         print_report(out / name, report)
         print(_cost_line(report), flush=True)
     return 0
-
-
-#: The demo's design: m = 3, extended to 7 by the ``measured`` stopping rule.
-MEASURED_M = (3, 7)
 
 
 def _cost_line(report) -> str:

@@ -67,6 +67,7 @@ def run_calibration(run: str | os.PathLike, fingerprint: str | None) -> tuple[di
                           "report quotes the project's evidence")
         return None, f"textbcv: warning: {folder}: no finished data set yet; the report quotes the project's evidence"
     block = {"folder": CALIBRATION_FOLDER, "corpus_name": held.get("corpus_name", ""), "m": int(s["m"]),
+             **({"design": "measured", "m_max": int(s["m_max"])} if s.get("design") == "measured" else {}),
              "threshold": float(s["threshold"]), "size": int(s["size"]), "seeds": list(s["seeds"]),
              "train_seeds": int((s.get("options") or {}).get("train_seeds") or 1),
              "proxy": bool(s.get("proxy")), "algorithm": (s.get("options") or {}).get("algorithm"),

@@ -12,13 +12,15 @@ from dataclasses import replace
 from typing import Any
 
 from textbcv import defaults
+from textbcv.comparison.options import MEASURED_DESIGN
 from textbcv.report.model import CompareReport
+from textbcv.report.verdicts import calibrated_design
 from textbcv.stats.answer import Caution, Comparison
 
 __all__ = ["with_cautions", "call_cautions"]
 
 #: the fewest splits at which the models' own noise is measured well enough that a floored part is not flagged
-_MEASURED_M = 7
+_MEASURED_M = int(MEASURED_DESIGN["m_max"])
 
 
 def with_cautions(report: CompareReport) -> CompareReport:
@@ -95,7 +97,7 @@ def _calibration_caution(report: CompareReport, c: Comparison) -> Caution | None
     if not cal or c.metric != "f1" or p is None or report.rope_points is not None:
         return None
     seeded = p.seeds is not None and min(p.seeds) >= 2
-    if cal.get("m") != report.m or cal.get("threshold") != report.threshold \
+    if not calibrated_design(cal, report) or cal.get("threshold") != report.threshold \
             or (int(cal.get("train_seeds", 1)) > 1) != seeded:  # another design: the rule says why it is not quoted
         return None
     rate = 1 - report.threshold  # the rule's own false-call rate in each direction

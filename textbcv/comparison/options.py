@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from textbcv import defaults
 from textbcv.defaults import CRF_ALGORITHMS
@@ -23,7 +24,7 @@ from textbcv.stats.sequential import STOP_RULES
 from textbcv.tagging import System, parse_system
 
 __all__ = ["AnswerOptions", "CompareOptions", "TestOptions", "TASKS", "STOP_RULES", "VARIANTS", "SPLIT_METHODS",
-           "METHODS", "METRICS", "DECISION_UNITS"]
+           "METHODS", "METRICS", "DECISION_UNITS", "MEASURED_DESIGN", "default_design"]
 
 TASKS = ("ner", "cws")
 #: Count-factor variants of a comparison, as ``textbcv test`` has them (``rho`` needs ρ1 and ρ2).
@@ -37,6 +38,53 @@ SPLIT_METHODS = ("bcv", "bcv-select", "random")
 METRICS = ("precision", "recall", "f1")
 #: The units McNemar's test judges.
 DECISION_UNITS = ("chunk", "token")
+
+
+#: The design of a comparison whose splits the user did not choose (no m, no given splits, no sequential run):
+#: m = 3, extended (nested, the first folds kept) to m = 7 where a pair's models' noise came out floored at 0 or
+#: its P(better) lies near the threshold (:data:`textbcv.stats.sequential.MEASURED_BAND`). Chosen by
+#: scripts/design_study.py: the cheapest design whose null calls stay within the rule's rate in every run class the
+#: report names (docs/RESULTS.md, "Designs that decide only on measured model noise").
+MEASURED_DESIGN: dict[str, Any] = {"sequential": True, "stop": "measured", "m_start": 3, "m_max": 7}
+
+
+def default_design(m: int | None, given_splits: bool, options: dict) -> dict:
+    """The design options of a comparison: ``options`` as given, with :data:`MEASURED_DESIGN` filled in where the
+    user chose no design.
+
+    Parameters
+    ----------
+    m : int or None
+        The m asked for; an m (or given splits) is a fixed design.
+    given_splits : bool
+        Whether the comparison uses given splits (which cannot be extended).
+    options : dict
+        The comparison's other options by their :class:`CompareOptions` names; ``sequential`` given (True or
+        False) is the user's choice, kept as it is. ``stop`` alone asks for a sequential run by that rule.
+
+    Returns
+    -------
+    dict
+        A copy of ``options``; where no design was chosen, ``sequential`` and ``stop`` of :data:`MEASURED_DESIGN`;
+        for a run by the measured rule, its ``m_start`` and ``m_max``; each one the user gave kept.
+
+    Examples
+    --------
+    >>> default_design(None, False, {})["stop"], default_design(None, False, {})["m_max"]
+    ('measured', 7)
+    >>> default_design(3, False, {}), default_design(None, False, {"sequential": False})
+    ({}, {'sequential': False})
+    >>> default_design(None, False, {"stop": "bayes"})
+    {'stop': 'bayes', 'sequential': True}
+    """
+    out = dict(options)
+    if m is None and not given_splits and "sequential" not in out:
+        out["sequential"] = True
+        out.setdefault("stop", MEASURED_DESIGN["stop"])
+    if out.get("sequential") and out.get("stop") == MEASURED_DESIGN["stop"]:
+        out.setdefault("m_start", MEASURED_DESIGN["m_start"])
+        out.setdefault("m_max", MEASURED_DESIGN["m_max"])
+    return out
 
 
 def _fail(message: str, *params: str) -> None:

@@ -17,7 +17,8 @@ from textbcv.report.numbers import p_is, points
 from textbcv.stats.answer import Comparison
 from textbcv.stats.bayes import NO_CLEAR_DIFFERENCE
 
-__all__ = ["UNMEASURED_SEEDS", "rule", "short_rule", "better_label", "verdict", "verdict_line", "undecided",
+__all__ = ["UNMEASURED_SEEDS", "calibrated_design", "design_words",
+           "rule", "short_rule", "better_label", "verdict", "verdict_line", "undecided",
            "difference_words", "decisive_words", "difference_basis", "rope_points", "interval_label", "shown_interval",
            "difference_cell", "marked_verdict", "caution_clause", "caution_notes", "macro_interval"]
 
@@ -87,6 +88,56 @@ def rule(report: CompareReport) -> str:
             f"at least {tau:g}.")
 
 
+def design_words(design: str, m: int | None, m_max: int | None) -> str:
+    """A design as the rule's sentence names it.
+
+    Parameters
+    ----------
+    design : {"fixed", "measured"}
+    m, m_max : int or None
+        The fixed m, or the measured design's first and last m.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> design_words("fixed", 3, None), design_words("measured", 3, 7)
+    ('m = 3', 'the measured design (m = 3, extended to 7)')
+    """
+    return f"the measured design (m = {m}, extended to {m_max})" if design == "measured" else f"m = {m}"
+
+
+def calibrated_design(cal: dict, report: CompareReport) -> bool:
+    """Whether a calibration (``report.calibration``) measured the design this report's run used.
+
+    Parameters
+    ----------
+    cal : dict
+        The quoted calibration block: ``m``, and ``design``/``m_max`` where it ran the measured design.
+    report : CompareReport
+
+    Returns
+    -------
+    bool
+        A measured calibration matches a run by the measured rule with the same first and last m (whichever m the
+        run stopped at); a fixed one a fixed run at its m.
+
+    Examples
+    --------
+    >>> from textbcv.stats.answer import BayesAnswer
+    >>> r = CompareReport(BayesAnswer(3, 0.05, {}, (), "thesis", {}, "exact", 0.95, None, 1.0, {}))
+    >>> calibrated_design({"m": 3}, r), calibrated_design({"m": 3, "design": "measured", "m_max": 7}, r)
+    (True, False)
+    """
+    stopping = report.stopping or {}
+    if cal.get("design", "fixed") == "measured":
+        return (stopping.get("rule") == "measured" and stopping.get("m_max") == cal.get("m_max")
+                and stopping.get("m_start", cal.get("m")) == cal.get("m"))
+    return not stopping.get("rule") and cal.get("m") == report.m
+
+
 def _own_calibration(report: CompareReport, seeded: bool) -> str | None:
     """The user's own calibration sentence for the rule, why it is not quoted, or None without one."""
     cal = report.calibration
@@ -99,10 +150,15 @@ def _own_calibration(report: CompareReport, seeded: bool) -> str | None:
         return (f"{measured} Your calibration of this corpus ({where}) trained "
                 + (f"{k} seeds per system" if k > 1 else "one seed per system")
                 + ", this run " + ("several" if seeded else "one") + ", so it is not quoted.").strip()
-    if cal.get("m") != report.m or cal.get("threshold") != report.threshold:
+    if not calibrated_design(cal, report) or cal.get("threshold") != report.threshold:
         measured = defaults.false_calls(report.threshold) or ""
-        return (f"{measured} Your calibration of this corpus ({where}) was measured at m = {cal.get('m')} and P ≥ "
-                f"{cal.get('threshold'):g}, not at this report's m = {report.m} and P ≥ {report.threshold:g}, so it "
+        stopping = report.stopping or {}
+        run = (design_words("measured", stopping.get("m_start", 3), stopping.get("m_max"))
+               if stopping.get("rule") == "measured" else f"m = {report.m}"
+               + (f" ({stopping['rule']} stopping)" if stopping.get("rule") else ""))
+        theirs = design_words(cal.get("design", "fixed"), cal.get("m"), cal.get("m_max"))
+        return (f"{measured} Your calibration of this corpus ({where}) was measured with {theirs} and P ≥ "
+                f"{cal.get('threshold'):g}, not with this report's {run} and P ≥ {report.threshold:g}, so it "
                 "is not quoted.").strip()
     return f"Measured on this corpus by `textbcv calibrate` ({where}): {cal['sentence']}"
 
