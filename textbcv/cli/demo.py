@@ -31,7 +31,7 @@ def register(sub) -> None:
     p = sub.add_parser("demo", help="compare tagging schemes on the bundled corpora",
                        description="Compare IOB2 with IOBES (NER) and BMES with BB2B3MES (word segmentation) on "
                        "the bundled corpora with m×2 BCV (m = 3, extended to 7 where the models' noise was not "
-                       "measured or the call is near the threshold: --sequential --stop measured --m-max 7) and the "
+                       "measured or the call is near the threshold: compare's default design) and the "
                        "default options ("
                        + ("no balancing" if not defaults.BALANCE else "balancing " + ", ".join(defaults.BALANCE))
                        + f", --group-by {defaults.GROUP_BY}, --variant {defaults.VARIANT}), and print the reports.")
