@@ -32,9 +32,22 @@ def _copy(run, tmp_path):
     return shutil.copytree(run, tmp_path / "run")
 
 
-def _calibrate(corpus, out):
+def _calibrate(corpus, out, *design: str):
+    """A calibration of the run's design (fixed m = 3) unless ``design`` gives another."""
     assert main(["calibrate", str(corpus), "--systems", "iob2", "--reps", "2", "--size", "120", *OPTS,
-                 "--out", str(out)]) == 0
+                 *(design or ("--m", "3")), "--out", str(out)]) == 0
+
+
+def test_a_calibration_of_another_design_is_not_quoted(tmp_path, capsys, ner_run, ner_small):
+    """The measured design's calibration says nothing of a fixed m = 3 run's calls: the rule names both designs."""
+    run = tmp_path / "run"
+    shutil.copytree(ner_run, run)
+    _calibrate(ner_small, run / "calibration", "--reps", "1")
+    assert main(["report", str(run), "--redraw"]) == 0
+    md = (run / "report.md").read_text(encoding="utf-8")
+    assert "Measured on this corpus by `textbcv calibrate`" not in md
+    assert ("was measured with the measured design (m = 3, extended to 7) and P ≥ 0.95, not with this report's "
+            "m = 3 and P ≥ 0.95, so it is not quoted") in md
 
 
 def test_report_quotes_the_runs_own_calibration(tmp_path, capsys, ner_run, ner_small):
@@ -55,7 +68,7 @@ def test_report_quotes_the_runs_own_calibration(tmp_path, capsys, ner_run, ner_s
     what_if = next(p for p in run.iterdir() if p.name.startswith("what-if"))
     md = (what_if / "report.md").read_text(encoding="utf-8")
     assert "Measured on this corpus by `textbcv calibrate`" not in md
-    assert "was measured at m = 3 and P ≥ 0.95, not at this report's m = 3 and P ≥ 0.9" in md
+    assert "was measured with m = 3 and P ≥ 0.95, not with this report's m = 3 and P ≥ 0.9" in md
 
 
 def test_a_calibration_of_another_corpus_is_refused(tmp_path, capsys, ner_run, ner_small):
