@@ -30,7 +30,7 @@ def _design_options(settings: CalibrationSettings) -> dict[str, Any]:
     """The keywords ``compare`` answers a unit with: ``m`` (fixed), or the measured design's sequential run."""
     if settings.design == "measured":
         assert settings.m_max is not None  # calibrate records m_max with the measured design
-        return {"sequential": True, "stop": "measured", "m_start": settings.m, "m_max": settings.m_max}
+        return {**MEASURED_DESIGN, "m_start": settings.m, "m_max": settings.m_max}
     return {"m": settings.m}
 
 

@@ -153,8 +153,6 @@ def _pct(c) -> str:
         f"{100 * c.rate:.1f}% [{100 * c.lo:.1f}, {100 * c.hi:.1f}] of the")
 
 
-
-
 def _design_line(settings: CalibrationSettings, ms: dict[str, int] | None) -> str:
     """The design in the terminal summary: ``fixed m = 3``, or ``measured m = 3→7 (m = 3 on 8, m = 7 on 2; ...)``."""
     if settings.design != "measured":
