@@ -127,7 +127,7 @@ PAIR_TEXT = {
             "feature": "base template vs without character bigrams", "default": "the study's A vs B"},
 }
 SMOKE_LIMIT = {"conll": 1200, "msr": 300}  # --smoke: the pools' first sentences
-SMOKE_N = {"conll": 400, "msr": 80}  # --smoke: sentences per data set
+SMOKE_N = {"conll": 240, "msr": 60}  # --smoke: sentences per data set
 DEFAULT_REPS = 100  # the default pair runs on the first 100 data sets (those of real_text_study.py)
 
 
