@@ -62,6 +62,11 @@ def test_calibrate_cli_end_to_end_resumes_and_grows(tmp_path, capsys):
     other = in_process(capsys, *args[:-2], "--out", str(out), "--resume", "--seeds", "1,3")
     assert other.returncode == 2 and "other settings" in other.stderr
 
+    # ap asked for by name trains as ap standing in for lbfgs does: the same calibration, resumed
+    explicit = in_process(capsys, *args[:-2], "--out", str(out), "--resume", "--algorithm", "ap", "--reps", "3")
+    assert explicit.returncode == 0, explicit.stderr
+    assert (out / "units.jsonl").read_bytes() == lines
+
 
 def test_a_null_unit_is_compares_own_answer(corpus):
     """The unit holds exactly what compare answers on the same data set, split seed and seeds."""

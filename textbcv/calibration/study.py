@@ -111,8 +111,9 @@ class _Folder:
                                  str(self.path))
             theirs = dict(held.get("settings", {}))
             _check_draw(theirs, settings, corpus, self.settings)  # before any other setting: it cannot be resumed
-            mine = {k: v for k, v in settings.to_dict().items() if k not in ("unit", "draw")}
-            theirs = {"design": "fixed", **{k: v for k, v in theirs.items() if k not in ("unit", "draw")}}
+            # proxy only words the options (ap asked for, or ap standing in for lbfgs): the training is the same
+            mine = {k: v for k, v in settings.to_dict().items() if k not in ("unit", "draw", "proxy")}
+            theirs = {"design": "fixed", **{k: v for k, v in theirs.items() if k not in ("unit", "draw", "proxy")}}
             # the design first: a fixed and a measured calibration differ in m too, and the design says why
             for k in ["design", *mine, *(k for k in theirs if k not in mine)]:  # a close pair there, none now differs
                 if k != "reps" and mine.get(k) != theirs.get(k):
