@@ -76,6 +76,7 @@ def test_help_names_nothing_outside_the_project(command, capsys):
     assert out.startswith("usage: textbcv")
     for bad in FORBIDDEN:
         assert bad not in out, f"textbcv {command} --help mentions {bad}"
+    assert "%%" not in out, f"textbcv {command} --help prints an escaped %% (a description is not %-formatted)"
 
 
 def test_top_level_help_points_to_the_docs(capsys):

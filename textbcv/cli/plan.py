@@ -22,7 +22,7 @@ def register(sub) -> None:
     """
     p = sub.add_parser("plan", help="what gains a finished comparison detects, and what more splits or text would",
                        description="From a finished run (a pilot): the smallest true F1 gain the design calls better "
-                       "with 50%% and with --power probability, with more splits, and for --target-delta the power "
+                       "with 50% and with --power probability, with more splits, and for --target-delta the power "
                        "now and the m or the amount of text that reaches it.")
     p.add_argument("dir", metavar="RUN", help="run directory written by textbcv compare or evaluate")
     p.add_argument("--target-delta", type=float, default=None, metavar="POINTS",
