@@ -4,7 +4,8 @@ Eight surfaces, each a product of mutations × commands × options (the test's n
 
 1. ``commands``: a command system's predictions (unknown chunk types, wrong lengths, bad bytes, empty or missing
    files, extra columns, ...) through ``compare --system NAME=COMMAND``, in both fold formats;
-2. ``tasks``: a corpus whose task the tool cannot serve, in every format, for compare and calibrate;
+2. ``tasks``: a corpus whose task the tool cannot serve, in every format (conll, conllu, segmented, jsonl, arrow,
+   docbin), for compare (CRF and command systems) and calibrate;
 3. ``signals``: SIGTERM, SIGINT, SIGHUP and a failing command, with commands that start children, grandchildren
    and processes in a session of their own (in this process, the command signalling it; a few in a subprocess
    with ``--jobs 2``);
@@ -247,13 +248,20 @@ PREDICTIONS = {
 }
 
 
-@pytest.mark.parametrize("fold_format", ["conll", "jsonl"])
-@pytest.mark.parametrize("mutation", sorted(PREDICTIONS))
+#: the mutations whose outcome may depend on the fold files' format (what the command reads the test half from);
+#: the others change only the prediction file's bytes, the same whatever the command read
+READS_TEST = {"valid", "crlf", "unknown-type", "short-sentence", "long-sentence", "missing-sentence",
+              "extra-sentence", "other-token"}
+
+
+@pytest.mark.parametrize("mutation, fold_format", [(m, f) for m in sorted(PREDICTIONS) for f in ("conll", "jsonl")
+                                                   if f == "conll" or m in READS_TEST])
 def test_commands_predictions_pass_evaluates_checks(case, mutation, fold_format):
     (case.home / "mutate.py").write_text(MUTATOR, encoding="utf-8")
     line = f"{PY} mutate.py {mutation} {fold_format} {{test}} {{pred}} {{train}}"
+    other = PER if fold_format == "conll" else line.replace(f" {mutation} ", " valid ")
     argv = ["compare", "corpus.conll", *RUN, "--command-format", fold_format, *_system("mine", line),
-            *_system("valid", line.replace(f" {mutation} ", " valid "))]
+            *_system("valid", other)]
     case.start()
     status, out, err = case.run(argv)
     want = PREDICTIONS[mutation]
@@ -287,8 +295,53 @@ def _blocks(text: str) -> list[list[list[str]]]:
     return [[ln.split() for ln in b.splitlines()] for b in text.split("\n\n") if b.strip()]
 
 
-def _corpus_file(home: Path, kind: str) -> str:
+def _arrow(folder: Path, sents: list[list[list[str]]]) -> None:
+    """``sents`` (token, ..., tag rows) as a ``datasets`` ``save_to_disk`` folder, tags as class labels."""
+    datasets = pytest.importorskip("datasets", reason="the datasets extra is not installed")
+    names = ["O"] + sorted({r[-1] for s in sents for r in s} - {"O"})
+    feats = datasets.Features({"tokens": datasets.Sequence(datasets.Value("string")),
+                               "ner_tags": datasets.Sequence(datasets.ClassLabel(names=names))})
+    cols = {"tokens": [[r[0] for r in s] for s in sents], "ner_tags": [[names.index(r[-1]) for r in s] for s in sents]}
+    datasets.Dataset.from_dict(cols, features=feats).save_to_disk(str(folder))
+
+
+def _docbin(path: Path, sents: list[list[list[str]]]) -> None:
+    """``sents`` (token, ..., tag rows, read as conlleval reads them) as a spaCy DocBin, a document per sentence,
+    chunks as entities."""
+    spacy = pytest.importorskip("spacy", reason="the spacy extra is not installed")
+    from spacy.tokens import Doc, DocBin, Span
+
+    from textbcv.schemes import decode
+
+    vocab, db = spacy.blank("en").vocab, DocBin()
+    for s in sents:
+        doc = Doc(vocab, words=[r[0] for r in s])
+        doc.ents = [Span(doc, a, b, label=t) for a, b, t in decode([r[-1] for r in s], "conlleval")]
+        db.add(doc)
+    db.to_disk(path)
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """Corpora of the optional formats, made once (their libraries' import is most of their cost)."""
+    return {"root": tmp_path_factory.mktemp("made")}
+
+
+def _corpus_file(home: Path, kind: str, made: dict | None = None) -> str:
     """Write the corpus ``kind`` (FORMAT-WHAT) into ``home``; its name."""
+    if kind.startswith(("arrow-", "docbin-")):
+        assert made is not None
+        name = {"arrow-bmes": "bmes-arrow", "arrow-typed": "typed-arrow", "docbin-typed": "typed.spacy"}[kind]
+        if kind not in made:
+            target = made["root"] / name
+            sents = _blocks(BMES_CONLL if kind == "arrow-bmes" else CONLL)
+            (_arrow if kind.startswith("arrow") else _docbin)(target, sents)
+            made[kind] = target
+        if made[kind].is_dir():
+            shutil.copytree(made[kind], home / name)
+        else:
+            shutil.copy(made[kind], home / name)
+        return name
     if kind == "segmented-words":
         return "corpus.txt"
     if kind == "conll-bmes":
@@ -324,6 +377,7 @@ def _corpus_file(home: Path, kind: str) -> str:
 UNSERVABLE = {
     "segmented-words": "ner", "conll-bmes": "ner", "jsonl-bmes": "ner", "conllu-bmes": "ner",
     "conllu-untagged": "ner", "jsonl-untagged": "ner", "conll-typed": "cws", "jsonl-typed": "cws",
+    "arrow-bmes": "ner", "arrow-typed": "cws", "docbin-typed": "cws",
 }
 TASK_COMMANDS = {
     "compare-crf": lambda f, task: ["compare", f, "--task", task, "--systems", "iob2,iobes" if task == "ner" else
@@ -337,8 +391,8 @@ TASK_COMMANDS = {
 
 @pytest.mark.parametrize("command", sorted(TASK_COMMANDS))
 @pytest.mark.parametrize("corpus", sorted(UNSERVABLE))
-def test_tasks_a_corpus_the_task_cannot_serve_is_refused_before_anything_runs(case, corpus, command):
-    name = _corpus_file(case.home, corpus)
+def test_tasks_a_corpus_the_task_cannot_serve_is_refused_before_anything_runs(case, made, corpus, command):
+    name = _corpus_file(case.home, corpus, made)
     argv = TASK_COMMANDS[command](name, UNSERVABLE[corpus])
     case.start()
     status, out, err = case.run(argv)
