@@ -493,6 +493,7 @@ BEFORE_WRITE = {
     "devices-empty": (["--devices", ","], None),
     "out-under-a-file": (["--out", "precious.txt/run"], None),
     "out-is-the-corpus": (["--out", "corpus.conll"], None),
+    "out-unwritable": (["--out", "/proc/textbcv-run"], None),  # unwritable even by root
     "out-holds-user-files": (["--out", "."], None),
     "m-zero": (["--m", "0"], None),
     "max-iterations-zero": (["--max-iterations", "0"], None),
