@@ -24,7 +24,8 @@ __all__ = [
     "remove_stale_temps",
     "check_not_input", "safe_stem", "file_sha256",
     "read_bytes", "open_bytes", "decode_text", "read_text", "check_encoding", "line_at",
-    "loads_json", "load_json", "load_json_lines", "json_count", "MAX_COUNT", "MAX_FILE_BYTES", "MAX_JSON_BYTES",
+    "loads_json", "load_json", "load_json_lines", "cut_torn", "json_count", "MAX_COUNT", "MAX_FILE_BYTES",
+    "MAX_JSON_BYTES",
 ]
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -186,17 +187,36 @@ def load_json_lines(path: str | os.PathLike, torn: str = "ignore") -> list[tuple
     name = os.fspath(path)
     data = read_bytes(path)
     end = data.rfind(b"\n") + 1
-    if end < len(data):
-        if torn == "truncate":
-            try:
-                with open(path, "r+b") as f:
-                    f.truncate(end)
-            except OSError as e:
-                raise _read_error(e, name) from None
-        data = data[:end]
-    text = decode_text(data, name, hint=JSON_HINT)
-    return [(no, loads_json(line, name, no)) for no, line in enumerate(text.split("\n")[:-1], 1)
+    text = decode_text(data[:end], name, hint=JSON_HINT)
+    rows = [(no, loads_json(line, name, no)) for no, line in enumerate(text.split("\n")[:-1], 1)
             if line.strip(" \t\r")]  # blank: JSON white space only (no U+2028 & co)
+    if end < len(data) and torn == "truncate":  # only once the rest has read: a refused file is left as it was
+        cut_torn(path, end)
+    return rows
+
+
+def cut_torn(path: str | os.PathLike, end: int | None = None) -> None:
+    """Cut a last line without its newline (a write torn by a killed run) from ``path``; ``end``: where it starts,
+    if known.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.jsonl")
+    >>> _ = open(p, "w").write('[1]\\n{"tor')
+    >>> cut_torn(p); open(p).read()
+    '[1]\\n'
+    """
+    try:
+        if end is None:
+            data = read_bytes(path)
+            end = data.rfind(b"\n") + 1
+            if end == len(data):
+                return
+        with open(path, "r+b") as f:
+            f.truncate(end)
+    except OSError as e:
+        raise _read_error(e, os.fspath(path)) from None
 
 
 def json_count(value: Any, where: str, file: str | None = None, line: int | None = None) -> int:
@@ -393,7 +413,7 @@ def check_not_input(out: str | os.PathLike, inputs, option: str = "out") -> None
         ip = Path(i)
         try:
             same = os.path.samefile(o, ip) if o.exists() and ip.exists() else o.resolve() == ip.resolve()
-        except OSError:
+        except (OSError, RuntimeError):  # RuntimeError: a loop of links (Path.resolve), which is no input
             same = False
         if same:
             raise InputError(f"--{option.replace('_', '-')} is an input file: it would be replaced; choose another "

@@ -124,7 +124,11 @@ class _Folder:
         if self.path.exists() and any(self.path.iterdir()):
             raise InputError("is not empty and holds no textbcv calibration; choose a new or empty --out",
                              str(self.path))
-        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as e:  # a file on the way (a/b with a a file), a read-only parent
+            raise InputError(f"cannot create the calibration folder: {e.strerror or e}", file=str(self.path),
+                             param="out") from None
         self.write_settings(settings, {})
         return {}, 0
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 
 import numpy as np
 
@@ -105,7 +105,7 @@ def run(args) -> int:
         check_not_input(args.export, args.files, "export")
     elif args.to != "source":
         raise InputError("--to applies with --export (the format of the exported folds)")
-    if Path(args.out).exists() and not args.force:
+    if os.path.lexists(args.out) and not args.force:  # a link, even to nothing, is the user's too
         raise InputError("--out: the file exists; add --force to replace it, or choose another name", file=args.out)
     if args.export:
         from textbcv.split.export import check_export_dir

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from textbcv._io import MAX_COUNT, _show, dumps_json, load_json_lines
+from textbcv._io import MAX_COUNT, _show, cut_torn, dumps_json, load_json_lines
 from textbcv.errors import InputError
 from textbcv.scoring import Tally
 from textbcv.scoring.modes import ANATOMY, KINDS, MODES
@@ -220,7 +220,10 @@ def read_fold_records(path: str | os.PathLike, torn: str = "ignore") -> list[tup
         At FILE:LINE for invalid UTF-8, JSON or record.
     """
     name = os.fspath(path)
-    return [(no, check_fold_record(obj, name, no)) for no, obj in load_json_lines(path, torn=torn)]
+    records = [(no, check_fold_record(obj, name, no)) for no, obj in load_json_lines(path)]
+    if torn == "truncate":  # once every record has passed: a refused file is left as it was
+        cut_torn(path)
+    return records
 
 
 def fold_line(record: dict) -> str:

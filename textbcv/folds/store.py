@@ -72,14 +72,14 @@ class FoldStore:
                     torn = f.read(1) != b"\n"
         except OSError:
             torn = False
-        if torn:
-            warn(f"{self.path}: its last line was cut short (a fold being written when the run stopped); it is "
-                 "dropped and that fold is trained again")
         try:
             records = read_fold_records(self.path, torn="truncate")  # a torn last line from a killed run: cut
         except InputError as e:
             raise InputError(f"not a fold record ({e.message}); delete the file or choose another {{out}}",
                              file=e.file, line=e.line, param="out") from None
+        if torn:  # said once the rest has read (a file refused is left as it was)
+            warn(f"{self.path}: its last line was cut short (a fold being written when the run stopped); it is "
+                 "dropped and that fold is trained again")
         for _, rec in records:
             self.records[fold_key(rec)] = rec
 
