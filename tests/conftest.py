@@ -1,10 +1,11 @@
-"""Shared fixtures: where the shared corpora are, and how tests that need them skip."""
+"""Shared fixtures: where the shared corpora are, how tests that need them skip, and the session's training memo."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import _train_memo
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,9 +32,16 @@ def _kill_worker_pool() -> None:
         executor.shutdown(wait=True, kill_workers=True)
 
 
+def pytest_configure(config):
+    """Trainings of the same input replay their model within the session (tests/_train_memo.py says why exact)."""
+    if _train_memo.enabled():
+        _train_memo.install()
+
+
 def pytest_sessionfinish(session, exitstatus):
     """Ctrl-C of the suite, or its end: no worker pool is left for the interpreter's exit to wait on."""
     _kill_worker_pool()
+    _train_memo.uninstall()
 
 
 def script(name: str):
