@@ -293,7 +293,9 @@ def floor_evidence(table: list[dict]) -> dict:
     for r in table:
         if r["candidate"] != "present" or r["pair"] != "null" or not r["calls_floored"]["n"]:
             continue
-        out.setdefault(r["corpus"], {"label": r["label"]})[f"m{r['m']}"] = {
+        # a calibrate folder run with --m 7 (NAME-m7) is its corpus's m = 7 row
+        corpus = r["corpus"].removesuffix(f"-m{r['m']}")
+        out.setdefault(corpus, {"label": r["label"]})[f"m{r['m']}"] = {
             "R": r["R"], "floored": r["floored"], "calls_floored": r["calls_floored"],
             "calls_other": r["calls_other"]}
     return {"threshold": THRESHOLD, "posterior": PAIRED_POSTERIOR, "corpora": dict(sorted(out.items()))}

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from conftest import script
+
 from textbcv import defaults
 from textbcv.comparison.call_cautions import with_cautions
 from textbcv.report.conclusion import conclusion
@@ -54,10 +56,32 @@ def test_call_with_floored_model_noise_is_flagged_with_the_measured_rate():
         _report(0.0).to_dict())))
 
 
-def test_no_flag_when_the_noise_was_measured_or_nothing_is_called_or_m_is_7():
+def test_no_flag_when_the_noise_was_measured_or_nothing_is_called():
     assert "too small to measure" not in conclusion(_report(0.002 ** 2))
     assert "too small to measure" not in conclusion(_report(0.0, estimate=0.001))  # no call
-    assert "too small to measure" not in conclusion(_report(0.0, m=7))
+    assert "measured 0" not in conclusion(_report(0.002 ** 2, m=7))
+
+
+def test_a_call_on_noise_measured_0_at_7_splits_is_flagged_too():
+    # 13 degrees of freedom are not enough either: null pairs floored at m = 7 were still called more often on some
+    # corpora, so the call carries that rate, not the m = 3 remedy
+    r = _report(0.0, m=7)
+    (caution,) = r.comparisons[0].cautions
+    assert caution.mark == "model noise measured 0" and "on these 14 folds" in caution.text
+    assert "--m 7" not in caution.text and "--m 15" in caution.text
+    measured = defaults.floor_calls(7)
+    assert measured is None or measured in caution.text
+    text = conclusion(r)
+    assert "B is better than A" in text and "measured 0 on these 14 folds" in text
+
+
+def test_a_calibrate_folder_run_at_m_7_is_its_corpus_m_7_evidence():
+    mns = script("model_noise_study")
+    w = {"k": 1, "n": 20, "rate": 0.05, "lo": 0.01, "hi": 0.2}
+    rows = [{"candidate": "present", "pair": "null", "corpus": c, "label": "X", "m": m, "R": 40, "floored": w,
+             "calls_floored": w, "calls_other": w} for c, m in (("x", 3), ("x-m7", 7))]
+    assert set(mns.floor_evidence(rows)["corpora"]) == {"x"}
+    assert set(mns.floor_evidence(rows)["corpora"]["x"]) == {"label", "m3", "m7"}
 
 
 def test_quoted_rate_is_the_committed_evidence():
