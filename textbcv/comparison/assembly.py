@@ -21,6 +21,7 @@ from textbcv.comparison.onesplit import one_split_section
 from textbcv.comparison.options import AnswerOptions
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
+from textbcv.report.blocks import Stopping
 from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport
 from textbcv.scoring import ChunkCounts
@@ -110,7 +111,8 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
-                    corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
+                    corpus: dict, systems: Sequence[dict], stopping: Stopping | None, run: dict,
+                    imported: dict | None = None,
                     answer: CompareReport | None = None, heldout: Sequence | None = None, split: dict | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
                     baseline: dict | None = None, calibration: dict | None = None) -> CompareReport:
@@ -132,7 +134,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         The ``meta.corpus`` block (:func:`corpus_meta`).
     systems : sequence of dict
         Each system's spec.
-    stopping : dict
+    stopping : Stopping or None
         How m was reached.
     run : dict
         Wall time and fold counts of the run.

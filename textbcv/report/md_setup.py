@@ -156,10 +156,10 @@ def stopping_markdown(report: CompareReport) -> list[str]:
     -------
     list of str
     """
-    stop = report.stopping or {}
-    if not stop.get("reason"):
+    stop = report.stopping
+    if stop is None or not stop.reason:
         return []
-    return ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
+    return ["", f"Stopping: {stop.reason} ({stop.folds_per_system} folds per system)."]
 
 
 def plots_markdown(plots: Sequence[str]) -> list[str]:

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
+from textbcv.report.blocks import Stopping
 from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
 
@@ -37,7 +38,9 @@ class CompareReport:
         name → chunk type → pooled counts and P / R / F1.
     design_effects, design_effect_folds : dict or None
         name → metric → the design effect measured on the folds, and its per-fold values.
-    stopping, split_quality, split, meta, run, heldout, one_split, baseline, macro, anatomy : dict or None
+    stopping : Stopping or None
+        How m was reached.
+    split_quality, split, meta, run, heldout, one_split, baseline, macro, anatomy : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
     conclusion : str or None
         The plain-language answer.
@@ -53,7 +56,7 @@ class CompareReport:
     per_type: dict = field(default_factory=dict)
     design_effects: dict | None = None
     design_effect_folds: dict | None = None
-    stopping: dict | None = None
+    stopping: Stopping | None = None
     split_quality: dict | None = None
     split: dict | None = None
     meta: dict = field(default_factory=dict)
@@ -210,7 +213,7 @@ class CompareReport:
             out["design_effect_folds"] = self.design_effect_folds
         out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts)
         out.update((s.key, s.to_dict()) for s in self.sections)
-        out.update(stopping=self.stopping,
+        out.update(stopping=None if self.stopping is None else self.stopping.to_dict(),
                    split_quality=self.split_quality, split=self.split, meta=self.meta, run=self.run)
         if self.heldout:
             out["heldout"] = self.heldout
@@ -244,7 +247,7 @@ class CompareReport:
             answer=BayesAnswer.from_dict(d), fold_counts=d.get("fold_counts") or {}, fold_f1=d.get("fold_f1") or {},
             per_type=d.get("per_type") or {},
             design_effects=d.get("design_effects"), design_effect_folds=d.get("design_effect_folds"),
-            stopping=d.get("stopping"), split_quality=d.get("split_quality"), split=d.get("split"),
+            stopping=Stopping.from_dict(d.get("stopping")), split_quality=d.get("split_quality"), split=d.get("split"),
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
             baseline=d.get("baseline"),
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),

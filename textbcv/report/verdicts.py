@@ -131,11 +131,12 @@ def calibrated_design(cal: dict, report: CompareReport) -> bool:
     >>> calibrated_design({"m": 3}, r), calibrated_design({"m": 3, "design": "measured", "m_max": 7}, r)
     (True, False)
     """
-    stopping = report.stopping or {}
+    stopping = report.stopping
+    rule = None if stopping is None else stopping.rule
     if cal.get("design", "fixed") == "measured":
-        return (stopping.get("rule") == "measured" and stopping.get("m_max") == cal.get("m_max")
-                and stopping.get("m_start", cal.get("m")) == cal.get("m"))
-    return not stopping.get("rule") and cal.get("m") == report.m
+        return (rule == "measured" and stopping is not None and stopping.m_max == cal.get("m_max")
+                and (cal.get("m") if stopping.m_start is None else stopping.m_start) == cal.get("m"))
+    return not rule and cal.get("m") == report.m
 
 
 def _own_calibration(report: CompareReport, seeded: bool) -> str | None:
@@ -152,10 +153,11 @@ def _own_calibration(report: CompareReport, seeded: bool) -> str | None:
                 + ", this run " + ("several" if seeded else "one") + ", so it is not quoted.").strip()
     if not calibrated_design(cal, report) or cal.get("threshold") != report.threshold:
         measured = defaults.false_calls(report.threshold) or ""
-        stopping = report.stopping or {}
-        run = (design_words("measured", stopping.get("m_start", 3), stopping.get("m_max"))
-               if stopping.get("rule") == "measured" else f"m = {report.m}"
-               + (f" ({stopping['rule']} stopping)" if stopping.get("rule") else ""))
+        stopping = report.stopping
+        rule = None if stopping is None else stopping.rule
+        run = (design_words("measured", 3 if stopping.m_start is None else stopping.m_start, stopping.m_max)
+               if stopping is not None and rule == "measured" else f"m = {report.m}"
+               + (f" ({rule} stopping)" if rule else ""))
         theirs = design_words(cal.get("design", "fixed"), cal.get("m"), cal.get("m_max"))
         return (f"{measured} Your calibration of this corpus ({where}) was measured with {theirs} and P ≥ "
                 f"{cal.get('threshold'):g}, not with this report's {run} and P ≥ {report.threshold:g}, so it "
