@@ -21,7 +21,7 @@ from textbcv.comparison.onesplit import one_split_section
 from textbcv.comparison.options import AnswerOptions
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
-from textbcv.report.blocks import Stopping
+from textbcv.report.blocks import Baseline, Stopping
 from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport
 from textbcv.scoring import ChunkCounts
@@ -115,7 +115,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
                     imported: dict | None = None,
                     answer: CompareReport | None = None, heldout: Sequence | None = None, split: dict | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
-                    baseline: dict | None = None, calibration: dict | None = None) -> CompareReport:
+                    baseline: Baseline | None = None, calibration: dict | None = None) -> CompareReport:
     """The report of a comparison whose 2m folds per system are in ``store``, trained here or imported.
 
     Parameters
@@ -150,7 +150,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         The manifest given with ``--splits``, recorded so the report's command reuses it.
     clusters : dict or None
         :func:`textbcv.comparison.design_effects.fold_clusters`' answer.
-    baseline : dict or None
+    baseline : Baseline or None
         :func:`textbcv.comparison.baseline.baseline_section` of the same folds.
     calibration : dict or None
         The user's calibration the report quotes.

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Stopping"]
+__all__ = ["Baseline", "Macro", "MacroPair", "MacroScore", "Stopping"]
 
 
 @dataclass(frozen=True)
@@ -101,3 +101,213 @@ class Stopping:
         return cls(rule=block.get("rule"), m_max=block.get("m_max"), reason=block.get("reason"),
                    m_used=block.get("m_used"), folds_per_system=block.get("folds_per_system"),
                    m_start=block.get("m_start"))
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The most-frequent-tag memoriser on the report's folds: the ``baseline`` block of ``report.json``.
+
+    Attributes
+    ----------
+    name : str
+        How the report names it (``most frequent tag``).
+    scheme : str
+        The scheme it tags in (``iob2`` for NER, ``bmes`` for word segmentation).
+    fold_counts : tuple of (int, int, int)
+        Its ``(tp, fp, fn)`` on every fold, in fold order.
+    f1 : float
+        Its F1 of the counts pooled over the folds.
+
+    Examples
+    --------
+    >>> b = Baseline("most frequent tag", "iob2", ((1, 0, 0), (1, 0, 1)), 0.8)
+    >>> b.to_dict()["fold_counts"]
+    [{'tp': 1, 'fp': 0, 'fn': 0}, {'tp': 1, 'fp': 0, 'fn': 1}]
+    >>> Baseline.from_dict(b.to_dict()) == b
+    True
+    """
+
+    name: str
+    scheme: str
+    fold_counts: tuple[tuple[int, int, int], ...]
+    f1: float
+
+    def to_dict(self) -> dict:
+        """The ``baseline`` block: ``{"name", "scheme", "fold_counts", "f1"}``.
+
+        Returns
+        -------
+        dict
+        """
+        return {"name": self.name, "scheme": self.scheme,
+                "fold_counts": [{"tp": tp, "fp": fp, "fn": fn} for tp, fp, fn in self.fold_counts], "f1": self.f1}
+
+    @classmethod
+    def from_dict(cls, block: Mapping[str, Any] | None) -> Baseline | None:
+        """The block read back; None for none (reports written before the baseline have none).
+
+        Parameters
+        ----------
+        block : mapping or None
+
+        Returns
+        -------
+        Baseline or None
+
+        Examples
+        --------
+        >>> Baseline.from_dict(None), Baseline.from_dict({})
+        (None, None)
+        """
+        if not block:
+            return None
+        return cls(block.get("name", ""), block.get("scheme", ""),
+                   tuple((c["tp"], c["fp"], c["fn"]) for c in block.get("fold_counts") or ()), block["f1"])
+
+
+@dataclass(frozen=True)
+class MacroScore:
+    """One system's macro-F1 and its credible interval.
+
+    Attributes
+    ----------
+    name : str
+    estimate : float
+    ci : (float, float)
+    """
+
+    name: str
+    estimate: float
+    ci: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class MacroPair:
+    """One pair's paired macro-F1 difference (B − A) and its decision.
+
+    Attributes
+    ----------
+    a, b : str
+    estimate : float
+        B − A.
+    ci : (float, float)
+        At the block's level (secondary when the pair has a decisive interval).
+    p_b_better : float
+    decision : str
+    decisive : (float, (float, float)) or None
+        The level and interval the decision is made by (the one printed); None for a threshold of 0.5 or below.
+    """
+
+    a: str
+    b: str
+    estimate: float
+    ci: tuple[float, float]
+    p_b_better: float
+    decision: str
+    decisive: tuple[float, tuple[float, float]] | None = None
+
+    def to_dict(self) -> dict:
+        """The pair's entry of ``macro.pairs``: ``a``, ``b``, ``estimate``, ``decisive`` (when set), ``ci``, ...
+
+        Returns
+        -------
+        dict
+        """
+        out: dict = {"a": self.a, "b": self.b, "estimate": self.estimate}
+        if self.decisive is not None:
+            out["decisive"] = {"level": self.decisive[0], "interval": list(self.decisive[1])}
+        out.update(ci=list(self.ci), p_b_better=self.p_b_better, decision=self.decision)
+        return out
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> MacroPair:
+        """The pair read back from its entry.
+
+        Parameters
+        ----------
+        d : mapping
+
+        Returns
+        -------
+        MacroPair
+        """
+        dec = d.get("decisive")
+        return cls(d["a"], d["b"], d["estimate"], (d["ci"][0], d["ci"][1]), d["p_b_better"], d["decision"],
+                   None if dec is None else (dec["level"], (dec["interval"][0], dec["interval"][1])))
+
+
+@dataclass(frozen=True)
+class Macro:
+    """Macro-F1 (NER): each system's mean F1 over the chunk types, each pair's paired difference.
+
+    The ``macro`` block of ``report.json``.
+
+    Attributes
+    ----------
+    types : tuple of str
+        The types averaged.
+    rare : tuple of (str, int)
+        The types left out, with their fewest gold chunks in a fold.
+    systems : tuple of MacroScore
+        In input order.
+    pairs : tuple of MacroPair
+        A before b, input order.
+    cluster_unit : str or None
+        The clusters the pairing resamples; None when the block does not say.
+    min_gold : int or None
+        Gold chunks a type needs in every fold; None when the block does not say.
+    level : float or None
+        Of the systems' intervals and of the pairs' ``ci``; None when the block does not say (0.95).
+
+    Examples
+    --------
+    >>> d = {"types": ["LOC", "PER"], "rare": {"MISC": 3}, "systems": {"A": {"estimate": 0.8, "ci": [0.7, 0.9]}},
+    ...      "pairs": [{"a": "A", "b": "B", "estimate": 0.01, "decisive": {"level": 0.9, "interval": [0.0, 0.02]},
+    ...                 "ci": [-0.01, 0.03], "p_b_better": 0.9, "decision": "no clear difference"}],
+    ...      "cluster_unit": "sentences", "min_gold": 10, "level": 0.95}
+    >>> Macro.from_dict(d).to_dict() == d
+    True
+    """
+
+    types: tuple[str, ...]
+    rare: tuple[tuple[str, int], ...]
+    systems: tuple[MacroScore, ...]
+    pairs: tuple[MacroPair, ...]
+    cluster_unit: str | None = None
+    min_gold: int | None = None
+    level: float | None = None
+
+    def to_dict(self) -> dict:
+        """The ``macro`` block, in its keys' order (those the block does not say left out).
+
+        Returns
+        -------
+        dict
+        """
+        out: dict = {"types": list(self.types), "rare": dict(self.rare),
+                     "systems": {s.name: {"estimate": s.estimate, "ci": list(s.ci)} for s in self.systems},
+                     "pairs": [p.to_dict() for p in self.pairs]}
+        for key in ("cluster_unit", "min_gold", "level"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+    @classmethod
+    def from_dict(cls, block: Mapping[str, Any] | None) -> Macro | None:
+        """The block read back; None for none (strict-only older reports, other matching modes, word segmentation).
+
+        Parameters
+        ----------
+        block : mapping or None
+
+        Returns
+        -------
+        Macro or None
+        """
+        if not block:
+            return None
+        return cls(tuple(block.get("types") or ()), tuple((block.get("rare") or {}).items()),
+                   tuple(MacroScore(n, x["estimate"], (x["ci"][0], x["ci"][1]))
+                         for n, x in (block.get("systems") or {}).items()),
+                   tuple(MacroPair.from_dict(p) for p in block.get("pairs") or ()),
+                   block.get("cluster_unit"), block.get("min_gold"), block.get("level"))

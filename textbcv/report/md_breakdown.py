@@ -83,28 +83,27 @@ def macro_markdown(report: CompareReport) -> list[str]:
     list of str
     """
     mac = report.macro
-    if not mac:
+    if mac is None:
         return []
-    level = f"{100 * mac.get('level', 0.95):g}%"
+    level = f"{100 * (0.95 if mac.level is None else mac.level):g}%"
     out = ["", f"## Macro-F1 (mean of the chunk types' F1, percent, {level} intervals of the scores)", "",
            "| system | macro-F1 | micro-F1 (the report's F1) |", "|---|---|---|"]
-    for name, x in mac["systems"].items():
-        micro = report.systems.get(name, {}).get("f1")
+    for x in mac.systems:
+        micro = report.systems.get(x.name, {}).get("f1")
         micro_cell = "—" if micro is None else score_cell(micro)
-        out.append(f"| {name} | {100 * x['estimate']:.2f} [{100 * x['ci'][0]:.2f}, {100 * x['ci'][1]:.2f}] | "
+        out.append(f"| {x.name} | {100 * x.estimate:.2f} [{100 * x.ci[0]:.2f}, {100 * x.ci[1]:.2f}] | "
                    f"{micro_cell} |")
-    for p in mac["pairs"]:
+    for p in mac.pairs:
         out.append("")
         lo, hi, label = macro_interval(p, mac)
-        out.append(f"{p['b']} − {p['a']}: {100 * p['estimate']:+.2f} macro-F1 points, {label} "
-                   f"[{100 * lo:+.2f}, {100 * hi:+.2f}]; P({p['b']} better) = "
-                   f"{fmt_p(p['p_b_better'], 4)}: {p['decision']}.")
-    rare = mac.get("rare") or {}
-    note = (f" Left out, too rare to estimate (fewer than {mac.get('min_gold')} gold chunks in some fold): "
-            + ", ".join(f"{t} ({n})" for t, n in rare.items()) + "." if rare else "")
-    out += ["", f"Averaged over {', '.join(mac['types'])}: every type weighs the same, so a system that is better "
+        out.append(f"{p.b} − {p.a}: {100 * p.estimate:+.2f} macro-F1 points, {label} "
+                   f"[{100 * lo:+.2f}, {100 * hi:+.2f}]; P({p.b} better) = "
+                   f"{fmt_p(p.p_b_better, 4)}: {p.decision}.")
+    note = (f" Left out, too rare to estimate (fewer than {mac.min_gold} gold chunks in some fold): "
+            + ", ".join(f"{t} ({n})" for t, n in mac.rare) + "." if mac.rare else "")
+    out += ["", f"Averaged over {', '.join(mac.types)}: every type weighs the same, so a system that is better "
             "only on the frequent types can lose here. Paired on the same test sentences "
-            f"({mac.get('cluster_unit')} as clusters), with the parts of the F1 difference's posterior." + note]
+            f"({mac.cluster_unit} as clusters), with the parts of the F1 difference's posterior." + note]
     return out
 
 

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
-from textbcv.report.blocks import Stopping
+from textbcv.report.blocks import Baseline, Macro, Stopping
 from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
 
@@ -40,7 +40,11 @@ class CompareReport:
         name → metric → the design effect measured on the folds, and its per-fold values.
     stopping : Stopping or None
         How m was reached.
-    split_quality, split, meta, run, heldout, one_split, baseline, macro, anatomy : dict or None
+    baseline : Baseline or None
+        The most-frequent-tag memoriser on the same folds.
+    macro : Macro or None
+        Macro-F1 (NER, strict matching).
+    split_quality, split, meta, run, heldout, one_split, anatomy : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
     conclusion : str or None
         The plain-language answer.
@@ -63,11 +67,11 @@ class CompareReport:
     run: dict | None = None
     heldout: dict | None = None
     one_split: dict | None = None
-    baseline: dict | None = None
+    baseline: Baseline | None = None
     conclusion: str | None = None
     format: str = REPORT_FORMAT
     anatomy: dict | None = None
-    macro: dict | None = None
+    macro: Macro | None = None
     calibration: dict | None = None
     sections: tuple[Section, ...] = ()
 
@@ -220,9 +224,9 @@ class CompareReport:
         if self.one_split is not None:
             out["one_split"] = self.one_split
         if self.baseline is not None:
-            out["baseline"] = self.baseline
+            out["baseline"] = self.baseline.to_dict()
         if self.macro is not None:
-            out["macro"] = self.macro
+            out["macro"] = self.macro.to_dict()
         if self.anatomy is not None:
             out["anatomy"] = self.anatomy
         if self.calibration is not None:
@@ -249,9 +253,9 @@ class CompareReport:
             design_effects=d.get("design_effects"), design_effect_folds=d.get("design_effect_folds"),
             stopping=Stopping.from_dict(d.get("stopping")), split_quality=d.get("split_quality"), split=d.get("split"),
             meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
-            baseline=d.get("baseline"),
+            baseline=Baseline.from_dict(d.get("baseline")),
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
-            macro=d.get("macro"), calibration=d.get("calibration"), sections=sections_from_dict(d))
+            macro=Macro.from_dict(d.get("macro")), calibration=d.get("calibration"), sections=sections_from_dict(d))
 
 @dataclass(frozen=True)
 class CountsReport:

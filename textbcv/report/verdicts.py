@@ -12,6 +12,7 @@ no clear difference: P(B better) = 0.700 < 0.95
 from __future__ import annotations
 
 from textbcv import defaults
+from textbcv.report.blocks import Macro, MacroPair
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import p_is, points
 from textbcv.stats.answer import Comparison
@@ -509,15 +510,15 @@ def caution_notes(report: CompareReport) -> list[str]:
             for c in report.comparisons for x in c.cautions]
 
 
-def macro_interval(pair: dict, macro: dict) -> tuple[float, float, str]:
+def macro_interval(pair: MacroPair, macro: Macro) -> tuple[float, float, str]:
     """A macro-F1 pair's shown interval (the rule's where the block has one) and its label.
 
     Parameters
     ----------
-    pair : dict
-        An entry of the ``macro`` block's ``pairs``.
-    macro : dict
-        The ``macro`` block (its ``level`` labels ``ci``).
+    pair : MacroPair
+        One of the block's pairs.
+    macro : Macro
+        The block (its ``level`` labels ``ci``).
 
     Returns
     -------
@@ -525,13 +526,14 @@ def macro_interval(pair: dict, macro: dict) -> tuple[float, float, str]:
 
     Examples
     --------
-    >>> macro_interval({"decisive": {"level": 0.9, "interval": [0.01, 0.03]}, "ci": [0.0, 0.04]}, {"level": 0.95})
+    >>> p = MacroPair("A", "B", 0.02, (0.0, 0.04), 0.97, "B better", decisive=(0.9, (0.01, 0.03)))
+    >>> macro_interval(p, Macro(("LOC", "PER"), (), (), (p,), level=0.95))
     (0.01, 0.03, "90% interval, the rule's")
     """
-    dec = pair.get("decisive")
-    if dec is not None:
-        return dec["interval"][0], dec["interval"][1], f"{100 * dec['level']:g}% interval, the rule's"
-    return pair["ci"][0], pair["ci"][1], f"{100 * macro.get('level', 0.95):g}% interval"
+    if pair.decisive is not None:
+        level, (lo, hi) = pair.decisive
+        return lo, hi, f"{100 * level:g}% interval, the rule's"
+    return pair.ci[0], pair.ci[1], f"{100 * (0.95 if macro.level is None else macro.level):g}% interval"
 
 
 _METRIC_NAMES = {"f1": "F1", "precision": "precision", "recall": "recall"}
