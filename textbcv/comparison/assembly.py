@@ -21,7 +21,7 @@ from textbcv.comparison.onesplit import one_split_section
 from textbcv.comparison.options import AnswerOptions
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
-from textbcv.report.blocks import Baseline, Stopping
+from textbcv.report.blocks import Baseline, RunInfo, Stopping
 from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport
 from textbcv.scoring import ChunkCounts
@@ -111,7 +111,7 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
-                    corpus: dict, systems: Sequence[dict], stopping: Stopping | None, run: dict,
+                    corpus: dict, systems: Sequence[dict], stopping: Stopping | None, run: RunInfo | None,
                     imported: dict | None = None,
                     answer: CompareReport | None = None, heldout: Sequence | None = None, split: dict | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
@@ -136,7 +136,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         Each system's spec.
     stopping : Stopping or None
         How m was reached.
-    run : dict
+    run : RunInfo or None
         Wall time and fold counts of the run.
     imported : dict or None
         ``meta.imported`` of a ``textbcv evaluate`` run; None for ``compare``.

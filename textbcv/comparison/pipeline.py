@@ -33,7 +33,7 @@ from textbcv.corpus.fingerprint import corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, prediction_types, prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
-from textbcv.report.blocks import Stopping
+from textbcv.report.blocks import RunInfo, Stopping
 from textbcv.report.files import write_report_files
 from textbcv.report.model import REPORT_FORMAT, CompareReport
 from textbcv.report.sections import SequentialSection
@@ -563,17 +563,17 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, cl
     stopping = (Stopping(options.stop, options.m_max, reason, m, 2 * m, m_start=options.m_start)
                 if options.sequential else Stopping(None, None, reason, m, 2 * m))
     t_end = time.time()
-    run = {
-        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
-        "seconds": round(t_end - t_start, 3),
-        "read_seconds": round(t_read - t_start, 3),
-        "split_seconds": round(t_split - t_read, 3),
-        "feature_seconds": round(t_feat - t_split, 3),
+    run = RunInfo(
+        started=time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
+        seconds=round(t_end - t_start, 3),
+        read_seconds=round(t_read - t_start, 3),
+        split_seconds=round(t_split - t_read, 3),
+        feature_seconds=round(t_feat - t_split, 3),
         # resumed: folds of this report found finished (not folds of other systems or later splits in the store)
-        "folds_trained": len(store.done - before),
-        "folds_resumed": sum((n, j, k) in before for n in names for j in range(m) for k in (0, 1)),
-        "jobs": jobs, "backend": backend,
-    }
+        folds_trained=len(store.done - before),
+        folds_resumed=sum((n, j, k) in before for n in names for j in range(m) for k in (0, 1)),
+        jobs=jobs, backend=backend,
+    )
     specs = [{**s.to_dict(), **({"template_choice": plan.template_choices[s.name]}
                                  if s.name in plan.template_choices else {})} for s in systems]
     meta = corpus_meta(raw, corpus, gold, format, plan.read)

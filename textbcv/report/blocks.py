@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Baseline", "Macro", "MacroPair", "MacroScore", "Stopping"]
+__all__ = ["Baseline", "Macro", "MacroPair", "MacroScore", "RunInfo", "Stopping"]
 
 
 @dataclass(frozen=True)
@@ -311,3 +311,87 @@ class Macro:
                          for n, x in (block.get("systems") or {}).items()),
                    tuple(MacroPair.from_dict(p) for p in block.get("pairs") or ()),
                    block.get("cluster_unit"), block.get("min_gold"), block.get("level"))
+
+
+#: The keys of a ``run`` block of ``compare`` (trained here) and of ``evaluate`` (imported), in their order.
+_RUN_KEYS = ("started", "seconds", "read_seconds", "split_seconds", "feature_seconds", "folds_trained",
+             "folds_resumed", "jobs", "backend")
+_IMPORTED_KEYS = ("started", "seconds", "read_seconds", "folds_imported")
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    """What the run cost: the ``run`` block of ``report.json``.
+
+    A ``compare`` run trained its folds (``folds_trained``, ``folds_resumed``, ``jobs``, ``backend``, the split and
+    feature times); an ``evaluate`` run imported them (``folds_imported``) and has only those four keys.
+
+    Attributes
+    ----------
+    started : str
+        Local start time, ``%Y-%m-%dT%H:%M:%S%z``.
+    seconds, read_seconds : float
+        Wall time of the run and of reading the corpus.
+    split_seconds, feature_seconds : float or None
+        Of splitting and of the features (``compare``).
+    folds_trained, folds_resumed : int or None
+        Folds of the report trained by this run and found finished in ``folds.jsonl`` (``compare``).
+    jobs : int or None
+    backend : str or None
+    folds_imported : int or None
+        Folds scored from outside predictions (``evaluate``); None for ``compare``.
+
+    Examples
+    --------
+    >>> r = RunInfo("2026-01-01T00:00:00+0000", 2.5, 0.1, folds_imported=4)
+    >>> r.to_dict()
+    {'started': '2026-01-01T00:00:00+0000', 'seconds': 2.5, 'read_seconds': 0.1, 'folds_imported': 4}
+    >>> RunInfo.from_dict(r.to_dict()) == r
+    True
+    """
+
+    started: str | None
+    seconds: float | None
+    read_seconds: float | None
+    split_seconds: float | None = None
+    feature_seconds: float | None = None
+    folds_trained: int | None = None
+    folds_resumed: int | None = None
+    jobs: int | None = None
+    backend: str | None = None
+    folds_imported: int | None = None
+
+    @property
+    def imported(self) -> bool:
+        """Whether the folds were imported (``evaluate``) rather than trained."""
+        return self.folds_imported is not None
+
+    def to_dict(self) -> dict:
+        """The ``run`` block: ``compare``'s nine keys, or ``evaluate``'s four.
+
+        Returns
+        -------
+        dict
+        """
+        return {k: getattr(self, k) for k in (_IMPORTED_KEYS if self.imported else _RUN_KEYS)}
+
+    @classmethod
+    def from_dict(cls, block: Mapping[str, Any] | None) -> RunInfo | None:
+        """The block read back; None for none (an empty block is none too).
+
+        Parameters
+        ----------
+        block : mapping or None
+
+        Returns
+        -------
+        RunInfo or None
+
+        Examples
+        --------
+        >>> RunInfo.from_dict({}), RunInfo.from_dict({"seconds": 1.0}).folds_trained
+        (None, None)
+        """
+        if not block:
+            return None
+        return cls(**{k: block.get(k) for k in (*_RUN_KEYS, "folds_imported")})

@@ -193,14 +193,14 @@ def run_markdown(report: CompareReport) -> list[str]:
     -------
     list of str
     """
-    run = report.run or {}
+    run = report.run
     version = report.meta.get("textbcv")
-    if run and "folds_imported" in run:
-        return ["", f"Run: {run.get('seconds')} s, {run.get('folds_imported')} folds imported; textbcv {version}."]
-    if run:
-        return ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
-                f"{run.get('folds_resumed')} resumed; textbcv {version}."]
-    return []
+    if run is None:
+        return []
+    if run.imported:
+        return ["", f"Run: {run.seconds} s, {run.folds_imported} folds imported; textbcv {version}."]
+    return ["", f"Run: {run.seconds} s, {run.folds_trained} folds trained, {run.folds_resumed} resumed; "
+            f"textbcv {version}."]
 
 
 def methods_markdown(report: CompareReport) -> list[str]:
