@@ -21,7 +21,7 @@ from textbcv.comparison.onesplit import one_split_section
 from textbcv.comparison.options import AnswerOptions
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
-from textbcv.report.blocks import Baseline, RunInfo, Stopping
+from textbcv.report.blocks import Baseline, RunInfo, SplitInfo, Stopping
 from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport
 from textbcv.scoring import ChunkCounts
@@ -41,7 +41,7 @@ def _per_type(store: FoldStore, name: str, m: int) -> dict:
     return {t: counts_scores(c.tp, c.fp, c.fn) for t, c in total.types.items()}
 
 
-def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
+def split_info(splits, options: CompareOptions, corpus: Corpus) -> SplitInfo:
     """The ``split`` block: what the splits kept whole and balanced, with a note on each choice that bends the estimate.
 
     Parameters
@@ -55,8 +55,8 @@ def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
 
     Returns
     -------
-    dict
-        ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and ``notes``.
+    SplitInfo
+        Its ``to_dict()`` is ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and ``notes``.
     """
     unit = splits.options.get("group_by", "sentence")
     asked = splits.options.get("group_by_requested", unit)
@@ -69,8 +69,8 @@ def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
     if fallback:
         notes.append(fallback)
     notes += defaults.option_notes(balance, options.variant)
-    return {"unit": unit, "group_by": asked, "documents": corpus.n_documents, "balance": balance,
-            "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}
+    return SplitInfo(unit, asked, corpus.n_documents, tuple(balance), splits.options.get("duplicates_together"),
+                     tuple(notes))
 
 
 def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
@@ -112,8 +112,8 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
                     corpus: dict, systems: Sequence[dict], stopping: Stopping | None, run: RunInfo | None,
-                    imported: dict | None = None,
-                    answer: CompareReport | None = None, heldout: Sequence | None = None, split: dict | None = None,
+                    imported: dict | None = None, answer: CompareReport | None = None,
+                    heldout: Sequence | None = None, split: SplitInfo | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
                     baseline: Baseline | None = None, calibration: dict | None = None) -> CompareReport:
     """The report of a comparison whose 2m folds per system are in ``store``, trained here or imported.
@@ -144,7 +144,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         The statistics if already computed; None computes them.
     heldout : sequence of HeldoutSet or None
         The held-out files whose counts the fold records hold.
-    split : dict or None
+    split : SplitInfo or None
         The ``split`` block (:func:`split_info`).
     splits_path : str or None
         The manifest given with ``--splits``, recorded so the report's command reuses it.

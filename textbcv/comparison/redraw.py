@@ -26,7 +26,7 @@ from textbcv.folds.counts import check_report_counts
 from textbcv.folds.foldfile import read_fold_records
 from textbcv.folds.run_dir import MANIFEST, RunDir
 from textbcv.folds.store import FoldStore, fold_key
-from textbcv.report.blocks import Baseline, RunInfo, Stopping
+from textbcv.report.blocks import Baseline, RunInfo, SplitInfo, Stopping
 from textbcv.report.files import write_report_files
 from textbcv.report.model import CompareReport, load_report
 from textbcv.split import load_splits
@@ -263,7 +263,7 @@ def redraw_mode(out_dir: str | os.PathLike, mode: str, corpus: Sequence[str] | N
     new = assemble_report(store, names, m, options, report.get("split_quality"), c, meta.get("systems") or [],
                           Stopping.from_dict(report.get("stopping")), RunInfo.from_dict(report.get("run")),
                           imported=meta.get("imported"),
-                          split=report.get("split"), splits_path=meta.get("splits"),
+                          split=SplitInfo.from_dict(report.get("split")), splits_path=meta.get("splits"),
                           clusters=fold_clusters(splits, prepared), baseline=Baseline.from_dict(report.get("baseline")),
                           calibration=report.get("calibration")).to_dict()
     return new, write_into_folder(run, f"what-if-mode-{mode}", new, plots=plots)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Baseline", "Macro", "MacroPair", "MacroScore", "RunInfo", "Stopping"]
+__all__ = ["Baseline", "Macro", "MacroPair", "MacroScore", "RunInfo", "SplitInfo", "Stopping"]
 
 
 @dataclass(frozen=True)
@@ -395,3 +395,72 @@ class RunInfo:
         if not block:
             return None
         return cls(**{k: block.get(k) for k in (*_RUN_KEYS, "folds_imported")})
+
+
+@dataclass(frozen=True)
+class SplitInfo:
+    """What the splits kept whole and balanced: the ``split`` block of ``report.json``.
+
+    Attributes
+    ----------
+    unit : str or None
+        What a split's halves are made of (``sentence``, ``document``, ``file``).
+    group_by : str or None
+        The ``--group-by`` asked for (``auto`` chooses the unit).
+    documents : int or None
+        Documents of the corpus.
+    balance : tuple of str or None
+        The properties the halves balance; None when the block does not say (the options do).
+    duplicates_together : bool or None
+        Whether exact duplicate sentences share a half.
+    notes : tuple of str
+        One line per choice known to bend the estimate.
+
+    Examples
+    --------
+    >>> s = SplitInfo("document", "auto", 12, ("label",), None, ("a note",))
+    >>> s.to_dict()["balance"], SplitInfo.from_dict(s.to_dict()) == s
+    (['label'], True)
+    """
+
+    unit: str | None
+    group_by: str | None
+    documents: int | None
+    balance: tuple[str, ...] | None
+    duplicates_together: bool | None
+    notes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        """The ``split`` block: ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together``, ``notes``.
+
+        Returns
+        -------
+        dict
+        """
+        return {"unit": self.unit, "group_by": self.group_by, "documents": self.documents,
+                "balance": None if self.balance is None else list(self.balance),
+                "duplicates_together": self.duplicates_together, "notes": list(self.notes)}
+
+    @classmethod
+    def from_dict(cls, block: Mapping[str, Any] | None) -> SplitInfo | None:
+        """The block read back; None for none (an empty block is none too).
+
+        Parameters
+        ----------
+        block : mapping or None
+
+        Returns
+        -------
+        SplitInfo or None
+
+        Examples
+        --------
+        >>> SplitInfo.from_dict(None), SplitInfo.from_dict({"unit": "sentence"}).balance
+        (None, None)
+        """
+        if not block:
+            return None
+        balance = block.get("balance")
+        return cls(block.get("unit"), block.get("group_by"), block.get("documents"),
+                   None if balance is None else tuple(balance), block.get("duplicates_together"),
+                   tuple(block.get("notes") or ()))

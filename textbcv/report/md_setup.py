@@ -53,14 +53,14 @@ def setup_markdown(report: CompareReport) -> list[str]:
         docs_text = f", {docs:,} documents" if docs and docs > 1 else ""
         out.append(f"- Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} "
                    f"tokens{docs_text}; {corpus['gold_chunks']:,} gold chunks{per_type}). Task: {meta.get('task')}.")
-    sp = report.split or {}
+    sp = report.split
     q = report.split_quality or {}
     design = f"- Design: {design_name(report)}, seed {report.seed}, {2 * m} folds per system"
-    if sp:
-        unit = {"document": "documents kept whole", "file": "files kept whole"}.get(str(sp.get("unit")),
+    if sp is not None:
+        unit = {"document": "documents kept whole", "file": "files kept whole"}.get(str(sp.unit),
                                                                                    "sentences as units")
-        group = f" (--group-by {sp.get('group_by')})" if sp.get("group_by") else ""
-        design += f"; {unit}{group}; balanced: {', '.join(sp.get('balance') or []) or 'nothing'}"
+        group = f" (--group-by {sp.group_by})" if sp.group_by else ""
+        design += f"; {unit}{group}; balanced: {', '.join(sp.balance or []) or 'nothing'}"
     design += "."
     if q:
         chi = {k: float(np.mean(v)) for k, v in (q.get("chi2_per_df") or {}).items() if v}
@@ -119,17 +119,17 @@ def split_markdown(report: CompareReport) -> list[str]:
     -------
     list of str
     """
-    sp = report.split or {}
+    sp = report.split
     q = report.split_quality or {}
     if not (sp or q):
         return []
     out = ["", "## Split", ""]
-    if sp:
-        unit = ({"document": "documents, kept whole", "file": "files, kept whole"}.get(sp["unit"])
-                or "sentences" + (" (exact duplicates kept together)" if sp.get("duplicates_together") else ""))
-        out += [f"Units: {unit}" + (" (--group-by auto)" if sp.get("group_by") == "auto" else "") + "; balanced: "
-                + (", ".join(sp["balance"]) or "nothing") + "."]
-        out += [f"Note: {n}." for n in sp.get("notes", [])]
+    if sp is not None:
+        unit = ({"document": "documents, kept whole", "file": "files, kept whole"}.get(str(sp.unit))
+                or "sentences" + (" (exact duplicates kept together)" if sp.duplicates_together else ""))
+        out += [f"Units: {unit}" + (" (--group-by auto)" if sp.group_by == "auto" else "") + "; balanced: "
+                + (", ".join(sp.balance or ()) or "nothing") + "."]
+        out += [f"Note: {n}." for n in sp.notes]
     if q:
         out += ["",
                 f"Largest deviation of a training-set overlap from n/4: {q.get('overlap_max_deviation')} "

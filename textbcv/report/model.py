@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
-from textbcv.report.blocks import Baseline, Macro, RunInfo, Stopping
+from textbcv.report.blocks import Baseline, Macro, RunInfo, SplitInfo, Stopping
 from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
 
@@ -46,7 +46,9 @@ class CompareReport:
         Macro-F1 (NER, strict matching).
     run : RunInfo or None
         What the run cost.
-    split_quality, split, meta, heldout, one_split, anatomy : dict or None
+    split : SplitInfo or None
+        What the splits kept whole and balanced.
+    split_quality, meta, heldout, one_split, anatomy : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
     conclusion : str or None
         The plain-language answer.
@@ -64,7 +66,7 @@ class CompareReport:
     design_effect_folds: dict | None = None
     stopping: Stopping | None = None
     split_quality: dict | None = None
-    split: dict | None = None
+    split: SplitInfo | None = None
     meta: dict = field(default_factory=dict)
     run: RunInfo | None = None
     heldout: dict | None = None
@@ -220,7 +222,8 @@ class CompareReport:
         out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts)
         out.update((s.key, s.to_dict()) for s in self.sections)
         out.update(stopping=None if self.stopping is None else self.stopping.to_dict(),
-                   split_quality=self.split_quality, split=self.split, meta=self.meta,
+                   split_quality=self.split_quality, split=None if self.split is None else self.split.to_dict(),
+                   meta=self.meta,
                    run=None if self.run is None else self.run.to_dict())
         if self.heldout:
             out["heldout"] = self.heldout
@@ -254,7 +257,8 @@ class CompareReport:
             answer=BayesAnswer.from_dict(d), fold_counts=d.get("fold_counts") or {}, fold_f1=d.get("fold_f1") or {},
             per_type=d.get("per_type") or {},
             design_effects=d.get("design_effects"), design_effect_folds=d.get("design_effect_folds"),
-            stopping=Stopping.from_dict(d.get("stopping")), split_quality=d.get("split_quality"), split=d.get("split"),
+            stopping=Stopping.from_dict(d.get("stopping")), split_quality=d.get("split_quality"),
+            split=SplitInfo.from_dict(d.get("split")),
             meta=d.get("meta") or {}, run=RunInfo.from_dict(d.get("run")), heldout=d.get("heldout"),
             one_split=d.get("one_split"),
             baseline=Baseline.from_dict(d.get("baseline")),
