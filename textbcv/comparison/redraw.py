@@ -66,7 +66,7 @@ def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
     opts = report.get("meta", {}).get("options", {})
     report["one_split"] = one_split_section(records, list(report["systems"]), int(report["m"]),
                                             seed=int(report.get("meta", {}).get("seed", opts.get("seed", 0))),
-                                            alpha=float(report.get("alpha", 0.05)))
+                                            alpha=float(report.get("alpha", 0.05))).to_dict()
     # a calibration made (or removed) since the run: the report quotes what the run's folder holds now
     report.pop("calibration", None)
     cal = quoted_calibration(run.path, (report.get("meta", {}).get("corpus") or {}).get("fingerprint"))

@@ -10,6 +10,7 @@ from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
 from textbcv.report.blocks import Baseline, Macro, RunInfo, SplitInfo, Stopping
+from textbcv.report.one_split import OneSplit
 from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
 
@@ -48,7 +49,9 @@ class CompareReport:
         What the run cost.
     split : SplitInfo or None
         What the splits kept whole and balanced.
-    split_quality, meta, heldout, one_split, anatomy : dict or None
+    one_split : OneSplit or None
+        What a single train/test split would claim.
+    split_quality, meta, heldout, anatomy : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
     conclusion : str or None
         The plain-language answer.
@@ -70,7 +73,7 @@ class CompareReport:
     meta: dict = field(default_factory=dict)
     run: RunInfo | None = None
     heldout: dict | None = None
-    one_split: dict | None = None
+    one_split: OneSplit | None = None
     baseline: Baseline | None = None
     conclusion: str | None = None
     format: str = REPORT_FORMAT
@@ -228,7 +231,7 @@ class CompareReport:
         if self.heldout:
             out["heldout"] = self.heldout
         if self.one_split is not None:
-            out["one_split"] = self.one_split
+            out["one_split"] = self.one_split.to_dict()
         if self.baseline is not None:
             out["baseline"] = self.baseline.to_dict()
         if self.macro is not None:
@@ -260,7 +263,7 @@ class CompareReport:
             stopping=Stopping.from_dict(d.get("stopping")), split_quality=d.get("split_quality"),
             split=SplitInfo.from_dict(d.get("split")),
             meta=d.get("meta") or {}, run=RunInfo.from_dict(d.get("run")), heldout=d.get("heldout"),
-            one_split=d.get("one_split"),
+            one_split=OneSplit.from_dict(d.get("one_split")),
             baseline=Baseline.from_dict(d.get("baseline")),
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
             macro=Macro.from_dict(d.get("macro")), calibration=d.get("calibration"), sections=sections_from_dict(d))
