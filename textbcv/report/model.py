@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
+from textbcv.report.anatomy import Anatomy
 from textbcv.report.blocks import Baseline, Macro, RunInfo, SplitInfo, Stopping
 from textbcv.report.one_split import OneSplit
 from textbcv.report.sections import Section, sections_from_dict
@@ -51,7 +52,9 @@ class CompareReport:
         What the splits kept whole and balanced.
     one_split : OneSplit or None
         What a single train/test split would claim.
-    split_quality, meta, heldout, anatomy : dict or None
+    anatomy : Anatomy or None
+        The error anatomy (runs with per-sentence modes).
+    split_quality, meta, heldout : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
     conclusion : str or None
         The plain-language answer.
@@ -77,7 +80,7 @@ class CompareReport:
     baseline: Baseline | None = None
     conclusion: str | None = None
     format: str = REPORT_FORMAT
-    anatomy: dict | None = None
+    anatomy: Anatomy | None = None
     macro: Macro | None = None
     calibration: dict | None = None
     sections: tuple[Section, ...] = ()
@@ -237,7 +240,7 @@ class CompareReport:
         if self.macro is not None:
             out["macro"] = self.macro.to_dict()
         if self.anatomy is not None:
-            out["anatomy"] = self.anatomy
+            out["anatomy"] = self.anatomy.to_dict()
         if self.calibration is not None:
             out["calibration"] = self.calibration
         out["conclusion"] = self.conclusion
@@ -265,7 +268,8 @@ class CompareReport:
             meta=d.get("meta") or {}, run=RunInfo.from_dict(d.get("run")), heldout=d.get("heldout"),
             one_split=OneSplit.from_dict(d.get("one_split")),
             baseline=Baseline.from_dict(d.get("baseline")),
-            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
+            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT),
+            anatomy=Anatomy.from_dict(d.get("anatomy")),
             macro=Macro.from_dict(d.get("macro")), calibration=d.get("calibration"), sections=sections_from_dict(d))
 
 @dataclass(frozen=True)
