@@ -22,6 +22,7 @@ from textbcv.comparison.options import AnswerOptions
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.report.blocks import Baseline, RunInfo, SplitInfo, Stopping
+from textbcv.report.calibration import QuotedCalibration
 from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport
 from textbcv.scoring import ChunkCounts
@@ -115,7 +116,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
                     imported: dict | None = None, answer: CompareReport | None = None,
                     heldout: Sequence | None = None, split: SplitInfo | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
-                    baseline: Baseline | None = None, calibration: dict | None = None) -> CompareReport:
+                    baseline: Baseline | None = None, calibration: QuotedCalibration | None = None) -> CompareReport:
     """The report of a comparison whose 2m folds per system are in ``store``, trained here or imported.
 
     Parameters
@@ -152,7 +153,7 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         :func:`textbcv.comparison.design_effects.fold_clusters`' answer.
     baseline : Baseline or None
         :func:`textbcv.comparison.baseline.baseline_section` of the same folds.
-    calibration : dict or None
+    calibration : QuotedCalibration or None
         The user's calibration the report quotes.
 
     Returns

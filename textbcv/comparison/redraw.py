@@ -27,6 +27,7 @@ from textbcv.folds.foldfile import read_fold_records
 from textbcv.folds.run_dir import MANIFEST, RunDir
 from textbcv.folds.store import FoldStore, fold_key
 from textbcv.report.blocks import Baseline, RunInfo, SplitInfo, Stopping
+from textbcv.report.calibration import QuotedCalibration
 from textbcv.report.files import write_report_files
 from textbcv.report.model import CompareReport, load_report
 from textbcv.split import load_splits
@@ -71,7 +72,7 @@ def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
     report.pop("calibration", None)
     cal = quoted_calibration(run.path, (report.get("meta", {}).get("corpus") or {}).get("fingerprint"))
     if cal is not None:
-        report["calibration"] = cal
+        report["calibration"] = cal.to_dict()
     report = judged_again(report)  # the calibration binds at the call: the cautions and conclusion follow it
     if run.is_run() and all(run.owns(n) or not (run.path / n).exists() for n in ("report.json", "report.md",
                                                                                 "report.tex")):
@@ -265,5 +266,5 @@ def redraw_mode(out_dir: str | os.PathLike, mode: str, corpus: Sequence[str] | N
                           imported=meta.get("imported"),
                           split=SplitInfo.from_dict(report.get("split")), splits_path=meta.get("splits"),
                           clusters=fold_clusters(splits, prepared), baseline=Baseline.from_dict(report.get("baseline")),
-                          calibration=report.get("calibration")).to_dict()
+                          calibration=QuotedCalibration.from_dict(report.get("calibration"))).to_dict()
     return new, write_into_folder(run, f"what-if-mode-{mode}", new, plots=plots)

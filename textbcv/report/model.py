@@ -11,6 +11,7 @@ from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
 from textbcv.report.anatomy import Anatomy
 from textbcv.report.blocks import Baseline, Macro, RunInfo, SplitInfo, Stopping
+from textbcv.report.calibration import QuotedCalibration
 from textbcv.report.one_split import OneSplit
 from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
@@ -58,7 +59,7 @@ class CompareReport:
         The report's other blocks, as in ``report.json`` (docs/formats.md).
     conclusion : str or None
         The plain-language answer.
-    calibration : dict or None
+    calibration : QuotedCalibration or None
         The user's own calibration from the run's ``calibration/`` folder; None when the run has none.
     sections : tuple of Section
         The analyses of :data:`textbcv.report.sections.SECTIONS` the report holds, in that order.
@@ -82,7 +83,7 @@ class CompareReport:
     format: str = REPORT_FORMAT
     anatomy: Anatomy | None = None
     macro: Macro | None = None
-    calibration: dict | None = None
+    calibration: QuotedCalibration | None = None
     sections: tuple[Section, ...] = ()
 
     # --- the answer's fields, read through -------------------------------------------------------------
@@ -242,7 +243,7 @@ class CompareReport:
         if self.anatomy is not None:
             out["anatomy"] = self.anatomy.to_dict()
         if self.calibration is not None:
-            out["calibration"] = self.calibration
+            out["calibration"] = self.calibration.to_dict()
         out["conclusion"] = self.conclusion
         return out
 
@@ -270,7 +271,8 @@ class CompareReport:
             baseline=Baseline.from_dict(d.get("baseline")),
             conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT),
             anatomy=Anatomy.from_dict(d.get("anatomy")),
-            macro=Macro.from_dict(d.get("macro")), calibration=d.get("calibration"), sections=sections_from_dict(d))
+            macro=Macro.from_dict(d.get("macro")), calibration=QuotedCalibration.from_dict(d.get("calibration")),
+            sections=sections_from_dict(d))
 
 @dataclass(frozen=True)
 class CountsReport:
