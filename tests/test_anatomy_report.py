@@ -54,7 +54,7 @@ def test_anatomy_in_the_markdown_and_read_back(run):
     from textbcv.report.model import CompareReport
 
     d = load_report(RunDir(run))
-    assert CompareReport.from_dict(d).anatomy == d["anatomy"] and CompareReport.from_dict(d).to_dict() == d
+    assert CompareReport.from_dict(d).anatomy.to_dict() == d["anatomy"] and CompareReport.from_dict(d).to_dict() == d
 
 
 def test_macro_f1_in_the_report(run):

@@ -112,7 +112,8 @@ def _cost_line(report) -> str:
     >>> _cost_line(r)
     'Cost: 14 folds per system (m = 7: extended to m = M = 7).'
     """
-    stopping = report.stopping or {}
-    m = stopping.get("m_used", report.m)
-    folds = stopping.get("folds_per_system", 2 * m)
-    return f"Cost: {folds} folds per system (m = {m}: {stopping.get('reason', f'fixed m = {m}')})."
+    stopping = report.stopping
+    m = report.m if stopping is None or stopping.m_used is None else stopping.m_used
+    folds = 2 * m if stopping is None or stopping.folds_per_system is None else stopping.folds_per_system
+    reason = f"fixed m = {m}" if stopping is None or stopping.reason is None else stopping.reason
+    return f"Cost: {folds} folds per system (m = {m}: {reason})."

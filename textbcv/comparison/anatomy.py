@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from textbcv.report.anatomy import Anatomy, AnatomyPair, AnatomyShare, AnatomySystem
 from textbcv.scoring.modes import ANATOMY, KINDS, MODES
 from textbcv.stats.paired import paired_differences, ratio_posterior
 
@@ -60,7 +61,7 @@ def _pseudo(anatomy: np.ndarray, kind: str) -> np.ndarray:
 
 
 def anatomy_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapping | None,
-                    alpha: float = 0.05) -> dict | None:
+                    alpha: float = 0.05) -> Anatomy | None:
     """The report's ``anatomy`` block: per system every error kind's counts and shares, per pair their differences.
 
     Parameters
@@ -78,9 +79,8 @@ def anatomy_section(records: Mapping, names: Sequence[str], m: int, clusters: Ma
 
     Returns
     -------
-    dict or None
-        ``systems``, ``pairs`` (with ``p_b_more``), ``cluster_unit`` and ``level``; None when a fold has no modes
-        or its test sentences are unknown.
+    Anatomy or None
+        None when a fold has no modes or its test sentences are unknown.
     """
     folds = [(j, k) for j in range(m) for k in (0, 1)]
     ids = (clusters or {}).get("ids")
@@ -92,17 +92,15 @@ def anatomy_section(records: Mapping, names: Sequence[str], m: int, clusters: Ma
     unit = (clusters or {}).get("clusters", "sentences")
     groups = [np.asarray(ids[f], dtype=np.int64) for f in folds]
     anatomy = {n: [sentence_anatomy_of(records[(n, j, k)]) for j, k in folds] for n in names}
-    systems: dict = {}
+    systems = []
     for n in names:
         total = np.sum([a.sum(axis=0) for a in anatomy[n]], axis=0)
-        counts = dict(zip(ANATOMY, (int(x) for x in total)))
-        shares = {}
-        for kind in ANATOMY:
+        kinds = []
+        for kind, count in zip(ANATOMY, (int(x) for x in total)):
             p = ratio_posterior([_pseudo(a, kind) for a in anatomy[n]], groups, m, "recall", unit)
             lo, hi = p.interval(alpha)
-            shares[kind] = {"share": p.estimate, "ci": [max(0.0, lo), min(1.0, hi)]}
-        systems[n] = {"gold": int(total[:5].sum()), "predicted": int(total[[0, 1, 2, 3, 5]].sum()),
-                      "counts": counts, "shares": shares}
+            kinds.append(AnatomyShare(kind, count, p.estimate, (max(0.0, lo), min(1.0, hi))))
+        systems.append(AnatomySystem(n, int(total[:5].sum()), int(total[[0, 1, 2, 3, 5]].sum()), tuple(kinds)))
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
@@ -112,6 +110,5 @@ def anatomy_section(records: Mapping, names: Sequence[str], m: int, clusters: Ma
                                        groups, m, metrics=("recall",), cluster_unit=unit,
                                        related=(clusters or {}).get("related"))[(a, b)]["recall"]
                 lo, hi = p.interval(alpha)
-                pairs.append({"a": a, "b": b, "kind": kind, "estimate": p.estimate, "ci": [lo, hi],
-                              "p_b_more": p.prob_better()["p_b_better"]})
-    return {"systems": systems, "pairs": pairs, "cluster_unit": unit, "level": 1 - alpha}
+                pairs.append(AnatomyPair(a, b, kind, p.estimate, (lo, hi), p.prob_better()["p_b_better"]))
+    return Anatomy(tuple(systems), tuple(pairs), unit, 1 - alpha)

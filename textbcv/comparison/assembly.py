@@ -21,6 +21,8 @@ from textbcv.comparison.onesplit import one_split_section
 from textbcv.comparison.options import AnswerOptions
 from textbcv.corpus import Corpus
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
+from textbcv.report.blocks import Baseline, RunInfo, SplitInfo, Stopping
+from textbcv.report.calibration import QuotedCalibration
 from textbcv.report.conclusion import conclusion
 from textbcv.report.model import CompareReport
 from textbcv.scoring import ChunkCounts
@@ -40,7 +42,7 @@ def _per_type(store: FoldStore, name: str, m: int) -> dict:
     return {t: counts_scores(c.tp, c.fp, c.fn) for t, c in total.types.items()}
 
 
-def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
+def split_info(splits, options: CompareOptions, corpus: Corpus) -> SplitInfo:
     """The ``split`` block: what the splits kept whole and balanced, with a note on each choice that bends the estimate.
 
     Parameters
@@ -54,8 +56,8 @@ def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
 
     Returns
     -------
-    dict
-        ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and ``notes``.
+    SplitInfo
+        Its ``to_dict()`` is ``unit``, ``group_by``, ``documents``, ``balance``, ``duplicates_together`` and ``notes``.
     """
     unit = splits.options.get("group_by", "sentence")
     asked = splits.options.get("group_by_requested", unit)
@@ -68,8 +70,8 @@ def split_info(splits, options: CompareOptions, corpus: Corpus) -> dict:
     if fallback:
         notes.append(fallback)
     notes += defaults.option_notes(balance, options.variant)
-    return {"unit": unit, "group_by": asked, "documents": corpus.n_documents, "balance": balance,
-            "duplicates_together": splits.options.get("duplicates_together"), "notes": notes}
+    return SplitInfo(unit, asked, corpus.n_documents, tuple(balance), splits.options.get("duplicates_together"),
+                     tuple(notes))
 
 
 def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: dict | None = None) -> dict:
@@ -110,10 +112,11 @@ def corpus_meta(raw: Corpus, corpus: Corpus, gold: Sequence, format: str, read: 
 
 
 def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: CompareOptions, split_quality: dict | None,
-                    corpus: dict, systems: Sequence[dict], stopping: dict, run: dict, imported: dict | None = None,
-                    answer: CompareReport | None = None, heldout: Sequence | None = None, split: dict | None = None,
+                    corpus: dict, systems: Sequence[dict], stopping: Stopping | None, run: RunInfo | None,
+                    imported: dict | None = None, answer: CompareReport | None = None,
+                    heldout: Sequence | None = None, split: SplitInfo | None = None,
                     splits_path: str | None = None, clusters: dict | None = None,
-                    baseline: dict | None = None, calibration: dict | None = None) -> CompareReport:
+                    baseline: Baseline | None = None, calibration: QuotedCalibration | None = None) -> CompareReport:
     """The report of a comparison whose 2m folds per system are in ``store``, trained here or imported.
 
     Parameters
@@ -132,9 +135,9 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         The ``meta.corpus`` block (:func:`corpus_meta`).
     systems : sequence of dict
         Each system's spec.
-    stopping : dict
+    stopping : Stopping or None
         How m was reached.
-    run : dict
+    run : RunInfo or None
         Wall time and fold counts of the run.
     imported : dict or None
         ``meta.imported`` of a ``textbcv evaluate`` run; None for ``compare``.
@@ -142,15 +145,15 @@ def assemble_report(store: FoldStore, names: Sequence[str], m: int, options: Com
         The statistics if already computed; None computes them.
     heldout : sequence of HeldoutSet or None
         The held-out files whose counts the fold records hold.
-    split : dict or None
+    split : SplitInfo or None
         The ``split`` block (:func:`split_info`).
     splits_path : str or None
         The manifest given with ``--splits``, recorded so the report's command reuses it.
     clusters : dict or None
         :func:`textbcv.comparison.design_effects.fold_clusters`' answer.
-    baseline : dict or None
+    baseline : Baseline or None
         :func:`textbcv.comparison.baseline.baseline_section` of the same folds.
-    calibration : dict or None
+    calibration : QuotedCalibration or None
         The user's calibration the report quotes.
 
     Returns

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from textbcv.corpus.model import Sentence
+from textbcv.report.blocks import Baseline
 from textbcv.schemes import decode, encode
 from textbcv.scoring import count_chunks
 from textbcv.stats.onesplit import chunk_f1
@@ -22,7 +23,7 @@ __all__ = ["baseline_section", "BASELINE_NAME"]
 BASELINE_NAME = "most frequent tag"
 
 
-def baseline_section(sentences: Sequence[Sentence], gold: Sequence[Sequence[tuple]], folds, task: str) -> dict:
+def baseline_section(sentences: Sequence[Sentence], gold: Sequence[Sequence[tuple]], folds, task: str) -> Baseline:
     """The ``baseline`` block of ``report.json``: the memoriser's counts on every fold and its pooled F1.
 
     Parameters
@@ -38,8 +39,8 @@ def baseline_section(sentences: Sequence[Sentence], gold: Sequence[Sequence[tupl
 
     Returns
     -------
-    dict
-        ``{"name", "scheme", "fold_counts", "f1"}``.
+    Baseline
+        Its ``to_dict()`` is ``{"name", "scheme", "fold_counts", "f1"}``.
 
     Examples
     --------
@@ -47,8 +48,8 @@ def baseline_section(sentences: Sequence[Sentence], gold: Sequence[Sequence[tupl
     >>> s = [Sentence(("Paris", "is", "big")), Sentence(("Rome", "is", "old")), Sentence(("Paris", "is", "old"))]
     >>> g = [[(0, 1, "LOC")], [(0, 1, "LOC")], [(0, 1, "LOC")]]
     >>> b = baseline_section(s, g, [(0, 0, [0, 1], [2]), (0, 1, [2], [0, 1])], "ner")
-    >>> b["fold_counts"], round(b["f1"], 4)
-    ([{'tp': 1, 'fp': 0, 'fn': 0}, {'tp': 1, 'fp': 0, 'fn': 1}], 0.8)
+    >>> b.fold_counts, round(b.f1, 4)
+    (((1, 0, 0), (1, 0, 1)), 0.8)
     """
     scheme = "iob2" if task == "ner" else "bmes"
     tags = [encode(g, len(s), scheme) for s, g in zip(sentences, gold)]
@@ -58,6 +59,6 @@ def baseline_section(sentences: Sequence[Sentence], gold: Sequence[Sequence[tupl
         tagger = LexiconTagger().fit([sentences[i] for i in train], [tags[i] for i in train])
         pred = [decode(p, scheme) for p in tagger.predict([sentences[i] for i in test])]
         c = count_chunks([gold[i] for i in test], pred).to_dict()["overall"]
-        counts.append({k: int(c[k]) for k in ("tp", "fp", "fn")})
-    tot = np.array([[c["tp"], c["fp"], c["fn"]] for c in counts]).sum(axis=0) if counts else np.zeros(3)
-    return {"name": BASELINE_NAME, "scheme": scheme, "fold_counts": counts, "f1": float(chunk_f1(tot))}
+        counts.append((int(c["tp"]), int(c["fp"]), int(c["fn"])))
+    tot = np.array(counts).sum(axis=0) if counts else np.zeros(3)
+    return Baseline(BASELINE_NAME, scheme, tuple(counts), float(chunk_f1(tot)))

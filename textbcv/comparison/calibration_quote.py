@@ -12,6 +12,7 @@ from typing import Any
 
 from textbcv._io import load_json
 from textbcv.errors import InputError
+from textbcv.report.calibration import QuotedCalibration
 
 __all__ = ["CALIBRATION_FOLDER", "run_calibration", "quoted_calibration"]
 
@@ -75,7 +76,7 @@ def run_calibration(run: str | os.PathLike, fingerprint: str | None) -> tuple[di
     return block, None
 
 
-def quoted_calibration(run: str | os.PathLike, fingerprint: str | None) -> dict[str, Any] | None:
+def quoted_calibration(run: str | os.PathLike, fingerprint: str | None) -> QuotedCalibration | None:
     """:func:`run_calibration`'s block, its warning said on stderr.
 
     Parameters
@@ -87,9 +88,9 @@ def quoted_calibration(run: str | os.PathLike, fingerprint: str | None) -> dict[
 
     Returns
     -------
-    dict or None
+    QuotedCalibration or None
     """
     block, warning = run_calibration(run, fingerprint)
     if warning:
         print(warning, file=sys.stderr)
-    return block
+    return QuotedCalibration.from_dict(block)

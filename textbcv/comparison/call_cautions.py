@@ -9,10 +9,10 @@ comparisons; none computes one.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from textbcv import defaults
 from textbcv.comparison.options import MEASURED_DESIGN
+from textbcv.report.calibration import QuotedCalibration
 from textbcv.report.model import CompareReport
 from textbcv.report.verdicts import calibrated_design
 from textbcv.stats.answer import Caution, Comparison
@@ -91,10 +91,10 @@ def _floor_caution(report: CompareReport, c: Comparison) -> Caution | None:
     return Caution("model-noise", "model noise measured 0", text)
 
 
-def _seeds_label(cal: dict[str, Any], side: int) -> str:
+def _seeds_label(cal: QuotedCalibration, side: int) -> str:
     """One side's training seeds as the calibration names them (``seed 2``, ``seeds 4–6``)."""
-    k = int(cal.get("train_seeds", 1))
-    s = int(cal["seeds"][side])
+    k = cal.seeds_per_side
+    s = int(cal.seeds[side])
     return f"seed {s}" if k == 1 else f"seeds {s}–{s + k - 1}"
 
 
@@ -102,28 +102,27 @@ def _calibration_caution(report: CompareReport, c: Comparison) -> Caution | None
     """The caution on an F1 call where the run's own calibration measured more false calls than the rule's rate."""
     cal = report.calibration
     p = c.difference.paired if c.difference is not None else None
-    if not cal or c.metric != "f1" or p is None or report.rope_points is not None:
+    if cal is None or c.metric != "f1" or p is None or report.rope_points is not None:
         return None
     seeded = p.seeds is not None and min(p.seeds) >= 2
-    if not calibrated_design(cal, report) or cal.get("threshold") != report.threshold \
-            or (int(cal.get("train_seeds", 1)) > 1) != seeded:  # another design: the rule says why it is not quoted
+    if not calibrated_design(cal, report) or cal.threshold != report.threshold \
+            or (cal.seeds_per_side > 1) != seeded:  # another design: the rule says why it is not quoted
         return None
     rate = 1 - report.threshold  # the rule's own false-call rate in each direction
-    nulls = [x for x in cal.get("nulls", []) if x.get("system") in (c.a, c.b)] or list(cal.get("nulls", []))
+    nulls = [x for x in cal.nulls if x.system in (c.a, c.b)] or list(cal.nulls)
     above, unsupported = [], False
     for x in nulls:
-        for key, side in (("calls_b", 1), ("calls_a", 0)):
-            r = x.get(key) or {}
-            if r.get("rate") is None or r["rate"] <= rate:
+        for r, side in ((x.calls_b, 1), (x.calls_a, 0)):
+            if r.rate is None or r.rate <= rate:
                 continue
-            unsupported = unsupported or (r.get("lo") is not None and r["lo"] > rate)
-            who = f"{x['system']} against itself, " if len(nulls) > 1 else ""
-            above.append(f"{who}{_seeds_label(cal, side)} called better in {100 * r['rate']:.1f}% "
-                         f"[{100 * r['lo']:.1f}, {100 * r['hi']:.1f}] of {r['n']} data sets")
+            unsupported = unsupported or (r.lo is not None and r.lo > rate)
+            who = f"{x.system} against itself, " if len(nulls) > 1 else ""
+            above.append(f"{who}{_seeds_label(cal, side)} called better in {100 * r.rate:.1f}% "
+                         f"[{100 * (r.lo or 0.0):.1f}, {100 * (r.hi or 0.0):.1f}] of {r.n} data sets")
     if not above:
         return None
     sentences = report.corpus.get("sentences")
-    size = (f"data sets of {int(cal['size']):,} sentences"
+    size = (f"data sets of {int(cal.size or 0):,} sentences"
             + (f"; this run has {int(sentences):,}" if sentences else ""))
     text = (("not supported on this corpus: " if unsupported else "")
             + f"your calibration of this corpus: {'; '.join(above)}, above the rule's {100 * rate:g}% ({size})")

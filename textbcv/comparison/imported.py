@@ -39,6 +39,7 @@ from textbcv.corpus.transform import filter_chunks, prediction_types
 from textbcv.errors import InputError
 from textbcv.folds.record import FoldRecord
 from textbcv.folds.run_dir import RunDir
+from textbcv.report.blocks import RunInfo, Stopping
 from textbcv.report.model import CompareReport
 from textbcv.schemes import detect, get_scheme, scheme_names
 from textbcv.scoring import (
@@ -402,11 +403,11 @@ def evaluate(
         imported["systems"][s.name] = provenance
     names = [s.name for s in imported_systems]
     m = len(split_set.splits)
-    stopping = {"rule": None, "m_max": None, "reason": f"fixed m = {m}", "m_used": m, "folds_per_system": 2 * m}
+    stopping = Stopping.fixed(m)
     t_end = time.time()
-    run = {"started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
-           "seconds": round(t_end - t_start, 3), "read_seconds": round(t_read - t_start, 3),
-           "folds_imported": len(store.records)}
+    run = RunInfo(started=time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
+                  seconds=round(t_end - t_start, 3), read_seconds=round(t_read - t_start, 3),
+                  folds_imported=len(store.records))
     meta = corpus_meta(raw, prepared, gold, raw.format, {"columns": columns, "scheme": scheme})
     report = assemble_report(store, names, m, options, split_set.quality, meta,
                              [store.records[(n, 0, 0)]["spec"] for n in names], stopping, run, imported=imported,

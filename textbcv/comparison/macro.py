@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from textbcv.report.blocks import Macro, MacroPair, MacroScore
 from textbcv.stats.paired import macro_difference
 
 __all__ = ["macro_section", "dense", "MIN_GOLD"]
@@ -47,7 +48,7 @@ def dense(rows: Mapping[str, list[list[int]]], types: Sequence[str], n: int) -> 
 
 
 def macro_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapping | None, alpha: float = 0.05,
-                  threshold: float = 0.95) -> dict | None:
+                  threshold: float = 0.95) -> Macro | None:
     """The report's ``macro`` block: each system's macro-F1 with its interval, each pair's paired difference.
 
     Parameters
@@ -67,9 +68,8 @@ def macro_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapp
 
     Returns
     -------
-    dict or None
-        ``types``, ``rare``, ``systems``, ``pairs``, ``cluster_unit``, ``min_gold``; None without per-type sentence
-        counts or known test sentences, or with fewer than two estimable types.
+    Macro or None
+        None without per-type sentence counts or known test sentences, or with fewer than two estimable types.
     """
     folds = [(j, k) for j in range(m) for k in (0, 1)]
     ids = (clusters or {}).get("ids")
@@ -83,7 +83,7 @@ def macro_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapp
     gold_min = {t: min(sum(row[1] + row[3] for row in recs[(first, j, k)]["type_sentence_counts"].get(t, ()))
                        for j, k in folds) for t in all_types}
     types = [t for t in all_types if gold_min[t] >= MIN_GOLD]
-    rare = {t: int(v) for t, v in gold_min.items() if v < MIN_GOLD}
+    rare = tuple((t, int(v)) for t, v in gold_min.items() if v < MIN_GOLD)
     if len(types) < 2:
         return None
     groups = [np.asarray(ids[f], dtype=np.int64) for f in folds]
@@ -91,11 +91,11 @@ def macro_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapp
     arrays = {n: [dense(recs[(n, j, k)]["type_sentence_counts"], types, len(g)) for (j, k), g in zip(folds, groups)]
               for n in names}
     zero = [np.zeros_like(x) for x in arrays[first]]
-    systems = {}
+    systems = []
     for n in names:
         p = macro_difference(zero, arrays[n], groups, m, unit)
         lo, hi = p.interval(alpha)
-        systems[n] = {"estimate": p.estimate, "ci": [max(0.0, lo), min(1.0, hi)]}
+        systems.append(MacroScore(n, p.estimate, (max(0.0, lo), min(1.0, hi))))
     pairs = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
@@ -104,10 +104,9 @@ def macro_section(records: Mapping, names: Sequence[str], m: int, clusters: Mapp
             pb = p.prob_better()["p_b_better"]
             decision = (f"{b} better" if pb >= threshold else f"{a} better" if 1 - pb >= threshold
                         else "no clear difference")
-            pair: dict = {"a": a, "b": b, "estimate": p.estimate}
+            decisive = None
             if threshold > 0.5:  # the interval the decision is made by comes first; ``ci`` is secondary
                 dlo, dhi = p.interval(2 - 2 * threshold)
-                pair["decisive"] = {"level": 2 * threshold - 1, "interval": [dlo, dhi]}
-            pairs.append({**pair, "ci": [lo, hi], "p_b_better": pb, "decision": decision})
-    return {"types": types, "rare": rare, "systems": systems, "pairs": pairs, "cluster_unit": unit,
-            "min_gold": MIN_GOLD, "level": 1 - alpha}
+                decisive = (2 * threshold - 1, (dlo, dhi))
+            pairs.append(MacroPair(a, b, p.estimate, (lo, hi), pb, decision, decisive))
+    return Macro(tuple(types), rare, tuple(systems), tuple(pairs), unit, MIN_GOLD, 1 - alpha)

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from textbcv.report.one_split import OneSplit, OneSplitFold, OneSplitPair
 from textbcv.stats.onesplit import RESAMPLES, SHUFFLES, one_split_tests
 
 __all__ = ["one_split_section", "fold_label", "RESAMPLES", "SHUFFLES"]
@@ -42,12 +43,8 @@ def fold_label(split: int, direction: int) -> str:
     return f"S{split} {'→' if direction == 0 else '←'}"
 
 
-def _unavailable(reason: str) -> dict:
-    return {"available": False, "reason": reason}
-
-
 def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int = 0, alpha: float = 0.05,
-                      resamples: int = RESAMPLES, shuffles: int = SHUFFLES) -> dict:
+                      resamples: int = RESAMPLES, shuffles: int = SHUFFLES) -> OneSplit:
     """The ``one_split`` block of ``report.json``.
 
     Parameters
@@ -69,9 +66,9 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
 
     Returns
     -------
-    dict
-        ``{"available": True, "fold", "sentences", "resamples", "shuffles", "seed", "alpha", "pairs"}`` or
-        ``{"available": False, "reason"}``.
+    OneSplit
+        Its ``to_dict()`` is ``{"available": True, "fold", "sentences", "resamples", "shuffles", "seed", "alpha",
+        "pairs"}`` or ``{"available": False, "reason"}``.
 
     Examples
     --------
@@ -79,8 +76,8 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
     >>> records = {(s, 0, k): rec(s, 0, k, [[1, 0, 0], [0, 1, 1]] * 20 if s == "A" else [[1, 0, 0]] * 40)
     ...            for s in ("A", "B") for k in (0, 1)}
     >>> r = one_split_section(records, ["A", "B"], m=1)
-    >>> r["fold"], round(r["pairs"][0]["delta_f1"], 4), r["pairs"][0]["randomization"]["p_value"] < 0.001
-    ({'split': 0, 'direction': 0, 'label': 'S0 →', 'id': 'fold-0-0'}, 0.5, True)
+    >>> r.fold, round(r.pairs[0].delta_f1, 4), r.pairs[0].randomization_p < 0.001
+    ((0, 0, 'S0 →', 'fold-0-0'), 0.5, True)
     """
     folds = [(j, k) for j in range(m) for k in (0, 1)]
     counts: dict = {}
@@ -88,9 +85,9 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
         for j, k in folds:
             rec = records.get((n, j, k))
             if rec is None:
-                return _unavailable(f"fold {fold_label(j, k)} of {n} is not finished")
+                return OneSplit.unavailable(f"fold {fold_label(j, k)} of {n} is not finished")
             if "sentence_counts" not in rec:
-                return _unavailable(NO_COUNTS)
+                return OneSplit.unavailable(NO_COUNTS)
             counts[(n, j, k)] = np.asarray(rec["sentence_counts"], dtype=np.int64).reshape(-1, 3)
     pairs = []
     for i, a in enumerate(names):
@@ -100,24 +97,16 @@ def one_split_section(records: Mapping, names: Sequence[str], m: int, seed: int 
                 ca, cb = counts[(a, j, k)], counts[(b, j, k)]
                 gold_a, gold_b = ca[:, 0] + ca[:, 2], cb[:, 0] + cb[:, 2]
                 if len(ca) != len(cb) or (gold_a != gold_b).any():
-                    return _unavailable(f"on fold {fold_label(j, k)}, {a} and {b} were not scored on the same "
+                    return OneSplit.unavailable(f"on fold {fold_label(j, k)}, {a} and {b} were not scored on the same "
                                         "sentences and gold chunks")
                 per_fold.append(one_split_tests(ca, cb, resamples=resamples, shuffles=shuffles, seed=seed,
                                                  alpha=alpha))
             first = per_fold[0]
-            pairs.append({
-                "a": a, "b": b, "f1_a": first.f1_a, "f1_b": first.f1_b, "delta_f1": first.delta,
-                "bootstrap": {"p_value": first.bootstrap.p_value, "ci": list(first.bootstrap.ci)},
-                "randomization": {"p_value": first.randomization.p_value},
-                "folds": [{"split": j, "direction": k, "label": fold_label(j, k), "sentences": r.sentences,
-                           "delta_f1": r.delta, "bootstrap_p": r.bootstrap.p_value,
-                           "randomization_p": r.randomization.p_value}
-                          for (j, k), r in zip(folds, per_fold)],
-            })
-    return {
-        "available": True,
-        "fold": {"split": 0, "direction": 0, "label": fold_label(0, 0), "id": "fold-0-0"},
-        "sentences": len(counts[(names[0], 0, 0)]),
-        "resamples": resamples, "shuffles": shuffles, "seed": seed, "alpha": alpha,
-        "pairs": pairs,
-    }
+            lo, hi = first.bootstrap.ci
+            pairs.append(OneSplitPair(
+                a, b, first.f1_a, first.f1_b, first.delta, first.bootstrap.p_value, (lo, hi),
+                first.randomization.p_value,
+                tuple(OneSplitFold(j, k, fold_label(j, k), r.sentences, r.delta, r.bootstrap.p_value,
+                                   r.randomization.p_value) for (j, k), r in zip(folds, per_fold))))
+    return OneSplit(True, None, (0, 0, fold_label(0, 0), "fold-0-0"), len(counts[(names[0], 0, 0)]),
+                    resamples, shuffles, seed, alpha, tuple(pairs))

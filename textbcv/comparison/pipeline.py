@@ -33,6 +33,7 @@ from textbcv.corpus.fingerprint import corpus_fingerprints
 from textbcv.corpus.transform import filter_chunks, prediction_types, prepare_corpus
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RUN_FILES, RUN_MARKERS, RunDir
+from textbcv.report.blocks import RunInfo, Stopping
 from textbcv.report.files import write_report_files
 from textbcv.report.model import REPORT_FORMAT, CompareReport
 from textbcv.report.sections import SequentialSection
@@ -528,8 +529,6 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, cl
     all_folds = list(splits.folds())
     m = options.m_start if options.sequential else options.m
     m = min(m, len(splits.splits))
-    stopping = {"rule": options.stop if options.sequential else None,
-                "m_max": options.m_max if options.sequential else None}
     clusters = fold_clusters(splits, corpus)
     while True:
         if m == len(splits):  # given splits are used whole
@@ -544,7 +543,7 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, cl
                   save_predictions=str(run_dir.predictions) if save_predictions else None)
         answer = report_from_folds(folds_of_store(store, names, m, options.mode, clusters), options.answer())
         if not options.sequential:
-            stopping["reason"] = f"fixed m = {m}"
+            reason = f"fixed m = {m}"
             break
         best = [None if c.p_b_better is None or c.p_a_better is None else max(c.p_b_better, c.p_a_better)
                 for c in answer.comparisons_of("f1")]
@@ -554,27 +553,27 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, cl
         why = stop_reason(options.stop, t_test.pairs if t_test else (), best, options.threshold,
                           looks=options.m_max - options.m_start + 1, floored=floored)
         if why is not None:
-            stopping["reason"] = f"stopped at m = {m}: {why}"
+            reason = f"stopped at m = {m}: {why}"
             break
         if m >= options.m_max:
-            stopping["reason"] = (f"extended to m = M = {options.m_max}" if options.stop == "measured" else
-                                  f"reached m = M = {options.m_max} without a decision")
+            reason = (f"extended to m = M = {options.m_max}" if options.stop == "measured" else
+                      f"reached m = M = {options.m_max} without a decision")
             break
         m = options.m_max if options.stop == "measured" else m + 1  # measured: one look more, at the last m
-    stopping["m_used"] = m
-    stopping["folds_per_system"] = 2 * m
+    stopping = (Stopping(options.stop, options.m_max, reason, m, 2 * m, m_start=options.m_start)
+                if options.sequential else Stopping(None, None, reason, m, 2 * m))
     t_end = time.time()
-    run = {
-        "started": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
-        "seconds": round(t_end - t_start, 3),
-        "read_seconds": round(t_read - t_start, 3),
-        "split_seconds": round(t_split - t_read, 3),
-        "feature_seconds": round(t_feat - t_split, 3),
+    run = RunInfo(
+        started=time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(t_start)),
+        seconds=round(t_end - t_start, 3),
+        read_seconds=round(t_read - t_start, 3),
+        split_seconds=round(t_split - t_read, 3),
+        feature_seconds=round(t_feat - t_split, 3),
         # resumed: folds of this report found finished (not folds of other systems or later splits in the store)
-        "folds_trained": len(store.done - before),
-        "folds_resumed": sum((n, j, k) in before for n in names for j in range(m) for k in (0, 1)),
-        "jobs": jobs, "backend": backend,
-    }
+        folds_trained=len(store.done - before),
+        folds_resumed=sum((n, j, k) in before for n in names for j in range(m) for k in (0, 1)),
+        jobs=jobs, backend=backend,
+    )
     specs = [{**s.to_dict(), **({"template_choice": plan.template_choices[s.name]}
                                  if s.name in plan.template_choices else {})} for s in systems]
     meta = corpus_meta(raw, corpus, gold, format, plan.read)

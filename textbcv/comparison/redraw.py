@@ -26,6 +26,8 @@ from textbcv.folds.counts import check_report_counts
 from textbcv.folds.foldfile import read_fold_records
 from textbcv.folds.run_dir import MANIFEST, RunDir
 from textbcv.folds.store import FoldStore, fold_key
+from textbcv.report.blocks import Baseline, RunInfo, SplitInfo, Stopping
+from textbcv.report.calibration import QuotedCalibration
 from textbcv.report.files import write_report_files
 from textbcv.report.model import CompareReport, load_report
 from textbcv.split import load_splits
@@ -65,12 +67,12 @@ def redraw(out_dir: str | os.PathLike) -> tuple[dict, Path]:
     opts = report.get("meta", {}).get("options", {})
     report["one_split"] = one_split_section(records, list(report["systems"]), int(report["m"]),
                                             seed=int(report.get("meta", {}).get("seed", opts.get("seed", 0))),
-                                            alpha=float(report.get("alpha", 0.05)))
+                                            alpha=float(report.get("alpha", 0.05))).to_dict()
     # a calibration made (or removed) since the run: the report quotes what the run's folder holds now
     report.pop("calibration", None)
     cal = quoted_calibration(run.path, (report.get("meta", {}).get("corpus") or {}).get("fingerprint"))
     if cal is not None:
-        report["calibration"] = cal
+        report["calibration"] = cal.to_dict()
     report = judged_again(report)  # the calibration binds at the call: the cautions and conclusion follow it
     if run.is_run() and all(run.owns(n) or not (run.path / n).exists() for n in ("report.json", "report.md",
                                                                                 "report.tex")):
@@ -260,8 +262,9 @@ def redraw_mode(out_dir: str | os.PathLike, mode: str, corpus: Sequence[str] | N
         raise InputError("the run's folds hold no matching modes (a run of an earlier textbcv version): only strict "
                          "can be reported; run the comparison again", file=str(run.folds))
     new = assemble_report(store, names, m, options, report.get("split_quality"), c, meta.get("systems") or [],
-                          report.get("stopping") or {}, report.get("run") or {}, imported=meta.get("imported"),
-                          split=report.get("split"), splits_path=meta.get("splits"),
-                          clusters=fold_clusters(splits, prepared), baseline=report.get("baseline"),
-                          calibration=report.get("calibration")).to_dict()
+                          Stopping.from_dict(report.get("stopping")), RunInfo.from_dict(report.get("run")),
+                          imported=meta.get("imported"),
+                          split=SplitInfo.from_dict(report.get("split")), splits_path=meta.get("splits"),
+                          clusters=fold_clusters(splits, prepared), baseline=Baseline.from_dict(report.get("baseline")),
+                          calibration=QuotedCalibration.from_dict(report.get("calibration"))).to_dict()
     return new, write_into_folder(run, f"what-if-mode-{mode}", new, plots=plots)

@@ -29,7 +29,8 @@ def run_warnings(report: CompareReport) -> list[str]:
     ...               "comparisons": []}))  # doctest: +NORMALIZE_WHITESPACE
     ['b predicted no chunk on any fold: its precision is undefined and its recall 0 (check how it was trained)']
     """
-    out = list((report.split or {}).get("notes") or [])  # the choices known to bend the estimate (no documents, ...)
+    # the choices known to bend the estimate (no documents, ...)
+    out = list(report.split.notes if report.split is not None else ())
     for name, c in report.counts.items():
         if int(c.get("tp", 0)) + int(c.get("fp", 0)) == 0:
             out.append(f"{name} predicted no chunk on any fold: its precision is undefined and its recall 0 "

@@ -65,13 +65,13 @@ def scores_markdown(report: CompareReport) -> list[str]:
 def _baseline_lines(report: CompareReport) -> list[str]:
     """The baseline's F1 beside the systems, and a flag on every system below it; none without a baseline."""
     b = report.baseline
-    if not b:
+    if b is None:
         return []
-    tag = "character" if b.get("scheme") == "bmes" else "token"
-    out = ["", f"Baseline: a most-frequent-tag memoriser (each {tag}'s most frequent {b.get('scheme', '').upper()} "
-               f"tag in the training half) scores F1 {100 * b['f1']:.2f} on the same folds."]
+    tag = "character" if b.scheme == "bmes" else "token"
+    out = ["", f"Baseline: a most-frequent-tag memoriser (each {tag}'s most frequent {b.scheme.upper()} "
+               f"tag in the training half) scores F1 {100 * b.f1:.2f} on the same folds."]
     below = [(n, s["f1"].estimate) for n, s in report.systems.items()
-             if s["f1"].estimate is not None and s["f1"].estimate < b["f1"]]
+             if s["f1"].estimate is not None and s["f1"].estimate < b.f1]
     if below:
         shown = ", ".join(f"{n} ({100 * f:.2f})" for n, f in below)
         out[-1] += (f" **Below the baseline: {shown}**: {'it has' if len(below) == 1 else 'they have'} learned less "

@@ -83,28 +83,27 @@ def macro_markdown(report: CompareReport) -> list[str]:
     list of str
     """
     mac = report.macro
-    if not mac:
+    if mac is None:
         return []
-    level = f"{100 * mac.get('level', 0.95):g}%"
+    level = f"{100 * (0.95 if mac.level is None else mac.level):g}%"
     out = ["", f"## Macro-F1 (mean of the chunk types' F1, percent, {level} intervals of the scores)", "",
            "| system | macro-F1 | micro-F1 (the report's F1) |", "|---|---|---|"]
-    for name, x in mac["systems"].items():
-        micro = report.systems.get(name, {}).get("f1")
+    for x in mac.systems:
+        micro = report.systems.get(x.name, {}).get("f1")
         micro_cell = "—" if micro is None else score_cell(micro)
-        out.append(f"| {name} | {100 * x['estimate']:.2f} [{100 * x['ci'][0]:.2f}, {100 * x['ci'][1]:.2f}] | "
+        out.append(f"| {x.name} | {100 * x.estimate:.2f} [{100 * x.ci[0]:.2f}, {100 * x.ci[1]:.2f}] | "
                    f"{micro_cell} |")
-    for p in mac["pairs"]:
+    for p in mac.pairs:
         out.append("")
         lo, hi, label = macro_interval(p, mac)
-        out.append(f"{p['b']} − {p['a']}: {100 * p['estimate']:+.2f} macro-F1 points, {label} "
-                   f"[{100 * lo:+.2f}, {100 * hi:+.2f}]; P({p['b']} better) = "
-                   f"{fmt_p(p['p_b_better'], 4)}: {p['decision']}.")
-    rare = mac.get("rare") or {}
-    note = (f" Left out, too rare to estimate (fewer than {mac.get('min_gold')} gold chunks in some fold): "
-            + ", ".join(f"{t} ({n})" for t, n in rare.items()) + "." if rare else "")
-    out += ["", f"Averaged over {', '.join(mac['types'])}: every type weighs the same, so a system that is better "
+        out.append(f"{p.b} − {p.a}: {100 * p.estimate:+.2f} macro-F1 points, {label} "
+                   f"[{100 * lo:+.2f}, {100 * hi:+.2f}]; P({p.b} better) = "
+                   f"{fmt_p(p.p_b_better, 4)}: {p.decision}.")
+    note = (f" Left out, too rare to estimate (fewer than {mac.min_gold} gold chunks in some fold): "
+            + ", ".join(f"{t} ({n})" for t, n in mac.rare) + "." if mac.rare else "")
+    out += ["", f"Averaged over {', '.join(mac.types)}: every type weighs the same, so a system that is better "
             "only on the frequent types can lose here. Paired on the same test sentences "
-            f"({mac.get('cluster_unit')} as clusters), with the parts of the F1 difference's posterior." + note]
+            f"({mac.cluster_unit} as clusters), with the parts of the F1 difference's posterior." + note]
     return out
 
 
@@ -121,32 +120,33 @@ def anatomy_markdown(report: CompareReport) -> list[str]:
         Empty for reports without an anatomy.
     """
     a = report.anatomy
-    if not a:
+    if a is None or not a.systems:
         return []
-    kinds = list(next(iter(a["systems"].values()))["counts"])
-    level = f"{100 * a.get('level', 0.95):g}%"
+    kinds = a.kinds
+    level = f"{100 * (0.95 if a.level is None else a.level):g}%"
     out = ["", f"## Error anatomy (pooled over folds, percent, {level} intervals)", "",
            "| system | " + " | ".join(kinds) + " |", "|---" * (len(kinds) + 1) + "|"]
-    for name, x in a["systems"].items():
-        cells = [f"{100 * x['shares'][k]['share']:.2f} [{100 * x['shares'][k]['ci'][0]:.2f}, "
-                 f"{100 * x['shares'][k]['ci'][1]:.2f}] ({x['counts'][k]:,})" for k in kinds]
-        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    for x in a.systems:
+        by_kind = {k.kind: k for k in x.kinds}
+        cells = [f"{100 * by_kind[k].share:.2f} [{100 * by_kind[k].ci[0]:.2f}, "
+                 f"{100 * by_kind[k].ci[1]:.2f}] ({by_kind[k].count:,})" for k in kinds]
+        out.append(f"| {x.name} | " + " | ".join(cells) + " |")
     tau = report.threshold
-    if a.get("pairs"):
+    if a.pairs:
         out += ["", f"| A | B | kind | B − A, points, {level} interval | P(B has more) | decision |",
                 "|---|---|---|---|---|---|"]
-        for p in a["pairs"]:
-            decision = ("B has more" if p["p_b_more"] >= tau else "B has fewer" if 1 - p["p_b_more"] >= tau
+        for p in a.pairs:
+            decision = ("B has more" if p.p_b_more >= tau else "B has fewer" if 1 - p.p_b_more >= tau
                         else "no clear difference")
-            out.append(f"| {p['a']} | {p['b']} | {p['kind']} | {100 * p['estimate']:+.2f} "
-                       f"[{100 * p['ci'][0]:+.2f}, {100 * p['ci'][1]:+.2f}] | {fmt_p(p['p_b_more'], 4)} | "
+            out.append(f"| {p.a} | {p.b} | {p.kind} | {100 * p.estimate:+.2f} "
+                       f"[{100 * p.ci[0]:+.2f}, {100 * p.ci[1]:+.2f}] | {fmt_p(p.p_b_more, 4)} | "
                        f"{decision} |")
     out += ["", "Every gold chunk is correct, of the wrong type (same boundaries), of the wrong boundary (same type), "
             "wrong in both, or missed; every predicted chunk is correct, wrong in one of those ways, or spurious "
             "(matched as conlleval matches: one-to-one, each predicted chunk left to right taking its exact match, "
             "else the leftmost gold chunk it overlaps). Shares are of the gold chunks, the spurious ones of the "
             "predicted chunks; counts in brackets. The intervals, and the pairs' differences (paired on the same "
-            f"test sentences, {a.get('cluster_unit', 'sentences')} as clusters), hold new text and the models' own "
+            f"test sentences, {a.cluster_unit or 'sentences'} as clusters), hold new text and the models' own "
             f"noise, as the F1 difference does; a kind is called more or fewer when P ≥ {tau:g}."]
     return out
 

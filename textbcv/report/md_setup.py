@@ -53,14 +53,14 @@ def setup_markdown(report: CompareReport) -> list[str]:
         docs_text = f", {docs:,} documents" if docs and docs > 1 else ""
         out.append(f"- Corpus: {files} ({corpus['format']}; {corpus['sentences']:,} sentences, {corpus['tokens']:,} "
                    f"tokens{docs_text}; {corpus['gold_chunks']:,} gold chunks{per_type}). Task: {meta.get('task')}.")
-    sp = report.split or {}
+    sp = report.split
     q = report.split_quality or {}
     design = f"- Design: {design_name(report)}, seed {report.seed}, {2 * m} folds per system"
-    if sp:
-        unit = {"document": "documents kept whole", "file": "files kept whole"}.get(str(sp.get("unit")),
+    if sp is not None:
+        unit = {"document": "documents kept whole", "file": "files kept whole"}.get(str(sp.unit),
                                                                                    "sentences as units")
-        group = f" (--group-by {sp.get('group_by')})" if sp.get("group_by") else ""
-        design += f"; {unit}{group}; balanced: {', '.join(sp.get('balance') or []) or 'nothing'}"
+        group = f" (--group-by {sp.group_by})" if sp.group_by else ""
+        design += f"; {unit}{group}; balanced: {', '.join(sp.balance or []) or 'nothing'}"
     design += "."
     if q:
         chi = {k: float(np.mean(v)) for k, v in (q.get("chi2_per_df") or {}).items() if v}
@@ -119,17 +119,17 @@ def split_markdown(report: CompareReport) -> list[str]:
     -------
     list of str
     """
-    sp = report.split or {}
+    sp = report.split
     q = report.split_quality or {}
     if not (sp or q):
         return []
     out = ["", "## Split", ""]
-    if sp:
-        unit = ({"document": "documents, kept whole", "file": "files, kept whole"}.get(sp["unit"])
-                or "sentences" + (" (exact duplicates kept together)" if sp.get("duplicates_together") else ""))
-        out += [f"Units: {unit}" + (" (--group-by auto)" if sp.get("group_by") == "auto" else "") + "; balanced: "
-                + (", ".join(sp["balance"]) or "nothing") + "."]
-        out += [f"Note: {n}." for n in sp.get("notes", [])]
+    if sp is not None:
+        unit = ({"document": "documents, kept whole", "file": "files, kept whole"}.get(str(sp.unit))
+                or "sentences" + (" (exact duplicates kept together)" if sp.duplicates_together else ""))
+        out += [f"Units: {unit}" + (" (--group-by auto)" if sp.group_by == "auto" else "") + "; balanced: "
+                + (", ".join(sp.balance or ()) or "nothing") + "."]
+        out += [f"Note: {n}." for n in sp.notes]
     if q:
         out += ["",
                 f"Largest deviation of a training-set overlap from n/4: {q.get('overlap_max_deviation')} "
@@ -156,10 +156,10 @@ def stopping_markdown(report: CompareReport) -> list[str]:
     -------
     list of str
     """
-    stop = report.stopping or {}
-    if not stop.get("reason"):
+    stop = report.stopping
+    if stop is None or not stop.reason:
         return []
-    return ["", f"Stopping: {stop['reason']} ({stop.get('folds_per_system')} folds per system)."]
+    return ["", f"Stopping: {stop.reason} ({stop.folds_per_system} folds per system)."]
 
 
 def plots_markdown(plots: Sequence[str]) -> list[str]:
@@ -193,14 +193,14 @@ def run_markdown(report: CompareReport) -> list[str]:
     -------
     list of str
     """
-    run = report.run or {}
+    run = report.run
     version = report.meta.get("textbcv")
-    if run and "folds_imported" in run:
-        return ["", f"Run: {run.get('seconds')} s, {run.get('folds_imported')} folds imported; textbcv {version}."]
-    if run:
-        return ["", f"Run: {run.get('seconds')} s, {run.get('folds_trained')} folds trained, "
-                f"{run.get('folds_resumed')} resumed; textbcv {version}."]
-    return []
+    if run is None:
+        return []
+    if run.imported:
+        return ["", f"Run: {run.seconds} s, {run.folds_imported} folds imported; textbcv {version}."]
+    return ["", f"Run: {run.seconds} s, {run.folds_trained} folds trained, {run.folds_resumed} resumed; "
+            f"textbcv {version}."]
 
 
 def methods_markdown(report: CompareReport) -> list[str]:

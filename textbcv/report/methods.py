@@ -63,9 +63,9 @@ def unit_text(report: CompareReport) -> str:
     -------
     str
     """
-    sp = report.split or {}
+    unit = None if report.split is None else report.split.unit
     units = {"document": "documents kept whole", "file": "files kept whole"}
-    return units.get(str(sp.get("unit")), "sentences as units")
+    return units.get(str(unit), "sentences as units")
 
 
 def balance_text(report: CompareReport) -> str:
@@ -79,8 +79,8 @@ def balance_text(report: CompareReport) -> str:
     -------
     str
     """
-    sp = report.split or {}
-    b = sp.get("balance", report.options.get("balance", []))
+    sp = report.split
+    b = report.options.get("balance", []) if sp is None or sp.balance is None else sp.balance
     return f"balanced for {and_list(list(b))}" if b else "no property balanced"
 
 

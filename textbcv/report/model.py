@@ -9,6 +9,10 @@ from typing import Any, TypeVar
 from textbcv._io import loads_json, read_text
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
+from textbcv.report.anatomy import Anatomy
+from textbcv.report.blocks import Baseline, Macro, RunInfo, SplitInfo, Stopping
+from textbcv.report.calibration import QuotedCalibration
+from textbcv.report.one_split import OneSplit
 from textbcv.report.sections import Section, sections_from_dict
 from textbcv.stats.answer import BayesAnswer, Comparison, Posterior
 
@@ -37,11 +41,25 @@ class CompareReport:
         name → chunk type → pooled counts and P / R / F1.
     design_effects, design_effect_folds : dict or None
         name → metric → the design effect measured on the folds, and its per-fold values.
-    stopping, split_quality, split, meta, run, heldout, one_split, baseline, macro, anatomy : dict or None
+    stopping : Stopping or None
+        How m was reached.
+    baseline : Baseline or None
+        The most-frequent-tag memoriser on the same folds.
+    macro : Macro or None
+        Macro-F1 (NER, strict matching).
+    run : RunInfo or None
+        What the run cost.
+    split : SplitInfo or None
+        What the splits kept whole and balanced.
+    one_split : OneSplit or None
+        What a single train/test split would claim.
+    anatomy : Anatomy or None
+        The error anatomy (runs with per-sentence modes).
+    split_quality, meta, heldout : dict or None
         The report's other blocks, as in ``report.json`` (docs/formats.md).
     conclusion : str or None
         The plain-language answer.
-    calibration : dict or None
+    calibration : QuotedCalibration or None
         The user's own calibration from the run's ``calibration/`` folder; None when the run has none.
     sections : tuple of Section
         The analyses of :data:`textbcv.report.sections.SECTIONS` the report holds, in that order.
@@ -53,19 +71,19 @@ class CompareReport:
     per_type: dict = field(default_factory=dict)
     design_effects: dict | None = None
     design_effect_folds: dict | None = None
-    stopping: dict | None = None
+    stopping: Stopping | None = None
     split_quality: dict | None = None
-    split: dict | None = None
+    split: SplitInfo | None = None
     meta: dict = field(default_factory=dict)
-    run: dict | None = None
+    run: RunInfo | None = None
     heldout: dict | None = None
-    one_split: dict | None = None
-    baseline: dict | None = None
+    one_split: OneSplit | None = None
+    baseline: Baseline | None = None
     conclusion: str | None = None
     format: str = REPORT_FORMAT
-    anatomy: dict | None = None
-    macro: dict | None = None
-    calibration: dict | None = None
+    anatomy: Anatomy | None = None
+    macro: Macro | None = None
+    calibration: QuotedCalibration | None = None
     sections: tuple[Section, ...] = ()
 
     # --- the answer's fields, read through -------------------------------------------------------------
@@ -210,20 +228,22 @@ class CompareReport:
             out["design_effect_folds"] = self.design_effect_folds
         out.update(per_type=self.per_type, fold_f1=self.fold_f1, fold_counts=self.fold_counts)
         out.update((s.key, s.to_dict()) for s in self.sections)
-        out.update(stopping=self.stopping,
-                   split_quality=self.split_quality, split=self.split, meta=self.meta, run=self.run)
+        out.update(stopping=None if self.stopping is None else self.stopping.to_dict(),
+                   split_quality=self.split_quality, split=None if self.split is None else self.split.to_dict(),
+                   meta=self.meta,
+                   run=None if self.run is None else self.run.to_dict())
         if self.heldout:
             out["heldout"] = self.heldout
         if self.one_split is not None:
-            out["one_split"] = self.one_split
+            out["one_split"] = self.one_split.to_dict()
         if self.baseline is not None:
-            out["baseline"] = self.baseline
+            out["baseline"] = self.baseline.to_dict()
         if self.macro is not None:
-            out["macro"] = self.macro
+            out["macro"] = self.macro.to_dict()
         if self.anatomy is not None:
-            out["anatomy"] = self.anatomy
+            out["anatomy"] = self.anatomy.to_dict()
         if self.calibration is not None:
-            out["calibration"] = self.calibration
+            out["calibration"] = self.calibration.to_dict()
         out["conclusion"] = self.conclusion
         return out
 
@@ -244,11 +264,15 @@ class CompareReport:
             answer=BayesAnswer.from_dict(d), fold_counts=d.get("fold_counts") or {}, fold_f1=d.get("fold_f1") or {},
             per_type=d.get("per_type") or {},
             design_effects=d.get("design_effects"), design_effect_folds=d.get("design_effect_folds"),
-            stopping=d.get("stopping"), split_quality=d.get("split_quality"), split=d.get("split"),
-            meta=d.get("meta") or {}, run=d.get("run"), heldout=d.get("heldout"), one_split=d.get("one_split"),
-            baseline=d.get("baseline"),
-            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT), anatomy=d.get("anatomy"),
-            macro=d.get("macro"), calibration=d.get("calibration"), sections=sections_from_dict(d))
+            stopping=Stopping.from_dict(d.get("stopping")), split_quality=d.get("split_quality"),
+            split=SplitInfo.from_dict(d.get("split")),
+            meta=d.get("meta") or {}, run=RunInfo.from_dict(d.get("run")), heldout=d.get("heldout"),
+            one_split=OneSplit.from_dict(d.get("one_split")),
+            baseline=Baseline.from_dict(d.get("baseline")),
+            conclusion=d.get("conclusion"), format=d.get("format", REPORT_FORMAT),
+            anatomy=Anatomy.from_dict(d.get("anatomy")),
+            macro=Macro.from_dict(d.get("macro")), calibration=QuotedCalibration.from_dict(d.get("calibration")),
+            sections=sections_from_dict(d))
 
 @dataclass(frozen=True)
 class CountsReport:

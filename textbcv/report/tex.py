@@ -131,29 +131,28 @@ def render_tex(report: CompareReport) -> str:
 def _macro_table(report: CompareReport) -> list[str]:
     """Macro-F1 beside micro-F1 per system, and each pair's macro difference (as report.md's section)."""
     mac = report.macro
-    if not mac:
+    if mac is None:
         return []
-    level = f"{100 * mac.get('level', 0.95):g}"
-    rare = mac.get("rare") or {}
-    left = (" Left out, too rare to estimate: " + ", ".join(f"{t} ({n})" for t, n in rare.items()) + ".") if rare \
+    level = f"{100 * (0.95 if mac.level is None else mac.level):g}"
+    left = (" Left out, too rare to estimate: " + ", ".join(f"{t} ({n})" for t, n in mac.rare) + ".") if mac.rare \
         else ""
     lines = [r"\begin{table}[ht]", r"\centering", r"\small",
-             r"\caption{Macro-F1 (\%, the mean of the chunk types' F1: " + tex_escape(", ".join(mac["types"]))
+             r"\caption{Macro-F1 (\%, the mean of the chunk types' F1: " + tex_escape(", ".join(mac.types))
              + r") with " + level + r"\% credible intervals, beside micro-F1; B $-$ A in points with the interval the "
              + r"rule decides by, paired on the same "
              + r"test sentences." + tex_escape(left) + "}",
              r"\label{tab:textbcv-macro}", r"\begin{tabular}{lcc}", r"\toprule",
              r"System & Macro-F1 & Micro-F1 \\", r"\midrule"]
-    for name, x in mac["systems"].items():
-        micro = report.systems.get(name, {}).get("f1")
-        lines.append(f"{tex_escape(name)} & {100 * x['estimate']:.2f} [{100 * x['ci'][0]:.2f}, "
-                     f"{100 * x['ci'][1]:.2f}] & " + ("---" if micro is None else _cell(micro)) + r" \\")
-    for p in mac["pairs"]:
+    for x in mac.systems:
+        micro = report.systems.get(x.name, {}).get("f1")
+        lines.append(f"{tex_escape(x.name)} & {100 * x.estimate:.2f} [{100 * x.ci[0]:.2f}, "
+                     f"{100 * x.ci[1]:.2f}] & " + ("---" if micro is None else _cell(micro)) + r" \\")
+    for p in mac.pairs:
         lines.append(r"\midrule")
         lo, hi, label = macro_interval(p, mac)
-        lines.append(f"{tex_escape(p['b'])} $-$ {tex_escape(p['a'])} & ${100 * p['estimate']:+.2f}$ "
+        lines.append(f"{tex_escape(p.b)} $-$ {tex_escape(p.a)} & ${100 * p.estimate:+.2f}$ "
                      f"[${100 * lo:+.2f}$, ${100 * hi:+.2f}$] ({tex_escape(label)}) & "
-                     f"P = {_p(p['p_b_better'])}: {tex_escape(p['decision'])} \\\\")
+                     f"P = {_p(p.p_b_better)}: {tex_escape(p.decision)} \\\\")
     return lines + [r"\bottomrule", r"\end{tabular}", r"\end{table}", ""]
 
 

@@ -12,6 +12,8 @@ no clear difference: P(B better) = 0.700 < 0.95
 from __future__ import annotations
 
 from textbcv import defaults
+from textbcv.report.blocks import Macro, MacroPair
+from textbcv.report.calibration import QuotedCalibration
 from textbcv.report.model import CompareReport
 from textbcv.report.numbers import p_is, points
 from textbcv.stats.answer import Comparison
@@ -109,13 +111,13 @@ def design_words(design: str, m: int | None, m_max: int | None) -> str:
     return f"the measured design (m = {m}, extended to {m_max})" if design == "measured" else f"m = {m}"
 
 
-def calibrated_design(cal: dict, report: CompareReport) -> bool:
+def calibrated_design(cal: QuotedCalibration, report: CompareReport) -> bool:
     """Whether a calibration (``report.calibration``) measured the design this report's run used.
 
     Parameters
     ----------
-    cal : dict
-        The quoted calibration block: ``m``, and ``design``/``m_max`` where it ran the measured design.
+    cal : QuotedCalibration
+        The quoted calibration: its ``m``, and ``design``/``m_max`` where it ran the measured design.
     report : CompareReport
 
     Returns
@@ -128,39 +130,43 @@ def calibrated_design(cal: dict, report: CompareReport) -> bool:
     --------
     >>> from textbcv.stats.answer import BayesAnswer
     >>> r = CompareReport(BayesAnswer(3, 0.05, {}, (), "thesis", {}, "exact", 0.95, None, 1.0, {}))
-    >>> calibrated_design({"m": 3}, r), calibrated_design({"m": 3, "design": "measured", "m_max": 7}, r)
+    >>> fixed = QuotedCalibration.from_dict({"m": 3})
+    >>> measured = QuotedCalibration.from_dict({"m": 3, "design": "measured", "m_max": 7})
+    >>> calibrated_design(fixed, r), calibrated_design(measured, r)
     (True, False)
     """
-    stopping = report.stopping or {}
-    if cal.get("design", "fixed") == "measured":
-        return (stopping.get("rule") == "measured" and stopping.get("m_max") == cal.get("m_max")
-                and stopping.get("m_start", cal.get("m")) == cal.get("m"))
-    return not stopping.get("rule") and cal.get("m") == report.m
+    stopping = report.stopping
+    rule = None if stopping is None else stopping.rule
+    if cal.design == "measured":
+        return (rule == "measured" and stopping is not None and stopping.m_max == cal.m_max
+                and (cal.m if stopping.m_start is None else stopping.m_start) == cal.m)
+    return not rule and cal.m == report.m
 
 
 def _own_calibration(report: CompareReport, seeded: bool) -> str | None:
     """The user's own calibration sentence for the rule, why it is not quoted, or None without one."""
     cal = report.calibration
-    if not cal:
+    if cal is None:
         return None
-    where = f"the run's {cal.get('folder', 'calibration')}/ folder"
-    k = int(cal.get("train_seeds", 1))
+    where = f"the run's {cal.folder}/ folder"
+    k = cal.seeds_per_side
     if (k > 1) != seeded:  # one seed per fold and several seeds are different posteriors
         measured = defaults.false_calls(report.threshold, seeds=seeded) or (UNMEASURED_SEEDS if seeded else "")
         return (f"{measured} Your calibration of this corpus ({where}) trained "
                 + (f"{k} seeds per system" if k > 1 else "one seed per system")
                 + ", this run " + ("several" if seeded else "one") + ", so it is not quoted.").strip()
-    if not calibrated_design(cal, report) or cal.get("threshold") != report.threshold:
+    if not calibrated_design(cal, report) or cal.threshold != report.threshold:
         measured = defaults.false_calls(report.threshold) or ""
-        stopping = report.stopping or {}
-        run = (design_words("measured", stopping.get("m_start", 3), stopping.get("m_max"))
-               if stopping.get("rule") == "measured" else f"m = {report.m}"
-               + (f" ({stopping['rule']} stopping)" if stopping.get("rule") else ""))
-        theirs = design_words(cal.get("design", "fixed"), cal.get("m"), cal.get("m_max"))
+        stopping = report.stopping
+        rule = None if stopping is None else stopping.rule
+        run = (design_words("measured", 3 if stopping.m_start is None else stopping.m_start, stopping.m_max)
+               if stopping is not None and rule == "measured" else f"m = {report.m}"
+               + (f" ({rule} stopping)" if rule else ""))
+        theirs = design_words(cal.design or "fixed", cal.m, cal.m_max)
         return (f"{measured} Your calibration of this corpus ({where}) was measured with {theirs} and P ≥ "
-                f"{cal.get('threshold'):g}, not with this report's {run} and P ≥ {report.threshold:g}, so it "
+                f"{cal.threshold:g}, not with this report's {run} and P ≥ {report.threshold:g}, so it "
                 "is not quoted.").strip()
-    return f"Measured on this corpus by `textbcv calibrate` ({where}): {cal['sentence']}"
+    return f"Measured on this corpus by `textbcv calibrate` ({where}): {cal.sentence}"
 
 
 def short_rule(report: CompareReport) -> str:
@@ -507,15 +513,15 @@ def caution_notes(report: CompareReport) -> list[str]:
             for c in report.comparisons for x in c.cautions]
 
 
-def macro_interval(pair: dict, macro: dict) -> tuple[float, float, str]:
+def macro_interval(pair: MacroPair, macro: Macro) -> tuple[float, float, str]:
     """A macro-F1 pair's shown interval (the rule's where the block has one) and its label.
 
     Parameters
     ----------
-    pair : dict
-        An entry of the ``macro`` block's ``pairs``.
-    macro : dict
-        The ``macro`` block (its ``level`` labels ``ci``).
+    pair : MacroPair
+        One of the block's pairs.
+    macro : Macro
+        The block (its ``level`` labels ``ci``).
 
     Returns
     -------
@@ -523,13 +529,14 @@ def macro_interval(pair: dict, macro: dict) -> tuple[float, float, str]:
 
     Examples
     --------
-    >>> macro_interval({"decisive": {"level": 0.9, "interval": [0.01, 0.03]}, "ci": [0.0, 0.04]}, {"level": 0.95})
+    >>> p = MacroPair("A", "B", 0.02, (0.0, 0.04), 0.97, "B better", decisive=(0.9, (0.01, 0.03)))
+    >>> macro_interval(p, Macro(("LOC", "PER"), (), (), (p,), level=0.95))
     (0.01, 0.03, "90% interval, the rule's")
     """
-    dec = pair.get("decisive")
-    if dec is not None:
-        return dec["interval"][0], dec["interval"][1], f"{100 * dec['level']:g}% interval, the rule's"
-    return pair["ci"][0], pair["ci"][1], f"{100 * macro.get('level', 0.95):g}% interval"
+    if pair.decisive is not None:
+        level, (lo, hi) = pair.decisive
+        return lo, hi, f"{100 * level:g}% interval, the rule's"
+    return pair.ci[0], pair.ci[1], f"{100 * (0.95 if macro.level is None else macro.level):g}% interval"
 
 
 _METRIC_NAMES = {"f1": "F1", "precision": "precision", "recall": "recall"}
