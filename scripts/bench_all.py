@@ -14,7 +14,11 @@ because absolute times on a shared machine move with its load.
 The real corpora (``--shared``, default ``../shared/corpora``) and conlleval.pl (``--conlleval``) are not part
 of a checkout: a case that needs one says it is skipped, and why, in the table and the JSON.
 
-Usage: scripts/bench_all.py [--quick] [--only read,score,split,stats,tag]
+``memory`` runs `textbcv split` at 5k to 80k sentences and `textbcv compare` at 5k and 20k (peak RSS of each
+child process, the growth exponent of split's CPU time); ``command`` measures a command system's CPU and
+wall time per task and per run beyond the command's own.
+
+Usage: scripts/bench_all.py [--quick] [--only read,score,split,stats,tag,memory,command]
        [--split-n N] [--tag-sentences N] [--tag-max-iterations K] [--repeat R]
        [--shared DIR] [--conlleval PATH]
        [--json docs/benchmarks.json] [--results docs/RESULTS.md]
@@ -36,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _results import ROOT, fmt_seconds, machine, update_section, write_json  # noqa: E402
 
-BENCHES = ("read", "score", "split", "stats", "tag")
+BENCHES = ("read", "score", "split", "stats", "tag", "memory", "command")
 #: The fold runner's overhead over crfsuite (wall time / crfsuite time per worker) it should stay under.
 TAG_TARGET = 1.10
 
@@ -59,6 +63,8 @@ def commands(args) -> dict[str, list[str]]:
         "split": [py, str(s / "bench_split.py"), str(args.split_n)],
         "stats": [py, str(s / "bench_stats.py")],
         "tag": tag,
+        "memory": [py, str(s / "bench_memory.py"), "--shared", str(shared)],
+        "command": [py, str(s / "bench_command.py")],
     }
 
 
@@ -172,6 +178,71 @@ def rows(name: str, r: dict) -> list[dict]:
                               "counted as overhead",
                     "textbcv_s": o["wall_seconds"], "reference": "time in crfsuite's training and tagging / jobs",
                     "reference_s": round(bare, 3), "ratio": o["overhead_ratio_without_append"]})
+    elif name == "memory":
+        out += _memory_rows(o)
+    elif name == "command":
+        out += _command_rows(o)
+    return out
+
+
+def _memory_rows(o: dict) -> list[dict]:
+    """Table rows of bench_memory: split's bytes per token and growth, compare's peak and the laptop line."""
+    out = []
+    sp = o.get("split")
+    if sp:
+        big = sp["sizes"][-1]
+        out.append({"figure": f"memory: `{sp['command']}` on {big['sentences']:,} sentences ({big['tokens']:,} tokens, "
+                              f"{o['source']}), peak RSS {big['peak_rss_mb']:.0f} MB = {sp['bytes_per_token']:g} "
+                              "bytes a token",
+                    "textbcv_s": big["seconds"], "reference": "–", "reference_s": None, "ratio": None,
+                    "target": f"< {sp['bytes_target']} bytes a token: " + ("met" if sp["bytes_met"] else "NOT met")})
+        sizes = ", ".join(f"{s['sentences'] // 1000}k {s['cpu_seconds']:g} s" for s in sp["sizes"])
+        out.append({"figure": f"growth: split's CPU time over sizes ({sizes}), slope of log time on log "
+                              f"sentences {sp['growth_exponent_cpu']} (wall {sp['growth_exponent_wall']})",
+                    "textbcv_s": None, "reference": "–", "reference_s": None, "ratio": None,
+                    "target": f"exponent ≤ {sp['growth_target']:g}: " + ("met" if sp["growth_met"] else "NOT met")})
+    c = o.get("compare")
+    if c:
+        for s in c["sizes"]:
+            target = None
+            if s["sentences"] == c["target_sentences"]:
+                target = f"< {c['target_mb']} MB: " + ("met" if c["met"] else "NOT met")
+            out.append({"figure": f"memory: `{c['command']}` on {s['sentences']:,} sentences ({s['tokens']:,} "
+                                  f"tokens), peak RSS {s['peak_rss_mb']:.0f} MB",
+                        "textbcv_s": s["seconds"], "textbcv_cpu_s": s["cpu_seconds"], "reference": "–",
+                        "reference_s": None, "ratio": None, "target": target})
+        lap = c.get("laptop")
+        if lap and lap["largest_tokens"]:
+            out.append({"figure": f"memory: largest corpus a {lap['memory_gb']} GB laptop runs at --jobs "
+                                  f"{lap['jobs']}: {lap['largest_tokens']:,} tokens (about "
+                                  f"{lap['largest_sentences']:,} sentences), from compare's peak = "
+                                  f"{lap['mb_fixed']:g} MB + {lap['bytes_per_token']:g} bytes a token, "
+                                  f"{lap['processes']} processes within {lap['usable_gb']} GB",
+                        "textbcv_s": None, "reference": "–", "reference_s": None, "ratio": None, "target": None})
+    return out
+
+
+def _command_rows(o: dict) -> list[dict]:
+    """Table rows of bench_command: CPU and wall overhead per task and fixed per run, beside the commands alone."""
+    big = o["runs"][-1]
+    out = [{"figure": f"command: `compare` with two command systems, {big['tasks']} tasks, against the same "
+                      "commands run alone",
+            "textbcv_s": big["compare_seconds"], "reference": "the commands alone (subprocess.run)",
+            "reference_s": big["commands_alone_seconds"],
+            "ratio": big["compare_seconds"] / big["commands_alone_seconds"],
+            **_cpu(big["compare_cpu_seconds"], big["commands_alone_cpu_seconds"]), "target": None}]
+    if "cpu_per_task_seconds" in o:
+        out.append({"figure": f"command: overhead per task beyond the command (wall {o['wall_per_task_seconds']:g} s, "
+                              f"CPU {o['cpu_per_task_seconds']:g} s)",
+                    "textbcv_s": o["wall_per_task_seconds"], "textbcv_cpu_s": o["cpu_per_task_seconds"],
+                    "reference": "–", "reference_s": None, "ratio": None,
+                    "target": f"≤ {o['per_task_cpu_target']:g} s CPU: " + ("met" if o["per_task_met"] else "NOT met")})
+        out.append({"figure": "command: fixed overhead per run beyond the commands "
+                              f"(wall {o['wall_fixed_seconds']:g} s, "
+                              f"CPU {o['cpu_fixed_seconds']:g} s)",
+                    "textbcv_s": o["wall_fixed_seconds"], "textbcv_cpu_s": o["cpu_fixed_seconds"],
+                    "reference": "–", "reference_s": None, "ratio": None,
+                    "target": f"≤ {o['fixed_cpu_target']:g} s CPU: " + ("met" if o["fixed_met"] else "NOT met")})
     return out
 
 

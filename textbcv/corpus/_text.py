@@ -28,9 +28,9 @@ from contextlib import contextmanager
 from textbcv._io import decode_text, read_bytes
 from textbcv.errors import InputError
 
-__all__ = ["read_lines", "load_lines", "split_lines", "split_fields", "split_words", "split_all", "is_blank",
-           "check_text", "token_problem", "first_bad_token", "long_lived", "has_other_spaces", "WORD_SEPARATORS",
-           "LINE_BREAKS"]
+__all__ = ["read_lines", "load_lines", "load_text", "split_lines", "split_fields", "split_words", "split_all",
+           "is_blank", "check_text", "token_problem", "first_bad_token", "long_lived", "has_other_spaces",
+           "WORD_SEPARATORS", "LINE_BREAKS"]
 
 #: Characters ``str.isspace`` calls white space other than space, TAB, LF and CR (none separates columns;
 #: tests/test_corpus_bytes.py checks the list against ``str.isspace``).
@@ -143,9 +143,9 @@ def check_text(text: str, name: str) -> None:
                          line=text.count("\n", 0, text.index("\x00")) + 1)
 
 
-def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " \t", empty: bool = False
-               ) -> tuple[str, list[str]]:
-    """``(text, lines)`` of a corpus file: decoded, line ends as LF, split into lines.
+def load_text(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " \t", empty: bool = False
+              ) -> tuple[str, int]:
+    """``(text, n_lines)`` of a corpus file: decoded, line ends as LF, and its number of lines (no list of them).
 
     ``blank``: the characters a blank line may hold; ``empty``: read a file without any non-blank line.
     InputError for a missing file, undecodable bytes, a NUL byte or (unless ``empty``) no non-blank line.
@@ -155,11 +155,22 @@ def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " 
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     check_text(text, name)
+    if not empty and not text.strip(blank + "\n"):
+        raise InputError("file is empty (no sentences)", file=name, line=1)
+    return text, text.count("\n") + (not text.endswith("\n") and bool(text))
+
+
+def load_lines(path: str | os.PathLike, encoding: str = "utf-8", blank: str = " \t", empty: bool = False
+               ) -> tuple[str, list[str]]:
+    """``(text, lines)`` of a corpus file: decoded, line ends as LF, split into lines.
+
+    ``blank``: the characters a blank line may hold; ``empty``: read a file without any non-blank line.
+    InputError for a missing file, undecodable bytes, a NUL byte or (unless ``empty``) no non-blank line.
+    """
+    text, _ = load_text(path, encoding, blank, empty)
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    if not empty and not text.strip(blank + "\n"):
-        raise InputError("file is empty (no sentences)", file=name, line=1)
     return text, lines
 
 

@@ -16,7 +16,7 @@ from itertools import chain
 import numpy as np
 
 from textbcv._io import atomic_write
-from textbcv.corpus._text import has_other_spaces, load_lines, long_lived
+from textbcv.corpus._text import has_other_spaces, load_text, long_lived
 from textbcv.corpus.model import Corpus, Sentence
 from textbcv.errors import InputError, warn
 from textbcv.schemes import SCHEMES, TagCodes, detect_codes, get_scheme, orphan_chunks, split_tag, tag_stream
@@ -94,7 +94,7 @@ class _File:
         self.marked = marked  # the file has a -DOCSTART- line
 
 
-def _docstart_lines(text: str, lines: list[str]) -> list[int]:
+def _docstart_lines(text: str) -> list[int]:
     """0-based indices of the lines whose first field is ``-DOCSTART-``."""
     out = []
     n = len(DOCSTART)
@@ -103,14 +103,50 @@ def _docstart_lines(text: str, lines: list[str]) -> list[int]:
     while pos >= 0:
         line_no += text.count("\n", counted, pos)
         counted = pos
-        line = lines[line_no].lstrip(" \t")
+        end = text.find("\n", pos)
+        line = text[text.rfind("\n", 0, pos) + 1:end if end >= 0 else len(text)].lstrip(" \t")
         if line.startswith(DOCSTART) and (len(line) == n or line[n] in " \t"):
             out.append(line_no)
-        pos = text.find("\n", pos)
-        if pos < 0:
+        if end < 0:
             break
-        pos = text.find(DOCSTART, pos)
+        pos = text.find(DOCSTART, end)
     return out
+
+
+#: Characters of text split into fields at a time: the block's new strings live only until each is replaced by
+#: the one string of its value (a corpus holds each distinct token and tag once, not once per occurrence), and
+#: its byte arrays only until its lines' field counts are made
+_BLOCK = 1 << 20
+
+
+def _block_fields(block: str, other_spaces: bool) -> list[str]:
+    """The fields of ``block`` (whole lines), split on runs of ASCII spaces, TABs and LFs."""
+    if not other_spaces:
+        return block.split()
+    part = _FIELD_SEPARATORS.split(block)
+    if part and part[-1] == "":
+        part.pop()
+    if part and part[0] == "":
+        del part[0]
+    return part
+
+
+def _line_counts(block: str, n_fields: int) -> np.ndarray:
+    """Fields per line of ``block`` (whole lines; the last without its line end counts), from its bytes."""
+    b = np.frombuffer(block.encode("utf-8"), dtype=np.uint8)
+    # the separators (LF, space, TAB), found among the few bytes <= 32 rather than with passes over every byte
+    low = np.flatnonzero(b <= 32)
+    value = b[low]
+    is_sep = (value == 32) | (value == 10) | (value == 9)
+    sep, value = low[is_sep], value[is_sep]
+    # a field starts at byte 0 unless it is a separator, and after each separator not followed by one; the fields
+    # before a line end are those that start before it
+    starts_after = np.append(np.diff(sep) > 1, sep[-1:] + 1 < len(b))
+    ahead = np.cumsum(starts_after) - starts_after
+    before = ahead[value == 10] + int(bool(len(b)) and (not len(sep) or sep[0] > 0))  # fields up to each line end
+    if block and not block.endswith("\n"):  # a last line without a line end
+        before = np.append(before, n_fields)
+    return np.diff(before, prepend=0)
 
 
 def split_text(text: str, n_lines: int) -> tuple[list[str], np.ndarray]:
@@ -135,37 +171,28 @@ def split_text(text: str, n_lines: int) -> tuple[list[str], np.ndarray]:
     >>> split_text("a b\\n\\n c\\u00a0d \\te", 3)
     (['a', 'b', 'c\\xa0d', 'e'], array([2, 0, 2]))
     """
-    if has_other_spaces(text):
-        fields = _FIELD_SEPARATORS.split(text)
-        if fields and fields[-1] == "":
-            fields.pop()
-        if fields and fields[0] == "":
-            del fields[0]
-    else:
-        fields = text.split()
-    b = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
-    # the separators (LF, space, TAB), found among the few bytes <= 32 rather than with passes over every byte
-    low = np.flatnonzero(b <= 32)
-    value = b[low]
-    is_sep = (value == 32) | (value == 10) | (value == 9)
-    sep, value = low[is_sep], value[is_sep]
-    # a field starts at byte 0 unless it is a separator, and after each separator not followed by one; the fields
-    # before a line end are those that start before it
-    starts_after = np.append(np.diff(sep) > 1, sep[-1:] + 1 < len(b))
-    ahead = np.cumsum(starts_after) - starts_after
-    before = ahead[value == 10] + int(bool(len(b)) and (not len(sep) or sep[0] > 0))  # fields up to each line end
-    if len(before) < n_lines:  # a last line without a line end
-        before = np.append(before, len(fields))
-    counts = np.diff(before[:n_lines], prepend=0)
-    return fields, counts
+    fields: list[str] = []
+    counts = []
+    seen: dict[str, str] = {}
+    one = seen.setdefault
+    other_spaces = has_other_spaces(text)
+    start, n = 0, len(text)
+    while start < n:
+        end = text.find("\n", min(start + _BLOCK, n))
+        end = n if end < 0 else end + 1
+        block = text[start:end]
+        part = _block_fields(block, other_spaces)
+        fields += map(one, part, part)
+        counts.append(_line_counts(block, len(part)))
+        start = end
+    return fields, (np.concatenate(counts) if counts else np.zeros(0, dtype=np.int64))[:n_lines]
 
 
-def _parse(text: str, lines: list[str], path: str, roles: tuple[str, ...] | None) -> _File:
-    n = len(lines)
+def _parse(text: str, n: int, path: str, roles: tuple[str, ...] | None) -> _File:
     fields, lens = split_text(text, n)
     doc = np.zeros(n, dtype=bool)
     if DOCSTART in text:
-        doc[_docstart_lines(text, lines)] = True
+        doc[_docstart_lines(text)] = True
     tok = (lens > 0) & ~doc
     prev = np.zeros(n, dtype=bool)
     prev[1:] = tok[:-1]
@@ -252,9 +279,9 @@ def read_conll(
     with long_lived():
         files = []
         for path in paths:
-            text, lines = load_lines(path, encoding)
-            files.append(_parse(text, lines, path, roles))
-            del text, lines
+            text, n_lines = load_text(path, encoding)
+            files.append(_parse(text, n_lines, path, roles))
+            del text
         return _build(files, paths, scheme, encoding)
 
 

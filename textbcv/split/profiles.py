@@ -6,6 +6,7 @@ LEMMA column (else the words of segmented text, else lower-cased tokens), ``leng
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -201,16 +202,26 @@ def count_matrix(items: Iterable[Iterable[str]], n: int | None = None) -> tuple[
     >>> M.toarray().tolist(), names
     ([[2.0, 1.0], [0.0, 1.0]], ['a', 'b'])
     """
-    vocab: dict[str, int] = {}
-    rows: list[int] = []
-    codes: list[int] = []
-    i = -1
-    for i, seq in enumerate(items):
-        for x in seq:
-            rows.append(i)
-            codes.append(vocab.setdefault(x, len(vocab)))
-    n = i + 1 if n is None else n
-    return codes_matrix(np.array(rows, dtype=np.int64), np.array(codes, dtype=np.int64), n, len(vocab)), list(vocab)
+    vocab = _Codes()
+    code = vocab.__getitem__
+    # codes in a machine-integer array and a length per unit, not two Python lists of every item
+    codes = array("q")
+    lengths = array("q")
+    for seq in items:
+        before = len(codes)
+        codes.extend(map(code, seq))
+        lengths.append(len(codes) - before)
+    n = len(lengths) if n is None else n
+    rows = np.repeat(np.arange(len(lengths), dtype=np.int64), np.frombuffer(lengths, dtype=np.int64))
+    return codes_matrix(rows, np.frombuffer(codes, dtype=np.int64), n, len(vocab)), list(vocab)
+
+
+class _Codes(dict):
+    """Category -> code in order of first appearance (a new category gets the next code)."""
+
+    def __missing__(self, key: str) -> int:
+        code = self[key] = len(self)
+        return code
 
 
 def corpus_profiles(corpus, measures: Sequence[str] = MEASURES) -> dict[str, sp.csr_matrix]:
