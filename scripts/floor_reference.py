@@ -277,8 +277,9 @@ def main(argv: list[str] | None = None) -> int:
     source = json.loads(Path(args.source).read_text(encoding="utf-8"))
     threshold = source["threshold"]
     studies = 200 if args.smoke else args.studies
+    # a source with no floored run (or only floored runs) has no two classes to compare: no reference
     rows = [row(r, threshold, studies) for r in source["rows"]
-            if r["candidate"] == "present" and r["pair"] == "null" and r["floored"]["n"]]
+            if r["candidate"] == "present" and r["pair"] == "null" and 0 < r["floored"]["k"] < r["floored"]["n"]]
     command = "scripts/floor_reference.py" + (" --smoke" if args.smoke else "")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -153,7 +153,7 @@ def calibrate_sources(root: Path, limit: int | None) -> list[dict]:
         settings = json.loads((folder.parent / "settings.json").read_text(encoding="utf-8"))["settings"]
         name = folder.parent.name
         close = units[0].get("kind") == "close"
-        base = name.removesuffix("-close") if close else name
+        base = name.removesuffix("-close") if close else name.removesuffix(f"-m{settings['m']}")
         out.append({"corpus": name, "label": CORPORA.get(base, {}).get("label", base),
                     "pair": " vs ".join(units[0]["pair"]) if close else "null", "ms": (settings["m"],), "rows": rows})
     return out

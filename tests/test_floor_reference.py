@@ -51,7 +51,8 @@ def test_smoke_writes_the_rows_of_the_committed_study(tmp_path):
     assert fr.main(["--smoke", "--out", str(tmp_path)]) == 0
     out = json.loads((tmp_path / "floor_reference.json").read_text(encoding="utf-8"))
     source = json.loads((ROOT / "docs" / "model_noise.json").read_text(encoding="utf-8"))
-    present = [r for r in source["rows"] if r["candidate"] == "present" and r["pair"] == "null"]
+    present = [r for r in source["rows"] if r["candidate"] == "present" and r["pair"] == "null"
+               and 0 < r["floored"]["k"] < r["floored"]["n"]]  # both classes: a reference to compare with
     assert [(r["corpus"], r["m"]) for r in out["rows"]] == [(r["label"], r["m"]) for r in present]
     for r in out["rows"]:
         ref = r["reference"]
