@@ -191,7 +191,7 @@ def test_sequential_measured_rule_extends_straight_to_M_exactly_where_m3_could_n
     stopping = report["stopping"]
     assert stopping["rule"] == "measured"
     if goes_on:
-        assert stopping["m_used"] == 5 and stopping["reason"] == "extended to m = M = 5"
+        assert stopping["m_used"] == 5 and stopping["reason"] == "m = 3 could not decide: extended to m = 5"
         assert len((out / "folds.jsonl").read_text().splitlines()) == 20
     else:
         assert stopping["m_used"] == 3 and "the models' noise was measured for every pair" in stopping["reason"]

@@ -108,12 +108,13 @@ def _cost_line(report) -> str:
     --------
     >>> from textbcv.report.model import CompareReport
     >>> r = CompareReport.from_dict({"m": 7, "systems": {}, "comparisons": [], "stopping": {
-    ...     "rule": "measured", "m_used": 7, "folds_per_system": 14, "reason": "extended to m = M = 7"}})
+    ...     "rule": "measured", "m_used": 7, "folds_per_system": 14,
+    ...     "reason": "m = 3 could not decide: extended to m = 7"}})
     >>> _cost_line(r)
-    'Cost: 14 folds per system (m = 7: extended to m = M = 7).'
+    'Cost: 14 folds per system (m = 3 could not decide: extended to m = 7).'
     """
     stopping = report.stopping
     m = report.m if stopping is None or stopping.m_used is None else stopping.m_used
     folds = 2 * m if stopping is None or stopping.folds_per_system is None else stopping.folds_per_system
     reason = f"fixed m = {m}" if stopping is None or stopping.reason is None else stopping.reason
-    return f"Cost: {folds} folds per system (m = {m}: {reason})."
+    return f"Cost: {folds} folds per system ({reason})."  # every reason names its m

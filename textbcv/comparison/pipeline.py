@@ -556,7 +556,8 @@ def _run_claimed(plan: ComparePlan, run_dir: RunDir, jobs: int, backend: str, cl
             reason = f"stopped at m = {m}: {why}"
             break
         if m >= options.m_max:
-            reason = (f"extended to m = M = {options.m_max}" if options.stop == "measured" else
+            reason = (f"m = {options.m_start} could not decide: extended to m = {options.m_max}"
+                      if options.stop == "measured" else
                       f"reached m = M = {options.m_max} without a decision")
             break
         m = options.m_max if options.stop == "measured" else m + 1  # measured: one look more, at the last m

@@ -36,7 +36,7 @@ class Stopping:
     {'rule': None, 'm_max': None, 'reason': 'fixed m = 3', 'm_used': 3, 'folds_per_system': 6}
     >>> Stopping.from_dict(s.to_dict()) == s
     True
-    >>> Stopping("measured", 7, "extended to m = M = 7", 7, 14, m_start=3).to_dict()["m_start"]
+    >>> Stopping("measured", 7, "m = 3 could not decide: extended to m = 7", 7, 14, m_start=3).to_dict()["m_start"]
     3
     """
 
