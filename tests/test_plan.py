@@ -142,3 +142,19 @@ def test_difference_independent_is_the_theses_bayes_test(run, tmp_path, capsys):
     assert {x["difference"]["basis"] for x in t["comparisons"]} == {"independent"}
     with pytest.raises(textbcv.InputError, match="difference: unknown basis 'both'"):
         textbcv.compare(corpus, ["iob2", "iobes"], m=1, difference="both")
+
+
+def test_the_plan_says_its_runs_design_and_a_model_noise_measured_0():
+    from textbcv.cli.plan import format_plan
+    from textbcv.comparison.plan import Plan
+
+    floored = PairedDifference(0.004, 0.002 ** 2, 0.0, 13.0, 7, 900, 0.8)
+    measured = PairedDifference(0.004, 0.002 ** 2, 0.001 ** 2, 13.0, 7, 900, 0.8)
+    assert floored.floored and not measured.floored
+    plan = Plan(0.8, 0.95, None, (pair_plan("A", "B", floored), pair_plan("A", "C", measured))).to_dict()
+    assert [p["floored"] for p in plan["pairs"]] == [True, False]
+    stopping = {"rule": "measured", "reason": "m = 3 could not decide: extended to m = 7", "folds_per_system": 14}
+    text = format_plan(plan, stopping)
+    assert "The run's design: m = 3 could not decide: extended to m = 7 (14 folds per system)" in text
+    assert text.count("measured 0 on these 14 folds") == 1  # the floored pair's, not the measured one's
+    assert "The run's design" not in format_plan(plan)  # a report without a stopping block

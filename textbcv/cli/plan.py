@@ -34,7 +34,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def format_plan(plan: dict) -> str:
+def format_plan(plan: dict, stopping: dict | None = None) -> str:
     """The readable form of a plan, gains in F1 points.
 
     Parameters
@@ -49,9 +49,16 @@ def format_plan(plan: dict) -> str:
     """
     pw = f"{100 * plan['power']:g}%"
     lines = [f"Gains called better (P ≥ {plan['threshold']:g}) with {pw} power, F1 points:", ""]
+    if stopping and stopping.get("reason") and stopping.get("folds_per_system"):
+        # what the pilot cost: compare's default design decides at m = 3 where it can, else trains on
+        lines += [f"The run's design: {stopping['reason']} ({stopping['folds_per_system']} folds per system); "
+                  "the gains below are at the m it ended with.", ""]
     for p in plan["pairs"]:
         lines.append(f"{p['a']} vs {p['b']} ({p['b']} − {p['a']} = {100 * p['estimate']:+.2f} points at m = {p['m']}): "
                      f"{100 * p['detectable']:.2f} points ({100 * p['detectable_50']:.2f} with 50% power)")
+        if p.get("floored"):
+            lines.append(f"  the models' own noise measured 0 on these {2 * p['m']} folds: every gain here counts it "
+                         "as 0, so each may be smaller than the design really detects")
         if p["by_m"]:
             lines.append("  with more splits: " + ", ".join(f"m = {k}: {100 * d:.2f}" for k, d in p["by_m"]))
         if p.get("by_seeds"):
@@ -117,5 +124,5 @@ def run(args: argparse.Namespace) -> int:
     if not plan["pairs"]:
         raise InputError("no pair of this run has a paired posterior (folds without per-sentence counts: a run of an "
                          "older textbcv); run `textbcv report --redraw` or compare again", str(run_dir.report_json))
-    print(dumps_json(plan), end="") if args.json else print(format_plan(plan), end="")
+    print(dumps_json(plan), end="") if args.json else print(format_plan(plan, report.get("stopping")), end="")
     return 0

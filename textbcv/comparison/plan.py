@@ -63,6 +63,8 @@ class PairPlan:
         (S', detectable gain with S' seeds per fold, same m) for S' in :data:`SEED_STEPS` above the run's.
     seeds_for_target : int or None
         The smallest S' that detects ``target``; None if more seeds alone never get there.
+    floored : bool
+        The models' own noise measured 0 on the run's folds: every gain above counts it as 0.
     """
 
     a: str
@@ -79,6 +81,7 @@ class PairPlan:
     seeds: tuple[int, int] | None = None
     by_seeds: tuple[tuple[int, float], ...] = ()
     seeds_for_target: int | None = None
+    floored: bool = False
 
     def to_dict(self) -> dict:
         """JSON-ready form (``textbcv plan --json``); ``by_m`` as a list of ``[m', gain]``.
@@ -91,7 +94,8 @@ class PairPlan:
                 "detectable_50": self.detectable_50, "by_m": [list(x) for x in self.by_m], "target": self.target,
                 "power_at_target": self.power_at_target, "m_for_target": self.m_for_target,
                 "data_factor": self.data_factor, "seeds": None if self.seeds is None else list(self.seeds),
-                "by_seeds": [list(x) for x in self.by_seeds], "seeds_for_target": self.seeds_for_target}
+                "by_seeds": [list(x) for x in self.by_seeds], "seeds_for_target": self.seeds_for_target,
+                "floored": self.floored}
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,7 @@ def pair_plan(a: str, b: str, p: PairedDifference, power: float = 0.8, threshold
         extra.update({"target": target, "power_at_target": p.power(target, threshold),
                       "m_for_target": reach[0] if reach else None,
                       "data_factor": (now / target) ** 2 if target > 0 else None})
-    return PairPlan(a, b, p.estimate, p.m, now, p.detectable(0.5, threshold), by_m, **extra)
+    return PairPlan(a, b, p.estimate, p.m, now, p.detectable(0.5, threshold), by_m, **extra, floored=p.floored)
 
 
 def plan_report(report: Mapping, power: float = 0.8, threshold: float | None = None,
