@@ -517,6 +517,17 @@ def stop_commands(root: str | os.PathLike, grace: float = GRACE) -> int:
     for g in left:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(g, signal.SIGKILL)
+    # a command's child that left for a session of its own while the groups were read carries the mark too, in a
+    # group not read: read the marks again, a few times, and kill what is new outright
+    for _ in range(3):
+        late = _marked_groups(folder) - set(groups)
+        if not late:
+            break
+        for g in sorted(late):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(g, signal.SIGKILL)
+                groups.append(g)
+        time.sleep(0.05)
     for mark in marks:
         mark.unlink(missing_ok=True)
     return len(groups)
