@@ -507,27 +507,19 @@ def stop_commands(root: str | os.PathLike, grace: float = GRACE) -> int:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(group, signal.SIGTERM)
             groups.append(group)
-    deadline = time.monotonic() + grace
-    left = list(groups)
+    deadline, left = time.monotonic() + grace, list(groups)
     while left:
         left = [g for g in left if _group_alive(g)]
         if not left or time.monotonic() >= deadline:
             break
         time.sleep(0.05)
-    for g in left:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(g, signal.SIGKILL)
-    # a command's child that left for a session of its own while the groups were read carries the mark too, in a
-    # group not read: read the marks again, a few times, and kill what is new outright
+    # then SIGKILL, and the marks read again: a child that left for a session of its own meanwhile is in a new group
     for _ in range(3):
-        late = _marked_groups(folder) - set(groups)
-        if not late:
-            break
-        for g in sorted(late):
+        for g in left:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(g, signal.SIGKILL)
-                groups.append(g)
-        time.sleep(0.05)
+        left = sorted(_marked_groups(folder) - set(groups))
+        groups += left
     for mark in marks:
         mark.unlink(missing_ok=True)
     return len(groups)
