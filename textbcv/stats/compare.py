@@ -20,7 +20,7 @@ from .metrics import metric_parts, ratios
 from .paired import PairedDifference
 from .posterior import METRICS, MetricPosterior, posteriors
 
-__all__ = ["bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor",
+__all__ = ["bayes_answer", "fold_counts", "fold_metrics", "adaptive_count_factor", "paired_comparison",
            "system_posteriors", "undefined_reason", "pooled_scores", "counts_scores", "credible_interval",
            "ALL_VARIANTS", "METHODS"]
 
@@ -440,30 +440,64 @@ def _comparison(a: str, b: str, metric: str, systems: Mapping[str, Mapping[str, 
     if why:
         return Comparison(a, b, metric, None, None, decide(None, None, threshold),
                           equivalent=False if r > 0 else None, undefined=f"{_label(metric)} undefined ({why})")
+    if paired is not None:
+        return paired_comparison(a, b, paired, threshold, alpha, r)
     pa, pb = posts[a][metric], posts[b][metric]
     mc_p, mc_se = None, None
     level = 2 * threshold - 1 if threshold > 0.5 else None  # P(Δ > r) ≥ threshold: this interval's lower end > r
-    if paired is not None:
-        res = paired.prob_better(rope=r)
-        lo, hi = paired.interval(alpha)  # a difference of two scores lies in [-1, 1]
-        dec = None if level is None else tuple(min(1.0, max(-1.0, x)) for x in paired.interval(1 - level))
-        diff = Difference(paired.estimate, (max(-1.0, lo), min(1.0, hi)), "paired", paired,
-                          None if dec is None else (dec[0], dec[1]), level)
+    if method == "monte-carlo":
+        res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
+        mc_se = res["se_b_better"]
     else:
-        if method == "monte-carlo":
-            res = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
-            mc_se = res["se_b_better"]
-        else:
-            res = prob_better(pa, pb, rope=r)
-            if method == "both":
-                mc = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
-                mc_p, mc_se = mc["p_b_better"], mc["se_b_better"]
-        est_a, est_b = systems[a][metric].estimate, systems[b][metric].estimate
-        assert est_a is not None and est_b is not None  # both defined (no `why`)
-        diff = Difference(est_b - est_a, difference_interval(pa, pb, alpha), "independent", None,
-                          None if level is None else difference_interval(pa, pb, 1 - level), level)
+        res = prob_better(pa, pb, rope=r)
+        if method == "both":
+            mc = prob_better_mc(pa, pb, rope=r, draws=draws, seed=seed)
+            mc_p, mc_se = mc["p_b_better"], mc["se_b_better"]
+    est_a, est_b = systems[a][metric].estimate, systems[b][metric].estimate
+    assert est_a is not None and est_b is not None  # both defined (no `why`)
+    diff = Difference(est_b - est_a, difference_interval(pa, pb, alpha), "independent", None,
+                      None if level is None else difference_interval(pa, pb, 1 - level), level)
     p_eq = res.get("p_equivalent") if r > 0 else None
     return Comparison(a, b, metric, res["p_b_better"], res["p_a_better"],
                       decide(res["p_b_better"], res["p_a_better"], threshold), p_equivalent=p_eq,
                       equivalent=p_eq >= threshold if p_eq is not None else None, mc_p_b_better=mc_p, mc_se=mc_se,
                       difference=diff)
+
+
+def paired_comparison(a: str, b: str, paired: PairedDifference, threshold: float = THRESHOLD, alpha: float = 0.05,
+                      rope: float = 0.0) -> Comparison:
+    """The Bayes test of one pair from the paired posterior of its difference: P(better), the decision, the intervals.
+
+    Parameters
+    ----------
+    a, b : str
+        The systems; Δ is B − A.
+    paired : PairedDifference
+    threshold : float
+        The decision rule's τ.
+    alpha : float
+        The shown interval is the 1 − alpha credible interval; the rule's is the 2τ − 1 one.
+    rope : float
+        A fraction (0: none).
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> from textbcv.stats.paired import PairedDifference
+    >>> c = paired_comparison("A", "B", PairedDifference(0.004, 0.002 ** 2, 0.0, 40.0, 3, 900, 0.8))
+    >>> c.decision, round(c.p_b_better, 3), [round(x, 4) for x in c.difference.decisive]
+    ('B better', 0.974, [0.0006, 0.0074])
+    """
+    level = 2 * threshold - 1 if threshold > 0.5 else None  # P(Δ > r) ≥ threshold: this interval's lower end > r
+    res = paired.prob_better(rope=rope)
+    lo, hi = paired.interval(alpha)  # a difference of two scores lies in [-1, 1]
+    dec = None if level is None else tuple(min(1.0, max(-1.0, x)) for x in paired.interval(1 - level))
+    diff = Difference(paired.estimate, (max(-1.0, lo), min(1.0, hi)), "paired", paired,
+                      None if dec is None else (dec[0], dec[1]), level)
+    p_eq = res.get("p_equivalent") if rope > 0 else None
+    return Comparison(a, b, paired.metric, res["p_b_better"], res["p_a_better"],
+                      decide(res["p_b_better"], res["p_a_better"], threshold), p_equivalent=p_eq,
+                      equivalent=p_eq >= threshold if p_eq is not None else None, difference=diff)

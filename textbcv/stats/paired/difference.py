@@ -46,6 +46,9 @@ class PairedDifference:
         The share of ``var_seed`` that A's seeds bring.
     var_related : float or None
         The part of ``var_test`` from related clusters, floored at 0; None when not known.
+    design : {"mx2", "fixed"}
+        ``"fixed"``: one training set and one test set (:func:`~textbcv.stats.paired.fixed_difference`), whose
+        ``var_model`` (the choice of training set) is not measured and is 0, not floored.
 
     Examples
     --------
@@ -70,6 +73,7 @@ class PairedDifference:
     seeds: tuple[int, int] | None = None
     seed_share_a: float = 0.5
     var_related: float | None = None
+    design: str = "mx2"
 
     @property
     def var_seed_part(self) -> float:
@@ -85,7 +89,7 @@ class PairedDifference:
     def floored(self) -> bool:
         """Whether the models' own noise was estimated at 0 on the folds (their ΔF1 agree more closely than the test
         text alone predicts) while Δ still has a variance: the part the folds could not measure."""
-        return self.var_model <= 0 < self.var
+        return self.design != "fixed" and self.var_model <= 0 < self.var
 
     @property
     def sd(self) -> float:
@@ -154,6 +158,8 @@ class PairedDifference:
         -------
         PairedDifference
         """
+        if self.design == "fixed":
+            raise ValueError("a fixed-split posterior has no splits to add: at_seeds changes its seeds")
         r = self.m / m
         keep = self.test_shared + (1 - self.test_shared) * r
         var_model = self.var_model * r
@@ -260,7 +266,8 @@ class PairedDifference:
                 "cluster_unit": self.cluster_unit, "test_shared": self.test_shared,
                 **({} if self.var_seed is None else {"var_seed": self.var_seed}),
                 **({} if self.var_related is None else {"var_related": self.var_related}),
-                **({} if self.seeds is None else {"seeds": list(self.seeds), "seed_share_a": self.seed_share_a})}
+                **({} if self.seeds is None else {"seeds": list(self.seeds), "seed_share_a": self.seed_share_a}),
+                **({} if self.design == "mx2" else {"design": self.design})}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> PairedDifference:
@@ -283,4 +290,4 @@ class PairedDifference:
                    None if d.get("var_seed") is None else float(d["var_seed"]),
                    None if d.get("seeds") is None else (int(d["seeds"][0]), int(d["seeds"][1])),
                    float(d.get("seed_share_a", 0.5)),
-                   None if d.get("var_related") is None else float(d["var_related"]))
+                   None if d.get("var_related") is None else float(d["var_related"]), str(d.get("design", "mx2")))
