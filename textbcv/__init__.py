@@ -3,7 +3,8 @@
 Block-regularized m×2 cross-validation for sequence taggers: balanced splits, taggers trained on every half,
 conlleval-exact chunk scoring, and Bayes tests on precision, recall and F1. The main entry points are
 :func:`read_corpus`, :func:`make_splits`, :class:`System`, :func:`compare`, :func:`evaluate`, :func:`test`,
-:func:`score` and :func:`calibrate`; names are imported when first used.
+:func:`score` and :func:`calibrate`, and for one training set and one test set over seeds :func:`compare_fixed` and
+:func:`evaluate_fixed`; names are imported when first used.
 
 Examples
 --------
@@ -37,6 +38,8 @@ _LAZY = {
     "run_components": "textbcv.comparison.components",
     "bundled_corpora": "textbcv.corpus.bundled",
     "plan": "textbcv.api",
+    "compare_fixed": "textbcv.api_fixed",
+    "evaluate_fixed": "textbcv.api_fixed",
     "calibrate": "textbcv.calibration",
     "Calibration": "textbcv.calibration",
 }

@@ -127,7 +127,7 @@ def rope_warning(points: float | None) -> str | None:
 
 
 
-def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None:
+def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True, optional: str | None = None) -> None:
     """Add ``FILE...``, ``--format``, ``--columns``, ``--scheme`` and ``--encoding`` to ``parser``.
 
     Parameters
@@ -137,10 +137,13 @@ def add_corpus_args(parser: argparse.ArgumentParser, files: bool = True) -> None
         ``encoding`` of its namespace.
     files : bool
         Add the positional ``FILE...`` (one or more corpus files); default True.
+    optional : str, optional
+        The files may be left out for this reason (said in their help), e.g. another design's options.
     """
     if files:
-        parser.add_argument("files", nargs="+", metavar="FILE",
-                            help="corpus files, read in the order given (.gz files are decompressed)")
+        parser.add_argument("files", nargs="*" if optional else "+", metavar="FILE",
+                            help="corpus files, read in the order given (.gz files are decompressed)"
+                            + (f"; {optional}" if optional else ""))
     parser.add_argument("--format", choices=FORMATS, default=None,
                         help="corpus format (default: detected from the content and extension, and said on stderr)")
     parser.add_argument(

@@ -77,7 +77,7 @@ def register(sub) -> None:
         "compare", help="split, train and score every system, and test which is better",
         description="Compare tagging systems on a corpus with balanced m×2 block-regularized cross-validation: "
         "split, train CRFs on every half, score chunks, and report posteriors, intervals and P(B better).")
-    add_corpus_args(p)
+    add_corpus_args(p, optional="none with --train and --test")
     p.add_argument("--task", choices=("ner", "cws"), required=True, help="ner (chunks from the tag column) or cws "
                                                                          "(words)")
     p.add_argument("--systems", type=csv_names, default=(), metavar="NAME[,NAME...]",
@@ -150,6 +150,11 @@ def register(sub) -> None:
     p.add_argument("--heldout", nargs="+", metavar="FILE", default=(),
                    help="independent test files (same format and scheme as the corpus): every fold's model also "
                         "tags them; the report sets their scores beside the m×2 estimate (default: none)")
+    p.add_argument("--train", metavar="TRAIN",
+                   help="the fixed-split design, instead of m×2 cross-validation on FILE: train every system on "
+                        "TRAIN once per seed (--train-seeds K, at least 2 for a system that draws random numbers) and "
+                        "test it on --test; the answer holds for this training set, on new text like TEST")
+    p.add_argument("--test", metavar="TEST", help="the test file of the fixed-split design (with --train)")
     p.add_argument("--splits", metavar="SPLITS.json",
                    help="use these splits (from `textbcv split`, made from this corpus) instead of making them "
                         "(default: "
@@ -294,6 +299,13 @@ def run(args: argparse.Namespace) -> int:
     """
     from textbcv.api import compare  # here: `textbcv --help` stays fast
     from textbcv.cli.report import print_report
+
+    if args.train is not None or args.test is not None:
+        from textbcv.cli.fixed import run_compare_fixed
+
+        return run_compare_fixed(args)
+    if not args.files:
+        raise InputError("give the corpus FILE (m×2 cross-validation), or --train and --test (one fixed split)")
 
     call = compare_arguments(args)
     quiet = args.quiet

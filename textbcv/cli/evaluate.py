@@ -16,6 +16,7 @@ from textbcv.cli.common import (
     rope_warning,
 )
 from textbcv.cli.compare import csv_names
+from textbcv.errors import InputError
 
 __all__ = ["register", "run"]
 
@@ -33,8 +34,15 @@ def register(sub) -> None:
         description="Read every fold's predictions of each system (PRED_DIR/fold-{i}-{d}.txt, for the folds of "
         "`textbcv split --export`), check them token by token against the corpus, score their chunks against the "
         "corpus's gold chunks, and write the same run directory and report as `textbcv compare`.")
-    p.add_argument("splits", metavar="SPLITS.json", help="the split manifest the folds were exported from")
-    add_corpus_args(p)
+    p.add_argument("splits", metavar="SPLITS.json", nargs="?",
+                   help="the split manifest the folds were exported from (none with --test)")
+    add_corpus_args(p, optional="none with --test")
+    p.add_argument("--test", metavar="TEST",
+                   help="the fixed-split design: every system's folder holds seed-S.txt, its predictions of TEST by "
+                        "a model trained with seed S (two seeds or more), instead of exported folds")
+    p.add_argument("--train", metavar="TRAIN",
+                   help="with --test: the training file the models were trained on, named in the report with its "
+                        "size (default: not named)")
     p.add_argument("--task", choices=("ner", "cws"), required=True,
                    help="ner (predictions: token ... tag lines) or cws (predictions: one segmented line per sentence)")
     p.add_argument("--system", dest="systems", action="append", required=True, metavar="NAME=PRED_DIR",
@@ -87,6 +95,15 @@ def run(args: argparse.Namespace) -> int:
     """
     from textbcv.api import evaluate  # here: `textbcv --help` stays fast
     from textbcv.cli.report import print_report
+
+    if args.test is not None:
+        from textbcv.cli.fixed import run_evaluate_fixed
+
+        return run_evaluate_fixed(args)
+    if args.train is not None:
+        raise InputError("--train names the training set of --test's predictions; give --test")
+    if args.splits is None or not args.files:
+        raise InputError("give SPLITS.json and the corpus FILE (exported folds), or --test (one fixed split)")
 
     call = dict(splits=args.splits, corpus=list(args.files), systems=list(args.systems), out=args.out,
                 pred_scheme=args.pred_scheme, task=args.task, alpha=args.alpha, rope=rope_fraction(args.rope),

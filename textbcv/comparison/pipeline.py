@@ -46,7 +46,7 @@ from textbcv.tagging.system import DEFAULT_TEMPLATES, check_columns
 
 __all__ = ["CompareOptions", "ComparePlan", "StaleRunError", "RUN_FILES", "RUN_MARKERS", "prepare_compare",
            "run_compare", "prepare_corpus", "gold_chunks", "assemble_report", "write_report", "corpus_meta",
-           "options_from_splits", "rerender", "fold_clusters", "design_effects_of", "REPORT_FORMAT",
+           "options_from_splits", "rerender", "fit_systems", "fold_clusters", "design_effects_of", "REPORT_FORMAT",
            "VARIANTS", "SPLIT_METHODS", "TASKS", "STOP_RULES", "CompareReport", "RunDir"]
 
 
@@ -370,7 +370,7 @@ def prepare_compare(
     gold = gold_chunks(prepared, options)
     heldout = read_heldout(options.heldout, raw, options, format=raw.format,
                            columns=columns, scheme=scheme) if options.heldout else []
-    systems, notes, choices = _fit_systems(systems, options, prepared, heldout)
+    systems, notes, choices = fit_systems(systems, options, prepared, heldout)
     for s in systems:
         store.check_spec(s.name, s.to_dict())
     t_read = time.time()
@@ -388,7 +388,7 @@ def prepare_compare(
                        heldout, ([detected] if detected else []) + notes, choices, read, given_path)
 
 
-def _fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus: Corpus,
+def fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus: Corpus,
                  heldout: Sequence) -> tuple[list[System], list[str], dict]:
     """Systems whose feature templates read only columns the corpus (and every held-out file) has.
 

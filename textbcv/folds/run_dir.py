@@ -27,7 +27,7 @@ LOCK = ".textbcv-run.lock"
 _LOCKS: dict[str, int] = {}  # run directory (resolved) -> descriptor of its held lock file
 
 #: The files a compare run writes into its directory.
-RUN_FILES = ("splits.json", "folds.jsonl", "report.json", "report.md", "report.tex", "posteriors.png",
+RUN_FILES = ("splits.json", "fixed.json", "folds.jsonl", "report.json", "report.md", "report.tex", "posteriors.png",
              "f1_difference.png", "pairwise.png", "fold_f1.png")
 #: Files that mark a directory as a run without a manifest (read, never written to).
 RUN_MARKERS = ("splits.json", "folds.jsonl", "report.json")

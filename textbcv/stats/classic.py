@@ -44,7 +44,8 @@ from .ranks import FriedmanResult, bonferroni_dunn_cd, friedman, nemenyi_cd, wil
 
 __all__ = [
     "ClassicResult", "FriedmanResult", "PairTests",
-    "binomial_test", "t_test", "paired_t_test", "paired_t_5x2cv", "combined_f_5x2cv", "combined_t_5x2cv",
+    "binomial_test", "t_test", "paired_t_test", "welch_t_test", "paired_t_5x2cv", "combined_f_5x2cv",
+    "combined_t_5x2cv",
     "blocked_t_3x2", "corrected_resampled_t", "mcnemar_table", "mcnemar", "wilcoxon", "friedman",
     "nemenyi_cd", "bonferroni_dunn_cd", "mx2_tests",
 ]
@@ -157,6 +158,42 @@ def paired_t_test(values_a: Sequence[float], values_b: Sequence[float]) -> Class
         return _undefined("paired_t", name, a.size - 1, form, assumption, _zero_reason(d))
     r = stats.ttest_rel(b, a)
     return _result("paired_t", name, r.statistic, a.size - 1, r.pvalue, form, assumption)
+
+
+def welch_t_test(values_a: Sequence[float], values_b: Sequence[float]) -> ClassicResult:
+    """Two-sided Welch t-test of mean(B) = mean(A) over two systems' independent scores (e.g. one per seed).
+
+    Parameters
+    ----------
+    values_a, values_b : sequence of float
+        At least 2 scores each (any lengths).
+
+    Returns
+    -------
+    ClassicResult
+        ``mean_difference`` (B − A) in the details.
+
+    Examples
+    --------
+    >>> r = welch_t_test([0.80, 0.82, 0.79], [0.81, 0.84, 0.83])
+    >>> round(r.statistic, 3), round(r.p_value, 3)
+    (1.871, 0.135)
+    """
+    a, b = _numbers(values_a, "values_a"), _numbers(values_b, "values_b")
+    if a.ndim != 1 or b.ndim != 1 or a.size < 2 or b.size < 2:
+        raise ValueError("values_a and values_b must each hold at least 2 scores")
+    name = "Welch t-test over the seeds' scores"
+    form = "t = (mean_B − mean_A) / √(s_A²/k_A + s_B²/k_B), Welch–Satterthwaite df; two-sided"
+    assumption = "each seed's score is an independent draw; the test set's own noise, shared by every seed, is left out"
+    d = float(b.mean() - a.mean())
+    spread = float(((a - a.mean()) ** 2).sum() + ((b - b.mean()) ** 2).sum())
+    if _no_spread(spread, np.concatenate([a, b])):
+        return _undefined("welch_t", name, None, form, assumption, "zero variance: every seed scores the same",
+                          mean_difference=d)
+    r = stats.ttest_ind(b, a, equal_var=False)
+    va, vb = a.var(ddof=1) / a.size, b.var(ddof=1) / b.size
+    df = (va + vb) ** 2 / (va ** 2 / (a.size - 1) + vb ** 2 / (b.size - 1))
+    return _result("welch_t", name, r.statistic, float(df), r.pvalue, form, assumption, mean_difference=d)
 
 
 # ----------------------------------------------------------------------------- m×2 designs

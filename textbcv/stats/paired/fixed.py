@@ -197,6 +197,8 @@ def fixed_difference(seeds_a: np.ndarray | Sequence, seeds_b: np.ndarray | Seque
         raw, own, v = raw + var_related, v, with_related
     est = float(ratios(cb[0])[metric] - ratios(ca[0])[metric])
     sm = seed_moments([xa], [xb], [g], metric) if len(xa) > 1 and len(xb) > 1 else None
+    var_seed: float | None
+    seeds: tuple[int, int] | None
     if sm is not None:
         var_test = max(0.0, raw - sm.interaction)
         var_seed, seeds, share = float(sm.pooled), sm.seeds, sm.share_a
