@@ -1,0 +1,172 @@
+"""The fixed-split design end to end: compare --train/--test, evaluate --test, their checks and resume."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import textbcv
+from textbcv.errors import InputError
+from textbcv.report.fixed import FixedReport
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+
+
+def _docs(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return ["-DOCSTART-" + d for d in text.split("-DOCSTART-")[1:]]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """The bundled NER corpus cut into a training file (150 documents) and a test file (50)."""
+    docs = _docs(Path(textbcv.bundled_corpora()["ner"]))
+    d = tmp_path_factory.mktemp("fixed")
+    (d / "train.conll").write_text("".join(docs[:150]), encoding="utf-8")
+    (d / "test.conll").write_text("".join(docs[150:]), encoding="utf-8")
+    return d / "train.conll", d / "test.conll"
+
+
+def _cli(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "textbcv", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+CRF = ("--task", "ner", "--systems", "iob2,iobes", "--algorithm", "ap", "--max-iterations", "5", "--train-seeds", "2")
+
+
+@pytest.fixture(scope="module")
+def run(files, tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "out"
+    r = _cli("compare", "--train", files[0], "--test", files[1], *CRF, "--out", out, "--save-predictions")
+    assert r.returncode == 0, r.stderr
+    return out, r
+
+
+def test_the_answer_names_the_design_first_and_fits_on_a_screen(run, files):
+    out, r = run
+    lines = r.stdout.rstrip("\n").splitlines()
+    assert lines[0].startswith("On one fixed split (trained on train.conll, ")
+    assert "tested on test.conll" in r.stdout and "2 training seeds per system" in r.stdout
+    assert "a system is called better when P(better) ≥ 0.95." in r.stdout
+    assert "the rule's 90% interval" in r.stdout and "leaves out the choice of training set" in r.stdout
+    assert len(lines) <= 25
+    report = json.loads((out / "report.json").read_text())
+    assert report["format"] == "textbcv-fixed-report/1"
+    d = report["design"]
+    assert (d["train_sentences"] + d["test_sentences"], d["cluster_unit"], d["clusters"]) == (3103, "documents", 50)
+    assert d["seeds"] == {"iob2": [0, 1], "iobes": [0, 1]}
+    c = report["comparisons"][0]
+    assert (c["a"], c["b"], c["difference"]["design"], c["difference"]["seeds"]) == ("iob2", "iobes", "fixed", [2, 2])
+    assert FixedReport.from_dict(report).to_dict() == report
+    assert sorted(p.name for p in (out / "predictions").iterdir()) == [
+        f"{s}-split0-dir0.seed-{k}.txt" for s in ("iob2", "iobes") for k in (0, 1)]
+
+
+def test_the_same_predictions_imported_give_the_same_report_json(run, files, tmp_path):
+    out, _ = run
+    for s in ("iob2", "iobes"):
+        (tmp_path / s).mkdir()
+        for k in (0, 1):
+            shutil.copy(out / "predictions" / f"{s}-split0-dir0.seed-{k}.txt", tmp_path / s / f"seed-{k}.txt")
+    r = _cli("evaluate", "--task", "ner", "--test", files[1], "--train", files[0], "--system",
+             f"iob2={tmp_path / 'iob2'}", "--system", f"iobes={tmp_path / 'iobes'}", "--out", tmp_path / "ev")
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "ev" / "report.json").read_bytes() == (out / "report.json").read_bytes()
+    api = textbcv.evaluate_fixed(files[1], {"iob2": tmp_path / "iob2", "iobes": tmp_path / "iobes"},
+                                 out=tmp_path / "ev2", train=files[0])
+    assert api.to_dict() == json.loads((out / "report.json").read_text())
+
+
+def test_resume_trains_nothing_and_gives_the_same_report(run, files):
+    out, _ = run
+    before = (out / "folds.jsonl").read_bytes(), (out / "report.json").read_bytes()
+    r = _cli("compare", "--train", files[0], "--test", files[1], *CRF, "--out", out, "--resume", "--quiet",
+             "--save-predictions")
+    assert r.returncode == 0, r.stderr
+    assert ((out / "folds.jsonl").read_bytes(), (out / "report.json").read_bytes()) == before
+
+
+def test_a_run_of_other_text_is_not_resumed(run, files, tmp_path):
+    out, _ = run
+    other = tmp_path / "test2.conll"
+    other.write_text("".join(_docs(files[1])[:30]), encoding="utf-8")
+    r = _cli("compare", "--train", files[0], "--test", other, *CRF, "--out", out, "--resume")
+    assert r.returncode == 2 and "made for other training or test text" in r.stderr
+
+
+@pytest.mark.parametrize("extra, message", [
+    (("--m", "3"), "--m belongs to the m×2 design"),
+    (("--heldout", "x.conll"), "--heldout belongs to the m×2 design"),
+    (("--balance", "label"), "--balance belongs to the m×2 design"),
+])
+def test_m2x_options_are_refused_with_a_fixed_split(files, tmp_path, extra, message):
+    r = _cli("compare", "--train", files[0], "--test", files[1], *CRF, *extra, "--out", tmp_path / "o")
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_bad_fixed_inputs_end_in_one_line_before_training(files, tmp_path):
+    cases = [
+        (("compare", "--train", files[0], *CRF), "needs both --train and --test"),
+        (("compare", "--train", files[0], "--test", files[0], *CRF), "one file"),
+        (("compare", "--train", files[0], "--test", files[1], "--task", "ner", "--systems", "iob2,iobes",
+          "--algorithm", "ap"), "--train-seeds K of at least 2"),
+        (("compare", files[0], "--train", files[0], "--test", files[1], *CRF), "not both"),
+        (("compare", "--task", "ner", "--systems", "iob2,iobes"), "give the corpus FILE"),
+        (("evaluate", "--task", "ner", "--test", files[1], "--system", f"a={tmp_path}", "--system",
+          f"b={tmp_path}"), "holds no seed-S.txt"),
+    ]
+    for k, (args, message) in enumerate(cases):
+        r = _cli(*args, "--out", tmp_path / f"o{k}")
+        assert r.returncode == 2, (args, r.stderr)
+        assert message in r.stderr and r.stderr.startswith("textbcv: error: "), (args, r.stderr)
+        assert "Traceback" not in r.stderr
+        assert not (tmp_path / f"o{k}").exists()
+
+
+def test_one_seeds_predictions_are_refused(files, tmp_path):
+    for s in ("a", "b"):
+        (tmp_path / s).mkdir()
+        shutil.copy(files[1], tmp_path / s / "seed-0.txt")
+    with pytest.raises(InputError, match="one seed's predictions"):
+        textbcv.evaluate_fixed(files[1], {"a": tmp_path / "a", "b": tmp_path / "b"}, out=tmp_path / "o")
+    (tmp_path / "a" / "seed-01.txt").write_text("")
+    with pytest.raises(InputError, match="plain integer"):
+        textbcv.evaluate_fixed(files[1], {"a": tmp_path / "a", "b": tmp_path / "b"}, out=tmp_path / "o")
+
+
+def test_deterministic_crfs_need_no_seeds_and_say_so(files):
+    r = textbcv.compare_fixed(files[0], files[1], ["iob2", "iobes"], task="ner", max_iterations=5, progress=False)
+    assert r.design.deterministic and r.design.seeds == {"iob2": [0], "iobes": [0]}
+    p = r.comparisons[0].difference.paired
+    assert (p.var_seed, p.seeds, p.df) == (0.0, (1, 1), 49.0)
+    assert "deterministic trainers (one model each)" in r.conclusion()
+
+
+def test_a_python_tagger_is_refused(files):
+    from textbcv.tagging import LexiconTagger
+
+    systems = [textbcv.System("lex", "iob2", tagger=LexiconTagger()),
+               textbcv.System("lex2", "iob2", tagger=LexiconTagger(lowercase=True))]
+    with pytest.raises(InputError, match="Python tagger"):
+        textbcv.compare_fixed(files[0], files[1], systems, task="ner")
+
+
+@pytest.mark.skipif(not (SHARED / "conll2003_en" / "eng.testb").exists(),
+                    reason="shared corpus not available here (tests on real corpora run in CI)")
+def test_the_official_conll2003_split_is_read_as_it_is(tmp_path):
+    from textbcv.comparison.fixed import prepare_fixed
+    from textbcv.comparison.options import CompareOptions
+
+    d = SHARED / "conll2003_en"
+    plan = prepare_fixed(d / "eng.train", d / "eng.testb", tmp_path / "o",
+                         CompareOptions(systems=("iob2", "iobes"), task="ner", algorithm="ap", train_seeds=5))
+    x = plan.design
+    assert (x.train_sentences, x.test_sentences, x.test_tokens) == (14041, 3453, 46435)
+    assert (x.cluster_unit, x.clusters) == ("documents", 231)
+    assert not os.path.exists(tmp_path / "o")
