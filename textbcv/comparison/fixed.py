@@ -37,20 +37,20 @@ from textbcv.tagging.payload import Payload, make_payload
 from textbcv.tagging.runner import run_folds
 
 __all__ = ["FixedPlan", "prepare_fixed", "run_fixed", "fixed_report", "write_fixed", "cluster_ids",
-           "deterministic", "check_seeds", "seed_counts", "fixed_meta", "FIXED_FILE"]
+           "fixed_meta", "FIXED_FILE"]
 
 #: The run directory's record of its fixed split (the files' fingerprints), checked when a run is resumed.
 FIXED_FILE = "fixed.json"
 
 
-def deterministic(system: System) -> bool:
+def _deterministic(system: System) -> bool:
     """Whether ``system`` trains the same model whatever its seed: a CRF trained with lbfgs."""
     return system.tagger is None and system.command is None and system.algorithm == "lbfgs"
 
 
-def check_seeds(systems: Sequence[System]) -> bool:
+def _check_seeds(systems: Sequence[System]) -> bool:
     """InputError unless every system's seeds are measured (two or more) or need none; True when none need them."""
-    fixed = [deterministic(s) for s in systems]
+    fixed = [_deterministic(s) for s in systems]
     if all(fixed):
         return True
     for s, det in zip(systems, fixed):
@@ -68,7 +68,26 @@ def check_seeds(systems: Sequence[System]) -> bool:
 
 def cluster_ids(test: Corpus) -> tuple[np.ndarray, str, str | None]:
     """The cluster of every test sentence: its document where the test set marks at least :data:`MIN_CLUSTERS`,
-    else the sentence (with the note saying so); InputError below :data:`MIN_CLUSTERS` sentences."""
+    else the sentence (with the note saying so).
+
+    Parameters
+    ----------
+    test : Corpus
+        The test set as read.
+
+    Returns
+    -------
+    clusters : ndarray of int
+        One cluster id per sentence, numbered from 0.
+    unit : {"documents", "sentences"}
+    note : str or None
+        Why the clusters are sentences, where the test set marks 2 to :data:`MIN_CLUSTERS` − 1 documents.
+
+    Raises
+    ------
+    InputError
+        Below :data:`MIN_CLUSTERS` sentences.
+    """
     if len(test) < MIN_CLUSTERS:
         raise InputError(f"test: {len(test)} sentences, fewer than the {MIN_CLUSTERS} clusters a variance is measured "
                          "over", param="test")
@@ -174,7 +193,7 @@ def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | 
     if options.heldout:
         raise InputError("heldout: with --train/--test the test file is the held-out text", param="heldout")
     made = [s if isinstance(s, System) else options.make_system(s) for s in systems]
-    det = check_seeds(made)  # before anything is read
+    det = _check_seeds(made)  # before anything is read
     run = RunDir(out)
     run.check_out(resume)
     raw, tr, te, note = _read(str(train), str(test), format, columns, scheme, encoding)
@@ -240,7 +259,7 @@ def run_fixed(plan: FixedPlan, jobs: int = 1, progress: bool | None = None,
         run.record(FIXED_FILE)
         run_folds(payload, [(0, 0, plan.train, plan.test)], plan.systems, plan.store, jobs=jobs, progress=progress,
                   save_predictions=str(run.predictions) if save_predictions else None)
-        counts = {s.name: seed_counts(plan.store.records[(s.name, 0, 0)]) for s in plan.systems}
+        counts = {s.name: _seed_counts(plan.store.records[(s.name, 0, 0)]) for s in plan.systems}
         report = fixed_report(counts, plan.clusters, plan.design, plan.options, plan.meta)
         write_fixed(plan.out, report)
         return report
@@ -250,7 +269,7 @@ def run_fixed(plan: FixedPlan, jobs: int = 1, progress: bool | None = None,
         run.unlock()
 
 
-def seed_counts(record: Mapping) -> np.ndarray:
+def _seed_counts(record: Mapping) -> np.ndarray:
     """Every seed's per-sentence counts of a fold record, shape (S, n, 3), in seed order."""
     per = record.get("seed_sentence_counts")
     if per:
@@ -324,7 +343,20 @@ def fixed_report(counts: Mapping[str, np.ndarray], clusters: np.ndarray, design:
 
 
 def fixed_meta(options: CompareOptions, format: str, scheme: str | None) -> dict:
-    """The ``meta`` of a fixed-split report: what the answer depends on, the same for a run and an import."""
+    """The ``meta`` of a fixed-split report: what the answer depends on, the same for a run and an import.
+
+    Parameters
+    ----------
+    options : CompareOptions
+    format : str
+        The format the files were read in.
+    scheme : str or None
+        The scheme of their gold tags.
+
+    Returns
+    -------
+    dict
+    """
     return {"options": {"task": options.task, "threshold": options.threshold, "alpha": options.alpha,
                         "rope": options.rope, "chunk_types": list(options.chunk_types or ()) or None,
                         "untyped": options.untyped},

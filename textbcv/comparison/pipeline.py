@@ -392,12 +392,26 @@ def fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus
                  heldout: Sequence) -> tuple[list[System], list[str], dict]:
     """Systems whose feature templates read only columns the corpus (and every held-out file) has.
 
-    A system named without a template gets the task's default, or the first
-    default that fits (:func:`textbcv.tagging.system.default_template`); a
-    template named, or given in a System, that reads a missing column is an
-    InputError naming the templates that fit. Returns the systems, the notes
-    saying which template the unnamed ones use (for stderr), and how each
-    system's template was chosen (for ``report.json``).
+    A system named without a template gets the task's default, or the first default that fits
+    (:func:`textbcv.tagging.system.default_template`); a template named, or given in a System, that reads a missing
+    column is an InputError naming the templates that fit.
+
+    Parameters
+    ----------
+    systems : sequence of System or str
+    options : CompareOptions
+    corpus : Corpus
+        The corpus prepared for the task.
+    heldout : sequence of HeldoutSet
+        Files the systems also tag (their columns count too).
+
+    Returns
+    -------
+    systems : list of System
+    notes : list of str
+        Which template the systems named without one use (for stderr).
+    choices : dict
+        How each system's template was chosen (for ``report.json``).
     """
     columns = set(feature_columns(corpus.sentences))
     for h in heldout:

@@ -225,7 +225,12 @@ class FieldTests:
         return {"B": self.b, "A": self.a}.get(call or "", "neither")
 
     def lines(self) -> list[str]:
-        """The tests' calls in words, one line each."""
+        """The tests' calls in words, one line each.
+
+        Returns
+        -------
+        list of str
+        """
         n = sum(self.bootstrap.values())
 
         def per_seed(counts: dict) -> str:
@@ -309,11 +314,25 @@ class FixedReport:
         return None if not self.rope else 100 * self.rope
 
     def score(self, name: str) -> FixedScore:
-        """The system's :class:`FixedScore`."""
+        """The system's :class:`FixedScore`.
+
+        Parameters
+        ----------
+        name : str
+
+        Returns
+        -------
+        FixedScore
+        """
         return next(s for s in self.systems if s.name == name)
 
     def design_words(self) -> str:
-        """The design, named as the first sentence names it."""
+        """The design, named as the first sentence names it.
+
+        Returns
+        -------
+        str
+        """
         d = self.design
         trained = (f"trained on {_base(d.train)}, {d.train_sentences:,} sentences" if d.train is not None else
                    "trained elsewhere")
@@ -322,7 +341,12 @@ class FixedReport:
 
     def conclusion(self) -> str:
         """The answer on F1 in words: the design and rule, each pair's call with the interval that decides, and what
-        the answer leaves out."""
+        the answer leaves out.
+
+        Returns
+        -------
+        str
+        """
         tau = self.threshold
         parts = [f"On {self.design_words()}, a system is called better when P(better) ≥ {tau:g}."]
         for c in self.comparisons:
