@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""Null pairs through the fixed-split design: how often textbcv's posterior and the field's tests call a difference.
+
+Each data set r of a corpus is drawn as the calibration draws one (whole documents where the corpus marks them, else
+sentences; ``size`` sentences), then cut, by the same units, into a training set and a test set in the proportion of
+the corpus's official split (CoNLL-2003: 14,041 training sentences to 3,453 of eng.testb, so a fifth is test). The
+null pair is the corpus's CRF against itself: seeds 0 .. K − 1 on one side, K .. 2K − 1 on the other (the averaged
+perceptron, 10 iterations, as the calibration's null pairs), run through ``textbcv.compare_fixed``, the same code a
+user runs. Every call is false; each unit records textbcv's P(B better) and decision, and the field's tests on the
+same predictions: the paired bootstrap and approximate randomization on the first seed pair, almost stochastic
+order over the seeds' F1, the Welch t-test over them.
+
+Units are appended to ``docs/fixed_study/NAME.jsonl`` as they finish (a run resumes, training only missing data
+sets); ``--chunk`` data sets go to each corpus in turn, and no new one starts after ``--until`` seconds.
+``--summarize-only`` reads the units (no training) and writes ``docs/fixed_study.json`` and the RESULTS.md section
+"Null pairs through the fixed split"; ``--smoke`` runs two tiny data sets of the bundled corpora into ``--out``
+(tested in CI).
+
+Usage::
+
+    scripts/fixed_study.py --corpora conll2003_en --reps 200 --until 3600
+    scripts/fixed_study.py --summarize-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import textbcv  # noqa: E402
+from textbcv.calibration.draw import draw_data_set, drawn_units  # noqa: E402
+from textbcv.calibration.summary import rate  # noqa: E402
+from textbcv.corpus import write_conll, write_segmented  # noqa: E402
+
+from _results import ROOT, append_line, fmt_seconds, update_section, write_json  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "corpora"
+MAX_ITERATIONS = 10
+SEEDS = 3
+#: name -> files under ../shared/corpora, reading options, task, system, sentences per data set, test share, label
+CORPORA: dict[str, dict] = {
+    "conll2003_en": {"files": ["conll2003_en/eng.train", "conll2003_en/eng.testa", "conll2003_en/eng.testb"],
+                     "read": {}, "task": "ner", "system": "iob2", "size": 1250, "test_share": 3453 / (14041 + 3453),
+                     "label": "CoNLL-2003 English NER (documents)"},
+    "conll2002_es": {"files": ["conll2002_es/esp.train"], "read": {"encoding": "latin-1", "columns": "token,pos,ner"},
+                     "task": "ner", "system": "iob2", "size": 1250, "test_share": 1517 / (8323 + 1517),
+                     "label": "CoNLL-2002 Spanish NER (sentences)"},
+    "sighan2005_msr": {"files": ["sighan2005_cws/msr_test_gold.utf8"], "read": {}, "task": "cws", "system": "bmes",
+                       "size": 1250, "test_share": 3985 / (86924 + 3985),
+                       "label": "SIGHAN 2005 MSR segmentation (sentences)"},
+}
+SMOKE = {"bundled_ner": {"files": ["ner"], "read": {}, "task": "ner", "system": "iob2", "size": 600,
+                         "test_share": 0.25, "label": "bundled English NER"},
+         "bundled_cws": {"files": ["cws"], "read": {}, "task": "cws", "system": "bmes", "size": 400,
+                         "test_share": 0.25, "label": "bundled Chinese segmentation"}}
+#: the tests each unit records, and what the summary calls them
+TESTS = {"posterior": "textbcv's posterior (P ≥ 0.95)", "bootstrap": "paired bootstrap, one seed (p < 0.05)",
+         "randomization": "approximate randomization, one seed (p < 0.05)",
+         "aso": "almost stochastic order over seeds (ε_min < 0.5)", "welch": "Welch t over seeds' F1 (p < 0.05)"}
+
+
+def files_of(spec: dict, smoke: bool) -> list[str]:
+    """The corpus files of one entry (the bundled corpora with ``--smoke``)."""
+    if smoke:
+        return [str(textbcv.bundled_corpora()[f]) for f in spec["files"]]
+    missing = [f for f in spec["files"] if not (SHARED / f).exists()]
+    if missing:
+        raise SystemExit(f"fixed_study: {SHARED / missing[0]} not found (the study needs ../shared/corpora)")
+    return [str(SHARED / f) for f in spec["files"]]
+
+
+def cut(r: int, ids: np.ndarray, corpus, test_share: float) -> tuple[list[int], list[int]]:
+    """Data set ``r``'s sentences cut into training and test, whole documents (else sentences) to the test set
+    until it holds ``test_share`` of the sentences."""
+    docs = drawn_units(corpus)
+    chosen = set(ids.tolist())
+    units = [d for d in docs if d[0] in chosen] if docs is not None else [[int(i)] for i in ids]
+    rng = np.random.default_rng([7, r])
+    test: list[int] = []
+    for u in rng.permutation(len(units)):
+        if len(test) >= test_share * len(ids):
+            break
+        test.extend(units[u])
+    train = sorted(chosen - set(test))
+    return train, sorted(test)
+
+
+def _rate(k: int, n: int) -> dict:
+    """``{"k", "n", "rate", "lo", "hi"}``: a rate with its Wilson 95% interval."""
+    x = rate(k, n)
+    return {"k": k, "n": n, "rate": x.rate, "lo": x.lo, "hi": x.hi}
+
+
+def run_unit(name: str, spec: dict, corpus, r: int, work: Path, K: int, max_iterations: int) -> dict:
+    """One data set's null pair through the fixed split, and every test's call on it."""
+    docs = drawn_units(corpus)
+    ids = draw_data_set(r, spec["size"], len(corpus), docs, seed=0)
+    train, test = cut(r, ids, corpus, spec["test_share"])
+    paths = []
+    for part, idx in (("train", train), ("test", test)):
+        p = work / f"{part}.txt"
+        sents = [corpus.sentences[i] for i in idx]
+        if corpus.format == "segmented":
+            write_segmented(sents, p)
+        else:
+            write_conll(sents, p)
+        paths.append(p)
+    base = textbcv.parse_system(spec["system"], task=spec["task"], algorithm="ap", max_iterations=max_iterations)
+    a, b = replace(base, name="A", seed=0, train_seeds=K), replace(base, name="B", seed=K, train_seeds=K)
+    fmt = "segmented" if corpus.format == "segmented" else "conll"
+    t = time.time()
+    rep = textbcv.compare_fixed(paths[0], paths[1], [a, b], task=spec["task"], format=fmt, progress=False)
+    c, f = rep.comparisons[0], rep.field_tests[0]
+    p = c.difference.paired
+    first = {k: ("B" if v["B"] else "A" if v["A"] else None) for k, v in
+             (("bootstrap", f.bootstrap), ("randomization", f.randomization))}
+    return {"r": r, "corpus": name, "seeds": K, "train_sentences": len(train), "test_sentences": len(test),
+            "clusters": p.clusters, "cluster_unit": p.cluster_unit, "estimate": p.estimate, "sd": p.sd, "df": p.df,
+            "var_test": p.var_test, "var_seed": p.var_seed, "p_b_better": c.p_b_better,
+            "calls": {"posterior": {"B better": "B", "A better": "A"}.get(c.decision),
+                      "bootstrap": first["bootstrap"], "randomization": first["randomization"],
+                      "aso": f.aso["call"], "welch": f.welch["call"]},
+            "bootstrap_all": f.bootstrap, "randomization_all": f.randomization, "seconds": round(time.time() - t, 2)}
+
+
+def _units(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError:  # a torn last line of an interrupted run
+            continue
+    return out
+
+
+def summarize(out: Path, corpora: dict) -> dict:
+    """Every corpus's false calls each way, per test, with Wilson 95% intervals."""
+    rows = {}
+    for name, spec in corpora.items():
+        units = _units(out / f"{name}.jsonl")
+        if not units:
+            continue
+        n = len(units)
+        rows[name] = {"label": spec["label"], "R": n, "seeds": units[0]["seeds"], "tests": {
+            t: {side: _rate(sum(u["calls"][t] == side for u in units), n) for side in ("A", "B")} for t in TESTS}}
+    return rows
+
+
+def section(rows: dict) -> str:
+    """The RESULTS.md section: one row per corpus and test."""
+    lines = ["Null pairs through the fixed-split design (`scripts/fixed_study.py`): on each data set, drawn from the "
+             "corpus as the calibration draws one and cut into a training and a test set in the proportion of its "
+             "official split, the corpus's CRF (averaged perceptron, 10 iterations) against itself, seeds 0–2 "
+             "against 3–5, through `textbcv.compare_fixed`. Every call is false; the rule's target is at most 5% "
+             "each way. The field's tests are run on the same predictions.", "",
+             "| corpus | data sets | test | calls A (95% interval) | calls B (95% interval) |", "|---|---|---|---|---|"]
+    for r in rows.values():
+        for t, label in TESTS.items():
+            a, b = r["tests"][t]["A"], r["tests"][t]["B"]
+            lines.append(f"| {r['label']} | {r['R']} | {label} | {100 * a['rate']:.1f}% ({100 * a['lo']:.1f}–"
+                         f"{100 * a['hi']:.1f}) | {100 * b['rate']:.1f}% ({100 * b['lo']:.1f}–{100 * b['hi']:.1f}) |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--corpora", default=",".join(CORPORA), help="comma-separated names (default: all)")
+    ap.add_argument("--reps", type=int, default=200, help="data sets per corpus (default 200)")
+    ap.add_argument("--seeds", type=int, default=SEEDS, help=f"seeds per side (default {SEEDS})")
+    ap.add_argument("--chunk", type=int, default=10, help="data sets per corpus in turn (default 10)")
+    ap.add_argument("--until", type=float, default=None, help="start no data set after this many seconds")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "fixed_study", help="units folder")
+    ap.add_argument("--smoke", action="store_true", help="two tiny data sets of the bundled corpora")
+    ap.add_argument("--summarize-only", action="store_true", help="summarize the units; no training")
+    args = ap.parse_args(argv)
+    corpora = SMOKE if args.smoke else {k: CORPORA[k] for k in args.corpora.split(",")}
+    reps, max_it = (2, 3) if args.smoke else (args.reps, MAX_ITERATIONS)
+    start = time.time()
+    if not args.summarize_only:
+        read = {n: textbcv.read_corpus(files_of(s, args.smoke), **s["read"]) for n, s in corpora.items()}
+        left = True
+        while left:
+            left = False
+            for name, spec in corpora.items():
+                path = args.out / f"{name}.jsonl"
+                done = {u["r"] for u in _units(path)}
+                todo = [r for r in range(reps) if r not in done][: args.chunk]
+                for r in todo:
+                    if args.until is not None and time.time() - start > args.until:
+                        break
+                    with tempfile.TemporaryDirectory() as work:
+                        unit = run_unit(name, spec, read[name], r, Path(work), args.seeds, max_it)
+                    args.out.mkdir(parents=True, exist_ok=True)
+                    append_line(path, json.dumps(unit, sort_keys=True))
+                    print(f"fixed_study: {name} data set {r} ({len(done) + 1}/{reps}): calls "
+                          f"{unit['calls']}; {fmt_seconds(time.time() - start)} elapsed", flush=True)
+                    done.add(r)
+                left = left or (len(done) < reps and (args.until is None or time.time() - start <= args.until))
+    rows = summarize(args.out, corpora)
+    if args.smoke:
+        print(json.dumps(rows, sort_keys=True))
+        return 0
+    write_json(ROOT / "docs" / "fixed_study.json", rows)
+    update_section(ROOT / "docs" / "RESULTS.md", "Null pairs through the fixed split", section(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
