@@ -170,3 +170,14 @@ def test_the_official_conll2003_split_is_read_as_it_is(tmp_path):
     assert (x.train_sentences, x.test_sentences, x.test_tokens) == (14041, 3453, 46435)
     assert (x.cluster_unit, x.clusters) == ("documents", 231)
     assert not os.path.exists(tmp_path / "o")
+
+
+def test_plan_of_a_fixed_run_plans_seeds_and_test_text_not_splits(run):
+    out, _ = run
+    p = textbcv.plan(json.loads((out / "report.json").read_text()), target_delta=1.0)
+    x = p.pairs[0]
+    assert (x.design, x.by_m, x.m_for_target, x.seeds) == ("fixed", (), None, (2, 2))
+    assert [k for k, _ in x.by_seeds] == [3, 5, 10, 20] and all(d < x.detectable for _, d in x.by_seeds)
+    r = _cli("plan", out, "--target-delta", "1")
+    assert r.returncode == 0, r.stderr
+    assert "on the fixed split" in r.stdout and "m = " not in r.stdout and "per system" in r.stdout

@@ -54,7 +54,9 @@ def format_plan(plan: dict, stopping: dict | None = None) -> str:
         lines += [f"The run's design: {stopping['reason']} ({stopping['folds_per_system']} folds per system); "
                   "the gains below are at the m it ended with.", ""]
     for p in plan["pairs"]:
-        lines.append(f"{p['a']} vs {p['b']} ({p['b']} − {p['a']} = {100 * p['estimate']:+.2f} points at m = {p['m']}): "
+        fixed = p.get("design") == "fixed"
+        where_now = "on the fixed split" if fixed else f"at m = {p['m']}"
+        lines.append(f"{p['a']} vs {p['b']} ({p['b']} − {p['a']} = {100 * p['estimate']:+.2f} points {where_now}): "
                      f"{100 * p['detectable']:.2f} points ({100 * p['detectable_50']:.2f} with 50% power)")
         if p.get("floored"):
             lines.append(f"  the models' own noise measured 0 on these {2 * p['m']} folds: every gain here counts it "
@@ -62,18 +64,22 @@ def format_plan(plan: dict, stopping: dict | None = None) -> str:
         if p["by_m"]:
             lines.append("  with more splits: " + ", ".join(f"m = {k}: {100 * d:.2f}" for k, d in p["by_m"]))
         if p.get("by_seeds"):
-            lines.append(f"  with more training seeds per fold (now {' and '.join(str(s) for s in p['seeds'])}), "
-                         f"m = {p['m']}: " + ", ".join(f"{k} seeds: {100 * d:.2f}" for k, d in p["by_seeds"]))
+            per = "per system" if fixed else "per fold"
+            lines.append(f"  with more training seeds {per} (now {' and '.join(str(s) for s in p['seeds'])}), "
+                         f"{where_now}: " + ", ".join(f"{k} seeds: {100 * d:.2f}" for k, d in p["by_seeds"]))
         if p["target"] is not None:
             t = 100 * p["target"]
-            where = (f"m = {p['m_for_target']} reaches it" if p["m_for_target"] is not None else
+            where = ("" if fixed else f"m = {p['m_for_target']} reaches it" if p["m_for_target"] is not None else
                      "more splits alone do not reach it (the sentences' own difficulty does not fall with m)")
             unit = "point" if t == 1 else "points"
             if p.get("seeds") is not None:
-                where += ("; more seeds alone do not reach it" if p["seeds_for_target"] is None
-                          else f"; {p['seeds_for_target']} seeds per fold reach it")
+                per = "per system" if fixed else "per fold"
+                seeds = ("more seeds alone do not reach it (the test text's part stays)"
+                         if p["seeds_for_target"] is None else f"{p['seeds_for_target']} seeds {per} reach it")
+                where = f"{where}; {seeds}" if where else seeds
+            text = "test text" if fixed else "text"
             lines.append(f"  a gain of {t:g} {unit}: power {100 * p['power_at_target']:.0f}% now; {where}; about "
-                         f"{p['data_factor']:.1f} times the text would reach it at m = {p['m']}")
+                         f"{p['data_factor']:.1f} times the {text} would reach it {where_now}")
     for u in plan["unpaired"]:
         lines.append(f"{u}: no paired posterior (the run's folds have no per-sentence counts): no plan")
     for u in plan.get("identical", ()):
@@ -83,6 +89,11 @@ def format_plan(plan: dict, stopping: dict | None = None) -> str:
     noise = ("the training halves (falls as 1/m) and the training seeds (falls as 1/m and as 1/seeds)" if seeded
              else "the models' own noise (1/m; with one seed per fold the seeds' part is not measured on its own: run "
              "several seeds to plan them)")
+    if plan["pairs"] and all(p.get("design") == "fixed" for p in plan["pairs"]):
+        lines += ["", "From the run's fixed-split posterior of ΔF1, taken as a pilot: the estimate errs by the test "
+                  "text (falls as 1/n with more test text) and by the training seeds (falls as 1/seeds); the choice "
+                  "of training set is not in it (one split cannot measure it)."]
+        return "\n".join(lines) + "\n"
     lines += ["", "From the run's paired posterior of ΔF1, taken as a pilot: the estimate errs by new text (its part "
               f"that differs from model to model falls as 1/m, the sentences' own difficulty does not) and {noise}; "
               "every part falls as 1/n with more text (the related documents' part is taken to fall so too: more text "

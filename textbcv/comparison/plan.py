@@ -65,6 +65,8 @@ class PairPlan:
         The smallest S' that detects ``target``; None if more seeds alone never get there.
     floored : bool
         The models' own noise measured 0 on the run's folds: every gain above counts it as 0.
+    design : {"mx2", "fixed"}
+        ``"fixed"``: one training and one test set (``m`` 1, no splits to add; seeds and test text plan it).
     """
 
     a: str
@@ -82,6 +84,7 @@ class PairPlan:
     by_seeds: tuple[tuple[int, float], ...] = ()
     seeds_for_target: int | None = None
     floored: bool = False
+    design: str = "mx2"
 
     def to_dict(self) -> dict:
         """JSON-ready form (``textbcv plan --json``); ``by_m`` as a list of ``[m', gain]``.
@@ -95,7 +98,7 @@ class PairPlan:
                 "power_at_target": self.power_at_target, "m_for_target": self.m_for_target,
                 "data_factor": self.data_factor, "seeds": None if self.seeds is None else list(self.seeds),
                 "by_seeds": [list(x) for x in self.by_seeds], "seeds_for_target": self.seeds_for_target,
-                "floored": self.floored}
+                "floored": self.floored, "design": self.design}
 
 
 @dataclass(frozen=True)
@@ -158,7 +161,8 @@ def pair_plan(a: str, b: str, p: PairedDifference, power: float = 0.8, threshold
     -------
     PairPlan
     """
-    by_m = tuple((k, p.at_m(k).detectable(power, threshold)) for k in steps if k > p.m)
+    fixed = p.design == "fixed"  # one training set: no splits to add
+    by_m = () if fixed else tuple((k, p.at_m(k).detectable(power, threshold)) for k in steps if k > p.m)
     now = p.detectable(power, threshold)
     extra: dict[str, Any] = {}
     if p.seeds is not None:
@@ -171,9 +175,10 @@ def pair_plan(a: str, b: str, p: PairedDifference, power: float = 0.8, threshold
     if target is not None:
         reach = [k for k, d in ((p.m, now), *by_m) if d <= target]
         extra.update({"target": target, "power_at_target": p.power(target, threshold),
-                      "m_for_target": reach[0] if reach else None,
+                      "m_for_target": None if fixed else reach[0] if reach else None,
                       "data_factor": (now / target) ** 2 if target > 0 else None})
-    return PairPlan(a, b, p.estimate, p.m, now, p.detectable(0.5, threshold), by_m, **extra, floored=p.floored)
+    return PairPlan(a, b, p.estimate, p.m, now, p.detectable(0.5, threshold), by_m, **extra, floored=p.floored,
+                    design=p.design)
 
 
 def plan_report(report: Mapping, power: float = 0.8, threshold: float | None = None,

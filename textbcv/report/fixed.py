@@ -387,8 +387,15 @@ class FixedReport:
             return f"{c.b} − {c.a}: no variance measured."
         seed = p.var_seed_part
         df = "∞" if p.df == float("inf") else f"{p.df:.1f}"
-        return (f"{c.b} − {c.a}: SD {100 * p.sd:.2f} points (df {df}), of its variance {100 * p.var_test / p.var:.0f}% "
-                f"from the test text ({p.clusters:,} {p.cluster_unit}) and {100 * seed / p.var:.0f}% from the seeds.")
+        text = (f"{c.b} − {c.a}: SD {100 * p.sd:.2f} points (df {df}), of its variance {100 * p.var_test / p.var:.0f}% "
+                f"from the test text ({p.clusters:,} {p.cluster_unit}) and {100 * seed / p.var:.0f}% from the seeds")
+        if p.seeds is None or self.design.deterministic or seed <= 0:
+            return text + "."
+        k = max(p.seeds)
+        more = p.at_seeds(2 * k)
+        return (text + f"; a true gain of {100 * p.detectable(0.8, self.threshold):.2f} points is called 80% of the "
+                f"time with these seeds, {100 * more.detectable(0.8, self.threshold):.2f} with {2 * k} (the test "
+                "text's part stays).")
 
     def answer_text(self, where: str | None = None) -> str:
         """What the command prints: the answer, the scores, the variance's parts, the field's tests.
