@@ -111,7 +111,11 @@ def test_m2x_options_are_refused_with_a_fixed_split(files, tmp_path, extra, mess
 
 
 def test_bad_fixed_inputs_end_in_one_line_before_training(files, tmp_path):
+    no_gold = tmp_path / "no-gold.conll"
+    no_gold.write_text("".join(" ".join([*p[:3], "O"]) + "\n" if len(p) == 4 and p[0] != "-DOCSTART-" else line + "\n"
+                               for line in files[1].read_text().splitlines() for p in [line.split()]))
     cases = [
+        (("compare", "--train", files[0], "--test", no_gold, *CRF), "holds no gold chunks"),
         (("compare", "--train", files[0], *CRF), "needs both --train and --test"),
         (("compare", "--train", files[0], "--test", files[0], *CRF), "one file"),
         (("compare", "--train", files[0], "--test", files[1], "--task", "ner", "--systems", "iob2,iobes",

@@ -36,7 +36,7 @@ from textbcv.tagging import System
 from textbcv.tagging.payload import Payload, make_payload
 from textbcv.tagging.runner import run_folds
 
-__all__ = ["FixedPlan", "prepare_fixed", "run_fixed", "fixed_report", "write_fixed", "cluster_ids",
+__all__ = ["FixedPlan", "prepare_fixed", "run_fixed", "fixed_report", "write_fixed", "cluster_ids", "check_gold",
            "fixed_meta", "FIXED_FILE"]
 
 #: The run directory's record of its fixed split (the files' fingerprints), checked when a run is resumed.
@@ -64,6 +64,21 @@ def _check_seeds(systems: Sequence[System]) -> bool:
         raise InputError("systems: mix of deterministic (lbfgs) and seeded systems; give every CRF the same "
                          "{algorithm}", param="algorithm")
     return False
+
+
+def check_gold(gold: Sequence, test: str | os.PathLike) -> None:
+    """InputError when the test sentences hold no gold chunk: F1 does not exist on them.
+
+    Parameters
+    ----------
+    gold : sequence of sequences of Chunk
+        The test sentences' gold chunks after the task's filters.
+    test : path
+        The test file, named in the error.
+    """
+    if not any(len(g) for g in gold):
+        raise InputError("the test set holds no gold chunks (after --chunk-types / --untyped): F1 does not exist on "
+                         "it", file=str(test), param="test")
 
 
 def cluster_ids(test: Corpus) -> tuple[np.ndarray, str, str | None]:
@@ -199,6 +214,7 @@ def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | 
     raw, tr, te, note = _read(str(train), str(test), format, columns, scheme, encoding)
     corpus = prepare_corpus(raw, options.task)
     gold = gold_chunks(corpus, options)
+    check_gold([gold[i] for i in te], test)
     fitted, notes, _ = fit_systems(systems, options, corpus, [])
     store = FoldStore(run.folds)
     for s in fitted:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from textbcv.comparison.corpus_files import read_files
-from textbcv.comparison.fixed import cluster_ids, fixed_meta, fixed_report, write_fixed
+from textbcv.comparison.fixed import check_gold, cluster_ids, fixed_meta, fixed_report, write_fixed
 from textbcv.comparison.imported import ImportedSystem, check_pred_scheme
 from textbcv.comparison.options import CompareOptions
 from textbcv.comparison.pipeline import gold_chunks
@@ -114,6 +114,7 @@ def import_fixed(test: str | os.PathLike, systems: Sequence[str | ImportedSystem
     sents = [corpus.sentences[i] for i in te]
     gold_all = gold_chunks(corpus, options)
     gold = [gold_all[i] for i in te]
+    check_gold(gold, test)
     types = prediction_types(corpus, options.task, options.untyped)
     counts = {}
     for s in given:

@@ -417,7 +417,8 @@ class FixedReport:
         for c in self.comparisons:
             lines += textwrap.wrap(self._parts_line(c), WIDTH)
         for t in self.field_tests:
-            lines += ["", f"The field's tests on the same predictions ({t.b} − {t.a}; none says how often it errs):"]
+            lines += ["", f"The field's tests on the same predictions ({t.b} − {t.a}; each answers a narrower "
+                      "question):"]
             lines += ["  " + x for x in t.lines()]
         if where:
             lines += ["", f"The whole report: {where}/report.md."]
