@@ -185,3 +185,27 @@ def test_plan_of_a_fixed_run_plans_seeds_and_test_text_not_splits(run):
     r = _cli("plan", out, "--target-delta", "1")
     assert r.returncode == 0, r.stderr
     assert "on the fixed split" in r.stdout and "m = " not in r.stdout and "per system" in r.stdout
+
+
+def test_calibrate_measures_the_fixed_split_and_no_m2x_report_quotes_it(tmp_path):
+    from textbcv.comparison.calibration_quote import run_calibration
+
+    ner = textbcv.bundled_corpora()["ner"]
+    out = tmp_path / "run" / "calibration"
+    cal = textbcv.calibrate(ner, ["iob2"], design="fixed", train_seeds=2, reps=2, size=600, max_iterations=3,
+                            task="ner", out=out, progress=False, plot=False)
+    units = [json.loads(x) for x in (out / "units.jsonl").read_text().splitlines()]
+    assert [(u["r"], u["m"], u["folds_per_system"]) for u in units] == [(0, 1, 1), (1, 1, 1)]
+    assert all(u["test_sentences"] > 0 and u["train_sentences"] > 3 * u["test_sentences"] for u in units)
+    assert (cal.settings.design, cal.settings.test_share, cal.settings.m) == ("fixed-split", 0.2, 1)
+    assert "through one fixed split of each data set (20% of it as the test set, 2 training seeds per side)" in \
+        cal.sentence()
+    assert "model-noise part" not in cal.text()
+    held = json.loads((out / "calibration.json").read_text())
+    block, warning = run_calibration(tmp_path / "run", held["settings"]["corpus"])
+    assert block is None and "fixed-split design" in warning
+    for bad, message in [({"m": 3}, "belongs to the m×2 design"), ({"train_seeds": 1}, "at least 2"),
+                         ({"test_share": 1.5}, "between 0 and 1")]:
+        with pytest.raises(InputError, match=message):
+            textbcv.calibrate(ner, ["iob2"], design="fixed", reps=2, size=600, task="ner",
+                              **{"train_seeds": 2, **bad})

@@ -12,10 +12,13 @@ import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
+
 from textbcv.api import _READ_OPTIONS, _split_options
 from textbcv.comparison.fixed import prepare_fixed, run_fixed
 from textbcv.comparison.fixed_import import import_fixed
 from textbcv.comparison.options import CompareOptions
+from textbcv.corpus.model import Corpus
 from textbcv.errors import InputError
 from textbcv.report.fixed import FixedReport
 from textbcv.tagging.system import System
@@ -37,7 +40,7 @@ def _options(systems: Sequence[str], options: dict, extra: Sequence[str]) -> tup
     return opts, rest
 
 
-def compare_fixed(train: str | os.PathLike, test: str | os.PathLike, systems: Sequence[System | str], *,
+def compare_fixed(train, test, systems: Sequence[System | str], *, corpus: Corpus | None = None,
                   jobs: int = 1, out: str | os.PathLike | None = None,
                   on_note: Callable[[str], None] | None = None, **options) -> FixedReport:
     """Compare taggers on one training set and one test set over several training seeds (the fixed-split design).
@@ -48,10 +51,13 @@ def compare_fixed(train: str | os.PathLike, test: str | os.PathLike, systems: Se
 
     Parameters
     ----------
-    train, test : path
-        The training and test files (one format and scheme), e.g. CoNLL-2003's eng.train and eng.testb.
+    train, test : path, or sequence of int with ``corpus``
+        The training and test files (one format and scheme), e.g. CoNLL-2003's eng.train and eng.testb; with
+        ``corpus``, the two parts' sentence indices in it.
     systems : sequence of System or str
         At least two: CRF systems (``"iob2"``; seeds need a stochastic ``algorithm``) or command systems.
+    corpus : Corpus, optional
+        A corpus already read, holding both parts.
     jobs : int
         Worker processes.
     out : path, optional
@@ -90,9 +96,11 @@ def compare_fixed(train: str | os.PathLike, test: str | os.PathLike, systems: Se
         raise InputError("resume and save_predictions need a run directory: give out=", param="out")
     run_out = out if out is not None else tempfile.mkdtemp(prefix="textbcv-run-")
     try:
-        plan = prepare_fixed(train, test, run_out, opts, list(systems), format=rest.get("format"),
-                             columns=rest.get("columns"), scheme=rest.get("scheme"),
-                             encoding=rest.get("encoding", "utf-8"), resume=rest.get("resume", False))
+        parts = None if corpus is None else (np.asarray(train, dtype=np.int64), np.asarray(test, dtype=np.int64))
+        plan = prepare_fixed("train" if parts is not None else train, "test" if parts is not None else test, run_out,
+                             opts, list(systems), format=rest.get("format"), columns=rest.get("columns"),
+                             scheme=rest.get("scheme"), encoding=rest.get("encoding", "utf-8"),
+                             resume=rest.get("resume", False), corpus=corpus, parts=parts)
         for line in plan.notes:
             if on_note is not None:
                 on_note(line)

@@ -66,6 +66,10 @@ def _check_draw(theirs: dict, settings: CalibrationSettings, corpus: Corpus, pat
 def _design_words(settings: CalibrationSettings, ms: dict[str, int] | None) -> str:
     """The design as the sentence to quote says it, from the data sets per m reached (``ms``, a summary's):
     ``at m = 3 (6 folds per system)``, or the measured design's reach and mean folds per system."""
+    if settings.design == "fixed-split":
+        k = int(settings.options.get("train_seeds") or 1)
+        return (f"through one fixed split of each data set ({100 * (settings.test_share or 0):g}% of it as the test "
+                f"set, {k} training seeds per side)")
     if settings.design != "measured":
         return f"at m = {settings.m} ({2 * settings.m} folds per system)"
     n = sum((ms or {}).values())

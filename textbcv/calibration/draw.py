@@ -11,7 +11,7 @@ import numpy as np
 
 from textbcv.split.profiles import file_ids
 
-__all__ = ["draw_data_set", "drawn_units", "split_seed"]
+__all__ = ["fixed_parts", "draw_data_set", "drawn_units", "split_seed"]
 
 
 def drawn_units(corpus, group_by: str | None = None) -> list[list[int]] | None:
@@ -96,3 +96,41 @@ def split_seed(seed: int, r: int) -> int:
     True
     """
     return int(np.random.default_rng([seed, r, 1]).integers(2 ** 31))
+
+
+def fixed_parts(data, r: int, test_share: float, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Data set ``r`` cut once into a training and a test set: whole documents (else sentences) drawn into the test
+    set until it holds ``test_share`` of the sentences; the rest trains.
+
+    Parameters
+    ----------
+    data : Corpus
+        The drawn data set.
+    r : int
+    test_share : float
+        In (0, 1).
+    seed : int
+
+    Returns
+    -------
+    (ndarray, ndarray)
+        The training and the test sentences' indices in ``data``, sorted.
+
+    Examples
+    --------
+    >>> from textbcv.corpus import Corpus, Sentence
+    >>> c = Corpus([Sentence(("a",), document=i // 2) for i in range(20)], [], "conll")
+    >>> train, test = fixed_parts(c, 0, 0.2)
+    >>> len(train), len(test), sorted({i // 2 for i in test.tolist()}) == sorted({i // 2 for i in test.tolist()})
+    (16, 4, True)
+    """
+    units = drawn_units(data) or [[i] for i in range(len(data))]
+    rng = np.random.default_rng([seed, r, 1])
+    test: list[int] = []
+    for u in rng.permutation(len(units)):
+        if len(test) >= test_share * len(data):
+            break
+        test.extend(units[u])
+    chosen = np.zeros(len(data), dtype=bool)
+    chosen[test] = True
+    return np.flatnonzero(~chosen).astype(np.int64), np.flatnonzero(chosen).astype(np.int64)

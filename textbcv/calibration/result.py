@@ -129,9 +129,10 @@ class Calibration:
                       f"  false calls, either way: {x.calls.words()}",
                       f"  {_seeds(st, 1)} called better: {x.calls_b.words()}; {_seeds(st, 0)}: {x.calls_a.words()}",
                       f"  null ΔF1 RMS {100 * x.rms_estimate:.2f} points, median posterior SD "
-                      f"{100 * x.median_sd:.2f}" + ("" if x.sd_over_rms is None else f" ({x.sd_over_rms:.2f} × RMS)"),
-                      f"  model-noise part estimated at zero in {x.floored.words()}; calls there "
-                      f"{x.calls_floored.words()}, elsewhere {x.calls_other.words()}"]
+                      f"{100 * x.median_sd:.2f}" + ("" if x.sd_over_rms is None else f" ({x.sd_over_rms:.2f} × RMS)")]
+            if st.design != "fixed-split":  # one training set measures no model noise: nothing floored there
+                lines += [f"  model-noise part estimated at zero in {x.floored.words()}; calls there "
+                          f"{x.calls_floored.words()}, elsewhere {x.calls_other.words()}"]
         for c in self.close:
             lines += [f"{c.b} against {c.a} (close pair, truth from {self.settings.truth_halvings} halvings), "
                       f"{c.coverage.n} data sets:",
@@ -154,7 +155,11 @@ def _pct(c) -> str:
 
 
 def _design_line(settings: CalibrationSettings, ms: dict[str, int] | None) -> str:
-    """The design in the terminal summary: ``fixed m = 3``, or ``measured m = 3→7 (m = 3 on 8, m = 7 on 2; ...)``."""
+    """The design in the terminal summary: ``fixed m = 3``, or ``measured m = 3→7 (m = 3 on 8, m = 7 on 2; ...)``,
+    or ``one fixed split (20% test, 2 seeds per side)``."""
+    if settings.design == "fixed-split":
+        k = int(settings.options.get("train_seeds") or 1)
+        return f"one fixed split ({100 * (settings.test_share or 0):g}% test, {k} seeds per side)"
     if settings.design != "measured":
         return f"fixed m = {settings.m}"
     at = ", ".join(f"m = {m} on {k}" for m, k in (ms or {}).items())

@@ -39,16 +39,20 @@ class CalibrationSettings:
     own_systems : dict, optional
         The systems among ``systems`` given as values (command systems, tagger factories): name → the system's spec
         (a command's line, fold-file format and scheme; a tagger's class or function); None: CRF systems only.
-    design : {"fixed", "measured"}
+    design : {"fixed", "measured", "fixed-split"}
         ``"fixed"``: every comparison at ``m``; ``"measured"``: as ``compare`` runs without ``m``, from ``m`` on,
         extended (nested) to ``m_max`` where a pair's models' noise is floored or its P(better) lies in
         ``stats.sequential.MEASURED_BAND``. Settings without it (made before) are the fixed design at their ``m``.
+        ``"fixed-split"``: each data set cut once into a training and a test set (``test_share`` of its
+        sentences, whole documents), answered as ``compare --train/--test`` answers (``m`` 1).
     m_max : int, optional
         The measured design's last m; None with the fixed design.
     unit : {"documents", "files", "sentences"}, optional
         What the data sets were drawn and split on, as the code decided it; None: not recorded (made before).
     draw : int, optional
         The version of how the code decides ``unit`` (bumped when that changes); None: not recorded.
+    test_share : float, optional
+        The fixed-split design's share of test sentences; None for the m×2 designs.
 
     Examples
     --------
@@ -78,6 +82,7 @@ class CalibrationSettings:
     m_max: int | None = None
     unit: str | None = None
     draw: int | None = None
+    test_share: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready values (the pair's three settings only with a pair; ``m_max``, ``unit`` and
@@ -100,7 +105,7 @@ class CalibrationSettings:
             d["pair"] = list(self.pair)
         if self.own_systems is None:  # CRF systems only: as the settings of calibrations made before own systems
             del d["own_systems"]
-        for k in ("m_max", "unit", "draw"):  # not set: as the settings made before them
+        for k in ("m_max", "unit", "draw", "test_share"):  # not set: as the settings made before them
             if d[k] is None:
                 del d[k]
         return d

@@ -181,7 +181,7 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
               out: str | os.PathLike | None = None, resume: bool = False, jobs: int = 1,
               progress: bool | None = None, plot: bool = True, pair: Sequence[str] | None = None,
               truth_halvings: int = 4, backend: str = "loky", scheduler: str | None = None,
-              **options) -> Calibration:
+              design: str = "mx2", test_share: float | None = None, **options) -> Calibration:
     """Measure the decision rule on this corpus: every system's null pair, and a close pair against its truth.
 
     Parameters
@@ -223,6 +223,13 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         ``jobs`` workers, or ``scheduler``'s); a command system's comparisons run their folds there.
     scheduler : str, optional
         A ``dask.distributed`` scheduler's address (with ``backend="dask"``).
+    design : {"mx2", "fixed"}
+        ``"mx2"`` (default): m×2 cross-validation, as ``compare`` runs it; ``"fixed"``: each data set cut once into a
+        training and a test set, answered as ``compare --train/--test`` answers (needs ``train_seeds`` ≥ 2; no ``m``,
+        no ``pair``).
+    test_share : float, optional
+        With ``design="fixed"``: the test set's share of each data set's sentences, whole documents (default 0.2, as
+        CoNLL-2003's eng.testb is of eng.train and it together).
     **options
         Reading options as for ``compare`` and training options (``task``, ``algorithm``, ``max_iterations``, ...);
         ``train_seeds`` K trains each side of a null pair with K seeds (A: seeds[0], ..., B: seeds[1], ...), as
@@ -282,8 +289,27 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
         raise InputError(f"reps must be at least 1, got {reps}", param="reps")
     if m is not None and (isinstance(m, bool) or not isinstance(m, int) or m < 1):
         raise InputError(f"m must be at least 1, got {m!r}", param="m")
+    if design not in ("mx2", "fixed"):
+        raise InputError(f"design must be mx2 or fixed, got {design!r}", param="design")
+    if design == "fixed":
+        if m is not None:
+            raise InputError("{m} belongs to the m×2 design; the fixed split cuts each data set once", param="m")
+        if pair is not None:
+            raise InputError("{pair} (a close pair's truth) is measured for the m×2 design only", param="pair")
+        if k < 2:
+            raise InputError("the fixed split measures the training seeds' noise: give {train_seeds} K of at least 2",
+                             param="train_seeds")
+        if any(x.tagger is not None for x in own.values()):
+            raise InputError("the fixed split trains each seed's model through a command or a CRF; a tagger factory "
+                             "is refused with {design}=fixed", param="design")
+    share = (0.2 if test_share is None else test_share) if design == "fixed" else None
+    if test_share is not None and design != "fixed":
+        raise InputError("{test_share} applies with {design}=fixed", param="test_share")
+    if share is not None and not 0 < share < 1:
+        raise InputError(f"test_share must lie between 0 and 1, got {share}", param="test_share")
     # no m: the measured design, as compare runs it without m
-    design, m0, m_max = ("fixed", m, None) if m is not None else ("measured", MEASURED_M_START, MEASURED_M_MAX)
+    kind, m0, m_max = (("fixed-split", 1, None) if design == "fixed" else
+                       ("fixed", m, None) if m is not None else ("measured", MEASURED_M_START, MEASURED_M_MAX))
     if not 0.5 < threshold < 1:
         raise InputError(f"threshold must be above 0.5 and below 1, got {threshold}", param="threshold")
     if jobs < 1:
@@ -309,8 +335,8 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
     settings = CalibrationSettings(corpus_digest(corpus_fingerprints(corpus.sentences)), n, tuple(names),
                                    (int(seeds[0]), int(seeds[1])), reps, size, m0, seed, threshold, opts,
                                    proxy, close[0] if close else None, truth_halvings if close else None,
-                                   given if close else None, specs, design, m_max,
-                                   _drawn_on(corpus, opts.get("group_by")), DRAW)
+                                   given if close else None, specs, kind, m_max,
+                                   _drawn_on(corpus, opts.get("group_by")), DRAW, share)
     folder = _Folder(out) if out is not None else None
     written: dict = {}
     # connected before anything is written: the last check that can fail without training (a command's data sets

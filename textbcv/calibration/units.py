@@ -15,8 +15,9 @@ from typing import Any
 import numpy as np
 
 from textbcv.api import CompareResult, compare
+from textbcv.api_fixed import compare_fixed
 from textbcv.calibration._design import _design_options
-from textbcv.calibration.draw import split_seed
+from textbcv.calibration.draw import fixed_parts, split_seed
 from textbcv.calibration.moments import pair_moments
 from textbcv.calibration.settings import CalibrationSettings
 from textbcv.calibration.truth import pair_options, pair_systems, pair_truth
@@ -170,6 +171,24 @@ def _answer(data: Corpus, r: int, a: str | System, b: str | System, settings: Ca
             report["meta"]["task"])
 
 
+def _fixed_split_answer(data: Corpus, r: int, a: str | System, b: str | System, settings: CalibrationSettings,
+                        options: dict, jobs: int = 1) -> dict[str, Any]:
+    """The f1 comparison of ``a`` and ``b`` on data set ``r`` cut once into training and test (the fixed split), as
+    ``compare --train/--test`` answers it: the unit's fields."""
+    assert settings.test_share is not None  # calibrate sets it with the fixed-split design
+    train, test = fixed_parts(data, r, settings.test_share, settings.seed)
+    rep = compare_fixed(train, test, [a, b], corpus=data, jobs=jobs, progress=False, threshold=settings.threshold,
+                        **options)
+    c = rep.comparisons[0]
+    assert c.difference is not None and c.difference.paired is not None  # the fixed split's posterior is paired
+    p = c.difference.paired
+    return {"r": r, "sentences": len(data), "m": 1, "folds_per_system": 1, "train_sentences": len(train),
+            "test_sentences": len(test), "estimate": p.estimate, "sd": p.sd,
+            "df": None if not np.isfinite(p.df) else p.df, "var_test": p.var_test, "var_model": 0.0,
+            "var_seed": p.var_seed, "p_b_better": c.p_b_better, "decision": c.decision,
+            "moments": {"counts_a": [rep.systems[0].seed_f1], "counts_b": [rep.systems[1].seed_f1]}}
+
+
 def null_unit(corpus: Corpus, r: int, system: str | System, settings: CalibrationSettings, jobs: int = 1,
               out: Path | None = None, runner: dict[str, Any] | None = None) -> dict:
     """One data set's null pair of ``system`` (seed A against seed B), as ``compare`` answers it.
@@ -196,14 +215,17 @@ def null_unit(corpus: Corpus, r: int, system: str | System, settings: Calibratio
         ``folds_per_system`` (2m), the ΔF1 (B − A) posterior's fields (fractions), ``p_b_better``,
         ``decision`` and ``moments``.
     """
+    split = settings.design == "fixed-split"
     if isinstance(system, System):
         k = settings.options.get("train_seeds") or 1
         sa, sb = (seeded(system, s, k) for s in settings.seeds)
         options = {key: v for key, v in settings.options.items() if key == "task"}  # the CRF options are not its
-        fields, _, _, _ = _answer(corpus, r, sa, sb, settings, options, jobs, out, runner)
+        fields = (_fixed_split_answer(corpus, r, sa, sb, settings, options, jobs) if split else
+                  _answer(corpus, r, sa, sb, settings, options, jobs, out, runner)[0])
         return {"kind": "null", "system": system.name, **fields}
     a, b = (f"{system}@{s}" for s in settings.seeds)
-    fields, _, _, _ = _answer(corpus, r, a, b, settings, settings.options, jobs, out, runner)
+    fields = (_fixed_split_answer(corpus, r, a, b, settings, settings.options, jobs) if split else
+              _answer(corpus, r, a, b, settings, settings.options, jobs, out, runner)[0])
     return {"kind": "null", "system": system, **fields}
 
 

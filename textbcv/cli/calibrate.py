@@ -46,6 +46,13 @@ def register(sub) -> None:
                    help="splits of every comparison, a fixed design (default: the measured design compare runs "
                    "without --m: m = 3, extended to m = 7 on a data set where the models' noise is floored or "
                    "P(better) lies in 0.90-0.99)")
+    p.add_argument("--design", choices=("mx2", "fixed"), default="mx2",
+                   help="the design measured: mx2 (default; m×2 cross-validation, as compare runs it) or fixed (each "
+                   "data set cut once into a training and a test set, as compare --train/--test answers; needs "
+                   "--train-seeds K of at least 2)")
+    p.add_argument("--test-share", type=float, default=None, metavar="SHARE",
+                   help="with --design fixed: the test set's share of each data set's sentences, whole documents "
+                   "(default 0.2)")
     p.add_argument("--seeds", type=lambda s: tuple(int(x) for x in csv_names(s)), default=None, metavar="S1,S2",
                    help="the (first) training seeds of A and B in every null pair (default 1,2; 1,1+K with "
                    "--train-seeds K)")
@@ -96,6 +103,6 @@ def run(args: argparse.Namespace) -> int:
                     out=args.out, resume=args.resume, jobs=args.jobs, task=args.task, algorithm=args.algorithm,
                     max_iterations=args.max_iterations, train_seeds=args.train_seeds, pair=args.pair,
                     truth_halvings=args.truth_halvings, backend=args.backend, scheduler=args.scheduler,
-                    group_by=args.group_by)
+                    group_by=args.group_by, design=args.design, test_share=args.test_share)
     print(dumps_json(cal.to_dict()) if args.json else cal.text(), end="")
     return 0

@@ -60,6 +60,9 @@ def run_calibration(run: str | os.PathLike, fingerprint: str | None) -> tuple[di
         return None, (f"textbcv: warning: {folder}: a calibration of another corpus (fingerprint "
                       f"{s.get('corpus')}, the run's {fingerprint}); not quoted: the report quotes the project's "
                       "evidence")
+    if s.get("design") == "fixed-split":  # measured one fixed split per data set, not the m×2 run this report is
+        return None, (f"textbcv: warning: {folder}: a calibration of the fixed-split design (--design fixed), not of "
+                      "this m×2 run's; not quoted: the report quotes the project's evidence")
     nulls = [{"system": x["system"], **{k: x[k] for k in ("calls", "calls_b", "calls_a")}}
              for x in held.get("nulls", []) if isinstance(x, dict) and x.get("calls", {}).get("n")]
     if not nulls:

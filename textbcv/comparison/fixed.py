@@ -174,13 +174,14 @@ def _read(train: str, test: str, format: str | None, columns: str | None, scheme
 def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | os.PathLike, options: CompareOptions,
                   systems: Sequence[System | str] | None = None, format: str | None = None,
                   columns: str | None = None, scheme: str | None = None, encoding: str = "utf-8",
-                  resume: bool = False) -> FixedPlan:
+                  resume: bool = False, corpus: Corpus | None = None,
+                  parts: tuple[np.ndarray, np.ndarray] | None = None) -> FixedPlan:
     """Check the options and files and featurize (nothing is written).
 
     Parameters
     ----------
     train, test : path
-        The training and test files (one format and scheme).
+        The training and test files (one format and scheme); with ``corpus``, the two parts' names.
     out : path
         Run directory: new, empty, or (with ``resume``) a fixed-split run of the same files to continue.
     options : CompareOptions
@@ -190,6 +191,10 @@ def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | 
     format, columns, scheme, encoding
         As for :func:`textbcv.comparison.pipeline.prepare_compare`.
     resume : bool
+    corpus : Corpus, optional
+        A corpus already read, instead of the files (with ``parts``).
+    parts : (ndarray, ndarray), optional
+        With ``corpus``: the training and the test sentences' indices.
 
     Returns
     -------
@@ -211,7 +216,13 @@ def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | 
     det = _check_seeds(made)  # before anything is read
     run = RunDir(out)
     run.check_out(resume)
-    raw, tr, te, note = _read(str(train), str(test), format, columns, scheme, encoding)
+    if corpus is None:
+        raw, tr, te, note = _read(str(train), str(test), format, columns, scheme, encoding)
+    else:
+        if parts is None:
+            raise InputError("parts: a corpus given needs its training and test sentences", param="parts")
+        raw, note = corpus, None
+        tr, te = (np.asarray(x, dtype=np.int64) for x in parts)
     corpus = prepare_corpus(raw, options.task)
     gold = gold_chunks(corpus, options)
     check_gold([gold[i] for i in te], test)

@@ -135,6 +135,8 @@ def calibrated_design(cal: QuotedCalibration, report: CompareReport) -> bool:
     >>> calibrated_design(fixed, r), calibrated_design(measured, r)
     (True, False)
     """
+    if cal.design == "fixed-split":  # one training and test split per data set: not an m×2 run's design
+        return False
     stopping = report.stopping
     rule = None if stopping is None else stopping.rule
     if cal.design == "measured":
