@@ -3,7 +3,8 @@
 
 Each data set r of a corpus is drawn as the calibration draws one (whole documents where the corpus marks them, else
 sentences; ``size`` sentences), then cut, by the same units, into a training set and a test set in the proportion of
-the corpus's official split (CoNLL-2003: 14,041 training sentences to 3,453 of eng.testb, so a fifth is test). The
+the corpus's official split, as ``textbcv calibrate --design fixed`` cuts it (CoNLL-2003: 14,041 training sentences
+to 3,453 of eng.testb, so a fifth is test). The
 null pair is the corpus's CRF against itself: seeds 0 .. K − 1 on one side, K .. 2K − 1 on the other (the averaged
 perceptron, 10 iterations, as the calibration's null pairs), run through ``textbcv.compare_fixed``, the same code a
 user runs. Every call is false; each unit records textbcv's P(B better) and decision, and the field's tests on the
@@ -27,19 +28,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import textbcv  # noqa: E402
-from textbcv.calibration.draw import draw_data_set, drawn_units  # noqa: E402
+from textbcv.calibration.draw import draw_data_set, drawn_units, fixed_parts  # noqa: E402
 from textbcv.calibration.summary import rate  # noqa: E402
-from textbcv.corpus import write_conll, write_segmented  # noqa: E402
 
 from _results import ROOT, append_line, fmt_seconds, update_section, write_json  # noqa: E402
 
@@ -78,47 +75,21 @@ def files_of(spec: dict, smoke: bool) -> list[str]:
     return [str(SHARED / f) for f in spec["files"]]
 
 
-def cut(r: int, ids: np.ndarray, corpus, test_share: float) -> tuple[list[int], list[int]]:
-    """Data set ``r``'s sentences cut into training and test, whole documents (else sentences) to the test set
-    until it holds ``test_share`` of the sentences."""
-    docs = drawn_units(corpus)
-    chosen = set(ids.tolist())
-    units = [d for d in docs if d[0] in chosen] if docs is not None else [[int(i)] for i in ids]
-    rng = np.random.default_rng([7, r])
-    test: list[int] = []
-    for u in rng.permutation(len(units)):
-        if len(test) >= test_share * len(ids):
-            break
-        test.extend(units[u])
-    train = sorted(chosen - set(test))
-    return train, sorted(test)
-
-
 def _rate(k: int, n: int) -> dict:
     """``{"k", "n", "rate", "lo", "hi"}``: a rate with its Wilson 95% interval."""
     x = rate(k, n)
     return {"k": k, "n": n, "rate": x.rate, "lo": x.lo, "hi": x.hi}
 
 
-def run_unit(name: str, spec: dict, corpus, r: int, work: Path, K: int, max_iterations: int) -> dict:
+def run_unit(name: str, spec: dict, corpus, r: int, K: int, max_iterations: int) -> dict:
     """One data set's null pair through the fixed split, and every test's call on it."""
-    docs = drawn_units(corpus)
-    ids = draw_data_set(r, spec["size"], len(corpus), docs, seed=0)
-    train, test = cut(r, ids, corpus, spec["test_share"])
-    paths = []
-    for part, idx in (("train", train), ("test", test)):
-        p = work / f"{part}.txt"
-        sents = [corpus.sentences[i] for i in idx]
-        if corpus.format == "segmented":
-            write_segmented(sents, p)
-        else:
-            write_conll(sents, p)
-        paths.append(p)
+    ids = draw_data_set(r, spec["size"], len(corpus), drawn_units(corpus), seed=0)
+    data = corpus.subset(ids.tolist())
+    train, test = fixed_parts(data, r, spec["test_share"])  # as `textbcv calibrate --design fixed` cuts it
     base = textbcv.parse_system(spec["system"], task=spec["task"], algorithm="ap", max_iterations=max_iterations)
     a, b = replace(base, name="A", seed=0, train_seeds=K), replace(base, name="B", seed=K, train_seeds=K)
-    fmt = "segmented" if corpus.format == "segmented" else "conll"
     t = time.time()
-    rep = textbcv.compare_fixed(paths[0], paths[1], [a, b], task=spec["task"], format=fmt, progress=False)
+    rep = textbcv.compare_fixed(train, test, [a, b], corpus=data, task=spec["task"], progress=False)
     c, f = rep.comparisons[0], rep.field_tests[0]
     p = c.difference.paired
     first = {k: ("B" if v["B"] else "A" if v["A"] else None) for k, v in
@@ -199,8 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                 for r in todo:
                     if args.until is not None and time.time() - start > args.until:
                         break
-                    with tempfile.TemporaryDirectory() as work:
-                        unit = run_unit(name, spec, read[name], r, Path(work), args.seeds, max_it)
+                    unit = run_unit(name, spec, read[name], r, args.seeds, max_it)
                     args.out.mkdir(parents=True, exist_ok=True)
                     append_line(path, json.dumps(unit, sort_keys=True))
                     print(f"fixed_study: {name} data set {r} ({len(done) + 1}/{reps}): calls "
