@@ -133,10 +133,11 @@ def section(rows: dict) -> str:
     lines = ["## Null pairs through the fixed split", "",
              "Null pairs through the fixed-split design (`scripts/fixed_study.py`): on each data set, drawn from the "
              "corpus as the calibration draws one and cut into a training and a test set in the proportion of its "
-             "official split (as `textbcv calibrate --design fixed` cuts it), the corpus's CRF (averaged perceptron, 10 iterations) against itself, seeds 0–2 "
-             "against 3–5, through `textbcv.compare_fixed`. Every call is false; the rule's target is at most 5% "
-             "each way. The field's tests are run on the same predictions. Data sets below 200 are a study still running "
-             "(it resumes): read their rows with their intervals.", "",
+             "official split (as `textbcv calibrate --design fixed` cuts it), the corpus's CRF (averaged perceptron, "
+             "10 iterations) against itself, seeds 0–2 against 3–5, through `textbcv.compare_fixed`. Every call is "
+             "false; the rule's target is at most 5% each way. The field's tests are run on the same predictions. "
+             "Rows of fewer than 200 data sets are of a study still running (it resumes): read them with their "
+             "intervals.", "",
              "| corpus | data sets | test | calls A (95% interval) | calls B (95% interval) |", "|---|---|---|---|---|"]
     for r in rows.values():
         for t, label in TESTS.items():
