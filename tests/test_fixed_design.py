@@ -55,6 +55,7 @@ def test_the_answer_names_the_design_first_and_fits_on_a_screen(run, files):
     assert "a system is called better when P(better) ≥ 0.95." in r.stdout
     assert "the rule's 90% interval" in r.stdout and "leaves out the choice of training set" in r.stdout
     assert len(lines) <= 25
+    assert "textbcv: system 2/2 done (" in r.stderr and ", 2 seeds): F1 " in r.stderr and "direction" not in r.stderr
     report = json.loads((out / "report.json").read_text())
     assert report["format"] == "textbcv-fixed-report/1"
     d = report["design"]

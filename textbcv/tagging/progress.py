@@ -32,6 +32,8 @@ class FoldProgress:
     clock : callable
     workers : int
         Folds that run at once.
+    unit : {"fold", "system"}
+        What one record is: a fold of an m×2 run, or (one training and test set) a system with all its seeds.
 
     Examples
     --------
@@ -46,8 +48,10 @@ class FoldProgress:
     'textbcv: fold 3/4 done (a, split 0, direction 0): F1 75.00%; 6 s elapsed, about 2 s left'
     """
 
-    def __init__(self, total: int, costs: dict, mode: str | None, file=None, clock=time.monotonic, workers: int = 1):
+    def __init__(self, total: int, costs: dict, mode: str | None, file=None, clock=time.monotonic, workers: int = 1,
+                 unit: str = "fold"):
         self.total, self.costs, self.mode, self.clock = total, dict(costs), mode, clock
+        self.unit = unit
         self.file = file
         self.done = total - len(costs)
         self.workers = max(1, workers)
@@ -55,10 +59,10 @@ class FoldProgress:
         self.cost_done = 0.0
         self.seconds = 0.0  # worker seconds of the folds run here
         if self.done and mode is not None:
-            print(f"textbcv: resuming: {self.done} of {total} folds done, {len(costs)} to run",
+            print(f"textbcv: resuming: {self.done} of {total} {unit}s done, {len(costs)} to run",
                   file=self.file or sys.stderr, flush=True)
         self.start = clock()
-        self.bar = tqdm(total=total, initial=self.done, desc="folds", unit="fold", disable=mode != "bar",
+        self.bar = tqdm(total=total, initial=self.done, desc=f"{unit}s", unit=unit, disable=mode != "bar",
                         dynamic_ncols=True)
 
     def update(self, rec: dict) -> None:
@@ -75,7 +79,9 @@ class FoldProgress:
         self.cost_done += c
         self.cost_left -= c
         seconds = rec.get("run", {}).get("seconds")
-        where = f"{rec['system']}, split {rec['split']}, direction {rec['direction']}"
+        seeds = len(rec.get("seed_counts") or {}) or 1
+        where = (f"{rec['system']}, {seeds} seed{'s' if seeds > 1 else ''}" if self.unit == "system" else
+                 f"{rec['system']}, split {rec['split']}, direction {rec['direction']}")
         if self.mode == "bar":
             self.bar.update(1)
             self.bar.set_postfix_str(where, refresh=False)
@@ -87,7 +93,7 @@ class FoldProgress:
             at_once = min(self.workers, len(self.costs)) or 1
             left = self.seconds * self.cost_left / self.cost_done / at_once if self.cost_done > 0 else float("nan")
             left_text = "done" if self.done >= self.total else f"about {_duration(left)} left"
-            print(f"textbcv: fold {self.done}/{self.total} done ({where}): F1 {100 * f1:.2f}%; "
+            print(f"textbcv: {self.unit} {self.done}/{self.total} done ({where}): F1 {100 * f1:.2f}%; "
                   f"{_duration(elapsed)} elapsed, {left_text}", file=self.file or sys.stderr, flush=True)
 
     def close(self) -> None:

@@ -289,7 +289,9 @@ def run_folds(
         mode = "bar" if sys.stderr.isatty() and not os.environ.get("CI") else "lines"
     else:
         mode = "bar" if progress else None
-    bar = FoldProgress(len(folds) * len(systems), costs, mode, workers=jobs)
+    # one fold of one direction is the fixed split: each record is a system with its seeds
+    bar = FoldProgress(len(folds) * len(systems), costs, mode, workers=jobs,
+                       unit="system" if len(folds) == 1 else "fold")
     if payload.command_root is not None:
         forget_commands(payload.command_root)
     try:
