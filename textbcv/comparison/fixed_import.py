@@ -17,7 +17,7 @@ import numpy as np
 
 from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.fixed import check_gold, cluster_ids, fixed_meta, fixed_report, write_fixed
-from textbcv.comparison.imported import ImportedSystem, check_pred_scheme
+from textbcv.comparison.imported import ImportedSystem, check_pred_scheme, predicted_scheme
 from textbcv.comparison.options import CompareOptions
 from textbcv.comparison.pipeline import gold_chunks
 from textbcv.corpus.predictions import decode_predictions, read_segmented_predictions, read_tag_predictions
@@ -25,7 +25,6 @@ from textbcv.corpus.transform import filter_chunks, prediction_types, prepare_co
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
 from textbcv.report.fixed import FixedDesign, FixedReport
-from textbcv.schemes import detect
 from textbcv.scoring import sentence_counts
 
 __all__ = ["seed_files", "import_fixed"]
@@ -122,14 +121,7 @@ def import_fixed(test: str | os.PathLike, systems: Sequence[str | ImportedSystem
             chunks = [read_segmented_predictions(p, sents) for _, p in files[s.name]]
         else:
             preds = [read_tag_predictions(p, sents) for _, p in files[s.name]]
-            sch = pred_scheme
-            if sch is None:
-                try:
-                    sch = detect(t for p in preds for t in p.tags)
-                except InputError as e:
-                    raise InputError(f"cannot detect the scheme of the predicted tags ({e.message}); give it with "
-                                     "{pred_scheme}", file=s.predictions, param="pred_scheme") from None
-            chunks = decode_predictions(preds, sch, types)
+            chunks = decode_predictions(preds, predicted_scheme(preds, pred_scheme, s.predictions), types)
         chunks = [[filter_chunks(c, options.chunk_types, options.untyped) for c in one] for one in chunks]
         counts[s.name] = np.stack([sentence_counts(gold, c) for c in chunks])
     test_corpus = raw.__class__([raw.sentences[i] for i in te], [str(test)], raw.format, raw.scheme, raw.encoding)

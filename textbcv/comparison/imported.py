@@ -55,7 +55,7 @@ from textbcv.split import SplitSet, load_splits
 from textbcv.split.export import fold_name
 from textbcv.tagging import FoldStore
 
-__all__ = ["ImportedSystem", "evaluate", "check_pred_scheme", "seed_folders", "IMPORTED"]
+__all__ = ["ImportedSystem", "evaluate", "check_pred_scheme", "seed_folders", "predicted_scheme", "IMPORTED"]
 
 #: The ``tagger`` of an imported system's spec.
 IMPORTED = "imported"
@@ -144,6 +144,36 @@ def check_pred_scheme(scheme: str | None, task: str) -> str | None:
     except (InputError, KeyError, ValueError):
         raise InputError(f"pred_scheme: unknown scheme {scheme!r} (schemes: {', '.join(sorted(scheme_names()))})",
                          param="pred_scheme") from None
+
+
+def predicted_scheme(preds: Sequence, pred_scheme: str | None, where: str) -> str:
+    """The scheme of a system's predicted tags: ``pred_scheme`` when given, else detected from all its files.
+
+    Parameters
+    ----------
+    preds : sequence of TagPredictions
+        Every prediction file of the system.
+    pred_scheme : str or None
+        ``--pred-scheme``, checked.
+    where : str
+        The system's prediction folder, named in the error.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InputError
+        When no scheme is given and the tags tell none.
+    """
+    if pred_scheme is not None:
+        return pred_scheme
+    try:
+        return detect(t for p in preds for t in p.tags)
+    except InputError as e:
+        raise InputError(f"cannot detect the scheme of the predicted tags ({e.message}); give it with "
+                         "{pred_scheme}", file=where, param="pred_scheme") from None
 
 
 def _digest(paths: Sequence[Path]) -> str:
@@ -255,13 +285,7 @@ def _score_system(system: ImportedSystem, splits: SplitSet, corpus: Corpus, gold
         chunks = read_all(read_segmented_predictions)
     else:
         preds = read_all(read_tag_predictions)
-        scheme = pred_scheme
-        if scheme is None:
-            try:
-                scheme = detect(t for p in preds for t in p.tags)
-            except InputError as e:
-                raise InputError(f"cannot detect the scheme of the predicted tags ({e.message}); give it with "
-                                 "{pred_scheme}", file=str(base), param="pred_scheme") from None
+        scheme = predicted_scheme(preds, pred_scheme, str(base))
         chunks = decode_predictions(preds, scheme, types)
     chunks = [[filter_chunks(c, options.chunk_types, options.untyped) for c in file] for file in chunks]
     spec: dict = {"name": system.name, "scheme": scheme, "tagger": IMPORTED, "predictions": system.predictions}
