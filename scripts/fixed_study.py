@@ -32,6 +32,9 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
+from scipy import stats as sst
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import textbcv  # noqa: E402
@@ -43,21 +46,26 @@ from _results import ROOT, append_line, fmt_seconds, update_section, write_json 
 SHARED = ROOT.parent / "shared" / "corpora"
 MAX_ITERATIONS = 10
 SEEDS = 3
+CLOSE = "-close"  # the units of a corpus's close pair: NAME-close.jsonl
 #: name -> files under ../shared/corpora, reading options, task, system, sentences per data set, test share, label
 CORPORA: dict[str, dict] = {
     "conll2003_en": {"files": ["conll2003_en/eng.train", "conll2003_en/eng.testa", "conll2003_en/eng.testb"],
-                     "read": {}, "task": "ner", "system": "iob2", "size": 1250, "test_share": 3453 / (14041 + 3453),
+                     "read": {}, "task": "ner", "system": "iob2", "pair": ("iob2", "iobes"), "size": 1250,
+                     "test_share": 3453 / (14041 + 3453),
                      "label": "CoNLL-2003 English NER (documents)"},
     "conll2002_es": {"files": ["conll2002_es/esp.train"], "read": {"encoding": "latin-1", "columns": "token,pos,ner"},
-                     "task": "ner", "system": "iob2", "size": 1250, "test_share": 1517 / (8323 + 1517),
+                     "task": "ner", "system": "iob2", "pair": ("iob2", "iobes"), "size": 1250,
+                     "test_share": 1517 / (8323 + 1517),
                      "label": "CoNLL-2002 Spanish NER (sentences)"},
     "sighan2005_msr": {"files": ["sighan2005_cws/msr_test_gold.utf8"], "read": {}, "task": "cws", "system": "bmes",
-                       "size": 1250, "test_share": 3985 / (86924 + 3985),
+                       "pair": ("bmes", "bb2b3mes"), "size": 1250, "test_share": 3985 / (86924 + 3985),
                        "label": "SIGHAN 2005 MSR segmentation (sentences)"},
 }
-SMOKE = {"bundled_ner": {"files": ["ner"], "read": {}, "task": "ner", "system": "iob2", "size": 600,
+SMOKE = {"bundled_ner": {"files": ["ner"], "read": {}, "task": "ner", "system": "iob2", "pair": ("iob2", "iobes"),
+                         "size": 600,
                          "test_share": 0.25, "label": "bundled English NER"},
-         "bundled_cws": {"files": ["cws"], "read": {}, "task": "cws", "system": "bmes", "size": 400,
+         "bundled_cws": {"files": ["cws"], "read": {}, "task": "cws", "system": "bmes", "pair": ("bmes", "bb2b3mes"),
+                         "size": 400,
                          "test_share": 0.25, "label": "bundled Chinese segmentation"}}
 #: the tests each unit records, and what the summary calls them
 TESTS = {"posterior": "textbcv's posterior (P ≥ 0.95)", "bootstrap": "paired bootstrap, one seed (p < 0.05)",
@@ -81,26 +89,42 @@ def _rate(k: int, n: int) -> dict:
     return {"k": k, "n": n, "rate": x.rate, "lo": x.lo, "hi": x.hi}
 
 
-def run_unit(name: str, spec: dict, corpus, r: int, K: int, max_iterations: int) -> dict:
-    """One data set's null pair through the fixed split, and every test's call on it."""
+def _calls(c, f) -> dict:
+    """Every test's call on one pair: ``"B"``, ``"A"`` or None."""
+    first = {k: ("B" if v["B"] else "A" if v["A"] else None) for k, v in
+             (("bootstrap", f.bootstrap), ("randomization", f.randomization))}
+    return {"posterior": {"B better": "B", "A better": "A"}.get(c.decision), "bootstrap": first["bootstrap"],
+            "randomization": first["randomization"], "aso": f.aso["call"], "welch": f.welch["call"]}
+
+
+def run_unit(name: str, spec: dict, corpus, r: int, K: int, max_iterations: int, close: bool = False) -> dict:
+    """One data set's pair through the fixed split, and every test's call on it: the null pair (the CRF against
+    itself, other seeds), or (``close``) the corpus's close pair with its truth, the same models tested on the corpus
+    outside the data set."""
     ids = draw_data_set(r, spec["size"], len(corpus), drawn_units(corpus), seed=0)
     data = corpus.subset(ids.tolist())
     train, test = fixed_parts(data, r, spec["test_share"])  # as `textbcv calibrate --design fixed` cuts it
-    base = textbcv.parse_system(spec["system"], task=spec["task"], algorithm="ap", max_iterations=max_iterations)
-    a, b = replace(base, name="A", seed=0, train_seeds=K), replace(base, name="B", seed=K, train_seeds=K)
+    crf = {"task": spec["task"], "algorithm": "ap", "max_iterations": max_iterations}
+    if close:
+        a, b = (replace(textbcv.parse_system(x, **crf), seed=0, train_seeds=K) for x in spec["pair"])
+    else:
+        base = textbcv.parse_system(spec["system"], **crf)
+        a, b = replace(base, name="A", seed=0, train_seeds=K), replace(base, name="B", seed=K, train_seeds=K)
     t = time.time()
     rep = textbcv.compare_fixed(train, test, [a, b], corpus=data, task=spec["task"], progress=False)
     c, f = rep.comparisons[0], rep.field_tests[0]
     p = c.difference.paired
-    first = {k: ("B" if v["B"] else "A" if v["A"] else None) for k, v in
-             (("bootstrap", f.bootstrap), ("randomization", f.randomization))}
-    return {"r": r, "corpus": name, "seeds": K, "train_sentences": len(train), "test_sentences": len(test),
+    unit = {"r": r, "corpus": name, "seeds": K, "train_sentences": len(train), "test_sentences": len(test),
             "clusters": p.clusters, "cluster_unit": p.cluster_unit, "estimate": p.estimate, "sd": p.sd, "df": p.df,
-            "var_test": p.var_test, "var_seed": p.var_seed, "p_b_better": c.p_b_better,
-            "calls": {"posterior": {"B better": "B", "A better": "A"}.get(c.decision),
-                      "bootstrap": first["bootstrap"], "randomization": first["randomization"],
-                      "aso": f.aso["call"], "welch": f.welch["call"]},
-            "bootstrap_all": f.bootstrap, "randomization_all": f.randomization, "seconds": round(time.time() - t, 2)}
+            "var_test": p.var_test, "var_seed": p.var_seed, "p_b_better": c.p_b_better, "calls": _calls(c, f),
+            "bootstrap_all": f.bootstrap, "randomization_all": f.randomization}
+    if close:  # the truth: the same training set and seeds, tested on all the text outside the data set
+        rest = np.setdiff1d(np.arange(len(corpus)), ids)
+        truth = textbcv.compare_fixed(ids[train], rest, [a, b], corpus=corpus, task=spec["task"], progress=False)
+        q = truth.comparisons[0].difference.paired
+        unit.update(pair=list(spec["pair"]), truth=q.estimate, truth_sd=q.sd, truth_sentences=len(rest))
+    unit["seconds"] = round(time.time() - t, 2)
+    return unit
 
 
 def _units(path: Path) -> list[dict]:
@@ -113,6 +137,30 @@ def _units(path: Path) -> list[dict]:
         except json.JSONDecodeError:  # a torn last line of an interrupted run
             continue
     return out
+
+
+def covered(u: dict, level: float = 0.95) -> bool:
+    """Whether the unit's ``level`` interval, widened by its truth's noise, holds the truth."""
+    q = float(sst.t.ppf(0.5 + level / 2, u["df"])) if u["df"] is not None and np.isfinite(u["df"]) else 1.96
+    return abs(u["estimate"] - u["truth"]) <= q * float(np.hypot(u["sd"], u["truth_sd"]))
+
+
+def summarize_close(out: Path, corpora: dict) -> dict:
+    """Every corpus's close pair: coverage of the truth, and per test the calls on the truth's side and against it."""
+    rows = {}
+    for name, spec in corpora.items():
+        units = _units(out / f"{name}{CLOSE}.jsonl")
+        if not units:
+            continue
+        n = len(units)
+        side = ["B" if u["truth"] > 0 else "A" for u in units]
+        rows[name] = {"label": spec["label"], "R": n, "seeds": units[0]["seeds"], "pair": units[0]["pair"],
+                      "mean_truth": float(np.mean([u["truth"] for u in units])),
+                      "coverage": _rate(sum(covered(u) for u in units), n),
+                      "tests": {t: {"right": _rate(sum(u["calls"][t] == s_ for u, s_ in zip(units, side)), n),
+                                    "wrong": _rate(sum(u["calls"][t] not in (None, s_) for u, s_ in zip(units, side)),
+                                                   n)} for t in TESTS}}
+    return rows
 
 
 def summarize(out: Path, corpora: dict) -> dict:
@@ -147,6 +195,24 @@ def section(rows: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def close_section(rows: dict) -> str:
+    """The RESULTS.md rows of the close pairs: coverage, and calls on the truth's side and against it."""
+    lines = ["Close pairs through the fixed split: the corpus's two tagging schemes, the same seeds 0–2 each, on the "
+             "same data sets; the truth is the same models' ΔF1 on all the corpus outside the data set. Coverage: "
+             "the 95% interval, widened by the truth's own noise, holds it; power: calls on the truth's side; "
+             "wrong: calls against it.", "",
+             "| corpus | pair | data sets | mean truth | coverage | test | power | wrong |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows.values():
+        cov = r["coverage"]
+        for t, label in TESTS.items():
+            right, wrong = r["tests"][t]["right"], r["tests"][t]["wrong"]
+            lines.append(f"| {r['label']} | {r['pair'][1]} − {r['pair'][0]} | {r['R']} | "
+                         f"{100 * r['mean_truth']:+.2f} | {100 * cov['rate']:.1f}% | {label} | "
+                         f"{100 * right['rate']:.1f}% | {100 * wrong['rate']:.1f}% |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--corpora", default=",".join(CORPORA), help="comma-separated names (default: all)")
@@ -157,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "fixed_study", help="units folder")
     ap.add_argument("--smoke", action="store_true", help="two tiny data sets of the bundled corpora")
     ap.add_argument("--summarize-only", action="store_true", help="summarize the units; no training")
+    ap.add_argument("--close", action="store_true", help="the close pairs with their truth, not the null pairs")
     args = ap.parse_args(argv)
     corpora = SMOKE if args.smoke else {k: CORPORA[k] for k in args.corpora.split(",")}
     reps, max_it = (2, 3) if args.smoke else (args.reps, MAX_ITERATIONS)
@@ -167,25 +234,26 @@ def main(argv: list[str] | None = None) -> int:
         while left:
             left = False
             for name, spec in corpora.items():
-                path = args.out / f"{name}.jsonl"
+                path = args.out / f"{name}{CLOSE if args.close else ''}.jsonl"
                 done = {u["r"] for u in _units(path)}
                 todo = [r for r in range(reps) if r not in done][: args.chunk]
                 for r in todo:
                     if args.until is not None and time.time() - start > args.until:
                         break
-                    unit = run_unit(name, spec, read[name], r, args.seeds, max_it)
+                    unit = run_unit(name, spec, read[name], r, args.seeds, max_it, args.close)
                     args.out.mkdir(parents=True, exist_ok=True)
                     append_line(path, json.dumps(unit, sort_keys=True))
                     print(f"fixed_study: {name} data set {r} ({len(done) + 1}/{reps}): calls "
                           f"{unit['calls']}; {fmt_seconds(time.time() - start)} elapsed", flush=True)
                     done.add(r)
                 left = left or (len(done) < reps and (args.until is None or time.time() - start <= args.until))
-    rows = summarize(args.out, corpora)
+    rows, close = summarize(args.out, corpora), summarize_close(args.out, corpora)
     if args.smoke:
-        print(json.dumps(rows, sort_keys=True))
+        print(json.dumps({"null": rows, "close": close}, sort_keys=True))
         return 0
-    write_json(ROOT / "docs" / "fixed_study.json", rows)
-    update_section(ROOT / "docs" / "RESULTS.md", "fixed-split", section(rows))
+    write_json(ROOT / "docs" / "fixed_study.json", {"null": rows, "close": close})
+    update_section(ROOT / "docs" / "RESULTS.md", "fixed-split",
+                   section(rows) + ("\n" + close_section(close) if close else ""))
     return 0
 
 
