@@ -125,6 +125,10 @@ def test_bad_fixed_inputs_end_in_one_line_before_training(files, tmp_path):
         (("compare", "--task", "ner", "--systems", "iob2,iobes"), "give the corpus FILE"),
         (("evaluate", "--task", "ner", "--test", files[1], "--system", f"a={tmp_path}", "--system",
           f"b={tmp_path}"), "holds no seed-S.txt"),
+        (("evaluate", "--task", "ner", "--test", files[1], "--system", f"a={tmp_path}", "--system",
+          f"b={tmp_path}", "--variant", "thesis"), "--variant belongs to the m×2 design"),
+        (("evaluate", "--task", "ner", "--test", files[1], "--system", f"a={tmp_path}", "--system",
+          f"b={tmp_path}", "--mode", "partial"), "strict matches"),
     ]
     for k, (args, message) in enumerate(cases):
         r = _cli(*args, "--out", tmp_path / f"o{k}")

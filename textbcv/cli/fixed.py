@@ -86,6 +86,10 @@ def run_evaluate_fixed(args: argparse.Namespace) -> int:
                          param="test")
     if args.heldout:
         raise InputError("--heldout belongs to exported folds; with --test the test file is the held-out text")
+    for k in ("variant", "difference", "rho1", "rho2"):
+        if getattr(args, k) != MX2_ONLY[k]:
+            raise InputError(f"{_flag(k)} belongs to the m×2 design; the fixed split's posterior is paired over the "
+                             "test set's clusters and seeds")
     report = evaluate_fixed(args.test, list(args.systems), out=args.out, train=args.train,
                             pred_scheme=args.pred_scheme, on_note=None if args.quiet else note, task=args.task,
                             threshold=args.threshold, alpha=args.alpha, rope=rope_fraction(args.rope),

@@ -95,6 +95,8 @@ def import_fixed(test: str | os.PathLike, systems: Sequence[str | ImportedSystem
     given = [s if isinstance(s, ImportedSystem) else ImportedSystem.parse(s) for s in systems]
     options = replace(options, systems=tuple(s.name for s in given))
     options.validate()
+    if options.mode != "strict":
+        raise InputError("mode: the fixed design scores strict matches (conlleval's) only", param="mode")
     pred_scheme = check_pred_scheme(pred_scheme, options.task)
     files = {s.name: seed_files(s.predictions) for s in given}  # every folder checked before reading the corpus
     for s in given:
