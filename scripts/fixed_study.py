@@ -42,7 +42,7 @@ import textbcv  # noqa: E402
 from textbcv.calibration.draw import draw_data_set, drawn_units, fixed_parts  # noqa: E402
 from textbcv.calibration.summary import rate  # noqa: E402
 
-from _results import ROOT, append_line, fmt_seconds, update_section, write_json  # noqa: E402
+from _results import ROOT, append_line, fmt_seconds, update_evidence, update_section, write_json  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpora"
 MAX_ITERATIONS = 10
@@ -68,6 +68,11 @@ SMOKE = {"bundled_ner": {"files": ["ner"], "read": {}, "task": "ner", "system": 
          "bundled_cws": {"files": ["cws"], "read": {}, "task": "cws", "system": "bmes", "pair": ("bmes", "bb2b3mes"),
                          "size": 400,
                          "test_share": 0.25, "label": "bundled Chinese segmentation"}}
+OFFICIAL = "-official"  # the units of a corpus's official split: NAME-official.jsonl, one per seed pair
+#: name -> the official training and test files under ../shared/corpora (SIGHAN MSR's training text is not there:
+#: only its word list is, so its official split cannot be run)
+OFFICIAL_SPLITS = {"conll2003_en": ("conll2003_en/eng.train", "conll2003_en/eng.testb"),
+                   "conll2002_es": ("conll2002_es/esp.train", "conll2002_es/esp.testb")}
 #: the tests each unit records, and what the summary calls them
 TESTS = {"posterior": "textbcv's posterior (P ≥ 0.95)", "bootstrap": "paired bootstrap, one seed (p < 0.05)",
          "randomization": "approximate randomization, one seed (p < 0.05)",
@@ -131,6 +136,35 @@ def run_unit(name: str, spec: dict, corpus, r: int, K: int, max_iterations: int,
     return unit
 
 
+def run_official(name: str, spec: dict, parts: tuple, r: int, K: int, max_iterations: int) -> dict:
+    """Seed pair ``r`` on a corpus's official split: the CRF against itself, seeds 2Kr … on one side and 2Kr + K …
+    on the other, trained on the official training file and tested on its official test file."""
+    corpus, n_train = parts
+    train, test = np.arange(n_train), np.arange(n_train, len(corpus))
+    base = textbcv.parse_system(spec["system"], task=spec["task"], algorithm="ap", max_iterations=max_iterations)
+    a = replace(base, name="A", seed=2 * K * r, train_seeds=K)
+    b = replace(base, name="B", seed=2 * K * r + K, train_seeds=K)
+    t = time.time()
+    rep = textbcv.compare_fixed(train, test, [a, b], corpus=corpus, task=spec["task"], progress=False)
+    c, f = rep.comparisons[0], rep.field_tests[0]
+    p = c.difference.paired
+    return {"r": r, "corpus": name, "official": True, "seeds": K, "seed_a": a.seed, "seed_b": b.seed,
+            "train_sentences": int(n_train), "test_sentences": int(len(test)), "clusters": p.clusters,
+            "cluster_unit": p.cluster_unit, "estimate": p.estimate, "sd": p.sd, "df": p.df, "var_test": p.var_test,
+            "var_seed": p.var_seed, "p_b_better": c.p_b_better, "calls": _calls(c, f), "bootstrap_all": f.bootstrap,
+            "randomization_all": f.randomization, "seconds": round(time.time() - t, 2)}
+
+
+def _read_official(spec: dict, name: str) -> tuple:
+    """The official training and test files read as one corpus (training sentences first) and the training size."""
+    train, test = (SHARED / f for f in OFFICIAL_SPLITS[name])
+    for f in (train, test):
+        if not f.exists():
+            raise SystemExit(f"fixed_study: {f} not found (the study needs ../shared/corpora)")
+    n_train = len(textbcv.read_corpus([str(train)], **spec["read"]))
+    return textbcv.read_corpus([str(train), str(test)], **spec["read"]), n_train
+
+
 def _units(path: Path, own_seeds: bool = True) -> list[dict]:
     """The units of one file (a torn last line skipped); ``own_seeds``: only those whose data set had seeds of its own
     (units without ``seed_a`` are of the first design, the same seeds on every data set)."""
@@ -162,8 +196,15 @@ def summarize_close(out: Path, corpora: dict) -> dict:
             continue
         n = len(units)
         side = ["B" if u["truth"] > 0 else "A" for u in units]
+        truth = np.array([u["truth"] for u in units])
+        # the truth moves with the training set (its seeds' part and the rest's noise are in its own SD): net of
+        # those, its spread over data sets is the part a fixed split leaves out
+        net = float(truth.var(ddof=1) - np.mean([u["truth_sd"] ** 2 for u in units])) if n > 1 else float("nan")
         rows[name] = {"label": spec["label"], "R": n, "seeds": units[0]["seeds"], "pair": units[0]["pair"],
-                      "mean_truth": float(np.mean([u["truth"] for u in units])),
+                      "task": spec["task"], "train_sentences": int(np.mean([u["train_sentences"] for u in units])),
+                      "training_sd": float(np.sqrt(max(net, 0.0))) if np.isfinite(net) else None,
+                      "seed_sd": float(np.sqrt(np.mean([u["var_seed"] for u in units]))),
+                      "mean_truth": float(truth.mean()),
                       "coverage": _rate(sum(covered(u) for u in units), n),
                       "tests": {t: {"right": _rate(sum(u["calls"][t] == s_ for u, s_ in zip(units, side)), n),
                                     "wrong": _rate(sum(u["calls"][t] not in (None, s_) for u, s_ in zip(units, side)),
@@ -171,11 +212,28 @@ def summarize_close(out: Path, corpora: dict) -> dict:
     return rows
 
 
-def summarize(out: Path, corpora: dict) -> dict:
-    """Every corpus's false calls each way, per test, with Wilson 95% intervals."""
+#: close-pair data sets a corpus needs before its training-set part is quoted in reports
+PART_MIN_R = 30
+
+
+def training_parts(close: dict) -> dict:
+    """Per task, the first corpus's training-set part (``evidence.json``'s ``fixed_training_part``), from close pairs
+    of at least :data:`PART_MIN_R` data sets."""
+    parts: dict = {}
+    for r in close.values():
+        if r["R"] >= PART_MIN_R and r["training_sd"] is not None and r["task"] not in parts:
+            parts[r["task"]] = {"sd": r["training_sd"], "seed_sd": r["seed_sd"],
+                                "where": f"{r['label']} ({r['pair'][1]} against {r['pair'][0]}, "
+                                         f"{r['train_sentences']:,}-sentence training sets, {r['R']} data sets)"}
+    return parts
+
+
+def summarize(out: Path, corpora: dict, suffix: str = "") -> dict:
+    """Every corpus's false calls each way, per test, with Wilson 95% intervals (``suffix``: :data:`OFFICIAL` for the
+    official splits' seed pairs)."""
     rows = {}
     for name, spec in corpora.items():
-        units = _units(out / f"{name}.jsonl")
+        units = _units(out / f"{name}{suffix}.jsonl")
         if not units:
             continue
         n = len(units)
@@ -240,6 +298,25 @@ def section(rows: dict, same: dict | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def official_section(rows: dict) -> str:
+    """The RESULTS.md rows of the official splits' seed pairs."""
+    lines = ["Null seed pairs on the official splits (`--official`): the corpus's CRF against itself on its official "
+             "training file, tested on its official test file (CoNLL-2003: eng.train, eng.testb; CoNLL-2002 "
+             "Spanish: esp.train, esp.testb), three seeds a side, each pair its own. Every call is false; all pairs "
+             "share one test set, so the rate is of the seeds' noise on that test set, not over test sets. SIGHAN "
+             "MSR's official training text is not among the shared corpora (only its word list is), so it has no "
+             "row.", "", "| corpus | seed pairs | mean Δ (points) | test | calls A (95% interval) | calls B (95% "
+             "interval) |", "|---|---|---|---|---|---|"]
+    for r in rows.values():
+        for t, label in TESTS.items():
+            a, b = r["tests"][t]["A"], r["tests"][t]["B"]
+            lean = f"{100 * r['mean']:+.2f} ± {100 * r['se']:.2f}" if t == "posterior" else ""
+            lines.append(f"| {r['label'].split(' (')[0]} | {r['R']} | {lean} | {label} | {100 * a['rate']:.1f}% "
+                         f"({100 * a['lo']:.1f}–{100 * a['hi']:.1f}) | {100 * b['rate']:.1f}% ({100 * b['lo']:.1f}–"
+                         f"{100 * b['hi']:.1f}) |")
+    return "\n".join(lines) + "\n"
+
+
 def close_section(rows: dict) -> str:
     """The RESULTS.md rows of the close pairs: coverage, and calls on the truth's side and against it."""
     lines = ["Close pairs through the fixed split: the corpus's two tagging schemes, the same three seeds each (the "
@@ -247,14 +324,20 @@ def close_section(rows: dict) -> str:
              "same data sets; the truth is the same models' ΔF1 on all the corpus outside the data set. Coverage: "
              "the 95% interval, widened by the truth's own noise, holds it; power: calls on the truth's side; "
              "wrong: calls against it.", "",
-             "| corpus | pair | data sets | mean truth | coverage | test | power | wrong |",
-             "|---|---|---|---|---|---|---|---|"]
+             "The training-set column is the SD of the truth over data sets net of its own noise: how far the choice "
+             "of a training set of that size moves ΔF1, which a fixed split leaves out (the fixed-split report "
+             "quotes it for its task).", "",
+             "| corpus | pair | data sets | mean truth | training-set SD | seeds' SD | coverage | test | power | "
+             "wrong |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows.values():
         cov = r["coverage"]
         for t, label in TESTS.items():
             right, wrong = r["tests"][t]["right"], r["tests"][t]["wrong"]
+            sd = "—" if r["training_sd"] is None else f"{100 * r['training_sd']:.2f}"
             lines.append(f"| {r['label']} | {r['pair'][1]} − {r['pair'][0]} | {r['R']} | "
-                         f"{100 * r['mean_truth']:+.2f} | {100 * cov['rate']:.1f}% | {label} | "
+                         f"{100 * r['mean_truth']:+.2f} | {sd} | {100 * r['seed_sd']:.2f} | {100 * cov['rate']:.1f}% | "
+                         f"{label} | "
                          f"{100 * right['rate']:.1f}% | {100 * wrong['rate']:.1f}% |")
     return "\n".join(lines) + "\n"
 
@@ -270,37 +353,52 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--smoke", action="store_true", help="two tiny data sets of the bundled corpora")
     ap.add_argument("--summarize-only", action="store_true", help="summarize the units; no training")
     ap.add_argument("--close", action="store_true", help="the close pairs with their truth, not the null pairs")
+    ap.add_argument("--official", action="store_true",
+                    help="null seed pairs on the corpora's official splits (training file, test file)")
     args = ap.parse_args(argv)
     corpora = SMOKE if args.smoke else {k: CORPORA[k] for k in args.corpora.split(",")}
+    if args.official and args.smoke:
+        ap.error("--official runs the real corpora's official splits; it has no --smoke")
+    if args.official:
+        corpora = {k: v for k, v in corpora.items() if k in OFFICIAL_SPLITS}
     reps, max_it = (2, 3) if args.smoke else (args.reps, MAX_ITERATIONS)
     start = time.time()
     if not args.summarize_only:
-        read = {n: textbcv.read_corpus(files_of(s, args.smoke), **s["read"]) for n, s in corpora.items()}
+        read = {n: _read_official(s, n) if args.official else textbcv.read_corpus(files_of(s, args.smoke), **s["read"])
+                for n, s in corpora.items()}
         left = True
         while left:
             left = False
             for name, spec in corpora.items():
-                path = args.out / f"{name}{CLOSE if args.close else ''}.jsonl"
+                path = args.out / f"{name}{OFFICIAL if args.official else CLOSE if args.close else ''}.jsonl"
                 done = {u["r"] for u in _units(path)}
                 todo = [r for r in range(reps) if r not in done][: args.chunk]
                 for r in todo:
                     if args.until is not None and time.time() - start > args.until:
                         break
-                    unit = run_unit(name, spec, read[name], r, args.seeds, max_it, args.close)
+                    unit = (run_official(name, spec, read[name], r, args.seeds, max_it) if args.official else
+                            run_unit(name, spec, read[name], r, args.seeds, max_it, args.close))
                     args.out.mkdir(parents=True, exist_ok=True)
                     append_line(path, json.dumps(unit, sort_keys=True))
                     print(f"fixed_study: {name} data set {r} ({len(done) + 1}/{reps}): calls "
                           f"{unit['calls']}; {fmt_seconds(time.time() - start)} elapsed", flush=True)
                     done.add(r)
                 left = left or (len(done) < reps and (args.until is None or time.time() - start <= args.until))
-    rows, close = summarize(args.out, corpora), summarize_close(args.out, corpora)
-    same = summarize_same_seeds(args.out, corpora)
+    every = SMOKE if args.smoke else CORPORA  # the summary covers every corpus, whichever this run trained
+    rows, close = summarize(args.out, every), summarize_close(args.out, every)
+    same = summarize_same_seeds(args.out, every)
+    official = summarize(args.out, {k: v for k, v in every.items() if k in OFFICIAL_SPLITS}, OFFICIAL)
     if args.smoke:
         print(json.dumps({"null": rows, "close": close}, sort_keys=True))
         return 0
-    write_json(ROOT / "docs" / "fixed_study.json", {"null": rows, "close": close, "same_seeds": same})
+    write_json(ROOT / "docs" / "fixed_study.json", {"null": rows, "close": close, "same_seeds": same,
+                                                    "official": official})
+    update_evidence("fixed_training_part", training_parts(close),
+                    "scripts/fixed_study.py --close: per task, the SD of the close pair's ΔF1 truth over training "
+                    "sets drawn from one corpus, net of the truth's own noise (the part a fixed split leaves out)")
     update_section(ROOT / "docs" / "RESULTS.md", "fixed-split",
-                   section(rows, same) + ("\n" + close_section(close) if close else ""))
+                   section(rows, same) + ("\n" + official_section(official) if official else "")
+                   + ("\n" + close_section(close) if close else ""))
     return 0
 
 

@@ -52,6 +52,28 @@ def evidence() -> dict:
     return json.loads(resources.files("textbcv").joinpath("data/evidence.json").read_text(encoding="utf-8"))
 
 
+def fixed_training_part(task: str) -> Mapping[str, Any] | None:
+    """The project's measure of the part a fixed split leaves out for ``task`` (``evidence.json``'s
+    ``fixed_training_part``, written by ``scripts/fixed_study.py --close``), or None where none was measured.
+
+    Parameters
+    ----------
+    task : str
+
+    Returns
+    -------
+    mapping or None
+        ``sd`` and ``seed_sd`` (fractions of F1) and ``where`` (the corpus, pair, size and data sets, in words).
+
+    Examples
+    --------
+    >>> fixed_training_part("no such task") is None
+    True
+    """
+    rows: Mapping[str, Mapping[str, Any]] = evidence().get("fixed_training_part") or {}
+    return rows.get(task)
+
+
 def real_text_coverage(variant: str) -> str | None:
     """A clause on how often ``variant``'s 95% F1 interval held F1 on new text, or None without figures.
 

@@ -22,11 +22,11 @@ from textbcv.comparison.pipeline import fit_systems, gold_chunks
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.transform import prediction_types, prepare_corpus
-from textbcv.defaults import MIN_CLUSTERS
+from textbcv.defaults import MIN_CLUSTERS, fixed_training_part
 from textbcv.errors import InputError
 from textbcv.folds.run_dir import RunDir
 from textbcv.folds.store import FoldStore
-from textbcv.report.fixed import FieldTests, FixedDesign, FixedReport, FixedScore
+from textbcv.report.fixed import FieldTests, FixedDesign, FixedReport, FixedScore, TrainingPart
 from textbcv.stats.aso import aso_call
 from textbcv.stats.classic import welch_t_test
 from textbcv.stats.compare import paired_comparison
@@ -365,8 +365,10 @@ def fixed_report(counts: Mapping[str, np.ndarray], clusters: np.ndarray, design:
                                  deterministic=design.deterministic)
             comparisons.append(paired_comparison(a, b, p, options.threshold, options.alpha, options.rope or 0.0))
             field_tests.append(_field(a, b, xs[a], xs[b], options.alpha))
+    part = fixed_training_part(options.task) if len(names) > 1 else None
     return FixedReport(design, options.threshold, options.alpha, options.rope, tuple(scores), tuple(comparisons),
-                       tuple(field_tests), dict(meta or {}))
+                       tuple(field_tests), dict(meta or {}),
+                       training_part=None if part is None else TrainingPart.from_dict(part))
 
 
 def fixed_meta(options: CompareOptions, format: str, scheme: str | None) -> dict:

@@ -249,6 +249,63 @@ class FieldTests:
 
 
 @dataclass(frozen=True)
+class TrainingPart:
+    """How far the choice of training set moved ΔF1 where it was measured: the part a fixed split leaves out.
+
+    Attributes
+    ----------
+    sd : float
+        The SD of ΔF1 (a fraction) over training sets of one size drawn from one corpus, net of the test text's noise.
+    seed_sd : float or None
+        Beside it, the SD the seeds' choice gave on the same units.
+    where : str
+        Where it was measured, in words (corpus, pair, training-set size, data sets).
+
+    Examples
+    --------
+    >>> TrainingPart(0.009, 0.004, "CoNLL-2003 English NER").words()
+    "SD 0.90 points, the seeds' 0.40, on CoNLL-2003 English NER"
+    """
+
+    sd: float
+    seed_sd: float | None
+    where: str
+
+    def to_dict(self) -> dict:
+        """JSON-ready form.
+
+        Returns
+        -------
+        dict
+        """
+        return {"sd": self.sd, "seed_sd": self.seed_sd, "where": self.where}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TrainingPart:
+        """Read :meth:`to_dict` back.
+
+        Parameters
+        ----------
+        d : mapping
+
+        Returns
+        -------
+        TrainingPart
+        """
+        return cls(float(d["sd"]), None if d.get("seed_sd") is None else float(d["seed_sd"]), str(d["where"]))
+
+    def words(self) -> str:
+        """The size and where it was measured, as the conclusion quotes it.
+
+        Returns
+        -------
+        str
+        """
+        seeds = "" if self.seed_sd is None else f", the seeds' {100 * self.seed_sd:.2f}"
+        return f"SD {100 * self.sd:.2f} points{seeds}, on {self.where}"
+
+
+@dataclass(frozen=True)
 class FixedReport:
     """``report.json`` of the fixed-split design.
 
@@ -265,6 +322,8 @@ class FixedReport:
     meta : dict
         The options and system specs, for reproduction.
     format : str
+    training_part : TrainingPart or None
+        The size of the part the design leaves out, where the project's evidence measured it for the task.
     """
 
     design: FixedDesign
@@ -276,6 +335,7 @@ class FixedReport:
     field_tests: tuple[FieldTests, ...]
     meta: dict = field(default_factory=dict)
     format: str = FIXED_FORMAT
+    training_part: TrainingPart | None = None
 
     def to_dict(self) -> dict:
         """``report.json``'s content.
@@ -288,6 +348,7 @@ class FixedReport:
                 "alpha": self.alpha, "rope": self.rope, "systems": [s.to_dict() for s in self.systems],
                 "comparisons": [c.to_dict() for c in self.comparisons],
                 "field_tests": [t.to_dict() for t in self.field_tests], "conclusion": self.conclusion(),
+                "training_part": None if self.training_part is None else self.training_part.to_dict(),
                 "meta": self.meta}
 
     @classmethod
@@ -306,7 +367,8 @@ class FixedReport:
                    tuple(FixedScore.from_dict(s) for s in d["systems"]),
                    tuple(Comparison.from_dict(c) for c in d["comparisons"]),
                    tuple(FieldTests.from_dict(t) for t in d["field_tests"]), dict(d.get("meta") or {}),
-                   d.get("format", FIXED_FORMAT))
+                   d.get("format", FIXED_FORMAT),
+                   None if d.get("training_part") is None else TrainingPart.from_dict(d["training_part"]))
 
     @property
     def rope_points(self) -> float | None:
@@ -352,10 +414,12 @@ class FixedReport:
         for c in self.comparisons:
             parts.append(self._pair_sentence(c))
         on = "this training set" if self.design.train is None else _base(self.design.train)
+        size = ("" if self.training_part is None else
+                f" (the project measured it at {self.training_part.words()})")
         parts.append(f"This answers how models trained on {on} do on new text like {_base(self.design.test)}, "
                      "over training seeds; it leaves out the choice of training set (another "
-                     "sample of the same size trains other models), which one split cannot measure: an m×2 run on the "
-                     "corpus (`textbcv compare`) measures it.")
+                     f"sample of the same size trains other models), which one split cannot measure{size}: an m×2 "
+                     "run on the corpus (`textbcv compare`) measures it for these systems.")
         return " ".join(parts)
 
     def _pair_sentence(self, c: Comparison) -> str:
