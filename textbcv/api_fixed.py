@@ -41,7 +41,7 @@ def _options(systems: Sequence[str], options: dict, extra: Sequence[str]) -> tup
 
 
 def compare_fixed(train, test, systems: Sequence[System | str], *, corpus: Corpus | None = None,
-                  jobs: int = 1, out: str | os.PathLike | None = None,
+                  dev: str | os.PathLike | None = None, jobs: int = 1, out: str | os.PathLike | None = None,
                   on_note: Callable[[str], None] | None = None, **options) -> FixedReport:
     """Compare taggers on one training set and one test set over several training seeds (the fixed-split design).
 
@@ -58,6 +58,9 @@ def compare_fixed(train, test, systems: Sequence[System | str], *, corpus: Corpu
         At least two: CRF systems (``"iob2"``; seeds need a stochastic ``algorithm``) or command systems.
     corpus : Corpus, optional
         A corpus already read, holding both parts.
+    dev : path, optional
+        A development file (the same format): given to command systems as ``{dev}`` (for early stopping or model
+        choice), never trained on or scored; named in the report.
     jobs : int
         Worker processes.
     out : path, optional
@@ -100,7 +103,7 @@ def compare_fixed(train, test, systems: Sequence[System | str], *, corpus: Corpu
         plan = prepare_fixed("train" if parts is not None else train, "test" if parts is not None else test, run_out,
                              opts, list(systems), format=rest.get("format"), columns=rest.get("columns"),
                              scheme=rest.get("scheme"), encoding=rest.get("encoding", "utf-8"),
-                             resume=rest.get("resume", False), corpus=corpus, parts=parts)
+                             resume=rest.get("resume", False), corpus=corpus, parts=parts, dev=dev)
         for line in plan.notes:
             if on_note is not None:
                 on_note(line)
@@ -112,7 +115,8 @@ def compare_fixed(train, test, systems: Sequence[System | str], *, corpus: Corpu
 
 
 def evaluate_fixed(test: str | os.PathLike, systems: Mapping[str, str | os.PathLike] | Sequence[str], *,
-                   out: str | os.PathLike, train: str | os.PathLike | None = None, pred_scheme: str | None = None,
+                   out: str | os.PathLike, train: str | os.PathLike | None = None,
+                   dev: str | os.PathLike | None = None, pred_scheme: str | None = None,
                    on_note: Callable[[str], None] | None = None, **options) -> FixedReport:
     """Answer the fixed-split design from per-seed predictions of ``test`` made elsewhere.
 
@@ -127,6 +131,8 @@ def evaluate_fixed(test: str | os.PathLike, systems: Mapping[str, str | os.PathL
         Run directory to write.
     train : path, optional
         The training set used: named in the report with its size.
+    dev : path, optional
+        The development set used: named in the report with its size.
     pred_scheme : str, optional
         Scheme of the predicted tags (default: detected per system).
     on_note : callable, optional
@@ -155,7 +161,7 @@ def evaluate_fixed(test: str | os.PathLike, systems: Mapping[str, str | os.PathL
     opts, rest = _options(names, options, _READ_OPTIONS)
     report, notes = import_fixed(test, given, out, opts, train=train, pred_scheme=pred_scheme,
                                  format=rest.get("format"), columns=rest.get("columns"), scheme=rest.get("scheme"),
-                                 encoding=rest.get("encoding", "utf-8"))
+                                 encoding=rest.get("encoding", "utf-8"), dev=dev)
     for line in notes:
         if on_note is not None:
             on_note(line)

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """A tagger as a command-line program, for the command-system tests: the most frequent tag of every training token.
 
-Usage: memoriser.py --train FILE --test FILE --out FILE [--seed S] [--format conll|jsonl]
+Usage: memoriser.py --train FILE --test FILE --out FILE [--seed S] [--format conll|jsonl] [--dev FILE]
 
 An unknown token gets ``O``; with a seed other than 0, every unknown token whose hash with the seed is odd gets
 the training data's most frequent non-``O`` tag instead, so two seeds tag differently where the memory is silent.
 TAGGER_FAIL (a substring of the test file's path) makes it fail there with exit status 3; TAGGER_SLEEP sleeps
-that many seconds first; TAGGER_GARBAGE writes a malformed prediction file.
+that many seconds first; TAGGER_GARBAGE writes a malformed prediction file. ``--dev`` reads a development file
+and says on stderr how many sentences and tagged tokens it held (it tags as without one).
 """
 
 import argparse
@@ -48,7 +49,11 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--format", default="conll")
+    ap.add_argument("--dev", default=None)
     args = ap.parse_args()
+    if args.dev is not None:
+        dev = read(args.dev, args.format)
+        print(f"dev: {len(dev)} sentences, {sum(t != 'O' for s in dev for _, t in s)} tagged tokens", file=sys.stderr)
     if os.environ.get("TAGGER_SLEEP"):
         time.sleep(float(os.environ["TAGGER_SLEEP"]))
     fail = os.environ.get("TAGGER_FAIL")

@@ -155,6 +155,9 @@ def register(sub) -> None:
                         "TRAIN once per seed (--train-seeds K, at least 2 for a system that draws random numbers) and "
                         "test it on --test; the answer holds for this training set, on new text like TEST")
     p.add_argument("--test", metavar="TEST", help="the test file of the fixed-split design (with --train)")
+    p.add_argument("--dev", metavar="DEV",
+                   help="with --train/--test: a development file (same format), given to command systems as {dev} "
+                        "(early stopping, model choice); never trained on or scored, named in the report")
     p.add_argument("--splits", metavar="SPLITS.json",
                    help="use these splits (from `textbcv split`, made from this corpus) instead of making them "
                         "(default: "
@@ -238,8 +241,8 @@ def add_command_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--system", action="append", default=[], metavar="NAME=COMMAND", dest="command_systems",
                    help="a command system: your own trainer as a command line run once per fold and seed, with "
                         "{train}, {test} (the fold's files), {pred} (where to write its predictions: token ... tag "
-                        "lines), {seed}, {device} and {workdir}; repeat for several; run after --systems "
-                        "(docs/byo.md)")
+                        "lines), {seed}, {device}, {workdir} and, with --dev, {dev}; repeat for several; run after "
+                        "--systems (docs/byo.md)")
     p.add_argument("--command-format", choices=("conll", "jsonl"), default="conll",
                    help="format of the fold files a command system reads (default conll: token tag lines)")
     p.add_argument("--command-scheme", default=None, metavar="SCHEME",
@@ -304,6 +307,9 @@ def run(args: argparse.Namespace) -> int:
         from textbcv.cli.fixed import run_compare_fixed
 
         return run_compare_fixed(args)
+    if args.dev is not None:
+        raise InputError("--dev belongs to the fixed-split design (--train/--test); m×2 cross-validation trains on "
+                         "halves of FILE", param="dev")
     if not args.files:
         raise InputError("give the corpus FILE (m×2 cross-validation), or --train and --test (one fixed split)")
 

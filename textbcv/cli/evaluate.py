@@ -43,6 +43,9 @@ def register(sub) -> None:
     p.add_argument("--train", metavar="TRAIN",
                    help="with --test: the training file the models were trained on, named in the report with its "
                         "size (default: not named)")
+    p.add_argument("--dev", metavar="DEV",
+                   help="with --test: the development file the models were tuned on, named in the report with its "
+                        "size (default: not named)")
     p.add_argument("--task", choices=("ner", "cws"), required=True,
                    help="ner (predictions: token ... tag lines) or cws (predictions: one segmented line per sentence)")
     p.add_argument("--system", dest="systems", action="append", required=True, metavar="NAME=PRED_DIR",
@@ -100,8 +103,9 @@ def run(args: argparse.Namespace) -> int:
         from textbcv.cli.fixed import run_evaluate_fixed
 
         return run_evaluate_fixed(args)
-    if args.train is not None:
-        raise InputError("--train names the training set of --test's predictions; give --test")
+    if args.train is not None or args.dev is not None:
+        raise InputError(f"--{'train' if args.train is not None else 'dev'} names a file of --test's predictions; "
+                         "give --test")
     if args.splits is None or not args.files:
         raise InputError("give SPLITS.json and the corpus FILE (exported folds), or --test (one fixed split)")
 

@@ -57,7 +57,7 @@ def run_compare_fixed(args: argparse.Namespace) -> int:
     commands = command_systems(args, args.train_seed, args.train_seeds)
     crf = {} if commands and not args.systems else {"train_seed": args.train_seed, "train_seeds": args.train_seeds}
     report = compare_fixed(
-        args.train, args.test, [*args.systems, *commands], jobs=args.jobs, out=args.out,
+        args.train, args.test, [*args.systems, *commands], dev=args.dev, jobs=args.jobs, out=args.out,
         on_note=None if args.quiet else note, task=args.task, threshold=args.threshold, alpha=args.alpha,
         rope=rope_fraction(args.rope), chunk_types=args.chunk_types, untyped=args.untyped, mode=args.mode,
         c1=args.c1, c2=args.c2, max_iterations=args.max_iterations, algorithm=args.algorithm, **crf,
@@ -90,7 +90,7 @@ def run_evaluate_fixed(args: argparse.Namespace) -> int:
         if getattr(args, k) != MX2_ONLY[k]:
             raise InputError(f"{_flag(k)} belongs to the m×2 design; the fixed split's posterior is paired over the "
                              "test set's clusters and seeds")
-    report = evaluate_fixed(args.test, list(args.systems), out=args.out, train=args.train,
+    report = evaluate_fixed(args.test, list(args.systems), out=args.out, train=args.train, dev=args.dev,
                             pred_scheme=args.pred_scheme, on_note=None if args.quiet else note, task=args.task,
                             threshold=args.threshold, alpha=args.alpha, rope=rope_fraction(args.rope),
                             chunk_types=args.chunk_types, untyped=args.untyped, mode=args.mode, format=args.format,

@@ -157,25 +157,51 @@ class FixedPlan:
     meta: dict
 
 
-def _read(train: str, test: str, format: str | None, columns: str | None, scheme: str | None,
-          encoding: str) -> tuple[Corpus, np.ndarray, np.ndarray, str | None]:
-    """Both files read as one corpus (one format and scheme), and which sentences are whose."""
-    if os.path.realpath(train) == os.path.realpath(test):
-        raise InputError("test: the training and test files are one file", file=str(test), param="test")
-    raw, note = read_files([str(train), str(test)], format, columns, scheme, encoding)
-    source = np.array([s.source == str(test) for s in raw.sentences])
-    tr, te = np.flatnonzero(~source), np.flatnonzero(source)
-    for name, part in ((train, tr), (test, te)):
+_ROLE = {"train": "training", "test": "test", "dev": "development"}
+
+
+def _base_name(path: str | os.PathLike) -> str:
+    return os.path.basename(os.fspath(path))
+
+
+def check_files(named: Mapping[str, str | os.PathLike | None]) -> None:
+    """Refuse two roles (``train``, ``test``, ``dev``) given one file: each must be a file of its own.
+
+    Parameters
+    ----------
+    named : mapping role → path or None
+    """
+    seen: dict[str, str] = {}
+    for role, path in named.items():
+        if path is None:
+            continue
+        real = os.path.realpath(path)
+        if real in seen:
+            raise InputError(f"{role}: the {_ROLE[seen[real]]} and {_ROLE[role]} files are one file", file=str(path),
+                             param=role)
+        seen[real] = role
+
+
+def _read(files: Mapping[str, str], format: str | None, columns: str | None, scheme: str | None,
+          encoding: str) -> tuple[Corpus, dict[str, np.ndarray], str | None]:
+    """The files (role → path: train, test, and dev where given) read as one corpus (one format and scheme), and
+    each role's sentences."""
+    check_files(files)
+    raw, note = read_files([str(p) for p in files.values()], format, columns, scheme, encoding)
+    source = np.array([s.source for s in raw.sentences])
+    parts = {role: np.flatnonzero(source == str(path)) for role, path in files.items()}
+    for role, part in parts.items():
         if not len(part):
-            raise InputError("holds no sentences", file=str(name), param="train" if name is train else "test")
-    return raw, tr, te, note
+            raise InputError("holds no sentences", file=str(files[role]), param=role)
+    return raw, parts, note
 
 
 def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | os.PathLike, options: CompareOptions,
                   systems: Sequence[System | str] | None = None, format: str | None = None,
                   columns: str | None = None, scheme: str | None = None, encoding: str = "utf-8",
                   resume: bool = False, corpus: Corpus | None = None,
-                  parts: tuple[np.ndarray, np.ndarray] | None = None) -> FixedPlan:
+                  parts: tuple[np.ndarray, np.ndarray] | None = None,
+                  dev: str | os.PathLike | None = None) -> FixedPlan:
     """Check the options and files and featurize (nothing is written).
 
     Parameters
@@ -195,6 +221,8 @@ def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | 
         A corpus already read, instead of the files (with ``parts``).
     parts : (ndarray, ndarray), optional
         With ``corpus``: the training and the test sentences' indices.
+    dev : path, optional
+        A development file (the same format), given to command systems as ``{dev}``; never trained on or scored.
 
     Returns
     -------
@@ -216,25 +244,36 @@ def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | 
     det = _check_seeds(made)  # before anything is read
     run = RunDir(out)
     run.check_out(resume)
+    dv = np.zeros(0, dtype=np.int64)
     if corpus is None:
-        raw, tr, te, note = _read(str(train), str(test), format, columns, scheme, encoding)
+        files = {"train": str(train), "test": str(test), **({} if dev is None else {"dev": str(dev)})}
+        raw, found, note = _read(files, format, columns, scheme, encoding)
+        tr, te, dv = found["train"], found["test"], found.get("dev", dv)
     else:
         if parts is None:
             raise InputError("parts: a corpus given needs its training and test sentences", param="parts")
+        if dev is not None:
+            raise InputError("dev: a corpus given has no development file; give the files instead", param="dev")
         raw, note = corpus, None
         tr, te = (np.asarray(x, dtype=np.int64) for x in parts)
     corpus = prepare_corpus(raw, options.task)
     gold = gold_chunks(corpus, options)
     check_gold([gold[i] for i in te], test)
-    fitted, notes, _ = fit_systems(systems, options, corpus, [])
+    fitted, notes, _ = fit_systems(systems, options, corpus, [], dev=dev is not None)
+    if dev is not None:
+        unused = [s.name for s in fitted if s.command is None or "dev" not in s.command.placeholders]
+        if unused:
+            notes.append(f"textbcv: {', '.join(unused)} do not use the development file {_base_name(dev)} (only a "
+                         "command naming {dev} is given it)")
     store = FoldStore(run.folds)
     for s in fitted:
         store.check_spec(s.name, s.to_dict())
     fps = corpus_fingerprints(corpus.sentences)
-    prints = {"train": corpus_digest(fps[i] for i in tr), "test": corpus_digest(fps[i] for i in te)}
+    prints = {"train": corpus_digest(fps[i] for i in tr), "test": corpus_digest(fps[i] for i in te),
+              **({"dev": corpus_digest(fps[i] for i in dv)} if dev is not None else {})}
     kept = run.path / FIXED_FILE
     if resume and kept.exists() and load_json(kept).get("fingerprints") != prints:
-        raise InputError("out: this run was made for other training or test text; choose another {out}",
+        raise InputError("out: this run was made for other training, test or development text; choose another {out}",
                          file=str(out), param="out")
     if store.done and not kept.exists():
         raise InputError("out: holds folds of an m×2 run, not of a fixed split; choose another {out}",
@@ -245,9 +284,12 @@ def prepare_fixed(train: str | os.PathLike, test: str | os.PathLike, out: str | 
     duplicates = sum(tuple(corpus.sentences[i].tokens) in train_tokens for i in te)
     design = FixedDesign(str(train), str(test), len(tr), len(te), sum(len(corpus.sentences[i]) for i in te), unit,
                          int(clusters.max()) + 1, duplicates,
-                         {s.name: [0 if x is None else int(x) for x in s.seeds] for s in fitted}, det, cluster_note)
+                         {s.name: [0 if x is None else int(x) for x in s.seeds] for s in fitted}, det, cluster_note,
+                         None if dev is None else str(dev), len(dv))
     payload = make_payload(corpus.sentences, gold, fitted, None, prediction_types(corpus, options.task,
                                                                                    options.untyped))
+    if len(dv):
+        payload = replace(payload, dev=tuple(int(i) for i in dv))
     meta = fixed_meta(options, raw.format, raw.scheme)
     return FixedPlan(Path(out), options, fitted, corpus, gold, tr, te, payload, store, design, clusters, prints,
                      ([note] if note else []) + notes, meta)

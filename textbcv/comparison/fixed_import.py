@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from textbcv.comparison.corpus_files import read_files
-from textbcv.comparison.fixed import check_gold, cluster_ids, fixed_meta, fixed_report, write_fixed
+from textbcv.comparison.fixed import check_files, check_gold, cluster_ids, fixed_meta, fixed_report, write_fixed
 from textbcv.comparison.imported import ImportedSystem, check_pred_scheme, predicted_scheme
 from textbcv.comparison.options import CompareOptions
 from textbcv.comparison.pipeline import gold_chunks
@@ -66,7 +66,7 @@ def seed_files(folder: str | os.PathLike) -> list[tuple[int, Path]]:
 def import_fixed(test: str | os.PathLike, systems: Sequence[str | ImportedSystem], out: str | os.PathLike,
                    options: CompareOptions, train: str | os.PathLike | None = None, pred_scheme: str | None = None,
                    format: str | None = None, columns: str | None = None, scheme: str | None = None,
-                   encoding: str = "utf-8") -> tuple[FixedReport, list[str]]:
+                   encoding: str = "utf-8", dev: str | os.PathLike | None = None) -> tuple[FixedReport, list[str]]:
     """Score every system's per-seed predictions of ``test`` and write the fixed-split report into ``out``.
 
     Parameters
@@ -85,7 +85,9 @@ def import_fixed(test: str | os.PathLike, systems: Sequence[str | ImportedSystem
     pred_scheme : str, optional
         Scheme of the predicted tags (default: detected per system).
     format, columns, scheme, encoding
-        How to read ``test`` (and ``train``).
+        How to read ``test`` (and ``train``, ``dev``).
+    dev : path, optional
+        The development file the systems were tuned on: named in the report with its size.
 
     Returns
     -------
@@ -105,13 +107,16 @@ def import_fixed(test: str | os.PathLike, systems: Sequence[str | ImportedSystem
                              "noise from two or more (seed-0.txt, seed-1.txt, ...)", file=s.predictions,
                              param="systems")
     RunDir(out).check_out(False)
-    paths = [str(test)] if train is None else [str(train), str(test)]
-    if train is not None and os.path.realpath(train) == os.path.realpath(test):
-        raise InputError("test: the training and test files are one file", file=str(test), param="test")
+    named = {"train": train, "test": test, "dev": dev}
+    check_files(named)
+    paths = [str(p) for p in named.values() if p is not None]
     raw, note = read_files(paths, format, columns, scheme, encoding)
     corpus = prepare_corpus(raw, options.task)
-    is_test = np.array([s.source == str(test) for s in raw.sentences])
-    te, tr = np.flatnonzero(is_test), np.flatnonzero(~is_test)
+    source = np.array([s.source for s in raw.sentences])
+    te, tr = np.flatnonzero(source == str(test)), np.flatnonzero(source == str(train))
+    n_dev = int(np.sum(source == str(dev))) if dev is not None else 0
+    if dev is not None and not n_dev:
+        raise InputError("holds no sentences", file=str(dev), param="dev")
     sents = [corpus.sentences[i] for i in te]
     gold_all = gold_chunks(corpus, options)
     gold = [gold_all[i] for i in te]
@@ -132,7 +137,8 @@ def import_fixed(test: str | os.PathLike, systems: Sequence[str | ImportedSystem
     design = FixedDesign(None if train is None else str(train), str(test), len(tr), len(te),
                          sum(len(x) for x in sents), unit, int(clusters.max()) + 1,
                          sum(tuple(x.tokens) in train_tokens for x in sents) if train is not None else 0,
-                         {n: [sd for sd, _ in f] for n, f in files.items()}, False, cluster_note)
+                         {n: [sd for sd, _ in f] for n, f in files.items()}, False, cluster_note,
+                         None if dev is None else str(dev), n_dev)
     report = fixed_report(counts, clusters, design, options, fixed_meta(options, raw.format, raw.scheme))
     run = RunDir(out)
     run.claim()

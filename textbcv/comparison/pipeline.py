@@ -389,7 +389,7 @@ def prepare_compare(
 
 
 def fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus: Corpus,
-                 heldout: Sequence) -> tuple[list[System], list[str], dict]:
+                 heldout: Sequence, dev: bool = False) -> tuple[list[System], list[str], dict]:
     """Systems whose feature templates read only columns the corpus (and every held-out file) has.
 
     A system named without a template gets the task's default, or the first default that fits
@@ -404,6 +404,8 @@ def fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus
         The corpus prepared for the task.
     heldout : sequence of HeldoutSet
         Files the systems also tag (their columns count too).
+    dev : bool
+        A development file is given (a fixed split's ``--dev``): only then may a command name ``{dev}``.
 
     Returns
     -------
@@ -439,6 +441,10 @@ def fit_systems(systems: Sequence[System | str], options: CompareOptions, corpus
             lacking = " and ".join(sorted(get_template(default).columns - columns))
             choices[system.name] = f"default for a corpus without a {lacking} column ({default} reads it)"
         defaulted.setdefault(t, []).append(system.name)
+    for system in out:
+        if not dev and system.command is not None and "dev" in system.command.placeholders:
+            raise InputError(f"systems: system {system.name!r} names {{dev}}, a development file, which only a fixed "
+                             "split given one has (compare --train TRAIN --test TEST --dev DEV)", param="systems")
     notes = []
     default = DEFAULT_TEMPLATES[options.task]
     for t, names in defaulted.items():

@@ -52,6 +52,9 @@ class FixedDesign:
         Every trainer draws no random numbers (one seed is all its seeds).
     note : str or None
         Why the clusters are sentences, where they fell back.
+    dev : str or None
+        The development file given to the systems (``--dev``), as given; None: none.
+    dev_sentences : int
 
     Examples
     --------
@@ -71,6 +74,8 @@ class FixedDesign:
     seeds: dict
     deterministic: bool
     note: str | None = None
+    dev: str | None = None
+    dev_sentences: int = 0
 
     def to_dict(self) -> dict:
         """JSON-ready form.
@@ -83,7 +88,8 @@ class FixedDesign:
                 "test_sentences": self.test_sentences, "test_tokens": self.test_tokens,
                 "cluster_unit": self.cluster_unit, "clusters": self.clusters, "duplicates": self.duplicates,
                 "seeds": {k: list(v) for k, v in self.seeds.items()}, "deterministic": self.deterministic,
-                **({} if self.note is None else {"note": self.note})}
+                **({} if self.note is None else {"note": self.note}),
+                **({} if self.dev is None else {"dev": self.dev, "dev_sentences": self.dev_sentences})}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> FixedDesign:
@@ -99,7 +105,8 @@ class FixedDesign:
         """
         return cls(d.get("train"), d["test"], int(d["train_sentences"]), int(d["test_sentences"]),
                    int(d["test_tokens"]), d["cluster_unit"], int(d["clusters"]), int(d["duplicates"]),
-                   {k: [int(s) for s in v] for k, v in d["seeds"].items()}, bool(d["deterministic"]), d.get("note"))
+                   {k: [int(s) for s in v] for k, v in d["seeds"].items()}, bool(d["deterministic"]), d.get("note"),
+                   d.get("dev"), int(d.get("dev_sentences", 0)))
 
     @property
     def seeds_words(self) -> str:
@@ -398,6 +405,8 @@ class FixedReport:
         d = self.design
         trained = (f"trained on {_base(d.train)}, {d.train_sentences:,} sentences" if d.train is not None else
                    "trained elsewhere")
+        if d.dev is not None:
+            trained += f", with {_base(d.dev)} for development, {d.dev_sentences:,}"
         return (f"one fixed split ({trained}; tested on {_base(d.test)}, {d.test_sentences:,} sentences in "
                 f"{d.clusters:,} {d.cluster_unit}; {d.seeds_words})")
 

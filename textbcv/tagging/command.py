@@ -3,7 +3,8 @@
 For each fold and seed textbcv writes the training half (gold tags in the system's scheme) and the test half
 (every tag ``O``), runs the command in the folder the run was started from (so a relative path in it means what
 it means in the user's shell) with the placeholders ``{train}``, ``{test}``,
-``{pred}``, ``{seed}``, ``{device}`` and ``{workdir}`` replaced by shell-quoted values, and reads the predictions
+``{pred}``, ``{seed}``, ``{device}`` and ``{workdir}`` replaced by shell-quoted values (and ``{dev}``, a development
+file in the training file's form, on a fixed split given one), and reads the predictions
 it wrote to ``{pred}`` as ``textbcv evaluate`` does. A task that leaves ``done.json`` is never run again. Each
 command runs in a process group of its own, recorded under the run's ``.running/`` while it runs, so that the
 process running the whole comparison stops every group (:func:`stop_commands`) however its workers end.
@@ -33,7 +34,7 @@ from textbcv.errors import InputError
 __all__ = ["CommandSpec", "command_spec", "CommandTagger", "PLACEHOLDERS", "FORMATS", "task_folder",
            "write_fold_files", "device_slot", "run_command_task", "stop_commands", "forget_commands", "RUNNING"]
 
-PLACEHOLDERS = ("train", "test", "pred", "seed", "device", "workdir")
+PLACEHOLDERS = ("train", "test", "pred", "seed", "device", "workdir", "dev")
 #: The environment variable naming, in every process a command starts, the run's folder of running commands.
 RUN_MARK = "TEXTBCV_RUNNING"
 FORMATS = ("conll", "jsonl")
@@ -181,7 +182,8 @@ def task_folder(root: str | os.PathLike, system: str, split: int, direction: int
 
 
 def write_fold_files(folder: str | os.PathLike, train: Sequence[Sentence], train_tags: Sequence[Sequence[str]],
-                     test: Sequence[Sentence], format: str = "conll") -> tuple[Path, Path]:
+                     test: Sequence[Sentence], format: str = "conll",
+                     dev: tuple[Sequence[Sentence], Sequence[Sequence[str]]] | None = None) -> tuple[Path, Path]:
     """Write a fold's training and test files into ``folder`` atomically (kept when unchanged).
 
     Parameters
@@ -193,6 +195,8 @@ def write_fold_files(folder: str | os.PathLike, train: Sequence[Sentence], train
     test : sequence of Sentence
         Written with the tag ``O`` on every token.
     format : {"conll", "jsonl"}
+    dev : (sequence of Sentence, sequence of sequences of str), optional
+        A development set with its gold tags in the system's scheme, written as ``dev.EXT`` beside them.
 
     Returns
     -------
@@ -208,8 +212,12 @@ def write_fold_files(folder: str | os.PathLike, train: Sequence[Sentence], train
     folder.mkdir(parents=True, exist_ok=True)
     ext = "conll" if format == "conll" else "jsonl"
     paths = folder / f"train.{ext}", folder / f"test.{ext}"
-    halves = ((train, train_tags), (test, [("O",) * len(s) for s in test]))
-    for path, (sents, tags) in zip(paths, halves):
+    halves = [(train, train_tags), (test, [("O",) * len(s) for s in test])]
+    files = list(paths)
+    if dev is not None:
+        halves.append(dev)
+        files.append(folder / f"dev.{ext}")
+    for path, (sents, tags) in zip(files, halves):
         text = "".join(_rows(sents, tags, format))
         if path.is_file() and path.read_text(encoding="utf-8") == text:
             continue
@@ -273,7 +281,7 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
                      test: Sequence[Sentence], split: int, direction: int, seed: int | None,
                      device: str = "0", cwd: str | os.PathLike | None = None,
                      running: str | os.PathLike | None = None, scheme: str | None = None,
-                     types: Collection[str] | None = None) -> list[list[str]]:
+                     types: Collection[str] | None = None, dev: bool = False) -> list[list[str]]:
     """Run one fold × seed task (or reuse a finished one) and return its predicted tags.
 
     Parameters
@@ -299,6 +307,8 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
         (:func:`~textbcv.corpus.predictions.check_predicted_tags`); None: not checked.
     types : collection of str, optional
         The chunk types a prediction may name (None: any).
+    dev : bool
+        The fold's folder holds ``dev.EXT`` (given as ``{dev}``).
 
     Returns
     -------
@@ -321,7 +331,7 @@ def run_command_task(spec: CommandSpec, system: str, fold_folder: str | os.PathL
         pred.unlink(missing_ok=True)
         values = {"train": os.fspath(fold_folder / f"train.{ext}"), "test": os.fspath(fold_folder / f"test.{ext}"),
                   "pred": os.fspath(pred), "seed": str(0 if seed is None else seed), "device": str(device),
-                  "workdir": os.fspath(task)}
+                  "workdir": os.fspath(task), **({"dev": os.fspath(fold_folder / f"dev.{ext}")} if dev else {})}
         line = spec.line(values)
         env = {**os.environ, "CUDA_VISIBLE_DEVICES": str(device), "TEXTBCV_SEED": values["seed"]}
         t0 = time.monotonic()
@@ -373,17 +383,20 @@ class CommandTagger:
     scheme : str, optional
     types : collection of str, optional
         As :func:`run_command_task`.
+    dev : (sequence of Sentence, sequence of sequences of str), optional
+        The development set with gold tags in the system's scheme, given to the command as ``{dev}``.
     """
 
     def __init__(self, spec: CommandSpec, system: str, root: str | os.PathLike | None, split: int, direction: int,
                  seed: int | None, slots: int = 1, cwd: str | os.PathLike | None = None, scheme: str | None = None,
-                 types: Collection[str] | None = None):
+                 types: Collection[str] | None = None,
+                 dev: tuple[Sequence[Sentence], Sequence[Sequence[str]]] | None = None):
         if root is None:
             raise InputError(f"system {system!r}: a command system runs in a run folder: give {{out}}", param="out")
         self.spec, self.system, self.root = spec, system, Path(root)
         self.split, self.direction, self.seed, self.slots = split, direction, seed, slots
         self.cwd = cwd
-        self.scheme, self.types = scheme, types
+        self.scheme, self.types, self.dev = scheme, types, dev
         self._train: tuple[list[Sentence], list[Sequence[str]]] = ([], [])
 
     def fit(self, sentences: Sequence[Sentence], tags: Sequence[Sequence[str]]) -> "CommandTagger":
@@ -414,11 +427,12 @@ class CommandTagger:
         list of list of str
         """
         fold = self.root / safe_stem(self.system) / f"fold-{self.split}-{self.direction}"
-        write_fold_files(fold, self._train[0], self._train[1], sentences, self.spec.format)
+        write_fold_files(fold, self._train[0], self._train[1], sentences, self.spec.format, self.dev)
         task = task_folder(self.root, self.system, self.split, self.direction, self.seed)
         with device_slot(self.root, self.spec.devices, self.slots) as device:
             return run_command_task(self.spec, self.system, fold, task, sentences, self.split, self.direction,
-                                    self.seed, device, self.cwd, self.root / RUNNING, self.scheme, self.types)
+                                    self.seed, device, self.cwd, self.root / RUNNING, self.scheme, self.types,
+                                    self.dev is not None)
 
 
 def _run(line: str, logs: Path, cwd: Path, env: dict, timeout: float | None, running: Path | None) -> int | None:

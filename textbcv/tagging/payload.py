@@ -68,6 +68,8 @@ class Payload:
         The working directory of every command (the folder the run was started from); None: each process's own.
     types : frozenset of str or None
         The chunk types a command system's predictions may name (``textbcv evaluate``'s rule); None: any.
+    dev : tuple of int
+        The development sentences' indices (a fixed split's ``--dev``), given to command systems as ``{dev}``.
     """
 
     sentences: list[Sentence]
@@ -79,6 +81,7 @@ class Payload:
     slots: int = 1
     command_cwd: str | None = None
     types: frozenset[str] | None = None
+    dev: tuple[int, ...] = ()
 
     def __getstate__(self) -> dict:
         return {**self.__dict__, "sequences": {}}  # crfsuite's sequences cannot be pickled

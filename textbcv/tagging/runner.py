@@ -120,7 +120,10 @@ def run_fold(ref: Payload | str, system: System, split: int, direction: int, tra
     else:
         own = (system.new_tagger() if system.command is None else
                CommandTagger(system.command, system.name, payload.command_root, split, direction, system.seed,
-                             payload.slots, payload.command_cwd, system.scheme, payload.types))
+                             payload.slots, payload.command_cwd, system.scheme, payload.types,
+                             ([sents[i] for i in payload.dev],
+                              [encode(gold[i], len(sents[i]), system.scheme) for i in payload.dev])
+                             if payload.dev else None))
         t0 = time.perf_counter()
         own.fit([sents[i] for i in train], train_tags)
         t1 = time.perf_counter()
