@@ -24,6 +24,18 @@ MEASURED_M_MAX = int(MEASURED_DESIGN["m_max"])
 #: before commit 8f6d238, each file of a corpus without document marks was a document of its own; 2: files are
 #: documents only where the corpus marks documents (or with group_by="file")
 DRAW = 2
+#: the fixed-split design's draw: 3, every data set's null pair trains seeds of its own (:func:`data_set_seeds`)
+DRAW_FIXED_SPLIT = 3
+
+
+def data_set_seeds(settings: CalibrationSettings, r: int) -> tuple[int, int]:
+    """The first seeds of A and B on data set ``r``: the settings' on every data set of an m×2 design; on the fixed
+    split moved by 2K on each data set (K seeds a side), so that no seed set's luck is shared by all the data sets
+    of a design whose only repetitions are its seeds."""
+    if settings.design != "fixed-split":
+        return settings.seeds
+    k = int(settings.options.get("train_seeds") or 1)
+    return settings.seeds[0] + 2 * k * r, settings.seeds[1] + 2 * k * r
 
 
 def _design_options(settings: CalibrationSettings) -> dict[str, Any]:

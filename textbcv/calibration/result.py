@@ -18,9 +18,14 @@ FORMAT = "textbcv-calibration/1"
 
 
 def _seeds(settings: CalibrationSettings, side: int | None = None) -> str:
-    """One side's seeds (``seed 2``, ``seeds 4–6``), or both sides' (``seeds 1 and 2``, ``seeds 1–3 and 4–6``)."""
+    """One side's seeds (``seed 2``, ``seeds 4–6``), or both sides' (``seeds 1 and 2``, ``seeds 1–3 and 4–6``); on
+    the fixed split, where each data set has seeds of its own, those of the first with the step to the next."""
     k = int(settings.options.get("train_seeds") or 1)
     one = [str(s) if k == 1 else f"{s}–{s + k - 1}" for s in settings.seeds]
+    if settings.design == "fixed-split":
+        if side is not None:
+            return "B's seeds" if side else "A's seeds"
+        return f"seeds {one[0]} and {one[1]} on the first data set, {2 * k} further on each next"
     if side is None:
         return f"seeds {one[0]} and {one[1]}"
     return f"seed{'s' if k > 1 else ''} {one[side]}"

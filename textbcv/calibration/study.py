@@ -18,7 +18,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from textbcv._io import _alive, append_line, atomic_write, dumps_json, file_sha256, load_json, load_json_lines
-from textbcv.calibration._design import DRAW, MEASURED_M_MAX, MEASURED_M_START, _check_draw, _drawn_on
+from textbcv.calibration._design import DRAW, DRAW_FIXED_SPLIT, MEASURED_M_MAX, MEASURED_M_START, _check_draw, _drawn_on
 from textbcv.calibration.draw import draw_data_set, drawn_units
 from textbcv.calibration.plot import draw_calibration
 from textbcv.calibration.progress import DataSetProgress
@@ -336,7 +336,8 @@ def calibrate(corpus, systems: Sequence[str | System], *, reps: int = 200, size:
                                    (int(seeds[0]), int(seeds[1])), reps, size, m0, seed, threshold, opts,
                                    proxy, close[0] if close else None, truth_halvings if close else None,
                                    given if close else None, specs, kind, m_max,
-                                   _drawn_on(corpus, opts.get("group_by")), DRAW, share)
+                                   _drawn_on(corpus, opts.get("group_by")),
+                                   DRAW_FIXED_SPLIT if kind == "fixed-split" else DRAW, share)
     folder = _Folder(out) if out is not None else None
     written: dict = {}
     # connected before anything is written: the last check that can fail without training (a command's data sets

@@ -16,7 +16,7 @@ import numpy as np
 
 from textbcv.api import CompareResult, compare
 from textbcv.api_fixed import compare_fixed
-from textbcv.calibration._design import _design_options
+from textbcv.calibration._design import _design_options, data_set_seeds
 from textbcv.calibration.draw import fixed_parts, split_seed
 from textbcv.calibration.moments import pair_moments
 from textbcv.calibration.settings import CalibrationSettings
@@ -216,17 +216,18 @@ def null_unit(corpus: Corpus, r: int, system: str | System, settings: Calibratio
         ``decision`` and ``moments``.
     """
     split = settings.design == "fixed-split"
+    own = {"seeds": list(data_set_seeds(settings, r))} if split else {}  # each data set's own (A's first, B's first)
     if isinstance(system, System):
         k = settings.options.get("train_seeds") or 1
-        sa, sb = (seeded(system, s, k) for s in settings.seeds)
+        sa, sb = (seeded(system, s, k) for s in data_set_seeds(settings, r))
         options = {key: v for key, v in settings.options.items() if key == "task"}  # the CRF options are not its
         fields = (_fixed_split_answer(corpus, r, sa, sb, settings, options, jobs) if split else
                   _answer(corpus, r, sa, sb, settings, options, jobs, out, runner)[0])
-        return {"kind": "null", "system": system.name, **fields}
-    a, b = (f"{system}@{s}" for s in settings.seeds)
+        return {"kind": "null", "system": system.name, **fields, **own}
+    a, b = (f"{system}@{s}" for s in data_set_seeds(settings, r))
     fields = (_fixed_split_answer(corpus, r, a, b, settings, settings.options, jobs) if split else
               _answer(corpus, r, a, b, settings, settings.options, jobs, out, runner)[0])
-    return {"kind": "null", "system": system, **fields}
+    return {"kind": "null", "system": system, **fields, **own}
 
 
 def close_unit(corpus: Corpus, D: np.ndarray, r: int, settings: CalibrationSettings) -> dict:
