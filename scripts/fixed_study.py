@@ -233,8 +233,9 @@ def training_parts(close: dict) -> dict:
     for r in close.values():
         if r["R"] >= PART_MIN_R and r["training_sd"] is not None and r["task"] not in parts:
             parts[r["task"]] = {"sd": r["training_sd"], "seed_sd": r["seed_sd"],
-                                "where": f"{r['label']} ({r['pair'][1]} against {r['pair'][0]}, "
-                                         f"{r['train_sentences']:,}-sentence training sets, {r['R']} data sets)"}
+                                "where": f"{r['label'].split(' (')[0]}, {r['pair'][1]} − {r['pair'][0]}, "
+                                         f"{round(r['train_sentences'], -1):,}-sentence training sets, {r['R']} "
+                                         "data sets"}
     return parts
 
 

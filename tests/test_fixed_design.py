@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -10,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import textbcv
+from textbcv.defaults import fixed_training_part
 from textbcv.errors import InputError
-from textbcv.report.fixed import FixedReport
+from textbcv.report.fixed import FixedReport, TrainingPart
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 
@@ -64,8 +66,79 @@ def test_the_answer_names_the_design_first_and_fits_on_a_screen(run, files):
     c = report["comparisons"][0]
     assert (c["a"], c["b"], c["difference"]["design"], c["difference"]["seeds"]) == ("iob2", "iobes", "fixed", [2, 2])
     assert FixedReport.from_dict(report).to_dict() == report
+    part = fixed_training_part("ner")  # the size of what the design leaves out, as the project measured it
+    assert part is not None and report["training_part"] == part
+    assert f"(the project's measure: {TrainingPart.from_dict(part).words()})" in report["conclusion"]
     assert sorted(p.name for p in (out / "predictions").iterdir()) == [
         f"{s}-split0-dir0.seed-{k}.txt" for s in ("iob2", "iobes") for k in (0, 1)]
+
+
+MEMORISER = Path(__file__).resolve().parent / "data" / "memoriser.py"
+
+
+def _memo(dev: bool) -> str:
+    return (f"memo={sys.executable} {MEMORISER} --train {{train}} --test {{test}} --out {{pred}} --seed {{seed}}"
+            + (" --dev {dev}" if dev else ""))
+
+
+def test_a_command_is_given_the_development_file_and_the_report_names_it(files, tmp_path):
+    docs = _docs(Path(files[0]))
+    train, dev = tmp_path / "train.conll", tmp_path / "dev.conll"
+    train.write_text("".join(docs[:120]), encoding="utf-8")
+    dev.write_text("".join(docs[120:]), encoding="utf-8")
+    out = tmp_path / "out"
+    r = _cli("compare", "--train", train, "--test", files[1], "--dev", dev, "--task", "ner", "--systems", "iob2",
+             "--algorithm", "ap", "--max-iterations", "3", "--train-seeds", "2", "--system", _memo(True),
+             "--out", out)
+    assert r.returncode == 0, r.stderr
+    assert "iob2 do not use the development file dev.conll" in r.stderr
+    n_dev = len(textbcv.read_corpus([str(dev)]))
+    gold_tagged = sum(t != "O" for s in textbcv.read_corpus([str(dev)]).sentences for t in s.tags)
+    for seed in (0, 1):  # every seed's command read the development file, with its gold tags
+        log = (out / "commands" / "memo" / "fold-0-0" / f"seed-{seed}" / "stderr.log").read_text()
+        assert f"dev: {n_dev} sentences, {gold_tagged} tagged tokens" in log
+    report = json.loads((out / "report.json").read_text())
+    d = report["design"]
+    assert (d["dev"], d["dev_sentences"], d["train_sentences"]) == (str(dev), n_dev, len(textbcv.read_corpus(
+        [str(train)])))
+    assert f"with dev.conll for development, {n_dev:,}" in report["conclusion"]
+    assert json.loads((out / "fixed.json").read_text())["fingerprints"].keys() == {"train", "test", "dev"}
+    # another development file is other text: the run is not resumed with it
+    dev.write_text("".join(docs[125:]), encoding="utf-8")
+    again = _cli("compare", "--train", train, "--test", files[1], "--dev", dev, "--task", "ner", "--systems", "iob2",
+                 "--algorithm", "ap", "--max-iterations", "3", "--train-seeds", "2", "--system", _memo(True),
+                 "--out", out, "--resume")
+    assert again.returncode == 2 and "other training, test or development text" in again.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (("compare", "{corpus}", "--task", "ner", "--systems", "iob2", "--system", _memo(True), "--out", "{out}"),
+     "names {dev}, a development file, which only a fixed split given one has"),
+    (("compare", "--train", "{train}", "--test", "{test}", "--task", "ner", "--systems", "iob2", "--algorithm", "ap",
+      "--system", _memo(True), "--train-seeds", "2", "--out", "{out}"), "names {dev}, a development file"),
+    (("compare", "{corpus}", "--task", "ner", "--systems", "iob2,iobes", "--dev", "{train}", "--out", "{out}"),
+     "--dev belongs to the fixed-split design"),
+    (("compare", "--train", "{train}", "--test", "{test}", "--dev", "{test}", "--task", "ner", "--systems",
+      "iob2,iobes", "--algorithm", "ap", "--train-seeds", "2", "--out", "{out}"),
+     "the test and development files are one file"),
+    (("evaluate", "--dev", "{train}", "--task", "ner", "--system", "A=x", "--system", "B=y", "--out", "{out}"),
+     "--dev names a file of --test's predictions; give --test"),
+])
+def test_a_development_file_is_refused_where_it_cannot_be_used(files, tmp_path, args, message):
+    fill = {"{corpus}": str(textbcv.bundled_corpora()["ner"]), "{train}": str(files[0]), "{test}": str(files[1]),
+            "{out}": str(tmp_path / "out")}
+    r = _cli(*(fill.get(a, a) for a in args))
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_without_a_measured_training_part_the_answer_quotes_no_size(run):
+    report = json.loads((run[0] / "report.json").read_text())
+    bare = FixedReport.from_dict({**report, "training_part": None})
+    assert bare.training_part is None and "the project's measure" not in bare.conclusion()
+    assert "which one split cannot measure; m×2 cross-validation (`textbcv compare`)" in bare.conclusion()
+    other = FixedReport.from_dict({**report, "training_part": {"sd": 0.0123, "seed_sd": None, "where": "X"}})
+    assert "cannot measure (the project's measure: SD 1.23 points on X); m×2" in other.conclusion()
 
 
 def test_the_same_predictions_imported_give_the_same_report_json(run, files, tmp_path):
@@ -81,6 +154,16 @@ def test_the_same_predictions_imported_give_the_same_report_json(run, files, tmp
     api = textbcv.evaluate_fixed(files[1], {"iob2": tmp_path / "iob2", "iobes": tmp_path / "iobes"},
                                  out=tmp_path / "ev2", train=files[0])
     assert api.to_dict() == json.loads((out / "report.json").read_text())
+    # a development file named on import is in the design, and only there: the scores do not move
+    dev = tmp_path / "dev.conll"
+    dev.write_text("".join(_docs(Path(files[0]))[:10]), encoding="utf-8")
+    named = textbcv.evaluate_fixed(files[1], {"iob2": tmp_path / "iob2", "iobes": tmp_path / "iobes"},
+                                   out=tmp_path / "ev3", train=files[0], dev=dev).to_dict()
+    plain = api.to_dict()
+    assert (named["design"]["dev"], named["design"]["dev_sentences"]) == (str(dev), len(textbcv.read_corpus(
+        [str(dev)])))
+    assert named["design"]["train_sentences"] == plain["design"]["train_sentences"]
+    assert named["comparisons"] == plain["comparisons"] and named["systems"] == plain["systems"]
 
 
 def test_resume_trains_nothing_and_gives_the_same_report(run, files):
@@ -97,7 +180,7 @@ def test_a_run_of_other_text_is_not_resumed(run, files, tmp_path):
     other = tmp_path / "test2.conll"
     other.write_text("".join(_docs(files[1])[:30]), encoding="utf-8")
     r = _cli("compare", "--train", files[0], "--test", other, *CRF, "--out", out, "--resume")
-    assert r.returncode == 2 and "made for other training or test text" in r.stderr
+    assert r.returncode == 2 and "made for other training, test or development text" in r.stderr
 
 
 @pytest.mark.parametrize("extra, message", [
@@ -201,6 +284,10 @@ def test_calibrate_measures_the_fixed_split_and_no_m2x_report_quotes_it(tmp_path
                             task="ner", out=out, progress=False, plot=False)
     units = [json.loads(x) for x in (out / "units.jsonl").read_text().splitlines()]
     assert [(u["r"], u["m"], u["folds_per_system"]) for u in units] == [(0, 1, 1), (1, 1, 1)]
+    # every data set trains seeds of its own: A 1–2, B 3–4 on the first, 4 further on the next
+    assert [u["seeds"] for u in units] == [[1, 3], [5, 7]] and cal.settings.draw == 3
+    assert "iob2 against itself (seeds 1–2 and 3–4 on the first data set, 4 further on each next)" in cal.text()
+    assert re.search(r"\(B's seeds called better on [0-2], A's seeds on [0-2]\)", cal.sentence())
     assert all(u["test_sentences"] > 0 and u["train_sentences"] > 3 * u["test_sentences"] for u in units)
     assert (cal.settings.design, cal.settings.test_share, cal.settings.m) == ("fixed-split", 0.2, 1)
     assert "through one fixed split of each data set (20% of it as the test set, 2 training seeds per side)" in \

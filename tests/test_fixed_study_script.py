@@ -88,4 +88,25 @@ def test_smoke_close_pairs_measure_their_truth_outside_the_data_set(tmp_path, ca
     many = {n: {**r, "R": study.PART_MIN_R, "training_sd": 0.01} for n, r in close.items()}
     parts = study.training_parts(many)
     assert set(parts) == {"ner", "cws"} and parts["ner"]["sd"] == 0.01
-    assert parts["ner"]["where"].startswith("bundled English NER (iobes against iob2, ")
+    assert parts["ner"]["where"].startswith("bundled English NER, iobes − iob2, ")
+    assert parts["ner"]["where"].endswith(f"-sentence training sets, {study.PART_MIN_R} data sets")
+
+
+def test_the_committed_summary_and_training_part_are_the_committed_units():
+    """docs/fixed_study.json and the training-set part the fixed-split report quotes are the committed units'."""
+    from textbcv import defaults
+
+    study = _module()
+    units = ROOT / "docs" / "fixed_study"
+    committed = json.loads((ROOT / "docs" / "fixed_study.json").read_text(encoding="utf-8"))
+    close = json.loads(json.dumps(study.summarize_close(units, study.CORPORA)))
+    assert committed["close"] == close
+    assert committed["null"] == json.loads(json.dumps(study.summarize(units, study.CORPORA)))
+    assert defaults.evidence()["fixed_training_part"] == json.loads(json.dumps(study.training_parts(close)))
+    for path in units.glob("*.jsonl"):  # every data set had seeds of its own, none shared with another's
+        rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+        seeds = [(u["seed_a"], u["seed_b"]) for u in rows]
+        assert all(a == 2 * u["seeds"] * u["r"] for (a, _), u in zip(seeds, rows)), path.name
+        assert len({u["r"] for u in rows}) == len(rows), path.name  # no data set twice
+    text = (ROOT / "docs" / "RESULTS.md").read_text(encoding="utf-8")
+    assert study.section(committed["null"], committed["same_seeds"]) in text

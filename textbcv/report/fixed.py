@@ -271,7 +271,7 @@ class TrainingPart:
     Examples
     --------
     >>> TrainingPart(0.009, 0.004, "CoNLL-2003 English NER").words()
-    "SD 0.90 points, the seeds' 0.40, on CoNLL-2003 English NER"
+    "SD 0.90 points on CoNLL-2003 English NER, beside the seeds' 0.40"
     """
 
     sd: float
@@ -308,8 +308,8 @@ class TrainingPart:
         -------
         str
         """
-        seeds = "" if self.seed_sd is None else f", the seeds' {100 * self.seed_sd:.2f}"
-        return f"SD {100 * self.sd:.2f} points{seeds}, on {self.where}"
+        seeds = "" if self.seed_sd is None else f", beside the seeds' {100 * self.seed_sd:.2f}"
+        return f"SD {100 * self.sd:.2f} points on {self.where}{seeds}"
 
 
 @dataclass(frozen=True)
@@ -423,12 +423,11 @@ class FixedReport:
         for c in self.comparisons:
             parts.append(self._pair_sentence(c))
         on = "this training set" if self.design.train is None else _base(self.design.train)
-        size = ("" if self.training_part is None else
-                f" (the project measured it at {self.training_part.words()})")
+        size = "" if self.training_part is None else f" (the project's measure: {self.training_part.words()})"
         parts.append(f"This answers how models trained on {on} do on new text like {_base(self.design.test)}, "
-                     "over training seeds; it leaves out the choice of training set (another "
-                     f"sample of the same size trains other models), which one split cannot measure{size}: an m×2 "
-                     "run on the corpus (`textbcv compare`) measures it for these systems.")
+                     f"over training seeds; it leaves out the choice of training set, which one split cannot "
+                     f"measure{size}; m×2 "
+                     "cross-validation (`textbcv compare`) measures it.")
         return " ".join(parts)
 
     def _pair_sentence(self, c: Comparison) -> str:
