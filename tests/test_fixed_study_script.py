@@ -78,6 +78,8 @@ def test_smoke_close_pairs_measure_their_truth_outside_the_data_set(tmp_path, ca
             assert u["pair"] == list(study.SMOKE[name]["pair"]) and u["truth_sd"] > 0
             assert u["truth_sentences"] > u["train_sentences"] + u["test_sentences"]
             assert isinstance(study.covered(u), bool)
+            # the truth's models have seeds other than the unit's: the two errors are independent
+            assert u["truth_seed"] == u["seed_a"] + study.SEEDS
     close = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["close"]
     assert all(r["R"] == 2 and 0 <= r["coverage"]["rate"] <= 1 for r in close.values())
     assert "| bundled English NER | iobes − iob2 | 2 |" in study.close_section(close)
@@ -85,7 +87,7 @@ def test_smoke_close_pairs_measure_their_truth_outside_the_data_set(tmp_path, ca
         assert r["training_sd"] is None or r["training_sd"] >= 0
         assert r["seed_sd"] > 0 and r["task"] in ("ner", "cws")
     assert study.training_parts(close) == {}  # two data sets are too few to quote
-    many = {n: {**r, "R": study.PART_MIN_R, "training_sd": 0.01} for n, r in close.items()}
+    many = {n: {**r, "training_R": study.PART_MIN_R, "training_sd": 0.01} for n, r in close.items()}
     parts = study.training_parts(many)
     assert set(parts) == {"ner", "cws"} and parts["ner"]["sd"] == 0.01
     assert parts["ner"]["where"].startswith("bundled English NER, iobes − iob2, ")
