@@ -35,6 +35,6 @@ def test_evidence_is_package_data_not_source():
     ev = defaults.evidence()
     assert set(ev) == {"about", "real_text", "real_text_balance", "real_text_pairs_null", "seed_null",
                        "model_noise_floor", "calibration_corpora", "calibration_corpora_close",
-                       "calibration_corpora_seeds", "aso_null"}
+                       "calibration_corpora_seeds", "aso_null", "fixed_training_part"}
     assert set(ev["about"]) == set(ev) - {"about"}  # each study states what its keys hold
     assert ev["real_text"]["clustered"]["conll"]["R"] >= 100
