@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 
 from textbcv import defaults
-from textbcv.cli.common import GROUP_BY_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold
-from textbcv.cli.compare import add_command_args, command_systems, csv_names
+from textbcv.cli.common import GROUP_BY_HELP, THRESHOLD_HELP, add_corpus_args, check_threshold, command_systems
+from textbcv.cli.compare import add_command_args, csv_names
 
 __all__ = ["register", "run"]
 

@@ -11,7 +11,8 @@ from textbcv.defaults import MIN_CLUSTERS, VARIANT
 from textbcv.errors import InputError
 
 __all__ = ["add_corpus_args", "read_corpus_args", "rope_fraction",
-           "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "VARIANT_HELP", "DIFFERENCE_HELP", "check_threshold"]
+           "rope_warning", "THRESHOLD_HELP", "ROPE_HELP", "VARIANT_HELP", "DIFFERENCE_HELP", "check_threshold",
+           "command_systems"]
 
 #: ``--threshold`` of every command that decides (the value is textbcv.stats.bayes.THRESHOLD, repeated so that
 #: `textbcv --help` does not import scipy; tests/test_report_decisions.py checks they agree).
@@ -196,3 +197,34 @@ def read_corpus_args(args: argparse.Namespace) -> Corpus:
     if note:  # said once the command has succeeded (an error stays the only line on stderr)
         args.notes = [*getattr(args, "notes", []), note]
     return corpus
+
+
+def command_systems(args: argparse.Namespace, seed: int | None = None, train_seeds: int = 1) -> list:
+    """The command systems of ``--system NAME=COMMAND``.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line.
+    seed, train_seeds : int
+        Every command system's training seed and seeds per fold (``compare``'s ``--train-seed`` and
+        ``--train-seeds``; calibrate sets each side's).
+
+    Returns
+    -------
+    list of System
+        One per ``--system``, in the order given.
+    """
+    from textbcv.tagging.command import command_spec  # here: `textbcv --help` stays fast
+    from textbcv.tagging.system import System
+
+    out = []
+    scheme = args.command_scheme or ("bmes" if args.task == "cws" else "iob2")
+    for text in args.command_systems:
+        name, eq, command = text.partition("=")
+        if not eq or not name.strip() or not command.strip():
+            raise InputError(f"--system {text!r}: write NAME=COMMAND, e.g. --system bert='python train.py --train "
+                             "{train} --test {test} --out {pred} --seed {seed}'")
+        spec = command_spec(command, format=args.command_format, timeout=args.task_timeout, devices=args.devices)
+        out.append(System(name.strip(), scheme, command=spec, seed=seed, train_seeds=train_seeds))
+    return out

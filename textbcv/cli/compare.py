@@ -12,6 +12,7 @@ from textbcv.cli.common import (
     THRESHOLD_HELP,
     VARIANT_HELP,
     add_corpus_args,
+    command_systems,
     note,
     rope_fraction,
     rope_warning,
@@ -253,37 +254,6 @@ def add_command_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--devices", type=csv_names, default=(), metavar="DEV[,DEV...]",
                    help="device names handed to concurrent command tasks as {device} and CUDA_VISIBLE_DEVICES "
                         "(default: the task slots 0 .. jobs-1)")
-
-
-def command_systems(args: argparse.Namespace, seed: int | None = None, train_seeds: int = 1) -> list:
-    """The command systems of ``--system NAME=COMMAND``.
-
-    Parameters
-    ----------
-    args : argparse.Namespace
-        The parsed command line.
-    seed, train_seeds : int
-        Every command system's training seed and seeds per fold (``compare``'s ``--train-seed`` and
-        ``--train-seeds``; calibrate sets each side's).
-
-    Returns
-    -------
-    list of System
-        One per ``--system``, in the order given.
-    """
-    from textbcv.tagging.command import command_spec  # here: `textbcv --help` stays fast
-    from textbcv.tagging.system import System
-
-    out = []
-    scheme = args.command_scheme or ("bmes" if args.task == "cws" else "iob2")
-    for text in args.command_systems:
-        name, eq, command = text.partition("=")
-        if not eq or not name.strip() or not command.strip():
-            raise InputError(f"--system {text!r}: write NAME=COMMAND, e.g. --system bert='python train.py --train "
-                             "{train} --test {test} --out {pred} --seed {seed}'")
-        spec = command_spec(command, format=args.command_format, timeout=args.task_timeout, devices=args.devices)
-        out.append(System(name.strip(), scheme, command=spec, seed=seed, train_seeds=train_seeds))
-    return out
 
 
 def run(args: argparse.Namespace) -> int:

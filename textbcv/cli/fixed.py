@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from textbcv import defaults
-from textbcv.cli.common import note, rope_fraction, rope_warning
+from textbcv.cli.common import command_systems, note, rope_fraction, rope_warning
 from textbcv.errors import InputError
 
 __all__ = ["MX2_ONLY", "run_compare_fixed", "run_evaluate_fixed"]
@@ -43,7 +43,6 @@ def run_compare_fixed(args: argparse.Namespace) -> int:
         0; a user error raises InputError (exit status 2).
     """
     from textbcv.api_fixed import compare_fixed  # here: `textbcv --help` stays fast
-    from textbcv.cli.compare import command_systems
 
     if not args.train or not args.test:
         raise InputError("the fixed-split design needs both {train} and {test}", param=("train", "test"))

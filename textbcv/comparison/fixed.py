@@ -18,7 +18,8 @@ import numpy as np
 from textbcv._io import atomic_write_all, dumps_json, load_json
 from textbcv.comparison.corpus_files import read_files
 from textbcv.comparison.options import CompareOptions
-from textbcv.comparison.pipeline import fit_systems, gold_chunks
+from textbcv.comparison.pipeline import gold_chunks
+from textbcv.comparison.systems import fit_systems
 from textbcv.corpus.fingerprint import corpus_digest, corpus_fingerprints
 from textbcv.corpus.model import Corpus
 from textbcv.corpus.transform import prediction_types, prepare_corpus
